@@ -1,0 +1,64 @@
+import type { ColumnType, Insertable, Selectable } from "kysely";
+
+/**
+ * Table types. Timestamps are ISO-8601 UTC strings (`2026-11-22T01:52:35.123Z`): they sort correctly as text
+ * and read back identically on SQLite and PostgreSQL. Booleans are stored as 0/1 for the same reason.
+ */
+export interface Database {
+  news: NewsTable;
+  sponsors: SponsorsTable;
+  media: MediaTable;
+  admins: AdminsTable;
+  app_settings: AppSettingsTable;
+}
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface NewsTable {
+  id: string;
+  title: string;
+  subtitle: string;
+  full_content: string;
+  category: string;
+  author: string;
+  is_highlighted: ColumnType<number, number, number>;
+  media_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SponsorsTable {
+  id: string;
+  media_id: string;
+  created_at: string;
+}
+
+export interface MediaTable {
+  id: string;
+  kind: "image" | "video";
+  /** Which MediaStore holds the files (`local`, later `s3`, `gdrive`). */
+  store: string;
+  /** Object key of the original (or only) file. Keys are content-hashed and never reused. */
+  key: string;
+  mime_type: string;
+  size_bytes: number;
+  width: number | null;
+  height: number | null;
+  /** JSON array of image variants: `[{ "width": 400, "format": "webp", "key": "…", "mimeType": "image/webp" }]`. */
+  variants: string;
+  original_name: string | null;
+  created_at: string;
+}
+
+export interface AdminsTable {
+  user_id: string;
+  created_at: string;
+}
+
+export type NewsRow = Selectable<NewsTable>;
+export type NewNewsRow = Insertable<NewsTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type NewMediaRow = Insertable<MediaTable>;

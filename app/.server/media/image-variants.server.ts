@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import sharp, { type Sharp } from "sharp";
+
+/** Widths generated for every image (never enlarged: a smaller original also yields its own width). */
+export const IMAGE_VARIANT_WIDTHS = [400, 800, 1600] as const;
+
+/** The variant widths for an original `width` px wide: 1000 → [400, 800, 1000]; 300 → [300]. */
+export function variantWidths(width: number): number[] {
+  const largest = Math.min(width, IMAGE_VARIANT_WIDTHS[IMAGE_VARIANT_WIDTHS.length - 1]!);
+  return [...IMAGE_VARIANT_WIDTHS.filter((candidate) => candidate < largest), largest];
+}
+
+export interface ImageVariant {
+  width: number;
+  height: number;
+  format: "webp" | "jpeg" | "png" | "gif" | "avif";
+  mimeType: string;
+  data: Buffer;
+}
+
+export interface ProcessedImage {
+  hash: string;
+  width: number;
+  height: number;
+  /** The format the original was in; variants are produced in it and in WebP. */
+  format: ImageVariant["format"];
+  variants: ImageVariant[];
+}
+
+const MIME: Record<ImageVariant["format"], string> = {
+  webp: "image/webp",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  avif: "image/avif",
+};
+
+/** Largest number of pixels we agree to decode (a 20000×20000 bomb is 400 M). */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+/**
+ * Re-encodes an image into resized variants. Orientation from EXIF is applied and all metadata (EXIF, GPS,
+ * comments) is dropped, because sharp writes none unless asked. Animated GIFs stay animated.
+ */
+export async function processImage(input: Buffer): Promise<ProcessedImage> {
+  const probe = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: true });
+  const meta = await probe.metadata();
+  const format = normaliseFormat(meta.format);
+  const animated = (meta.pages ?? 1) > 1;
+  const rotated = (meta.orientation ?? 1) >= 5;
+  const width = rotated ? (meta.height ?? 0) : (meta.width ?? 0);
+  const pageHeight = meta.pageHeight ?? meta.height ?? 0;
+  const height = rotated ? (meta.width ?? 0) : pageHeight;
+  if (!width || !height) throw new Error("Imagem sem dimensões legíveis");
+
+  const hash = createHash("sha256").update(input).digest("hex").slice(0, 32);
+  const variants: ImageVariant[] = [];
+  for (const target of variantWidths(width)) {
+    for (const outFormat of unique(["webp", format] as const)) {
+      const pipeline = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated })
+        .rotate()
+        .resize({ width: target, withoutEnlargement: true });
+      const { data, info } = await encode(pipeline, outFormat).toBuffer({ resolveWithObject: true });
+      variants.push({
+        width: info.width,
+        height: info.pageHeight ?? info.height,
+        format: outFormat,
+        mimeType: MIME[outFormat],
+        data,
+      });
+    }
+  }
+  return { hash, width, height, format, variants };
+}
+
+function encode(pipeline: Sharp, format: ImageVariant["format"]): Sharp {
+  switch (format) {
+    case "webp":
+      return pipeline.webp({ quality: 78, effort: 4 });
+    case "jpeg":
+      return pipeline.jpeg({ quality: 80, mozjpeg: true });
+    case "png":
+      return pipeline.png({ compressionLevel: 9, palette: false });
+    case "gif":
+      return pipeline.gif();
+    case "avif":
+      return pipeline.avif({ quality: 55 });
+  }
+}
+
+function normaliseFormat(format: string | undefined): ImageVariant["format"] {
+  switch (format) {
+    case "jpeg":
+    case "jpg":
+      return "jpeg";
+    case "png":
+    case "gif":
+    case "webp":
+      return format;
+    case "heif":
+    case "avif":
+      return "avif";
+    default:
+      throw new Error(`Formato de imagem não suportado: ${format ?? "desconhecido"}`);
+  }
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+export function extensionFor(format: ImageVariant["format"]): string {
+  return format === "jpeg" ? "jpg" : format;
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type { AppServices } from "../app.server.ts";
+import { insertNews } from "../news/news.queries.server.ts";
+import { DEMO_NEWS, DEMO_SPONSOR_COUNT } from "./demo-content.ts";
+import { renderDemoImage, renderDemoVideo, renderSponsorLogo } from "./demo-media.server.ts";
+
+const SEEDED_KEY = "demo_seeded_at";
+
+/**
+ * Creates the demo news and sponsors the first time the site starts on an empty database. It runs once per
+ * installation: afterwards (even if every news item is deleted) it never runs again.
+ */
+export async function seedDemoContent(
+  services: Pick<AppServices, "config" | "database" | "media" | "log">,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const { db } = services.database;
+  const seeded = await db.selectFrom("app_settings").select("value").where("key", "=", SEEDED_KEY).executeTakeFirst();
+  if (seeded) return false;
+  const existing = await db.selectFrom("news").select("id").limit(1).executeTakeFirst();
+  if (existing) {
+    await markSeeded(services, now);
+    return false;
+  }
+
+  const started = performance.now();
+  // Rendering the illustrations is the slow part: run a few at a time (sharp works on its own threads and
+  // ffmpeg in its own process), then insert the rows in order.
+  const videoRender = renderDemoVideo();
+  const mediaIds = await mapWithConcurrency(DEMO_NEWS, 3, async (item) => {
+    if (item.media?.kind === "image") {
+      const image = await renderDemoImage(item.media.sport, item.media.variant);
+      return (await services.media.saveImage(image, `${item.media.sport}.jpg`)).id;
+    }
+    if (item.media?.kind === "video") {
+      const video = await videoRender;
+      if (video) return (await services.media.saveVideo(video, "video/mp4", "melhores-lances.mp4")).id;
+      services.log.warn("ffmpeg not found: the demo video item gets an image instead");
+      return (await services.media.saveImage(await renderDemoImage(item.media.fallbackSport, 1), "lances.jpg")).id;
+    }
+    return null;
+  });
+  const logoIds = await mapWithConcurrency([...Array(DEMO_SPONSOR_COUNT).keys()], 3, async (index) =>
+    (await services.media.saveImage(await renderSponsorLogo(index), `patrocinador-${index + 1}.png`)).id,
+  );
+
+  for (const [index, item] of DEMO_NEWS.entries()) {
+    const createdAt = new Date(now.getTime() - item.hoursAgo * 3_600_000).toISOString();
+    await insertNews(db, {
+      id: randomUUID(),
+      title: item.title,
+      subtitle: item.subtitle,
+      full_content: item.fullContent,
+      category: item.category,
+      author: item.author ?? services.config.site.defaultAuthor,
+      is_highlighted: item.isHighlighted ? 1 : 0,
+      media_id: mediaIds[index] ?? null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+  }
+
+  for (const [index, mediaId] of logoIds.entries()) {
+    await db
+      .insertInto("sponsors")
+      .values({
+        id: randomUUID(),
+        media_id: mediaId,
+        created_at: new Date(now.getTime() - (DEMO_SPONSOR_COUNT - index) * 86_400_000).toISOString(),
+      })
+      .execute();
+  }
+  await markSeeded(services, now);
+  services.log.info(
+    { news: DEMO_NEWS.length, sponsors: DEMO_SPONSOR_COUNT, ms: Math.round(performance.now() - started) },
+    "demo content created",
+  );
+  return true;
+}
+
+async function markSeeded(services: Pick<AppServices, "database">, now: Date) {
+  await services.database.db
+    .insertInto("app_settings")
+    .values({ key: SEEDED_KEY, value: now.toISOString() })
+    .execute();
+}
+
+/** Maps `items` through `fn` with at most `limit` calls in flight; results keep the input order. */
+async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

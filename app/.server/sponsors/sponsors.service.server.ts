@@ -1,0 +1,40 @@
+import type { Kysely } from "kysely";
+import type { SponsorView } from "../../lib/news-view.ts";
+import type { Database } from "../db/schema.ts";
+import { wrapFailure } from "../errors.ts";
+import { toMediaView } from "../media/media.service.server.ts";
+import type { MediaStore } from "../storage/media-store.ts";
+
+export interface SponsorServiceDeps {
+  db: Kysely<Database>;
+  store: Pick<MediaStore, "publicUrl">;
+}
+
+export function createSponsorService({ db, store }: SponsorServiceDeps) {
+  return {
+    /** Every sponsor, oldest first. */
+    listSponsors(): Promise<SponsorView[]> {
+      return wrapFailure("sponsors_list_failed", "Falha ao buscar patrocinadores", async () => {
+        const rows = await db
+          .selectFrom("sponsors")
+          .leftJoin("media", "media.id", "sponsors.media_id")
+          .select([
+            "sponsors.id",
+            "sponsors.created_at",
+            "media.kind as media_kind",
+            "media.key as media_key",
+            "media.mime_type as media_mime_type",
+            "media.width as media_width",
+            "media.height as media_height",
+            "media.variants as media_variants",
+          ])
+          .orderBy("sponsors.created_at", "asc")
+          .orderBy("sponsors.id", "asc")
+          .execute();
+        return rows.map((row) => ({ id: row.id, createdAt: row.created_at, image: toMediaView(row, store) }));
+      });
+    },
+  };
+}
+
+export type SponsorService = ReturnType<typeof createSponsorService>;

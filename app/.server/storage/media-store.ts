@@ -1,0 +1,42 @@
+import type { Readable } from "node:stream";
+
+/** A byte range, both ends inclusive, as in an HTTP `Range: bytes=start-end` header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface StoredObject {
+  body: Readable;
+  /** Size of the whole object in bytes (not of the range). */
+  size: number;
+}
+
+/**
+ * Where media files live. Keys are content-hashed paths such as `img/3f2a…/800.webp`; they are never reused,
+ * so what a key serves never changes and can be cached forever.
+ */
+export interface MediaStore {
+  /** Short name stored with each media record (`local`, `s3`, `gdrive`). */
+  readonly name: string;
+  /** Whether uploads can go through right now (local disk always can). */
+  isConnected(): Promise<boolean>;
+  put(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
+  /** The object (or the requested range of it), or null when the key does not exist. */
+  get(key: string, range?: ByteRange): Promise<StoredObject | null>;
+  /** Size in bytes, or null when the key does not exist. */
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Removes the object; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Public URL a browser uses to fetch the object. */
+  publicUrl(key: string): string;
+}
+
+const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;
+
+/** Refuses keys that could escape the store's root or that we would never have generated. */
+export function assertValidKey(key: string): void {
+  if (key.length > 200 || !KEY_PATTERN.test(key) || key.split("/").some((part) => part === ".." || part === ".")) {
+    throw new Error(`Chave de mídia inválida: ${JSON.stringify(key)}`);
+  }
+}

@@ -1,0 +1,75 @@
+import { Link } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import { MediaImage } from "../news/media-image.tsx";
+import { FacebookIcon, InstagramIcon, TwitterIcon } from "../ui/social-icons.tsx";
+import styles from "./site-footer.module.css";
+
+export function SiteFooter() {
+  const { site, sponsors, year } = useRootData();
+  const socials = [
+    { href: site.social.instagram, label: t.footer.instagram, Icon: InstagramIcon },
+    { href: site.social.twitter, label: t.footer.twitter, Icon: TwitterIcon },
+    { href: site.social.facebook, label: t.footer.facebook, Icon: FacebookIcon },
+  ];
+  return (
+    <footer className={styles.footer}>
+      <section className={styles.sponsors} aria-labelledby="patrocinadores-titulo">
+        <h2 id="patrocinadores-titulo" className={styles.sponsorsTitle}>
+          {t.footer.sponsorsTitle}
+        </h2>
+        {sponsors.length > 0 ? (
+          <ul className={styles.sponsorList}>
+            {sponsors.map((sponsor, index) => (
+              <li key={sponsor.id} className={styles.sponsor}>
+                <MediaImage media={sponsor.image} alt={t.footer.sponsorAlt(index + 1)} sizes="80px" width={80} height={80} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className={styles.noSponsors}>{t.footer.noSponsors}</p>
+        )}
+      </section>
+
+      <div className={styles.main}>
+        <div className={styles.about}>
+          <Link
+            to="/"
+            className={styles.logoLink}
+            aria-label={t.footer.backToTopLogo(site.name)}
+            onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}
+          >
+            <img src="/images/logo.svg" alt="" width={48} height={48} />
+          </Link>
+          <div>
+            <h2 className={styles.title}>{site.footerTitle}</h2>
+            <p className={styles.description}>{site.description}</p>
+            <a className={styles.siteLink} href={site.url}>
+              {site.url.replace(/^https?:\/\//, "")}
+            </a>
+          </div>
+        </div>
+        <nav aria-label={t.footer.followUs} className={styles.social}>
+          <span className={styles.followUs}>{t.footer.followUs}</span>
+          <ul>
+            {socials.map(({ href, label, Icon }) => (
+              <li key={label}>
+                <a href={href} target="_blank" rel="noopener noreferrer" className={styles.socialLink}>
+                  <Icon size={20} />
+                  <span className="visually-hidden">
+                    {label} {t.footer.opensInNewTab}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+
+      <div className={styles.bottom}>
+        <p>{t.footer.copyright(year, site.name)}</p>
+        <Link to="/userLicence">{t.footer.privacy}</Link>
+      </div>
+    </footer>
+  );
+}

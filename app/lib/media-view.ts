@@ -1,0 +1,17 @@
+/** What a page needs to show a stored image or video. Built on the server, rendered on both sides. */
+export interface MediaView {
+  kind: "image" | "video";
+  /** Default URL: the 800 px variant in the original format for images, the file for videos. */
+  src: string;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  /** `srcset` of the original-format variants (images only). */
+  srcSet: string | null;
+  /** `srcset` of the WebP variants (images only). */
+  webpSrcSet: string | null;
+  /** The largest variant, for the full-screen view. */
+  largeSrc: string;
+}
+
+export const DEFAULT_IMAGE_URL = "/images/bola-padrao.svg";

@@ -1,0 +1,16 @@
+import { useRouteLoaderData } from "react-router";
+import type { PublicSiteConfig } from "../.server/config/env.server.ts";
+import type { SponsorView } from "./news-view.ts";
+
+export interface RootData {
+  site: PublicSiteConfig;
+  sponsors: SponsorView[];
+  year: number;
+}
+
+/** The root loader's data (site configuration and sponsors), available to every route. */
+export function useRootData(): RootData {
+  const data = useRouteLoaderData("root") as RootData | undefined;
+  if (!data) throw new Error("useRootData outside the root route");
+  return data;
+}

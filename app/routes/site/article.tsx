@@ -1,0 +1,88 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/article";
+import { getServices } from "../../.server/app.server.ts";
+import { AppError } from "../../.server/errors.ts";
+import { CategoryBadge } from "../../components/news/category-badge.tsx";
+import { ArticleMedia } from "../../components/news/article-media.tsx";
+import { ErrorState } from "../../components/ui/error-state.tsx";
+import buttons from "../../components/ui/button.module.css";
+import { formatLongDate } from "../../i18n/format.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import styles from "./article.module.css";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const { news, config, log } = getServices();
+  try {
+    const article = await news.getNews(params.id);
+    return {
+      article,
+      dateLabel: formatLongDate(article.createdAt, config.timeZone),
+      defaultAuthor: config.site.defaultAuthor,
+      ogImage: article.media?.kind === "image" ? new URL(article.media.largeSrc, config.site.url).href : null,
+    };
+  } catch (error) {
+    const status = error instanceof AppError ? error.status : 500;
+    if (status >= 500) log.error({ err: error, id: params.id }, "article load failed");
+    throw data({ message: t.article.notFound }, { status, headers: { "Cache-Control": "no-store" } });
+  }
+}
+
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
+  const siteName = root?.site?.name ?? "";
+  if (!loaderData) return [{ title: `${t.article.notFound} | ${siteName}` }];
+  const { article, ogImage } = loaderData;
+  return [
+    { title: `${article.title} | ${siteName}` },
+    { name: "description", content: article.subtitle },
+    { property: "og:type", content: "article" },
+    { property: "og:title", content: article.title },
+    { property: "og:description", content: article.subtitle },
+    ...(ogImage ? [{ property: "og:image", content: ogImage }] : []),
+    { name: "twitter:card", content: ogImage ? "summary_large_image" : "summary" },
+  ];
+}
+
+export default function Article({ loaderData }: Route.ComponentProps) {
+  const { article, dateLabel, defaultAuthor } = loaderData;
+  return (
+    <article className="page-narrow">
+      <header className={styles.header}>
+        <CategoryBadge category={article.category} />
+        <h1 className={styles.title}>{article.title}</h1>
+        <p className={styles.subtitle}>{article.subtitle}</p>
+        <p className={styles.meta}>
+          <span>
+            {t.article.by} <strong className={styles.author}>{article.author.trim() || defaultAuthor}</strong>
+          </span>
+          <span aria-hidden="true" className={styles.dot}>
+            •
+          </span>
+          <span>
+            {t.article.publishedOn} <time dateTime={article.createdAt}>{dateLabel}</time>
+          </span>
+        </p>
+      </header>
+
+      {article.media ? <ArticleMedia media={article.media} title={article.title} /> : null}
+
+      {/* Plain text: React escapes it, and pre-line keeps the editor's line breaks. */}
+      <div className={styles.content} data-testid="article-content">
+        {article.fullContent}
+      </div>
+
+      <footer className={styles.footer}>
+        <Link to="/" className={buttons.secondary}>
+          <ArrowLeft aria-hidden="true" size={18} />
+          {t.article.backToNews}
+        </Link>
+      </footer>
+    </article>
+  );
+}
+
+/** A missing article (404) and a failed load (500) show the same message, as in the original. */
+export function ErrorBoundary() {
+  return <ErrorState title={t.article.notFound} actionLabel={t.article.backHome} actionTo="/" />;
+}

@@ -1,0 +1,96 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/home";
+import { getServices } from "../../.server/app.server.ts";
+import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
+import { AdSlot } from "../../components/ui/ad-slot.tsx";
+import buttons from "../../components/ui/button.module.css";
+import { t } from "../../i18n/pt-BR.ts";
+import type { NewsSummary } from "../../lib/news-view.ts";
+import styles from "./home.module.css";
+
+export async function loader() {
+  const { news, log } = getServices();
+  try {
+    return await news.getHome();
+  } catch (error) {
+    // As in the original: on a load failure the home lists are empty and no message is shown.
+    log.error({ err: error }, "home news load failed");
+    return { recent: [] as NewsSummary[], highlights: [] as NewsSummary[] };
+  }
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  const root = matches[0]?.loaderData as { site?: { name: string; description: string } } | undefined;
+  const name = root?.site?.name ?? "";
+  return [
+    { title: `${name}: notícias esportivas` },
+    { name: "description", content: root?.site?.description ?? "" },
+    { property: "og:title", content: name },
+    { property: "og:type", content: "website" },
+  ];
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { recent, highlights } = loaderData;
+  const [main, ...sides] = recent;
+  return (
+    <div className="page">
+      <section aria-labelledby="recentes-titulo" className={styles.section}>
+        <SectionHeader id="recentes-titulo" title={t.home.recentTitle} />
+        <div className={styles.recentGrid}>
+          <div className={styles.mainSlot}>
+            {main ? (
+              <NewsCard news={main} variant="main" priority headingLevel="h3" />
+            ) : (
+              <PlaceholderCard variant="main" text={t.home.searchingNews} />
+            )}
+          </div>
+          <div className={styles.sideSlot}>
+            {[0, 1].map((index) => {
+              const item = sides[index];
+              return item ? (
+                <NewsCard key={item.id} news={item} variant="side" />
+              ) : (
+                <PlaceholderCard key={`placeholder-${index}`} variant="side" text={t.home.moreNewsSoon} />
+              );
+            })}
+          </div>
+        </div>
+        <div className={styles.more}>
+          <Link to="/news-list" className={buttons.primary}>
+            {t.home.viewAllNews}
+          </Link>
+        </div>
+      </section>
+
+      <AdSlot variant="leaderboard" />
+
+      <section aria-labelledby="destaques-titulo" className={styles.section}>
+        <SectionHeader id="destaques-titulo" title={t.home.highlightsTitle} accent />
+        <div className={styles.highlightGrid}>
+          {[0, 1, 2].map((index) => {
+            const item = highlights[index];
+            if (item) return <NewsCard key={item.id} news={item} variant="grid" showHighlight />;
+            const text = index === 0 ? t.home.noHighlights : t.home.moreHighlightsSoon;
+            return <PlaceholderCard key={`placeholder-${index}`} variant="grid" text={text} />;
+          })}
+        </div>
+        <div className={styles.more}>
+          <Link to="/news-list?tab=1" className={buttons.secondary}>
+            {t.home.viewAllHighlights}
+          </Link>
+        </div>
+      </section>
+
+      <AdSlot variant="banner" />
+    </div>
+  );
+}
+
+function SectionHeader({ id, title, accent = false }: { id: string; title: string; accent?: boolean }) {
+  return (
+    <div className={styles.sectionHeader} data-accent={accent}>
+      <h2 id={id}>{title}</h2>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import type { Migration } from "kysely/migration";
+import * as initial from "./2026-11-22-001-initial.ts";
+
+/** Every migration, in order. Listed statically so the server bundle carries them. */
+export const migrations: Record<string, Migration> = {
+  "2026-11-22-001-initial": initial,
+};

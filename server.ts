@@ -1,0 +1,91 @@
+/**
+ * Entry point: `npm start` (production build) and `npm run dev` (Vite in middleware mode).
+ * Runs on Node 24 directly (type stripping), so only erasable TypeScript syntax here.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import compression from "compression";
+import express from "express";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const dev = process.argv.includes("--dev");
+process.env.NODE_ENV ??= dev ? "development" : "production";
+
+interface RunningApp {
+  app: express.Express;
+  services: { config: { port: number; host: string; site: { url: string } }; log: { info: (o: object, m: string) => void } };
+  shutdown(): Promise<void>;
+}
+
+async function loadApp(outer: express.Express): Promise<RunningApp> {
+  if (dev) {
+    const vite = await import("vite");
+    const viteServer = await vite.createServer({ server: { middlewareMode: true }, root });
+    outer.use(viteServer.middlewares);
+    const mod = (await viteServer.ssrLoadModule("./server/app.ts")) as { createApp(): Promise<RunningApp> };
+    return mod.createApp();
+  }
+  const serverEntry = path.join(root, "build/server/index.js");
+  if (!existsSync(serverEntry)) {
+    console.log("Nenhum build encontrado: executando `react-router build`…");
+    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+  }
+  // Hashed assets never change: cache them for a year. Other public files for an hour.
+  outer.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+  outer.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+  const mod = (await import(serverEntry)) as { createApp(): Promise<RunningApp> };
+  return mod.createApp();
+}
+
+async function main() {
+  const outer = express();
+  outer.disable("x-powered-by");
+  outer.use(
+    compression({
+      // Server-Sent Events must reach the browser as they are written.
+      filter: (req, res) =>
+        !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+    }),
+  );
+  let running: RunningApp;
+  try {
+    running = await loadApp(outer);
+  } catch (error) {
+    if (error instanceof Error && error.name === "ConfigError") {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  outer.use(running.app);
+  const { config, log } = running.services;
+  const server = outer.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    log.info({ port, host: config.host, mode: dev ? "development" : "production" }, `Esporte em Foco em http://localhost:${port}`);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      await running.shutdown();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+await main();

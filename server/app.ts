@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { createRequestHandler } from "@react-router/express";
+import express from "express";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
+
+export interface RunningApp {
+  app: express.Express;
+  services: AppServices;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * The application as an Express handler: boots the services (config, migrations, demo content), then serves
+ * every request through React Router. Static files and compression are the outer server's job (server.ts).
+ */
+export async function createApp(): Promise<RunningApp> {
+  const services = await bootApp();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(
+    pinoHttp({
+      logger: services.log,
+      genReqId: (req, res) => {
+        const incoming = req.headers["x-request-id"];
+        const id = typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader("x-request-id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+    }),
+  );
+  app.use(
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+    }),
+  );
+  return { app, services, shutdown: shutdownApp };
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import sharp from "sharp";
+import type { AppServices } from "../../app/.server/app.server.ts";
+import { insertNews } from "../../app/.server/news/news.queries.server.ts";
+
+export interface NewsInput {
+  title?: string;
+  subtitle?: string;
+  fullContent?: string;
+  category?: string;
+  author?: string;
+  isHighlighted?: boolean;
+  createdAt?: Date | string;
+  /** "image" stores a generated picture, "video" a few bytes of MP4-like data, null no media. */
+  media?: "image" | "video" | null;
+}
+
+let counter = 0;
+
+/** A solid-colour test image (JPEG), distinct per call. */
+export async function makeTestImage(width = 1200, height = 675, format: "jpeg" | "png" = "jpeg"): Promise<Buffer> {
+  counter++;
+  const hue = (counter * 47) % 360;
+  const image = sharp({
+    create: { width, height, channels: 3, background: `hsl(${hue}, 60%, 45%)` },
+  });
+  return format === "png" ? image.png().toBuffer() : image.jpeg({ quality: 80 }).toBuffer();
+}
+
+/** Inserts a news item (and its media) through the same code the app uses. Returns its id. */
+export async function createNews(
+  services: Pick<AppServices, "database" | "media">,
+  input: NewsInput = {},
+): Promise<string> {
+  counter++;
+  const id = randomUUID();
+  let mediaId: string | null = null;
+  if (input.media === "image" || input.media === undefined) {
+    mediaId = (await services.media.saveImage(await makeTestImage(), "teste.jpg")).id;
+  } else if (input.media === "video") {
+    mediaId = (await services.media.saveVideo(Buffer.from(`fake-mp4-${counter}-${id}`), "video/mp4", "teste.mp4")).id;
+  }
+  const createdAt =
+    input.createdAt instanceof Date
+      ? input.createdAt.toISOString()
+      : (input.createdAt ?? new Date(Date.UTC(2026, 0, 1) + counter * 60_000).toISOString());
+  await insertNews(services.database.db, {
+    id,
+    title: input.title ?? `Notícia de teste ${counter}`,
+    subtitle: input.subtitle ?? `Subtítulo da notícia de teste ${counter}`,
+    full_content: input.fullContent ?? `Conteúdo completo da notícia ${counter}.`,
+    category: input.category ?? "Futebol",
+    author: input.author ?? "Redação Esporte em Foco",
+    is_highlighted: input.isHighlighted ? 1 : 0,
+    media_id: mediaId,
+    created_at: createdAt,
+    updated_at: createdAt,
+  });
+  return id;
+}
+
+/** Inserts a sponsor with a generated logo. Returns its id. */
+export async function createSponsor(
+  services: Pick<AppServices, "database" | "media">,
+  createdAt: Date = new Date(),
+): Promise<string> {
+  const id = randomUUID();
+  const logo = await services.media.saveImage(await makeTestImage(400, 400, "png"), "logo.png");
+  await services.database.db
+    .insertInto("sponsors")
+    .values({ id, media_id: logo.id, created_at: createdAt.toISOString() })
+    .execute();
+  return id;
+}

@@ -1,0 +1,158 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
+
+/** Runs parseConfig and returns the ConfigError it throws (fails the test when it does not throw one). */
+function configErrorFor(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`parseConfig aceitou ${JSON.stringify(env)}`);
+}
+
+describe("parseConfig: defaults", () => {
+  const config = parseConfig({});
+
+  it("listens on port 3000 on every interface", () => {
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.env).toBe("production");
+  });
+
+  it("keeps data under ./data, resolved to an absolute path, with the SQLite file and media inside it", () => {
+    expect(config.dataDir).toBe(path.resolve("./data"));
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(config.database.kind).toBe("sqlite");
+    expect(path.dirname(config.database.file)).toBe(config.dataDir);
+    expect(config.database.file).toMatch(/\.sqlite$/);
+    expect(config.media).toEqual({ store: "local", dir: path.join(config.dataDir, "media") });
+  });
+
+  it("names the site 'Esporte em Foco' with the newsroom as default author", () => {
+    expect(config.site.name).toBe("Esporte em Foco");
+    expect(config.site.defaultAuthor).toBe("Redação Esporte em Foco");
+    expect(config.site.footerTitle).toBe("Esporte em Foco");
+    expect(config.site.url).toBe("http://localhost:3000");
+    expect(config.site.description.length).toBeGreaterThan(0);
+  });
+
+  it("seeds the demo, uses São Paulo time and has no contact e-mail", () => {
+    expect(config.seedDemo).toBe(true);
+    expect(config.timeZone).toBe("America/Sao_Paulo");
+    expect(config.site.timeZone).toBe("America/Sao_Paulo");
+    expect(config.site.contactEmail).toBeNull();
+    expect(config.logLevel).toBe("info");
+  });
+
+  it("treats empty strings as unset", () => {
+    const fromEmpty = parseConfig({ PORT: "", SITE_NAME: "", TIME_ZONE: "", SEED_DEMO: "", CONTACT_EMAIL: "" });
+    expect(fromEmpty.port).toBe(3000);
+    expect(fromEmpty.site.name).toBe("Esporte em Foco");
+    expect(fromEmpty.timeZone).toBe("America/Sao_Paulo");
+    expect(fromEmpty.seedDemo).toBe(true);
+    expect(fromEmpty.site.contactEmail).toBeNull();
+  });
+});
+
+describe("parseConfig: overrides", () => {
+  it("SITE_NAME changes the default author and the footer title", () => {
+    const config = parseConfig({ SITE_NAME: "Placar Livre" });
+    expect(config.site.name).toBe("Placar Livre");
+    expect(config.site.defaultAuthor).toBe("Redação Placar Livre");
+    expect(config.site.footerTitle).toBe("Placar Livre");
+  });
+
+  it("FOOTER_TITLE overrides only the footer title", () => {
+    const config = parseConfig({ SITE_NAME: "Placar Livre", FOOTER_TITLE: "Placar Livre Esportes" });
+    expect(config.site.footerTitle).toBe("Placar Livre Esportes");
+    expect(config.site.defaultAuthor).toBe("Redação Placar Livre");
+  });
+
+  it("DATA_DIR moves the SQLite file and the media folder", () => {
+    const config = parseConfig({ DATA_DIR: "/tmp/eef-config-test" });
+    expect(config.dataDir).toBe("/tmp/eef-config-test");
+    expect(path.dirname(config.database.file)).toBe("/tmp/eef-config-test");
+    expect(config.media.dir).toBe("/tmp/eef-config-test/media");
+  });
+
+  it("DATABASE_URL=file:… points to that SQLite file (relative or absolute)", () => {
+    expect(parseConfig({ DATABASE_URL: "file:./tmp/outro.sqlite" }).database).toEqual({
+      kind: "sqlite",
+      file: path.resolve("./tmp/outro.sqlite"),
+    });
+    expect(parseConfig({ DATABASE_URL: "file:///var/lib/eef/banco.sqlite" }).database.file).toBe(
+      "/var/lib/eef/banco.sqlite",
+    );
+    expect(parseConfig({ DATABASE_URL: "sqlite:/srv/db.sqlite", DATA_DIR: "/tmp/x" }).database.file).toBe(
+      "/srv/db.sqlite",
+    );
+  });
+
+  it("PORT, SITE_URL, CONTACT_EMAIL, TIME_ZONE and SEED_DEMO are read", () => {
+    const config = parseConfig({
+      PORT: "8080",
+      SITE_URL: "https://esporte.exemplo.com.br/",
+      CONTACT_EMAIL: "contato@exemplo.com.br",
+      TIME_ZONE: "America/Manaus",
+      SEED_DEMO: "false",
+    });
+    expect(config.port).toBe(8080);
+    expect(config.site.url).toBe("https://esporte.exemplo.com.br");
+    expect(config.site.contactEmail).toBe("contato@exemplo.com.br");
+    expect(config.timeZone).toBe("America/Manaus");
+    expect(config.site.timeZone).toBe("America/Manaus");
+    expect(config.seedDemo).toBe(false);
+  });
+
+  it.each([
+    ["1", true],
+    ["true", true],
+    ["yes", true],
+    ["on", true],
+    ["0", false],
+    ["false", false],
+    ["no", false],
+    ["off", false],
+  ])("SEED_DEMO=%s means %s", (value, expected) => {
+    expect(parseConfig({ SEED_DEMO: value }).seedDemo).toBe(expected);
+  });
+
+  it("the site URL without SITE_URL follows PORT", () => {
+    expect(parseConfig({ PORT: "4321" }).site.url).toBe("http://localhost:4321");
+  });
+});
+
+describe("parseConfig: a bad value throws a ConfigError naming the variable", () => {
+  const variables = ["PORT", "CONTACT_EMAIL", "TIME_ZONE", "SEED_DEMO", "DATABASE_URL", "SITE_URL"];
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["PORT", "-1"],
+    ["PORT", "80.5"],
+    ["CONTACT_EMAIL", "x"],
+    ["TIME_ZONE", "Mars/Base"],
+    ["SEED_DEMO", "maybe"],
+    ["DATABASE_URL", "mysql://x"],
+    ["SITE_URL", "notaurl"],
+  ])("%s=%s", (name, value) => {
+    const error = configErrorFor({ [name]: value });
+    expect(error.name).toBe("ConfigError");
+    expect(error.message).toContain(`${name}:`);
+    // Only the bad variable is named.
+    for (const other of variables.filter((variable) => variable !== name)) {
+      expect(error.message).not.toContain(`${other}:`);
+    }
+  });
+
+  it("names every bad variable when several are wrong", () => {
+    const error = configErrorFor({ PORT: "abc", TIME_ZONE: "Mars/Base", SITE_URL: "notaurl" });
+    expect(error.message).toContain("PORT:");
+    expect(error.message).toContain("TIME_ZONE:");
+    expect(error.message).toContain("SITE_URL:");
+    expect(error.message).not.toContain("SEED_DEMO:");
+  });
+});

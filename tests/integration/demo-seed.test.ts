@@ -1,0 +1,135 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
+import { createNews } from "../factories/news.ts";
+import { createTestServices, makeDataDir } from "../factories/services.ts";
+
+type Services = Awaited<ReturnType<typeof createTestServices>>;
+
+// Rendering the demo pictures (and the ffmpeg clip, when ffmpeg exists) takes a while.
+const SLOW = 120_000;
+
+async function counts(services: Services) {
+  const { db } = services.database;
+  const count = async (table: "news" | "sponsors" | "media") =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  return { news: await count("news"), sponsors: await count("sponsors"), media: await count("media") };
+}
+
+function fileCount(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((entry) => fs.statSync(path.join(dir, entry)).isFile()).length;
+}
+
+describe("seedDemoContent on a fresh database", () => {
+  let services: Services;
+  let firstResult: boolean;
+  const now = new Date("2026-11-22T15:00:00.000Z");
+
+  beforeAll(async () => {
+    services = await createTestServices(makeDataDir("eef-seed-"));
+    firstResult = await seedDemoContent(services, now);
+  }, SLOW);
+  afterAll(async () => {
+    await services.close();
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  });
+
+  it("reports that it created the demo", () => {
+    expect(firstResult).toBe(true);
+  });
+
+  it("creates at least 8 news in at least 4 categories, some highlighted, most with images", async () => {
+    const news = await services.news.listNews();
+    expect(news.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(news.map((item) => item.category)).size).toBeGreaterThanOrEqual(4);
+    const highlighted = news.filter((item) => item.isHighlighted).length;
+    expect(highlighted).toBeGreaterThan(0);
+    expect(highlighted).toBeLessThan(news.length);
+    const withImages = news.filter((item) => item.media?.kind === "image").length;
+    expect(withImages).toBeGreaterThan(news.length / 2);
+    for (const item of news) {
+      expect(item.title.trim().length).toBeGreaterThan(0);
+      expect(item.subtitle.trim().length).toBeGreaterThan(0);
+      expect(item.author.trim().length).toBeGreaterThan(0);
+    }
+  });
+
+  it("dates the news in the past of the seed time, newest first", async () => {
+    const news = await services.news.listNews();
+    for (const item of news) expect(Date.parse(item.createdAt)).toBeLessThan(now.getTime());
+    const times = news.map((item) => Date.parse(item.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(new Set(times).size).toBe(times.length);
+  });
+
+  it("signs news without an explicit author with the newsroom name", async () => {
+    const news = await services.news.listNews();
+    expect(news.some((item) => item.author === "Redação Esporte em Foco")).toBe(true);
+  });
+
+  it("gives each article its full content", async () => {
+    const [first] = await services.news.listNews();
+    const article = await services.news.getNews(first!.id);
+    expect(article.fullContent.length).toBeGreaterThan(article.subtitle.length);
+  });
+
+  it("creates 4 sponsors, each with a logo", async () => {
+    const sponsors = await services.sponsors.listSponsors();
+    expect(sponsors).toHaveLength(4);
+    for (const sponsor of sponsors) expect(sponsor.image?.kind).toBe("image");
+    expect(new Set(sponsors.map((sponsor) => sponsor.image!.src)).size).toBe(4);
+  });
+
+  it("stores every media file it records", async () => {
+    const rows = await services.database.db.selectFrom("media").select(["key", "variants"]).execute();
+    expect(rows.length).toBeGreaterThanOrEqual(8 + 4 - 2);
+    for (const row of rows) {
+      const keys = [row.key, ...(JSON.parse(row.variants) as Array<{ key: string }>).map((variant) => variant.key)];
+      for (const key of keys) expect(fs.existsSync(path.join(services.dataDir, "media", key)), key).toBe(true);
+    }
+  });
+
+  it("running it again creates nothing", async () => {
+    const before = await counts(services);
+    const files = fileCount(path.join(services.dataDir, "media"));
+    expect(await seedDemoContent(services)).toBe(false);
+    expect(await counts(services)).toEqual(before);
+    expect(fileCount(path.join(services.dataDir, "media"))).toBe(files);
+  });
+
+  it("after every news item is deleted, it still does not seed again", async () => {
+    await services.database.db.deleteFrom("news").execute();
+    expect(await seedDemoContent(services)).toBe(false);
+    expect((await counts(services)).news).toBe(0);
+    expect((await counts(services)).sponsors).toBe(4);
+  });
+});
+
+describe("seedDemoContent on an installation that already has news", () => {
+  let services: Services;
+
+  beforeAll(async () => {
+    services = await createTestServices(makeDataDir("eef-seed-existing-"));
+  });
+  afterAll(async () => {
+    await services.close();
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  });
+
+  it("does not seed (even without a marker), and never seeds later", async () => {
+    const id = await createNews(services, { media: null, title: "Notícia da redação" });
+    const marker = await services.database.db.selectFrom("app_settings").selectAll().execute();
+    expect(marker).toEqual([]);
+
+    expect(await seedDemoContent(services)).toBe(false);
+    expect(await counts(services)).toEqual({ news: 1, sponsors: 0, media: 0 });
+    expect((await services.news.listNews()).map((item) => item.id)).toEqual([id]);
+
+    // Once decided, the decision sticks: emptying the site does not bring the demo back.
+    await services.database.db.deleteFrom("news").execute();
+    expect(await seedDemoContent(services)).toBe(false);
+    expect(await counts(services)).toEqual({ news: 0, sponsors: 0, media: 0 });
+  }, SLOW);
+});

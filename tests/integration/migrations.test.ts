@@ -1,0 +1,182 @@
+import fs from "node:fs";
+import path from "node:path";
+import { type CompiledQuery, type Kysely, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/.server/db/database.server.ts";
+import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
+import type { Database } from "../../app/.server/db/schema.ts";
+import { createNews, createSponsor } from "../factories/news.ts";
+import { createTestServices, makeDataDir } from "../factories/services.ts";
+
+type Services = Awaited<ReturnType<typeof createTestServices>>;
+
+async function indexColumns(db: Kysely<any>, table: string): Promise<Map<string, string[]>> {
+  const { rows: indexes } = await sql<{ name: string }>`select name from pragma_index_list(${table})`.execute(db);
+  const result = new Map<string, string[]>();
+  for (const { name } of indexes) {
+    const { rows } = await sql<{ name: string; seqno: number }>`select name, seqno from pragma_index_info(${name}) order by seqno`.execute(db);
+    result.set(name, rows.map((row) => row.name));
+  }
+  return result;
+}
+
+function hasIndexStartingWith(indexes: Map<string, string[]>, columns: string[]): boolean {
+  return [...indexes.values()].some((cols) => columns.every((column, i) => cols[i] === column));
+}
+
+describe("migrations", () => {
+  let dataDir: string;
+  let handle: ReturnType<typeof openDatabase>;
+  let db: Kysely<Database>;
+  let firstRun: string[];
+
+  beforeAll(async () => {
+    dataDir = makeDataDir("eef-migrations-");
+    handle = openDatabase({ database: { kind: "sqlite", file: path.join(dataDir, "banco.sqlite") } });
+    db = handle.db;
+    firstRun = await migrateToLatest(db);
+  });
+  afterAll(async () => {
+    await handle.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("apply the initial migration on a fresh database", () => {
+    expect(firstRun).toEqual(["2026-11-22-001-initial"]);
+  });
+
+  it("running them again is a no-op", async () => {
+    const before = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master order by name`.execute(db);
+    expect(await migrateToLatest(db)).toEqual([]);
+    expect(await migrateToLatest(db)).toEqual([]);
+    const after = await sql`select type, name, sql from sqlite_master order by name`.execute(db);
+    expect(after.rows).toEqual(before.rows);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(db);
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it("create the expected tables", async () => {
+    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
+    const tables = rows.map((row) => row.name);
+    for (const table of ["news", "sponsors", "media", "admins", "app_settings"]) expect(tables).toContain(table);
+  });
+
+  it("create the tables with the expected columns", async () => {
+    const columns = async (table: string) =>
+      (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name).sort();
+    expect(await columns("news")).toEqual(
+      ["author", "category", "created_at", "full_content", "id", "is_highlighted", "media_id", "subtitle", "title", "updated_at"].sort(),
+    );
+    expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);
+    expect(await columns("media")).toEqual(
+      ["created_at", "height", "id", "key", "kind", "mime_type", "original_name", "size_bytes", "store", "variants", "width"].sort(),
+    );
+  });
+
+  it("index news by created_at, by (is_highlighted, created_at) and sponsors by created_at", async () => {
+    const news = await indexColumns(db, "news");
+    expect(hasIndexStartingWith(news, ["created_at"])).toBe(true);
+    expect(hasIndexStartingWith(news, ["is_highlighted", "created_at"])).toBe(true);
+    expect(hasIndexStartingWith(news, ["media_id"])).toBe(true);
+    const sponsors = await indexColumns(db, "sponsors");
+    expect(hasIndexStartingWith(sponsors, ["created_at"])).toBe(true);
+    const media = await indexColumns(db, "media");
+    expect(hasIndexStartingWith(media, ["key"])).toBe(true);
+  });
+
+  it("index names are as declared in the migration", async () => {
+    const { rows } = await sql<{ name: string; tbl_name: string }>`select name, tbl_name from sqlite_master where type = 'index' and name not like 'sqlite_%' order by name`.execute(db);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { name: "news_created_at_idx", tbl_name: "news" },
+        { name: "news_highlight_created_at_idx", tbl_name: "news" },
+        { name: "sponsors_created_at_idx", tbl_name: "sponsors" },
+      ]),
+    );
+  });
+
+  it("open the database in WAL mode with foreign keys on", async () => {
+    const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+    expect(rows[0]!.journal_mode).toBe("wal");
+    const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
+    expect(fk.rows[0]!.foreign_keys).toBe(1);
+  });
+
+  it("enforce the media kind check", async () => {
+    await expect(
+      db
+        .insertInto("media")
+        .values({
+          id: "m1",
+          kind: "audio" as "image",
+          store: "local",
+          key: "x/1.mp3",
+          mime_type: "audio/mpeg",
+          size_bytes: 1,
+          width: null,
+          height: null,
+          variants: "[]",
+          original_name: null,
+          created_at: new Date().toISOString(),
+        })
+        .execute(),
+    ).rejects.toThrow(/CHECK constraint failed/);
+  });
+});
+
+describe("listing queries use the indexes", () => {
+  let services: Services;
+  const queries: CompiledQuery[] = [];
+
+  beforeAll(async () => {
+    services = await createTestServices(makeDataDir("eef-plan-"), {}, {
+      onQuery: (event) => {
+        if (event.level === "query") queries.push(event.query);
+      },
+    });
+    for (let i = 0; i < 5; i++) await createNews(services, { media: null, isHighlighted: i % 2 === 0 });
+    await createSponsor(services, new Date("2026-01-01T00:00:00Z"));
+  });
+  afterAll(async () => {
+    await services.close();
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  });
+
+  async function planOf(run: () => Promise<unknown>): Promise<string[]> {
+    queries.length = 0;
+    await run();
+    const captured = [...queries];
+    const plans: string[] = [];
+    for (const query of captured) {
+      const { rows } = await services.database.db.executeQuery<{ detail: string }>({
+        ...query,
+        sql: `explain query plan ${query.sql}`,
+      } as CompiledQuery<{ detail: string }>);
+      plans.push(rows.map((row) => row.detail).join(" | "));
+    }
+    return plans;
+  }
+
+  it("the news list reads news through an index, without sorting in a temporary B-tree", async () => {
+    const plans = await planOf(() => services.news.listNews());
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toMatch(/news USING (COVERING )?INDEX/);
+    expect(plans[0]).not.toContain("TEMP B-TREE");
+  });
+
+  it("the home's two queries read news through an index, without sorting in a temporary B-tree", async () => {
+    const plans = await planOf(() => services.news.getHome());
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) {
+      expect(plan).toMatch(/news USING (COVERING )?INDEX/);
+      expect(plan).not.toContain("TEMP B-TREE");
+    }
+  });
+
+  it("the sponsor list reads sponsors through an index, without sorting in a temporary B-tree", async () => {
+    const plans = await planOf(() => services.sponsors.listSponsors());
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toMatch(/sponsors USING (COVERING )?INDEX/);
+    expect(plans[0]).not.toContain("TEMP B-TREE");
+  });
+});

@@ -1,0 +1,352 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import sharp from "sharp";
+import { afterEach, describe, expect, it } from "vitest";
+import { AppError, NotFoundError } from "../../app/.server/errors.ts";
+import type { NewsSummary } from "../../app/lib/news-view.ts";
+import { createNews, makeTestImage } from "../factories/news.ts";
+import { createTestServices, makeDataDir } from "../factories/services.ts";
+
+type Services = Awaited<ReturnType<typeof createTestServices>>;
+
+const opened: Services[] = [];
+
+async function open(onQuery?: () => void): Promise<Services> {
+  const services = await createTestServices(makeDataDir("eef-news-"), {}, onQuery ? { onQuery } : {});
+  opened.push(services);
+  return services;
+}
+
+afterEach(async () => {
+  for (const services of opened.splice(0)) {
+    await services.close();
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  }
+});
+
+const BASE = Date.UTC(2026, 10, 1, 12, 0, 0);
+const at = (hours: number) => new Date(BASE + hours * 3_600_000).toISOString();
+const ids = (items: NewsSummary[]) => items.map((item) => item.id);
+
+/** Creates `count` news without media, one hour apart; index 0 is the oldest. Returns their ids. */
+async function seedNews(services: Services, count: number, highlighted: number[] = []): Promise<string[]> {
+  const created: string[] = [];
+  for (let i = 0; i < count; i++) {
+    created.push(
+      await createNews(services, { media: null, createdAt: at(i), isHighlighted: highlighted.includes(i), title: `Notícia ${i}` }),
+    );
+  }
+  return created;
+}
+
+/** The srcset entries as [url, width]. */
+function parseSrcSet(srcSet: string | null): Array<[string, number]> {
+  if (!srcSet) return [];
+  return srcSet.split(", ").map((entry) => {
+    const [url, descriptor] = entry.split(" ");
+    expect(descriptor).toMatch(/^\d+w$/);
+    return [url!, Number.parseInt(descriptor!, 10)];
+  });
+}
+
+function fileForUrl(services: Services, url: string): string {
+  expect(url.startsWith("/media/")).toBe(true);
+  return path.join(services.dataDir, "media", url.slice("/media/".length));
+}
+
+describe("listNews", () => {
+  it("lists every news item newest first, whatever the insertion order", async () => {
+    const services = await open();
+    const middle = await createNews(services, { media: null, createdAt: at(5) });
+    const newest = await createNews(services, { media: null, createdAt: at(9) });
+    const oldest = await createNews(services, { media: null, createdAt: at(1) });
+    const list = await services.news.listNews();
+    expect(ids(list)).toEqual([newest, middle, oldest]);
+    expect(list.map((item) => item.createdAt)).toEqual([at(9), at(5), at(1)]);
+  });
+
+  it("breaks ties on created_at deterministically (by id, descending)", async () => {
+    const services = await open();
+    const tied = [
+      await createNews(services, { media: null, createdAt: at(3) }),
+      await createNews(services, { media: null, createdAt: at(3) }),
+      await createNews(services, { media: null, createdAt: at(3) }),
+      await createNews(services, { media: null, createdAt: at(3) }),
+    ];
+    const newer = await createNews(services, { media: null, createdAt: at(4) });
+    const first = ids(await services.news.listNews());
+    expect(first).toEqual([newer, ...[...tied].sort().reverse()]);
+    expect(ids(await services.news.listNews())).toEqual(first);
+    expect(ids((await services.news.getHome()).recent)).toEqual(first.slice(0, 3));
+  });
+
+  it("returns the fields a list shows, with the highlighted flag as a boolean", async () => {
+    const services = await open();
+    const plain = await createNews(services, {
+      media: null,
+      createdAt: at(1),
+      title: "Clássico termina empatado",
+      subtitle: "Um gol para cada lado",
+      category: "Futebol",
+      author: "Paula Andrade",
+    });
+    const star = await createNews(services, { media: null, createdAt: at(2), isHighlighted: true, category: "Vôlei" });
+    const [first, second] = await services.news.listNews();
+    expect(first).toMatchObject({ id: star, isHighlighted: true, category: "Vôlei", media: null });
+    expect(second).toEqual({
+      id: plain,
+      title: "Clássico termina empatado",
+      subtitle: "Um gol para cada lado",
+      category: "Futebol",
+      author: "Paula Andrade",
+      isHighlighted: false,
+      createdAt: at(1),
+      media: null,
+    });
+    // The list does not carry the full text.
+    expect(second).not.toHaveProperty("fullContent");
+  });
+
+  it("returns an empty list on an empty database", async () => {
+    const services = await open();
+    expect(await services.news.listNews()).toEqual([]);
+  });
+});
+
+describe("media view", () => {
+  it("an image at least 1600 wide lists 400w, 800w and 1600w in both srcsets", async () => {
+    const services = await open();
+    const media = await services.media.saveImage(await makeTestImage(2000, 1000), "grande.jpg");
+    const id = await createNews(services, { media: null, createdAt: at(1) });
+    await services.database.db.updateTable("news").set({ media_id: media.id }).where("id", "=", id).execute();
+
+    const [item] = await services.news.listNews();
+    const view = item!.media!;
+    expect(view.kind).toBe("image");
+    expect(view.mimeType).toBe("image/jpeg");
+    expect(view.width).toBe(2000);
+    expect(view.height).toBe(1000);
+    const jpeg = parseSrcSet(view.srcSet);
+    const webp = parseSrcSet(view.webpSrcSet);
+    expect(jpeg.map(([, width]) => width)).toEqual([400, 800, 1600]);
+    expect(webp.map(([, width]) => width)).toEqual([400, 800, 1600]);
+    for (const [url] of jpeg) expect(url).toMatch(/^\/media\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.jpg$/);
+    for (const [url] of webp) expect(url).toMatch(/^\/media\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.webp$/);
+    // The default is the 800 px variant in the original format; the full-screen view gets the largest.
+    expect(view.src).toBe(jpeg[1]![0]);
+    expect(view.largeSrc).toBe(jpeg[2]![0]);
+    // Every URL points to a stored file whose real width is the one announced.
+    for (const [url, width] of [...jpeg, ...webp]) {
+      const meta = await sharp(fileForUrl(services, url)).metadata();
+      expect(meta.width, url).toBe(width);
+    }
+  });
+
+  it("an image narrower than 1600 lists the smaller widths plus its own, never an enlarged one", async () => {
+    const services = await open();
+    await createNews(services, { media: "image", createdAt: at(1) }); // factory image: 1200×675
+    const [item] = await services.news.listNews();
+    const view = item!.media!;
+    expect(view.width).toBe(1200);
+    expect(view.height).toBe(675);
+    expect(parseSrcSet(view.srcSet).map(([, width]) => width)).toEqual([400, 800, 1200]);
+    expect(parseSrcSet(view.webpSrcSet).map(([, width]) => width)).toEqual([400, 800, 1200]);
+    expect(view.largeSrc).toBe(parseSrcSet(view.srcSet)[2]![0]);
+  });
+
+  it("an image narrower than the smallest variant announces its real width, never a larger one", async () => {
+    const services = await open();
+    const media = await services.media.saveImage(await makeTestImage(300, 200, "png"), "pequena.png");
+    const id = await createNews(services, { media: null, createdAt: at(1) });
+    await services.database.db.updateTable("news").set({ media_id: media.id }).where("id", "=", id).execute();
+
+    const view = (await services.news.listNews())[0]!.media!;
+    expect(view.mimeType).toBe("image/png");
+    const png = parseSrcSet(view.srcSet);
+    const webp = parseSrcSet(view.webpSrcSet);
+    expect(png).toHaveLength(1);
+    expect(webp).toHaveLength(1);
+    for (const [url, width] of [...png, ...webp]) {
+      expect(width, `${url} announced wider than the 300 px original`).toBeLessThanOrEqual(300);
+      expect((await sharp(fileForUrl(services, url)).metadata()).width).toBe(width);
+    }
+  });
+
+  it("a video is served as a file under /media/vid/ with no srcsets", async () => {
+    const services = await open();
+    await createNews(services, { media: "video", createdAt: at(1) });
+    const view = (await services.news.listNews())[0]!.media!;
+    expect(view).toMatchObject({ kind: "video", mimeType: "video/mp4", width: null, height: null, srcSet: null, webpSrcSet: null });
+    expect(view.src).toMatch(/^\/media\/vid\/[a-f0-9]+-[a-f0-9]{8}\.mp4$/);
+    expect(view.largeSrc).toBe(view.src);
+    expect(fs.existsSync(fileForUrl(services, view.src))).toBe(true);
+  });
+
+  it("a news item without media has media null", async () => {
+    const services = await open();
+    await createNews(services, { media: null });
+    expect((await services.news.listNews())[0]!.media).toBeNull();
+  });
+});
+
+describe("getNews", () => {
+  it("returns the article with its full content and update time", async () => {
+    const services = await open();
+    const id = await createNews(services, {
+      media: "image",
+      createdAt: at(2),
+      title: "Seleção vence",
+      fullContent: "Primeiro parágrafo.\n\nSegundo parágrafo.",
+      isHighlighted: true,
+    });
+    const article = await services.news.getNews(id);
+    expect(article).toMatchObject({
+      id,
+      title: "Seleção vence",
+      fullContent: "Primeiro parágrafo.\n\nSegundo parágrafo.",
+      createdAt: at(2),
+      updatedAt: at(2),
+      isHighlighted: true,
+    });
+    expect(article.media?.kind).toBe("image");
+  });
+
+  it("reads the updated_at column", async () => {
+    const services = await open();
+    const id = await createNews(services, { media: null, createdAt: at(2) });
+    await services.database.db.updateTable("news").set({ updated_at: at(7) }).where("id", "=", id).execute();
+    const article = await services.news.getNews(id);
+    expect(article.createdAt).toBe(at(2));
+    expect(article.updatedAt).toBe(at(7));
+  });
+
+  it("rejects a missing id with NotFoundError 'Notícia não encontrada' (404)", async () => {
+    const services = await open();
+    await createNews(services, { media: null });
+    const error = await services.news.getNews("nao-existe").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as NotFoundError).message).toBe("Notícia não encontrada");
+    expect((error as NotFoundError).status).toBe(404);
+  });
+});
+
+describe("getHome", () => {
+  it("gives empty blocks on an empty database", async () => {
+    const services = await open();
+    expect(await services.news.getHome()).toEqual({ recent: [], highlights: [] });
+  });
+
+  it("recent holds the 3 newest news", async () => {
+    const services = await open();
+    const created = await seedNews(services, 6);
+    const home = await services.news.getHome();
+    expect(ids(home.recent)).toEqual([created[5], created[4], created[3]]);
+    expect(home.recent).toEqual((await services.news.listNews()).slice(0, 3));
+  });
+
+  // Six news, index 0 the oldest, 5 the newest. Highlights: highlighted ones newest first, then the others in
+  // list order (newest first), up to 3.
+  it.each([
+    { highlighted: [], expected: [5, 4, 3] },
+    { highlighted: [1], expected: [1, 5, 4] },
+    { highlighted: [0, 3], expected: [3, 0, 5] },
+    { highlighted: [1, 2, 4], expected: [4, 2, 1] },
+    { highlighted: [0, 1, 2, 3, 5], expected: [5, 3, 2] },
+  ])("highlights with $highlighted highlighted: $expected", async ({ highlighted, expected }) => {
+    const services = await open();
+    const created = await seedNews(services, 6, highlighted);
+    const home = await services.news.getHome();
+    expect(ids(home.highlights)).toEqual(expected.map((index) => created[index]));
+    expect(home.highlights.map((item) => item.isHighlighted)).toEqual(expected.map((index) => highlighted.includes(index)));
+    expect(ids(home.recent)).toEqual([created[5], created[4], created[3]]);
+  });
+
+  it("with fewer than 3 news, both blocks hold all of them", async () => {
+    const services = await open();
+    const [older, newer] = await seedNews(services, 2, [0]);
+    const home = await services.news.getHome();
+    expect(ids(home.recent)).toEqual([newer, older]);
+    expect(ids(home.highlights)).toEqual([older, newer]);
+  });
+
+  it("with one news item, both blocks hold it", async () => {
+    const services = await open();
+    const [only] = await seedNews(services, 1);
+    const home = await services.news.getHome();
+    expect(ids(home.recent)).toEqual([only]);
+    expect(ids(home.highlights)).toEqual([only]);
+  });
+});
+
+describe("database failures", () => {
+  it("listNews rejects with an AppError 'Falha ao buscar notícias: …'", async () => {
+    const services = await open();
+    await createNews(services, { media: null });
+    await sql`drop table news`.execute(services.database.db);
+    const error = await services.news.listNews().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).not.toBeInstanceOf(NotFoundError);
+    expect((error as AppError).message.startsWith("Falha ao buscar notícias: ")).toBe(true);
+    expect((error as AppError).message).toContain("news");
+    expect((error as AppError).status).toBe(500);
+    expect((error as AppError).cause).toBeInstanceOf(Error);
+  });
+
+  it("getHome and getNews wrap the failure with their prefixes", async () => {
+    const services = await open();
+    await sql`drop table news`.execute(services.database.db);
+    await expect(services.news.getHome()).rejects.toThrow(/^Falha ao buscar notícias: /);
+    const error = await services.news.getNews("qualquer").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).not.toBeInstanceOf(NotFoundError);
+    expect((error as AppError).message.startsWith("Falha ao buscar notícia: ")).toBe(true);
+  });
+});
+
+describe("query count", () => {
+  async function countQueries(counter: { n: number }, run: () => Promise<unknown>): Promise<number> {
+    counter.n = 0;
+    await run();
+    return counter.n;
+  }
+
+  it("getHome and getNews run a constant number of queries, listNews runs one", async () => {
+    const counter = { n: 0 };
+    const services = await open(() => counter.n++);
+    const first = await createNews(services, { media: "image", createdAt: at(0), isHighlighted: true });
+    await createNews(services, { media: "video", createdAt: at(1) });
+    await createNews(services, { media: null, createdAt: at(2) });
+
+    const homeWith3 = await countQueries(counter, () => services.news.getHome());
+    const articleWith3 = await countQueries(counter, () => services.news.getNews(first));
+    const listWith3 = await countQueries(counter, () => services.news.listNews());
+
+    for (let i = 3; i < 60; i++) {
+      await createNews(services, { media: i % 20 === 0 ? "image" : null, createdAt: at(i), isHighlighted: i % 7 === 0 });
+    }
+    expect((await services.news.listNews()).length).toBe(60);
+
+    const homeWith60 = await countQueries(counter, () => services.news.getHome());
+    const articleWith60 = await countQueries(counter, () => services.news.getNews(first));
+    const listWith60 = await countQueries(counter, () => services.news.listNews());
+
+    expect(homeWith3).toBeGreaterThan(0);
+    expect(homeWith3).toBeLessThanOrEqual(2);
+    expect(homeWith60).toBe(homeWith3);
+    expect(articleWith3).toBe(1);
+    expect(articleWith60).toBe(articleWith3);
+    expect(listWith3).toBe(1);
+    expect(listWith60).toBe(1);
+  });
+});
