@@ -1,0 +1,79 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, openPage, t, test } from "./support/fixtures.ts";
+import type { RunningSite } from "./support/site.ts";
+
+/** Runs axe on the current page; fails listing every serious or critical violation. */
+async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  const report = serious
+    .map(
+      (violation) =>
+        `[${violation.impact}] ${violation.id}: ${violation.help}\n` +
+        violation.nodes.map((node) => `    ${node.target.join(" ")}\n      ${node.failureSummary?.replace(/\n/g, "\n      ")}`).join("\n"),
+    )
+    .join("\n");
+  expect(serious, `Violações de acessibilidade em ${label}:\n${report}`).toEqual([]);
+  // axe really ran and checked something.
+  expect(results.passes.length).toBeGreaterThan(0);
+}
+
+async function check(page: Page, site: RunningSite, path: string) {
+  await openPage(page, site, path);
+  await expectNoSeriousViolations(page, path);
+}
+
+test.describe("acessibilidade (axe)", () => {
+  test("home", async ({ page, standardSite }) => {
+    await check(page, standardSite, "/");
+  });
+
+  test("lista de notícias: Recentes", async ({ page, standardSite }) => {
+    await check(page, standardSite, "/news-list");
+  });
+
+  test("lista de notícias: Destaques", async ({ page, standardSite }) => {
+    await check(page, standardSite, "/news-list?tab=1");
+  });
+
+  test("artigo com imagem", async ({ page, standardSite }) => {
+    await check(page, standardSite, `/article/${standardSite.ids.dated}`);
+  });
+
+  test("artigo com vídeo", async ({ page, standardSite }) => {
+    await check(page, standardSite, `/article/${standardSite.ids.video}`);
+  });
+
+  test("lightbox aberto", async ({ page, standardSite }) => {
+    await openPage(page, standardSite, `/article/${standardSite.ids.dated}`);
+    await page.getByRole("button", { name: t.article.openMedia }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectNoSeriousViolations(page, "lightbox");
+  });
+
+  test("política de privacidade", async ({ page, standardSite }) => {
+    await check(page, standardSite, "/userLicence");
+  });
+
+  test("artigo inexistente (404)", async ({ page, standardSite }) => {
+    await check(page, standardSite, "/article/nao-existe");
+    await expect(page.getByText(t.article.notFound)).toBeVisible();
+  });
+
+  test("página inexistente (404)", async ({ page, standardSite }) => {
+    await check(page, standardSite, "/pagina-que-nao-existe");
+    await expect(page.getByText(t.errors.pageNotFoundTitle)).toBeVisible();
+    await expect(page).toHaveTitle(`${t.errors.pageNotFoundTitle} | Esporte em Foco`);
+  });
+
+  test("home sem notícias", async ({ page, emptySite }) => {
+    await check(page, emptySite, "/");
+    await expect(page.getByText(t.home.searchingNews)).toBeVisible();
+  });
+
+  test("lista vazia", async ({ page, emptySite }) => {
+    await check(page, emptySite, "/news-list");
+    await expect(page.getByText(t.newsList.empty)).toBeVisible();
+  });
+});

@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import { expect, openPage, t, test } from "./support/fixtures.ts";
+
+const HAS_FFMPEG = fs.existsSync("/usr/bin/ffmpeg");
+
+/**
+ * The quick-start path: a fresh installation with SEED_DEMO=1 shows a complete-looking site. Seeding takes
+ * 25–40 s here, hence the long timeout (the `demoSite` fixture seeds once per run).
+ */
+test.describe("conteúdo de demonstração", () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test("home com notícias ilustradas, lista, destaques e patrocinadores", async ({ page, demoSite }) => {
+    test.setTimeout(180_000);
+    await openPage(page, demoSite, "/");
+    await expect(page.getByTestId("placeholder-card")).toHaveCount(0);
+    const cards = page.getByTestId("news-card");
+    await expect(cards).toHaveCount(6);
+
+    // The main card's picture: stored media with responsive variants and a WebP source.
+    const picture = page.getByRole("region", { name: t.home.recentTitle }).getByTestId("news-card").first().locator("picture");
+    const img = picture.locator("img");
+    await expect(img).toHaveAttribute("src", /^\/media\//);
+    const srcset = (await img.getAttribute("srcset")) ?? "";
+    expect(srcset).toMatch(/ 400w/);
+    expect(srcset).toMatch(/ 800w/);
+    const webp = picture.locator('source[type="image/webp"]');
+    await expect(webp).toHaveCount(1);
+    await expect(webp).toHaveAttribute("srcset", /\.webp 400w/);
+    // The picture really loads.
+    await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true);
+    const imageResponse = await page.request.get(demoSite.url + (await img.getAttribute("src")));
+    expect(imageResponse.status()).toBe(200);
+    expect(imageResponse.headers()["content-type"]).toMatch(/^image\//);
+
+    // Footer: the four demo sponsors.
+    const sponsors = page.locator("footer").last().getByRole("img", { name: /^Patrocinador \d+$/ });
+    await expect(sponsors).toHaveCount(4);
+    await expect(page.getByText(t.footer.noSponsors)).toHaveCount(0);
+
+    // News list: at least 8 news in several categories.
+    await openPage(page, demoSite, "/news-list");
+    const listCards = page.getByRole("tabpanel").getByTestId("news-card");
+    expect(await listCards.count()).toBeGreaterThanOrEqual(8);
+    const categories = await listCards.evaluateAll((elements) =>
+      elements.map((card) => card.querySelector("h2, h3")?.previousElementSibling?.firstElementChild?.textContent ?? ""),
+    );
+    expect(categories.every((category) => category.length > 0)).toBe(true);
+    expect(new Set(categories).size).toBeGreaterThanOrEqual(4);
+
+    // Highlights tab: at least one.
+    await page.getByRole("tab", { name: t.newsList.tabHighlights }).click();
+    await expect(page).toHaveURL(/\?tab=1$/);
+    await expect(listCards.first()).toBeVisible();
+    expect(await listCards.count()).toBeGreaterThanOrEqual(1);
+    expect(await listCards.count()).toBeLessThan(categories.length);
+  });
+
+  test("um artigo de vídeo (com ffmpeg)", async ({ page, demoSite }) => {
+    test.skip(!HAS_FFMPEG, "Sem /usr/bin/ffmpeg a demonstração troca o vídeo por uma imagem.");
+    test.setTimeout(180_000);
+    await openPage(page, demoSite, "/news-list");
+    const videoCard = page.getByRole("tabpanel").getByTestId("news-card").filter({ has: page.locator("video") });
+    await expect(videoCard).toHaveCount(1);
+    await videoCard.click();
+    await expect(page).toHaveURL(/\/article\//);
+    const video = page.locator("article figure video");
+    await expect(video).toHaveAttribute("controls", "");
+    await expect(video).toHaveAttribute("src", /^\/media\/.+\.mp4$/);
+    // The browser reads the clip's metadata: it is a real, playable video.
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration), { timeout: 15_000 }).toBeGreaterThan(1);
+  });
+});

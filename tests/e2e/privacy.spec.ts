@@ -1,0 +1,35 @@
+import { expect, openPage, t, test } from "./support/fixtures.ts";
+
+const PLACEHOLDER = "[e-mail de contato ainda não definido]";
+
+test.describe("política de privacidade", () => {
+  test("trata de cookies, dados, uso, parceiros, opt-out e personalização", async ({ page, standardSite }) => {
+    await openPage(page, standardSite, "/userLicence");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Política de Privacidade");
+    await expect(page).toHaveTitle(new RegExp(`^${t.privacy.title}`));
+    const headings = page.getByRole("heading", { level: 2 });
+    for (const pattern of [/cookies/i, /dados coletados/i, /usamos os dados|uso/i, /parceiros de publicidade/i, /opt-out/i, /personaliza/i]) {
+      await expect(headings.filter({ hasText: pattern }).first()).toBeVisible();
+    }
+    const policy = page.locator("article");
+    await expect(policy).toContainText(/anonimizados/);
+    await expect(policy).toContainText(/compartilhar/);
+  });
+
+  test("sem CONTACT_EMAIL mostra o marcador de e-mail pendente", async ({ page, standardSite }) => {
+    await openPage(page, standardSite, "/userLicence");
+    const placeholder = page.getByText(PLACEHOLDER);
+    await expect(placeholder).toBeVisible();
+    await expect(page.getByText(t.privacy.contactPlaceholder)).toBeVisible();
+    await expect(page.locator('a[href^="mailto:"]')).toHaveCount(0);
+  });
+
+  test("com CONTACT_EMAIL mostra um link mailto e nenhum marcador", async ({ page, launchSite }) => {
+    const site = await launchSite({ env: { CONTACT_EMAIL: "contato@exemplo.com.br" } });
+    await openPage(page, site, "/userLicence");
+    const link = page.getByRole("link", { name: "contato@exemplo.com.br" });
+    await expect(link).toBeVisible();
+    await expect(link).toHaveAttribute("href", "mailto:contato@exemplo.com.br");
+    await expect(page.getByText(PLACEHOLDER)).toHaveCount(0);
+  });
+});
