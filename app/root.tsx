@@ -9,16 +9,17 @@ import {
   ScrollRestoration,
   useRouteError,
   useRouteLoaderData,
-  type HeadersFunction,
   type LinksFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
 import { getServices } from "./.server/app.server.ts";
+import { AdminDrawer } from "./components/layout/admin-drawer.tsx";
 import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { ErrorState } from "./components/ui/error-state.tsx";
 import { t } from "./i18n/pt-BR.ts";
+import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
 import type { RootData } from "./lib/site-context.ts";
 import "./styles/global.css";
 
@@ -26,8 +27,9 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader() {
-  const { config, sponsors, log } = getServices();
+export async function loader({ request }: Route.LoaderArgs) {
+  const { config, sponsors, auth, log } = getServices();
+  const viewer = await auth.getViewer(request);
   let sponsorList: RootData["sponsors"] = [];
   try {
     sponsorList = await sponsors.listSponsors();
@@ -36,7 +38,20 @@ export async function loader() {
     log.error({ err: error }, "sponsor load failed");
   }
   const year = Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: config.timeZone }).format(new Date()));
-  return data<RootData>({ site: config.site, sponsors: sponsorList, year });
+  return data<RootData>(
+    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.isAdmin) },
+    // A signed-in viewer's pages are personal: never cached anywhere.
+    viewer || hasSessionCookie(request) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
+  );
+}
+
+function hasSessionCookie(request: Request): boolean {
+  return /(?:^|;\s*)(?:__Secure-)?eef\.session_token=/.test(request.headers.get("Cookie") ?? "");
+}
+
+/** "Is admin" is decided on the server on every navigation, so the root data is always reloaded. */
+export function shouldRevalidate() {
+  return true;
 }
 
 /**
@@ -50,11 +65,7 @@ export function meta({ error, loaderData }: Route.MetaArgs) {
   return [{ title: siteName && title !== siteName ? `${title} | ${siteName}` : title }];
 }
 
-/** Public pages may be cached briefly by a CDN; browsers always revalidate. */
-export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
-  const fromRoute = errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control");
-  return { "Cache-Control": fromRoute ?? "public, max-age=0, s-maxage=30, stale-while-revalidate=60" };
-};
+export const headers = pageHeaders;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
@@ -76,6 +87,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 function Shell({ children }: { children: React.ReactNode }) {
+  const isAdmin = (useRouteLoaderData("root") as RootData | undefined)?.isAdmin ?? false;
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
@@ -84,7 +96,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       <a className="skip-link" href="#conteudo">
         {t.layout.skipToContent}
       </a>
-      <SiteHeader />
+      <SiteHeader>{isAdmin ? <AdminDrawer /> : null}</SiteHeader>
       <main id="conteudo" tabIndex={-1} className="site-main">
         {children}
       </main>

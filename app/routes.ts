@@ -1,4 +1,4 @@
-import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
 /** Every URL of the site. Public paths keep the original product's spelling (e.g. /userLicence). */
 export default [
@@ -7,7 +7,18 @@ export default [
   route("article/:id", "routes/site/article.tsx"),
   route("userLicence", "routes/site/privacy.tsx"),
 
+  route("admin/login", "routes/admin/login.tsx"),
+  route("admin/reset-password", "routes/admin/reset-password.tsx"),
+  route("admin/logout", "routes/admin/logout.ts"),
+  // Everything inside this layout requires an admin session (checked on the server).
+  layout("routes/admin/guard.tsx", [
+    route("add-news", "routes/admin/add-news.tsx"),
+    route("edit-news/:id", "routes/admin/edit-news.tsx"),
+    route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
+  ]),
+
   route("media/*", "routes/resources/media.ts"),
+  route("api/auth/*", "routes/resources/auth.ts"),
   route("healthz", "routes/resources/healthz.ts"),
 
   route("*", "routes/site/not-found.tsx"),

@@ -1,14 +1,12 @@
 /** `npm run db:migrate`: brings the configured database up to date without starting the server. */
+import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { openDatabase } from "../app/.server/db/database.server.ts";
-import { migrateToLatest } from "../app/.server/db/migrate.server.ts";
 
 loadDotEnv();
-const config = parseConfig();
-const database = openDatabase(config);
+const services = createServices(parseConfig());
 try {
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateAll(services);
   console.log(applied.length ? `Migrações aplicadas: ${applied.join(", ")}` : "Banco de dados já está atualizado.");
 } finally {
-  await database.close();
+  await services.database.close();
 }

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { pinoHttp } from "pino-http";
-import type { ServerBuild } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { clientIpContext } from "../app/lib/request-context.ts";
+import { originGuard } from "./origin-guard.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
 
 export interface RunningApp {
@@ -36,9 +38,15 @@ export async function createApp(): Promise<RunningApp> {
       },
     }),
   );
+  app.use(originGuard([services.config.site.url]));
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      getLoadContext(req) {
+        const context = new RouterContextProvider();
+        context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+        return context;
+      },
     }),
   );
   return { app, services, shutdown: shutdownApp };

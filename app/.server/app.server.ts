@@ -1,4 +1,12 @@
+import { getMigrations } from "better-auth/db/migration";
+import { createAdminService, type AdminService } from "./admins/admins.service.server.ts";
+import { announceFirstAdmin } from "./admins/first-admin.server.ts";
+import { createBetterAuth, type BetterAuthInstance } from "./auth/auth.server.ts";
+import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
+import { createMemoryRateLimiter } from "./auth/rate-limiter.server.ts";
+import { resolveAuthSecret } from "./auth/secret.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "./config/env.server.ts";
+import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
@@ -17,6 +25,10 @@ export interface AppServices {
   media: MediaService;
   news: NewsService;
   sponsors: SponsorService;
+  mailer: Mailer;
+  betterAuth: BetterAuthInstance;
+  admins: AdminService;
+  auth: AuthService;
 }
 
 /** Builds every service from the configuration. Nothing here reads process.env. */
@@ -28,6 +40,9 @@ export function createServices(
   const database = openDatabase(config, options);
   const store = createLocalStore({ root: config.media.dir });
   const deps = { db: database.db, store };
+  const mailer = createMailer(config, log);
+  const betterAuth = createBetterAuth({ config, db: database.db, secret: resolveAuthSecret(config), mailer, log });
+  const admins = createAdminService({ db: database.db, log });
   return {
     config,
     log,
@@ -36,7 +51,18 @@ export function createServices(
     media: createMediaService(deps),
     news: createNewsService(deps),
     sponsors: createSponsorService(deps),
+    mailer,
+    betterAuth,
+    admins,
+    auth: createAuthService({ auth: betterAuth, admins, limiter: createMemoryRateLimiter(), config, log }),
   };
+}
+
+/** Brings every table up to date: Better Auth's own tables first (ours refer to its users), then ours. */
+export async function migrateAll(services: Pick<AppServices, "betterAuth" | "database">): Promise<string[]> {
+  const { runMigrations } = await getMigrations(services.betterAuth.options);
+  await runMigrations();
+  return migrateToLatest(services.database.db);
 }
 
 let current: AppServices | undefined;
@@ -51,9 +77,10 @@ export function bootApp(): Promise<AppServices> {
     loadDotEnv();
     const config = parseConfig();
     const services = createServices(config);
-    const applied = await migrateToLatest(services.database.db);
+    const applied = await migrateAll(services);
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
     if (config.seedDemo) await seedDemoContent(services);
+    await announceFirstAdmin(services);
     current = services;
     return services;
   })();

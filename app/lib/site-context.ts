@@ -6,6 +6,8 @@ export interface RootData {
   site: PublicSiteConfig;
   sponsors: SponsorView[];
   year: number;
+  /** Whether the viewer is a signed-in admin (decided on the server for this request). */
+  isAdmin: boolean;
 }
 
 /** The root loader's data (site configuration and sponsors), available to every route. */

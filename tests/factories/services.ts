@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type AppServices, createServices } from "../../app/.server/app.server.ts";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
+import { type AppServices, createServices, migrateAll } from "../../app/.server/app.server.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
 
 /** A fresh data directory (SQLite file + media) under the system temp folder. */
@@ -19,6 +18,6 @@ export async function createTestServices(
 ): Promise<AppServices & { dataDir: string; close(): Promise<void> }> {
   const config = parseConfig({ DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "silent", ...env });
   const services = createServices(config, createLogger({ logLevel: "silent" }), options);
-  await migrateToLatest(services.database.db);
+  await migrateAll(services);
   return { ...services, dataDir, close: () => services.database.close() };
 }

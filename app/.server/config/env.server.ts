@@ -1,5 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
+import type { PasswordPolicy } from "../../lib/password-policy.ts";
+
+export type { PasswordPolicy };
 
 const DEFAULT_SITE_NAME = "Esporte em Foco";
 
@@ -36,6 +39,25 @@ const envSchema = z.object({
     .refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
   SEED_DEMO: booleanFlag.default(true),
   MEDIA_STORE: z.enum(["local"]).default("local"),
+
+  AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, { error: "use smtp://usuário:senha@host:587 ou smtps://…" })
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).optional(),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6, { error: "o mínimo aceito é 6" }).max(128).default(6),
+  PASSWORD_MAX_LENGTH: z.coerce.number().int().min(8).max(256).default(128),
+  PASSWORD_REQUIRE_LOWERCASE: booleanFlag.default(false),
+  PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(false),
+  PASSWORD_REQUIRE_NUMBER: booleanFlag.default(false),
+  PASSWORD_REQUIRE_SYMBOL: booleanFlag.default(false),
+  /** Sign-in attempts allowed per window, per IP and per account. */
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
+  LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
 
 function isValidTimeZone(timeZone: string): boolean {
@@ -58,7 +80,16 @@ export interface AppConfig {
   seedDemo: boolean;
   media: { store: "local"; dir: string };
   site: PublicSiteConfig;
+  auth: {
+    /** Null when unset: the app then generates one and keeps it under DATA_DIR/secrets. */
+    secret: string | null;
+    google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
+    passwordPolicy: PasswordPolicy;
+    rateLimit: { max: number; windowSeconds: number };
+  };
+  mail: { smtpUrl: string | null; from: string; outboxDir: string };
 }
+
 
 /** The part of the configuration the browser may see (sent by the root loader). */
 export interface PublicSiteConfig {
@@ -90,6 +121,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
     throw new ConfigError(`Configuração inválida:\n  ${lines.join("\n  ")}`);
   }
   const env = result.data;
+  if (env.PASSWORD_MAX_LENGTH < env.PASSWORD_MIN_LENGTH) {
+    throw new ConfigError("Configuração inválida:\n  PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH");
+  }
+  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+    const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
+    throw new ConfigError(`Configuração inválida:\n  ${missing}: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET juntos`);
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
@@ -102,6 +140,27 @@ export function parseConfig(source: Record<string, string | undefined> = process
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
     media: { store: env.MEDIA_STORE, dir: path.join(dataDir, "media") },
+    auth: {
+      secret: env.AUTH_SECRET ?? null,
+      google:
+        env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+          ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, discoveryUrl: env.GOOGLE_DISCOVERY_URL }
+          : null,
+      passwordPolicy: {
+        minLength: env.PASSWORD_MIN_LENGTH,
+        maxLength: env.PASSWORD_MAX_LENGTH,
+        requireLowercase: env.PASSWORD_REQUIRE_LOWERCASE,
+        requireUppercase: env.PASSWORD_REQUIRE_UPPERCASE,
+        requireNumber: env.PASSWORD_REQUIRE_NUMBER,
+        requireSymbol: env.PASSWORD_REQUIRE_SYMBOL,
+      },
+      rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS },
+    },
+    mail: {
+      smtpUrl: env.SMTP_URL ?? null,
+      from: env.MAIL_FROM ?? `${env.SITE_NAME} <nao-responda@${new URL(siteUrl).hostname}>`,
+      outboxDir: path.join(dataDir, "outbox"),
+    },
     site: {
       name: env.SITE_NAME,
       url: siteUrl,

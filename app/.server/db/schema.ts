@@ -10,6 +10,26 @@ export interface Database {
   media: MediaTable;
   admins: AdminsTable;
   app_settings: AppSettingsTable;
+  /** Owned by Better Auth (its own migrations); read here for admin listings. */
+  user: UserTable;
+  session: SessionTable;
+}
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: number;
+  image: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: string;
 }
 
 export interface AppSettingsTable {

@@ -1,6 +1,7 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, Pencil } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/article";
+import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";
@@ -9,6 +10,7 @@ import { ErrorState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatLongDate } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { useRootData } from "../../lib/site-context.ts";
 import styles from "./article.module.css";
 
 export async function loader({ params }: Route.LoaderArgs) {
@@ -28,6 +30,8 @@ export async function loader({ params }: Route.LoaderArgs) {
   }
 }
 
+export const headers = pageHeaders;
+
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
   const siteName = root?.site?.name ?? "";
@@ -46,6 +50,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 
 export default function Article({ loaderData }: Route.ComponentProps) {
   const { article, dateLabel, defaultAuthor } = loaderData;
+  const { isAdmin } = useRootData();
   return (
     <article className="page-narrow">
       <header className={styles.header}>
@@ -55,9 +60,6 @@ export default function Article({ loaderData }: Route.ComponentProps) {
         <p className={styles.meta}>
           <span>
             {t.article.by} <strong className={styles.author}>{article.author.trim() || defaultAuthor}</strong>
-          </span>
-          <span aria-hidden="true" className={styles.dot}>
-            •
           </span>
           <span>
             {t.article.publishedOn} <time dateTime={article.createdAt}>{dateLabel}</time>
@@ -77,6 +79,12 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArrowLeft aria-hidden="true" size={18} />
           {t.article.backToNews}
         </Link>
+        {isAdmin ? (
+          <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
+            <Pencil aria-hidden="true" size={18} />
+            {t.article.edit}
+          </Link>
+        ) : null}
       </footer>
     </article>
   );

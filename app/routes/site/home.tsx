@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
 import { AdSlot } from "../../components/ui/ad-slot.tsx";
@@ -18,6 +19,8 @@ export async function loader() {
     return { recent: [] as NewsSummary[], highlights: [] as NewsSummary[] };
   }
 }
+
+export const headers = pageHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   const root = matches[0]?.loaderData as { site?: { name: string; description: string } } | undefined;

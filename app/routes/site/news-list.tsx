@@ -2,6 +2,7 @@ import { Newspaper } from "lucide-react";
 import { useRef } from "react";
 import { data, Link, useNavigation, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/news-list";
+import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { NewsCard } from "../../components/news/news-card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -24,6 +25,8 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate,
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
   return defaultShouldRevalidate;
 }
+
+export const headers = pageHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;

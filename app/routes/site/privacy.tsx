@@ -1,7 +1,10 @@
 import type { Route } from "./+types/privacy";
+import { pageHeaders } from "../../lib/cache-headers.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./privacy.module.css";
+
+export const headers = pageHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;

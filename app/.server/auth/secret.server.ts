@@ -1,0 +1,23 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { AppConfig } from "../config/env.server.ts";
+
+/**
+ * The secret that signs session cookies: AUTH_SECRET when set, otherwise one generated on first start and kept
+ * in DATA_DIR/secrets/auth-secret (readable by this user only), so sessions survive restarts.
+ */
+export function resolveAuthSecret(config: Pick<AppConfig, "auth" | "dataDir">): string {
+  if (config.auth.secret) return config.auth.secret;
+  const file = path.join(config.dataDir, "secrets", "auth-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const secret = randomBytes(32).toString("base64url");
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, secret + "\n", { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,46 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { AppConfig } from "../config/env.server.ts";
+import type { Logger } from "../logger.server.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  /** `outbox` when messages are written to DATA_DIR/outbox instead of being sent. */
+  readonly mode: "smtp" | "outbox";
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * Sends mail through SMTP when SMTP_URL is set. Otherwise every message is written as an .eml file to
+ * DATA_DIR/outbox/ and its location logged, so a newcomer can follow a reset link without a mail server.
+ */
+export function createMailer(config: Pick<AppConfig, "mail">, log: Logger): Mailer {
+  const { smtpUrl, from, outboxDir } = config.mail;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      mode: "smtp",
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+        log.info({ to: message.to, subject: message.subject }, "mail sent via SMTP");
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    mode: "outbox",
+    async send(message) {
+      const info = await transport.sendMail({ from, ...message });
+      await fs.mkdir(outboxDir, { recursive: true });
+      const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      log.info({ to: message.to, subject: message.subject, file }, "mail written to outbox (SMTP_URL not set)");
+    },
+  };
+}

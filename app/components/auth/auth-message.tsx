@@ -1,0 +1,28 @@
+import { AlertTriangle } from "lucide-react";
+import { t } from "../../i18n/pt-BR.ts";
+import styles from "./auth.module.css";
+
+/**
+ * An authentication failure. When the account is not authorized, its user id is shown line by line with the hint
+ * of how an existing admin grants access.
+ */
+export function AuthMessage({ failure }: { failure: { message: string; uid?: string } }) {
+  return (
+    <div className={styles.error} role="alert" data-testid="auth-error">
+      <AlertTriangle aria-hidden="true" size={20} className={styles.errorIcon} />
+      <div>
+        {failure.message.split("\n").map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+        {failure.uid ? (
+          <>
+            <p>
+              <code data-testid="auth-uid">{t.auth.uidLine(failure.uid)}</code>
+            </p>
+            <p className={styles.uidHint}>{t.auth.uidHint(failure.uid)}</p>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}

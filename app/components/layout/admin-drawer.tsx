@@ -1,0 +1,55 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Handshake, List, LogOut, Menu, PlusCircle, X } from "lucide-react";
+import { Form, Link } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import styles from "./admin-drawer.module.css";
+
+const ITEMS = [
+  { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle },
+  { to: "/news-list", label: t.admin.newsList, Icon: List },
+  { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake },
+] as const;
+
+/** The admin menu: a 360 px drawer from the right (focus trapped, Escape closes, focus returns to the button). */
+export function AdminDrawer() {
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger className={styles.trigger} aria-label={t.admin.menu} title={t.admin.menu}>
+        <Menu aria-hidden="true" size={26} />
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.drawer} aria-describedby={undefined} data-testid="admin-drawer">
+          <div className={styles.head}>
+            <Dialog.Title className={styles.title}>{t.admin.drawerTitle}</Dialog.Title>
+            <Dialog.Close className={styles.close} aria-label={t.admin.close} title={t.admin.close}>
+              <X aria-hidden="true" size={22} />
+            </Dialog.Close>
+          </div>
+          <nav aria-label={t.admin.drawerTitle}>
+            <ul className={styles.list}>
+              {ITEMS.map(({ to, label, Icon }) => (
+                <li key={to}>
+                  <Dialog.Close asChild>
+                    <Link to={to} className={styles.item}>
+                      <Icon aria-hidden="true" size={22} />
+                      {label}
+                    </Link>
+                  </Dialog.Close>
+                </li>
+              ))}
+              <li>
+                <Form method="post" action="/admin/logout">
+                  <button type="submit" className={`${styles.item} ${styles.logout}`}>
+                    <LogOut aria-hidden="true" size={22} />
+                    {t.admin.logout}
+                  </button>
+                </Form>
+              </li>
+            </ul>
+          </nav>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

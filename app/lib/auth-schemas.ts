@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { t } from "../i18n/pt-BR.ts";
+import { passwordSchema, type PasswordPolicy } from "./password-policy.ts";
+
+const email = z
+  .string({ error: t.auth.emailRequired })
+  .trim()
+  .min(1, { error: t.auth.emailRequired })
+  .pipe(z.email({ error: t.auth.emailInvalid }))
+  .transform((value) => value.toLowerCase());
+
+/** Sign-in: e-mail and password required (the policy is not checked here: old passwords stay valid). */
+export const loginSchema = z.object({
+  email,
+  password: z.string({ error: t.auth.passwordRequired }).min(1, { error: t.auth.passwordRequired }),
+});
+
+export const forgotSchema = z.object({ email });
+
+export function registerSchema(policy: PasswordPolicy) {
+  return z
+    .object({ email, password: passwordSchema(policy), confirmPassword: z.string() })
+    .refine((value) => value.password === value.confirmPassword, {
+      error: t.auth.passwordsDiffer,
+      path: ["confirmPassword"],
+    });
+}
+
+export function resetSchema(policy: PasswordPolicy) {
+  return z
+    .object({ token: z.string().min(1), password: passwordSchema(policy), confirmPassword: z.string() })
+    .refine((value) => value.password === value.confirmPassword, {
+      error: t.auth.passwordsDiffer,
+      path: ["confirmPassword"],
+    });
+}
+
+export type FieldErrors = Partial<Record<string, string[]>>;
+
+/** Field → messages, from a failed zod parse. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const result: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    (result[key] ??= []).push(issue.message);
+  }
+  return result;
+}

@@ -1,0 +1,6 @@
+import { NewsroomPending } from "../../components/admin/newsroom-pending.tsx";
+import { t } from "../../i18n/pt-BR.ts";
+
+export default function AddNews() {
+  return <NewsroomPending title={t.admin.addNews} />;
+}

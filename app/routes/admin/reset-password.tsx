@@ -1,0 +1,63 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { getServices } from "../../.server/app.server.ts";
+import { AuthMessage } from "../../components/auth/auth-message.tsx";
+import { TextField } from "../../components/auth/text-field.tsx";
+import buttons from "../../components/ui/button.module.css";
+import { t } from "../../i18n/pt-BR.ts";
+import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
+import styles from "../../components/auth/auth.module.css";
+
+export function meta() {
+  return [{ title: t.auth.resetTitle }, { name: "robots", content: "noindex" }];
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return data({ token }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { auth, config } = getServices();
+  const parsed = resetSchema(config.auth.passwordPolicy).safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return data({ fieldErrors: fieldErrorsOf(parsed.error) as FieldErrors, message: null }, { status: 400 });
+  }
+  const result = await auth.resetPassword({ token: parsed.data.token, newPassword: parsed.data.password });
+  if (!result.ok) return data({ fieldErrors: {} as FieldErrors, message: result.message }, { status: result.status });
+  throw redirect("/admin/login?reset=ok");
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.fieldErrors ?? {};
+  return (
+    <div className={styles.page}>
+      <section className={styles.card} aria-labelledby="reset-title">
+        <h1 id="reset-title" className={styles.title}>
+          {t.auth.resetTitle}
+        </h1>
+        {!loaderData.token ? <AuthMessage failure={{ message: t.auth.resetInvalid }} /> : null}
+        {actionData?.message ? <AuthMessage failure={{ message: actionData.message }} /> : null}
+        <Form method="post" className={styles.form} noValidate>
+          <input type="hidden" name="token" value={loaderData.token} />
+          <TextField name="password" type="password" label={t.auth.newPassword} autoComplete="new-password" required errors={errors.password} />
+          <TextField
+            name="confirmPassword"
+            type="password"
+            label={t.auth.confirmPassword}
+            autoComplete="new-password"
+            required
+            errors={errors.confirmPassword}
+          />
+          <button type="submit" className={buttons.primary} disabled={busy || !loaderData.token}>
+            {t.auth.resetSubmit}
+          </button>
+          <Link to="/admin/login" className={styles.back}>
+            {t.auth.backToLogin}
+          </Link>
+        </Form>
+      </section>
+    </div>
+  );
+}
