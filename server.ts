@@ -15,7 +15,11 @@ process.env.NODE_ENV ??= dev ? "development" : "production";
 
 interface RunningApp {
   app: express.Express;
-  services: { config: { port: number; host: string; site: { url: string } }; log: { info: (o: object, m: string) => void } };
+  services: {
+    config: { port: number; host: string; site: { url: string } };
+    log: { info: (o: object, m: string) => void };
+    events: { close(): Promise<void> };
+  };
   shutdown(): Promise<void>;
 }
 
@@ -78,10 +82,12 @@ async function main() {
     log.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // Stop accepting, end the live-update streams, let in-flight requests and uploads finish, then close pools.
     server.close(async () => {
       await running.shutdown();
       process.exit(0);
     });
+    void running.services.events.close();
     server.closeIdleConnections();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));

@@ -21,6 +21,7 @@ import { ErrorState } from "./components/ui/error-state.tsx";
 import { t } from "./i18n/pt-BR.ts";
 import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
 import type { RootData } from "./lib/site-context.ts";
+import { useLiveUpdates } from "./lib/use-live-updates.ts";
 import "./styles/global.css";
 
 export const links: LinksFunction = () => [
@@ -88,6 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 function Shell({ children }: { children: React.ReactNode }) {
   const isAdmin = (useRouteLoaderData("root") as RootData | undefined)?.isAdmin ?? false;
+  useLiveUpdates();
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);

@@ -18,7 +18,12 @@ export default [
   ]),
 
   route("media/*", "routes/resources/media.ts"),
+  route("events", "routes/resources/events.ts"),
   route("api/auth/*", "routes/resources/auth.ts"),
+  route("api/news", "routes/api/news.ts"),
+  route("api/news/:id", "routes/api/news-item.ts"),
+  route("api/sponsors", "routes/api/sponsors.ts"),
+  route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
   route("healthz", "routes/resources/healthz.ts"),
 
   route("*", "routes/site/not-found.tsx"),

@@ -6,12 +6,16 @@ import { createAuthService, type AuthService } from "./auth/auth.service.server.
 import { createMemoryRateLimiter } from "./auth/rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "./config/env.server.ts";
+import { createMemoryEventBus, type EventBus } from "./events/event-bus.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
+import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
+import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
+import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
 import { createSponsorService, type SponsorService } from "./sponsors/sponsors.service.server.ts";
 import { createLocalStore } from "./storage/local-store.server.ts";
@@ -29,6 +33,9 @@ export interface AppServices {
   betterAuth: BetterAuthInstance;
   admins: AdminService;
   auth: AuthService;
+  events: EventBus;
+  newsEditor: NewsEditor;
+  sponsorEditor: SponsorEditor;
 }
 
 /** Builds every service from the configuration. Nothing here reads process.env. */
@@ -43,18 +50,24 @@ export function createServices(
   const mailer = createMailer(config, log);
   const betterAuth = createBetterAuth({ config, db: database.db, secret: resolveAuthSecret(config), mailer, log });
   const admins = createAdminService({ db: database.db, log });
+  const media = createMediaService({ ...deps, log });
+  const events = createMemoryEventBus();
+  const editorDeps = { db: database.db, media, store, events, log };
   return {
     config,
     log,
     database,
     store,
-    media: createMediaService(deps),
+    media,
     news: createNewsService(deps),
     sponsors: createSponsorService(deps),
     mailer,
     betterAuth,
     admins,
     auth: createAuthService({ auth: betterAuth, admins, limiter: createMemoryRateLimiter(), config, log }),
+    events,
+    newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor }),
+    sponsorEditor: createSponsorEditor(editorDeps),
   };
 }
 
@@ -66,6 +79,7 @@ export async function migrateAll(services: Pick<AppServices, "betterAuth" | "dat
 }
 
 let current: AppServices | undefined;
+let sweeper: OrphanSweeper | undefined;
 let booting: Promise<AppServices> | undefined;
 
 /**
@@ -81,6 +95,14 @@ export function bootApp(): Promise<AppServices> {
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
     if (config.seedDemo) await seedDemoContent(services);
     await announceFirstAdmin(services);
+    sweeper = startOrphanSweeper({
+      db: services.database.db,
+      store: services.store,
+      log: services.log,
+      graceMs: config.media.sweepGraceMs,
+      intervalMs: config.media.sweepIntervalMs,
+      tmpDirs: [config.media.uploadTmpDir],
+    });
     current = services;
     return services;
   })();
@@ -97,5 +119,9 @@ export async function shutdownApp(): Promise<void> {
   const services = current;
   current = undefined;
   booting = undefined;
+  sweeper?.stop();
+  await sweeper?.idle();
+  sweeper = undefined;
+  await services?.events.close();
   await services?.database.close();
 }

@@ -9,7 +9,8 @@ export function safeRedirectPath(value: FormDataEntryValue | string | null | und
   try {
     const url = new URL(path, "http://site.invalid");
     if (url.origin !== "http://site.invalid") return fallback;
-    if (url.pathname.startsWith("/admin/login")) return fallback;
+    // Routes match case-insensitively: /ADMIN/LOGIN is the login page too.
+    if (url.pathname.toLowerCase().startsWith("/admin/login")) return fallback;
     return url.pathname + url.search + url.hash;
   } catch {
     return fallback;

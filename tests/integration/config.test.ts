@@ -28,7 +28,13 @@ describe("parseConfig: defaults", () => {
     expect(config.database.kind).toBe("sqlite");
     expect(path.dirname(config.database.file)).toBe(config.dataDir);
     expect(config.database.file).toMatch(/\.sqlite$/);
-    expect(config.media).toEqual({ store: "local", dir: path.join(config.dataDir, "media") });
+    expect(config.media).toEqual({
+      store: "local",
+      dir: path.join(config.dataDir, "media"),
+      uploadTmpDir: path.join(config.dataDir, "tmp", "uploads"),
+      sweepGraceMs: 6 * 60 * 60_000,
+      sweepIntervalMs: 60 * 60_000,
+    });
   });
 
   it("names the site 'Esporte em Foco' with the newsroom as default author", () => {

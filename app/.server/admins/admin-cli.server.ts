@@ -12,6 +12,22 @@ export class CliError extends Error {
   override name = "CliError";
 }
 
+/** The options of `create`; an unknown or incomplete option is bad input (CliError), not a crash. */
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
+      strict: true,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS_")) throw error;
+    const option = /'(-[^']*)'/.exec((error as Error).message)?.[1];
+    throw new CliError(`Opção inválida${option ? ` (${option})` : ""}.\n${USAGE}`);
+  }
+}
+
 /**
  * The admin command line. Returns what to print; throws CliError (with a pt-BR message) on bad input.
  * Kept apart from the script so tests can run it against a real database.
@@ -20,11 +36,7 @@ export async function runAdminCli(argv: string[], services: Pick<AppServices, "a
   const [command, ...rest] = argv;
   switch (command) {
     case "create": {
-      const { values } = parseArgs({
-        args: rest,
-        options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
-        strict: true,
-      });
+      const { values } = parseOptions(rest);
       const email = values.email?.trim().toLowerCase();
       if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError("Informe um e-mail válido com --email.");
       const existing = await services.admins.findUser(email);

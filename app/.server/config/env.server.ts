@@ -39,6 +39,9 @@ const envSchema = z.object({
     .refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
   SEED_DEMO: booleanFlag.default(true),
   MEDIA_STORE: z.enum(["local"]).default("local"),
+  /** Media no record points to is removed after this many minutes (uploads in progress are younger). */
+  MEDIA_SWEEP_GRACE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(360),
+  MEDIA_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1_440).default(60),
 
   AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
@@ -78,7 +81,7 @@ export interface AppConfig {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   timeZone: string;
   seedDemo: boolean;
-  media: { store: "local"; dir: string };
+  media: { store: "local"; dir: string; uploadTmpDir: string; sweepGraceMs: number; sweepIntervalMs: number };
   site: PublicSiteConfig;
   auth: {
     /** Null when unset: the app then generates one and keeps it under DATA_DIR/secrets. */
@@ -139,7 +142,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
     logLevel: env.LOG_LEVEL,
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
-    media: { store: env.MEDIA_STORE, dir: path.join(dataDir, "media") },
+    media: {
+      store: env.MEDIA_STORE,
+      dir: path.join(dataDir, "media"),
+      uploadTmpDir: path.join(dataDir, "tmp", "uploads"),
+      sweepGraceMs: env.MEDIA_SWEEP_GRACE_MINUTES * 60_000,
+      sweepIntervalMs: env.MEDIA_SWEEP_INTERVAL_MINUTES * 60_000,
+    },
     auth: {
       secret: env.AUTH_SECRET ?? null,
       google:

@@ -1,9 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { Kysely } from "kysely";
 import type { MediaView } from "../../lib/media-view.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
+import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
-import { extensionFor, processImage } from "./image-variants.server.ts";
+import { extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
+import { UPLOAD_MESSAGES } from "./upload-messages.ts";
+import { UploadError, type UploadedFile } from "./upload.server.ts";
 
 export interface StoredVariant {
   width: number;
@@ -17,13 +24,15 @@ export interface MediaServiceDeps {
   db: Kysely<Database>;
   store: MediaStore;
   clock?: () => Date;
+  /** Where file removals that failed are reported (they are retried by the orphan sweeper). */
+  log?: Pick<Logger, "warn">;
 }
 
 /**
  * Stores media files and their records. Files are written first and the record after; when the record cannot
  * be written the files are removed again, so nothing is left half-saved.
  */
-export function createMediaService({ db, store, clock = () => new Date() }: MediaServiceDeps) {
+export function createMediaService({ db, store, clock = () => new Date(), log }: MediaServiceDeps) {
   async function insertRecord(row: NewMediaRow, keys: string[]): Promise<MediaRow> {
     try {
       await db.insertInto("media").values(row).execute();
@@ -34,40 +43,87 @@ export function createMediaService({ db, store, clock = () => new Date() }: Medi
     }
   }
 
+  async function storeImage(image: ProcessedImage, sizeBytes: number, originalName: string | null): Promise<MediaRow> {
+    const id = randomUUID();
+    const folder = objectFolder(image.hash, id);
+    const stored: StoredVariant[] = [];
+    try {
+      for (const variant of image.variants) {
+        const key = `img/${folder}/${variant.width}.${extensionFor(variant.format)}`;
+        await store.put(key, variant.data, variant.mimeType);
+        stored.push({ width: variant.width, height: variant.height, format: variant.format, mimeType: variant.mimeType, key });
+      }
+    } catch (error) {
+      await Promise.allSettled(stored.map((variant) => store.delete(variant.key)));
+      throw error;
+    }
+    const main = pickDefault(stored, image.format);
+    return insertRecord(
+      {
+        id,
+        kind: "image",
+        store: store.name,
+        key: main.key,
+        mime_type: main.mimeType,
+        size_bytes: sizeBytes,
+        width: image.width,
+        height: image.height,
+        variants: JSON.stringify(stored),
+        original_name: originalName,
+        created_at: clock().toISOString(),
+      },
+      stored.map((variant) => variant.key),
+    );
+  }
+
+  function videoRecord(id: string, key: string, mimeType: string, size: number, originalName: string | null): NewMediaRow {
+    return {
+      id,
+      kind: "video",
+      store: store.name,
+      key,
+      mime_type: mimeType,
+      size_bytes: size,
+      width: null,
+      height: null,
+      variants: "[]",
+      original_name: originalName,
+      created_at: clock().toISOString(),
+    };
+  }
+
+  /**
+   * Stores a video file from disk without reading it into memory: one streaming pass computes the content hash
+   * (the key carries it), a second streams the bytes into the store while checking they are the same bytes.
+   */
+  async function saveVideoFile(path: string, mimeType: string, size: number, originalName: string | null = null): Promise<MediaRow> {
+    const first = await hashFile(path);
+    if (first.size !== size) throw new Error(`Tamanho do vídeo mudou: esperado ${size}, lido ${first.size}`);
+    const id = randomUUID();
+    const key = `vid/${objectFolder(first.hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
+    const check = createHash("sha256");
+    let streamed = 0;
+    const tee = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        check.update(chunk);
+        streamed += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    const source = createReadStream(path);
+    source.once("error", (error) => tee.destroy(error));
+    await store.put(key, source.pipe(tee), mimeType);
+    if (streamed !== size || check.digest("hex") !== first.hash) {
+      await store.delete(key).catch(() => undefined);
+      throw new Error("O vídeo mudou enquanto era armazenado");
+    }
+    return insertRecord(videoRecord(id, key, mimeType, size, originalName), [key]);
+  }
+
   return {
     /** Re-encodes an image into variants, stores them and records the media. */
     async saveImage(input: Buffer, originalName: string | null = null): Promise<MediaRow> {
-      const image = await processImage(input);
-      const id = randomUUID();
-      const folder = objectFolder(image.hash, id);
-      const stored: StoredVariant[] = [];
-      try {
-        for (const variant of image.variants) {
-          const key = `img/${folder}/${variant.width}.${extensionFor(variant.format)}`;
-          await store.put(key, variant.data, variant.mimeType);
-          stored.push({ width: variant.width, height: variant.height, format: variant.format, mimeType: variant.mimeType, key });
-        }
-      } catch (error) {
-        await Promise.allSettled(stored.map((variant) => store.delete(variant.key)));
-        throw error;
-      }
-      const main = pickDefault(stored, image.format);
-      return insertRecord(
-        {
-          id,
-          kind: "image",
-          store: store.name,
-          key: main.key,
-          mime_type: main.mimeType,
-          size_bytes: input.length,
-          width: image.width,
-          height: image.height,
-          variants: JSON.stringify(stored),
-          original_name: originalName,
-          created_at: clock().toISOString(),
-        },
-        stored.map((variant) => variant.key),
-      );
+      return storeImage(await processImage(input), input.length, originalName);
     },
 
     /** Stores a video as it is. */
@@ -76,24 +132,90 @@ export function createMediaService({ db, store, clock = () => new Date() }: Medi
       const hash = createHash("sha256").update(input).digest("hex");
       const key = `vid/${objectFolder(hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
       await store.put(key, input, mimeType);
-      return insertRecord(
-        {
-          id,
-          kind: "video",
-          store: store.name,
-          key,
-          mime_type: mimeType,
-          size_bytes: input.length,
-          width: null,
-          height: null,
-          variants: "[]",
-          original_name: originalName,
-          created_at: clock().toISOString(),
-        },
-        [key],
-      );
+      return insertRecord(videoRecord(id, key, mimeType, input.length, originalName), [key]);
+    },
+
+    saveVideoFile,
+
+    /**
+     * Stores a file received by `parseUploadForm` (its type already checked from its magic bytes) and records it.
+     * Images are decoded and re-encoded: an image that cannot be decoded to the end is refused as `upload_corrupt`,
+     * one with too many pixels as `upload_too_large`. Videos are streamed into the store as they are. The temporary
+     * file is always removed, whatever happens.
+     */
+    async saveUpload(file: UploadedFile): Promise<MediaRow> {
+      try {
+        const originalName = file.originalName || null;
+        if (file.kind === "video") return await saveVideoFile(file.path, file.mimeType, file.size, originalName);
+        // At most the upload limit (10 MB): the decoder needs the bytes anyway.
+        const input = await fs.readFile(file.path);
+        let image: ProcessedImage;
+        try {
+          image = await processImage(input);
+        } catch (error) {
+          throw imageUploadError(error);
+        }
+        return await storeImage(image, input.length, originalName);
+      } finally {
+        await file.cleanup();
+      }
+    },
+
+    /**
+     * Removes a media record, then its files (every variant). A file that cannot be removed is logged and left to
+     * the orphan sweeper. Returns false when there was no such record.
+     */
+    async deleteMedia(mediaId: string): Promise<boolean> {
+      const row = await db.selectFrom("media").selectAll().where("id", "=", mediaId).executeTakeFirst();
+      if (!row) return false;
+      await db.deleteFrom("media").where("id", "=", mediaId).execute();
+      const keys = mediaKeys(row);
+      const results = await Promise.allSettled(keys.map((key) => store.delete(key)));
+      results.forEach((result, index) => {
+        if (result.status === "rejected") {
+          log?.warn({ err: result.reason, mediaId, key: keys[index] }, "media file removal failed; the orphan sweeper will retry");
+        }
+      });
+      return true;
     },
   };
+}
+
+/** Every store key a media record points to: its main key and the keys of all its variants. */
+export function mediaKeys(row: Pick<MediaRow, "key" | "variants">): string[] {
+  const keys = new Set<string>([row.key]);
+  try {
+    const variants = JSON.parse(row.variants || "[]") as unknown;
+    if (Array.isArray(variants)) {
+      for (const variant of variants) {
+        if (variant && typeof (variant as StoredVariant).key === "string") keys.add((variant as StoredVariant).key);
+      }
+    }
+  } catch {
+    // A damaged variants column still leaves the main key.
+  }
+  return [...keys];
+}
+
+/** Maps a failure to decode an uploaded image to the error the user sees. */
+function imageUploadError(error: unknown): UploadError {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (/pixel limit/i.test(detail)) {
+    return new UploadError("upload_too_large", UPLOAD_MESSAGES.imageTooManyPixels, { cause: error });
+  }
+  return new UploadError("upload_corrupt", UPLOAD_MESSAGES.corruptImage, { cause: error });
+}
+
+async function hashFile(path: string): Promise<{ hash: string; size: number }> {
+  const hash = createHash("sha256");
+  let size = 0;
+  await pipeline(createReadStream(path), async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+  });
+  return { hash: hash.digest("hex"), size };
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;

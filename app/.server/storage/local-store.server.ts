@@ -1,10 +1,20 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, type Dir } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import { assertValidKey, type ByteRange, type MediaStore, type StoredObject } from "./media-store.ts";
+import {
+  assertValidKey,
+  type ByteRange,
+  isValidKey,
+  type MediaStore,
+  type StoredEntry,
+  type StoredObject,
+} from "./media-store.ts";
+
+/** The folder, under the store's root, where objects are written before being renamed into place. */
+export const LOCAL_TEMP_DIR = ".tmp";
 
 /**
  * Media on the local disk under `root`. Writes go to a temporary file first and are renamed into place, so a
@@ -29,7 +39,7 @@ export function createLocalStore(options: { root: string; publicPath?: string })
     async put(key, body, _contentType) {
       const file = resolveKey(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const temp = path.join(root, ".tmp", `${randomUUID()}.part`);
+      const temp = path.join(root, LOCAL_TEMP_DIR, `${randomUUID()}.part`);
       await fs.mkdir(path.dirname(temp), { recursive: true });
       try {
         const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
@@ -58,7 +68,68 @@ export function createLocalStore(options: { root: string; publicPath?: string })
       assertValidKey(key);
       return `${publicPath}/${key}`;
     },
+    list() {
+      return walk(root, "");
+    },
+    removeStaleTemp(olderThan) {
+      return removeStalePartFiles(path.join(root, LOCAL_TEMP_DIR), olderThan);
+    },
   };
+}
+
+/** Walks the store folder, skipping the temporary folder and anything that is not an addressable key. */
+async function* walk(dir: string, prefix: string): AsyncGenerator<StoredEntry> {
+  let handle: Dir;
+  try {
+    handle = await fs.opendir(dir);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for await (const entry of handle) {
+    if (!prefix && entry.name === LOCAL_TEMP_DIR) continue;
+    const key = prefix ? `${prefix}/${entry.name}` : entry.name;
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      yield* walk(file, key);
+    } else if (entry.isFile() && isValidKey(key)) {
+      const stats = await statFile(file);
+      if (stats) yield { key, size: stats.size, modifiedAt: stats.mtime };
+    }
+  }
+}
+
+/**
+ * Removes the `*.part` files directly in `dir` last modified before `olderThan` (temporary files of uploads or
+ * writes that never finished). Younger ones may still be in use and are left alone. Returns how many went.
+ */
+export async function removeStalePartFiles(dir: string, olderThan: Date): Promise<number> {
+  let handle: Dir;
+  try {
+    handle = await fs.opendir(dir);
+  } catch (error) {
+    if (isMissing(error)) return 0;
+    throw error;
+  }
+  let removed = 0;
+  for await (const entry of handle) {
+    if (!entry.isFile() || !entry.name.endsWith(".part")) continue;
+    const file = path.join(dir, entry.name);
+    const stats = await statFile(file);
+    if (!stats || stats.mtime >= olderThan) continue;
+    try {
+      await fs.unlink(file);
+      removed++;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+  return removed;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 async function statFile(file: string) {

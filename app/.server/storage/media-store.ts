@@ -30,6 +30,33 @@ export interface MediaStore {
   delete(key: string): Promise<void>;
   /** Public URL a browser uses to fetch the object. */
   publicUrl(key: string): string;
+  /**
+   * Every object in the store, in no particular order (for the orphan sweeper). Only addressable keys are listed;
+   * the store's own temporary files are not.
+   */
+  list(): AsyncIterable<StoredEntry>;
+  /**
+   * Removes the store's own temporary files (half-written objects of a crashed write) last modified before
+   * `olderThan`, returning how many went. Stores that keep no temporary files leave it out.
+   */
+  removeStaleTemp?(olderThan: Date): Promise<number>;
+}
+
+/** One object as listed by `MediaStore.list()`. */
+export interface StoredEntry {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+/** Whether `key` is one a store can address (the same rule as `assertValidKey`, without throwing). */
+export function isValidKey(key: string): boolean {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;

@@ -1,6 +1,38 @@
-import { NewsroomPending } from "../../components/admin/newsroom-pending.tsx";
+import type { Route } from "./+types/add-news";
+import { getServices } from "../../.server/app.server.ts";
+import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
+import { NewsForm } from "../../components/admin/news-form.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 
-export default function AddNews() {
-  return <NewsroomPending title={t.admin.addNews} />;
+export function meta() {
+  return [{ title: t.newsForm.createTitle }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const { config, store } = getServices();
+  return {
+    defaultAuthor: config.site.defaultAuthor,
+    storeConnected: await store.isConnected(),
+    storeLabel: t.storage.labels[store.name] ?? store.name,
+  };
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return handleNewsFormAction(request, null);
+}
+
+export default function AddNews({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <NewsForm
+      // A new form after each no-JavaScript submission.
+      key={actionData?.success ?? "form"}
+      mode="create"
+      initial={{ title: "", subtitle: "", fullContent: "", category: "", author: "", isHighlighted: false }}
+      currentMedia={null}
+      serverResult={actionData}
+      {...loaderData}
+    />
+  );
 }

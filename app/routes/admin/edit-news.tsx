@@ -1,9 +1,71 @@
-import { NewsroomPending } from "../../components/admin/newsroom-pending.tsx";
+import { Link, useNavigation } from "react-router";
+import type { Route } from "./+types/edit-news";
+import { getServices } from "../../.server/app.server.ts";
+import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
+import { NewsForm } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 
-export default function EditNews() {
-  return <NewsroomPending title={t.admin.editNews} />;
+export function meta() {
+  return [{ title: t.newsForm.editTitle }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const { config, store, news } = getServices();
+  const common = {
+    defaultAuthor: config.site.defaultAuthor,
+    storeConnected: await store.isConnected(),
+    storeLabel: t.storage.labels[store.name] ?? store.name,
+  };
+  try {
+    return { ...common, article: await news.getNews(params.id), loadError: null };
+  } catch (error) {
+    return { ...common, article: null, loadError: t.newsForm.loadError(params.id, error instanceof Error ? error.message : String(error)) };
+  }
+}
+
+export function action({ request, params }: Route.ActionArgs) {
+  return handleNewsFormAction(request, params.id);
+}
+
+export default function EditNews({ loaderData, actionData, params }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
+    return <Spinner label={t.newsForm.editTitle} />;
+  }
+  const { article, loadError, ...rest } = loaderData;
+  if (!article) {
+    return (
+      <section className="page-narrow" role="alert">
+        <p>{loadError}</p>
+        <Link to="/" className={buttons.primary}>
+          {t.article.backHome}
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <NewsForm
+      key={article.id}
+      mode="edit"
+      newsId={article.id}
+      initial={{
+        title: article.title,
+        subtitle: article.subtitle,
+        fullContent: article.fullContent,
+        category: article.category,
+        author: article.author === rest.defaultAuthor ? "" : article.author,
+        isHighlighted: article.isHighlighted,
+      }}
+      currentMedia={article.media}
+      serverResult={actionData}
+      {...rest}
+    />
+  );
 }
 
 export function ErrorBoundary() {

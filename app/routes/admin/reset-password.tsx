@@ -17,6 +17,11 @@ export function loader({ request }: Route.LoaderArgs) {
   return data({ token }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
 }
 
+/** The loader's headers reach the browser: no caching and no Referer carrying the token (the root's would win). */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const { auth, config } = getServices();
   const parsed = resetSchema(config.auth.passwordPolicy).safeParse(Object.fromEntries(await request.formData()));

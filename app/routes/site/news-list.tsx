@@ -1,13 +1,16 @@
 import { Newspaper } from "lucide-react";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { data, Link, useNavigation, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
+import { Banner } from "../../components/admin/banner.tsx";
+import { DeleteNewsButton } from "../../components/admin/delete-news-button.tsx";
 import { NewsCard } from "../../components/news/news-card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
+import { useRootData } from "../../lib/site-context.ts";
 import styles from "./news-list.module.css";
 
 export async function loader() {
@@ -42,9 +45,13 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const tabRefs = useRef<Array<HTMLAnchorElement | null>>([]);
+  const { isAdmin } = useRootData();
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const [deleteError, setDeleteError] = useState<string | null>(null);
   const activeIndex = searchParams.get("tab") === "1" ? 1 : 0;
   const active = TABS[activeIndex]!;
-  const items = activeIndex === 1 ? loaderData.news.filter((item) => item.isHighlighted) : loaderData.news;
+  const visible = loaderData.news.filter((item) => !removed.has(item.id));
+  const items = activeIndex === 1 ? visible.filter((item) => item.isHighlighted) : visible;
   const loading = navigation.state === "loading" && navigation.location.pathname === "/news-list" && !navigation.location.search.includes("tab");
 
   function select(index: number) {
@@ -82,6 +89,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
         ))}
       </div>
 
+      {deleteError ? <Banner kind="error" message={deleteError} /> : null}
       <div role="tabpanel" id="painel-noticias" aria-labelledby={`aba-${active.value}`} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />
@@ -99,7 +107,26 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
           <ul className={styles.grid}>
             {items.map((item, index) => (
               <li key={item.id}>
-                <NewsCard news={item} variant="grid" showHighlight priority={index < 3} headingLevel="h2" />
+                <NewsCard
+                  news={item}
+                  variant="grid"
+                  showHighlight
+                  priority={index < 3}
+                  headingLevel="h2"
+                  actions={
+                    isAdmin ? (
+                      <DeleteNewsButton
+                        id={item.id}
+                        title={item.title}
+                        onDeleted={(id) => {
+                          setDeleteError(null);
+                          setRemoved((previous) => new Set(previous).add(id));
+                        }}
+                        onFailed={setDeleteError}
+                      />
+                    ) : undefined
+                  }
+                />
               </li>
             ))}
           </ul>

@@ -1,0 +1,42 @@
+import type { z } from "zod";
+import { AppError } from "../errors.ts";
+import { getServices } from "../app.server.ts";
+import type { Viewer } from "../auth/auth.service.server.ts";
+
+export interface ApiErrorBody {
+  error: { code: string; message: string; fields?: Record<string, string[]> };
+}
+
+/** A JSON error answer with the pt-BR message and a stable code. */
+export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>) {
+  return Response.json({ error: { code, message, ...(fields ? { fields } : {}) } } satisfies ApiErrorBody, {
+    status,
+    headers: { "Cache-Control": "no-store" },
+  });
+}
+
+/** Maps any thrown error to a JSON answer (unexpected ones are logged and hidden). */
+export function toApiError(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (error instanceof AppError) return apiError(error.status, error.code, error.message);
+  getServices().log.error({ err: error }, "api request failed");
+  return apiError(500, "internal_error", "Erro interno. Tente novamente.");
+}
+
+/** The admin calling the API; anyone else gets 401 (no session) or 403 (not an admin) as JSON. */
+export async function requireAdminApi(request: Request): Promise<Viewer> {
+  const viewer = await getServices().auth.getViewer(request);
+  if (!viewer) throw apiError(401, "unauthorized", "Faça login como administrador.");
+  if (!viewer.isAdmin) throw apiError(403, "forbidden", "Apenas administradores podem fazer isso.");
+  return viewer;
+}
+
+/** Parses `fields` with a zod schema or throws a 400 JSON answer listing each field's messages. */
+export function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
+  const result = schema.safeParse(fields);
+  if (result.success) return result.data;
+  const byField: Record<string, string[]> = {};
+  for (const issue of result.error.issues) (byField[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
+  throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? "Dados inválidos.", byField);
+}
+

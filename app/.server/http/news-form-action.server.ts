@@ -1,0 +1,41 @@
+import { data, redirect } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import { newsFormSchema } from "../../lib/news-schema.ts";
+import { getServices } from "../app.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
+import { AppError } from "../errors.ts";
+import { readNewsSubmission } from "./submissions.server.ts";
+
+export interface NewsFormActionData {
+  success?: string;
+  error?: string;
+  fieldErrors?: Partial<Record<string, string[]>>;
+}
+
+/**
+ * The news form's action when it is sent without JavaScript (multipart). With JavaScript the form uses the JSON
+ * API instead; both end in the same service calls.
+ */
+export async function handleNewsFormAction(request: Request, newsId: string | null) {
+  await requireAdmin(request);
+  const { newsEditor, store } = getServices();
+  const editing = newsId !== null;
+  try {
+    const { fields, file } = await readNewsSubmission(request);
+    const parsed = newsFormSchema.safeParse(fields);
+    if (!parsed.success) {
+      await file?.cleanup();
+      const fieldErrors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+      return data<NewsFormActionData>({ fieldErrors }, { status: 400 });
+    }
+    const result = editing ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
+    if (editing) throw redirect(`/article/${result.id}`);
+    return data<NewsFormActionData>({ success: t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name) });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const detail = error instanceof AppError ? error.message : "";
+    if (!(error instanceof AppError)) getServices().log.error({ err: error }, "news form failed");
+    return data<NewsFormActionData>({ error: t.newsForm.submitError(editing, detail) }, { status: error instanceof AppError ? error.status : 500 });
+  }
+}

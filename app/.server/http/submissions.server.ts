@@ -1,0 +1,64 @@
+import { getServices } from "../app.server.ts";
+import { AppError } from "../errors.ts";
+import { NEWS_MEDIA_RULES, type ParsedForm, parseUploadForm, SPONSOR_IMAGE_RULES, type UploadRules } from "../media/upload.server.ts";
+
+export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
+
+/** Text fields of the news form can be long (the full content): allow up to 512 KiB each. */
+export const NEWS_FIELD_MAX_BYTES = 512 * 1024;
+
+/**
+ * Reads a form submission: multipart (streamed, with the upload limits) or, for API clients, JSON / urlencoded
+ * without a file.
+ */
+export async function readSubmission(
+  request: Request,
+  options: { fileField: string; rules: UploadRules; tmpDir: string; maxFieldBytes?: number },
+): Promise<ParsedForm> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.startsWith("multipart/form-data")) return parseUploadForm(request, options);
+  if (type.startsWith("application/json")) {
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      throw new AppError("invalid_json", "Corpo JSON inválido.", 400);
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", "Corpo JSON inválido.", 400);
+    const fields = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]));
+    return { fields, file: null };
+  }
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    const form = await request.formData();
+    const fields: Record<string, string> = {};
+    for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
+    return { fields, file: null };
+  }
+  throw new AppError("unsupported_media_type", "Envie multipart/form-data ou JSON.", 415);
+}
+
+/** A news submission (form or API): the optional `media` file under the news limits, long text fields allowed. */
+export function readNewsSubmission(request: Request): Promise<ParsedForm> {
+  const { config } = getServices();
+  return readSubmission(request, {
+    fileField: "media",
+    rules: NEWS_MEDIA_RULES,
+    tmpDir: config.media.uploadTmpDir,
+    maxFieldBytes: NEWS_FIELD_MAX_BYTES,
+  });
+}
+
+/** A sponsor submission: the `image` file under the sponsor limits. */
+export function readSponsorSubmission(request: Request): Promise<ParsedForm> {
+  return readSubmission(request, { fileField: "image", rules: SPONSOR_IMAGE_RULES, tmpDir: getServices().config.media.uploadTmpDir });
+}
+
+/** Runs `parse` on the fields; when it throws, the uploaded temp file is removed first. */
+export async function withUploadCleanup<T>(form: ParsedForm, parse: (fields: Record<string, string>) => T): Promise<T> {
+  try {
+    return parse(form.fields);
+  } catch (error) {
+    await form.file?.cleanup();
+    throw error;
+  }
+}

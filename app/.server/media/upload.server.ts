@@ -1,0 +1,342 @@
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { fileTypeFromFile } from "file-type";
+import { AppError } from "../errors.ts";
+import { UPLOAD_MESSAGES } from "./upload-messages.ts";
+import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/news-schema.ts";
+
+export type UploadKind = "image" | "video";
+
+/** What one upload field accepts, and the pt-BR texts shown when a file breaks those rules. */
+export interface UploadRules {
+  /** Largest file accepted, in bytes (a file of exactly this size is accepted). */
+  maxBytes: number;
+  accept: UploadKind[];
+  messages: { tooLarge: string; invalidType: string };
+}
+
+/** A file received into a temporary file, with its real type detected from its bytes. */
+export interface UploadedFile {
+  /** The temporary file holding the bytes. Remove it with `cleanup()` (saveUpload does). */
+  path: string;
+  size: number;
+  /** The name the browser sent, without any folder part ("" when it sent none). */
+  originalName: string;
+  /** The Content-Type the browser declared for the part. Informative only: never trusted. */
+  declaredType: string;
+  /** The MIME type detected from the magic bytes (`image/jpeg`, `video/mp4`, `video/quicktime`, …). */
+  mimeType: string;
+  kind: UploadKind;
+  /** Usual extension of the detected type, without the dot (`jpg`, `png`, `mp4`, `mov`, …). */
+  extension: string;
+  /** Removes the temporary file; safe to call more than once. */
+  cleanup(): Promise<void>;
+}
+
+export interface ParsedForm {
+  /** The text fields (UTF-8). When a name repeats, the first value wins, as `FormData.get` does. */
+  fields: Record<string, string>;
+  /** The file, or null when none was sent (or the file input was left empty). */
+  file: UploadedFile | null;
+}
+
+export type UploadErrorCode = "upload_too_large" | "upload_invalid_type" | "upload_corrupt" | "upload_malformed";
+
+const STATUS: Record<UploadErrorCode, number> = {
+  upload_too_large: 413,
+  upload_invalid_type: 415,
+  upload_corrupt: 422,
+  upload_malformed: 400,
+};
+
+/** An upload refused for the user's file or form; the message is pt-BR and meant to be shown. */
+export class UploadError extends AppError {
+  override name = "UploadError";
+  declare readonly code: UploadErrorCode;
+  constructor(code: UploadErrorCode, message: string, options?: ErrorOptions) {
+    super(code, message, STATUS[code], options);
+  }
+}
+
+/** News media: any image or video up to 10 MB (SPEC §5 and §9). */
+export const NEWS_MEDIA_RULES: UploadRules = {
+  maxBytes: NEWS_MEDIA_MAX_BYTES,
+  accept: ["image", "video"],
+  messages: { tooLarge: UPLOAD_MESSAGES.newsTooLarge, invalidType: UPLOAD_MESSAGES.newsInvalidType },
+};
+
+/** Sponsor logos: images only, up to 5 MB (SPEC §5 and §9). */
+export const SPONSOR_IMAGE_RULES: UploadRules = {
+  maxBytes: SPONSOR_IMAGE_MAX_BYTES,
+  accept: ["image"],
+  messages: { tooLarge: UPLOAD_MESSAGES.sponsorTooLarge, invalidType: UPLOAD_MESSAGES.sponsorInvalidType },
+};
+
+/** Default largest text field (the news body is the longest: 128 KiB is about 20 000 words). */
+export const DEFAULT_MAX_FIELD_BYTES = 128 * 1024;
+/** Default largest number of text fields in one form. */
+export const DEFAULT_MAX_FIELDS = 16;
+/** Room for the multipart boundaries and part headers on top of the file and the fields. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/** File parts tolerated in one form: one real file plus a few empty file inputs. */
+const MAX_FILE_PARTS = 4;
+const MAX_NAME_LENGTH = 255;
+
+/** The file types we accept, by the extension file-type reports for the magic bytes. */
+const ACCEPTED_TYPES: Record<string, { kind: UploadKind; mimeType: string; extension: string }> = {
+  jpg: { kind: "image", mimeType: "image/jpeg", extension: "jpg" },
+  png: { kind: "image", mimeType: "image/png", extension: "png" },
+  gif: { kind: "image", mimeType: "image/gif", extension: "gif" },
+  webp: { kind: "image", mimeType: "image/webp", extension: "webp" },
+  avif: { kind: "image", mimeType: "image/avif", extension: "avif" },
+  mp4: { kind: "video", mimeType: "video/mp4", extension: "mp4" },
+  mov: { kind: "video", mimeType: "video/quicktime", extension: "mov" },
+  avi: { kind: "video", mimeType: "video/x-msvideo", extension: "avi" },
+  webm: { kind: "video", mimeType: "video/webm", extension: "webm" },
+};
+
+/** The largest request body a form with these limits can legitimately have. */
+export function maxRequestBytes(maxBytes: number, maxFieldBytes: number, maxFields: number): number {
+  return maxBytes + MULTIPART_OVERHEAD_BYTES + maxFields * (maxFieldBytes + 1024);
+}
+
+/**
+ * Reads a `multipart/form-data` request as it streams in: the text fields into memory (each bounded), the one file
+ * part under `fileField` into a temporary file under `tmpDir` (never into memory). The moment the file passes
+ * `rules.maxBytes` the request stops being read, the temporary file is removed and an `upload_too_large` error is
+ * thrown; a Content-Length that is already too large is refused before reading anything. The file's real type is
+ * then detected from its magic bytes (never from its name or declared type) and checked against `rules.accept`.
+ *
+ * On success the caller owns the temporary file (`file.cleanup()`, or `media.saveUpload(file)` which cleans up).
+ */
+export async function parseUploadForm(
+  request: Request,
+  options: { fileField: string; rules: UploadRules; tmpDir: string; maxFieldBytes?: number; maxFields?: number },
+): Promise<ParsedForm> {
+  const { fileField, rules, tmpDir } = options;
+  const maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
+  const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
+  const limit = maxRequestBytes(rules.maxBytes, maxFieldBytes, maxFields);
+
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body || request.bodyUsed) {
+    discardBody(request);
+    throw new UploadError("upload_malformed", UPLOAD_MESSAGES.malformed);
+  }
+  const declaredLength = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declaredLength) && declaredLength > limit) {
+    discardBody(request);
+    throw new UploadError("upload_too_large", rules.messages.tooLarge);
+  }
+
+  await fs.mkdir(tmpDir, { recursive: true });
+  const received = await receive(request.body, {
+    contentType,
+    fileField,
+    tmpDir,
+    rules,
+    maxFieldBytes,
+    maxFields,
+    maxRequestBytes: limit,
+  });
+  if (!received.file) return { fields: received.fields, file: null };
+
+  const temp = received.file;
+  const cleanup = () => fs.rm(temp.path, { force: true });
+  try {
+    if (temp.size === 0 && !temp.filename) {
+      // An empty file input: the browser sends the part with no name and no bytes.
+      await cleanup();
+      return { fields: received.fields, file: null };
+    }
+    const detected = temp.size > 0 ? await fileTypeFromFile(temp.path).catch(() => undefined) : undefined;
+    const accepted = detected ? ACCEPTED_TYPES[detected.ext] : undefined;
+    if (!accepted || !rules.accept.includes(accepted.kind)) {
+      throw new UploadError("upload_invalid_type", rules.messages.invalidType);
+    }
+    return {
+      fields: received.fields,
+      file: {
+        path: temp.path,
+        size: temp.size,
+        originalName: temp.filename,
+        declaredType: temp.declaredType,
+        mimeType: accepted.mimeType,
+        kind: accepted.kind,
+        extension: accepted.extension,
+        cleanup,
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+interface ReceivedFile {
+  path: string;
+  size: number;
+  filename: string;
+  declaredType: string;
+}
+
+interface ReceiveOptions {
+  contentType: string;
+  fileField: string;
+  tmpDir: string;
+  rules: UploadRules;
+  maxFieldBytes: number;
+  maxFields: number;
+  maxRequestBytes: number;
+}
+
+function receive(
+  body: ReadableStream<Uint8Array>,
+  options: ReceiveOptions,
+): Promise<{ fields: Record<string, string>; file: ReceivedFile | null }> {
+  return new Promise((resolve, reject) => {
+    let source: Readable;
+    let parser: busboy.Busboy;
+    try {
+      source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+    } catch (error) {
+      reject(new UploadError("upload_malformed", UPLOAD_MESSAGES.malformed, { cause: error }));
+      return;
+    }
+    try {
+      parser = busboy({
+        headers: { "content-type": options.contentType },
+        defParamCharset: "utf8",
+        defCharset: "utf8",
+        limits: {
+          // busboy flags a part as truncated once it *reaches* the limit, so one byte more lets a file or field of
+          // exactly the maximum size through and trips only when it is really over.
+          fileSize: options.rules.maxBytes + 1,
+          files: MAX_FILE_PARTS,
+          fields: options.maxFields,
+          fieldSize: options.maxFieldBytes + 1,
+          fieldNameSize: 200,
+          parts: options.maxFields + MAX_FILE_PARTS,
+          headerPairs: 20,
+        },
+      });
+    } catch (error) {
+      source.destroy();
+      reject(new UploadError("upload_malformed", UPLOAD_MESSAGES.malformed, { cause: error }));
+      return;
+    }
+
+    const fields = new Map<string, string>();
+    let settled = false;
+    let tempPath: string | null = null;
+    let writing: Promise<void> | null = null;
+    let file: ReceivedFile | null = null;
+    let bytesRead = 0;
+
+    /** Stops reading the request at once, removes the temporary file and rejects. */
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(parser);
+      source.destroy(); // cancels the request body stream: nothing more is pulled from the client
+      parser.destroy();
+      void (async () => {
+        try {
+          if (writing) await writing;
+          if (tempPath) await fs.rm(tempPath, { force: true });
+        } finally {
+          reject(error);
+        }
+      })();
+    };
+    const malformed = (message: string = UPLOAD_MESSAGES.malformed, cause?: unknown) =>
+      fail(new UploadError("upload_malformed", message, cause === undefined ? undefined : { cause }));
+
+    parser.on("field", (name, value, info) => {
+      if (settled) return;
+      if (info.nameTruncated || info.valueTruncated) return malformed(UPLOAD_MESSAGES.fieldsTooLarge);
+      if (!fields.has(name)) fields.set(name, value);
+    });
+
+    parser.on("file", (name, stream, info) => {
+      // Destroying the parser destroys the part's stream with an error; it is handled through `fail`.
+      stream.on("error", () => undefined);
+      if (settled) {
+        stream.resume();
+        return;
+      }
+      if (name !== options.fileField || tempPath !== null) {
+        // Only one file is accepted. An extra *empty* file input (no name, no bytes) is harmless.
+        if (info.filename) return malformed(UPLOAD_MESSAGES.tooManyFiles);
+        stream.on("data", (chunk: Buffer) => {
+          if (chunk.length > 0) malformed(UPLOAD_MESSAGES.tooManyFiles);
+        });
+        return;
+      }
+
+      const target = path.join(options.tmpDir, `${randomUUID()}.part`);
+      tempPath = target;
+      stream.once("limit", () => fail(new UploadError("upload_too_large", options.rules.messages.tooLarge)));
+      const out = createWriteStream(target, { flags: "wx" });
+      writing = pipeline(stream, out).then(
+        () => {
+          if (stream.truncated) return; // the limit handler has already failed the upload
+          file = {
+            path: target,
+            size: out.bytesWritten,
+            filename: cleanName(info.filename),
+            declaredType: info.mimeType,
+          };
+        },
+        (error: unknown) => {
+          // The parser was destroyed (limit, broken form) or the disk refused the write.
+          if (!settled) fail(error);
+        },
+      )
+        // Only once the file is closed can it be removed for good (a late open would recreate it).
+        .then(() => (out.closed ? undefined : once(out, "close").then(() => undefined)));
+    });
+
+    parser.on("filesLimit", () => malformed(UPLOAD_MESSAGES.tooManyFiles));
+    parser.on("fieldsLimit", () => malformed(UPLOAD_MESSAGES.fieldsTooLarge));
+    parser.on("partsLimit", () => malformed(UPLOAD_MESSAGES.fieldsTooLarge));
+    parser.on("error", (error: unknown) => malformed(UPLOAD_MESSAGES.malformed, error));
+    parser.on("close", () => {
+      if (settled) return;
+      void (writing ?? Promise.resolve()).then(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ fields: Object.fromEntries(fields), file });
+      });
+    });
+
+    source.on("data", (chunk: Buffer) => {
+      bytesRead += chunk.length;
+      // With no (or a false) Content-Length, the body as a whole is still bounded.
+      if (bytesRead > options.maxRequestBytes) {
+        fail(new UploadError("upload_too_large", options.rules.messages.tooLarge));
+      }
+    });
+    source.on("error", (error: unknown) => malformed(UPLOAD_MESSAGES.malformed, error));
+    source.pipe(parser);
+  });
+}
+
+/** The browser's file name, without control characters and bounded in length. */
+function cleanName(filename: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const name = (filename ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return name.length > MAX_NAME_LENGTH ? name.slice(0, MAX_NAME_LENGTH) : name;
+}
+
+/** Tells the client's body stream we will not read it. */
+function discardBody(request: Request): void {
+  if (request.body && !request.body.locked) request.body.cancel().catch(() => {});
+}

@@ -1,0 +1,263 @@
+import { Star } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { Form, Link, useNavigate } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import type { MediaView } from "../../lib/media-view.ts";
+import { checkNewsMediaFile, newsFormSchema } from "../../lib/news-schema.ts";
+import buttons from "../ui/button.module.css";
+import { Banner, type BannerKind } from "./banner.tsx";
+import { MediaPicker, type PickedFile } from "./media-picker.tsx";
+import styles from "./news-form.module.css";
+
+export interface NewsFormValues {
+  title: string;
+  subtitle: string;
+  fullContent: string;
+  category: string;
+  author: string;
+  isHighlighted: boolean;
+}
+
+type Field = keyof NewsFormValues | "media";
+
+interface NewsFormProps {
+  mode: "create" | "edit";
+  newsId?: string;
+  initial: NewsFormValues;
+  currentMedia: MediaView | null;
+  defaultAuthor: string;
+  storeConnected: boolean;
+  storeLabel: string;
+  /** What the server action answered when the form was sent without JavaScript. */
+  serverResult?: { success?: string; error?: string; fieldErrors?: Partial<Record<string, string[]>> } | undefined;
+}
+
+const EMPTY: NewsFormValues = { title: "", subtitle: "", fullContent: "", category: "", author: "", isHighlighted: false };
+export const REDIRECT_AFTER_EDIT_MS = 2000;
+export const BANNER_CLEAR_MS = 3000;
+
+/**
+ * The news form (create and edit). Without JavaScript it posts to the route's action as multipart. With it, the
+ * same data goes to the JSON API over XMLHttpRequest, so the real upload progress (bytes sent) can be shown, then a
+ * "processing" stage while the server re-encodes the media.
+ */
+export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, storeConnected, storeLabel, serverResult }: NewsFormProps) {
+  const editing = mode === "edit";
+  const navigate = useNavigate();
+  const [values, setValues] = useState<NewsFormValues>(initial);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>(() => firstErrors(serverResult?.fieldErrors));
+  const [picked, setPicked] = useState<PickedFile | null>(null);
+  const [removeMedia, setRemoveMedia] = useState(false);
+  const [status, setStatus] = useState<"idle" | "submitting" | "success" | "error">("idle");
+  const [progress, setProgress] = useState<{ percent: number; stage: "upload" | "processing" } | null>(null);
+  const [banner, setBanner] = useState<{ kind: BannerKind; message: string } | null>(() =>
+    serverResult?.error ? { kind: "error", message: serverResult.error } : serverResult?.success ? { kind: "success", message: serverResult.success } : null,
+  );
+  const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
+  const formId = useId();
+
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+
+  // Success and warning banners clear after 3 s; errors stay until the next attempt.
+  useEffect(() => {
+    if (!banner || banner.kind === "error") return;
+    const timer = setTimeout(() => setBanner(null), BANNER_CLEAR_MS);
+    return () => clearTimeout(timer);
+  }, [banner]);
+
+  function update<K extends keyof NewsFormValues>(field: K, value: NewsFormValues[K]) {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
+  }
+
+  function onPick(file: PickedFile | null) {
+    setPicked(file);
+    if (errors.media) setErrors(({ media: _removed, ...rest }) => rest);
+    if (file) {
+      const problem = checkNewsMediaFile(file.file);
+      if (problem) {
+        setErrors((previous) => ({ ...previous, media: problem }));
+        setPicked(null);
+      }
+    }
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === "submitting") return;
+    if (!storeConnected) {
+      setBanner({ kind: "warning", message: t.newsForm.driveRequired });
+      return;
+    }
+    const parsed = newsFormSchema.safeParse({ ...values, isHighlighted: values.isHighlighted });
+    const nextErrors: Partial<Record<Field, string>> = {};
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) nextErrors[issue.path[0] as Field] ??= issue.message;
+    }
+    const fileProblem = picked ? checkNewsMediaFile(picked.file) : null;
+    if (fileProblem) nextErrors.media = fileProblem;
+    setErrors(nextErrors);
+    if (Object.keys(nextErrors).length > 0) return;
+
+    const body = new FormData();
+    for (const [key, value] of Object.entries(values)) {
+      if (key === "isHighlighted") {
+        if (value) body.append(key, "on");
+      } else body.append(key, String(value));
+    }
+    if (removeMedia && !picked) body.append("removeMedia", "on");
+    if (picked) body.append("media", picked.file, picked.file.name);
+
+    setStatus("submitting");
+    setBanner(null);
+    setProgress(picked ? { percent: 0, stage: "upload" } : null);
+    const request = new XMLHttpRequest();
+    request.open(editing ? "PUT" : "POST", editing ? `/api/news/${newsId}` : "/api/news");
+    request.responseType = "json";
+    request.upload.onprogress = (progressEvent) => {
+      if (picked && progressEvent.lengthComputable) {
+        setProgress({ percent: Math.round((progressEvent.loaded / progressEvent.total) * 100), stage: "upload" });
+      }
+    };
+    request.upload.onload = () => {
+      if (picked) setProgress({ percent: 100, stage: "processing" });
+    };
+    request.onerror = () => fail(t.newsForm.unknownError);
+    request.onload = () => {
+      const answer = request.response as { id?: string; media?: "saved" | "new" | "existing" | "none"; error?: { message?: string } } | null;
+      if (request.status >= 200 && request.status < 300 && answer?.id && answer.media) {
+        setStatus("success");
+        setProgress(null);
+        setBanner({ kind: "success", message: t.newsForm.success(editing, answer.media, storeLabel) });
+        if (editing) {
+          const id = answer.id;
+          timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
+        } else {
+          setValues(EMPTY);
+          setPicked(null);
+          setStatus("idle");
+        }
+        return;
+      }
+      fail(answer?.error?.message ?? t.newsForm.unknownError);
+    };
+    request.send(body);
+  }
+
+  function fail(detail: string) {
+    const message = t.newsForm.submitError(editing, detail);
+    setStatus("error");
+    setProgress(null);
+    setBanner({ kind: "error", message });
+    window.alert(message);
+  }
+
+  const busy = status === "submitting";
+  const contentRows = Math.min(20, Math.max(8, values.fullContent.split("\n").length + 1));
+  const fieldProps = (field: keyof NewsFormValues) => ({
+    id: `${formId}-${field}`,
+    name: field,
+    "aria-invalid": errors[field] ? true : undefined,
+    "aria-describedby": errors[field] ? `${formId}-${field}-erro` : undefined,
+    disabled: busy,
+  });
+  const fieldError = (field: Field) =>
+    errors[field] ? (
+      <p id={`${formId}-${field}-erro`} className={styles.error}>
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <Form method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <div className={styles.head}>
+        <h1 className="page-title">{editing ? t.newsForm.editTitle : t.newsForm.createTitle}</h1>
+        <label className={styles.star} title={values.isHighlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn} data-active={values.isHighlighted}>
+          <input
+            type="checkbox"
+            name="isHighlighted"
+            className="visually-hidden"
+            checked={values.isHighlighted}
+            onChange={(event) => update("isHighlighted", event.target.checked)}
+            disabled={busy}
+            aria-label={values.isHighlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn}
+          />
+          <Star aria-hidden="true" size={28} fill={values.isHighlighted ? "currentColor" : "none"} />
+          <span>{values.isHighlighted ? t.newsForm.highlighted : t.newsForm.notHighlighted}</span>
+        </label>
+      </div>
+
+      {banner ? <Banner kind={banner.kind} message={banner.message} /> : null}
+      {!storeConnected ? <Banner kind="warning" message={t.newsForm.driveRequired} /> : null}
+
+      <div className={styles.field}>
+        <label htmlFor={`${formId}-title`}>{t.newsForm.title}</label>
+        <input {...fieldProps("title")} value={values.title} onChange={(event) => update("title", event.target.value)} />
+        {fieldError("title")}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${formId}-subtitle`}>{t.newsForm.subtitle}</label>
+        <textarea {...fieldProps("subtitle")} rows={4} value={values.subtitle} onChange={(event) => update("subtitle", event.target.value)} />
+        {fieldError("subtitle")}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${formId}-fullContent`}>{t.newsForm.fullContent}</label>
+        <textarea
+          {...fieldProps("fullContent")}
+          rows={contentRows}
+          value={values.fullContent}
+          onChange={(event) => update("fullContent", event.target.value)}
+        />
+        {fieldError("fullContent")}
+      </div>
+      <div className={styles.row}>
+        <div className={styles.field}>
+          <label htmlFor={`${formId}-category`}>{t.newsForm.category}</label>
+          <input
+            {...fieldProps("category")}
+            placeholder={t.newsForm.categoryHint}
+            value={values.category}
+            onChange={(event) => update("category", event.target.value)}
+            aria-describedby={errors.category ? `${formId}-category-erro` : `${formId}-category-dica`}
+          />
+          <p id={`${formId}-category-dica`} className={styles.hint}>
+            {t.newsForm.categoryHint}
+          </p>
+          {fieldError("category")}
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${formId}-author`}>{t.newsForm.author}</label>
+          <input {...fieldProps("author")} placeholder={defaultAuthor} value={values.author} onChange={(event) => update("author", event.target.value)} />
+          <p className={styles.hint}>{t.newsForm.authorHint(defaultAuthor)}</p>
+        </div>
+      </div>
+
+      <MediaPicker
+        picked={picked}
+        onPick={onPick}
+        current={removeMedia ? null : currentMedia}
+        onRemoveCurrent={() => setRemoveMedia(true)}
+        progress={progress}
+        disabled={busy}
+        error={errors.media}
+      />
+      {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
+
+      <div className={styles.actions}>
+        <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
+          {t.newsForm.cancel}
+        </Link>
+        <button type="submit" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
+          {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
+          {busy ? t.newsForm.saving : editing ? t.newsForm.submitEdit : t.newsForm.submitCreate}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function firstErrors(fieldErrors: Partial<Record<string, string[]>> | undefined): Partial<Record<Field, string>> {
+  const result: Partial<Record<Field, string>> = {};
+  for (const [field, messages] of Object.entries(fieldErrors ?? {})) if (messages?.[0]) result[field as Field] = messages[0];
+  return result;
+}

@@ -1,0 +1,19 @@
+import type { Route } from "./+types/sponsor-item";
+import { getServices } from "../../.server/app.server.ts";
+import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+
+/** DELETE /api/sponsors/:id (admin). */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "DELETE") return apiError(405, "method_not_allowed", "Use DELETE.");
+  try {
+    await requireAdminApi(request);
+    await getServices().sponsorEditor.deleteSponsor(params.id);
+    return new Response(null, { status: 204 });
+  } catch (error) {
+    return toApiError(error);
+  }
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", "Use DELETE.");
+}

@@ -1,0 +1,304 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createLogger } from "../../app/.server/logger.server.ts";
+import { createMediaService, mediaKeys } from "../../app/.server/media/media.service.server.ts";
+import { startOrphanSweeper, sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
+import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
+import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
+import { createTestServices, makeDataDir } from "../factories/services.ts";
+
+type Services = Awaited<ReturnType<typeof createTestServices>>;
+
+const opened: Services[] = [];
+async function open(): Promise<Services> {
+  const services = await createTestServices(makeDataDir("eef-sweeper-"));
+  opened.push(services);
+  return services;
+}
+afterEach(async () => {
+  for (const services of opened.splice(0)) {
+    await services.close();
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  }
+});
+
+const HOUR = 60 * 60 * 1000;
+const GRACE = HOUR;
+const silent = createLogger({ logLevel: "silent" });
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((entry) => fs.statSync(path.join(dir, entry)).isFile())
+    .map((entry) => entry.split(path.sep).join("/"))
+    .sort();
+}
+
+const mediaDir = (services: Services) => path.join(services.dataDir, "media");
+const uploadTmp = (services: Services) => path.join(services.dataDir, "tmp", "uploads");
+
+/** Makes a file look `ms` old. */
+function age(file: string, ms: number) {
+  const when = new Date(Date.now() - ms);
+  fs.utimesSync(file, when, when);
+}
+
+/** Makes a media record and all its files look `ms` old. */
+async function ageMedia(services: Services, mediaId: string, ms: number): Promise<string[]> {
+  const row = await services.database.db.selectFrom("media").selectAll().where("id", "=", mediaId).executeTakeFirstOrThrow();
+  await services.database.db
+    .updateTable("media")
+    .set({ created_at: new Date(Date.now() - ms).toISOString() })
+    .where("id", "=", mediaId)
+    .execute();
+  const keys = mediaKeys(row);
+  for (const key of keys) age(path.join(mediaDir(services), key), ms);
+  return keys;
+}
+
+async function mediaIdOfNews(services: Services, newsId: string): Promise<string> {
+  const row = await services.database.db.selectFrom("news").select("media_id").where("id", "=", newsId).executeTakeFirstOrThrow();
+  return row.media_id!;
+}
+
+async function mediaIdOfSponsor(services: Services, sponsorId: string): Promise<string> {
+  const row = await services.database.db.selectFrom("sponsors").select("media_id").where("id", "=", sponsorId).executeTakeFirstOrThrow();
+  return row.media_id;
+}
+
+async function mediaIds(services: Services): Promise<string[]> {
+  return (await services.database.db.selectFrom("media").select("id").execute()).map((row) => row.id).sort();
+}
+
+function writeFile(file: string, content = "x") {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+describe("sweepOrphans", () => {
+  it("removes old unreferenced records and stray files, keeps referenced and young ones", async () => {
+    const services = await open();
+    const deps = { db: services.database.db, store: services.store, log: silent, graceMs: GRACE, tmpDirs: [uploadTmp(services)] };
+
+    // An old record nobody uses (e.g. the news insert failed after the upload was stored): goes, with its files.
+    const orphan = await services.media.saveImage(await makeTestImage(900, 500), "orfa.jpg");
+    const orphanKeys = await ageMedia(services, orphan.id, 2 * HOUR);
+    expect(orphanKeys.length).toBe(6);
+    // An old video nobody uses either.
+    const orphanVideo = await services.media.saveVideo(Buffer.from("video orfao"), "video/mp4", "v.mp4");
+    await ageMedia(services, orphanVideo.id, 3 * HOUR);
+    // Old records in use by a news item and by a sponsor: stay.
+    const newsMedia = await mediaIdOfNews(services, await createNews(services, { media: "image" }));
+    const newsKeys = await ageMedia(services, newsMedia, 5 * HOUR);
+    const sponsorMedia = await mediaIdOfSponsor(services, await createSponsor(services));
+    const sponsorKeys = await ageMedia(services, sponsorMedia, 5 * HOUR);
+    // A fresh unreferenced record (an upload whose news item is being written right now): stays.
+    const fresh = await services.media.saveImage(await makeTestImage(500, 300), "nova.jpg");
+    const freshKeys = mediaKeys(fresh);
+
+    // Stray files: an old one no record points to goes; a young one (a save in progress) stays.
+    const strayOld = path.join(mediaDir(services), "img/perdida-0001/400.webp");
+    writeFile(strayOld);
+    age(strayOld, 2 * HOUR);
+    const strayYoung = path.join(mediaDir(services), "img/em-andamento-0002/400.webp");
+    writeFile(strayYoung);
+    // A file name the store could never address is not the sweeper's business.
+    const foreign = path.join(mediaDir(services), "LEIA-ME.txt");
+    writeFile(foreign);
+    age(foreign, 10 * HOUR);
+
+    // Temporary files: old `.part` files go (upload tmpDir and the store's own .tmp), young ones and others stay.
+    const partOld = path.join(uploadTmp(services), "a1b2.part");
+    const partYoung = path.join(uploadTmp(services), "c3d4.part");
+    const notPart = path.join(uploadTmp(services), "nota.txt");
+    const storePartOld = path.join(mediaDir(services), ".tmp", "e5f6.part");
+    const storePartYoung = path.join(mediaDir(services), ".tmp", "g7h8.part");
+    for (const file of [partOld, partYoung, notPart, storePartOld, storePartYoung]) writeFile(file);
+    for (const file of [partOld, notPart, storePartOld]) age(file, 2 * HOUR);
+
+    const result = await sweepOrphans(deps);
+
+    expect(result).toEqual({ removedRecords: 2, removedFiles: 6 + 1 + 1, removedTempFiles: 2 });
+    expect(await mediaIds(services)).toEqual([newsMedia, sponsorMedia, fresh.id].sort());
+    const remaining = listFiles(mediaDir(services));
+    for (const key of orphanKeys) expect(remaining, key).not.toContain(key);
+    expect(remaining).not.toContain(orphanVideo.key);
+    expect(remaining).not.toContain("img/perdida-0001/400.webp");
+    for (const key of [...newsKeys, ...sponsorKeys, ...freshKeys, "img/em-andamento-0002/400.webp", "LEIA-ME.txt", ".tmp/g7h8.part"]) {
+      expect(remaining, key).toContain(key);
+    }
+    expect(fs.existsSync(partOld)).toBe(false);
+    expect(fs.existsSync(storePartOld)).toBe(false);
+    expect(fs.existsSync(partYoung)).toBe(true);
+    expect(fs.existsSync(notPart)).toBe(true);
+    expect(fs.existsSync(storePartYoung)).toBe(true);
+
+    // A second sweep finds nothing more to do.
+    expect(await sweepOrphans(deps)).toEqual({ removedRecords: 0, removedFiles: 0, removedTempFiles: 0 });
+  });
+
+  it("a file kept by any variant of any record is never removed, however old", async () => {
+    const services = await open();
+    const used = await services.media.saveImage(await makeTestImage(1700, 900), "usada.jpg");
+    await createNews(services, { media: null });
+    await services.database.db.updateTable("news").set({ media_id: used.id }).execute();
+    const keys = await ageMedia(services, used.id, 30 * 24 * HOUR);
+    expect(keys.length).toBe(6);
+    const result = await sweepOrphans({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE });
+    expect(result.removedFiles).toBe(0);
+    expect(listFiles(mediaDir(services))).toEqual([...keys].sort());
+  });
+
+  it("uses the injected clock: with `now` far ahead, fresh things count as old", async () => {
+    const services = await open();
+    const row = await services.media.saveImage(await makeTestImage(300, 200), "x.jpg");
+    const deps = { db: services.database.db, store: services.store, log: silent, graceMs: GRACE };
+    expect((await sweepOrphans(deps)).removedRecords).toBe(0);
+    const later = await sweepOrphans({ ...deps, now: () => new Date(Date.now() + 2 * HOUR) });
+    expect(later.removedRecords).toBe(1);
+    expect(await mediaIds(services)).toEqual([]);
+    for (const key of mediaKeys(row)) expect(fs.existsSync(path.join(mediaDir(services), key))).toBe(false);
+  });
+
+  it("keeps going when a file cannot be removed, logging it", async () => {
+    const services = await open();
+    const orphan = await services.media.saveVideo(Buffer.from("video"), "video/mp4", "v.mp4");
+    await ageMedia(services, orphan.id, 2 * HOUR);
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    const store = { ...services.store, delete: vi.fn(async () => Promise.reject(new Error("permissão negada"))) };
+    const result = await sweepOrphans({ db: services.database.db, store, log, graceMs: GRACE });
+    expect(result.removedRecords).toBe(1);
+    expect(result.removedFiles).toBe(0);
+    expect(log.warn).toHaveBeenCalled();
+    // The next sweep (with a working store) finds the file as a stray and removes it.
+    const next = await sweepOrphans({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE });
+    expect(next.removedFiles).toBe(1);
+    expect(listFiles(mediaDir(services))).toEqual([]);
+  });
+});
+
+describe("startOrphanSweeper", () => {
+  it("sweeps once at start, then on its timer, until stopped", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const services = await open();
+    try {
+      const first = await services.media.saveVideo(Buffer.from("um"), "video/mp4", "1.mp4");
+      await ageMedia(services, first.id, 2 * HOUR);
+      const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE, intervalMs: 10 * 60 * 1000 });
+      await sweeper.idle();
+      expect(await mediaIds(services)).toEqual([]);
+
+      const second = await services.media.saveVideo(Buffer.from("dois"), "video/mp4", "2.mp4");
+      await ageMedia(services, second.id, 2 * HOUR);
+      vi.advanceTimersByTime(10 * 60 * 1000);
+      await sweeper.idle();
+      expect(await mediaIds(services)).toEqual([]);
+
+      sweeper.stop();
+      const third = await services.media.saveVideo(Buffer.from("três"), "video/mp4", "3.mp4");
+      await ageMedia(services, third.id, 2 * HOUR);
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      await sweeper.idle();
+      expect(await mediaIds(services)).toEqual([third.id]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("logs a failed sweep instead of throwing", async () => {
+    const services = await open();
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    await services.close();
+    const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log, graceMs: GRACE, intervalMs: HOUR });
+    await sweeper.idle();
+    sweeper.stop();
+    expect(log.error).toHaveBeenCalledTimes(1);
+    opened.splice(opened.indexOf(services), 1);
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  });
+});
+
+describe("deleteMedia", () => {
+  it("removes the record, then every file of the media", async () => {
+    const services = await open();
+    const row = await services.media.saveImage(await makeTestImage(1000, 500), "apagar.jpg");
+    const keep = await services.media.saveVideo(Buffer.from("fica"), "video/mp4", "fica.mp4");
+    expect(await services.media.deleteMedia(row.id)).toBe(true);
+    expect(await mediaIds(services)).toEqual([keep.id]);
+    expect(listFiles(mediaDir(services))).toEqual([keep.key]);
+    expect(await services.media.deleteMedia(row.id)).toBe(false);
+  });
+
+  it("a file that cannot be removed is logged and left to the sweeper", async () => {
+    const services = await open();
+    const log = { warn: vi.fn() };
+    const store = createLocalStore({ root: mediaDir(services) });
+    const media = createMediaService({ db: services.database.db, store, log });
+    const row = await media.saveVideo(Buffer.from("teimoso"), "video/mp4", "v.mp4");
+    store.delete = async () => {
+      throw new Error("disco somente leitura");
+    };
+    expect(await media.deleteMedia(row.id)).toBe(true);
+    expect(await mediaIds(services)).toEqual([]);
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ mediaId: row.id, key: row.key }),
+      expect.stringContaining("sweeper"),
+    );
+    expect(listFiles(mediaDir(services))).toEqual([row.key]);
+
+    age(path.join(mediaDir(services), row.key), 2 * HOUR);
+    const result = await sweepOrphans({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE });
+    expect(result.removedFiles).toBe(1);
+    expect(listFiles(mediaDir(services))).toEqual([]);
+  });
+});
+
+describe("saveVideoFile", () => {
+  it("streams a video file from disk into the store with its content hash in the key", async () => {
+    const services = await open();
+    const dir = makeDataDir("eef-video-");
+    try {
+      const file = path.join(dir, "v.part");
+      const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+      fs.writeFileSync(file, bytes);
+      const row = await services.media.saveVideoFile(file, "video/webm", bytes.length, "jogo.webm");
+      expect(row).toMatchObject({ kind: "video", mime_type: "video/webm", size_bytes: bytes.length, original_name: "jogo.webm" });
+      expect(row.key).toMatch(/^vid\/[a-f0-9]{24}-[a-f0-9]{8}\.webm$/);
+      expect(fs.readFileSync(path.join(mediaDir(services), row.key)).equals(bytes)).toBe(true);
+      // The same bytes through saveVideo give the same content hash.
+      const again = await services.media.saveVideo(bytes, "video/webm", null);
+      expect(again.key.slice(4, 28)).toBe(row.key.slice(4, 28));
+      // A wrong size is refused and nothing is stored.
+      await expect(services.media.saveVideoFile(file, "video/webm", bytes.length - 1)).rejects.toThrow();
+      expect(listFiles(mediaDir(services)).length).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("local store list()", () => {
+  it("lists every addressable object with its size and time, skipping .tmp", async () => {
+    const base = makeDataDir("eef-list-");
+    try {
+      const store = createLocalStore({ root: path.join(base, "media") });
+      const empty: string[] = [];
+      for await (const entry of store.list()) empty.push(entry.key);
+      expect(empty).toEqual([]); // the root does not even exist yet
+      await store.put("img/abc-1/400.webp", Buffer.from("12345"), "image/webp");
+      await store.put("vid/x.mp4", Buffer.from("1"), "video/mp4");
+      writeFile(path.join(base, "media", ".tmp", "z.part"));
+      const entries = [];
+      for await (const entry of store.list()) entries.push(entry);
+      entries.sort((a, b) => a.key.localeCompare(b.key));
+      expect(entries.map((entry) => [entry.key, entry.size])).toEqual([
+        ["img/abc-1/400.webp", 5],
+        ["vid/x.mp4", 1],
+      ]);
+      for (const entry of entries) expect(Math.abs(entry.modifiedAt.getTime() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
