@@ -33,7 +33,7 @@ export async function createApp(): Promise<RunningApp> {
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
     }),
@@ -50,4 +50,22 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   return { app, services, shutdown: shutdownApp };
+}
+
+/** Query parameters that carry secrets (password-reset tokens, OAuth codes and state): never written to the log. */
+const SECRET_PARAMS = new Set(["token", "code", "state", "id_token", "access_token"]);
+
+/** The request URL as logged: secret query values replaced by "[oculto]". */
+export function redactUrl(url: string): string {
+  const query = url.indexOf("?");
+  if (query < 0) return url;
+  const params = new URLSearchParams(url.slice(query + 1));
+  let changed = false;
+  for (const key of [...params.keys()]) {
+    if (SECRET_PARAMS.has(key.toLowerCase())) {
+      params.set(key, "[oculto]");
+      changed = true;
+    }
+  }
+  return changed ? `${url.slice(0, query)}?${params.toString()}` : url;
 }

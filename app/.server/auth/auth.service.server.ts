@@ -43,9 +43,10 @@ export function createAuthService({ auth, admins, limiter, config, log }: AuthSe
     await context.internalAdapter.deleteSession(token);
   }
 
-  async function limited(ip: string, email: string): Promise<AuthFailure | null> {
-    const perAccount = await limiter.hit(`login:account:${email.toLowerCase()}`, rateLimit.max, rateLimit.windowSeconds);
-    const perIp = await limiter.hit(`login:ip:${ip}`, rateLimit.max * 3, rateLimit.windowSeconds);
+  /** Counts an attempt of `scope` (sign-in, reset) per account and per IP; the IP may try 3 × as often. */
+  async function limited(scope: "login" | "reset", ip: string, email: string): Promise<AuthFailure | null> {
+    const perAccount = await limiter.hit(`${scope}:account:${email.toLowerCase()}`, rateLimit.max, rateLimit.windowSeconds);
+    const perIp = await limiter.hit(`${scope}:ip:${ip}`, rateLimit.max * 3, rateLimit.windowSeconds);
     const blocked = [perAccount, perIp].find((result) => !result.allowed);
     if (!blocked) return null;
     const minutes = Math.max(1, Math.ceil(blocked.retryAfterSeconds / 60));
@@ -66,7 +67,7 @@ export function createAuthService({ auth, admins, limiter, config, log }: AuthSe
     },
 
     async signInWithPassword(input: { email: string; password: string; ip: string; headers: Headers }): Promise<AuthResult> {
-      const blocked = await limited(input.ip, input.email);
+      const blocked = await limited("login", input.ip, input.email);
       if (blocked) return blocked;
       let signedIn;
       try {
@@ -84,6 +85,8 @@ export function createAuthService({ auth, admins, limiter, config, log }: AuthSe
         await endSession(token);
         return { ok: false, code: "not_admin", message: t.auth.notAdmin, uid: user.id, status: 403 };
       }
+      // A successful sign-in clears the account's count (the IP's keeps counting).
+      await limiter.reset(`login:account:${input.email.toLowerCase()}`);
       return { ok: true, headers: signedIn.headers };
     },
 
@@ -115,7 +118,7 @@ export function createAuthService({ auth, admins, limiter, config, log }: AuthSe
 
     /** Always answers the same way whether the account exists or not (no user enumeration). */
     async requestPasswordReset(input: { email: string; ip: string; headers: Headers }): Promise<AuthResult> {
-      const blocked = await limited(input.ip, `reset:${input.email}`);
+      const blocked = await limited("reset", input.ip, input.email);
       if (blocked) return blocked;
       try {
         await auth.api.requestPasswordReset({ body: { email: input.email }, headers: input.headers });

@@ -3,9 +3,16 @@ import type { Route } from "./+types/guard";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 
 /**
- * Layout of every protected newsroom page. Its loader runs on the server for each request (document or data),
- * so nothing below it is reachable without an admin session.
+ * Layout of every protected newsroom page. Its middleware runs on the server before any loader or action below
+ * it, for document and data requests alike (even a data request that asks for one child route only), so nothing
+ * under this layout is reachable without an admin session. The children call `requireAdmin` too (belt and braces).
  */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request }) => {
+    await requireAdmin(request);
+  },
+];
+
 export async function loader({ request }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request);
   return { email: viewer.email };

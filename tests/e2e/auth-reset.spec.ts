@@ -1,0 +1,192 @@
+/**
+ * Password reset by e-mail, end to end: through a real SMTP receiver (SMTP_URL) and, without SMTP_URL, through the
+ * outbox folder (DATA_DIR/outbox/*.eml) and the link in the server log.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { simpleParser } from "mailparser";
+import { createAdmin, type TestAccount, uniqueEmail } from "../factories/auth.ts";
+import { expect, openPage, signInThroughPage, t, test as base, withSiteServices } from "./support/fixtures.ts";
+import { freePort, type RunningSite, type SiteOptions, startSite } from "./support/site.ts";
+import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
+
+interface MailSite extends RunningSite {
+  smtp: SmtpReceiver;
+  admin: TestAccount;
+}
+
+const test = base.extend<Record<never, never>, { mailSite: MailSite }>({
+  mailSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      const smtp = await startSmtpReceiver();
+      let admin!: TestAccount;
+      try {
+        const known = await onKnownUrl();
+        const site = await startSite({
+          port: known.port,
+          // LOG_LEVEL=info: the access log is on, so the tests can check that no secret reaches it.
+          env: { ...known.env, SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: "1000", MAIL_FROM: "Redação <redacao@esporte.example>", LOG_LEVEL: "info" },
+          async setup(services) {
+            admin = await createAdmin(services, { password: "Senha-antiga-1" });
+          },
+        });
+        try {
+          await use({ ...site, smtp, admin });
+        } finally {
+          await site.stop();
+        }
+      } finally {
+        await smtp.stop();
+      }
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+});
+
+/** Start options for a site whose SITE_URL is the address the tests use (links in e-mails point to SITE_URL). */
+async function onKnownUrl(): Promise<Pick<SiteOptions, "port"> & { env: Record<string, string> }> {
+  const port = await freePort();
+  return { port, env: { SITE_URL: `http://127.0.0.1:${port}` } };
+}
+
+const forgotForm = (page: Page) => page.locator("form").filter({ has: page.locator('input[name="intent"][value="forgot"]') });
+const RESET_SENT = "Email de redefinição enviado! Verifique sua caixa de entrada e a caixa de spam.";
+
+async function requestReset(page: Page, site: RunningSite, email: string) {
+  await openPage(page, site, "/admin/login");
+  await page.getByRole("link", { name: "Esqueci minha senha", exact: true }).click();
+  await expect(page).toHaveURL(`${site.url}/admin/login?view=forgot`);
+  await forgotForm(page).getByLabel("E-mail", { exact: true }).fill(email);
+  await forgotForm(page).getByRole("button", { name: t.auth.forgotSubmit, exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText(RESET_SENT);
+}
+
+function resetLinkIn(text: string, site: RunningSite): string {
+  const match = new RegExp(`${site.url.replace(/[.:/]/g, "\\$&")}/admin/reset-password\\?token=[^\\s]+`).exec(text);
+  expect(match, `link de redefinição no e-mail:\n${text}`).not.toBeNull();
+  return match![0];
+}
+
+test("redefinição completa pelo SMTP: e-mail, link, política, nova senha; a antiga deixa de valer", async ({ page, mailSite }) => {
+  const { admin, smtp } = mailSite;
+  // SMTP_URL is set: nothing goes to the outbox.
+  await requestReset(page, mailSite, admin.email);
+  const mail = await smtp.waitForMessage(admin.email);
+  expect(mail.subject).toBe("Esporte em Foco: redefinição de senha");
+  expect(mail.from).toBe("redacao@esporte.example");
+  expect(mail.text).toContain("Para criar uma nova senha, abra o link abaixo (válido por 1 hora):");
+  const link = resetLinkIn(mail.text, mailSite);
+  expect(fs.existsSync(path.join(mailSite.dataDir, "outbox"))).toBe(false);
+
+  const response = await page.goto(link);
+  expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(response?.headers()["cache-control"]).toMatch(/no-store/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.auth.resetTitle);
+  const password = page.getByLabel(t.auth.newPassword, { exact: true });
+  const confirm = page.getByLabel(t.auth.confirmPassword, { exact: true });
+
+  // A policy violation first: its message, and the password is not changed.
+  await password.fill("123");
+  await confirm.fill("123");
+  await page.getByRole("button", { name: t.auth.resetSubmit, exact: true }).click();
+  await expect(page.getByText("A senha deve ter pelo menos 6 caracteres.", { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(link);
+
+  await password.fill("Senha-nova-2");
+  await confirm.fill("Senha-nova-2");
+  await page.getByRole("button", { name: t.auth.resetSubmit, exact: true }).click();
+  await expect(page).toHaveURL(`${mailSite.url}/admin/login?reset=ok`);
+  await expect(page.getByRole("status")).toHaveText(t.auth.resetDone);
+
+  // The old password fails, the new one signs in.
+  await signInThroughPage(page, mailSite, admin.email, "Senha-antiga-1");
+  await expect(page.getByTestId("auth-error")).toHaveText(t.auth.emailLoginFailed);
+  await signInThroughPage(page, mailSite, admin.email, "Senha-nova-2");
+  await expect(page).toHaveURL(`${mailSite.url}/news-list`);
+  await expect(page.getByRole("button", { name: t.admin.menu })).toBeVisible();
+
+  // With SMTP, the reset token is a secret between the site and the mailbox: never in the server's log (the
+  // access log included), nor the passwords.
+  const token = new URL(link).searchParams.get("token")!;
+  const logs = mailSite.logs();
+  expect(logs, "o log de acesso está ligado").toContain("/admin/login");
+  expect(logs).not.toContain(token);
+  expect(logs).not.toContain(encodeURIComponent(token));
+  expect(logs).not.toContain("Senha-nova-2");
+  expect(logs).not.toContain("Senha-antiga-1");
+
+  // The link was for one use only.
+  await page.context().clearCookies();
+  await page.goto(link);
+  await page.getByLabel(t.auth.newPassword, { exact: true }).fill("Senha-outra-3");
+  await page.getByLabel(t.auth.confirmPassword, { exact: true }).fill("Senha-outra-3");
+  await page.getByRole("button", { name: t.auth.resetSubmit, exact: true }).click();
+  await expect(page.getByTestId("auth-error")).toHaveText(t.auth.resetInvalid);
+});
+
+test("e-mail desconhecido: a mesma mensagem de sucesso, e nenhum e-mail enviado", async ({ page, mailSite }) => {
+  const unknown = uniqueEmail("desconhecido");
+  const before = mailSite.smtp.messages.length;
+  await requestReset(page, mailSite, unknown);
+  // A known address, asked right after, gets its mail; by then a mail for the unknown one would have arrived too.
+  const known = await withFreshAccount(mailSite);
+  await requestReset(page, mailSite, known.email);
+  await mailSite.smtp.waitForMessage(known.email);
+  expect(mailSite.smtp.messagesTo(unknown)).toEqual([]);
+  expect(mailSite.smtp.messages.length).toBe(before + 1);
+});
+
+test("o formulário de redefinição exige o e-mail; o link sem token avisa que é inválido", async ({ page, mailSite }) => {
+  await openPage(page, mailSite, "/admin/login?view=forgot");
+  await forgotForm(page).getByRole("button", { name: t.auth.forgotSubmit, exact: true }).click();
+  await expect(forgotForm(page).getByText(t.auth.emailRequired)).toBeVisible();
+  await openPage(page, mailSite, "/admin/reset-password");
+  await expect(page.getByTestId("auth-error")).toHaveText(t.auth.resetInvalid);
+  await expect(page.getByRole("button", { name: t.auth.resetSubmit })).toBeDisabled();
+  await page.getByRole("link", { name: "Voltar para Login", exact: true }).click();
+  await expect(page).toHaveURL(`${mailSite.url}/admin/login`);
+});
+
+test("sem SMTP_URL: o e-mail vai para DATA_DIR/outbox e o link aparece no log do servidor", async ({ page, launchSite }) => {
+  let admin!: TestAccount;
+  const known = await onKnownUrl();
+  const site = await launchSite({
+    port: known.port,
+    env: { ...known.env, LOG_LEVEL: "info" },
+    async setup(services) {
+      admin = await createAdmin(services, { password: "Senha-antiga-1" });
+    },
+  });
+  const outbox = path.join(site.dataDir, "outbox");
+  await requestReset(page, site, uniqueEmail("desconhecido"));
+  await requestReset(page, site, admin.email);
+  await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith(".eml")) : []).length).toBe(1);
+  const [file] = fs.readdirSync(outbox);
+  const mail = await simpleParser(fs.readFileSync(path.join(outbox, file!)));
+  expect(mail.to && !Array.isArray(mail.to) ? mail.to.value.map((to) => to.address) : []).toEqual([admin.email]);
+  const link = resetLinkIn(mail.text ?? "", site);
+  await expect.poll(() => site.logs()).toContain(link);
+  // The link works.
+  await page.goto(link);
+  await page.getByLabel(t.auth.newPassword, { exact: true }).fill("Senha-nova-2");
+  await page.getByLabel(t.auth.confirmPassword, { exact: true }).fill("Senha-nova-2");
+  await page.getByRole("button", { name: t.auth.resetSubmit, exact: true }).click();
+  await expect(page).toHaveURL(`${site.url}/admin/login?reset=ok`);
+  await signInThroughPage(page, site, admin.email, "Senha-nova-2");
+  await expect(page).toHaveURL(`${site.url}/news-list`);
+  // Secrets stay out of the log: no password, no session token, no auth secret.
+  const logs = site.logs();
+  expect(logs).not.toContain("Senha-nova-2");
+  expect(logs).not.toContain("Senha-antiga-1");
+  const secret = fs.readFileSync(path.join(site.dataDir, "secrets", "auth-secret"), "utf8").trim();
+  expect(logs).not.toContain(secret);
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === "eef.session_token");
+  expect(session).toBeDefined();
+  expect(logs).not.toContain(decodeURIComponent(session!.value).split(".")[0]!);
+});
+
+function withFreshAccount(site: RunningSite): Promise<TestAccount> {
+  return withSiteServices(site, (services) => createAdmin(services));
+}

@@ -1,0 +1,596 @@
+/**
+ * Server-side authorization of EVERY route, derived from app/routes.ts: a route that is not in PUBLIC below must,
+ * for an anonymous visitor and for a signed-in user who is not an admin, answer GET, POST, and React Router's data
+ * requests without ever giving a 2xx with admin content. Pages redirect to /admin/login?redirectTo=<path>.
+ * A route added later (anywhere, also under the admin layout) is covered automatically; a new public route must be
+ * added to PUBLIC on purpose.
+ *
+ * Only HTTP requests (Playwright `request`), no browser.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { APIRequestContext, APIResponse } from "@playwright/test";
+import routes from "../../app/routes.ts";
+import { createAdmin, type TestAccount } from "../factories/auth.ts";
+import { DatabaseSync } from "node:sqlite";
+import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
+import { expect, runSql, SESSION_COOKIE, t, test as base } from "./support/fixtures.ts";
+import { freePort, type RunningSite, startSite } from "./support/site.ts";
+
+// ------------------------------------------------------------------------------------------ the route table
+
+interface RouteEntry {
+  id?: string;
+  path?: string;
+  index?: boolean;
+  file: string;
+  children?: RouteEntry[];
+}
+
+interface FlatRoute {
+  /** Full pattern without the leading slash ("" is the home page). */
+  pattern: string;
+  /** React Router's route id (the file without extension, unless set). */
+  id: string;
+  file: string;
+  /** Ids of the layouts around it, outermost first. */
+  layouts: string[];
+}
+
+const routeId = (entry: RouteEntry) => entry.id ?? entry.file.replace(/\.[^.]+$/, "");
+
+function flatten(entries: RouteEntry[], parentPath = "", layouts: string[] = []): FlatRoute[] {
+  return entries.flatMap((entry) => {
+    const pattern = [parentPath, entry.path ?? ""].filter(Boolean).join("/");
+    const own = entry.path !== undefined || entry.index ? [{ pattern, id: routeId(entry), file: entry.file, layouts }] : [];
+    return [...own, ...flatten(entry.children ?? [], pattern, [...layouts, routeId(entry)])];
+  });
+}
+
+const ALL_ROUTES = flatten(routes as RouteEntry[]);
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * What anyone may do, route by route, each with its reason. Every method not listed here (and every route not
+ * listed at all) is for admins only and is checked below.
+ */
+const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
+  "": { methods: ["GET"], reason: "página inicial" },
+  "news-list": { methods: ["GET"], reason: "lista de notícias" },
+  "article/:id": { methods: ["GET"], reason: "notícia" },
+  userLicence: { methods: ["GET"], reason: "política de privacidade" },
+  "admin/login": { methods: METHODS, reason: "a própria página de login (entrar, registrar, esqueci a senha)" },
+  "admin/reset-password": { methods: METHODS, reason: "o link do e-mail de redefinição" },
+  "media/*": { methods: ["GET"], reason: "imagens e vídeos publicados" },
+  events: { methods: ["GET"], reason: "avisos (Server-Sent Events) de que algo mudou, sem dados" },
+  "api/auth/*": {
+    methods: METHODS,
+    reason: "só o retorno do OpenID Connect (/api/auth/callback/google); o resto responde 404 (testado abaixo)",
+  },
+  "api/news": { methods: ["GET"], reason: "lista pública de notícias (JSON)" },
+  "api/news/:id": { methods: ["GET"], reason: "notícia pública (JSON)" },
+  "api/sponsors": { methods: ["GET"], reason: "lista pública de patrocinadores (JSON)" },
+  healthz: { methods: ["GET"], reason: "verificação de saúde" },
+  readyz: { methods: ["GET"], reason: "verificação de prontidão (banco e mídia respondem), sem dados" },
+  "*": { methods: ["GET"], reason: "página 404" },
+};
+
+const publicMethods = (route: FlatRoute): readonly Method[] => PUBLIC[route.pattern]?.methods ?? [];
+/** Every route with at least one method reserved to admins. */
+const GUARDED = ALL_ROUTES.filter((route) => publicMethods(route).length < METHODS.length);
+
+const NEWS_TITLE = "Notícia para autorização";
+
+/** Markers that only an admin's page or data contains. */
+// (the drawer itself is only rendered once opened, so the trigger is what an admin page always carries)
+const ADMIN_MARKERS = [t.admin.menu];
+
+// ------------------------------------------------------------------------------------------------ the site
+
+interface AuthzSite extends RunningSite {
+  admin: TestAccount;
+  newsId: string;
+  sponsorId: string;
+}
+
+const test = base.extend<{ nonAdminCookie: string; adminCookie: string }, { authzSite: AuthzSite }>({
+  authzSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      let admin!: TestAccount;
+      let newsId!: string;
+      let sponsorId!: string;
+      const site = await startSite({
+        env: { LOGIN_RATE_LIMIT: "1000" },
+        async setup(services) {
+          admin = await createAdmin(services, { password: "senha-admin-1" });
+          newsId = await createNews(services, { title: NEWS_TITLE, media: null });
+          sponsorId = await createSponsor(services);
+        },
+      });
+      try {
+        await use({ ...site, admin, newsId, sponsorId });
+      } finally {
+        await site.stop();
+      }
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+  adminCookie: async ({ authzSite, playwright }, use) => {
+    runSql(authzSite, "INSERT OR IGNORE INTO admins (user_id, created_at) VALUES (?, ?)", authzSite.admin.id, new Date().toISOString());
+    await use(await signInCookie(playwright.request, authzSite));
+  },
+  /**
+   * A valid session of a user who is NOT an admin. Non-admins are signed out at once by every sign-in path, so:
+   * sign in as the admin, then delete only the admins row (the session stays).
+   */
+  nonAdminCookie: async ({ authzSite, playwright }, use) => {
+    runSql(authzSite, "INSERT OR IGNORE INTO admins (user_id, created_at) VALUES (?, ?)", authzSite.admin.id, new Date().toISOString());
+    const cookie = await signInCookie(playwright.request, authzSite);
+    runSql(authzSite, "DELETE FROM admins WHERE user_id = ?", authzSite.admin.id);
+    // Sanity: the session is alive, and it is not an admin's.
+    const context = await playwright.request.newContext();
+    try {
+      const home = await context.get(`${authzSite.url}/`, { headers: { cookie } });
+      expect(home.headers()["cache-control"]).toBe("private, no-store");
+      expect(await home.text()).not.toContain(t.admin.menu);
+    } finally {
+      await context.dispose();
+    }
+    await use(cookie);
+  },
+});
+
+async function signInCookie(factory: { newContext: () => Promise<APIRequestContext> }, site: AuthzSite): Promise<string> {
+  const context = await factory.newContext();
+  try {
+    const response = await context.post(`${site.url}/admin/login`, {
+      form: { intent: "login", email: site.admin.email, password: site.admin.password, redirectTo: "/news-list" },
+      headers: { origin: site.url },
+      maxRedirects: 0,
+    });
+    expect(response.status(), await response.text()).toBe(302);
+    const setCookie = response.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`));
+    expect(setCookie, "cookie de sessão").toBeDefined();
+    return setCookie!.value.split(";")[0]!;
+  } finally {
+    await context.dispose();
+  }
+}
+
+/** A concrete URL path for a route pattern (`:id` → a real news or sponsor id, splats → some path). */
+function concretePath(pattern: string, site: AuthzSite): string {
+  const sponsor = pattern.includes("sponsor");
+  const path = pattern
+    .split("/")
+    .map((segment) => {
+      if (segment === "*") return "qualquer/coisa";
+      if (segment.startsWith(":")) return segment === ":id" ? (sponsor ? site.sponsorId : site.newsId) : "x";
+      return segment.replace(/\?$/, "");
+    })
+    .join("/");
+  return `/${path}`;
+}
+
+/** What an admin-only action would change: the news item and the sponsor of the site must stay as they were. */
+function dataSnapshot(site: AuthzSite) {
+  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
+  try {
+    return {
+      news: db.prepare("SELECT id, title, subtitle, is_highlighted FROM news ORDER BY id").all(),
+      sponsors: db.prepare("SELECT id, media_id FROM sponsors ORDER BY id").all(),
+      users: db.prepare("SELECT id, email, name FROM user ORDER BY id").all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** A valid news payload, so that an action missing its guard would really change something (and be caught). */
+const NEWS_FORM = {
+  intent: "save",
+  title: "Alterada por quem não é admin",
+  subtitle: "Subtítulo alterado",
+  fullContent: "Conteúdo alterado",
+  category: "Invasão",
+  isHighlighted: "on",
+};
+
+const isPage = (route: FlatRoute) => route.file.endsWith(".tsx");
+
+function expectNoAdminContent(body: string, site: AuthzSite, what: string) {
+  for (const marker of [...ADMIN_MARKERS, site.admin.email]) expect(body, `${what}: contém "${marker}"`).not.toContain(marker);
+}
+
+/** A redirect to the login page; for pages, remembering where the visitor was going. */
+function expectLoginRedirect(response: APIResponse, path: string, page: boolean, what: string) {
+  expect([302, 303], `${what}: status ${response.status()}`).toContain(response.status());
+  const location = new URL(response.headers().location ?? "", "http://site.invalid");
+  expect(location.origin, what).toBe("http://site.invalid"); // relative: stays on this site
+  expect(location.pathname, what).toBe("/admin/login");
+  if (page) expect(location.searchParams.get("redirectTo"), what).toBe(path);
+  expect(response.headers()["cache-control"] ?? "", what).toMatch(/no-store/);
+}
+
+/** The single-fetch answer of a data request (`.data`): a redirect to the login page, never the route's data. */
+async function expectDataRedirect(response: APIResponse, what: string) {
+  const body = await response.text();
+  expect(response.status(), `${what}: ${body.slice(0, 300)}`).not.toBe(200);
+  if (response.status() === 202) {
+    expect(body, what).toContain("SingleFetchRedirect");
+    expect(body, what).toContain("/admin/login");
+  } else {
+    expect([302, 303, 401, 403, 404, 405], `${what}: status ${response.status()}`).toContain(response.status());
+  }
+  return body;
+}
+
+/** A refused request: a redirect to login, or a 4xx. Never a 2xx, never a redirect elsewhere. */
+async function expectRefused(response: APIResponse, what: string) {
+  const status = response.status();
+  expect(status, what).not.toBeLessThan(300);
+  if (status < 400) {
+    expect([302, 303], `${what}: status ${status}`).toContain(status);
+    expect(new URL(response.headers().location ?? "", "http://site.invalid").pathname, what).toBe("/admin/login");
+  } else {
+    expect([401, 403, 404, 405], `${what}: status ${status}`).toContain(status);
+  }
+  return response.text();
+}
+
+// ------------------------------------------------------------------------------------------------- tests
+
+test("a tabela de rotas é lida de app/routes.ts, e a lista de rotas públicas não tem entradas mortas", () => {
+  const patterns = ALL_ROUTES.map((route) => route.pattern);
+  for (const pattern of Object.keys(PUBLIC)) expect(patterns, `PUBLIC["${pattern}"] não existe mais`).toContain(pattern);
+  // The three newsroom pages are there, and nothing of them is public.
+  for (const pattern of ["add-news", "edit-news/:id", "SponsorManager"]) {
+    const route = GUARDED.find((candidate) => candidate.pattern === pattern);
+    expect(route, pattern).toBeDefined();
+    expect(publicMethods(route!), pattern).toEqual([]);
+  }
+});
+
+test("o build em uso (build/server) tem as mesmas rotas que app/routes.ts", () => {
+  // Otherwise a route missing from a stale build answers 404 and would pass as "refused" without being tested.
+  const dir = path.resolve(import.meta.dirname, "../../build/server/assets");
+  const serverBuild = fs.readdirSync(dir).filter((name) => /^server-build-.*\.js$/.test(name));
+  expect(serverBuild, "rode `npx react-router build`").toHaveLength(1);
+  const code = fs.readFileSync(path.join(dir, serverBuild[0]!), "utf8");
+  const missing = ALL_ROUTES.filter((route) => !code.includes(JSON.stringify(route.id)));
+  expect(missing.map((route) => route.id), "rotas de app/routes.ts ausentes do build: rode `npx react-router build`").toEqual([]);
+});
+
+for (const route of GUARDED) {
+  const denied = METHODS.filter((method) => !publicMethods(route).includes(method));
+  test.describe(`/${route.pattern} (${route.id}): ${denied.join(", ")} só para administradores`, () => {
+    for (const who of ["anônimo", "não administrador"] as const) {
+      test(`${who}: recusado no servidor, sem conteúdo de administrador e sem alterar nada`, async ({ authzSite, nonAdminCookie, request }) => {
+        const path = concretePath(route.pattern, authzSite);
+        const headers: Record<string, string> = who === "anônimo" ? {} : { cookie: nonAdminCookie };
+        const before = dataSnapshot(authzSite);
+
+        for (const method of denied) {
+          const what = `${method} ${path}`;
+          const response = await request.fetch(authzSite.url + path, {
+            method,
+            headers: method === "GET" ? headers : { ...headers, origin: authzSite.url },
+            // multipart: what the newsroom forms and the upload APIs read (they may refuse other encodings early).
+            multipart: method === "GET" ? undefined : NEWS_FORM,
+            maxRedirects: 0,
+          });
+          if (method === "GET" && isPage(route)) expectLoginRedirect(response, path, true, what);
+          const body = await expectRefused(response, what);
+          expectNoAdminContent(body, authzSite, what);
+        }
+
+        if (isPage(route) && denied.includes("GET")) {
+          // Client-side navigations fetch `<path>.data`; `_routes` asks for some loaders only (e.g. the page's own,
+          // skipping its layout's). None of them may answer with the route's data.
+          for (const ids of [undefined, route.id, ...route.layouts, [...route.layouts, route.id].join(",")]) {
+            const dataPath = `${path}.data${ids ? `?_routes=${encodeURIComponent(ids)}` : ""}`;
+            const body = await expectDataRedirect(await request.get(authzSite.url + dataPath, { headers, maxRedirects: 0 }), `GET ${dataPath}`);
+            expectNoAdminContent(body, authzSite, `GET ${dataPath}`);
+          }
+        }
+        if (isPage(route) && denied.includes("POST")) {
+          const what = `POST ${path}.data`;
+          const response = await request.post(`${authzSite.url}${path}.data`, {
+            headers: { ...headers, origin: authzSite.url },
+            multipart: NEWS_FORM,
+            maxRedirects: 0,
+          });
+          const body = await response.text();
+          expect(response.status(), `${what}: ${body.slice(0, 300)}`).not.toBe(200);
+          if (response.status() === 202) expect(body, what).toContain("/admin/login");
+          expectNoAdminContent(body, authzSite, what);
+        }
+
+        expect(dataSnapshot(authzSite), "nada mudou no banco").toEqual(before);
+      });
+    }
+
+    if (isPage(route) && denied.includes("GET")) {
+      test("controle: o administrador abre a página (o caminho testado existe)", async ({ authzSite, adminCookie, request }) => {
+        const path = concretePath(route.pattern, authzSite);
+        const response = await request.get(authzSite.url + path, { headers: { cookie: adminCookie }, maxRedirects: 0 });
+        expect(response.status()).toBe(200);
+        expect(response.headers()["cache-control"]).toBe("private, no-store");
+        expect(await response.text()).toContain(t.admin.menu);
+      });
+    }
+  });
+}
+
+test.describe("a API do Better Auth", () => {
+  test("só o retorno do OpenID Connect é alcançável; as demais rotas respondem 404", async ({ authzSite, adminCookie, request }) => {
+    const paths = [
+      "/api/auth/get-session",
+      "/api/auth/ok",
+      "/api/auth/list-sessions",
+      "/api/auth/sign-in/email",
+      "/api/auth/sign-up/email",
+      "/api/auth/sign-in/social",
+      "/api/auth/sign-out",
+      "/api/auth/request-password-reset",
+      "/api/auth/reset-password",
+      "/api/auth/update-user",
+      "/api/auth/delete-user",
+      "/api/auth/revoke-sessions",
+      "/api/auth/callback/google/../../get-session",
+      "/api/auth/callback/googlex",
+    ];
+    for (const path of paths) {
+      for (const cookie of [undefined, adminCookie]) {
+        const headers: Record<string, string> = cookie ? { cookie, origin: authzSite.url } : { origin: authzSite.url };
+        const get = await request.get(authzSite.url + path, { headers, maxRedirects: 0 });
+        expect(get.status(), `GET ${path}`).toBe(404);
+        const post = await request.post(authzSite.url + path, { headers, data: { email: authzSite.admin.email, password: "x" }, maxRedirects: 0 });
+        expect(post.status(), `POST ${path}`).toBe(404);
+        expect(await post.text(), `POST ${path}`).not.toContain("token");
+      }
+    }
+  });
+});
+
+test.describe("CSRF e cookie de sessão", () => {
+  test("POST /admin/logout com Origin de outro site: 403, e a sessão continua", async ({ authzSite, adminCookie, request }) => {
+    const foreign = await request.post(`${authzSite.url}/admin/logout`, {
+      headers: { cookie: adminCookie, origin: "https://evil.example" },
+      maxRedirects: 0,
+    });
+    expect(foreign.status()).toBe(403);
+    expect(foreign.headers()["set-cookie"]).toBeUndefined();
+    // A foreign Referer without Origin, and no Origin/Referer at all with a cookie, are refused as well.
+    const byReferer = await request.post(`${authzSite.url}/admin/logout`, {
+      headers: { cookie: adminCookie, referer: "https://evil.example/pagina" },
+      maxRedirects: 0,
+    });
+    expect(byReferer.status()).toBe(403);
+    const bare = await request.post(`${authzSite.url}/admin/logout`, { headers: { cookie: adminCookie }, maxRedirects: 0 });
+    expect(bare.status()).toBe(403);
+    // A GET (a link, an image) never signs out either.
+    const viaGet = await request.get(`${authzSite.url}/admin/logout`, { headers: { cookie: adminCookie }, maxRedirects: 0 });
+    expect(viaGet.status()).toBe(302);
+    expect(viaGet.headers()["set-cookie"]).toBeUndefined();
+    // Still signed in.
+    const page = await request.get(`${authzSite.url}/add-news`, { headers: { cookie: adminCookie }, maxRedirects: 0 });
+    expect(page.status()).toBe(200);
+
+    // The same request from the site itself signs out and clears the cookie.
+    const own = await request.post(`${authzSite.url}/admin/logout`, {
+      headers: { cookie: adminCookie, origin: authzSite.url },
+      maxRedirects: 0,
+    });
+    expect(own.status()).toBe(302);
+    expect(own.headers().location).toBe("/admin/login");
+    const cleared = own.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`));
+    expect(cleared?.value).toMatch(/Max-Age=0/);
+    const after = await request.get(`${authzSite.url}/add-news`, { headers: { cookie: adminCookie }, maxRedirects: 0 });
+    expect(after.status()).toBe(302);
+  });
+
+  test("POST /admin/login com Origin de outro site: 403 (sem login CSRF)", async ({ authzSite, request }) => {
+    const response = await request.post(`${authzSite.url}/admin/login`, {
+      headers: { origin: "https://evil.example" },
+      form: { intent: "login", email: authzSite.admin.email, password: authzSite.admin.password },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(403);
+    expect(response.headers()["set-cookie"]).toBeUndefined();
+  });
+
+  test("o cookie de sessão é HttpOnly, SameSite=Lax, Path=/ e não Secure em HTTP", async ({ authzSite, playwright }) => {
+    runSql(authzSite, "INSERT OR IGNORE INTO admins (user_id, created_at) VALUES (?, ?)", authzSite.admin.id, new Date().toISOString());
+    const context = await playwright.request.newContext();
+    try {
+      const response = await context.post(`${authzSite.url}/admin/login`, {
+        form: { intent: "login", email: authzSite.admin.email, password: authzSite.admin.password },
+        headers: { origin: authzSite.url },
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(302);
+      const cookie = response.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`))!.value;
+      const attributes = cookie.split(";").slice(1).map((part) => part.trim().toLowerCase());
+      expect(attributes).toContain("httponly");
+      expect(attributes).toContain("samesite=lax");
+      expect(attributes).toContain("path=/");
+      expect(attributes).not.toContain("secure");
+      expect(attributes.some((attribute) => attribute.startsWith("domain="))).toBe(false);
+    } finally {
+      await context.dispose();
+    }
+  });
+
+  test("atrás de HTTPS (SITE_URL https, proxy local) o cookie é Secure", async ({ launchSite, playwright }) => {
+    let admin!: TestAccount;
+    const port = await freePort();
+    const siteUrl = `https://127.0.0.1:${port}`;
+    const site = await launchSite({
+      port,
+      env: { SITE_URL: siteUrl },
+      async setup(services) {
+        admin = await createAdmin(services);
+      },
+    });
+    const context = await playwright.request.newContext();
+    try {
+      const response = await context.post(`${site.url}/admin/login`, {
+        form: { intent: "login", email: admin.email, password: admin.password },
+        // The TLS-terminating proxy on this machine says the visitor used HTTPS.
+        headers: { origin: siteUrl, "x-forwarded-proto": "https" },
+        maxRedirects: 0,
+      });
+      expect(response.status(), await response.text()).toBe(302);
+      const cookie = response.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && /session_token=/.test(header.value))!.value;
+      const attributes = cookie.split(";").slice(1).map((part) => part.trim().toLowerCase());
+      expect(cookie.startsWith(`__Secure-${SESSION_COOKIE}=`)).toBe(true);
+      expect(attributes).toEqual(expect.arrayContaining(["secure", "httponly", "samesite=lax", "path=/"]));
+    } finally {
+      await context.dispose();
+    }
+  });
+});
+
+// ------------------------------------------------------------------------------- the JSON API's write methods
+
+/** What a write to the API could change: rows of news, sponsors and media, and the files of the media store. */
+function apiState(site: AuthzSite) {
+  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
+  try {
+    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      news: count("news"),
+      sponsors: count("sponsors"),
+      media: count("media"),
+      rows: dataSnapshot(site),
+      files: listFiles(path.join(site.dataDir, "media")),
+      uploads: listFiles(path.join(site.dataDir, "tmp", "uploads")),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+const apiImage = async () => ({ name: "logo.png", mimeType: "image/png", buffer: await makeTestImage(120, 120, "png") });
+
+interface ApiWrite {
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  path: (site: AuthzSite) => string;
+  body: "json" | "multipart" | "none";
+  /** The admin's answer to the same request (the control: the path, method and body are real). */
+  adminStatus: number;
+}
+
+/** Every write the JSON API supports, with each kind of body it reads. */
+const API_WRITES: ApiWrite[] = [
+  { method: "POST", path: () => "/api/news", body: "json", adminStatus: 201 },
+  { method: "POST", path: () => "/api/news", body: "multipart", adminStatus: 201 },
+  { method: "PUT", path: (site) => `/api/news/${site.newsId}`, body: "json", adminStatus: 200 },
+  { method: "PUT", path: (site) => `/api/news/${site.newsId}`, body: "multipart", adminStatus: 200 },
+  { method: "PATCH", path: (site) => `/api/news/${site.newsId}`, body: "json", adminStatus: 200 },
+  { method: "POST", path: (site) => `/api/news/${site.newsId}`, body: "multipart", adminStatus: 200 },
+  { method: "DELETE", path: (site) => `/api/news/${site.newsId}`, body: "none", adminStatus: 204 },
+  { method: "POST", path: () => "/api/sponsors", body: "multipart", adminStatus: 201 },
+  { method: "DELETE", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "none", adminStatus: 204 },
+];
+
+const API_NEWS = { title: "Criada pela API sem permissão", subtitle: "Subtítulo", fullContent: "Conteúdo", category: "Invasão", isHighlighted: "on" };
+
+async function apiWrite(request: APIRequestContext, site: AuthzSite, write: ApiWrite, headers: Record<string, string>, target = write.path(site)) {
+  const isSponsor = target.startsWith("/api/sponsors");
+  const options: Parameters<APIRequestContext["fetch"]>[1] = { method: write.method, headers: { ...headers, origin: site.url }, maxRedirects: 0 };
+  if (write.body === "json") options.data = API_NEWS;
+  if (write.body === "multipart") options.multipart = isSponsor ? { image: await apiImage() } : { ...API_NEWS, media: await apiImage() };
+  return request.fetch(site.url + target, options);
+}
+
+test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para administradores", () => {
+  for (const who of ["anônimo", "não administrador"] as const) {
+    test(`${who}: ${who === "anônimo" ? 401 : 403} em JSON, sem alterar linhas nem arquivos`, async ({ authzSite, nonAdminCookie, request }) => {
+      const headers: Record<string, string> = who === "anônimo" ? {} : { cookie: nonAdminCookie };
+      const status = who === "anônimo" ? 401 : 403;
+      const before = apiState(authzSite);
+      for (const write of API_WRITES) {
+        const what = `${who}: ${write.method} ${write.path(authzSite)} (${write.body})`;
+        const response = await apiWrite(request, authzSite, write, headers);
+        const text = await response.text();
+        expect(response.status(), `${what}: ${text.slice(0, 200)}`).toBe(status);
+        expect(response.headers()["content-type"], what).toMatch(/^application\/json/);
+        expect(JSON.parse(text), what).toEqual({ error: { code: status === 401 ? "unauthorized" : "forbidden", message: expect.any(String) } });
+        expectNoAdminContent(text, authzSite, what);
+      }
+      expect(apiState(authzSite), "nada mudou: linhas, mídia e arquivos").toEqual(before);
+    });
+  }
+
+  test("controle: o administrador faz as mesmas escritas (2xx), em itens criados para isso", async ({ authzSite, adminCookie, request }) => {
+    const headers = { cookie: adminCookie };
+    const ownNews = async () => {
+      const created = await apiWrite(request, authzSite, API_WRITES[0]!, headers);
+      expect(created.status()).toBe(201);
+      return ((await created.json()) as { id: string }).id;
+    };
+    const ownSponsor = async () => {
+      const created = await apiWrite(request, authzSite, API_WRITES.find((write) => write.path(authzSite) === "/api/sponsors")!, headers);
+      expect(created.status()).toBe(201);
+      return ((await created.json()) as { id: string }).id;
+    };
+    const created: string[] = [];
+    for (const write of API_WRITES) {
+      let target = write.path(authzSite);
+      if (target.includes(authzSite.newsId)) target = target.replace(authzSite.newsId, await ownNews());
+      if (target.includes(authzSite.sponsorId)) target = target.replace(authzSite.sponsorId, await ownSponsor());
+      const response = await apiWrite(request, authzSite, write, headers, target);
+      expect(response.status(), `${write.method} ${target} (${write.body}): ${(await response.text()).slice(0, 200)}`).toBe(write.adminStatus);
+      if (write.adminStatus === 201 && write.path(authzSite) === "/api/news") created.push(((await response.json()) as { id: string }).id);
+    }
+    // Leave the site as the other tests expect it: only the original news item and sponsor.
+    const listed = (await (await request.get(`${authzSite.url}/api/news`)).json()) as { news: Array<{ id: string }> };
+    for (const item of listed.news.filter((news) => news.id !== authzSite.newsId)) {
+      expect((await request.delete(`${authzSite.url}/api/news/${item.id}`, { headers: { cookie: adminCookie, origin: authzSite.url } })).status()).toBe(204);
+    }
+    const sponsors = (await (await request.get(`${authzSite.url}/api/sponsors`)).json()) as { sponsors: Array<{ id: string }> };
+    for (const item of sponsors.sponsors.filter((sponsor) => sponsor.id !== authzSite.sponsorId)) {
+      expect((await request.delete(`${authzSite.url}/api/sponsors/${item.id}`, { headers: { cookie: adminCookie, origin: authzSite.url } })).status()).toBe(204);
+    }
+    expect(created.length).toBe(2);
+  });
+
+  test("métodos que a rota não aceita respondem 405 (antes da autenticação), sem alterar nada", async ({ authzSite, nonAdminCookie, request }) => {
+    const before = apiState(authzSite);
+    const unsupported: Array<[string, string]> = [
+      ["PUT", "/api/news"],
+      ["PATCH", "/api/news"],
+      ["DELETE", "/api/news"],
+      ["PUT", "/api/sponsors"],
+      ["PATCH", "/api/sponsors"],
+      ["DELETE", "/api/sponsors"],
+      ["POST", `/api/sponsors/${authzSite.sponsorId}`],
+      ["PUT", `/api/sponsors/${authzSite.sponsorId}`],
+      ["PATCH", `/api/sponsors/${authzSite.sponsorId}`],
+    ];
+    for (const cookie of [undefined, nonAdminCookie]) {
+      for (const [method, target] of unsupported) {
+        const response = await request.fetch(authzSite.url + target, {
+          method,
+          headers: cookie ? { cookie, origin: authzSite.url } : { origin: authzSite.url },
+          data: API_NEWS,
+          maxRedirects: 0,
+        });
+        expect(response.status(), `${method} ${target}`).toBe(405);
+      }
+    }
+    expect(apiState(authzSite)).toEqual(before);
+  });
+});

@@ -1,0 +1,280 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import { simpleParser } from "mailparser";
+import { afterEach, describe, expect, it } from "vitest";
+import { t } from "../../app/i18n/pt-BR.ts";
+import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
+import { createTestServices, makeDataDir } from "../factories/services.ts";
+
+type Services = Awaited<ReturnType<typeof createTestServices>>;
+
+const opened: Services[] = [];
+async function open(env: Record<string, string> = {}): Promise<Services> {
+  const services = await createTestServices(makeDataDir("eef-auth-"), { SITE_URL: "http://127.0.0.1:4321", ...env });
+  opened.push(services);
+  return services;
+}
+afterEach(async () => {
+  for (const services of opened.splice(0)) {
+    await services.close();
+    fs.rmSync(services.dataDir, { recursive: true, force: true });
+  }
+});
+
+const sessionCount = async (services: Services, userId?: string) => {
+  let query = services.database.db.selectFrom("session").select((eb) => eb.fn.countAll<number>().as("n"));
+  if (userId) query = query.where("userId", "=", userId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+};
+
+let ipCounter = 0;
+/** Each call its own client IP, so the per-IP limit never interferes unless a test wants it to. */
+const freshIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+function signIn(services: Services, email: string, password: string, ip = freshIp()) {
+  return services.auth.signInWithPassword({ email, password, ip, headers: new Headers() });
+}
+
+describe("signInWithPassword: só administradores ficam com sessão", () => {
+  it("administrador: ok, com o cookie de sessão (HttpOnly, SameSite=Lax) e uma sessão no banco", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const result = await signIn(services, admin.email, admin.password);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const cookie = result.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/(?:^|,\s*)eef\.session_token=[^;]+/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//i);
+    expect(await sessionCount(services, admin.id)).toBe(1);
+
+    // The cookie is a working session, and the viewer is an admin.
+    const token = /eef\.session_token=([^;]+)/.exec(cookie)![1]!;
+    const viewer = await services.auth.getViewer(new Request("http://127.0.0.1:4321/", { headers: { cookie: `eef.session_token=${token}` } }));
+    expect(viewer).toEqual({ userId: admin.id, email: admin.email, isAdmin: true });
+  });
+
+  it("o e-mail não diferencia maiúsculas", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const result = await signIn(services, admin.email.toUpperCase(), admin.password);
+    expect(result.ok).toBe(true);
+  });
+
+  it("não administrador: not_admin com o uid, e nenhuma sessão fica no banco", async () => {
+    const services = await open();
+    const user = await createUser(services);
+    const result = await signIn(services, user.email, user.password);
+    expect(result).toEqual({ ok: false, code: "not_admin", message: t.auth.notAdmin, uid: user.id, status: 403 });
+    expect(t.auth.notAdmin).toBe("Usuário não autorizado. Apenas administradores podem fazer login.");
+    expect(await sessionCount(services)).toBe(0);
+  });
+
+  it("senha errada e conta desconhecida: a mesma mensagem, sem sessão", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const wrong = await signIn(services, admin.email, "senha-errada");
+    const unknown = await signIn(services, uniqueEmail("ninguem"), "qualquer-senha");
+    for (const result of [wrong, unknown]) {
+      expect(result).toEqual({ ok: false, code: "invalid", message: "Falha na autenticação com email e senha.", status: 401 });
+    }
+    expect(await sessionCount(services)).toBe(0);
+  });
+
+  it("se a verificação de admin falhar (tabela admins ausente), conta como não administrador", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    await sql`DROP TABLE admins`.execute(services.database.db);
+    const result = await signIn(services, admin.email, admin.password);
+    expect(result).toMatchObject({ ok: false, code: "not_admin", uid: admin.id, message: t.auth.notAdmin });
+    expect(await sessionCount(services)).toBe(0);
+    expect(await services.admins.isAdmin(admin.id)).toBe(false);
+  });
+
+  it("uma sessão aberta deixa de ser de administrador quando o acesso é retirado", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const result = await signIn(services, admin.email, admin.password);
+    if (!result.ok) throw new Error("login do admin falhou");
+    const cookie = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie")!)![0];
+    const request = () => new Request("http://127.0.0.1:4321/", { headers: { cookie } });
+    expect((await services.auth.getViewer(request()))?.isAdmin).toBe(true);
+    // Only the admins row goes: the session stays, but it is no longer an admin's.
+    await services.database.db.deleteFrom("admins").where("user_id", "=", admin.id).execute();
+    expect(await services.auth.getViewer(request())).toEqual({ userId: admin.id, email: admin.email, isAdmin: false });
+  });
+});
+
+describe("limite de tentativas de login", () => {
+  it("com LOGIN_RATE_LIMIT=3, a 4ª tentativa da mesma conta é recusada (mesmo com a senha certa); outras contas seguem", async () => {
+    const services = await open({ LOGIN_RATE_LIMIT: "3" });
+    const admin = await createAdmin(services);
+    const other = await createAdmin(services);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await signIn(services, admin.email, "senha-errada")).ok, `tentativa ${attempt}`).toBe(false);
+    }
+    const blocked = await signIn(services, admin.email, admin.password);
+    // Default window: 900 s, so 15 minutes.
+    expect(blocked).toEqual({ ok: false, code: "rate_limited", message: t.auth.rateLimited(15), status: 429 });
+    expect(t.auth.rateLimited(15)).toBe("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.");
+    expect(await sessionCount(services)).toBe(0);
+    // Same account from another address is still blocked (the limit is per account, not only per IP).
+    expect(await signIn(services, admin.email.toUpperCase(), admin.password)).toMatchObject({ code: "rate_limited" });
+    // Another account is still allowed.
+    expect((await signIn(services, other.email, other.password)).ok).toBe(true);
+  });
+
+  it("limita também por IP (3 × o limite por conta), em contas diferentes", async () => {
+    const services = await open({ LOGIN_RATE_LIMIT: "2", LOGIN_RATE_WINDOW_SECONDS: "60" });
+    const ip = "192.0.2.7";
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      const result = await signIn(services, uniqueEmail("tentativa"), "x", ip);
+      expect(result, `tentativa ${attempt}`).toMatchObject({ code: "invalid" });
+    }
+    const admin = await createAdmin(services);
+    expect(await signIn(services, admin.email, admin.password, ip)).toEqual({
+      ok: false,
+      code: "rate_limited",
+      message: "Muitas tentativas de login. Aguarde 1 minuto e tente novamente.",
+      status: 429,
+    });
+    expect((await signIn(services, admin.email, admin.password, "192.0.2.8")).ok).toBe(true);
+  });
+});
+
+describe("register", () => {
+  it("um novo usuário é criado, mas não fica com sessão: registered_not_admin com o uid", async () => {
+    const services = await open();
+    const email = uniqueEmail("novo");
+    const result = await services.auth.register({ email, password: "senha-nova-1", headers: new Headers() });
+    const user = await services.admins.findUser(email);
+    expect(user).toBeDefined();
+    expect(result).toEqual({ ok: false, code: "registered_not_admin", message: t.auth.registeredNotAdmin, uid: user!.id, status: 403 });
+    expect(t.auth.registeredNotAdmin).toBe("Usuário registrado, mas não autorizado como admin.");
+    expect(await sessionCount(services)).toBe(0);
+    // The account exists: signing in now is refused as not admin (with the same uid).
+    expect(await signIn(services, email, "senha-nova-1")).toMatchObject({ code: "not_admin", uid: user!.id });
+    expect(await sessionCount(services)).toBe(0);
+  });
+
+  it("e-mail já cadastrado: falha de registro, sem revelar mais nada além disso", async () => {
+    const services = await open();
+    const user = await createUser(services);
+    const result = await services.auth.register({ email: user.email, password: "outra-senha-1", headers: new Headers() });
+    expect(result).toMatchObject({ ok: false, code: "failed" });
+    expect(result.ok || result.message.startsWith(t.auth.registerFailed)).toBe(true);
+    expect(await sessionCount(services)).toBe(0);
+  });
+
+  it("a política de senha vale também no servidor (Better Auth), com as mensagens em português", async () => {
+    const services = await open({ PASSWORD_REQUIRE_UPPERCASE: "1", PASSWORD_REQUIRE_NUMBER: "1" });
+    const email = uniqueEmail("fraca");
+    const result = await services.auth.register({ email, password: "abc", headers: new Headers() });
+    expect(result).toEqual({
+      ok: false,
+      code: "policy",
+      message: [t.auth.passwordRules.tooShort(6), t.auth.passwordRules.uppercase, t.auth.passwordRules.number].join("\n"),
+      status: 400,
+    });
+    expect(await services.admins.findUser(email)).toBeUndefined();
+  });
+
+  it("o máximo configurado é aplicado no servidor", async () => {
+    const services = await open({ PASSWORD_MAX_LENGTH: "10" });
+    const result = await services.auth.register({ email: uniqueEmail(), password: "a".repeat(11), headers: new Headers() });
+    expect(result).toMatchObject({ ok: false, code: "policy", message: t.auth.passwordRules.tooLong(10) });
+  });
+});
+
+describe("requestPasswordReset: sem enumeração de usuários", () => {
+  const outboxFiles = (services: Services) => {
+    const dir = path.join(services.dataDir, "outbox");
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith(".eml")) : [];
+  };
+  async function waitForOutbox(services: Services, count: number) {
+    const deadline = Date.now() + 5000;
+    while (outboxFiles(services).length < count) {
+      if (Date.now() > deadline) throw new Error(`outbox: esperava ${count} .eml, há ${outboxFiles(services).length}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return outboxFiles(services);
+  }
+
+  it("a mesma resposta para e-mail conhecido e desconhecido; só o conhecido recebe o .eml, com o link de redefinição", async () => {
+    const services = await open();
+    const user = await createUser(services);
+    const unknown = await services.auth.requestPasswordReset({ email: uniqueEmail("desconhecido"), ip: freshIp(), headers: new Headers() });
+    // Give a (wrong) mail for the unknown address every chance to appear before counting.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(outboxFiles(services)).toEqual([]);
+    const known = await services.auth.requestPasswordReset({ email: user.email, ip: freshIp(), headers: new Headers() });
+    expect(known.ok).toBe(true);
+    expect(unknown.ok).toBe(true);
+    if (!known.ok || !unknown.ok) return;
+    expect([...known.headers]).toEqual([...unknown.headers]);
+    const files = await waitForOutbox(services, 1);
+    expect(files).toHaveLength(1);
+
+    const mail = await simpleParser(fs.readFileSync(path.join(services.dataDir, "outbox", files[0]!)));
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined).toBe(user.email);
+    expect(mail.subject).toBe(t.auth.mail.resetSubject("Esporte em Foco"));
+    const link = /http:\/\/127\.0\.0\.1:4321\/admin\/reset-password\?token=([^\s]+)/.exec(mail.text ?? "");
+    expect(link, mail.text).not.toBeNull();
+    const token = decodeURIComponent(link![1]!);
+
+    // The link works once, applies the policy, and the new password replaces the old one.
+    expect(await services.auth.resetPassword({ token, newPassword: "123" })).toMatchObject({
+      ok: false,
+      code: "policy",
+      message: t.auth.passwordRules.tooShort(6),
+    });
+    expect((await services.auth.resetPassword({ token, newPassword: "nova-senha-2" })).ok).toBe(true);
+    expect(await services.auth.resetPassword({ token, newPassword: "outra-senha-3" })).toMatchObject({
+      ok: false,
+      message: t.auth.resetInvalid,
+    });
+    await services.admins.grant(user.id);
+    expect(await signIn(services, user.email, user.password)).toMatchObject({ code: "invalid" });
+    expect((await signIn(services, user.email, "nova-senha-2")).ok).toBe(true);
+  });
+
+  it("um token inventado é recusado com a mensagem de link inválido", async () => {
+    const services = await open();
+    expect(await services.auth.resetPassword({ token: "token-inventado", newPassword: "nova-senha-2" })).toEqual({
+      ok: false,
+      code: "invalid",
+      message: t.auth.resetInvalid,
+      status: 400,
+    });
+  });
+
+  it("a redefinição encerra as sessões abertas da conta", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    expect((await signIn(services, admin.email, admin.password)).ok).toBe(true);
+    expect(await sessionCount(services, admin.id)).toBe(1);
+    await services.auth.requestPasswordReset({ email: admin.email, ip: freshIp(), headers: new Headers() });
+    const [file] = await waitForOutbox(services, 1);
+    const mail = await simpleParser(fs.readFileSync(path.join(services.dataDir, "outbox", file!)));
+    const token = decodeURIComponent(/reset-password\?token=([^\s]+)/.exec(mail.text ?? "")![1]!);
+    expect((await services.auth.resetPassword({ token, newPassword: "nova-senha-2" })).ok).toBe(true);
+    expect(await sessionCount(services, admin.id)).toBe(0);
+  });
+});
+
+describe("log de acesso: segredos na URL ficam ocultos", () => {
+  it("token de redefinição, code e state do OAuth são substituídos; o resto da URL fica", async () => {
+    const { redactUrl } = await import("../../server/app.ts");
+    expect(redactUrl("/admin/reset-password?token=abc123")).toBe("/admin/reset-password?token=%5Boculto%5D");
+    expect(redactUrl("/admin/reset-password.data?token=abc123")).not.toContain("abc123");
+    const callback = redactUrl("/api/auth/callback/google?code=c0de&state=st4te&iss=http%3A%2F%2F127.0.0.1");
+    expect(callback).not.toContain("c0de");
+    expect(callback).not.toContain("st4te");
+    expect(new URLSearchParams(callback.split("?")[1]).get("iss")).toBe("http://127.0.0.1");
+    expect(redactUrl("/news-list?tab=1")).toBe("/news-list?tab=1");
+    expect(redactUrl("/admin/login")).toBe("/admin/login");
+    expect(redactUrl("/x?TOKEN=a")).not.toContain("=a");
+  });
+});
