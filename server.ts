@@ -87,8 +87,10 @@ async function main() {
       await running.shutdown();
       process.exit(0);
     });
-    void running.services.events.close();
     server.closeIdleConnections();
+    // The streams the bus ends leave keep-alive sockets that only become idle afterwards: close those too, or
+    // server.close() waits for the 10 s forced exit (code 1) whenever a browser tab is open.
+    void running.services.events.close().then(() => setImmediate(() => server.closeIdleConnections()));
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

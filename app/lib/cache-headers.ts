@@ -1,16 +1,24 @@
 import type { HeadersFunction } from "react-router";
 
-/** Public pages: browsers revalidate every time, a CDN may serve a copy for 30 s while it refreshes. */
-export const PUBLIC_CACHE = "public, max-age=0, s-maxage=30, stale-while-revalidate=60";
+/**
+ * Public pages: browsers revalidate every time, a CDN may serve a copy for 30 s. No `stale-while-revalidate` in
+ * Cache-Control: browsers honour it too, and then answer a live update's reload (`newsUpdated` →
+ * `<path>.data`) from their stale copy, always one change behind. The CDN gets its stale window from
+ * CDN-Cache-Control (RFC 9213), which browsers ignore.
+ */
+export const PUBLIC_CACHE = "public, max-age=0, s-maxage=30";
+/** What a CDN that reads CDN-Cache-Control does with a public page: 30 s fresh, then 60 s stale while it refreshes. */
+export const PUBLIC_CDN_CACHE = "public, max-age=30, stale-while-revalidate=60";
 /** Anything personal (a signed-in viewer) or failed is never stored. */
 export const PRIVATE_NO_STORE = "private, no-store";
 
 /**
  * The Cache-Control of a page: the route's own (errors, failures) wins, then its parents' (the root marks every
- * page of a signed-in viewer private), then the public default.
+ * page of a signed-in viewer private), then the public default (with its CDN-Cache-Control).
  */
-export const pageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders, parentHeaders }) => {
+export const pageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders, parentHeaders }): Record<string, string> => {
   const cacheControl =
     errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control");
-  return { "Cache-Control": cacheControl ?? PUBLIC_CACHE };
+  if (cacheControl && cacheControl !== PUBLIC_CACHE) return { "Cache-Control": cacheControl };
+  return { "Cache-Control": PUBLIC_CACHE, "CDN-Cache-Control": PUBLIC_CDN_CACHE };
 };

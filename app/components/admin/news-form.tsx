@@ -58,9 +58,12 @@ export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, s
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
-  // Success and warning banners clear after 3 s; errors stay until the next attempt.
+  // Show the result where the editor is looking; success and warning banners clear after 3 s, errors stay.
+  const bannerRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!banner || banner.kind === "error") return;
+    if (!banner) return;
+    bannerRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+    if (banner.kind === "error") return;
     const timer = setTimeout(() => setBanner(null), BANNER_CLEAR_MS);
     return () => clearTimeout(timer);
   }, [banner]);
@@ -187,7 +190,7 @@ export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, s
         </label>
       </div>
 
-      {banner ? <Banner kind={banner.kind} message={banner.message} /> : null}
+      {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
       {!storeConnected ? <Banner kind="warning" message={t.newsForm.driveRequired} /> : null}
 
       <div className={styles.field}>

@@ -23,9 +23,12 @@ export async function loader() {
   }
 }
 
-/** Switching tabs only filters what is already loaded. */
+/**
+ * Switching tabs (only the query changes) filters what is already loaded. A revalidation of the same URL (the live
+ * updates' `newsUpdated`) must reload the list.
+ */
 export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate, formMethod }: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
   return defaultShouldRevalidate;
 }
 

@@ -8,9 +8,19 @@
  * - `launchSite` (test scope): starts extra sites for one test (failing database, env, deleted media…);
  *   every site it started is stopped when the test ends, pass or fail.
  */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { test as base, expect, type Page, type Response } from "@playwright/test";
+import { type APIResponse, test as base, type BrowserContext, expect, type Page, type Response } from "@playwright/test";
+import sharp from "sharp";
+import type { AppServices } from "../../../app/.server/app.server.ts";
+import { t as messages } from "../../../app/i18n/pt-BR.ts";
+import { createAdmin, type TestAccount } from "../../factories/auth.ts";
 import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
+import { createTestServices } from "../../factories/services.ts";
 import { startDemoSite } from "./demo-site.ts";
 import { type RunningSite, type SiteOptions, startSite } from "./site.ts";
 
@@ -56,6 +66,234 @@ export function mediaKeysOf(site: RunningSite, newsId: string): string[] {
   } finally {
     db.close();
   }
+}
+
+// ------------------------------------------------------------------------------------ auth helpers
+
+/** The session cookie's name (Better Auth, cookie prefix "eef"; "__Secure-" in front behind HTTPS). */
+export const SESSION_COOKIE = "eef.session_token";
+
+/**
+ * Runs `fn` with the app's services opened on a running site's database (same DATA_DIR, same auth secret), e.g. to
+ * grant admin rights with runAdminCli while the server runs.
+ */
+export async function withSiteServices<T>(
+  site: RunningSite,
+  fn: (services: AppServices) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const services = await createTestServices(site.dataDir, env);
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}
+
+/** Runs SQL on a running site's database behind the server's back (e.g. removing an admins row only). */
+export function runSql(site: RunningSite, statement: string, ...params: Array<string | number | null>): void {
+  const db = new DatabaseSync(site.dbFile, { timeout: 5000 });
+  try {
+    db.prepare(statement).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+/** Fills and submits the e-mail + password form of /admin/login (the page must show the login view). */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  const form = page.locator("form").filter({ has: page.locator('input[name="intent"][value="login"]') });
+  await form.getByLabel(messages.auth.email, { exact: true }).fill(email);
+  await form.getByLabel(messages.auth.password, { exact: true }).fill(password);
+  await form.getByRole("button", { name: messages.auth.signIn, exact: true }).click();
+}
+
+/** Opens /admin/login (with an optional query), waits for hydration and signs in. */
+export async function signInThroughPage(page: Page, site: RunningSite, email: string, password: string, query = ""): Promise<void> {
+  await openPage(page, site, `/admin/login${query}`);
+  await submitLogin(page, email, password);
+}
+
+/** One admin account per running site (keyed by its data directory), created on first use. */
+const siteAdmins = new Map<string, Promise<TestAccount>>();
+
+/** The admin account of `site`: created (through Better Auth, as registration does) the first time it is asked for. */
+export function adminOf(site: RunningSite): Promise<TestAccount> {
+  let admin = siteAdmins.get(site.dataDir);
+  if (!admin) {
+    admin = withSiteServices(site, (services) => createAdmin(services, { password: "Senha-admin-1" }));
+    siteAdmins.set(site.dataDir, admin);
+    admin.catch(() => siteAdmins.delete(site.dataDir));
+  }
+  return admin;
+}
+
+/**
+ * Signs `target` (a page's browser context, or a context) in as `site`'s admin (see `adminOf`), by posting the login
+ * form over HTTP with the context's own request client: the session cookie lands in the browser's cookie jar, so
+ * every page of that context (and `context.request`) is signed in. Fast: no login page is drawn.
+ * Each call is one login attempt for the per-IP limit (LOGIN_RATE_LIMIT, 10 by default): sites that sign in often
+ * should raise it.
+ */
+export async function signInAsAdmin(target: Page | BrowserContext, site: RunningSite, account?: TestAccount): Promise<TestAccount> {
+  const admin = account ?? (await adminOf(site));
+  const context = "context" in target ? target.context() : target;
+  const response = await context.request.post(`${site.url}/admin/login`, {
+    form: { intent: "login", email: admin.email, password: admin.password, redirectTo: "/news-list" },
+    headers: { origin: site.url },
+    maxRedirects: 0,
+  });
+  expect(response.status(), `login do administrador: ${(await response.text()).slice(0, 300)}`).toBe(302);
+  expect((await context.cookies(site.url)).some((cookie) => cookie.name === SESSION_COOKIE), "cookie de sessão").toBe(true);
+  return admin;
+}
+
+// ------------------------------------------------------------------------------------ admin helpers
+
+/**
+ * A JPEG of random noise at quality 95. Noise does not compress, so the file is about one byte per pixel
+ * (1200×900 ≈ 1.1 MB): big enough for an upload whose progress can be watched.
+ */
+export async function makeNoisyJpeg(width: number, height: number): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+}
+
+let mp4: Buffer | null = null;
+
+/** A real 1-second H.264 MP4 (ffmpeg's test pattern, 320×240), made once per worker. */
+export function makeMp4(): Buffer {
+  if (mp4) return mp4;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-mp4-"));
+  try {
+    const file = path.join(dir, "video.mp4");
+    execFileSync(
+      process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=1", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-y", file],
+      { stdio: "pipe" },
+    );
+    mp4 = fs.readFileSync(file);
+    return mp4;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Slows this page's uploads to `bytesPerSecond` with Chromium's own network emulation (DevTools protocol), so a
+ * real upload's progress can be watched. Nothing is mocked: the bytes still go to the real server. Returns a
+ * function that lifts the limit.
+ */
+export async function throttleUploads(page: Page, bytesPerSecond: number): Promise<() => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  return async () => {
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+  };
+}
+
+/**
+ * A file of `bytes` zero bytes at `dir/name`, for setInputFiles by path: a local browser reads it from disk, so
+ * even 10 MB costs nothing to hand over (a Buffer would travel through the protocol). The browser derives the
+ * file's type from the extension (.jpg → image/jpeg, .png → image/png).
+ */
+export function sizedFile(dir: string, name: string, bytes: number): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  const handle = fs.openSync(file, "w");
+  try {
+    fs.ftruncateSync(handle, bytes);
+  } finally {
+    fs.closeSync(handle);
+  }
+  return file;
+}
+
+/**
+ * Records, on this page, the name, type and size of every file picked in any file input, at the moment it is
+ * picked (the page may clear the input right after, as it does for a refused file). Read with `lastPickedFile`.
+ */
+export async function watchPickedFiles(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    document.addEventListener(
+      "change",
+      (event) => {
+        const file = (event.target as HTMLInputElement).files?.[0];
+        (window as unknown as { __picked: unknown }).__picked = file ? { name: file.name, type: file.type, size: file.size } : null;
+      },
+      true,
+    );
+  });
+}
+
+export function lastPickedFile(page: Page): Promise<{ name: string; type: string; size: number } | null> {
+  return page.evaluate(() => (window as unknown as { __picked?: { name: string; type: string; size: number } | null }).__picked ?? null);
+}
+
+/** Headers for a write to the JSON API: the Origin the CSRF guard asks for when a session cookie is sent. */
+export function apiHeaders(site: RunningSite): Record<string, string> {
+  return { origin: site.url };
+}
+
+export interface ApiNewsFields {
+  title: string;
+  subtitle?: string;
+  fullContent?: string;
+  category?: string;
+  author?: string;
+  isHighlighted?: boolean;
+}
+
+/**
+ * Creates a news item through the JSON API (POST /api/news, multipart) as the admin signed in on `context`.
+ * Returns its id.
+ */
+export async function createNewsThroughApi(
+  context: BrowserContext,
+  site: RunningSite,
+  fields: ApiNewsFields,
+  media?: { name: string; mimeType: string; buffer: Buffer },
+): Promise<string> {
+  const multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> = {
+    title: fields.title,
+    subtitle: fields.subtitle ?? `Subtítulo de ${fields.title}`,
+    fullContent: fields.fullContent ?? `Conteúdo de ${fields.title}`,
+    category: fields.category ?? "Futebol",
+    author: fields.author ?? "",
+  };
+  if (fields.isHighlighted) multipart.isHighlighted = "on";
+  if (media) multipart.media = media;
+  const response = await context.request.post(`${site.url}/api/news`, { multipart, headers: apiHeaders(site) });
+  await expectStatus(response, 201, "POST /api/news");
+  const body = (await response.json()) as { id: string };
+  return body.id;
+}
+
+/** Asserts an HTTP status, showing the start of the body when it differs. */
+export async function expectStatus(response: APIResponse, status: number, what: string): Promise<void> {
+  if (response.status() !== status) expect(response.status(), `${what}: ${(await response.text()).slice(0, 400)}`).toBe(status);
+}
+
+/** Counts rows of a table of a running site (read-only). */
+export function countRows(site: RunningSite, table: "news" | "sponsors" | "media"): number {
+  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
+  try {
+    return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Sets `window.__marker` on the page; `expectNoReload` checks it survived (no full navigation happened). */
+export async function markPage(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __marker: number }).__marker = 1;
+  });
+}
+
+export async function expectNoReload(page: Page): Promise<void> {
+  expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker), "a página não foi recarregada").toBe(1);
 }
 
 // --------------------------------------------------------------------------------- standard data

@@ -23,9 +23,15 @@ export interface SiteOptions {
   env?: Record<string, string>;
   /** Start from a copy of this data directory (database and media) instead of an empty one. */
   fromDataDir?: string;
+  /**
+   * Listen on this port instead of a random free one: for tests that must know the site's URL before it starts
+   * (SITE_URL, OAuth redirect URIs). Pick it with `freePort()`.
+   */
+  port?: number;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
@@ -52,7 +58,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     }
     await services.close();
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
     cwd: path.resolve(import.meta.dirname, "../../.."),

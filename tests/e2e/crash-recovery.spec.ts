@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { expect, test } from "@playwright/test";
+import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
+import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { freePort } from "./support/site.ts";
+
+// A server killed with SIGKILL in the middle of an upload leaves no broken record, and the orphan sweeper removes
+// what the interrupted upload left on disk when the server comes back.
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "warn", SITE_URL: `http://127.0.0.1:${port}`, ...env },
+    detached: true,
+    stdio: "ignore",
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 30_000;
+    const poll = async () => {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return resolve(child);
+      } catch {
+        // not up yet
+      }
+      if (child.exitCode !== null || Date.now() > deadline) return reject(new Error("server did not start"));
+      setTimeout(poll, 100);
+    };
+    void poll();
+  });
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+test("kill -9 during an upload leaves no record, and the sweeper removes the partial file", async () => {
+  test.setTimeout(90_000);
+  const dataDir = makeDataDir("eef-crash-");
+  const services = await createTestServices(dataDir);
+  await runAdminCli(["create", "--email", "editor@exemplo.com", "--password", "segredo1"], services);
+  await services.close();
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  let server = await start(dataDir, port);
+  try {
+    const login = await fetch(`${origin}/admin/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "intent=login&email=editor%40exemplo.com&password=segredo1",
+    });
+    const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    expect(cookie).toContain("session_token");
+
+    // Start a 6 MB upload, send 2 MB, then kill the server without warning.
+    const boundary = "----eefcrash";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nNotícia interrompida\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="subtitle"\r\n\r\nSub\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="video.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
+    const request = http.request(`${origin}/api/news`, {
+      method: "POST",
+      headers: { Origin: origin, Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(head.length + 6 * 1024 * 1024 + 64) },
+    });
+    request.on("error", () => undefined);
+    request.write(head);
+    for (let index = 0; index < 32; index++) request.write(Buffer.alloc(64 * 1024, index));
+    const tmpDir = path.join(dataDir, "tmp", "uploads");
+    await expect.poll(() => filesUnder(tmpDir).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    process.kill(-server.pid!, "SIGKILL");
+    request.destroy();
+    await new Promise((resolve) => server.once("exit", resolve));
+
+    // No news record was written.
+    const db = new DatabaseSync(path.join(dataDir, "esporte-em-foco.sqlite"));
+    expect(db.prepare("select count(*) as n from news").get()).toEqual({ n: 0 });
+    db.close();
+    expect(filesUnder(tmpDir).length).toBeGreaterThan(0); // the partial upload is still on disk…
+
+    // …until the server restarts and the sweeper runs (grace shortened for the test).
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    server = await start(dataDir, port, { MEDIA_SWEEP_GRACE_SECONDS: "1" });
+    await expect.poll(() => filesUnder(tmpDir).length, { timeout: 10_000 }).toBe(0);
+    expect(filesUnder(path.join(dataDir, "media")).filter((file) => !file.includes(`${path.sep}.tmp${path.sep}`))).toEqual([]);
+    const after = new DatabaseSync(path.join(dataDir, "esporte-em-foco.sqlite"));
+    expect(after.prepare("select count(*) as n from media").get()).toEqual({ n: 0 });
+    after.close();
+  } finally {
+    if (server.exitCode === null && server.pid) process.kill(-server.pid, "SIGKILL");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
