@@ -25,6 +25,7 @@ export default [
   route("api/sponsors", "routes/api/sponsors.ts"),
   route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
   route("healthz", "routes/resources/healthz.ts"),
+  route("readyz", "routes/resources/readyz.ts"),
 
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -3,12 +3,15 @@ import { createAdminService, type AdminService } from "./admins/admins.service.s
 import { announceFirstAdmin } from "./admins/first-admin.server.ts";
 import { createBetterAuth, type BetterAuthInstance } from "./auth/auth.server.ts";
 import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
-import { createMemoryRateLimiter } from "./auth/rate-limiter.server.ts";
+import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
+import { createRedisRateLimiter } from "./auth/redis-rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "./config/env.server.ts";
 import { createMemoryEventBus, type EventBus } from "./events/event-bus.ts";
+import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
+import { LOCK_KEYS, runExclusive } from "./db/locks.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
@@ -18,7 +21,7 @@ import { createNewsService, type NewsService } from "./news/news.service.server.
 import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
 import { createSponsorService, type SponsorService } from "./sponsors/sponsors.service.server.ts";
-import { createLocalStore } from "./storage/local-store.server.ts";
+import { createMediaStore } from "./storage/create-store.server.ts";
 import type { MediaStore } from "./storage/media-store.ts";
 
 export interface AppServices {
@@ -34,6 +37,7 @@ export interface AppServices {
   admins: AdminService;
   auth: AuthService;
   events: EventBus;
+  rateLimiter: RateLimiter & { close?(): Promise<void> };
   newsEditor: NewsEditor;
   sponsorEditor: SponsorEditor;
 }
@@ -44,15 +48,23 @@ export function createServices(
   log: Logger = createLogger(config),
   options: Parameters<typeof openDatabase>[1] = {},
 ): AppServices {
-  const database = openDatabase(config, options);
-  const store = createLocalStore({ root: config.media.dir });
+  const database = openDatabase(config, {
+    onPoolError: (error) => log.warn({ err: error }, "idle database connection lost"),
+    ...options,
+  });
+  const store = createMediaStore(config);
   const deps = { db: database.db, store };
   const mailer = createMailer(config, log);
-  const betterAuth = createBetterAuth({ config, db: database.db, secret: resolveAuthSecret(config), mailer, log });
+  const betterAuth = createBetterAuth({ config, db: database.db, dialect: database.dialect, secret: resolveAuthSecret(config), mailer, log });
   const admins = createAdminService({ db: database.db, log });
   const media = createMediaService({ ...deps, log });
-  const events = createMemoryEventBus();
+  const events =
+    config.database.kind === "postgres"
+      ? createPostgresEventBus({ url: config.database.url, db: database.db, log })
+      : createMemoryEventBus();
   const editorDeps = { db: database.db, media, store, events, log };
+  const { redisUrl } = config.auth.rateLimit;
+  const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
   return {
     config,
     log,
@@ -64,7 +76,8 @@ export function createServices(
     mailer,
     betterAuth,
     admins,
-    auth: createAuthService({ auth: betterAuth, admins, limiter: createMemoryRateLimiter(), config, log }),
+    auth: createAuthService({ auth: betterAuth, admins, limiter: rateLimiter, config, log }),
+    rateLimiter,
     events,
     newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor }),
     sponsorEditor: createSponsorEditor(editorDeps),
@@ -102,6 +115,8 @@ export function bootApp(): Promise<AppServices> {
       graceMs: config.media.sweepGraceMs,
       intervalMs: config.media.sweepIntervalMs,
       tmpDirs: [config.media.uploadTmpDir],
+      // With several instances on one PostgreSQL, only one sweeps at a time.
+      exclusive: (task) => runExclusive(services.database, LOCK_KEYS.orphanSweep, task),
     });
     current = services;
     return services;
@@ -123,5 +138,6 @@ export async function shutdownApp(): Promise<void> {
   await sweeper?.idle();
   sweeper = undefined;
   await services?.events.close();
+  await services?.rateLimiter.close?.();
   await services?.database.close();
 }

@@ -1,23 +1,75 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { type AppServices, createServices, migrateAll } from "../../app/.server/app.server.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
+
+/**
+ * Which database the tests run on: `sqlite` (default) or `postgres` (TEST_DATABASE=postgres; the server at
+ * TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres). On PostgreSQL every test services
+ * instance gets a database of its own, created here and dropped on close.
+ */
+export const TEST_DATABASE = process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite";
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** A fresh data directory (SQLite file + media) under the system temp folder. */
 export function makeDataDir(prefix = "eef-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Real services on a real, freshly migrated SQLite file. Call `close()` when done. */
+/** Creates an empty PostgreSQL database; returns its URL and a function that drops it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `eef_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Real services on a real, freshly migrated database (SQLite file, or PostgreSQL). Call `close()` when done. */
 export async function createTestServices(
   dataDir: string = makeDataDir(),
   env: Record<string, string> = {},
   options: Parameters<typeof createServices>[2] = {},
 ): Promise<AppServices & { dataDir: string; close(): Promise<void> }> {
-  const config = parseConfig({ DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "silent", ...env });
+  const postgres = TEST_DATABASE === "postgres" && !env.DATABASE_URL ? await createPostgresDatabase() : null;
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    SEED_DEMO: "0",
+    LOG_LEVEL: "silent",
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  });
   const services = createServices(config, createLogger({ logLevel: "silent" }), options);
   await migrateAll(services);
-  return { ...services, dataDir, close: () => services.database.close() };
+  return {
+    ...services,
+    dataDir,
+    async close() {
+      await services.events.close();
+      await services.rateLimiter.close?.();
+      await services.database.close();
+      await postgres?.drop();
+    },
+  };
 }

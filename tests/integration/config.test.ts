@@ -1,6 +1,11 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
+import { type AppConfig, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
+
+function sqliteFile(config: Pick<AppConfig, "database">): string {
+  if (config.database.kind !== "sqlite") throw new Error(`expected SQLite, got ${config.database.kind}`);
+  return config.database.file;
+}
 
 /** Runs parseConfig and returns the ConfigError it throws (fails the test when it does not throw one). */
 function configErrorFor(env: Record<string, string>): ConfigError {
@@ -26,14 +31,15 @@ describe("parseConfig: defaults", () => {
     expect(config.dataDir).toBe(path.resolve("./data"));
     expect(path.isAbsolute(config.dataDir)).toBe(true);
     expect(config.database.kind).toBe("sqlite");
-    expect(path.dirname(config.database.file)).toBe(config.dataDir);
-    expect(config.database.file).toMatch(/\.sqlite$/);
+    expect(path.dirname(sqliteFile(config))).toBe(config.dataDir);
+    expect(sqliteFile(config)).toMatch(/\.sqlite$/);
     expect(config.media).toEqual({
       store: "local",
       dir: path.join(config.dataDir, "media"),
       uploadTmpDir: path.join(config.dataDir, "tmp", "uploads"),
       sweepGraceMs: 6 * 60 * 60_000,
       sweepIntervalMs: 60 * 60_000,
+      s3: null,
     });
   });
 
@@ -80,7 +86,7 @@ describe("parseConfig: overrides", () => {
   it("DATA_DIR moves the SQLite file and the media folder", () => {
     const config = parseConfig({ DATA_DIR: "/tmp/eef-config-test" });
     expect(config.dataDir).toBe("/tmp/eef-config-test");
-    expect(path.dirname(config.database.file)).toBe("/tmp/eef-config-test");
+    expect(path.dirname(sqliteFile(config))).toBe("/tmp/eef-config-test");
     expect(config.media.dir).toBe("/tmp/eef-config-test/media");
   });
 
@@ -89,12 +95,21 @@ describe("parseConfig: overrides", () => {
       kind: "sqlite",
       file: path.resolve("./tmp/outro.sqlite"),
     });
-    expect(parseConfig({ DATABASE_URL: "file:///var/lib/eef/banco.sqlite" }).database.file).toBe(
+    expect(sqliteFile(parseConfig({ DATABASE_URL: "file:///var/lib/eef/banco.sqlite" }))).toBe(
       "/var/lib/eef/banco.sqlite",
     );
-    expect(parseConfig({ DATABASE_URL: "sqlite:/srv/db.sqlite", DATA_DIR: "/tmp/x" }).database.file).toBe(
+    expect(sqliteFile(parseConfig({ DATABASE_URL: "sqlite:/srv/db.sqlite", DATA_DIR: "/tmp/x" }))).toBe(
       "/srv/db.sqlite",
     );
+  });
+
+  it("DATABASE_URL=postgres://… selects PostgreSQL with a pool (DATABASE_POOL_SIZE, default 10)", () => {
+    expect(parseConfig({ DATABASE_URL: "postgres://eef@127.0.0.1:5432/eef" }).database).toEqual({
+      kind: "postgres",
+      url: "postgres://eef@127.0.0.1:5432/eef",
+      poolSize: 10,
+    });
+    expect(parseConfig({ DATABASE_URL: "postgresql://h/db", DATABASE_POOL_SIZE: "3" }).database).toMatchObject({ poolSize: 3 });
   });
 
   it("PORT, SITE_URL, CONTACT_EMAIL, TIME_ZONE and SEED_DEMO are read", () => {

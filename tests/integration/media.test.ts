@@ -303,7 +303,8 @@ describe("saveImage", () => {
 
   it("deletes the written files again when the database insert fails", async () => {
     const services = await open();
-    await sql`drop table media`.execute(services.database.db);
+    // PostgreSQL refuses to drop a table others refer to unless told to cascade; SQLite has no CASCADE keyword.
+    await (services.database.dialect === "postgres" ? sql`drop table media cascade` : sql`drop table media`).execute(services.database.db);
     const put = vi.spyOn(services.store, "put");
     await expect(services.media.saveImage(await makeTestImage(1000, 600), "foto.jpg")).rejects.toThrow(/media/);
     expect(put).toHaveBeenCalledTimes(6); // 400/800/1000 × WebP/JPEG were written before the insert failed...

@@ -6,7 +6,7 @@ import { openDatabase } from "../../app/.server/db/database.server.ts";
 import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import type { Database } from "../../app/.server/db/schema.ts";
 import { createNews, createSponsor } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
@@ -124,7 +124,9 @@ describe("migrations", () => {
   });
 });
 
-describe("listing queries use the indexes", () => {
+// Skipped on PostgreSQL: EXPLAIN QUERY PLAN is SQLite's, and PostgreSQL's planner rightly prefers a sequential scan
+// on tables this small. The indexes themselves are checked on PostgreSQL by the test below.
+describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes", () => {
   let services: Services;
   const queries: CompiledQuery[] = [];
 
@@ -178,5 +180,27 @@ describe("listing queries use the indexes", () => {
     expect(plans).toHaveLength(1);
     expect(plans[0]).toMatch(/sponsors USING (COVERING )?INDEX/);
     expect(plans[0]).not.toContain("TEMP B-TREE");
+  });
+});
+
+describe.runIf(TEST_DATABASE === "postgres")("migrations on PostgreSQL", () => {
+  it("create the same tables and listing indexes, and a second run changes nothing", async () => {
+    const services = await createTestServices();
+    try {
+      const db = services.database.db;
+      const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(db);
+      const names = tables.rows.map((row) => row.table_name);
+      for (const table of ["news", "sponsors", "media", "admins", "app_settings", "user", "session", "account", "verification"]) {
+        expect(names).toContain(table);
+      }
+      const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = 'public'`.execute(db);
+      const definitions = indexes.rows.map((row) => row.indexdef);
+      expect(definitions.some((def) => /ON public\.news USING btree \(created_at, id\)/.test(def))).toBe(true);
+      expect(definitions.some((def) => /ON public\.news USING btree \(is_highlighted, created_at, id\)/.test(def))).toBe(true);
+      expect(definitions.some((def) => /ON public\.sponsors USING btree \(created_at, id\)/.test(def))).toBe(true);
+      expect(await migrateToLatest(db)).toEqual([]);
+    } finally {
+      await services.close();
+    }
   });
 });

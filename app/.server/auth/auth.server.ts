@@ -16,21 +16,28 @@ export const PUBLIC_AUTH_PATHS = [`${AUTH_BASE_PATH}/callback/google`];
 export interface AuthDeps {
   config: Pick<AppConfig, "site" | "auth">;
   db: Kysely<Database>;
+  dialect: "sqlite" | "postgres";
   secret: string;
   mailer: Mailer;
   log: Logger;
 }
 
 /** The Better Auth instance on our database: e-mail + password, and Google (OpenID Connect) when configured. */
-export function createBetterAuth({ config, db, secret, mailer, log }: AuthDeps) {
+export function createBetterAuth({ config, db, dialect, secret, mailer, log }: AuthDeps) {
   const { passwordPolicy: policy, google } = config.auth;
   return betterAuth({
     appName: config.site.name,
     baseURL: config.site.url,
     basePath: AUTH_BASE_PATH,
     secret,
-    database: { db, type: "sqlite" },
+    database: { db, type: dialect },
     telemetry: { enabled: false },
+    // Better Auth's own messages go through our structured logger (and its LOG_LEVEL).
+    logger: {
+      log(level, message, ...args) {
+        log[level]({ source: "better-auth", args: args.length ? args : undefined }, message);
+      },
+    },
     trustedOrigins: [config.site.url],
     // Sign-in attempts are limited by our own limiter (per IP and per account) in the login action.
     rateLimit: { enabled: false },

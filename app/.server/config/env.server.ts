@@ -22,8 +22,11 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
-    .regex(/^(file|sqlite):/, { error: "use file:caminho/para/banco.sqlite" })
+    .regex(/^(file:|sqlite:|postgres:\/\/|postgresql:\/\/)/, {
+      error: "use file:caminho/para/banco.sqlite ou postgres://usuário:senha@host:5432/banco",
+    })
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SITE_NAME: z.string().trim().min(1).default(DEFAULT_SITE_NAME),
   SITE_URL: optionalUrl,
@@ -38,10 +41,22 @@ const envSchema = z.object({
     .default("America/Sao_Paulo")
     .refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
   SEED_DEMO: booleanFlag.default(true),
-  MEDIA_STORE: z.enum(["local"]).default("local"),
-  /** Media no record points to is removed after this many minutes (uploads in progress are younger). */
-  MEDIA_SWEEP_GRACE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(360),
-  MEDIA_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1_440).default(60),
+  MEDIA_STORE: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().trim().min(3).optional(),
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  /** Public base URL of the bucket (usually a CDN): media URLs become `${S3_PUBLIC_URL}/${key}`. */
+  S3_PUBLIC_URL: z.url().optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([a-z0-9][a-z0-9._-]*\/)*$/, { error: "use um prefixo como midia/ (minúsculas, terminando em /)" })
+    .default(""),
+  /** Media no record points to is removed after this many seconds (uploads in progress are younger). */
+  MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).max(604_800).default(21_600),
+  MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3_600),
 
   AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
@@ -59,6 +74,8 @@ const envSchema = z.object({
   PASSWORD_REQUIRE_NUMBER: booleanFlag.default(false),
   PASSWORD_REQUIRE_SYMBOL: booleanFlag.default(false),
   /** Sign-in attempts allowed per window, per IP and per account. */
+  /** Redis shared by every instance for sign-in rate limits (optional; memory otherwise). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: "use redis://host:6379" }).optional(),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
@@ -77,18 +94,25 @@ export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: "sqlite"; file: string };
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; poolSize: number };
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   timeZone: string;
   seedDemo: boolean;
-  media: { store: "local"; dir: string; uploadTmpDir: string; sweepGraceMs: number; sweepIntervalMs: number };
+  media: {
+    store: "local" | "s3";
+    dir: string;
+    uploadTmpDir: string;
+    sweepGraceMs: number;
+    sweepIntervalMs: number;
+    s3: S3Config | null;
+  };
   site: PublicSiteConfig;
   auth: {
     /** Null when unset: the app then generates one and keeps it under DATA_DIR/secrets. */
     secret: string | null;
     google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
     passwordPolicy: PasswordPolicy;
-    rateLimit: { max: number; windowSeconds: number };
+    rateLimit: { max: number; windowSeconds: number; redisUrl: string | null };
   };
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
 }
@@ -104,6 +128,17 @@ export interface PublicSiteConfig {
   contactEmail: string | null;
   timeZone: string;
   social: { instagram: string; twitter: string; facebook: string };
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | null;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
+  publicUrl: string | null;
+  prefix: string;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +162,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
   if (env.PASSWORD_MAX_LENGTH < env.PASSWORD_MIN_LENGTH) {
     throw new ConfigError("Configuração inválida:\n  PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH");
   }
+  if (env.MEDIA_STORE === "s3" && !env.S3_BUCKET) {
+    throw new ConfigError("Configuração inválida:\n  S3_BUCKET: obrigatório com MEDIA_STORE=s3");
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    const missing = env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
+    throw new ConfigError(`Configuração inválida:\n  ${missing}: defina S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntos`);
+  }
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
     throw new ConfigError(`Configuração inválida:\n  ${missing}: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET juntos`);
@@ -138,7 +180,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     port: env.PORT,
     host: env.HOST,
     dataDir,
-    database: resolveDatabase(env.DATABASE_URL, dataDir),
+    database: resolveDatabase(env.DATABASE_URL, dataDir, env.DATABASE_POOL_SIZE),
     logLevel: env.LOG_LEVEL,
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
@@ -146,8 +188,20 @@ export function parseConfig(source: Record<string, string | undefined> = process
       store: env.MEDIA_STORE,
       dir: path.join(dataDir, "media"),
       uploadTmpDir: path.join(dataDir, "tmp", "uploads"),
-      sweepGraceMs: env.MEDIA_SWEEP_GRACE_MINUTES * 60_000,
-      sweepIntervalMs: env.MEDIA_SWEEP_INTERVAL_MINUTES * 60_000,
+      sweepGraceMs: env.MEDIA_SWEEP_GRACE_SECONDS * 1000,
+      sweepIntervalMs: env.MEDIA_SWEEP_INTERVAL_SECONDS * 1000,
+      s3: env.S3_BUCKET
+        ? {
+            bucket: env.S3_BUCKET,
+            region: env.S3_REGION,
+            endpoint: env.S3_ENDPOINT ?? null,
+            accessKeyId: env.S3_ACCESS_KEY_ID ?? null,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? null,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+            publicUrl: env.S3_PUBLIC_URL?.replace(/\/+$/, "") ?? null,
+            prefix: env.S3_PREFIX,
+          }
+        : null,
     },
     auth: {
       secret: env.AUTH_SECRET ?? null,
@@ -163,7 +217,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
         requireNumber: env.PASSWORD_REQUIRE_NUMBER,
         requireSymbol: env.PASSWORD_REQUIRE_SYMBOL,
       },
-      rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS },
+      rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS, redisUrl: env.REDIS_URL ?? null },
     },
     mail: {
       smtpUrl: env.SMTP_URL ?? null,
@@ -189,8 +243,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
   };
 }
 
-function resolveDatabase(url: string | undefined, dataDir: string): AppConfig["database"] {
+function resolveDatabase(url: string | undefined, dataDir: string, poolSize: number): AppConfig["database"] {
   if (!url) return { kind: "sqlite", file: path.join(dataDir, "esporte-em-foco.sqlite") };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url, poolSize };
   const file = url.replace(/^(file|sqlite):(\/\/)?/, "");
   return { kind: "sqlite", file: path.resolve(file) };
 }

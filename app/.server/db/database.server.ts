@@ -2,34 +2,42 @@ import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-dialect";
-import { Kysely, type LogEvent } from "kysely";
+import { type Dialect, Kysely, type LogEvent, PostgresDialect } from "kysely";
+import pg from "pg";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Database } from "./schema.ts";
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
-  dialect: "sqlite";
+  dialect: "sqlite" | "postgres";
   close(): Promise<void>;
 }
 
 /**
- * Opens the configured database. SQLite runs in WAL mode with foreign keys on, so readers never block the
- * writer and a crash mid-write leaves the last committed state.
+ * Opens the configured database: SQLite (the embedded default) or PostgreSQL (a connection pool).
+ * SQLite runs in WAL mode with foreign keys on, so readers never block the writer and a crash mid-write leaves the
+ * last committed state.
  */
 export function openDatabase(
   config: Pick<AppConfig, "database">,
-  options: { onQuery?: (event: LogEvent) => void } = {},
+  options: { onQuery?: (event: LogEvent) => void; onPoolError?: (error: Error) => void } = {},
 ): DatabaseHandle {
+  const log = options.onQuery ? { log: options.onQuery } : {};
+  if (config.database.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, types: pgTypes });
+    // An idle connection dropped by the server (restart, failover) is replaced on next use; it must not crash us.
+    pool.on("error", (error) => options.onPoolError?.(error));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
+    return { db, dialect: "postgres", close: () => db.destroy() };
+  }
   const { file } = config.database;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new DatabaseSync(file, { timeout: 5000 });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  const db = new Kysely<Database>({
-    dialect: new NodeSqliteDialect({ database: sqlite }),
-    ...(options.onQuery ? { log: options.onQuery } : {}),
-  });
+  const dialect: Dialect = new NodeSqliteDialect({ database: sqlite });
+  const db = new Kysely<Database>({ dialect, ...log });
   return {
     db,
     dialect: "sqlite",
@@ -39,3 +47,11 @@ export function openDatabase(
     },
   };
 }
+
+/** 64-bit integers (counts, file sizes) come back as JavaScript numbers, as they do from SQLite. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;

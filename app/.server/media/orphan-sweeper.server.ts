@@ -129,13 +129,20 @@ export interface OrphanSweeper {
  * Sweeps once right away, then every `intervalMs`. The timer does not keep the process alive, and a sweep never
  * overlaps the previous one. Failures are logged, never thrown.
  */
-export function startOrphanSweeper(deps: SweepDeps & { intervalMs: number }): OrphanSweeper {
+export function startOrphanSweeper(
+  deps: SweepDeps & {
+    intervalMs: number;
+    /** Runs the sweep only if no other instance is sweeping (e.g. under a PostgreSQL advisory lock). */
+    exclusive?: (task: () => Promise<unknown>) => Promise<unknown>;
+  },
+): OrphanSweeper {
   let running: Promise<void> | null = null;
   let stopped = false;
 
   const run = () => {
     if (running || stopped) return;
-    running = sweepOrphans(deps)
+    const exclusive = deps.exclusive ?? ((task) => task());
+    running = exclusive(() => sweepOrphans(deps))
       .then(
         () => undefined,
         (error: unknown) => deps.log.error({ err: error }, "orphan media sweep failed"),

@@ -1,4 +1,4 @@
-import { createReadStream, type Dir } from "node:fs";
+import { constants as fsConstants, createReadStream, type Dir } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -33,8 +33,15 @@ export function createLocalStore(options: { root: string; publicPath?: string })
 
   return {
     name: "local",
+    /** Local disk needs no sign-in: it is "connected" whenever its folder can be written. */
     async isConnected() {
-      return true;
+      try {
+        await fs.mkdir(root, { recursive: true });
+        await fs.access(root, fsConstants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
     },
     async put(key, body, _contentType) {
       const file = resolveKey(key);

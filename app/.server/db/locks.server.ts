@@ -1,0 +1,31 @@
+import { type Kysely, sql } from "kysely";
+import type { DatabaseHandle } from "./database.server.ts";
+
+/** Stable 32-bit keys for PostgreSQL advisory locks, one per job. */
+export const LOCK_KEYS = { orphanSweep: 72_615_001 } as const;
+
+/**
+ * Runs `task` only where no other instance holds the same lock; returns whether it ran. On PostgreSQL this is a
+ * session advisory lock held on one pooled connection for the task's duration (released even if the task fails).
+ * SQLite serves a single process, so the task simply runs.
+ */
+export async function runExclusive(
+  database: Pick<DatabaseHandle, "db" | "dialect">,
+  key: number,
+  task: () => Promise<unknown>,
+): Promise<boolean> {
+  if (database.dialect !== "postgres") {
+    await task();
+    return true;
+  }
+  return (database.db as Kysely<any>).connection().execute(async (connection) => {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`.execute(connection);
+    if (!rows[0]?.locked) return false;
+    try {
+      await task();
+      return true;
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+    }
+  });
+}

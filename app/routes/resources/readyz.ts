@@ -1,0 +1,23 @@
+import { sql } from "kysely";
+import { getServices } from "../../.server/app.server.ts";
+
+/** Readiness: the database answers and the media store is reachable. 503 with the failing part otherwise. */
+export async function loader() {
+  const { database, store, log } = getServices();
+  const checks: Record<string, "ok" | "falha"> = {};
+  try {
+    await sql`select 1`.execute(database.db);
+    checks.database = "ok";
+  } catch (error) {
+    log.error({ err: error }, "readiness: database check failed");
+    checks.database = "falha";
+  }
+  try {
+    checks.media = (await store.isConnected()) ? "ok" : "falha";
+  } catch (error) {
+    log.error({ err: error }, "readiness: media store check failed");
+    checks.media = "falha";
+  }
+  const ready = Object.values(checks).every((value) => value === "ok");
+  return Response.json({ status: ready ? "ok" : "indisponível", checks }, { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+}

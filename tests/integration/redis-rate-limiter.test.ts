@@ -1,0 +1,54 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createRedisRateLimiter } from "../../app/.server/auth/redis-rate-limiter.server.ts";
+import { createLogger } from "../../app/.server/logger.server.ts";
+
+// The real Redis server of this machine (127.0.0.1:6379; REDIS_TEST_URL overrides).
+const url = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
+const log = createLogger({ logLevel: "silent" });
+
+describe("Redis rate limiter", () => {
+  it("two instances share one count per key, per window", async () => {
+    const first = createRedisRateLimiter({ url, log });
+    const second = createRedisRateLimiter({ url, log });
+    const key = `teste:${randomUUID()}`;
+    try {
+      expect((await first.hit(key, 3, 60)).allowed).toBe(true);
+      expect((await second.hit(key, 3, 60)).allowed).toBe(true);
+      expect((await first.hit(key, 3, 60)).allowed).toBe(true);
+      const blocked = await second.hit(key, 3, 60);
+      expect(blocked.allowed).toBe(false);
+      expect(blocked.retryAfterSeconds).toBeGreaterThan(50);
+      expect(blocked.retryAfterSeconds).toBeLessThanOrEqual(60);
+      expect((await first.hit(`${key}:outra`, 3, 60)).allowed).toBe(true);
+      await first.reset(key);
+      expect((await second.hit(key, 3, 60)).allowed).toBe(true);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("the window expires", async () => {
+    const limiter = createRedisRateLimiter({ url, log });
+    const key = `teste:${randomUUID()}`;
+    try {
+      expect((await limiter.hit(key, 1, 1)).allowed).toBe(true);
+      expect((await limiter.hit(key, 1, 1)).allowed).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await limiter.hit(key, 1, 1)).allowed).toBe(true);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it("with Redis unreachable it still limits, in memory", async () => {
+    const limiter = createRedisRateLimiter({ url: "redis://127.0.0.1:1", log });
+    try {
+      expect((await limiter.hit("k", 1, 60)).allowed).toBe(true);
+      expect((await limiter.hit("k", 1, 60)).allowed).toBe(false);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
