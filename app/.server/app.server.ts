@@ -11,7 +11,7 @@ import { createMemoryEventBus, type EventBus } from "./events/event-bus.ts";
 import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
-import { LOCK_KEYS, runExclusive } from "./db/locks.server.ts";
+import { LOCK_KEYS, runExclusive, runWithLock } from "./db/locks.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
@@ -86,9 +86,12 @@ export function createServices(
 
 /** Brings every table up to date: Better Auth's own tables first (ours refer to its users), then ours. */
 export async function migrateAll(services: Pick<AppServices, "betterAuth" | "database">): Promise<string[]> {
-  const { runMigrations } = await getMigrations(services.betterAuth.options);
-  await runMigrations();
-  return migrateToLatest(services.database.db);
+  // Several instances may start together: one migrates, the others wait and then find nothing to do.
+  return runWithLock(services.database, LOCK_KEYS.migrations, async () => {
+    const { runMigrations } = await getMigrations(services.betterAuth.options);
+    await runMigrations();
+    return migrateToLatest(services.database.db);
+  });
 }
 
 let current: AppServices | undefined;
@@ -106,7 +109,7 @@ export function bootApp(): Promise<AppServices> {
     const services = createServices(config);
     const applied = await migrateAll(services);
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
-    if (config.seedDemo) await seedDemoContent(services);
+    if (config.seedDemo) await runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services));
     await announceFirstAdmin(services);
     sweeper = startOrphanSweeper({
       db: services.database.db,

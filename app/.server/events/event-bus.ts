@@ -15,25 +15,41 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-export function createMemoryEventBus(): EventBus {
+/** The subscriber bookkeeping every bus shares: who listens, who wants to know when the bus closes. */
+export function createSubscribers() {
   const listeners = new Set<SiteEventListener>();
   const closeCallbacks = new Set<() => void>();
   return {
-    async publish(event) {
+    deliver(event: SiteEvent) {
       for (const listener of [...listeners]) listener(event);
     },
-    subscribe(listener) {
+    subscribe(listener: SiteEventListener): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    onClose(callback) {
+    onClose(callback: () => void): () => void {
       closeCallbacks.add(callback);
       return () => closeCallbacks.delete(callback);
     },
-    async close() {
+    /** Forgets every listener and tells the close callbacks (open streams end). */
+    closeAll() {
       listeners.clear();
       for (const callback of [...closeCallbacks]) callback();
       closeCallbacks.clear();
+    },
+  };
+}
+
+export function createMemoryEventBus(): EventBus {
+  const subscribers = createSubscribers();
+  return {
+    async publish(event) {
+      subscribers.deliver(event);
+    },
+    subscribe: subscribers.subscribe,
+    onClose: subscribers.onClose,
+    async close() {
+      subscribers.closeAll();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import type { Logger } from "../logger.server.ts";
-import type { EventBus, SiteEvent, SiteEventListener } from "./event-bus.ts";
+import { createSubscribers, type EventBus, type SiteEvent } from "./event-bus.ts";
 
 const CHANNEL = "eef_site_events";
 const EVENTS = new Set<SiteEvent>(["newsUpdated", "sponsorsUpdated"]);
@@ -16,8 +16,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<any>; 
   /** Resolves once the listening connection is up (it opens with the first subscriber). */
   listening(): Promise<void>;
 } {
-  const listeners = new Set<SiteEventListener>();
-  const closeCallbacks = new Set<() => void>();
+  const subscribers = createSubscribers();
   let client: pg.Client | null = null;
   let closed = false;
 
@@ -26,7 +25,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<any>; 
     next.on("notification", (message) => {
       const event = message.payload as SiteEvent;
       if (message.channel !== CHANNEL || !EVENTS.has(event)) return;
-      for (const listener of [...listeners]) listener(event);
+      subscribers.deliver(event);
     });
     next.on("error", (error) => {
       options.log.warn({ err: error }, "event bus connection lost; reconnecting");
@@ -74,18 +73,12 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<any>; 
     },
     subscribe(listener) {
       void start();
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return subscribers.subscribe(listener);
     },
-    onClose(callback) {
-      closeCallbacks.add(callback);
-      return () => closeCallbacks.delete(callback);
-    },
+    onClose: subscribers.onClose,
     async close() {
       closed = true;
-      listeners.clear();
-      for (const callback of [...closeCallbacks]) callback();
-      closeCallbacks.clear();
+      subscribers.closeAll();
       const current = client;
       client = null;
       current?.removeAllListeners();

@@ -1,6 +1,16 @@
 import type { Kysely } from "kysely";
 import type { Database, NewNewsRow } from "../db/schema.ts";
 
+/** The media columns every listing joins (aliased as JoinedMediaColumns expects). */
+export const JOINED_MEDIA_COLUMNS = [
+  "media.kind as media_kind",
+  "media.key as media_key",
+  "media.mime_type as media_mime_type",
+  "media.width as media_width",
+  "media.height as media_height",
+  "media.variants as media_variants",
+] as const;
+
 function selectNewsWithMedia(db: Kysely<Database>) {
   return db
     .selectFrom("news")
@@ -14,12 +24,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.is_highlighted",
       "news.created_at",
       "news.updated_at",
-      "media.kind as media_kind",
-      "media.key as media_key",
-      "media.mime_type as media_mime_type",
-      "media.width as media_width",
-      "media.height as media_height",
-      "media.variants as media_variants",
+      ...JOINED_MEDIA_COLUMNS,
     ]);
 }
 

@@ -3,6 +3,7 @@ import type { SponsorView } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
 import { toMediaView } from "../media/media.service.server.ts";
+import { JOINED_MEDIA_COLUMNS } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 
 export interface SponsorServiceDeps {
@@ -18,16 +19,7 @@ export function createSponsorService({ db, store }: SponsorServiceDeps) {
         const rows = await db
           .selectFrom("sponsors")
           .leftJoin("media", "media.id", "sponsors.media_id")
-          .select([
-            "sponsors.id",
-            "sponsors.created_at",
-            "media.kind as media_kind",
-            "media.key as media_key",
-            "media.mime_type as media_mime_type",
-            "media.width as media_width",
-            "media.height as media_height",
-            "media.variants as media_variants",
-          ])
+          .select(["sponsors.id", "sponsors.created_at", ...JOINED_MEDIA_COLUMNS])
           .orderBy("sponsors.created_at", "asc")
           .orderBy("sponsors.id", "asc")
           .execute();
