@@ -86,40 +86,8 @@ async function recordProgress(page: Page) {
   return () => page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
 }
 
-/**
- * Records in the page, with the page's own clock, when the success banner appears and disappears and when the URL's
- * path changes (client-side navigation keeps this script alive), so delays are measured without polling error.
- */
-async function recordTimeline(page: Page) {
-  await page.evaluate(() => {
-    const events: Array<{ what: string; at: number }> = [];
-    (window as unknown as { __timeline: typeof events }).__timeline = events;
-    let banner = false;
-    let pathname = location.pathname;
-    const record = () => {
-      const shown = document.querySelector('[data-testid="banner-success"]') !== null;
-      if (shown !== banner) events.push({ what: shown ? "banner-shown" : "banner-hidden", at: performance.now() });
-      banner = shown;
-      if (location.pathname !== pathname) events.push({ what: `path:${location.pathname}`, at: performance.now() });
-      pathname = location.pathname;
-    };
-    new MutationObserver(record).observe(document.documentElement, { subtree: true, childList: true });
-  });
-  const read = () => page.evaluate(() => (window as unknown as { __timeline: Array<{ what: string; at: number }> }).__timeline);
-  return async (from: string, to: string) => {
-    // The URL changes a moment before the new page is drawn: wait until the observer has seen it.
-    await expect.poll(async () => (await read()).map((event) => event.what)).toContain(to);
-    const events = await read();
-    const start = events.find((event) => event.what === from);
-    const end = events.find((event) => event.what === to);
-    expect(start, `${from} em ${JSON.stringify(events)}`).toBeDefined();
-    expect(end, `${to} em ${JSON.stringify(events)}`).toBeDefined();
-    return end!.at - start!.at;
-  };
-}
-
 /** The public URLs of a news item's stored media (main file and every variant). */
-const mediaUrls = (site: RunningSite, newsId: string) => mediaKeysOf(site, newsId).map((key) => ({ key, url: `${site.url}/media/${key}` }));
+const mediaUrls = async (site: RunningSite, newsId: string) => (await mediaKeysOf(site, newsId)).map((key) => ({ key, url: `${site.url}/media/${key}` }));
 
 // ------------------------------------------------------------------------------------------- create form
 
@@ -245,7 +213,9 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await expect(page.getByTestId("upload-progress")).toHaveCount(0);
 
     const progressTexts = await recordProgress(page);
-    const elapsed = await recordTimeline(page);
+    // The page's timers run on a controlled clock from here on, so the 3 s banner is checked without timing.
+    await page.clock.install();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     const unthrottle = await throttleUploads(page, 512 * 1024);
     await submitCreate(page).click();
     // While the bytes go up: the progress element with a percentage, and the form busy.
@@ -272,11 +242,12 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await expect(mediaGroup(page).getByText(t.newsForm.mediaPick)).toBeVisible();
     await expect(submitCreate(page)).toBeEnabled();
 
-    // The banner clears after about 3 s.
-    await expect(banner).toBeHidden({ timeout: 8_000 });
-    const shownFor = await elapsed("banner-shown", "banner-hidden");
-    expect(shownFor).toBeGreaterThanOrEqual(2_900);
-    expect(shownFor).toBeLessThan(4_500);
+    // The banner clears after 3 s: still there at 2.9 s, gone after 3 s.
+    await page.clock.runFor(2_900);
+    await expect(banner).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(banner).toBeHidden();
+    await page.clock.resume();
 
     // Saved for real: a record with its media, the files in DATA_DIR/media, served at /media/….
     await openPage(page, editorSite, "/news-list");
@@ -284,7 +255,7 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await expect(card).toBeVisible();
     const id = await card.getAttribute("data-news-id");
     expect(id).toBeTruthy();
-    for (const { key, url } of mediaUrls(editorSite, id!)) {
+    for (const { key, url } of await mediaUrls(editorSite, id!)) {
       expect(fs.existsSync(path.join(editorSite.dataDir, "media", key)), key).toBe(true);
       expect((await page.request.get(url)).status(), url).toBe(200);
     }
@@ -362,7 +333,7 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
       { title, subtitle: "Subtítulo original.", fullContent: "Primeira linha.\nSegunda linha.", category: "Basquete", author: "Autora Original" },
       { name: "original.jpg", mimeType: "image/jpeg", buffer: await makeNoisyJpeg(640, 480) },
     );
-    const oldMedia = mediaUrls(editorSite, id);
+    const oldMedia = await mediaUrls(editorSite, id);
     expect(oldMedia.length).toBeGreaterThan(1);
     for (const { url } of oldMedia) expect((await page.request.get(url)).status(), url).toBe(200);
 
@@ -386,14 +357,16 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
     await expect(page.getByTestId("media-preview").locator("video")).toBeVisible();
     await expect(page.getByTestId("media-name")).toHaveText("gols.mp4");
     await expect(page.getByTestId("media-size")).toHaveText(formatBytes(video.length));
-    const elapsed = await recordTimeline(page);
+    await page.clock.install();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await submitEdit(page).click();
     await expect(successBanner(page)).toHaveText("Notícia atualizada com sucesso com nova mídia salva no armazenamento local");
-    // About 2 s later, the article.
+    // 2 s later (on the page's controlled clock), the article: not yet at 1.9 s, there after 2 s.
+    await page.clock.runFor(1_900);
+    await expect(page).toHaveURL(`${editorSite.url}/edit-news/${id}`);
+    await page.clock.runFor(200);
     await page.waitForURL(`${editorSite.url}/article/${id}`, { timeout: 6_000 });
-    const waited = await elapsed("banner-shown", `path:/article/${id}`);
-    expect(waited).toBeGreaterThanOrEqual(1_950);
-    expect(waited).toBeLessThan(4_000);
+    await page.clock.resume();
     const player = page.locator("article figure video");
     await expect(player).toHaveAttribute("src", /^\/media\/vid\/.+\.mp4$/);
     const videoSrc = (await player.getAttribute("src"))!;
@@ -518,7 +491,7 @@ test.describe("excluir na lista (/news-list)", () => {
       mimeType: "image/jpeg",
       buffer: await makeNoisyJpeg(320, 240),
     });
-    const goneMedia = mediaUrls(editorSite, goneId);
+    const goneMedia = await mediaUrls(editorSite, goneId);
     await openPage(page, editorSite, "/news-list");
     await markPage(page);
 
@@ -572,7 +545,7 @@ test.describe("excluir na lista (/news-list)", () => {
     // Deleted behind this server's back (another instance, whose event never reaches this page): confirming fails.
     await cardOf(page, second).getByRole("button", { name: `Excluir notícia: ${second}` }).click();
     await expect(dialog).toBeVisible();
-    runSql(editorSite, "DELETE FROM news WHERE id = ?", secondId);
+    await runSql(editorSite, "DELETE FROM news WHERE id = ?", secondId);
     await dialog.getByRole("button", { name: t.newsAdmin.deleteConfirm, exact: true }).click();
     await expect(errorBanner(page)).toHaveText("Falha ao deletar a notícia. Por favor, tente novamente.");
     await expect(dialog).toHaveCount(0);
