@@ -10,6 +10,10 @@ export default [
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/reset-password", "routes/admin/reset-password.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
+  // Google Drive store (MEDIA_STORE=gdrive): connect (consent), Google's redirect back, disconnect. Admins only.
+  route("admin/drive/connect", "routes/admin/drive-connect.ts"),
+  route("admin/drive/callback", "routes/admin/drive-callback.ts"),
+  route("admin/drive/disconnect", "routes/admin/drive-disconnect.ts"),
   // Everything inside this layout requires an admin session (checked on the server).
   layout("routes/admin/guard.tsx", [
     route("add-news", "routes/admin/add-news.tsx"),

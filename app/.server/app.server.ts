@@ -52,10 +52,12 @@ export function createServices(
     onPoolError: (error) => log.warn({ err: error }, "idle database connection lost"),
     ...options,
   });
-  const store = createMediaStore(config);
+  const secret = resolveAuthSecret(config);
+  // The Google Drive store keeps its file ids in the database and its token encrypted with the app secret.
+  const store = createMediaStore(config, { db: database.db, secret, log });
   const deps = { db: database.db, store };
   const mailer = createMailer(config, log);
-  const betterAuth = createBetterAuth({ config, db: database.db, dialect: database.dialect, secret: resolveAuthSecret(config), mailer, log });
+  const betterAuth = createBetterAuth({ config, db: database.db, dialect: database.dialect, secret, mailer, log });
   const admins = createAdminService({ db: database.db, log });
   const media = createMediaService({ ...deps, log });
   const events =
@@ -109,7 +111,10 @@ export function bootApp(): Promise<AppServices> {
     const services = createServices(config);
     const applied = await migrateAll(services);
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
-    if (config.seedDemo) await runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services));
+    // Google Drive not connected yet: no media can be stored, so the demo waits for a start after the connection.
+    const seedable = services.store.name !== "gdrive" || (await services.store.isConnected());
+    if (config.seedDemo && !seedable) services.log.warn("Google Drive not connected: demo content not created on this start");
+    if (config.seedDemo && seedable) await runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services));
     await announceFirstAdmin(services);
     sweeper = startOrphanSweeper({
       db: services.database.db,

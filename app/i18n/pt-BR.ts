@@ -157,6 +157,10 @@ export const t = {
     connectTitle: "Conecte o armazenamento de arquivos",
     connectText: "Para enviar imagens e vídeos, conecte a conta do Google Drive da redação.",
     loginFailed: "Falha ao fazer login no Google Drive. Tente novamente.",
+    /** Shown under loginFailed on iPhone/iPad (the spec's iOS advice). */
+    iosHint:
+      "No iPhone ou iPad, permita cookies e pop-ups para este site (Ajustes > Safari) ou tente outro navegador.",
+    disconnect: "Desconectar",
     labels: { local: "armazenamento local", s3: "armazenamento S3", gdrive: "Google Drive" } as Record<string, string>,
   },
   privacy: {

@@ -42,7 +42,7 @@ describe("migrations", () => {
   });
 
   it("apply the initial migration on a fresh database", () => {
-    expect(firstRun).toEqual(["2026-11-22-001-initial"]);
+    expect(firstRun).toEqual(["2026-11-22-001-initial", "2026-11-22-002-drive-files"]);
   });
 
   it("running them again is a no-op", async () => {
@@ -52,7 +52,7 @@ describe("migrations", () => {
     const after = await sql`select type, name, sql from sqlite_master order by name`.execute(db);
     expect(after.rows).toEqual(before.rows);
     const { rows } = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(db);
-    expect(rows[0]!.n).toBe(1);
+    expect(rows[0]!.n).toBe(firstRun.length);
   });
 
   it("create the expected tables", async () => {

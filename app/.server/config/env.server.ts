@@ -41,7 +41,7 @@ const envSchema = z.object({
     .default("America/Sao_Paulo")
     .refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
   SEED_DEMO: booleanFlag.default(true),
-  MEDIA_STORE: z.enum(["local", "s3"]).default("local"),
+  MEDIA_STORE: z.enum(["local", "s3", "gdrive"]).default("local"),
   S3_BUCKET: z.string().trim().min(3).optional(),
   S3_REGION: z.string().trim().min(1).default("us-east-1"),
   S3_ENDPOINT: z.url().optional(),
@@ -54,6 +54,16 @@ const envSchema = z.object({
     .string()
     .regex(/^([a-z0-9][a-z0-9._-]*\/)*$/, { error: "use um prefixo como midia/ (minúsculas, terminando em /)" })
     .default(""),
+  /** Google Drive store (MEDIA_STORE=gdrive): OAuth client (defaults to GOOGLE_CLIENT_ID/SECRET) and optional folder. */
+  GOOGLE_DRIVE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_DRIVE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GOOGLE_DRIVE_FOLDER_ID: z.string().trim().regex(/^[\w-]+$/, { error: "use o id da pasta (o final do endereço dela no Drive)" }).optional(),
+  /** Google's documented endpoints; changed only to point at a test server. */
+  GOOGLE_DRIVE_AUTH_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_DRIVE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_DRIVE_REVOKE_URL: z.url().default("https://oauth2.googleapis.com/revoke"),
+  GOOGLE_DRIVE_API_URL: z.url().default("https://www.googleapis.com"),
+  GOOGLE_DRIVE_UPLOAD_URL: z.url().default("https://www.googleapis.com"),
   /** Media no record points to is removed after this many seconds (uploads in progress are younger). */
   MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).max(604_800).default(21_600),
   MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3_600),
@@ -99,12 +109,14 @@ export interface AppConfig {
   timeZone: string;
   seedDemo: boolean;
   media: {
-    store: "local" | "s3";
+    store: "local" | "s3" | "gdrive";
     dir: string;
     uploadTmpDir: string;
     sweepGraceMs: number;
     sweepIntervalMs: number;
     s3: S3Config | null;
+    /** Present only with MEDIA_STORE=gdrive. */
+    gdrive?: GoogleDriveConfig;
   };
   site: PublicSiteConfig;
   auth: {
@@ -141,6 +153,23 @@ export interface S3Config {
   prefix: string;
 }
 
+/** The Google Drive store's OAuth client and endpoints (see GOOGLE_DRIVE_* in .env.example). */
+export interface GoogleDriveConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Parent folder of every uploaded file; null: the root of the connected account's Drive. */
+  folderId: string | null;
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  /** Base of `/drive/v3/…` (no trailing slash). */
+  apiUrl: string;
+  /** Base of `/upload/drive/v3/…` (no trailing slash). */
+  uploadUrl: string;
+  /** Where Google sends the admin back after consent: `${SITE_URL}/admin/drive/callback`. */
+  redirectUri: string;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -173,6 +202,14 @@ export function parseConfig(source: Record<string, string | undefined> = process
     const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
     throw new ConfigError(`Configuração inválida:\n  ${missing}: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET juntos`);
   }
+  const driveClientId = env.GOOGLE_DRIVE_CLIENT_ID ?? env.GOOGLE_CLIENT_ID;
+  const driveClientSecret = env.GOOGLE_DRIVE_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET;
+  if (env.MEDIA_STORE === "gdrive" && (!driveClientId || !driveClientSecret)) {
+    const missing = driveClientId ? "GOOGLE_DRIVE_CLIENT_SECRET" : "GOOGLE_DRIVE_CLIENT_ID";
+    throw new ConfigError(
+      `Configuração inválida:\n  ${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`,
+    );
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
@@ -202,6 +239,21 @@ export function parseConfig(source: Record<string, string | undefined> = process
             prefix: env.S3_PREFIX,
           }
         : null,
+      ...(env.MEDIA_STORE === "gdrive" && driveClientId && driveClientSecret
+        ? {
+            gdrive: {
+              clientId: driveClientId,
+              clientSecret: driveClientSecret,
+              folderId: env.GOOGLE_DRIVE_FOLDER_ID ?? null,
+              authUrl: env.GOOGLE_DRIVE_AUTH_URL,
+              tokenUrl: env.GOOGLE_DRIVE_TOKEN_URL,
+              revokeUrl: env.GOOGLE_DRIVE_REVOKE_URL,
+              apiUrl: env.GOOGLE_DRIVE_API_URL.replace(/\/+$/, ""),
+              uploadUrl: env.GOOGLE_DRIVE_UPLOAD_URL.replace(/\/+$/, ""),
+              redirectUri: `${siteUrl}/admin/drive/callback`,
+            },
+          }
+        : {}),
     },
     auth: {
       secret: env.AUTH_SECRET ?? null,

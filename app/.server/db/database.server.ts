@@ -27,6 +27,10 @@ export function openDatabase(
     const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, types: pgTypes });
     // An idle connection dropped by the server (restart, failover) is replaced on next use; it must not crash us.
     pool.on("error", (error) => options.onPoolError?.(error));
+    // A connection that fails while checked out (a transaction, the sweeper's advisory-lock session) emits "error" on
+    // its client, which the pool only listens to while the client is idle: unheard, it would crash the process. The
+    // query in flight fails by itself, and the pool drops the broken client when it comes back.
+    pool.on("connect", (client) => client.on("error", (error) => options.onPoolError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
     return { db, dialect: "postgres", close: () => db.destroy() };
   }

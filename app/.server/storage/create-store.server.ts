@@ -1,10 +1,24 @@
+import type { Kysely } from "kysely";
 import { type AppConfig, ConfigError } from "../config/env.server.ts";
+import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.server.ts";
+import { createGoogleDriveStore } from "./google-drive-store.server.ts";
 import { createLocalStore } from "./local-store.server.ts";
 import type { MediaStore } from "./media-store.ts";
 import { createS3Store } from "./s3-store.server.ts";
 
-/** The media store the configuration asks for (`MEDIA_STORE`): local disk under DATA_DIR/media (default) or S3. */
-export function createMediaStore(config: Pick<AppConfig, "media">): MediaStore {
+/** What the Google Drive store needs besides its configuration: its tables, and the secret that encrypts its token. */
+export interface MediaStoreDeps {
+  db?: Kysely<Database>;
+  secret?: string;
+  log?: Pick<Logger, "info" | "warn" | "error">;
+}
+
+/**
+ * The media store the configuration asks for (`MEDIA_STORE`): local disk under DATA_DIR/media (default), S3, or
+ * Google Drive (`gdrive`, which needs `deps.db` and `deps.secret`).
+ */
+export function createMediaStore(config: Pick<AppConfig, "media">, deps: MediaStoreDeps = {}): MediaStore {
   const { media } = config;
   switch (media.store) {
     case "local":
@@ -12,6 +26,10 @@ export function createMediaStore(config: Pick<AppConfig, "media">): MediaStore {
     case "s3":
       if (!media.s3) throw new ConfigError("Configuração inválida:\n  S3_BUCKET: obrigatório com MEDIA_STORE=s3");
       return createS3Store(media.s3);
+    case "gdrive":
+      if (!media.gdrive) throw new ConfigError("Configuração inválida:\n  GOOGLE_DRIVE_CLIENT_ID: obrigatório com MEDIA_STORE=gdrive");
+      if (!deps.db || !deps.secret) throw new Error("createMediaStore: o Google Drive precisa do banco (db) e do segredo da aplicação (secret)");
+      return createGoogleDriveStore({ db: deps.db, secret: deps.secret, config: media.gdrive, log: deps.log });
     default: {
       const unknown: never = media.store;
       throw new ConfigError(`Configuração inválida:\n  MEDIA_STORE: armazenamento desconhecido ${JSON.stringify(unknown)}`);

@@ -6,6 +6,7 @@ import type { MediaView } from "../../lib/media-view.ts";
 import { checkNewsMediaFile, newsFormSchema } from "../../lib/news-schema.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
+import { DriveConnectionCard, DriveForms, type DriveStatusView } from "./drive-connection.tsx";
 import { MediaPicker, type PickedFile } from "./media-picker.tsx";
 import styles from "./news-form.module.css";
 
@@ -28,6 +29,8 @@ interface NewsFormProps {
   defaultAuthor: string;
   storeConnected: boolean;
   storeLabel: string;
+  /** The Google Drive connection (MEDIA_STORE=gdrive only): shows its card instead of the plain warning. */
+  drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */
   serverResult?: { success?: string; error?: string; fieldErrors?: Partial<Record<string, string[]>> } | undefined;
 }
@@ -41,7 +44,7 @@ export const BANNER_CLEAR_MS = 3000;
  * same data goes to the JSON API over XMLHttpRequest, so the real upload progress (bytes sent) can be shown, then a
  * "processing" stage while the server re-encodes the media.
  */
-export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, storeConnected, storeLabel, serverResult }: NewsFormProps) {
+export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, storeConnected, storeLabel, drive, serverResult }: NewsFormProps) {
   const editing = mode === "edit";
   const navigate = useNavigate();
   const [values, setValues] = useState<NewsFormValues>(initial);
@@ -172,6 +175,8 @@ export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, s
     ) : null;
 
   return (
+    <>
+    {drive ? <DriveForms /> : null}
     <Form method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
       <div className={styles.head}>
         <h1 className="page-title">{editing ? t.newsForm.editTitle : t.newsForm.createTitle}</h1>
@@ -191,7 +196,11 @@ export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, s
       </div>
 
       {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
-      {!storeConnected ? <Banner kind="warning" message={t.newsForm.driveRequired} /> : null}
+      {drive ? (
+        <DriveConnectionCard status={drive} warning={t.newsForm.driveRequired} />
+      ) : !storeConnected ? (
+        <Banner kind="warning" message={t.newsForm.driveRequired} />
+      ) : null}
 
       <div className={styles.field}>
         <label htmlFor={`${formId}-title`}>{t.newsForm.title}</label>
@@ -256,6 +265,7 @@ export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, s
         </button>
       </div>
     </Form>
+    </>
   );
 }
 

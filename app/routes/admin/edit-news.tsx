@@ -3,6 +3,7 @@ import type { Route } from "./+types/edit-news";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
+import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
 import { NewsForm } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -16,10 +17,12 @@ export function meta() {
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const { config, store, news } = getServices();
+  const drive = await driveStatusView(store, request);
   const common = {
     defaultAuthor: config.site.defaultAuthor,
-    storeConnected: await store.isConnected(),
+    storeConnected: drive ? drive.connected : await store.isConnected(),
     storeLabel: t.storage.labels[store.name] ?? store.name,
+    drive,
   };
   try {
     return { ...common, article: await news.getNews(params.id), loadError: null };

@@ -1,12 +1,14 @@
 import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import type { Route } from "./+types/sponsor-manager";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { readSponsorSubmission } from "../../.server/http/submissions.server.ts";
+import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
+import { DriveConnectionCard, DriveForms } from "../../components/admin/drive-connection.tsx";
 import { MediaImage } from "../../components/news/media-image.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
@@ -29,7 +31,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     log.error({ err: error }, "sponsor manager load failed");
     loadFailed = true;
   }
-  return { sponsors: list, loadFailed, storeConnected: await store.isConnected() };
+  // With the Google Drive store: its connection state (card, 'Google Drive conectado', failure message).
+  const drive = await driveStatusView(store, request);
+  return { sponsors: list, loadFailed, storeConnected: drive ? drive.connected : await store.isConnected(), drive };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -55,6 +59,14 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+/**
+ * After a failed add the data is reloaded too (React Router skips it after an error status): the failure may have
+ * been the Google Drive connection dropping (revoked token), which the page must then show.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return defaultShouldRevalidate || (actionStatus !== undefined && actionStatus >= 400);
+}
+
 export default function SponsorManager({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const adding = navigation.state !== "idle" && navigation.formData?.get("intent") === "add";
@@ -64,7 +76,7 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
   const [problem, setProblem] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const { sponsors, loadFailed, storeConnected } = loaderData;
+  const { sponsors, loadFailed, storeConnected, drive } = loaderData;
 
   useEffect(() => {
     if (!file) return setPreview(null);
@@ -90,7 +102,12 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
     <div className="page">
       <h1 className="page-title">{t.sponsors.title}</h1>
 
-      {!storeConnected ? (
+      {drive ? (
+        <>
+          <DriveForms />
+          <DriveConnectionCard status={drive} warning={t.sponsors.driveRequired} />
+        </>
+      ) : !storeConnected ? (
         <section className={styles.card} aria-labelledby="conectar-titulo">
           <h2 id="conectar-titulo">{t.storage.connectTitle}</h2>
           <p>{t.storage.connectText}</p>

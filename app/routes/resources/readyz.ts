@@ -1,10 +1,14 @@
 import { sql } from "kysely";
 import { getServices } from "../../.server/app.server.ts";
 
-/** Readiness: the database answers and the media store is reachable. 503 with the failing part otherwise. */
+/**
+ * Readiness: the database answers and the media store is reachable. 503 with the failing part otherwise.
+ * A Google Drive store waiting for an admin's consent is reported but does not fail readiness: the instance must
+ * stay in the pool so an admin can reach 'Conectar ao Google Drive'.
+ */
 export async function loader() {
   const { database, store, log } = getServices();
-  const checks: Record<string, "ok" | "falha"> = {};
+  const checks: Record<string, "ok" | "falha" | "não conectado"> = {};
   try {
     await sql`select 1`.execute(database.db);
     checks.database = "ok";
@@ -13,11 +17,12 @@ export async function loader() {
     checks.database = "falha";
   }
   try {
-    checks.media = (await store.isConnected()) ? "ok" : "falha";
+    const connected = await store.isConnected();
+    checks.media = connected ? "ok" : store.name === "gdrive" ? "não conectado" : "falha";
   } catch (error) {
     log.error({ err: error }, "readiness: media store check failed");
     checks.media = "falha";
   }
-  const ready = Object.values(checks).every((value) => value === "ok");
+  const ready = Object.values(checks).every((value) => value !== "falha");
   return Response.json({ status: ready ? "ok" : "indisponível", checks }, { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

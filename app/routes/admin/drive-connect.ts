@@ -1,0 +1,35 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/drive-connect";
+import { getServices } from "../../.server/app.server.ts";
+import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { resolveAuthSecret } from "../../.server/auth/secret.server.ts";
+import { createDriveOAuthState } from "../../.server/storage/drive-oauth-state.server.ts";
+import { asGoogleDriveStore } from "../../.server/storage/google-drive-store.server.ts";
+import { safeRedirectPath } from "../../lib/safe-redirect.ts";
+
+/**
+ * "Conectar ao Google Drive" (POST, admins only): remembers the consent in a signed cookie bound to this session and
+ * sends the admin to Google's consent page (scope drive.file, offline access). Google comes back to
+ * /admin/drive/callback.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request);
+  const { store, config } = getServices();
+  const drive = asGoogleDriveStore(store);
+  if (!drive) return new Response("O Google Drive não é o armazenamento deste site (MEDIA_STORE).", { status: 404 });
+  const form = await request.formData();
+  const { state, setCookie } = createDriveOAuthState({
+    secret: resolveAuthSecret(config),
+    userId: viewer.userId,
+    request,
+    returnTo: safeRedirectPath(form.get("returnTo"), "/SponsorManager"),
+    secure: config.site.url.startsWith("https:"),
+  });
+  return redirect(drive.connection.authorizationUrl(state), { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+}
+
+/** Connecting changes state: only by POST. A GET (a link, a reload) goes to the sponsor manager. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
+}

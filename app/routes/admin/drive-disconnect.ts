@@ -1,0 +1,23 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/drive-disconnect";
+import { getServices } from "../../.server/app.server.ts";
+import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { asGoogleDriveStore } from "../../.server/storage/google-drive-store.server.ts";
+import { safeRedirectPath } from "../../lib/safe-redirect.ts";
+
+/** "Desconectar" (POST, admins only): revokes the newsroom's Google token and forgets it; uploads stop until reconnected. */
+export async function action({ request }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request);
+  const { store, log } = getServices();
+  const drive = asGoogleDriveStore(store);
+  if (!drive) return new Response("O Google Drive não é o armazenamento deste site (MEDIA_STORE).", { status: 404 });
+  const form = await request.formData();
+  await drive.connection.disconnect();
+  log.info({ userId: viewer.userId }, "Google Drive disconnected by an admin");
+  return redirect(safeRedirectPath(form.get("returnTo"), "/SponsorManager"), { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
+}
