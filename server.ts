@@ -88,6 +88,10 @@ async function main() {
       process.exit(0);
     });
     server.closeIdleConnections();
+    // Requests still running (an upload) leave keep-alive connections that only become idle once they answer, and
+    // browsers keep those open for minutes: close each as soon as it is idle, or server.close() waits for the 10 s
+    // forced exit (code 1).
+    setInterval(() => server.closeIdleConnections(), 100).unref();
     // The streams the bus ends leave keep-alive sockets that only become idle afterwards: close those too, or
     // server.close() waits for the 10 s forced exit (code 1) whenever a browser tab is open.
     void running.services.events.close().then(() => setImmediate(() => server.closeIdleConnections()));

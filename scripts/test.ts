@@ -3,7 +3,11 @@
  *  1. integration tests (Vitest) on SQLite files;
  *  2. the same integration tests on PostgreSQL (each test file creates and drops its own database), when the
  *     server at TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) answers — required in CI;
- *  3. a fresh production build and the browser tests (Playwright driving Debian's Chromium on the real server).
+ *  3. a fresh production build and the browser tests (Playwright driving Debian's Chromium on the real server), on
+ *     SQLite;
+ *  4. the browser tests again on PostgreSQL (a database per site; this pass also runs tests/e2e/multi-instance.spec.ts:
+ *     two instances on one PostgreSQL, one S3 store and Redis), under the same condition as 2.
+ * Prints how long each pass took.
  */
 import { spawnSync } from "node:child_process";
 import pg from "pg";
@@ -21,26 +25,47 @@ async function postgresAvailable(): Promise<boolean> {
   }
 }
 
+const timings: Array<[string, number]> = [];
+
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   const label = `${Object.entries(env).map(([key, value]) => `${key}=${value} `).join("")}${command} ${args.join(" ")}`;
   console.log(`\n▶ ${label}`);
+  const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  timings.push([label, Date.now() - started]);
   if (result.status !== 0) {
     console.error(`\n✖ ${label} falhou (código ${result.status ?? result.signal}).`);
+    printTimings();
     process.exit(result.status ?? 1);
   }
 }
 
-run("vitest", ["run"]);
-if (await postgresAvailable()) {
-  run("vitest", ["run"], { TEST_DATABASE: "postgres" });
-} else if (process.env.CI) {
-  console.error(`✖ PostgreSQL não respondeu em ${postgresUrl}: no CI os testes de integração rodam também nele.`);
+function printTimings() {
+  const format = (ms: number) => `${Math.floor(ms / 60_000)}min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`;
+  console.log("\nTempos:");
+  for (const [label, ms] of timings) console.log(`  ${format(ms).padStart(10)}  ${label}`);
+  console.log(`  ${format(timings.reduce((sum, [, ms]) => sum + ms, 0)).padStart(10)}  total`);
+}
+
+const postgres = await postgresAvailable();
+if (!postgres && process.env.CI) {
+  console.error(`✖ PostgreSQL não respondeu em ${postgresUrl}: no CI os testes de integração e do navegador rodam também nele.`);
   process.exit(1);
+}
+
+run("vitest", ["run"]);
+if (postgres) {
+  run("vitest", ["run"], { TEST_DATABASE: "postgres" });
 } else {
   console.warn(`⚠ PostgreSQL não respondeu em ${postgresUrl}: a rodada de integração em PostgreSQL foi pulada (defina TEST_POSTGRES_URL).`);
 }
 run("node", ["scripts/ensure-chromium.ts"]);
 run("react-router", ["build"]);
 run("playwright", ["test"]);
+if (postgres) {
+  run("playwright", ["test", "--output", "test-results/artifacts-postgres"], { TEST_DATABASE: "postgres" });
+} else {
+  console.warn(`⚠ PostgreSQL não respondeu em ${postgresUrl}: a rodada do navegador em PostgreSQL (e o teste de várias instâncias) foi pulada.`);
+}
+printTimings();
 console.log("\n✔ Todos os testes passaram.");

@@ -162,7 +162,7 @@ test.describe("imagem ausente", () => {
         id = await createNews(services, { title: "Imagem que vai sumir" });
       },
     });
-    for (const key of mediaKeysOf(site, id)) fs.rmSync(path.join(site.dataDir, "media", key), { force: true });
+    for (const key of await mediaKeysOf(site, id)) fs.rmSync(path.join(site.dataDir, "media", key), { force: true });
 
     await openPage(page, site, `/article/${id}`);
     const image = page.getByRole("button", { name: t.article.openMedia }).locator("img");

@@ -2,10 +2,9 @@
  * "Entrar com Google" end to end, against a real OpenID Connect provider (oidc-provider on 127.0.0.1, see
  * support/oidc.ts) configured through GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET / GOOGLE_DISCOVERY_URL.
  */
-import { DatabaseSync } from "node:sqlite";
 import type { Page } from "@playwright/test";
 import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
-import { expect, openPage, SESSION_COOKIE, t, test as base, withSiteServices } from "./support/fixtures.ts";
+import { expect, openPage, SESSION_COOKIE, siteQuery, t, test as base, withSiteServices } from "./support/fixtures.ts";
 import { type OidcProvider, startOidcProvider } from "./support/oidc.ts";
 import { freePort, type RunningSite, startSite } from "./support/site.ts";
 
@@ -60,16 +59,11 @@ async function signInWithGoogle(page: Page, site: GoogleSite, login: string) {
   await page.waitForURL((url) => onSite(url));
 }
 
-function userByEmail(site: RunningSite, email: string) {
-  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-  try {
-    const user = db.prepare("SELECT id, email, name FROM user WHERE email = ?").get(email) as { id: string; email: string; name: string } | undefined;
-    const accounts = user ? (db.prepare('SELECT "providerId" AS provider FROM account WHERE "userId" = ?').all(user.id) as Array<{ provider: string }>) : [];
-    const sessions = user ? (db.prepare('SELECT id FROM session WHERE "userId" = ?').all(user.id) as unknown[]).length : 0;
-    return { user, providers: accounts.map((account) => account.provider), sessions };
-  } finally {
-    db.close();
-  }
+async function userByEmail(site: RunningSite, email: string) {
+  const [user] = await siteQuery<{ id: string; email: string; name: string }>(site, 'SELECT id, email, name FROM "user" WHERE email = ?', email);
+  const accounts = user ? await siteQuery<{ provider: string }>(site, 'SELECT "providerId" AS provider FROM account WHERE "userId" = ?', user.id) : [];
+  const sessions = user ? (await siteQuery(site, 'SELECT id FROM session WHERE "userId" = ?', user.id)).length : 0;
+  return { user, providers: accounts.map((account) => account.provider), sessions };
 }
 
 test("com GOOGLE_CLIENT_ID/SECRET definidos, o botão está ativo e sem a explicação", async ({ page, googleSite }) => {
@@ -89,7 +83,7 @@ test("Google: quem não é admin vê a recusa com o UID e sai; depois do grant e
   await expect(page).toHaveURL(/\/admin\/login\?oauth=google/);
   const error = page.getByTestId("auth-error");
   await expect(error).toContainText("Usuário não autorizado. Apenas administradores podem fazer login.");
-  const created = userByEmail(googleSite, email);
+  const created = await userByEmail(googleSite, email);
   expect(created.user, "conta criada pelo Google").toBeDefined();
   expect(created.user!.name).toBe("Repórter Teste");
   expect(created.providers).toEqual(["google"]);
@@ -112,7 +106,7 @@ test("Google: quem não é admin vê a recusa com o UID e sai; depois do grant e
   await expect(page.getByRole("button", { name: t.admin.menu })).toBeVisible();
   const cookie = (await page.context().cookies()).find((candidate) => candidate.name === SESSION_COOKIE);
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
-  expect(userByEmail(googleSite, email).sessions).toBe(1);
+  expect((await userByEmail(googleSite, email)).sessions).toBe(1);
 
   // Neither the client secret nor the authorization codes reach the server's log.
   const logs = googleSite.logs();
@@ -141,7 +135,7 @@ test("Google: um segundo usuário, sem acesso, continua recusado (sem sessão)",
   await openPage(page, googleSite, "/admin/login?redirectTo=%2Fadd-news");
   await signInWithGoogle(page, googleSite, `leitor-${stamp}`);
   await expect(page.getByTestId("auth-error")).toContainText(t.auth.notAdmin);
-  const { user, sessions } = userByEmail(googleSite, email);
+  const { user, sessions } = await userByEmail(googleSite, email);
   await expect(page.getByTestId("auth-uid")).toHaveText(`UID: ${user!.id}`);
   expect(sessions).toBe(0);
   await page.goto(`${googleSite.url}/add-news`);

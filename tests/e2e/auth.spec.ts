@@ -4,7 +4,6 @@
  * admin-only 'Editar' button. Password reset: auth-reset.spec.ts. Google (OpenID Connect): auth-google.spec.ts.
  */
 import type { Page } from "@playwright/test";
-import { DatabaseSync } from "node:sqlite";
 import { createAdmin, createUser, type TestAccount, uniqueEmail } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import {
@@ -12,6 +11,7 @@ import {
   openPage,
   runSql,
   SESSION_COOKIE,
+  siteQuery,
   signInThroughPage,
   submitLogin,
   t,
@@ -71,13 +71,8 @@ async function expectSignedOut(page: Page, site: RunningSite) {
   await expect(menuButton(page)).toHaveCount(0);
 }
 
-function sessionRows(site: RunningSite, userId: string): number {
-  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-  try {
-    return (db.prepare('SELECT id FROM session WHERE "userId" = ?').all(userId) as unknown[]).length;
-  } finally {
-    db.close();
-  }
+async function sessionRows(site: RunningSite, userId: string): Promise<number> {
+  return (await siteQuery(site, 'SELECT id FROM session WHERE "userId" = ?', userId)).length;
 }
 
 // ---------------------------------------------------------------------------------------- the login screen
@@ -221,7 +216,7 @@ test.describe("entrar com e-mail e senha", () => {
     await expect(error.getByTestId("auth-uid")).toHaveText(`UID: ${user.id}`);
     await expect(error).toContainText(`npm run admin -- grant ${user.id}`);
     await expect(error.getByText(t.auth.uidHint(user.id), { exact: true })).toBeVisible();
-    expect(sessionRows(authSite, user.id)).toBe(0);
+    expect(await sessionRows(authSite, user.id)).toBe(0);
     await expectSignedOut(page, authSite);
   });
 
@@ -258,13 +253,11 @@ test.describe("registro", () => {
 
     const error = authError(page);
     await expect(error).toContainText("Usuário registrado, mas não autorizado como admin.");
-    const db = new DatabaseSync(authSite.dbFile, { readOnly: true, timeout: 5000 });
-    const row = db.prepare("SELECT id FROM user WHERE email = ?").get(email) as { id: string } | undefined;
-    db.close();
+    const [row] = await siteQuery<{ id: string }>(authSite, 'SELECT id FROM "user" WHERE email = ?', email);
     expect(row, "a conta foi criada").toBeDefined();
     await expect(error.getByTestId("auth-uid")).toHaveText(`UID: ${row!.id}`);
     await expect(error).toContainText(`npm run admin -- grant ${row!.id}`);
-    expect(sessionRows(authSite, row!.id)).toBe(0);
+    expect(await sessionRows(authSite, row!.id)).toBe(0);
     await expectSignedOut(page, authSite);
   });
 
@@ -299,9 +292,7 @@ test.describe("registro", () => {
     await expect(problems).toHaveText(["A senha deve conter pelo menos um símbolo (por exemplo ! @ # $)."]);
     await expect(form.getByText(t.auth.passwordsDiffer)).toHaveCount(0);
 
-    const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-    const count = (db.prepare("SELECT COUNT(*) AS n FROM user WHERE email = ?").get(email) as { n: number }).n;
-    db.close();
+    const count = (await siteQuery(site, 'SELECT id FROM "user" WHERE email = ?', email)).length;
     expect(count, "nenhuma conta criada com senha fora da política").toBe(0);
 
     // All rules met: registered (and, not being an admin, told so).
@@ -356,14 +347,14 @@ test.describe("menu administrativo", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.admin.sponsorsTitle);
     await go("Lista de notícias", "/news-list");
 
-    const before = sessionRows(authSite, authSite.admin.id);
+    const before = await sessionRows(authSite, authSite.admin.id);
     expect(before).toBeGreaterThan(0);
     await menuButton(page).click();
     await page.getByRole("dialog").getByRole("button", { name: "Sair", exact: true }).click();
     await expect(page).toHaveURL(`${authSite.url}/admin/login`);
     await expect(loginForm(page)).toBeVisible();
     await expect(menuButton(page)).toHaveCount(0);
-    expect(sessionRows(authSite, authSite.admin.id), "a sessão foi apagada no servidor").toBe(before - 1);
+    expect(await sessionRows(authSite, authSite.admin.id), "a sessão foi apagada no servidor").toBe(before - 1);
     await expectSignedOut(page, authSite);
     await page.goto(`${authSite.url}/SponsorManager`);
     await expect(page).toHaveURL(`${authSite.url}/admin/login?redirectTo=%2FSponsorManager`);
@@ -405,14 +396,14 @@ test.describe("botão Editar da notícia", () => {
     const context = await playwright.request.newContext();
     try {
       const extra = await createUserOnSite(authSite);
-      runSql(authSite, "INSERT INTO admins (user_id, created_at) VALUES (?, ?)", extra.id, new Date().toISOString());
+      await runSql(authSite, "INSERT INTO admins (user_id, created_at) VALUES (?, ?)", extra.id, new Date().toISOString());
       const login = await context.post(`${authSite.url}/admin/login`, {
         form: { intent: "login", email: extra.email, password: extra.password },
         headers: { origin: authSite.url },
         maxRedirects: 0,
       });
       expect(login.status()).toBe(302);
-      runSql(authSite, "DELETE FROM admins WHERE user_id = ?", extra.id);
+      await runSql(authSite, "DELETE FROM admins WHERE user_id = ?", extra.id);
       const html = await (await context.get(`${authSite.url}/article/${authSite.articleId}`)).text();
       expect(html).toContain("Clássico decidido nos acréscimos");
       expect(html).not.toContain(`/edit-news/${authSite.articleId}`);

@@ -12,9 +12,8 @@ import path from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import routes from "../../app/routes.ts";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { DatabaseSync } from "node:sqlite";
 import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
-import { expect, runSql, SESSION_COOKIE, t, test as base } from "./support/fixtures.ts";
+import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base } from "./support/fixtures.ts";
 import { freePort, type RunningSite, startSite } from "./support/site.ts";
 
 // ------------------------------------------------------------------------------------------ the route table
@@ -119,7 +118,7 @@ const test = base.extend<{ nonAdminCookie: string; adminCookie: string }, { auth
     { scope: "worker", timeout: 60_000 },
   ],
   adminCookie: async ({ authzSite, playwright }, use) => {
-    runSql(authzSite, "INSERT OR IGNORE INTO admins (user_id, created_at) VALUES (?, ?)", authzSite.admin.id, new Date().toISOString());
+    await grantAdminRow(authzSite);
     await use(await signInCookie(playwright.request, authzSite));
   },
   /**
@@ -127,9 +126,9 @@ const test = base.extend<{ nonAdminCookie: string; adminCookie: string }, { auth
    * sign in as the admin, then delete only the admins row (the session stays).
    */
   nonAdminCookie: async ({ authzSite, playwright }, use) => {
-    runSql(authzSite, "INSERT OR IGNORE INTO admins (user_id, created_at) VALUES (?, ?)", authzSite.admin.id, new Date().toISOString());
+    await grantAdminRow(authzSite);
     const cookie = await signInCookie(playwright.request, authzSite);
-    runSql(authzSite, "DELETE FROM admins WHERE user_id = ?", authzSite.admin.id);
+    await runSql(authzSite, "DELETE FROM admins WHERE user_id = ?", authzSite.admin.id);
     // Sanity: the session is alive, and it is not an admin's.
     const context = await playwright.request.newContext();
     try {
@@ -175,17 +174,17 @@ function concretePath(pattern: string, site: AuthzSite): string {
 }
 
 /** What an admin-only action would change: the news item and the sponsor of the site must stay as they were. */
-function dataSnapshot(site: AuthzSite) {
-  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-  try {
-    return {
-      news: db.prepare("SELECT id, title, subtitle, is_highlighted FROM news ORDER BY id").all(),
-      sponsors: db.prepare("SELECT id, media_id FROM sponsors ORDER BY id").all(),
-      users: db.prepare("SELECT id, email, name FROM user ORDER BY id").all(),
-    };
-  } finally {
-    db.close();
-  }
+async function dataSnapshot(site: AuthzSite) {
+  return {
+    news: await siteQuery(site, "SELECT id, title, subtitle, is_highlighted FROM news ORDER BY id"),
+    sponsors: await siteQuery(site, "SELECT id, media_id FROM sponsors ORDER BY id"),
+    users: await siteQuery(site, 'SELECT id, email, name FROM "user" ORDER BY id'),
+  };
+}
+
+/** Makes the site's admin an admin again (a test may have removed only its admins row). */
+function grantAdminRow(site: AuthzSite): Promise<void> {
+  return runSql(site, "INSERT INTO admins (user_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", site.admin.id, new Date().toISOString());
 }
 
 /** A valid news payload, so that an action missing its guard would really change something (and be caught). */
@@ -270,7 +269,7 @@ for (const route of GUARDED) {
       test(`${who}: recusado no servidor, sem conteúdo de administrador e sem alterar nada`, async ({ authzSite, nonAdminCookie, request }) => {
         const path = concretePath(route.pattern, authzSite);
         const headers: Record<string, string> = who === "anônimo" ? {} : { cookie: nonAdminCookie };
-        const before = dataSnapshot(authzSite);
+        const before = await dataSnapshot(authzSite);
 
         for (const method of denied) {
           const what = `${method} ${path}`;
@@ -308,7 +307,7 @@ for (const route of GUARDED) {
           expectNoAdminContent(body, authzSite, what);
         }
 
-        expect(dataSnapshot(authzSite), "nada mudou no banco").toEqual(before);
+        expect(await dataSnapshot(authzSite), "nada mudou no banco").toEqual(before);
       });
     }
 
@@ -403,7 +402,7 @@ test.describe("CSRF e cookie de sessão", () => {
   });
 
   test("o cookie de sessão é HttpOnly, SameSite=Lax, Path=/ e não Secure em HTTP", async ({ authzSite, playwright }) => {
-    runSql(authzSite, "INSERT OR IGNORE INTO admins (user_id, created_at) VALUES (?, ?)", authzSite.admin.id, new Date().toISOString());
+    await grantAdminRow(authzSite);
     const context = await playwright.request.newContext();
     try {
       const response = await context.post(`${authzSite.url}/admin/login`, {
@@ -457,21 +456,16 @@ test.describe("CSRF e cookie de sessão", () => {
 // ------------------------------------------------------------------------------- the JSON API's write methods
 
 /** What a write to the API could change: rows of news, sponsors and media, and the files of the media store. */
-function apiState(site: AuthzSite) {
-  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-  try {
-    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return {
-      news: count("news"),
-      sponsors: count("sponsors"),
-      media: count("media"),
-      rows: dataSnapshot(site),
-      files: listFiles(path.join(site.dataDir, "media")),
-      uploads: listFiles(path.join(site.dataDir, "tmp", "uploads")),
-    };
-  } finally {
-    db.close();
-  }
+async function apiState(site: AuthzSite) {
+  const count = async (table: string) => Number((await siteQuery<{ n: number | string }>(site, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+  return {
+    news: await count("news"),
+    sponsors: await count("sponsors"),
+    media: await count("media"),
+    rows: await dataSnapshot(site),
+    files: listFiles(path.join(site.dataDir, "media")),
+    uploads: listFiles(path.join(site.dataDir, "tmp", "uploads")),
+  };
 }
 
 function listFiles(dir: string): string[] {
@@ -520,7 +514,7 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
     test(`${who}: ${who === "anônimo" ? 401 : 403} em JSON, sem alterar linhas nem arquivos`, async ({ authzSite, nonAdminCookie, request }) => {
       const headers: Record<string, string> = who === "anônimo" ? {} : { cookie: nonAdminCookie };
       const status = who === "anônimo" ? 401 : 403;
-      const before = apiState(authzSite);
+      const before = await apiState(authzSite);
       for (const write of API_WRITES) {
         const what = `${who}: ${write.method} ${write.path(authzSite)} (${write.body})`;
         const response = await apiWrite(request, authzSite, write, headers);
@@ -530,7 +524,7 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
         expect(JSON.parse(text), what).toEqual({ error: { code: status === 401 ? "unauthorized" : "forbidden", message: expect.any(String) } });
         expectNoAdminContent(text, authzSite, what);
       }
-      expect(apiState(authzSite), "nada mudou: linhas, mídia e arquivos").toEqual(before);
+      expect(await apiState(authzSite), "nada mudou: linhas, mídia e arquivos").toEqual(before);
     });
   }
 
@@ -568,7 +562,7 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
   });
 
   test("métodos que a rota não aceita respondem 405 (antes da autenticação), sem alterar nada", async ({ authzSite, nonAdminCookie, request }) => {
-    const before = apiState(authzSite);
+    const before = await apiState(authzSite);
     const unsupported: Array<[string, string]> = [
       ["PUT", "/api/news"],
       ["PATCH", "/api/news"],
@@ -591,6 +585,6 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
         expect(response.status(), `${method} ${target}`).toBe(405);
       }
     }
-    expect(apiState(authzSite)).toEqual(before);
+    expect(await apiState(authzSite)).toEqual(before);
   });
 });

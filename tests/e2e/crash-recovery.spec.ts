@@ -2,14 +2,15 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { expect, test } from "@playwright/test";
 import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "./support/site-database.ts";
 import { freePort } from "./support/site.ts";
 
 // A server killed with SIGKILL in the middle of an upload leaves no broken record, and the orphan sweeper removes
-// what the interrupted upload left on disk when the server comes back.
+// what the interrupted upload left on disk when the server comes back. On SQLite (a file under DATA_DIR) and, with
+// TEST_DATABASE=postgres, on a PostgreSQL database of its own.
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -43,13 +44,17 @@ function filesUnder(dir: string): string[] {
 test("kill -9 during an upload leaves no record, and the sweeper removes the partial file", async () => {
   test.setTimeout(90_000);
   const dataDir = makeDataDir("eef-crash-");
-  const services = await createTestServices(dataDir);
+  const postgres: PostgresDatabase | null = TEST_DATABASE === "postgres" ? await createSiteDatabase() : null;
+  const databaseEnv: Record<string, string> = postgres ? { DATABASE_URL: postgres.url } : {};
+  const database = { dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl: postgres?.url ?? null };
+  const count = async (table: string) => Number((await siteQuery<{ n: number | string }>(database, `select count(*) as n from ${table}`))[0]!.n);
+  const services = await createTestServices(dataDir, databaseEnv);
   await runAdminCli(["create", "--email", "editor@exemplo.com", "--password", "segredo1"], services);
   await services.close();
 
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  let server = await start(dataDir, port);
+  let server = await start(dataDir, port, databaseEnv);
   try {
     const login = await fetch(`${origin}/admin/login`, {
       method: "POST",
@@ -81,21 +86,22 @@ test("kill -9 during an upload leaves no record, and the sweeper removes the par
     await new Promise((resolve) => server.once("exit", resolve));
 
     // No news record was written.
-    const db = new DatabaseSync(path.join(dataDir, "esporte-em-foco.sqlite"));
-    expect(db.prepare("select count(*) as n from news").get()).toEqual({ n: 0 });
-    db.close();
+    expect(await count("news")).toBe(0);
     expect(filesUnder(tmpDir).length).toBeGreaterThan(0); // the partial upload is still on disk…
 
     // …until the server restarts and the sweeper runs (grace shortened for the test).
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    server = await start(dataDir, port, { MEDIA_SWEEP_GRACE_SECONDS: "1" });
+    server = await start(dataDir, port, { ...databaseEnv, MEDIA_SWEEP_GRACE_SECONDS: "1" });
     await expect.poll(() => filesUnder(tmpDir).length, { timeout: 10_000 }).toBe(0);
     expect(filesUnder(path.join(dataDir, "media")).filter((file) => !file.includes(`${path.sep}.tmp${path.sep}`))).toEqual([]);
-    const after = new DatabaseSync(path.join(dataDir, "esporte-em-foco.sqlite"));
-    expect(after.prepare("select count(*) as n from media").get()).toEqual({ n: 0 });
-    after.close();
+    expect(await count("media")).toBe(0);
   } finally {
-    if (server.exitCode === null && server.pid) process.kill(-server.pid, "SIGKILL");
+    if (server.exitCode === null && server.signalCode === null && server.pid) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      process.kill(-server.pid, "SIGKILL");
+      await exited;
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   }
 });

@@ -184,7 +184,7 @@ test.describe("home com banco de dados com falha", () => {
     await openPage(page, site, "/");
     await expect(page.getByTestId("news-card").filter({ hasText: "Notícia que some com a tabela" })).toHaveCount(2);
 
-    breakNewsTable(site);
+    await breakNewsTable(site);
     const response = await openPage(page, site, "/");
     expect(response.status()).toBe(200);
     await expect(page.getByText("Notícia que some com a tabela")).toHaveCount(0);

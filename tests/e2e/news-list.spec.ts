@@ -117,7 +117,7 @@ test.describe("lista vazia", () => {
 test.describe("lista com banco de dados com falha", () => {
   test("mostra a mensagem de erro com status 500", async ({ page, launchSite }) => {
     const site = await launchSite();
-    breakNewsTable(site);
+    await breakNewsTable(site);
     const response = await openPage(page, site, "/news-list");
     expect(response.status()).toBe(500);
     await expect(page.getByRole("alert")).toHaveText("Falha ao carregar as notícias. Por favor, tente novamente.");

@@ -127,7 +127,7 @@ test("adicionar: 'Adicionando...' e desabilitado durante o envio; o logo aparece
   await expect(page.getByTestId("sponsor-preview")).toHaveCount(0);
   await expect(addButton(page)).toBeDisabled();
   await expect(page.getByText("Nenhum patrocinador adicionado ainda.")).toHaveCount(0);
-  expect(countRows(site, "sponsors")).toBe(1);
+  expect(await countRows(site, "sponsors")).toBe(1);
 
   const gridLogo = items(page).first().locator("img");
   await expect(gridLogo).toHaveAttribute("src", /^\/media\/img\//);
@@ -157,7 +157,7 @@ test("adicionar: 'Adicionando...' e desabilitado durante o envio; o logo aparece
   await expect(page.getByText("Nenhum patrocinador adicionado ainda.", { exact: true })).toBeVisible();
   await expect(footerSponsors(page)).toHaveCount(0);
   await expect(page.getByText(t.footer.noSponsors, { exact: true })).toBeVisible();
-  expect(countRows(site, "sponsors")).toBe(0);
+  expect(await countRows(site, "sponsors")).toBe(0);
   expect((await page.request.get(site.url + src)).status()).toBe(404);
 });
 

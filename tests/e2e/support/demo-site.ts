@@ -6,11 +6,16 @@
  * worker starts its own server from a copy of that template, which takes about a second. The template lives
  * under the system temp folder, keyed by the test runner's pid, and is deleted by the last worker that used
  * it. All bookkeeping happens under a directory lock, so two workers never race.
+ *
+ * On PostgreSQL (TEST_DATABASE=postgres) the template's database is a PostgreSQL database: the first worker stops its
+ * server for a moment (CREATE DATABASE … TEMPLATE needs nobody connected to the source), copies the database and the
+ * data directory, and starts it again; the others start from copies of both. The last worker drops it.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { createSiteDatabase, dropSiteDatabase } from "./site-database.ts";
 import { type RunningSite, startSite } from "./site.ts";
 
 const DB_FILE = "esporte-em-foco.sqlite";
@@ -23,6 +28,8 @@ const templateDir = path.join(root, "template");
 const readyFile = path.join(root, "ready");
 const creatingFile = path.join(root, "creating");
 const usersDir = path.join(root, "users");
+/** On PostgreSQL: the URL of the template's database. */
+const templateDbFile = path.join(root, "template-database");
 const me = path.join(usersDir, String(process.pid));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,18 +43,21 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Removes templates left behind by runs that were killed. */
-function removeStaleTemplates(): void {
+/** Removes templates (and their PostgreSQL databases) left behind by runs that were killed. */
+async function removeStaleTemplates(): Promise<void> {
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(name.slice(PREFIX.length));
     if (Number.isInteger(pid) && pid !== runnerPid && !isAlive(pid)) {
-      fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+      const stale = path.join(os.tmpdir(), name);
+      const databaseFile = path.join(stale, "template-database");
+      if (fs.existsSync(databaseFile)) await dropSiteDatabase(fs.readFileSync(databaseFile, "utf8")).catch(() => undefined);
+      fs.rmSync(stale, { recursive: true, force: true });
     }
   }
 }
 
-async function withLock<T>(fn: () => T): Promise<T> {
+async function withLock<T>(fn: () => T | Promise<T>): Promise<T> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -63,7 +73,7 @@ async function withLock<T>(fn: () => T): Promise<T> {
     }
   }
   try {
-    return fn();
+    return await fn();
   } finally {
     fs.rmdirSync(lockDir);
     try {
@@ -97,16 +107,26 @@ function claim(): "copy" | "create" | "wait" {
 }
 
 /** Unregisters this worker; the last one out deletes the template. */
-function release(): void {
+async function release(): Promise<void> {
   fs.rmSync(me, { force: true });
   if (liveUsers().length === 0 && !fs.existsSync(creatingFile)) {
-    for (const entry of [templateDir, readyFile, usersDir]) fs.rmSync(entry, { recursive: true, force: true });
+    if (fs.existsSync(templateDbFile)) await dropSiteDatabase(fs.readFileSync(templateDbFile, "utf8"));
+    for (const entry of [templateDir, readyFile, usersDir, templateDbFile]) fs.rmSync(entry, { recursive: true, force: true });
   }
 }
 
 /** Copies a running site's data directory into the template (a consistent database copy, then media). */
-function saveTemplate(site: RunningSite): void {
+async function saveTemplate(site: RunningSite): Promise<void> {
   fs.rmSync(templateDir, { recursive: true, force: true });
+  if (site.databaseUrl) {
+    const databaseUrl = site.databaseUrl;
+    await site.whileStopped(async () => {
+      fs.cpSync(site.dataDir, templateDir, { recursive: true });
+      const copy = await createSiteDatabase(databaseUrl);
+      await withLock(() => fs.writeFileSync(templateDbFile, copy.url));
+    });
+    return;
+  }
   fs.mkdirSync(templateDir, { recursive: true });
   fs.cpSync(site.dataDir, templateDir, {
     recursive: true,
@@ -122,14 +142,15 @@ function saveTemplate(site: RunningSite): void {
 
 /** Starts a demo site for this worker: seeded for real by the first worker, copied by the others. */
 export async function startDemoSite(): Promise<RunningSite> {
-  removeStaleTemplates();
+  await removeStaleTemplates();
   const deadline = Date.now() + 150_000;
   for (;;) {
     const decision = await withLock(claim);
     if (decision === "copy") {
       try {
         // SEED_DEMO stays on: the copied database says it was already seeded, as a restarted site would.
-        return withRelease(await startSite({ seedDemo: true, fromDataDir: templateDir }));
+        const fromDatabase = fs.existsSync(templateDbFile) ? fs.readFileSync(templateDbFile, "utf8") : undefined;
+        return withRelease(await startSite({ seedDemo: true, fromDataDir: templateDir, fromDatabase }));
       } catch (error) {
         await withLock(release);
         throw error;
@@ -139,16 +160,16 @@ export async function startDemoSite(): Promise<RunningSite> {
       let site: RunningSite | undefined;
       try {
         site = await startSite({ seedDemo: true });
-        saveTemplate(site);
+        await saveTemplate(site);
         await withLock(() => fs.writeFileSync(readyFile, ""));
         return withRelease(site);
       } catch (error) {
         await site?.stop();
         throw error;
       } finally {
-        await withLock(() => {
+        await withLock(async () => {
           fs.rmSync(creatingFile, { force: true });
-          if (!fs.existsSync(readyFile)) release();
+          if (!fs.existsSync(readyFile)) await release();
         });
       }
     }

@@ -22,10 +22,12 @@ import { createAdmin, type TestAccount } from "../../factories/auth.ts";
 import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
 import { createTestServices } from "../../factories/services.ts";
 import { startDemoSite } from "./demo-site.ts";
+import { siteQuery } from "./site-database.ts";
 import { type RunningSite, type SiteOptions, startSite } from "./site.ts";
 
 export { expect } from "@playwright/test";
 export { t } from "../../../app/i18n/pt-BR.ts";
+export { siteQuery, TEST_DATABASE } from "./site-database.ts";
 
 // ------------------------------------------------------------------------------------------ helpers
 
@@ -42,8 +44,15 @@ export async function openPage(page: Page, site: RunningSite, path: string): Pro
   return response;
 }
 
-/** Drops the `news` table behind the running server's back, so every news query fails from now on. */
-export function breakNewsTable(site: RunningSite): void {
+/**
+ * Drops the `news` table behind the running server's back, so every news query fails from now on (on PostgreSQL
+ * with CASCADE, which also drops the foreign keys that point at it).
+ */
+export async function breakNewsTable(site: RunningSite): Promise<void> {
+  if (site.databaseUrl) {
+    await siteQuery(site, "DROP TABLE news CASCADE");
+    return;
+  }
   const db = new DatabaseSync(site.dbFile, { timeout: 5000 });
   try {
     db.exec("PRAGMA foreign_keys = OFF");
@@ -54,18 +63,15 @@ export function breakNewsTable(site: RunningSite): void {
 }
 
 /** The media keys (paths under DATA_DIR/media) of a news item's image: main file and every variant. */
-export function mediaKeysOf(site: RunningSite, newsId: string): string[] {
-  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-  try {
-    const row = db
-      .prepare("SELECT media.key AS key, media.variants AS variants FROM news JOIN media ON media.id = news.media_id WHERE news.id = ?")
-      .get(newsId) as { key: string; variants: string } | undefined;
-    if (!row) throw new Error(`Notícia ${newsId} sem mídia`);
-    const variants = JSON.parse(row.variants) as Array<{ key: string }>;
-    return [...new Set([row.key, ...variants.map((variant) => variant.key)])];
-  } finally {
-    db.close();
-  }
+export async function mediaKeysOf(site: RunningSite, newsId: string): Promise<string[]> {
+  const [row] = await siteQuery<{ key: string; variants: string }>(
+    site,
+    "SELECT media.key AS key, media.variants AS variants FROM news JOIN media ON media.id = news.media_id WHERE news.id = ?",
+    newsId,
+  );
+  if (!row) throw new Error(`Notícia ${newsId} sem mídia`);
+  const variants = JSON.parse(row.variants) as Array<{ key: string }>;
+  return [...new Set([row.key, ...variants.map((variant) => variant.key)])];
 }
 
 // ------------------------------------------------------------------------------------ auth helpers
@@ -82,7 +88,7 @@ export async function withSiteServices<T>(
   fn: (services: AppServices) => Promise<T>,
   env: Record<string, string> = {},
 ): Promise<T> {
-  const services = await createTestServices(site.dataDir, env);
+  const services = await createTestServices(site.dataDir, { ...(site.databaseUrl ? { DATABASE_URL: site.databaseUrl } : {}), ...env });
   try {
     return await fn(services);
   } finally {
@@ -90,14 +96,12 @@ export async function withSiteServices<T>(
   }
 }
 
-/** Runs SQL on a running site's database behind the server's back (e.g. removing an admins row only). */
-export function runSql(site: RunningSite, statement: string, ...params: Array<string | number | null>): void {
-  const db = new DatabaseSync(site.dbFile, { timeout: 5000 });
-  try {
-    db.prepare(statement).run(...params);
-  } finally {
-    db.close();
-  }
+/**
+ * Runs SQL on a running site's database behind the server's back (e.g. removing an admins row only). Portable SQL
+ * only (SQLite and PostgreSQL): see site-database.ts.
+ */
+export async function runSql(site: RunningSite, statement: string, ...params: Array<string | number | null>): Promise<void> {
+  await siteQuery(site, statement, ...params);
 }
 
 /** Fills and submits the e-mail + password form of /admin/login (the page must show the login view). */
@@ -275,14 +279,10 @@ export async function expectStatus(response: APIResponse, status: number, what: 
   if (response.status() !== status) expect(response.status(), `${what}: ${(await response.text()).slice(0, 400)}`).toBe(status);
 }
 
-/** Counts rows of a table of a running site (read-only). */
-export function countRows(site: RunningSite, table: "news" | "sponsors" | "media"): number {
-  const db = new DatabaseSync(site.dbFile, { readOnly: true, timeout: 5000 });
-  try {
-    return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
+/** Counts rows of a table of a running site. */
+export async function countRows(site: RunningSite, table: "news" | "sponsors" | "media"): Promise<number> {
+  const [row] = await siteQuery<{ n: number | string }>(site, `SELECT COUNT(*) AS n FROM ${table}`);
+  return Number(row?.n ?? 0);
 }
 
 /** Sets `window.__marker` on the page; `expectNoReload` checks it survived (no full navigation happened). */

@@ -4,14 +4,25 @@ import net from "node:net";
 import path from "node:path";
 import type { AppServices } from "../../../app/.server/app.server.ts";
 import { createTestServices, makeDataDir } from "../../factories/services.ts";
+import { createSiteDatabase, type PostgresDatabase, TEST_DATABASE } from "./site-database.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 export interface RunningSite {
   url: string;
   /** The server process id (for memory readings in benchmarks). */
   pid: number;
   dataDir: string;
+  /** The SQLite file under DATA_DIR (unused when `databaseUrl` is set). */
   dbFile: string;
+  /** The PostgreSQL database of this site (TEST_DATABASE=postgres), or null on SQLite. */
+  databaseUrl: string | null;
   logs(): string;
+  /**
+   * Stops the server (SIGTERM), runs `fn` with nothing connected to the site's database, then starts the server
+   * again on the same data, database and port.
+   */
+  whileStopped(fn: () => Promise<void> | void): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -23,6 +34,8 @@ export interface SiteOptions {
   env?: Record<string, string>;
   /** Start from a copy of this data directory (database and media) instead of an empty one. */
   fromDataDir?: string;
+  /** On PostgreSQL: start from a copy of this database (see demo-site.ts) instead of an empty one. */
+  fromDatabase?: string;
   /**
    * Listen on this port instead of a random free one: for tests that must know the site's URL before it starts
    * (SITE_URL, OAuth redirect URIs). Pick it with `freePort()`.
@@ -43,32 +56,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the real production server (`server.ts` on the built app) on its own data directory and port. */
-export async function startSite(options: SiteOptions = {}): Promise<RunningSite> {
-  const dataDir = makeDataDir("eef-e2e-");
-  if (options.fromDataDir) fs.cpSync(options.fromDataDir, dataDir, { recursive: true });
-  if (options.setup) {
-    const services = await createTestServices(dataDir);
-    try {
-      await options.setup(services);
-    } catch (error) {
-      await services.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      throw error;
-    }
-    await services.close();
-  }
+export interface ServerProcess {
+  url: string;
+  port: number;
+  pid: number;
+  child: ChildProcess;
+  logs(): string;
+  /** Resolves when the process has exited, with its exit code (null when a signal ended it) and signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` (SIGTERM by default) to the server's process group and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the real production server (`node server.ts` on the built app) in a process group of its own and waits
+ * until /healthz answers. Nothing is defaulted but the test-friendly basics (NODE_ENV, HOST, SEED_DEMO=0,
+ * LOG_LEVEL=warn): pass DATA_DIR, DATABASE_URL and the rest in `env`.
+ */
+export async function spawnServer(options: { port?: number; env: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
-    cwd: path.resolve(import.meta.dirname, "../../.."),
+    cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SEED_DEMO: options.seedDemo ? "1" : "0",
+      SEED_DEMO: "0",
       LOG_LEVEL: "warn",
       ...options.env,
     },
@@ -77,43 +92,104 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (running() && child.pid) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    return exited;
+  };
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`O servidor saiu com código ${child.exitCode}:\n${output}`);
+      if (!running()) throw new Error(`O servidor saiu com código ${child.exitCode ?? child.signalCode}:\n${output}`);
       try {
         const response = await fetch(`${url}/healthz`);
         if (response.ok) break;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`O servidor não respondeu em 60 s:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`O servidor não respondeu em ${timeoutMs / 1000} s:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } catch (error) {
-    // Never leave a half-started server or its data behind.
-    if (child.exitCode === null && child.pid) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      process.kill(-child.pid, "SIGKILL");
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // Never leave a half-started server behind.
+    await stop("SIGKILL");
     throw error;
   }
+  return { url, port, pid: child.pid ?? 0, child, logs: () => output, exited, stop };
+}
+
+/**
+ * Starts the real production server on its own data directory, database and port. The database is a SQLite file
+ * under the data directory, or, with TEST_DATABASE=postgres, a fresh PostgreSQL database (dropped on stop).
+ */
+export async function startSite(options: SiteOptions = {}): Promise<RunningSite> {
+  const dataDir = makeDataDir("eef-e2e-");
+  let postgres: PostgresDatabase | null = null;
+  const cleanUp = async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
+  };
+  try {
+    if (options.fromDataDir) fs.cpSync(options.fromDataDir, dataDir, { recursive: true });
+    if (TEST_DATABASE === "postgres" && !options.env?.DATABASE_URL) postgres = await createSiteDatabase(options.fromDatabase);
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  const databaseUrl = options.env?.DATABASE_URL ?? postgres?.url ?? null;
+  const databaseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  if (options.setup) {
+    let services: Awaited<ReturnType<typeof createTestServices>> | undefined;
+    try {
+      services = await createTestServices(dataDir, databaseEnv);
+      await options.setup(services);
+      await services.close();
+    } catch (error) {
+      await services?.close().catch(() => undefined);
+      await cleanUp();
+      throw error;
+    }
+  }
+  const port = options.port ?? (await freePort());
+  const env = { DATA_DIR: dataDir, SEED_DEMO: options.seedDemo ? "1" : "0", ...databaseEnv, ...options.env };
+  let server: ServerProcess;
+  try {
+    server = await spawnServer({ port, env });
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  let previousLogs = "";
   return {
-    url,
-    pid: child.pid ?? 0,
+    url: server.url,
+    get pid() {
+      return server.pid;
+    },
     dataDir,
     dbFile: path.join(dataDir, "esporte-em-foco.sqlite"),
-    logs: () => output,
+    databaseUrl,
+    logs: () => previousLogs + server.logs(),
+    async whileStopped(fn) {
+      await server.stop();
+      previousLogs += server.logs();
+      await fn();
+      server = await spawnServer({ port, env });
+    },
     async stop() {
-      if (child.exitCode === null && child.pid) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        process.kill(-child.pid, "SIGTERM");
-        await exited;
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await server.stop();
+      await cleanUp();
     },
   };
 }

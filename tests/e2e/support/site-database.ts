@@ -1,0 +1,111 @@
+/**
+ * The browser suite's databases, on either engine: a SQLite file under the site's DATA_DIR (default) or, with
+ * TEST_DATABASE=postgres, a PostgreSQL database of its own per site (created before the server starts, dropped when
+ * it stops). Helpers that look at a running site's data behind the server's back go through `siteQuery`, never
+ * through the SQLite file directly, so they work on both.
+ *
+ * Write the SQL once, portable: `?` placeholders (numbered for PostgreSQL here), `"user"` quoted (a reserved word in
+ * PostgreSQL), `INSERT … ON CONFLICT DO NOTHING` instead of `INSERT OR IGNORE`, and Number() around COUNT(*)
+ * (PostgreSQL returns it as a string).
+ */
+import { randomBytes } from "node:crypto";
+import { DatabaseSync } from "node:sqlite";
+import pg from "pg";
+import { createPostgresDatabase, TEST_DATABASE } from "../../factories/services.ts";
+
+export { TEST_DATABASE };
+
+/** Where a site's data lives: its SQLite file, or its PostgreSQL URL (then the file is unused). */
+export interface SiteDatabaseRef {
+  dbFile: string;
+  databaseUrl: string | null;
+}
+
+/** The PostgreSQL server the tests create their databases on (same default as tests/factories/services.ts). */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+type Param = string | number | null;
+
+/** Runs one statement on a site's database and returns its rows. */
+export async function siteQuery<T = Record<string, unknown>>(site: SiteDatabaseRef, statement: string, ...params: Param[]): Promise<T[]> {
+  if (site.databaseUrl) {
+    const client = new pg.Client({ connectionString: site.databaseUrl });
+    await client.connect();
+    try {
+      let index = 0;
+      const text = statement.replace(/\?/g, () => `$${++index}`);
+      return (await client.query(text, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new DatabaseSync(site.dbFile, { timeout: 5000 });
+  try {
+    const prepared = db.prepare(statement);
+    if (/^\s*(select|with|pragma)\b/i.test(statement)) return prepared.all(...params) as T[];
+    prepared.run(...params);
+    return [];
+  } finally {
+    db.close();
+  }
+}
+
+/** A database name the tests own (dropped on exit, and recognizable when left behind). */
+function newName(): string {
+  return `eef_test_${randomBytes(6).toString("hex")}`;
+}
+
+function urlOf(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+function nameOf(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Nome de banco inesperado: ${name}`);
+  return name;
+}
+
+async function onAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface PostgresDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A new PostgreSQL database: empty, or a copy of `templateUrl` (CREATE DATABASE … TEMPLATE, which needs nobody
+ * connected to the template; two copies made at the same moment may collide, so a busy template is retried).
+ */
+export async function createSiteDatabase(templateUrl?: string): Promise<PostgresDatabase> {
+  if (!templateUrl) return createPostgresDatabase();
+  const name = newName();
+  const template = ` template ${nameOf(templateUrl)}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await onAdmin((client) => client.query(`create database ${name}${template}`));
+      break;
+    } catch (error) {
+      const busy = /being accessed by other users/.test(String((error as Error).message));
+      if (!busy || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const url = urlOf(name);
+  return { url, drop: () => dropSiteDatabase(url) };
+}
+
+/** Drops a database made by createSiteDatabase, closing whatever is still connected to it. */
+export async function dropSiteDatabase(url: string): Promise<void> {
+  const name = nameOf(url);
+  await onAdmin((client) => client.query(`drop database if exists ${name} with (force)`));
+}
