@@ -53,17 +53,31 @@ export function createAuthService({ auth, admins, limiter, config, log }: AuthSe
     return { ok: false, code: "rate_limited", message: t.auth.rateLimited(minutes), status: 429 };
   }
 
+  const viewers = new WeakMap<Request, Promise<Viewer | null>>();
+
+  async function lookUpViewer(request: Request): Promise<Viewer | null> {
+    try {
+      const session = await auth.api.getSession({ headers: request.headers });
+      if (!session) return null;
+      return { userId: session.user.id, email: session.user.email, isAdmin: await admins.isAdmin(session.user.id) };
+    } catch (error) {
+      log.error({ err: error }, "session lookup failed");
+      return null;
+    }
+  }
+
   return {
-    /** The signed-in user of this request and whether they are an admin (checked now, in the database). */
-    async getViewer(request: Request): Promise<Viewer | null> {
-      try {
-        const session = await auth.api.getSession({ headers: request.headers });
-        if (!session) return null;
-        return { userId: session.user.id, email: session.user.email, isAdmin: await admins.isAdmin(session.user.id) };
-      } catch (error) {
-        log.error({ err: error }, "session lookup failed");
-        return null;
+    /**
+     * The signed-in user of this request and whether they are an admin (checked in the database). Looked up once
+     * per request: the root loader, the admin layout's middleware and loader and the page's own guard share it.
+     */
+    getViewer(request: Request): Promise<Viewer | null> {
+      let viewer = viewers.get(request);
+      if (!viewer) {
+        viewer = lookUpViewer(request);
+        viewers.set(request, viewer);
       }
+      return viewer;
     },
 
     async signInWithPassword(input: { email: string; password: string; ip: string; headers: Headers }): Promise<AuthResult> {

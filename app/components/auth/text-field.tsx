@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { t } from "../../i18n/pt-BR.ts";
 import styles from "./auth.module.css";
 
 interface TextFieldProps extends React.InputHTMLAttributes<HTMLInputElement> {
@@ -29,5 +30,22 @@ export function TextField({ name, label, errors, ...input }: TextFieldProps) {
         </ul>
       ) : null}
     </div>
+  );
+}
+
+/** A new password and its confirmation (registration and reset), with the errors the shared schemas give. */
+export function NewPasswordFields({ label, errors }: { label: string; errors: Partial<Record<string, string[]>> }) {
+  return (
+    <>
+      <TextField name="password" type="password" label={label} autoComplete="new-password" required errors={errors.password} />
+      <TextField
+        name="confirmPassword"
+        type="password"
+        label={t.auth.confirmPassword}
+        autoComplete="new-password"
+        required
+        errors={errors.confirmPassword}
+      />
+    </>
   );
 }

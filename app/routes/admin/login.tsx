@@ -4,7 +4,7 @@ import type { Route } from "./+types/login";
 import { getServices } from "../../.server/app.server.ts";
 import type { AuthFailure } from "../../.server/auth/auth.service.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
-import { TextField } from "../../components/auth/text-field.tsx";
+import { NewPasswordFields, TextField } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { fieldErrorsOf, forgotSchema, loginSchema, registerSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
@@ -193,15 +193,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <input type="hidden" name="intent" value="register" />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <TextField name="email" type="email" label={t.auth.email} autoComplete="username" required errors={errors.email} />
-            <TextField name="password" type="password" label={t.auth.password} autoComplete="new-password" required errors={errors.password} />
-            <TextField
-              name="confirmPassword"
-              type="password"
-              label={t.auth.confirmPassword}
-              autoComplete="new-password"
-              required
-              errors={errors.confirmPassword}
-            />
+            <NewPasswordFields label={t.auth.password} errors={errors} />
             <button type="submit" className={buttons.primary} disabled={busy}>
               {t.auth.registerSubmit}
             </button>

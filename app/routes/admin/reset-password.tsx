@@ -2,7 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { getServices } from "../../.server/app.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
-import { TextField } from "../../components/auth/text-field.tsx";
+import { NewPasswordFields } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
@@ -46,15 +46,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         {actionData?.message ? <AuthMessage failure={{ message: actionData.message }} /> : null}
         <Form method="post" className={styles.form} noValidate>
           <input type="hidden" name="token" value={loaderData.token} />
-          <TextField name="password" type="password" label={t.auth.newPassword} autoComplete="new-password" required errors={errors.password} />
-          <TextField
-            name="confirmPassword"
-            type="password"
-            label={t.auth.confirmPassword}
-            autoComplete="new-password"
-            required
-            errors={errors.confirmPassword}
-          />
+          <NewPasswordFields label={t.auth.newPassword} errors={errors} />
           <button type="submit" className={buttons.primary} disabled={busy || !loaderData.token}>
             {t.auth.resetSubmit}
           </button>
