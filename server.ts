@@ -12,6 +12,13 @@ import express from "express";
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
+// `npm run demo`: the production build on this computer, to try the site. Plain http on localhost is on purpose,
+// and a demo admin is created (its random password printed once) while there is none.
+if (process.argv.includes("--demo")) {
+  process.env.SITE_URL ||= `http://localhost:${process.env.PORT || 3000}`;
+  process.env.ALLOW_INSECURE_HTTP ||= "1";
+  process.env.DEMO_ADMIN ||= "1";
+}
 
 interface RunningApp {
   app: express.Express;

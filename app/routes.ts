@@ -9,6 +9,7 @@ export default [
 
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/reset-password", "routes/admin/reset-password.tsx"),
+  route("admin/verify-email", "routes/admin/verify-email.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
   // Google Drive store (MEDIA_STORE=gdrive): connect (consent), Google's redirect back, disconnect. Admins only.
   route("admin/drive/connect", "routes/admin/drive-connect.ts"),
@@ -19,6 +20,7 @@ export default [
     route("add-news", "routes/admin/add-news.tsx"),
     route("edit-news/:id", "routes/admin/edit-news.tsx"),
     route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
+    route("admin/security", "routes/admin/security.tsx"),
   ]),
 
   route("media/*", "routes/resources/media.ts"),

@@ -1,15 +1,58 @@
 /** `npm run admin -- …`: manage newsroom administrators (see app/.server/admins/admin-cli.server.ts). */
+import readline from "node:readline";
 import { createServices, migrateAll } from "../app/.server/app.server.ts";
-import { CliError, runAdminCli } from "../app/.server/admins/admin-cli.server.ts";
+import { CliError, type CliIO, runAdminCli } from "../app/.server/admins/admin-cli.server.ts";
 import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
+
+/** Reads one line from the terminal; with `hidden`, what is typed is not echoed. */
+function prompt(question: string, hidden: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    let muted = false;
+    const output = rl as unknown as { _writeToOutput?: (text: string) => void };
+    const write = output._writeToOutput?.bind(rl);
+    if (hidden && write) {
+      output._writeToOutput = (text: string) => {
+        if (!muted) write(text);
+      };
+    }
+    rl.question(question, (answer) => {
+      if (hidden) process.stdout.write("\n");
+      rl.close();
+      resolve(answer);
+    });
+    muted = hidden;
+    rl.once("SIGINT", () => {
+      rl.close();
+      reject(new CliError("\nCancelado."));
+    });
+  });
+}
+
+async function readStdinLine(): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  for await (const line of rl) {
+    rl.close();
+    return line;
+  }
+  return "";
+}
+
+const io: CliIO = {
+  interactive: Boolean(process.stdin.isTTY),
+  ask: (question) => prompt(question, false),
+  askHidden: (question) => prompt(question, true),
+  readStdinLine,
+  warn: (message) => console.error(message),
+};
 
 loadDotEnv();
 const config = parseConfig();
 const services = createServices(config, createLogger({ logLevel: "warn" }));
 try {
   await migrateAll(services);
-  console.log(await runAdminCli(process.argv.slice(2), services));
+  console.log(await runAdminCli(process.argv.slice(2), services, io));
 } catch (error) {
   if (error instanceof CliError) {
     console.error(error.message);
@@ -18,5 +61,6 @@ try {
     throw error;
   }
 } finally {
+  await services.mailer.idle();
   await services.database.close();
 }

@@ -6,7 +6,7 @@ import { createAuthService, type AuthService } from "./auth/auth.service.server.
 import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
 import { createRedisRateLimiter } from "./auth/redis-rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
-import { type AppConfig, loadDotEnv, parseConfig } from "./config/env.server.ts";
+import { type AppConfig, assertProductionReady, loadDotEnv, parseConfig } from "./config/env.server.ts";
 import { createMemoryEventBus, type EventBus } from "./events/event-bus.ts";
 import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
@@ -78,7 +78,7 @@ export function createServices(
     mailer,
     betterAuth,
     admins,
-    auth: createAuthService({ auth: betterAuth, admins, limiter: rateLimiter, config, log }),
+    auth: createAuthService({ auth: betterAuth, mailer, admins, limiter: rateLimiter, config, log }),
     rateLimiter,
     events,
     newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor }),
@@ -108,6 +108,7 @@ export function bootApp(): Promise<AppServices> {
   booting ??= (async () => {
     loadDotEnv();
     const config = parseConfig();
+    assertProductionReady(config);
     const services = createServices(config);
     const applied = await migrateAll(services);
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");

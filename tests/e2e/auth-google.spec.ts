@@ -95,8 +95,8 @@ test("Google: quem não é admin vê a recusa com o UID e sai; depois do grant e
   await expect(page).toHaveURL(`${googleSite.url}/admin/login?redirectTo=%2FSponsorManager`);
 
   // An admin grants access with the command shown, while the server runs.
-  const output = await withSiteServices(googleSite, (services) => runAdminCli(["grant", created.user!.id], services));
-  expect(output).toBe(`${email} (${created.user!.id}) agora é administrador.`);
+  const output = await withSiteServices(googleSite, (services) => runAdminCli(["grant", created.user!.id, "--yes"], services));
+  expect(output).toContain(`${email} (${created.user!.id}) agora é administrador.`);
 
   // Second time: admin. Back where they were going, signed in.
   await expect(googleButton(page)).toBeEnabled();

@@ -4,6 +4,11 @@
  * admin-only 'Editar' button. Password reset: auth-reset.spec.ts. Google (OpenID Connect): auth-google.spec.ts.
  */
 import type { Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
+import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { createAdmin, createUser, type TestAccount, uniqueEmail } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import {
@@ -69,6 +74,19 @@ async function expectSignedOut(page: Page, site: RunningSite) {
   await page.goto(`${site.url}/add-news`);
   await expect(page).toHaveURL(`${site.url}/admin/login?redirectTo=%2Fadd-news`);
   await expect(menuButton(page)).toHaveCount(0);
+}
+
+/** The text of every mail written to the site's outbox for `to` (SMTP_URL unset), waiting up to 5 s for one. */
+async function outboxMails(site: RunningSite, to: string): Promise<string[]> {
+  const dir = path.join(site.dataDir, "outbox");
+  const read = () =>
+    (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+      .map((name) => fs.readFileSync(path.join(dir, name), "utf8"))
+      .filter((text) => text.includes(to))
+      // Quoted-printable soft line breaks would cut the link.
+      .map((text) => text.replace(/=\r?\n/g, "").replace(/=3D/g, "="));
+  await expect.poll(() => read().length, { timeout: 5000 }).toBeGreaterThan(0);
+  return read();
 }
 
 async function sessionRows(site: RunningSite, userId: string): Promise<number> {
@@ -220,6 +238,34 @@ test.describe("entrar com e-mail e senha", () => {
     await expectSignedOut(page, authSite);
   });
 
+  test("com a verificação em duas etapas ativada, o login pede o código do aplicativo", async ({ page, authSite }) => {
+    const admin = await withSiteServices(authSite, (services) => createAdmin(services, { password: "Senha-2fa-1" }));
+    const secret = await withSiteServices(authSite, async (services) => {
+      const signedIn = await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "198.51.100.7", headers: new Headers() });
+      if (!signedIn.ok) throw new Error(signedIn.message);
+      const session = new Headers({ cookie: signedIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ") });
+      const started = await services.auth.startTwoFactor({ password: admin.password, headers: session });
+      if (!started.ok) throw new Error(started.message);
+      const key = new TextDecoder().decode(base32.decode(new URL(started.totpURI).searchParams.get("secret")!));
+      const confirmed = await services.auth.confirmTwoFactor({ code: await createOTP(key).totp(), headers: session });
+      if (!confirmed.ok) throw new Error(confirmed.message);
+      return key;
+    });
+    await signInThroughPage(page, authSite, admin.email, admin.password);
+    await expect(page).toHaveURL(`${authSite.url}/admin/login?view=2fa`);
+    expect(await sessionCookie(page), "a senha sozinha não abre sessão").toBeUndefined();
+    const form = page.locator("form").filter({ has: page.locator('input[name="intent"][value="2fa"]') });
+    await form.getByLabel(t.auth.twoFactor.code, { exact: true }).fill("000000");
+    await form.getByRole("button", { name: t.auth.twoFactor.verify, exact: true }).click();
+    await expect(authError(page)).toHaveText(t.auth.twoFactor.invalidCode);
+    await form.getByLabel(t.auth.twoFactor.code, { exact: true }).fill(await createOTP(secret).totp());
+    await form.getByRole("button", { name: t.auth.twoFactor.verify, exact: true }).click();
+    await expect(page).toHaveURL(`${authSite.url}/news-list`);
+    await expect(menuButton(page)).toBeVisible();
+    await page.goto(`${authSite.url}/admin/security`);
+    await expect(page.getByTestId("two-factor-status")).toHaveText(t.auth.twoFactor.statusOn);
+  });
+
   test("limite de tentativas (LOGIN_RATE_LIMIT=2): a 3ª tentativa mostra a mensagem de espera", async ({ page, launchSite }) => {
     let admin!: TestAccount;
     const site = await launchSite({
@@ -253,12 +299,70 @@ test.describe("registro", () => {
 
     const error = authError(page);
     await expect(error).toContainText("Usuário registrado, mas não autorizado como admin.");
-    const [row] = await siteQuery<{ id: string }>(authSite, 'SELECT id FROM "user" WHERE email = ?', email);
+    await expect(error.getByTestId("auth-notice")).toHaveText(t.auth.registeredCheckEmail);
+    const [row] = await siteQuery<{ id: string; emailVerified: number | boolean }>(authSite, 'SELECT id, "emailVerified" FROM "user" WHERE email = ?', email);
     expect(row, "a conta foi criada").toBeDefined();
+    expect(Boolean(row!.emailVerified), "sem confirmar o e-mail").toBe(false);
     await expect(error.getByTestId("auth-uid")).toHaveText(`UID: ${row!.id}`);
     await expect(error).toContainText(`npm run admin -- grant ${row!.id}`);
     expect(await sessionRows(authSite, row!.id)).toBe(0);
     await expectSignedOut(page, authSite);
+  });
+
+  test("um estranho registra o e-mail da redação antes do operador: nunca vira administrador", async ({ page, authSite }) => {
+    const newsroom = uniqueEmail("redacao");
+    // The outsider registers the newsroom's address (shown on the privacy page) with a password of their own.
+    await openPage(page, authSite, "/admin/login?view=register");
+    const form = registerForm(page);
+    await form.getByLabel("E-mail", { exact: true }).fill(newsroom);
+    await form.getByLabel("Senha", { exact: true }).fill("Senha-intruso-1");
+    await form.getByLabel(t.auth.confirmPassword, { exact: true }).fill("Senha-intruso-1");
+    await form.getByRole("button", { name: t.auth.registerSubmit, exact: true }).click();
+    await expect(authError(page)).toContainText(t.auth.registeredNotAdmin);
+    const [outsider] = await siteQuery<{ id: string }>(authSite, 'SELECT id FROM "user" WHERE email = ?', newsroom);
+
+    // The operator then runs the command the README gives, for that address: it refuses the unconfirmed account.
+    const refused = await withSiteServices(authSite, (services) =>
+      runAdminCli(["create", "--email", newsroom, "--password", "Senha-operador-1", "--yes"], services).then(
+        () => "criou",
+        (error: Error) => error.message,
+      ),
+    );
+    expect(refused).toContain("nunca foi confirmado");
+    expect(await siteQuery(authSite, "SELECT user_id FROM admins WHERE user_id = ?", outsider!.id)).toHaveLength(0);
+    await signInThroughPage(page, authSite, newsroom, "Senha-intruso-1");
+    await expect(authError(page)).toHaveText(t.auth.emailNotVerified);
+    await expectSignedOut(page, authSite);
+
+    // The operator replaces it: the outsider's password opens nothing, the operator's opens the newsroom.
+    await withSiteServices(authSite, (services) =>
+      runAdminCli(["create", "--email", newsroom, "--password", "Senha-operador-1", "--replace-unverified"], services),
+    );
+    await signInThroughPage(page, authSite, newsroom, "Senha-intruso-1");
+    await expect(authError(page)).toHaveText(t.auth.emailLoginFailed);
+    await expectSignedOut(page, authSite);
+    await signInThroughPage(page, authSite, newsroom, "Senha-operador-1");
+    await expect(page).toHaveURL(`${authSite.url}/news-list`);
+    await expect(menuButton(page)).toBeVisible();
+  });
+
+  test("o link de confirmação do e-mail mostra o UID para um administrador liberar", async ({ page, authSite }) => {
+    const email = uniqueEmail("confirma");
+    const response = await page.request.post(`${authSite.url}/admin/login`, {
+      form: { intent: "register", email, password: "Senha-nova-1", confirmPassword: "Senha-nova-1", redirectTo: "/news-list" },
+      headers: { Origin: authSite.url },
+    });
+    expect(response.status()).toBe(403);
+    const [row] = await siteQuery<{ id: string }>(authSite, 'SELECT id FROM "user" WHERE email = ?', email);
+    const mails = await outboxMails(authSite, email);
+    const link = /(http:\/\/\S+\/admin\/verify-email\?token=\S+)/.exec(mails.join("\n"))?.[1];
+    expect(link, "o e-mail de confirmação foi gravado na caixa de saída").toBeDefined();
+    await page.goto(link!.replace(/^http:\/\/[^/]+/, authSite.url));
+    await expect(page.getByRole("status")).toContainText(t.auth.verifyDone);
+    await expect(page.getByTestId("auth-uid")).toHaveText(row!.id);
+    // A link used twice, or forged, is refused.
+    await page.goto(`${authSite.url}/admin/verify-email?token=forjado`);
+    await expect(authError(page)).toHaveText(t.auth.verifyInvalid);
   });
 
   test("política de senha: cada regra violada com a sua mensagem; confirmação diferente", async ({ page, launchSite }) => {

@@ -62,6 +62,7 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   userLicence: { methods: ["GET"], reason: "política de privacidade" },
   "admin/login": { methods: METHODS, reason: "a própria página de login (entrar, registrar, esqueci a senha)" },
   "admin/reset-password": { methods: METHODS, reason: "o link do e-mail de redefinição" },
+  "admin/verify-email": { methods: ["GET"], reason: "o link do e-mail de confirmação de cadastro" },
   "media/*": { methods: ["GET"], reason: "imagens e vídeos publicados" },
   events: { methods: ["GET"], reason: "avisos (Server-Sent Events) de que algo mudou, sem dados" },
   "api/auth/*": {

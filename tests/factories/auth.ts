@@ -1,4 +1,5 @@
 import type { AppServices } from "../../app/.server/app.server.ts";
+import { createVerifiedAccount } from "../../app/.server/auth/accounts.server.ts";
 
 export interface TestAccount {
   id: string;
@@ -15,26 +16,32 @@ export function uniqueEmail(prefix = "conta"): string {
 }
 
 /**
- * A user with an e-mail + password account, created through Better Auth exactly as registration does, and left
- * without a session. Not an admin unless `admin` is set.
+ * A user with an e-mail + password account, left without a session. By default its address is verified (as an
+ * account whose owner followed the confirmation link, or that the admin command created), and no mail is sent; with
+ * `verified: false` it is created exactly as self-registration does (unverified, confirmation mail sent). Not an
+ * admin unless `admin` is set.
  */
 export async function createUser(
-  services: Pick<AppServices, "betterAuth" | "admins">,
-  input: { email?: string; password?: string; name?: string; admin?: boolean } = {},
+  services: Pick<AppServices, "betterAuth" | "admins" | "config">,
+  input: { email?: string; password?: string; name?: string; admin?: boolean; verified?: boolean } = {},
 ): Promise<TestAccount> {
   const email = (input.email ?? uniqueEmail()).toLowerCase();
   const password = input.password ?? "senha-segura-1";
-  const created = await services.betterAuth.api.signUpEmail({
-    body: { email, password, name: input.name ?? email.split("@")[0]! },
-  });
-  if (created.token) await (await services.betterAuth.$context).internalAdapter.deleteSession(created.token);
-  if (input.admin) await services.admins.grant(created.user.id);
-  return { id: created.user.id, email, password };
+  const name = input.name ?? email.split("@")[0]!;
+  let id: string;
+  if (input.verified === false) {
+    const created = await services.betterAuth.api.signUpEmail({ body: { email, password, name } });
+    id = created.user.id;
+  } else {
+    id = await createVerifiedAccount(services.betterAuth, services.config.auth.passwordPolicy, { email, password, name });
+  }
+  if (input.admin) await services.admins.grant(id);
+  return { id, email, password };
 }
 
 /** An administrator (a user in the `admins` table) with an e-mail + password account. */
 export function createAdmin(
-  services: Pick<AppServices, "betterAuth" | "admins">,
+  services: Pick<AppServices, "betterAuth" | "admins" | "config">,
   input: { email?: string; password?: string; name?: string } = {},
 ): Promise<TestAccount> {
   return createUser(services, { ...input, email: input.email ?? uniqueEmail("admin"), admin: true });

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CliError, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
+import { simpleParser } from "mailparser";
+import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
@@ -22,7 +23,22 @@ afterEach(async () => {
   }
 });
 
-const cli = (services: Services, ...argv: string[]) => runAdminCli(argv, services);
+/** A terminal for the command: scripted answers to its questions, what it asked and warned. */
+function terminal(options: { interactive?: boolean; answers?: string[]; stdin?: string } = {}) {
+  const answers = [...(options.answers ?? [])];
+  const asked: Array<{ question: string; hidden: boolean }> = [];
+  const warnings: string[] = [];
+  const io: CliIO = {
+    interactive: options.interactive ?? false,
+    ask: async (question) => (asked.push({ question, hidden: false }), answers.shift() ?? ""),
+    askHidden: async (question) => (asked.push({ question, hidden: true }), answers.shift() ?? ""),
+    readStdinLine: async () => options.stdin ?? "",
+    warn: (message) => void warnings.push(message),
+  };
+  return { io, asked, warnings };
+}
+
+const cli = (services: Services, ...argv: string[]) => runAdminCli(argv, services, terminal().io);
 
 async function cliError(promise: Promise<unknown>): Promise<CliError> {
   const error = await promise.then(
@@ -43,28 +59,117 @@ const sessions = async (services: Services, userId: string) =>
   (await services.database.db.selectFrom("session").select("id").where("userId", "=", userId).execute()).length;
 
 describe("npm run admin -- create", () => {
-  it("cria a conta de administrador, sem deixar sessão; ela entra pelo login", async () => {
+  it("pede a senha no terminal duas vezes, sem eco; a conta nasce confirmada, administradora e sem sessão", async () => {
     const services = await open();
-    const output = await cli(services, "create", "--email", "Chefe@Redacao.Example", "--password", "senha-chefe-1", "--name", "Chefe");
+    const { io, asked, warnings } = terminal({ interactive: true, answers: ["senha-chefe-1", "senha-chefe-1"] });
+    const output = await runAdminCli(["create", "--email", "Chefe@Redacao.Example", "--name", "Chefe"], services, io);
     const user = await services.admins.findUser("chefe@redacao.example");
-    expect(user).toMatchObject({ email: "chefe@redacao.example", name: "Chefe" });
+    expect(user).toMatchObject({ email: "chefe@redacao.example", name: "Chefe", emailVerified: true });
     expect(output).toBe(`Administrador criado: chefe@redacao.example (${user!.id}). Entre em /admin/login.`);
+    expect(asked.map((question) => question.hidden)).toEqual([true, true]);
+    expect(warnings).toEqual([]);
     expect(await services.admins.isAdmin(user!.id)).toBe(true);
     expect(await sessions(services, user!.id)).toBe(0);
     expect((await signIn(services, "chefe@redacao.example", "senha-chefe-1")).ok).toBe(true);
   });
 
-  it("para um e-mail já cadastrado, dá acesso sem mudar a senha", async () => {
+  it("senhas diferentes nas duas perguntas: nada é criado", async () => {
+    const services = await open();
+    const { io } = terminal({ interactive: true, answers: ["senha-chefe-1", "senha-chefe-2"] });
+    expect((await cliError(runAdminCli(["create", "--email", "chefe@redacao.example"], services, io))).message).toBe(
+      "As senhas não conferem. Nada foi criado.",
+    );
+    expect(await services.admins.findUser("chefe@redacao.example")).toBeUndefined();
+  });
+
+  it("sem terminal, lê a senha da entrada padrão; --password ainda funciona, com um aviso", async () => {
+    const services = await open();
+    const piped = terminal({ stdin: "senha-stdin-1" });
+    await runAdminCli(["create", "--email", "stdin@redacao.example"], services, piped.io);
+    expect(piped.warnings).toEqual([]);
+    expect((await signIn(services, "stdin@redacao.example", "senha-stdin-1")).ok).toBe(true);
+
+    const flagged = terminal();
+    await runAdminCli(["create", "--email", "flag@redacao.example", "--password", "senha-flag-1"], services, flagged.io);
+    expect(flagged.warnings).toHaveLength(1);
+    expect(flagged.warnings[0]).toContain("--password");
+    expect(flagged.warnings[0]).toContain("ps");
+    expect((await signIn(services, "flag@redacao.example", "senha-flag-1")).ok).toBe(true);
+  });
+
+  it("uma conta registrada por um estranho com o e-mail da redação (não confirmada) nunca vira administradora", async () => {
+    const services = await open();
+    const intruder = await createUser(services, { email: "redacao@jornal.example", password: "senha-intruso", verified: false });
+    const refusal = await cliError(cli(services, "create", "--email", "redacao@jornal.example", "--password", "senha-dona-1"));
+    expect(refusal.message).toContain("nunca foi confirmado");
+    expect(refusal.message).toContain("--replace-unverified");
+    expect((await cliError(cli(services, "grant", "redacao@jornal.example", "--yes"))).message).toContain("nunca foi confirmado");
+    expect((await cliError(cli(services, "grant", intruder.id, "--yes"))).message).toContain("nunca foi confirmado");
+    expect(await services.admins.isAdmin(intruder.id)).toBe(false);
+    expect(await services.admins.list()).toEqual([]);
+
+    // The operator replaces it: the stranger's account is gone, a new one (verified, admin) takes the address.
+    const { io, warnings } = terminal({ stdin: "senha-dona-1" });
+    const output = await runAdminCli(["create", "--email", "redacao@jornal.example", "--replace-unverified"], services, io);
+    const owner = await services.admins.findUser("redacao@jornal.example");
+    expect(owner!.id).not.toBe(intruder.id);
+    expect(output).toBe(`Administrador criado: redacao@jornal.example (${owner!.id}). Entre em /admin/login.`);
+    expect(warnings.join("\n")).toContain(intruder.id);
+    expect(await services.admins.findUser(intruder.id)).toBeUndefined();
+    expect(await signIn(services, "redacao@jornal.example", "senha-intruso")).toMatchObject({ ok: false, code: "invalid" });
+    expect((await signIn(services, "redacao@jornal.example", "senha-dona-1")).ok).toBe(true);
+  });
+
+  it("uma conta existente e confirmada só vira administradora com confirmação, e perde as sessões abertas", async () => {
     const services = await open();
     const user = await createUser(services, { password: "senha-antiga-1" });
-    const output = await cli(services, "create", "--email", user.email.toUpperCase(), "--password", "senha-nova-9");
-    expect(output).toBe(`Conta existente ${user.email} (${user.id}) agora é administradora. A senha não foi alterada.`);
+    // Somebody is signed in with it (e.g. a session from before; Better Auth creates it as a sign-in would).
+    await (await services.betterAuth.$context).internalAdapter.createSession(user.id);
+    expect(await sessions(services, user.id)).toBe(1);
+
+    // Without a terminal and without --yes: refused, nothing changes.
+    const noYes = await cliError(cli(services, "create", "--email", user.email.toUpperCase(), "--password", "senha-nova-9"));
+    expect(noYes.message).toContain("--yes");
+    expect(await services.admins.isAdmin(user.id)).toBe(false);
+
+    // At a terminal, "n" keeps everything as it was.
+    const declined = terminal({ interactive: true, answers: ["n"] });
+    expect((await cliError(runAdminCli(["grant", user.email], services, declined.io))).message).toBe("Nada foi alterado.");
+    expect(declined.asked[0]!.question).toContain(user.email);
+    expect(await services.admins.isAdmin(user.id)).toBe(false);
+
+    // "s" grants it and ends its sessions; the password stays.
+    const accepted = terminal({ interactive: true, answers: ["s"] });
+    const output = await runAdminCli(["grant", user.email], services, accepted.io);
+    expect(output).toContain(`${user.email} (${user.id}) agora é administrador.`);
+    expect(output).toContain("1 sessão encerrada");
     expect(await services.admins.isAdmin(user.id)).toBe(true);
+    expect(await sessions(services, user.id)).toBe(0);
     expect(await signIn(services, user.email, "senha-nova-9")).toMatchObject({ ok: false, code: "invalid" });
     expect((await signIn(services, user.email, "senha-antiga-1")).ok).toBe(true);
-    // Without --password it works too, for an existing account.
+
+    // With --yes, no question; granting an admin again says so.
     const other = await createUser(services);
-    expect(await cli(services, "create", "--email", other.email)).toContain("agora é administradora");
+    expect(await cli(services, "create", "--email", other.email, "--yes")).toContain("agora é administrador");
+    expect(await cli(services, "grant", other.email, "--yes")).toBe(`${other.email} (${other.id}) já é administrador.`);
+  });
+
+  it("--send-link cria a conta sem senha conhecida e manda por e-mail o link para a pessoa definir a dela", async () => {
+    const services = await open({ SITE_URL: "http://127.0.0.1:4321" });
+    const output = await cli(services, "create", "--email", "nova@redacao.example", "--send-link");
+    const user = await services.admins.findUser("nova@redacao.example");
+    expect(output).toContain(`Administrador criado: nova@redacao.example (${user!.id}).`);
+    expect(output).toContain(path.join(services.dataDir, "outbox"));
+    expect(await services.admins.isAdmin(user!.id)).toBe(true);
+    const files = fs.readdirSync(path.join(services.dataDir, "outbox"));
+    expect(files).toHaveLength(1);
+    const mail = await simpleParser(fs.readFileSync(path.join(services.dataDir, "outbox", files[0]!)));
+    const token = decodeURIComponent(/http:\/\/127\.0\.0\.1:4321\/admin\/reset-password\?token=(\S+)/.exec(mail.text ?? "")![1]!);
+    expect((await services.auth.resetPassword({ token, newPassword: "minha-senha-1" })).ok).toBe(true);
+    expect((await signIn(services, "nova@redacao.example", "minha-senha-1")).ok).toBe(true);
+    expect((await cliError(cli(services, "create", "--email", "x@redacao.example", "--send-link", "--password", "a"))).message).toContain(
+      "--send-link ou --password",
+    );
   });
 
   it("recusa senhas fora da política, com a mensagem em português, e não cria nada", async () => {
@@ -85,7 +190,7 @@ describe("npm run admin -- create", () => {
     expect((await cliError(cli(services, "create", "--email", "sem-arroba", "--password", "senha-boa-1"))).message).toBe(
       "Informe um e-mail válido com --email.",
     );
-    expect((await cliError(cli(services, "create", "--email", "nova@redacao.example"))).message).toBe("Informe a senha com --password.");
+    expect((await cliError(cli(services, "create", "--email", "nova@redacao.example"))).message).toMatch(/^Informe a senha na entrada padrão/);
     // Unknown or malformed options are bad input too, not a crash with an English stack trace.
     const unknown = await cliError(cli(services, "create", "--emial", "x@redacao.example", "--password", "senha-boa-1"));
     expect(unknown.message).toMatch(/--emial/);
@@ -101,9 +206,9 @@ describe("npm run admin -- grant / revoke / list", () => {
     const services = await open();
     const byId = await createUser(services);
     const byEmail = await createUser(services);
-    expect(await cli(services, "grant", byId.id)).toBe(`${byId.email} (${byId.id}) agora é administrador.`);
-    expect(await cli(services, "grant", byEmail.email.toUpperCase())).toBe(`${byEmail.email} (${byEmail.id}) agora é administrador.`);
-    expect(await cli(services, "grant", byId.id)).toBe(`${byId.email} (${byId.id}) agora é administrador.`); // idempotent
+    expect(await cli(services, "grant", byId.id, "--yes")).toBe(`${byId.email} (${byId.id}) agora é administrador. A senha não foi alterada; 0 sessões encerradas.`);
+    expect(await cli(services, "grant", byEmail.email.toUpperCase(), "--yes")).toContain(`${byEmail.email} (${byEmail.id}) agora é administrador.`);
+    expect(await cli(services, "grant", byId.id)).toBe(`${byId.email} (${byId.id}) já é administrador.`); // idempotent
     expect(await services.admins.isAdmin(byId.id)).toBe(true);
     expect(await services.admins.isAdmin(byEmail.id)).toBe(true);
     expect(await services.admins.list()).toHaveLength(2);
@@ -142,7 +247,7 @@ describe("npm run admin -- grant / revoke / list", () => {
 
   it("entrada inválida: CliError com texto em português", async () => {
     const services = await open();
-    expect((await cliError(cli(services, "grant"))).message).toBe("Uso: npm run admin -- grant <id-ou-email>");
+    expect((await cliError(cli(services, "grant"))).message).toBe("Uso: npm run admin -- grant <id-ou-email> [--yes]");
     expect((await cliError(cli(services, "revoke", "a", "b"))).message).toBe("Uso: npm run admin -- revoke <id-ou-email>");
     const missing = uniqueEmail("ninguem");
     expect((await cliError(cli(services, "grant", missing))).message).toBe(`Nenhuma conta encontrada com id ou e-mail "${missing}".`);
@@ -160,24 +265,29 @@ describe("npm run admin -- grant / revoke / list", () => {
 });
 
 describe("o script scripts/admin.ts", () => {
-  const run = (dataDir: string, ...args: string[]) =>
+  const run = (dataDir: string, args: string[], input = "") =>
     spawnSync(process.execPath, [path.resolve("scripts/admin.ts"), ...args], {
       env: { ...process.env, DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "warn", NODE_ENV: "production" },
       encoding: "utf8",
+      input,
       timeout: 20_000,
     });
 
   it("cria e lista um administrador; erro de uso sai com código 1 e mensagem em português, sem stack trace", () => {
     const dataDir = makeDataDir("eef-cli-script-");
     try {
-      const created = run(dataDir, "create", "--email", "script@redacao.example", "--password", "senha-script-1");
+      // The password comes on standard input (no TTY), never on the command line.
+      const created = run(dataDir, ["create", "--email", "script@redacao.example"], "senha-script-1\n");
       expect(created.stderr).toBe("");
       expect(created.status).toBe(0);
       expect(created.stdout).toMatch(/^Administrador criado: script@redacao\.example \(/);
-      const listed = run(dataDir, "list");
+      const flagged = run(dataDir, ["create", "--email", "flag@redacao.example", "--password", "senha-flag-1"]);
+      expect(flagged.status).toBe(0);
+      expect(flagged.stderr).toContain("--password");
+      const listed = run(dataDir, ["list"]);
       expect(listed.status).toBe(0);
       expect(listed.stdout).toContain("script@redacao.example");
-      const bad = run(dataDir, "grant", "ninguem@redacao.example");
+      const bad = run(dataDir, ["grant", "ninguem@redacao.example"]);
       expect(bad.status).toBe(1);
       expect(bad.stderr.trim()).toBe('Nenhuma conta encontrada com id ou e-mail "ninguem@redacao.example".');
       expect(bad.stdout).toBe("");

@@ -144,34 +144,114 @@ describe("limite de tentativas de login", () => {
   });
 });
 
+/** The .eml files written to the outbox so far (SMTP_URL unset), oldest first. */
+const outboxFiles = (services: Services) => {
+  const dir = path.join(services.dataDir, "outbox");
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith(".eml")).sort() : [];
+};
+async function waitForOutbox(services: Services, count: number) {
+  const deadline = Date.now() + 5000;
+  while (outboxFiles(services).length < count) {
+    if (Date.now() > deadline) throw new Error(`outbox: esperava ${count} .eml, há ${outboxFiles(services).length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return outboxFiles(services);
+}
+async function readMail(services: Services, file: string) {
+  const mail = await simpleParser(fs.readFileSync(path.join(services.dataDir, "outbox", file)));
+  return { to: mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined, subject: mail.subject, text: mail.text ?? "" };
+}
+
+const register = (services: Services, email: string, password: string, ip = freshIp()) =>
+  services.auth.register({ email, password, ip, headers: new Headers() });
+
 describe("register", () => {
-  it("um novo usuário é criado, mas não fica com sessão: registered_not_admin com o uid", async () => {
+  it("cria a conta não confirmada, sem sessão; responde registered_not_admin com o uid e manda o link de confirmação", async () => {
     const services = await open();
     const email = uniqueEmail("novo");
-    const result = await services.auth.register({ email, password: "senha-nova-1", headers: new Headers() });
+    const result = await register(services, email, "senha-nova-1");
     const user = await services.admins.findUser(email);
-    expect(user).toBeDefined();
-    expect(result).toEqual({ ok: false, code: "registered_not_admin", message: t.auth.registeredNotAdmin, uid: user!.id, status: 403 });
+    expect(user).toMatchObject({ email, emailVerified: false });
+    expect(result).toEqual({
+      ok: false,
+      code: "registered_not_admin",
+      message: t.auth.registeredNotAdmin,
+      notice: t.auth.registeredCheckEmail,
+      uid: user!.id,
+      status: 403,
+    });
     expect(t.auth.registeredNotAdmin).toBe("Usuário registrado, mas não autorizado como admin.");
     expect(await sessionCount(services)).toBe(0);
-    // The account exists: signing in now is refused as not admin (with the same uid).
+    // Unconfirmed: signing in is refused (with a hint to confirm), and no session appears.
+    expect(await signIn(services, email, "senha-nova-1")).toMatchObject({ ok: false, code: "email_not_verified", message: t.auth.emailNotVerified });
+    expect(await sessionCount(services)).toBe(0);
+
+    const [file] = await waitForOutbox(services, 1);
+    const mail = await readMail(services, file!);
+    expect(mail).toMatchObject({ to: email, subject: t.auth.mail.verifySubject("Esporte em Foco") });
+    const token = decodeURIComponent(/http:\/\/127\.0\.0\.1:4321\/admin\/verify-email\?token=(\S+)/.exec(mail.text)![1]!);
+    expect(await services.auth.verifyEmail(token)).toEqual({ ok: true, uid: user!.id });
+    expect(await services.admins.findUser(email)).toMatchObject({ emailVerified: true });
+    // Confirmed, but not an admin: the spec's answer, with the same uid, and still no session.
     expect(await signIn(services, email, "senha-nova-1")).toMatchObject({ code: "not_admin", uid: user!.id });
     expect(await sessionCount(services)).toBe(0);
   });
 
-  it("e-mail já cadastrado: falha de registro, sem revelar mais nada além disso", async () => {
+  it("um link de confirmação inventado ou adulterado é recusado", async () => {
     const services = await open();
-    const user = await createUser(services);
-    const result = await services.auth.register({ email: user.email, password: "outra-senha-1", headers: new Headers() });
-    expect(result).toMatchObject({ ok: false, code: "failed" });
-    expect(result.ok || result.message.startsWith(t.auth.registerFailed)).toBe(true);
+    expect(await services.auth.verifyEmail("")).toMatchObject({ ok: false, code: "verify_invalid", message: t.auth.verifyInvalid });
+    expect(await services.auth.verifyEmail("abc.def.ghi")).toMatchObject({ ok: false, code: "verify_invalid" });
+  });
+
+  it("e-mail já cadastrado: a mesma resposta de um cadastro novo (outro uid), nada muda, e o dono recebe um aviso", async () => {
+    const services = await open();
+    const owner = await createUser(services);
+    const result = await register(services, owner.email, "outra-senha-1");
+    expect(result).toMatchObject({ ok: false, code: "registered_not_admin", message: t.auth.registeredNotAdmin, notice: t.auth.registeredCheckEmail, status: 403 });
+    expect(result.ok ? undefined : result.uid).toMatch(/^\w{16,}$/);
+    expect(result.ok ? undefined : result.uid).not.toBe(owner.id);
+    expect(await services.admins.findUser(result.ok ? "" : result.uid!)).toBeUndefined();
     expect(await sessionCount(services)).toBe(0);
+    // The owner's password is unchanged, and they were told someone tried.
+    await services.admins.grant(owner.id);
+    expect((await signIn(services, owner.email, owner.password)).ok).toBe(true);
+    expect(await signIn(services, owner.email, "outra-senha-1")).toMatchObject({ code: "invalid" });
+    const [file] = await waitForOutbox(services, 1);
+    expect(await readMail(services, file!)).toMatchObject({ to: owner.email, subject: t.auth.mail.existingSubject("Esporte em Foco") });
+  });
+
+  it("cadastros são limitados por e-mail e por endereço IP, com 429 e a mensagem em português", async () => {
+    const services = await open({ LOGIN_RATE_LIMIT: "5" });
+    const email = uniqueEmail("insistente");
+    for (let attempt = 0; attempt < 3; attempt++) expect((await register(services, email, "senha-nova-1")).ok).toBe(false);
+    expect(await register(services, email, "senha-nova-1")).toMatchObject({ code: "rate_limited", status: 429, message: t.auth.registerRateLimited(15) });
+    // Per IP: five sign-ups from one address, then refused whatever the e-mail.
+    const ip = freshIp();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect(await register(services, uniqueEmail("lote"), "senha-nova-1", ip)).toMatchObject({ code: "registered_not_admin" });
+    }
+    expect(await register(services, uniqueEmail("lote"), "senha-nova-1", ip)).toMatchObject({ code: "rate_limited", status: 429 });
+  });
+
+  it("quem registrou o e-mail de outra pessoa perde a conta quando o dono redefine a senha pelo link (que confirma o e-mail)", async () => {
+    const services = await open();
+    const email = uniqueEmail("redacao");
+    expect((await register(services, email, "senha-do-intruso")).ok).toBe(false);
+    await services.auth.requestPasswordReset({ email, ip: freshIp(), headers: new Headers() });
+    const files = await waitForOutbox(services, 2);
+    const mails = await Promise.all(files.map((file) => readMail(services, file)));
+    const reset = mails.find((mail) => mail.subject === t.auth.mail.resetSubject("Esporte em Foco"))!;
+    const token = decodeURIComponent(/reset-password\?token=(\S+)/.exec(reset.text)![1]!);
+    expect((await services.auth.resetPassword({ token, newPassword: "senha-do-dono-1" })).ok).toBe(true);
+    expect(await services.admins.findUser(email)).toMatchObject({ emailVerified: true });
+    expect(await signIn(services, email, "senha-do-intruso")).toMatchObject({ code: "invalid" });
+    expect(await signIn(services, email, "senha-do-dono-1")).toMatchObject({ code: "not_admin" });
   });
 
   it("a política de senha vale também no servidor (Better Auth), com as mensagens em português", async () => {
     const services = await open({ PASSWORD_REQUIRE_UPPERCASE: "1", PASSWORD_REQUIRE_NUMBER: "1" });
     const email = uniqueEmail("fraca");
-    const result = await services.auth.register({ email, password: "abc", headers: new Headers() });
+    const result = await register(services, email, "abc");
     expect(result).toEqual({
       ok: false,
       code: "policy",
@@ -183,25 +263,12 @@ describe("register", () => {
 
   it("o máximo configurado é aplicado no servidor", async () => {
     const services = await open({ PASSWORD_MAX_LENGTH: "10" });
-    const result = await services.auth.register({ email: uniqueEmail(), password: "a".repeat(11), headers: new Headers() });
+    const result = await register(services, uniqueEmail(), "a".repeat(11));
     expect(result).toMatchObject({ ok: false, code: "policy", message: t.auth.passwordRules.tooLong(10) });
   });
 });
 
 describe("requestPasswordReset: sem enumeração de usuários", () => {
-  const outboxFiles = (services: Services) => {
-    const dir = path.join(services.dataDir, "outbox");
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith(".eml")) : [];
-  };
-  async function waitForOutbox(services: Services, count: number) {
-    const deadline = Date.now() + 5000;
-    while (outboxFiles(services).length < count) {
-      if (Date.now() > deadline) throw new Error(`outbox: esperava ${count} .eml, há ${outboxFiles(services).length}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return outboxFiles(services);
-  }
-
   it("a mesma resposta para e-mail conhecido e desconhecido; só o conhecido recebe o .eml, com o link de redefinição", async () => {
     const services = await open();
     const user = await createUser(services);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AppConfig, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
+import { type AppConfig, assertProductionReady, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
 
 function sqliteFile(config: Pick<AppConfig, "database">): string {
   if (config.database.kind !== "sqlite") throw new Error(`expected SQLite, got ${config.database.kind}`);
@@ -175,5 +175,44 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
     expect(error.message).toContain("TIME_ZONE:");
     expect(error.message).toContain("SITE_URL:");
     expect(error.message).not.toContain("SEED_DEMO:");
+  });
+});
+
+describe("assertProductionReady: what a public server refuses to start without", () => {
+  const refusal = (env: Record<string, string>) => {
+    try {
+      assertProductionReady(parseConfig(env));
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).message;
+    }
+    return null;
+  };
+
+  it("SITE_URL is required in production, and must be https unless ALLOW_INSECURE_HTTP=1", () => {
+    expect(refusal({})).toMatch(/^Configuração inválida para produção:\n {2}SITE_URL: obrigatório em produção/);
+    expect(refusal({ NODE_ENV: "production" })).toContain("npm run demo");
+    expect(refusal({ SITE_URL: "http://www.exemplo.com.br" })).toMatch(/SITE_URL: precisa começar com https:\/\/ .*ALLOW_INSECURE_HTTP=1/);
+    expect(refusal({ SITE_URL: "http://www.exemplo.com.br", ALLOW_INSECURE_HTTP: "1" })).toBeNull();
+    expect(refusal({ SITE_URL: "https://www.exemplo.com.br" })).toBeNull();
+  });
+
+  it("on PostgreSQL, AUTH_SECRET is required (every instance must share it)", () => {
+    const postgres = { SITE_URL: "https://www.exemplo.com.br", DATABASE_URL: "postgres://eef@db:5432/eef" };
+    expect(refusal(postgres)).toMatch(/AUTH_SECRET: obrigatório com PostgreSQL/);
+    expect(refusal({ ...postgres, AUTH_SECRET: "x".repeat(32) })).toBeNull();
+    // SQLite keeps its generated secret in DATA_DIR: one server, one secret.
+    expect(refusal({ SITE_URL: "https://www.exemplo.com.br" })).toBeNull();
+  });
+
+  it("every problem is named at once", () => {
+    const message = refusal({ DATABASE_URL: "postgres://eef@db:5432/eef" })!;
+    expect(message).toContain("SITE_URL:");
+    expect(message).toContain("AUTH_SECRET:");
+  });
+
+  it("development and test start without any of it", () => {
+    expect(refusal({ NODE_ENV: "development" })).toBeNull();
+    expect(refusal({ NODE_ENV: "test", DATABASE_URL: "postgres://eef@db:5432/eef" })).toBeNull();
   });
 });

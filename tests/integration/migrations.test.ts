@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/.server/db/database.server.ts";
 import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import type { Database } from "../../app/.server/db/schema.ts";
+import { migrations } from "../../migrations/index.ts";
 import { createNews, createSponsor } from "../factories/news.ts";
 import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 
@@ -41,8 +42,9 @@ describe("migrations", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("apply the initial migration on a fresh database", () => {
-    expect(firstRun).toEqual(["2026-11-22-001-initial", "2026-11-22-002-drive-files"]);
+  it("apply every migration, in order, on a fresh database", () => {
+    expect(firstRun).toEqual(Object.keys(migrations).sort());
+    expect(firstRun.slice(0, 2)).toEqual(["2026-11-22-001-initial", "2026-11-22-002-drive-files"]);
   });
 
   it("running them again is a no-op", async () => {

@@ -25,13 +25,27 @@ export function createAdminService({ db, log, clock = () => new Date() }: { db: 
     },
 
     /** The user with this id or e-mail (case-insensitive), or undefined. */
-    findUser(idOrEmail: string) {
+    async findUser(idOrEmail: string) {
       const value = idOrEmail.trim();
-      return db
+      const row = await db
         .selectFrom("user")
-        .select(["id", "email", "name"])
+        .select(["id", "email", "name", "emailVerified", "createdAt"])
         .where((eb) => eb.or([eb("id", "=", value), eb(eb.fn("lower", ["email"]), "=", value.toLowerCase())]))
         .executeTakeFirst();
+      if (!row) return undefined;
+      // 0/1 on SQLite, true/false on PostgreSQL; dates are text on SQLite and Date objects on PostgreSQL.
+      const createdAt = row.createdAt as unknown;
+      return {
+        ...row,
+        emailVerified: Boolean(row.emailVerified),
+        createdAt: createdAt instanceof Date ? createdAt.toISOString() : String(createdAt),
+      };
+    },
+
+    /** Ends every session of `userId`; returns how many there were. */
+    async endSessions(userId: string): Promise<number> {
+      const result = await db.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Makes `userId` an admin (idempotent). */

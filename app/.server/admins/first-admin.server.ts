@@ -1,29 +1,32 @@
-import { randomBytes } from "node:crypto";
 import type { AppServices } from "../app.server.ts";
+import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
 
 export const DEMO_ADMIN_EMAIL = "admin@esporteemfoco.local";
 
 /**
- * How a newcomer signs in on an installation without admins. In development a demo admin is created with a
- * random password printed once to the console. In production no account is ever created with a known or printed
- * password: the console says which command creates one.
+ * How a newcomer signs in on an installation without admins. With DEMO_ADMIN (`npm run dev`, `npm run demo`) a demo
+ * admin is created with a random password printed once to the console. Otherwise no account is ever created with a
+ * known or printed password: the console says which command creates one (it asks for the password).
  */
 export async function announceFirstAdmin(services: Pick<AppServices, "admins" | "betterAuth" | "config">): Promise<void> {
   if ((await services.admins.list()).length > 0) return;
   const url = `${services.config.site.url}/admin/login`;
-  if (services.config.env === "development") {
-    const password = randomBytes(12).toString("base64url");
-    const created = await services.betterAuth.api.signUpEmail({
-      body: { email: DEMO_ADMIN_EMAIL, password, name: "Admin de demonstração" },
+  if (services.config.demoAdmin) {
+    const existing = await services.admins.findUser(DEMO_ADMIN_EMAIL);
+    if (existing) return;
+    const password = `${unknowablePassword().slice(0, 12)}-A1`;
+    const userId = await createVerifiedAccount(services.betterAuth, services.config.auth.passwordPolicy, {
+      email: DEMO_ADMIN_EMAIL,
+      name: "Admin de demonstração",
+      password,
     });
-    if (created.token) await (await services.betterAuth.$context).internalAdapter.deleteSession(created.token);
-    await services.admins.grant(created.user.id);
+    await services.admins.grant(userId);
     console.log(
-      `\n  Administrador de demonstração criado (desenvolvimento):\n    e-mail: ${DEMO_ADMIN_EMAIL}\n    senha:  ${password}\n  Entre em ${url}. A senha não será mostrada de novo.\n`,
+      `\n  Administrador de demonstração criado:\n    e-mail: ${DEMO_ADMIN_EMAIL}\n    senha:  ${password}\n  Entre em ${url}. A senha não será mostrada de novo.\n`,
     );
     return;
   }
   console.log(
-    `\n  Nenhum administrador cadastrado. Para entrar na redação, crie um em outro terminal:\n    npm run admin -- create --email voce@exemplo.com.br --password 'uma-senha-forte'\n  e acesse ${url}\n`,
+    `\n  Nenhum administrador cadastrado. Para entrar na redação, crie um em outro terminal (a senha é pedida):\n    npm run admin -- create --email voce@exemplo.com.br\n  e acesse ${url}\n`,
   );
 }

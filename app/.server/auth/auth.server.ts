@@ -1,7 +1,8 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
-import type { Kysely } from "kysely";
+import { twoFactor } from "better-auth/plugins/two-factor";
+import { type Kysely, sql } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
 import { passwordProblems } from "../../lib/password-policy.ts";
 import type { AppConfig } from "../config/env.server.ts";
@@ -12,6 +13,14 @@ import type { Mailer } from "../mail/mailer.server.ts";
 export const AUTH_BASE_PATH = "/api/auth";
 /** Paths of Better Auth's own HTTP handler that the browser may reach (everything else goes through our forms). */
 export const PUBLIC_AUTH_PATHS = [`${AUTH_BASE_PATH}/callback/google`];
+
+/** Where the links of our e-mails lead (our own pages, which call Better Auth on the server). */
+export const VERIFY_EMAIL_PATH = "/admin/verify-email";
+export const RESET_PASSWORD_PATH = "/admin/reset-password";
+
+/** Lifetime of an e-mail verification link (24 h) and of a reset / set-password link (1 h). */
+export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
+export const RESET_TOKEN_TTL_SECONDS = 3600;
 
 export interface AuthDeps {
   config: Pick<AppConfig, "site" | "auth">;
@@ -25,6 +34,10 @@ export interface AuthDeps {
 /** The Better Auth instance on our database: e-mail + password, and Google (OpenID Connect) when configured. */
 export function createBetterAuth({ config, db, dialect, secret, mailer, log }: AuthDeps) {
   const { passwordPolicy: policy, google } = config.auth;
+  /** Sends a mail in the background and logs only that it went (or failed), never its content. */
+  const send = (to: string, subject: string, text: string, purpose: string) => {
+    void mailer.send({ to, subject, text }).catch((error: unknown) => log.error({ err: error, purpose }, "mail could not be sent"));
+  };
   return betterAuth({
     appName: config.site.name,
     baseURL: config.site.url,
@@ -48,16 +61,33 @@ export function createBetterAuth({ config, db, dialect, secret, mailer, log }: A
       minPasswordLength: policy.minLength,
       maxPasswordLength: policy.maxLength,
       revokeSessionsOnPasswordReset: true,
-      resetPasswordTokenExpiresIn: 3600,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_TTL_SECONDS,
+      // Self-registration proves the address first: an account is only trusted (granted admin by the CLI,
+      // signed in) once its owner followed the link sent to it. Sign-up then answers the same way whether or not
+      // the address already has an account (Better Auth returns a synthetic user), so nobody learns who has one.
+      requireEmailVerification: true,
       async sendResetPassword({ user, token }) {
-        const url = `${config.site.url}/admin/reset-password?token=${encodeURIComponent(token)}`;
+        const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
         // Not awaited: the answer must not take longer when the account exists (no user enumeration by timing).
-        void mailer
-          .send({ to: user.email, subject: t.auth.mail.resetSubject(config.site.name), text: t.auth.mail.resetText(config.site.name, url) })
-          .then(() => {
-            if (mailer.mode === "outbox") log.info({ url }, "password reset link (SMTP_URL not set)");
-          })
-          .catch((error: unknown) => log.error({ err: error }, "password reset mail failed"));
+        // The link is a credential: it goes in the mail only, never in a log line.
+        send(user.email, t.auth.mail.resetSubject(config.site.name), t.auth.mail.resetText(config.site.name, url), "password reset");
+      },
+      // Following a reset link proves the address as well as a verification link does: an account someone else
+      // registered with the newsroom's address becomes its owner's, verified, with every session ended.
+      async onPasswordReset({ user }) {
+        await markEmailVerified(db, user.id);
+      },
+      async onExistingUserSignUp({ user }) {
+        send(user.email, t.auth.mail.existingSubject(config.site.name), t.auth.mail.existingText(config.site.name, `${config.site.url}/admin/login?view=forgot`), "existing account notice");
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_EMAIL_TTL_SECONDS,
+      async sendVerificationEmail({ user, token }) {
+        const url = `${config.site.url}${VERIFY_EMAIL_PATH}?token=${encodeURIComponent(token)}`;
+        send(user.email, t.auth.mail.verifySubject(config.site.name), t.auth.mail.verifyText(config.site.name, url), "e-mail verification");
       },
     },
     hooks: {
@@ -69,22 +99,31 @@ export function createBetterAuth({ config, db, dialect, secret, mailer, log }: A
         if (problems.length) throw new APIError("BAD_REQUEST", { message: problems.join("\n"), code: "PASSWORD_POLICY" });
       }),
     },
-    plugins: google
-      ? [
-          genericOAuth({
-            config: [
-              {
-                providerId: "google",
-                clientId: google.clientId,
-                clientSecret: google.clientSecret,
-                discoveryUrl: google.discoveryUrl,
-                scopes: ["openid", "email", "profile"],
-              },
-            ],
-          }),
-        ]
-      : [],
+    plugins: [
+      // TOTP (authenticator app) with recovery codes, for admins who turn it on (required with ADMIN_2FA=required).
+      twoFactor({ issuer: config.site.name, backupCodeOptions: { amount: 10, length: 10 } }),
+      ...(google
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: "google",
+                  clientId: google.clientId,
+                  clientSecret: google.clientSecret,
+                  discoveryUrl: google.discoveryUrl,
+                  scopes: ["openid", "email", "profile"],
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   });
+}
+
+/** Marks the account's e-mail as verified (booleans are 0/1 on SQLite and true/false on PostgreSQL). */
+export async function markEmailVerified(db: Kysely<Database>, userId: string): Promise<void> {
+  await sql`update "user" set "emailVerified" = ${sql.lit(true)} where "id" = ${userId}`.execute(db);
 }
 
 export type BetterAuthInstance = ReturnType<typeof createBetterAuth>;

@@ -7,7 +7,7 @@ import type { AppConfig } from "../config/env.server.ts";
  * The secret that signs session cookies: AUTH_SECRET when set, otherwise one generated on first start and kept
  * in DATA_DIR/secrets/auth-secret (readable by this user only), so sessions survive restarts.
  */
-export function resolveAuthSecret(config: Pick<AppConfig, "auth" | "dataDir">): string {
+export function resolveAuthSecret(config: { auth: Pick<AppConfig["auth"], "secret">; dataDir: string }): string {
   if (config.auth.secret) return config.auth.secret;
   const file = path.join(config.dataDir, "secrets", "auth-secret");
   try {

@@ -69,6 +69,15 @@ const envSchema = z.object({
   MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3_600),
 
   AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
+  /** Production refuses a plain-http SITE_URL unless this says it is on purpose (a test box, a TLS proxy on the same host). */
+  ALLOW_INSECURE_HTTP: booleanFlag.default(false),
+  /** Two-factor sign-in for admins: `optional` (each admin may turn it on) or `required` (every admin must). */
+  ADMIN_2FA: z.enum(["optional", "required"], { error: "use optional ou required" }).default("optional"),
+  /**
+   * Creates a demo admin with a random password printed once, when there is no admin (set by `npm run dev` and
+   * `npm run demo`; never do this on a public server).
+   */
+  DEMO_ADMIN: booleanFlag.optional(),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
   GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
@@ -108,6 +117,10 @@ export interface AppConfig {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   timeZone: string;
   seedDemo: boolean;
+  /** Create a demo admin (random password printed once) when there is none. */
+  demoAdmin: boolean;
+  /** What the production start-up checks look at (see `assertProductionReady`). */
+  deployment: { siteUrlSet: boolean; allowInsecureHttp: boolean; authSecretSet: boolean };
   media: {
     store: "local" | "s3" | "gdrive";
     dir: string;
@@ -124,6 +137,7 @@ export interface AppConfig {
     secret: string | null;
     google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
     passwordPolicy: PasswordPolicy;
+    twoFactor: "optional" | "required";
     rateLimit: { max: number; windowSeconds: number; redisUrl: string | null };
   };
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
@@ -221,6 +235,8 @@ export function parseConfig(source: Record<string, string | undefined> = process
     logLevel: env.LOG_LEVEL,
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
+    demoAdmin: env.DEMO_ADMIN ?? env.NODE_ENV === "development",
+    deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
       store: env.MEDIA_STORE,
       dir: path.join(dataDir, "media"),
@@ -269,6 +285,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
         requireNumber: env.PASSWORD_REQUIRE_NUMBER,
         requireSymbol: env.PASSWORD_REQUIRE_SYMBOL,
       },
+      twoFactor: env.ADMIN_2FA,
       rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS, redisUrl: env.REDIS_URL ?? null },
     },
     mail: {
@@ -293,6 +310,34 @@ export function parseConfig(source: Record<string, string | undefined> = process
       },
     },
   };
+}
+
+/**
+ * What a public server must not run without, checked when the server starts in production (`npm start`,
+ * NODE_ENV=production): the public address (cookies are `Secure` only on https, and links in e-mails and previews
+ * use it), https unless ALLOW_INSECURE_HTTP=1 says otherwise, and, with several instances on PostgreSQL, one
+ * AUTH_SECRET shared by all (each would otherwise make its own and sessions would break between them).
+ * Throws a ConfigError naming the variable.
+ */
+export function assertProductionReady(config: AppConfig): void {
+  if (config.env !== "production") return;
+  const problems: string[] = [];
+  const { siteUrlSet, allowInsecureHttp, authSecretSet } = config.deployment;
+  if (!siteUrlSet) {
+    problems.push(
+      "SITE_URL: obrigatório em produção (o endereço público, ex.: https://www.exemplo.com.br). Para experimentar no seu computador, use npm run demo.",
+    );
+  } else if (new URL(config.site.url).protocol !== "https:" && !allowInsecureHttp) {
+    problems.push(
+      "SITE_URL: precisa começar com https:// em produção (sem https os cookies de sessão viajam sem proteção). Se for de propósito, defina ALLOW_INSECURE_HTTP=1.",
+    );
+  }
+  if (config.database.kind === "postgres" && !authSecretSet) {
+    problems.push(
+      "AUTH_SECRET: obrigatório com PostgreSQL (DATABASE_URL): todas as instâncias precisam do mesmo segredo, com 32+ caracteres (ex.: openssl rand -hex 32).",
+    );
+  }
+  if (problems.length) throw new ConfigError(`Configuração inválida para produção:\n  ${problems.join("\n  ")}`);
 }
 
 function resolveDatabase(url: string | undefined, dataDir: string, poolSize: number): AppConfig["database"] {

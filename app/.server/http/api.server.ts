@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "../errors.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import { getServices } from "../app.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
 
@@ -28,6 +29,7 @@ export async function requireAdminApi(request: Request): Promise<Viewer> {
   const viewer = await getServices().auth.getViewer(request);
   if (!viewer) throw apiError(401, "unauthorized", "Faça login como administrador.");
   if (!viewer.isAdmin) throw apiError(403, "forbidden", "Apenas administradores podem fazer isso.");
+  if (await getServices().auth.lacksRequiredTwoFactor(viewer)) throw apiError(403, "two_factor_required", t.auth.twoFactor.required);
   return viewer;
 }
 

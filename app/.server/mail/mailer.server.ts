@@ -14,6 +14,29 @@ export interface Mailer {
   /** `outbox` when messages are written to DATA_DIR/outbox instead of being sent. */
   readonly mode: "smtp" | "outbox";
   send(message: MailMessage): Promise<void>;
+  /** Resolves once every message handed to `send` so far has been sent or has failed (before a CLI exits). */
+  idle(): Promise<void>;
+}
+
+/** Wraps a sender so the mailer knows which sends are still in flight. */
+function tracked(mode: Mailer["mode"], deliver: (message: MailMessage) => Promise<void>): Mailer {
+  const inFlight = new Set<Promise<void>>();
+  return {
+    mode,
+    send(message) {
+      const sending = deliver(message);
+      const settled = sending.then(
+        () => undefined,
+        () => undefined,
+      );
+      inFlight.add(settled);
+      void settled.finally(() => inFlight.delete(settled));
+      return sending;
+    },
+    async idle() {
+      while (inFlight.size) await Promise.all(inFlight);
+    },
+  };
 }
 
 /**
@@ -24,23 +47,17 @@ export function createMailer(config: Pick<AppConfig, "mail">, log: Logger): Mail
   const { smtpUrl, from, outboxDir } = config.mail;
   if (smtpUrl) {
     const transport = nodemailer.createTransport(smtpUrl);
-    return {
-      mode: "smtp",
-      async send(message) {
-        await transport.sendMail({ from, ...message });
-        log.info({ to: message.to, subject: message.subject }, "mail sent via SMTP");
-      },
-    };
+    return tracked("smtp", async (message) => {
+      await transport.sendMail({ from, ...message });
+      log.info({ to: message.to, subject: message.subject }, "mail sent via SMTP");
+    });
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  return {
-    mode: "outbox",
-    async send(message) {
-      const info = await transport.sendMail({ from, ...message });
-      await fs.mkdir(outboxDir, { recursive: true });
-      const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
-      log.info({ to: message.to, subject: message.subject, file }, "mail written to outbox (SMTP_URL not set)");
-    },
-  };
+  return tracked("outbox", async (message) => {
+    const info = await transport.sendMail({ from, ...message });
+    await fs.mkdir(outboxDir, { recursive: true });
+    const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`);
+    await fs.writeFile(file, info.message as Buffer);
+    log.info({ to: message.to, subject: message.subject, file }, "mail written to outbox (SMTP_URL not set)");
+  });
 }

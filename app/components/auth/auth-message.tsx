@@ -6,7 +6,7 @@ import styles from "./auth.module.css";
  * An authentication failure. When the account is not authorized, its user id is shown line by line with the hint
  * of how an existing admin grants access.
  */
-export function AuthMessage({ failure }: { failure: { message: string; uid?: string } }) {
+export function AuthMessage({ failure }: { failure: { message: string; uid?: string; notice?: string } }) {
   return (
     <div className={styles.error} role="alert" data-testid="auth-error">
       <AlertTriangle aria-hidden="true" size={20} className={styles.errorIcon} />
@@ -14,6 +14,7 @@ export function AuthMessage({ failure }: { failure: { message: string; uid?: str
         {failure.message.split("\n").map((line) => (
           <p key={line}>{line}</p>
         ))}
+        {failure.notice ? <p data-testid="auth-notice">{failure.notice}</p> : null}
         {failure.uid ? (
           <>
             <p>

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Handshake, List, LogOut, Menu, PlusCircle, X } from "lucide-react";
+import { Handshake, List, LogOut, Menu, PlusCircle, ShieldCheck, X } from "lucide-react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "./admin-drawer.module.css";
@@ -48,6 +48,13 @@ export function AdminDrawer() {
               </li>
             </ul>
           </nav>
+          {/* The spec's four items above; account settings apart, below them. */}
+          <Dialog.Close asChild>
+            <Link to="/admin/security" className={styles.secondaryLink}>
+              <ShieldCheck aria-hidden="true" size={18} />
+              {t.admin.security}
+            </Link>
+          </Dialog.Close>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

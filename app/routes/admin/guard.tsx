@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/guard";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireAdmin, SECURITY_PATH } from "../../.server/auth/guards.server.ts";
 
 /**
  * Layout of every protected newsroom page. Its middleware runs on the server before any loader or action below
@@ -9,12 +9,17 @@ import { requireAdmin } from "../../.server/auth/guards.server.ts";
  */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request }) => {
-    await requireAdmin(request);
+    await requireAdmin(request, { allowWithoutTwoFactor: isSecurityPage(request) });
   },
 ];
 
+/** The security page stays reachable when ADMIN_2FA=required sends an admin there to turn two-factor on. */
+function isSecurityPage(request: Request): boolean {
+  return new URL(request.url).pathname.replace(/\.data$/, "") === SECURITY_PATH;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request);
+  const viewer = await requireAdmin(request, { allowWithoutTwoFactor: isSecurityPage(request) });
   return { email: viewer.email };
 }
 

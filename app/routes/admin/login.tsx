@@ -1,4 +1,5 @@
 import { CheckCircle2, LogIn } from "lucide-react";
+import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { getServices } from "../../.server/app.server.ts";
@@ -12,11 +13,11 @@ import { clientIpContext } from "../../lib/request-context.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import styles from "../../components/auth/auth.module.css";
 
-type View = "login" | "register" | "forgot";
+type View = "login" | "register" | "forgot" | "2fa";
 
 export interface ActionData {
   intent: View | "google";
-  failure?: Pick<AuthFailure, "message" | "uid" | "code">;
+  failure?: Pick<AuthFailure, "message" | "uid" | "code" | "notice">;
   success?: string;
   fieldErrors?: FieldErrors;
 }
@@ -65,21 +66,36 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ip = context.get(clientIpContext);
   const fields = Object.fromEntries(form);
 
-  const fail = (view: ActionData["intent"], failure: Pick<AuthFailure, "message" | "uid" | "code">, status: number) =>
-    data<ActionData>({ intent: view, failure }, { status });
+  const fail = (view: ActionData["intent"], failure: AuthFailure, status: number) =>
+    data<ActionData>({ intent: view, failure: { code: failure.code, message: failure.message, uid: failure.uid, notice: failure.notice } }, { status });
 
   switch (intent) {
     case "login": {
       const parsed = loginSchema.safeParse(fields);
       if (!parsed.success) return data<ActionData>({ intent, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
       const result = await auth.signInWithPassword({ ...parsed.data, ip, headers: request.headers });
+      if (!result.ok && result.code === "two_factor") {
+        // Password right, second factor on: the challenge cookie goes along, and the code is asked next.
+        const next = new URLSearchParams({ view: "2fa" });
+        if (redirectTo !== "/news-list") next.set("redirectTo", redirectTo);
+        throw redirect(`/admin/login?${next}`, { headers: result.headers });
+      }
+      if (!result.ok) return fail(intent, result, result.status);
+      throw redirect(redirectTo, { headers: result.headers });
+    }
+    case "2fa": {
+      const code = String(form.get("code") ?? "").replace(/\s+/g, "");
+      // Six digits come from the app; anything else is a recovery code (so the form works without JavaScript too).
+      const method = /^\d{6}$/.test(code) ? "totp" : "backup";
+      if (!code) return data<ActionData>({ intent, fieldErrors: { code: [t.auth.twoFactor.codeRequired] } }, { status: 400 });
+      const result = await auth.verifySecondFactor({ code, method, ip, headers: request.headers });
       if (!result.ok) return fail(intent, result, result.status);
       throw redirect(redirectTo, { headers: result.headers });
     }
     case "register": {
       const parsed = registerSchema(config.auth.passwordPolicy).safeParse(fields);
       if (!parsed.success) return data<ActionData>({ intent, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
-      const result = await auth.register({ ...parsed.data, headers: request.headers });
+      const result = await auth.register({ ...parsed.data, ip, headers: request.headers });
       if (!result.ok) return fail(intent, result, result.status);
       throw redirect(redirectTo, { headers: result.headers });
     }
@@ -105,7 +121,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const requested = searchParams.get("view");
-  const view: View = requested === "register" || requested === "forgot" ? requested : "login";
+  const view: View = requested === "register" || requested === "forgot" || requested === "2fa" ? requested : "login";
+  const [recovery, setRecovery] = useState(false);
   const { googleEnabled, redirectTo, signedIn, resetDone } = loaderData;
   const result = actionData?.intent === view || (actionData?.intent === "google" && view === "login") ? actionData : undefined;
   const failure = result?.failure ?? (view === "login" ? loaderData.failure : undefined);
@@ -185,6 +202,33 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               <Link to={linkTo("register")}>{t.auth.register}</Link>
             </nav>
           </>
+        ) : null}
+
+        {view === "2fa" ? (
+          <Form method="post" className={styles.form} noValidate>
+            <h2 className={styles.subtitle}>{t.auth.twoFactor.title}</h2>
+            <p className={styles.hint}>{recovery ? t.auth.twoFactor.recoveryPrompt : t.auth.twoFactor.prompt}</p>
+            <input type="hidden" name="intent" value="2fa" />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <TextField
+              name="code"
+              type="text"
+              label={recovery ? t.auth.twoFactor.recoveryCode : t.auth.twoFactor.code}
+              autoComplete="one-time-code"
+              inputMode={recovery ? "text" : "numeric"}
+              required
+              errors={errors.code}
+            />
+            <button type="submit" className={buttons.primary} disabled={busy}>
+              {t.auth.twoFactor.verify}
+            </button>
+            <button type="button" className={styles.linkButton} onClick={() => setRecovery(!recovery)}>
+              {recovery ? t.auth.twoFactor.useApp : t.auth.twoFactor.useRecovery}
+            </button>
+            <Link to={linkTo("login")} className={styles.back}>
+              {t.auth.backToLogin}
+            </Link>
+          </Form>
         ) : null}
 
         {view === "register" ? (

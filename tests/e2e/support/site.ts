@@ -3,8 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { AppServices } from "../../../app/.server/app.server.ts";
+import { resolveAuthSecret } from "../../../app/.server/auth/secret.server.ts";
 import { createTestServices, makeDataDir } from "../../factories/services.ts";
-import { createSiteDatabase, type PostgresDatabase, TEST_DATABASE } from "./site-database.ts";
+import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "./site-database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -71,10 +72,17 @@ export interface ServerProcess {
 /**
  * Starts the real production server (`node server.ts` on the built app) in a process group of its own and waits
  * until /healthz answers. Nothing is defaulted but the test-friendly basics (NODE_ENV, HOST, SEED_DEMO=0,
- * LOG_LEVEL=warn): pass DATA_DIR, DATABASE_URL and the rest in `env`.
+ * LOG_LEVEL=warn, SITE_URL on localhost with ALLOW_INSECURE_HTTP=1, on PostgreSQL the data directory's AUTH_SECRET):
+ * pass DATA_DIR, DATABASE_URL and the rest in `env`.
  */
 export async function spawnServer(options: { port?: number; env: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
+  const env = { ...options.env };
+  // Production refuses PostgreSQL without a shared AUTH_SECRET: use the one of the data directory (the secret the
+  // test's own services, opened on the same DATA_DIR, read too).
+  if (/^postgres/.test(env.DATABASE_URL ?? "") && !env.AUTH_SECRET && env.DATA_DIR) {
+    env.AUTH_SECRET = resolveAuthSecret({ auth: { secret: null }, dataDir: env.DATA_DIR });
+  }
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
     cwd: ROOT,
@@ -85,7 +93,10 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
       HOST: "127.0.0.1",
       SEED_DEMO: "0",
       LOG_LEVEL: "warn",
-      ...options.env,
+      // Production wants a public https address; test servers are plain http on loopback, on purpose.
+      SITE_URL: `http://localhost:${port}`,
+      ALLOW_INSECURE_HTTP: "1",
+      ...env,
     },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -188,8 +199,39 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
       server = await spawnServer({ port, env });
     },
     async stop() {
+      // Every site of every browser test ends with a look at its log: no secret the database holds may be in it.
+      const secrets = await secretsOf({ dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl }, dataDir).catch(() => []);
       await server.stop();
+      const logs = previousLogs + server.logs();
       await cleanUp();
+      const leaked = secrets.filter((secret) => logs.includes(secret));
+      if (leaked.length) {
+        throw new Error(`Segredos no log do servidor: ${leaked.map((secret) => `${secret.slice(0, 4)}…`).join(", ")}`);
+      }
     },
   };
+}
+
+/**
+ * The secrets a site keeps (session tokens, reset and verification tokens, password hashes, OAuth tokens, the auth
+ * secret): none of them may ever appear in its log.
+ */
+async function secretsOf(database: { dbFile: string; databaseUrl: string | null }, dataDir: string): Promise<string[]> {
+  const values: string[] = [];
+  const column = async (statement: string) => {
+    for (const row of await siteQuery<Record<string, unknown>>(database, statement)) {
+      for (const value of Object.values(row)) if (typeof value === "string") values.push(value);
+    }
+  };
+  await column('SELECT token FROM "session"');
+  await column('SELECT identifier, value FROM "verification"');
+  await column('SELECT password, "accessToken", "refreshToken", "idToken" FROM "account"');
+  const secretFile = path.join(dataDir, "secrets", "auth-secret");
+  if (fs.existsSync(secretFile)) values.push(fs.readFileSync(secretFile, "utf8").trim());
+  // Reset tokens are stored as "reset-password:<token>": the token alone is the secret. User ids (the value of several
+  // verification rows) and short values (counters) are not secrets.
+  const userIds = new Set((await siteQuery<{ id: string }>(database, 'SELECT id FROM "user"')).map((row) => row.id));
+  return [...new Set(values.flatMap((value) => [value, value.split(":").pop()!]))].filter(
+    (value) => value.length >= 16 && !userIds.has(value),
+  );
 }

@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { passwordProblems, type PasswordPolicy } from "../../lib/password-policy.ts";
+import type { BetterAuthInstance } from "./auth.server.ts";
+
+export class PasswordPolicyError extends Error {
+  override name = "PasswordPolicyError";
+}
+
+/**
+ * Creates an e-mail + password account whose address counts as verified, without a session and without the
+ * confirmation mail self-registration sends: for accounts an operator vouches for (the admin command, the demo
+ * admin). Refuses a password outside the policy (the pt-BR rules, one per line). Returns the new user's id.
+ */
+export async function createVerifiedAccount(
+  auth: BetterAuthInstance,
+  policy: PasswordPolicy,
+  input: { email: string; name: string; password: string },
+): Promise<string> {
+  const problems = passwordProblems(input.password, policy);
+  if (problems.length) throw new PasswordPolicyError(problems.join("\n"));
+  const context = await auth.$context;
+  const hash = await context.password.hash(input.password);
+  const user = await context.internalAdapter.createUser(
+    { email: input.email.toLowerCase(), name: input.name, emailVerified: true },
+    { method: "email-password" },
+  );
+  await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+  return user.id;
+}
+
+/** A password nobody knows (the owner sets theirs through a set-password link). */
+export function unknowablePassword(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** Removes an account and everything Better Auth keeps for it (sessions, credentials). */
+export async function deleteAccount(auth: BetterAuthInstance, userId: string): Promise<void> {
+  const context = await auth.$context;
+  await context.internalAdapter.deleteUserSessions(userId);
+  await context.internalAdapter.deleteAccounts(userId);
+  await context.internalAdapter.deleteUser(userId);
+}

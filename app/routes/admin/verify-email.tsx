@@ -1,0 +1,54 @@
+import { CheckCircle2 } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/verify-email";
+import { getServices } from "../../.server/app.server.ts";
+import { AuthMessage } from "../../components/auth/auth-message.tsx";
+import buttons from "../../components/ui/button.module.css";
+import { t } from "../../i18n/pt-BR.ts";
+import styles from "../../components/auth/auth.module.css";
+
+export function meta() {
+  return [{ title: t.auth.verifyTitle }, { name: "robots", content: "noindex" }];
+}
+
+/** The link of the confirmation mail: confirms the address, then tells the owner their UID (for an admin to grant). */
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const result = await getServices().auth.verifyEmail(token);
+  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  if (!result.ok) return data({ uid: null, message: result.message }, { status: result.status, headers });
+  return data({ uid: result.uid, message: null }, { headers });
+}
+
+/** The loader's headers reach the browser: no caching and no Referer carrying the token. */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className={styles.page}>
+      <section className={styles.card} aria-labelledby="verify-title">
+        <h1 id="verify-title" className={styles.title}>
+          {t.auth.verifyTitle}
+        </h1>
+        {loaderData.uid ? (
+          <>
+            <p className={styles.success} role="status">
+              <CheckCircle2 aria-hidden="true" size={20} /> {t.auth.verifyDone}
+            </p>
+            <p className={styles.note}>{t.auth.verifyDoneHint}</p>
+            <p>
+              <code data-testid="auth-uid">{loaderData.uid}</code>
+            </p>
+          </>
+        ) : (
+          <AuthMessage failure={{ message: loaderData.message ?? t.auth.verifyInvalid }} />
+        )}
+        <Link to="/admin/login" className={buttons.primary}>
+          {t.auth.backToLogin}
+        </Link>
+      </section>
+    </div>
+  );
+}
