@@ -4,6 +4,7 @@ import express from "express";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { clientIpContext } from "../app/lib/request-context.ts";
+import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
 
@@ -39,6 +40,7 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   app.use(originGuard([services.config.site.url]));
+  app.use(bodyLimit());
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,

@@ -297,6 +297,8 @@ export const t = {
     pendingText: "Esta ferramenta da redação ainda não está disponível nesta versão.",
   },
   errors: {
+    bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
+    lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
     pageNotFoundTitle: "Página não encontrada",
     pageNotFoundText: "O endereço que você procurou não existe ou foi removido.",
     genericTitle: "Algo deu errado",

@@ -1,0 +1,78 @@
+/**
+ * Request bodies that carry no file are capped before anything reads them: an anonymous visitor cannot make the
+ * server hold a large body (the sign-in form used to be read whole, whatever its size). Raw HTTP, no browser.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import { createAdmin, type TestAccount } from "../factories/auth.ts";
+import { expect, t, test } from "./support/fixtures.ts";
+
+/** The server's resident memory in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/**
+ * POSTs a body of `bytes` (generated on the fly, never held in memory) to `url`; resolves with the status and text
+ * of the answer, which may come before the body is fully sent.
+ */
+function postLarge(url: string, bytes: number, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: "POST", headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on("error", reject);
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", pump);
+      }
+      request.end();
+    };
+    request.on("response", () => {
+      sent = bytes; // stop sending once the server has answered
+    });
+    pump();
+  });
+}
+
+test("um formulário de login de 100 MB recebe 413 em português, sem ser lido, e a memória não cresce", async ({ launchSite }) => {
+  let admin!: TestAccount;
+  const site = await launchSite({
+    setup: async (services) => {
+      admin = await createAdmin(services);
+    },
+  });
+  // Warm up (route modules loaded, a first sign-in page rendered), then measure.
+  for (let i = 0; i < 5; i++) await (await fetch(`${site.url}/admin/login`)).text();
+  const before = rssMb(site.pid);
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      postLarge(`${site.url}/admin/login`, 100 * 1024 * 1024, {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": String(100 * 1024 * 1024),
+      }),
+    ),
+  );
+  for (const answer of answers) expect(answer).toEqual({ status: 413, text: t.errors.bodyTooLarge });
+  // Five parallel 100 MB bodies used to take the server from ~0.5 to 1.3 GB. Refused unread, what still arrives is
+  // discarded as it comes (about +30 MB of buffers measured here); reading them would cost gigabytes.
+  const grown = rssMb(site.pid) - before;
+  expect(grown).toBeLessThan(100);
+
+  // A body without a declared length is refused too (411), so it cannot stream forever.
+  const chunked = await postLarge(`${site.url}/admin/login`, 1024, { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" });
+  expect(chunked).toEqual({ status: 411, text: t.errors.lengthRequired });
+
+  // An ordinary sign-in is untouched.
+  const form = new URLSearchParams({ intent: "login", email: admin.email, password: admin.password, redirectTo: "/news-list" });
+  const response = await fetch(`${site.url}/admin/login`, { method: "POST", body: form, redirect: "manual" });
+  expect(response.status).toBe(302);
+  expect(response.headers.get("location")).toBe("/news-list");
+});
