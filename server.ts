@@ -4,6 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
@@ -22,6 +23,8 @@ if (process.argv.includes("--demo")) {
 
 interface RunningApp {
   app: express.Express;
+  /** Public pages for readers without a session, answered from memory before Express (null when off). */
+  pageCache: { handle(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean } | null;
   services: {
     config: { port: number; host: string; site: { url: string } };
     log: { info: (o: object, m: string) => void };
@@ -75,7 +78,12 @@ async function main() {
   }
   outer.use(running.app);
   const { config, log } = running.services;
-  const server = outer.listen(config.port, config.host, () => {
+  const { pageCache } = running;
+  const server = http.createServer((req, res) => {
+    if (pageCache?.handle(req, res, () => outer(req, res))) return;
+    outer(req, res);
+  });
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     log.info({ port, host: config.host, mode: dev ? "development" : "production" }, `Esporte em Foco em http://localhost:${port}`);

@@ -2,15 +2,18 @@ import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { pinoHttp } from "pino-http";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { clientIpContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
+import { createPageCache, type PageCache } from "./page-cache.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
 
 export interface RunningApp {
   app: express.Express;
   services: AppServices;
+  /** Answers public pages for readers without a session from memory (null with PAGE_CACHE=0). */
+  pageCache: PageCache | null;
   shutdown(): Promise<void>;
 }
 
@@ -41,9 +44,10 @@ export async function createApp(): Promise<RunningApp> {
   );
   app.use(originGuard([services.config.site.url]));
   app.use(bodyLimit());
+  const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
   app.use(
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      build,
       getLoadContext(req) {
         const context = new RouterContextProvider();
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
@@ -51,7 +55,29 @@ export async function createApp(): Promise<RunningApp> {
       },
     }),
   );
-  return { app, services, shutdown: shutdownApp };
+  const pageCache = services.config.pageCache ? createAppPageCache(services, await build(), services.config.pageCache) : null;
+  return { app, services, pageCache, shutdown: shutdownApp };
+}
+
+/**
+ * The page cache on this app: pages are rendered by React Router's own request handler for an anonymous request
+ * (no cookie, no client address), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here and, through
+ * the event bus, on every other instance.
+ */
+function createAppPageCache(services: AppServices, build: ServerBuild, settings: { maxBytes: number; ttlMs: number }): PageCache {
+  const handler = createFetchRequestHandler(build, services.config.env === "development" ? "development" : "production");
+  const origin = new URL(services.config.site.url).origin;
+  const cache = createPageCache({
+    ...settings,
+    log: services.log,
+    async render(url) {
+      const context = new RouterContextProvider();
+      const response = await handler(new Request(origin + url, { headers: { "User-Agent": "esporte-em-foco page cache" } }), context);
+      return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+    },
+  });
+  services.events.subscribe(() => cache.invalidate());
+  return cache;
 }
 
 /** Query parameters that carry secrets (password-reset tokens, OAuth codes and state): never written to the log. */

@@ -28,7 +28,8 @@ const test = base.extend<{ site: LiveSite; admin: BrowserContext; reader: Browse
   site: async ({ launchSite }, use) => {
     let articleId = "";
     const site = await launchSite({
-      env: { LOGIN_RATE_LIMIT: "1000" },
+      // With the page cache on (as in production): a change must still reach every open page.
+      env: { LOGIN_RATE_LIMIT: "1000", PAGE_CACHE: "1" },
       async setup(services) {
         articleId = await createNews(services, { ...ARTICLE, createdAt: "2026-01-10T12:00:00.000Z" });
         await createNews(services, { title: "Notícia antiga de janeiro", createdAt: "2026-01-05T12:00:00.000Z", media: null });

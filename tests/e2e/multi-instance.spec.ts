@@ -88,7 +88,8 @@ const test = base.extend<{ reader: BrowserContext }, { cluster: Cluster }>({
         const dataDir = makeDataDir(`eef-multi-${name}-`);
         let server: ServerProcess;
         try {
-          server = await spawnServer({ port, env: { DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${port}`, ...shared, ...env } });
+          // The page cache on, as in production: invalidated on every instance by the shared event bus.
+          server = await spawnServer({ port, env: { DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${port}`, PAGE_CACHE: "1", ...shared, ...env } });
         } catch (error) {
           fs.rmSync(dataDir, { recursive: true, force: true });
           throw error;

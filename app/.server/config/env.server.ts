@@ -68,6 +68,10 @@ const envSchema = z.object({
   MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).max(604_800).default(21_600),
   MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3_600),
 
+  /** The in-memory page cache for readers without a session (0 turns it off). */
+  PAGE_CACHE: booleanFlag.default(true),
+  PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
   /** Production refuses a plain-http SITE_URL unless this says it is on purpose (a test box, a TLS proxy on the same host). */
   ALLOW_INSECURE_HTTP: booleanFlag.default(false),
@@ -117,6 +121,8 @@ export interface AppConfig {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   timeZone: string;
   seedDemo: boolean;
+  /** Public pages rendered once and served from memory to readers without a session (null: off). */
+  pageCache: { maxBytes: number; ttlMs: number } | null;
   /** Create a demo admin (random password printed once) when there is none. */
   demoAdmin: boolean;
   /** What the production start-up checks look at (see `assertProductionReady`). */
@@ -236,6 +242,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
     demoAdmin: env.DEMO_ADMIN ?? env.NODE_ENV === "development",
+    pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
       store: env.MEDIA_STORE,

@@ -96,6 +96,9 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
       // Production wants a public https address; test servers are plain http on loopback, on purpose.
       SITE_URL: `http://localhost:${port}`,
       ALLOW_INSECURE_HTTP: "1",
+      // Most tests change the database behind the server's back (no event): they see every change only without
+      // the page cache. The cache has its own tests, and the live-update and multi-instance tests run with it on.
+      PAGE_CACHE: "0",
       ...env,
     },
     detached: true,

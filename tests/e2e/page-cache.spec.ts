@@ -1,0 +1,55 @@
+/**
+ * The page cache on the real server: anonymous readers get public pages from memory (ETag, 304, brotli), signed-in
+ * admins never do, and a change made through the newsroom is on the next anonymous request.
+ */
+import { createNews } from "../factories/news.ts";
+import { createNewsThroughApi, expect, signInAsAdmin, test } from "./support/fixtures.ts";
+
+test("leitores anônimos recebem a página da memória; administradores, sempre a página nova", async ({ launchSite, browser, playwright }) => {
+  let articleId = "";
+  const site = await launchSite({
+    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000" },
+    async setup(services) {
+      articleId = await createNews(services, { title: "Goleada no clássico de domingo", media: null });
+    },
+  });
+  const reader = await playwright.request.newContext();
+  try {
+    const first = await reader.get(`${site.url}/article/${articleId}`, { headers: { "Accept-Encoding": "br" } });
+    expect(first.status()).toBe(200);
+    expect(first.headers()["x-page-cache"]).toBe("miss");
+    expect(await first.text()).toContain("Goleada no clássico de domingo");
+    const second = await reader.get(`${site.url}/article/${articleId}?utm_source=whatsapp`, { headers: { "Accept-Encoding": "br" } });
+    expect(second.headers()).toMatchObject({ "x-page-cache": "hit", "content-encoding": "br", etag: first.headers().etag });
+    const notModified = await reader.get(`${site.url}/article/${articleId}`, { headers: { "If-None-Match": first.headers().etag! } });
+    expect(notModified.status()).toBe(304);
+
+    // An admin (session cookie) gets the page rendered for them: with the admin-only "Editar".
+    const admin = await browser.newContext();
+    await signInAsAdmin(admin, site);
+    const adminPage = await admin.request.get(`${site.url}/article/${articleId}`);
+    expect(adminPage.headers()["x-page-cache"]).toBeUndefined();
+    expect(adminPage.headers()["cache-control"]).toMatch(/private/);
+    expect(await adminPage.text()).toContain(">Editar<");
+    expect(await (await reader.get(`${site.url}/article/${articleId}`)).text()).not.toContain(">Editar<");
+
+    // A change through the newsroom (newsUpdated): the very next anonymous request shows it.
+    await reader.get(`${site.url}/`);
+    expect((await reader.get(`${site.url}/`)).headers()["x-page-cache"]).toBe("hit");
+    await createNewsThroughApi(admin, site, { title: "Virada histórica nos acréscimos" });
+    const after = await reader.get(`${site.url}/`);
+    expect(["miss", "stale"]).toContain(after.headers()["x-page-cache"]);
+    await expect.poll(async () => (await (await reader.get(`${site.url}/`)).text()).includes("Virada histórica nos acréscimos")).toBe(true);
+    await admin.close();
+  } finally {
+    await reader.dispose();
+  }
+});
+
+test("PAGE_CACHE=0 desliga o cache", async ({ launchSite, playwright }) => {
+  const site = await launchSite({ env: { PAGE_CACHE: "0" } });
+  const reader = await playwright.request.newContext();
+  await reader.get(`${site.url}/`);
+  expect((await reader.get(`${site.url}/`)).headers()["x-page-cache"]).toBeUndefined();
+  await reader.dispose();
+});
