@@ -18,9 +18,11 @@ import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { ErrorState } from "./components/ui/error-state.tsx";
+import { currentYear } from "./i18n/format.ts";
 import { t } from "./i18n/pt-BR.ts";
 import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
 import type { RootData } from "./lib/site-context.ts";
+import { hasSessionCookie } from "./lib/session-cookie.ts";
 import { useLiveUpdates } from "./lib/use-live-updates.ts";
 import "./styles/global.css";
 
@@ -38,16 +40,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     // As in the original: a failed sponsor load empties the list and shows no message.
     log.error({ err: error }, "sponsor load failed");
   }
-  const year = Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: config.timeZone }).format(new Date()));
+  const year = currentYear(config.timeZone);
   return data<RootData>(
     { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.isAdmin) },
     // A signed-in viewer's pages are personal: never cached anywhere.
-    viewer || hasSessionCookie(request) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
+    viewer || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
   );
-}
-
-function hasSessionCookie(request: Request): boolean {
-  return /(?:^|;\s*)(?:__Secure-)?eef\.session_token=/.test(request.headers.get("Cookie") ?? "");
 }
 
 /** "Is admin" is decided on the server on every navigation, so the root data is always reloaded. */

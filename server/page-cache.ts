@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { hasSessionCookie } from "../app/lib/session-cookie.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -47,18 +48,14 @@ const PAGE_PARAMS = new Set(["tab", "cursor", "_routes", "index"]);
 /** The public pages (and their `.data` requests): the home, the list, an article, the privacy policy. */
 const PUBLIC_PATHS = [/^\/(_\.data)?$/, /^\/news-list(\.data)?$/, /^\/article\/[^/]+(\.data)?$/, /^\/userLicence(\.data)?$/];
 
-/** Whether the request carries a session (a signed-in admin): those always get a fresh, private page. */
-function hasSession(req: IncomingMessage): boolean {
-  return /(?:^|;\s*)(?:__Secure-)?eef\.session_token=/.test(req.headers.cookie ?? "");
-}
-
 /**
  * The cache key of a request, or null when the cache must not answer it: only GET/HEAD of a public page, without a
  * session cookie. The key is the path plus the page's own parameters, sorted.
  */
 export function cacheKey(req: IncomingMessage): string | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
-  if (hasSession(req)) return null;
+  // A session (a signed-in admin) always gets a fresh, private page.
+  if (hasSessionCookie(req.headers.cookie)) return null;
   const raw = req.url ?? "/";
   const query = raw.indexOf("?");
   const path = query < 0 ? raw : raw.slice(0, query);

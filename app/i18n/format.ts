@@ -2,13 +2,23 @@ import { t } from "./pt-BR.ts";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function longDateFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "long", year: "numeric", timeZone });
-    formatters.set(timeZone, formatter);
+/** One formatter per kind and time zone: making an Intl.DateTimeFormat costs more than rendering a page's cards. */
+function formatter(kind: "long" | "year", timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}`;
+  let cached = formatters.get(key);
+  if (!cached) {
+    cached =
+      kind === "long"
+        ? new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "long", year: "numeric", timeZone })
+        : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
+    formatters.set(key, cached);
   }
-  return formatter;
+  return cached;
+}
+
+/** The current year in the site's time zone (the footer's copyright line). */
+export function currentYear(timeZone: string, now = new Date()): number {
+  return Number(formatter("year", timeZone).format(now));
 }
 
 /**
@@ -19,5 +29,5 @@ export function formatLongDate(value: string | null | undefined, timeZone: strin
   if (value === null || value === undefined || value.trim() === "") return t.article.dateUnavailable;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return longDateFormatter(timeZone).format(date);
+  return formatter("long", timeZone).format(date);
 }

@@ -1,5 +1,6 @@
 import { isAPIError } from "better-auth/api";
 import { t } from "../../i18n/pt-BR.ts";
+import { hasSessionCookie } from "../../lib/session-cookie.ts";
 import type { AdminService } from "../admins/admins.service.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Logger } from "../logger.server.ts";
@@ -107,6 +108,8 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
   const viewers = new WeakMap<Request, Promise<Viewer | null>>();
 
   async function lookUpViewer(request: Request): Promise<Viewer | null> {
+    // No session cookie, no session: readers (nearly every request) cost no lookup at all.
+    if (!hasSessionCookie(request.headers.get("Cookie"))) return null;
     try {
       const session = await auth.api.getSession({ headers: request.headers });
       if (!session) return null;

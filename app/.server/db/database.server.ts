@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-dialect";
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -40,7 +40,7 @@ export function openDatabase(
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  const dialect: Dialect = new NodeSqliteDialect({ database: sqlite });
+  const dialect: Dialect = new NodeSqliteDialect({ database: withStatementCache(sqlite) });
   const db = new Kysely<Database>({ dialect, ...log });
   return {
     db,
@@ -59,3 +59,32 @@ const pgTypes = {
     return pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
+
+/**
+ * The database as the Kysely dialect sees it, with `prepare` answered from a cache: the dialect prepares every query
+ * it runs, and a page runs the same few statements on every request (preparing was a large part of the SQL time).
+ * Statements run synchronously to completion, so one cached statement is never used by two queries at once.
+ * Least recently used statements beyond `max` are dropped (a statement's SQL is fixed text with `?` parameters, so
+ * the number of different ones is small).
+ */
+export function withStatementCache(database: DatabaseSync, max = 200): DatabaseSync {
+  const statements = new Map<string, StatementSync>();
+  const prepare = (sql: string): StatementSync => {
+    let statement = statements.get(sql);
+    if (statement) {
+      statements.delete(sql);
+    } else {
+      statement = database.prepare(sql);
+      if (statements.size >= max) statements.delete(statements.keys().next().value!);
+    }
+    statements.set(sql, statement);
+    return statement;
+  };
+  return new Proxy(database, {
+    get(target, property) {
+      if (property === "prepare") return prepare;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
