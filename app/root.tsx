@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -13,7 +13,6 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { getServices } from "./.server/app.server.ts";
-import { AdminDrawer } from "./components/layout/admin-drawer.tsx";
 import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
@@ -25,6 +24,9 @@ import type { RootData } from "./lib/site-context.ts";
 import { hasSessionCookie } from "./lib/session-cookie.ts";
 import { useLiveUpdates } from "./lib/use-live-updates.ts";
 import "./styles/global.css";
+
+/** The admin menu (and the dialog library it needs) is downloaded only by admins: readers never load it. */
+const AdminDrawer = lazy(() => import("./components/layout/admin-drawer.tsx").then((module) => ({ default: module.AdminDrawer })));
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -96,7 +98,13 @@ function Shell({ children }: { children: React.ReactNode }) {
       <a className="skip-link" href="#conteudo">
         {t.layout.skipToContent}
       </a>
-      <SiteHeader>{isAdmin ? <AdminDrawer /> : null}</SiteHeader>
+      <SiteHeader>
+        {isAdmin ? (
+          <Suspense fallback={null}>
+            <AdminDrawer />
+          </Suspense>
+        ) : null}
+      </SiteHeader>
       <main id="conteudo" tabIndex={-1} className="site-main">
         {children}
       </main>
