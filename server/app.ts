@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { pinoHttp } from "pino-http";
@@ -7,6 +6,7 @@ import { clientIpContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
+import { requestIdOf } from "./request-id.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
 
 export interface RunningApp {
@@ -30,8 +30,7 @@ export async function createApp(): Promise<RunningApp> {
     pinoHttp({
       logger: services.log,
       genReqId: (req, res) => {
-        const incoming = req.headers["x-request-id"];
-        const id = typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+        const id = requestIdOf(req);
         res.setHeader("x-request-id", id);
         return id;
       },
@@ -70,6 +69,11 @@ function createAppPageCache(services: AppServices, build: ServerBuild, settings:
   const cache = createPageCache({
     ...settings,
     log: services.log,
+    requestId: requestIdOf,
+    // The access log of the requests the cache answers, in the same shape as the rest (pino-http's).
+    onServed({ id, method, url, status, state, ms }) {
+      services.log.info({ req: { id, method, url: redactUrl(url) }, res: { status }, cache: state, responseTime: ms }, "request completed");
+    },
     async render(url) {
       const context = new RouterContextProvider();
       const response = await handler(new Request(origin + url, { headers: { "User-Agent": "esporte-em-foco page cache" } }), context);

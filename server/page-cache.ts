@@ -40,6 +40,19 @@ export interface PageCacheOptions {
   /** Logged once per miss/refresh failure. */
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
   now?: () => number;
+  /** The id sent back as `X-Request-Id` and logged (default: none). */
+  requestId?: (req: IncomingMessage) => string;
+  /** Called once per answered request (the access log). */
+  onServed?: (served: ServedRequest) => void;
+}
+
+export interface ServedRequest {
+  id: string | undefined;
+  method: string;
+  url: string;
+  status: number;
+  state: "hit" | "stale" | "miss" | "bypass";
+  ms: number;
 }
 
 /** Query parameters the public pages read. Anything else (utm_*, fbclid…) is dropped from the key and the render. */
@@ -167,6 +180,17 @@ export function createPageCache(options: PageCacheOptions) {
     return pending;
   }
 
+  /** Stamps the request id and reports the answer to the access log once it is sent. */
+  function track(req: IncomingMessage, res: ServerResponse, started: number, state: () => ServedRequest["state"]) {
+    const id = options.requestId?.(req);
+    if (id) res.setHeader("X-Request-Id", id);
+    if (!options.onServed) return;
+    const onServed = options.onServed;
+    res.once("finish", () =>
+      onServed({ id, method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, state: state(), ms: Math.round(performance.now() - started) }),
+    );
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, entry: Entry, state: "hit" | "stale" | "miss") {
     const encoding = pickEncoding(req.headers["accept-encoding"]);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
@@ -210,6 +234,7 @@ export function createPageCache(options: PageCacheOptions) {
     handle(req: IncomingMessage, res: ServerResponse, fallback: () => void): boolean {
       const key = cacheKey(req);
       if (key === null) return false;
+      track(req, res, performance.now(), () => String(res.getHeader("X-Page-Cache") ?? "miss") as ServedRequest["state"]);
       const entry = entries.get(key);
       if (entry) {
         // Used: move to the young end of the LRU list.

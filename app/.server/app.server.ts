@@ -109,7 +109,7 @@ export function bootApp(): Promise<AppServices> {
     loadDotEnv();
     const config = parseConfig();
     assertProductionReady(config);
-    const services = createServices(config);
+    const services = createServices(config, createLogger(config, { buffered: true }));
     const applied = await migrateAll(services);
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
     // Google Drive not connected yet: no media can be stored, so the demo waits for a start after the connection.

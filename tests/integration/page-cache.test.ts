@@ -191,6 +191,25 @@ describe("the page cache", () => {
     await expect.poll(() => renders).toBe(2);
   });
 
+  it("every answer carries a request id and reaches the access log, with how the cache answered", async () => {
+    const served: Array<{ id: string | undefined; url: string; status: number; state: string }> = [];
+    let counter = 0;
+    const { get } = await serve({
+      render: async (url) => page(url),
+      requestId: () => `req-${++counter}`,
+      onServed: ({ id, url, status, state }) => served.push({ id, url, status, state }),
+    });
+    const first = await get("/?utm_source=x");
+    const second = await get("/");
+    expect(first.headers["x-request-id"]).toBe("req-1");
+    expect(second.headers["x-request-id"]).toBe("req-2");
+    await expect.poll(() => served.length).toBe(2);
+    expect(served).toEqual([
+      { id: "req-1", url: "/?utm_source=x", status: 200, state: "miss" },
+      { id: "req-2", url: "/", status: 200, state: "hit" },
+    ]);
+  });
+
   it("a failed render falls back to the app, before anything is sent", async () => {
     const { get } = await serve({
       render: async () => {
