@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import sharp, { type Sharp } from "sharp";
 
+// Bounded memory: libvips keeps up to 50 MB of decoded images and operations cached and runs one thread per core
+// for each image by default. Uploads are rare and one at a time: no cache, one thread (each libvips thread also
+// grows its own malloc arena).
+sharp.cache(false);
+sharp.concurrency(1);
+
 /** Widths generated for every image (never enlarged: a smaller original also yields its own width). */
 export const IMAGE_VARIANT_WIDTHS = [400, 800, 1600] as const;
 

@@ -84,11 +84,14 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
     env.AUTH_SECRET = resolveAuthSecret({ auth: { secret: null }, dataDir: env.DATA_DIR });
   }
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
+  // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas keep its memory
+  // bounded under load.
+  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=4", "server.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: "production",
+      MALLOC_ARENA_MAX: "2",
       PORT: String(port),
       HOST: "127.0.0.1",
       SEED_DEMO: "0",
