@@ -282,6 +282,13 @@ test.describe("entrar com e-mail e senha", () => {
     await signInThroughPage(page, site, admin.email, admin.password);
     await expect(authError(page)).toHaveText("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.");
     await expectSignedOut(page, site);
+    // The refusal is a 429 that says when to come back.
+    const refused = await page.request.post(`${site.url}/admin/login`, {
+      form: { intent: "login", email: admin.email, password: admin.password, redirectTo: "/news-list" },
+      headers: { Origin: site.url },
+    });
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(800);
   });
 });
 

@@ -53,7 +53,7 @@ describe("signInWithPassword: só administradores ficam com sessão", () => {
     // The cookie is a working session, and the viewer is an admin.
     const token = /eef\.session_token=([^;]+)/.exec(cookie)![1]!;
     const viewer = await services.auth.getViewer(new Request("http://127.0.0.1:4321/", { headers: { cookie: `eef.session_token=${token}` } }));
-    expect(viewer).toEqual({ userId: admin.id, email: admin.email, isAdmin: true });
+    expect(viewer).toEqual({ userId: admin.id, email: admin.email, isAdmin: true, twoFactorEnabled: false });
   });
 
   it("o e-mail não diferencia maiúsculas", async () => {
@@ -103,27 +103,43 @@ describe("signInWithPassword: só administradores ficam com sessão", () => {
     expect((await services.auth.getViewer(request()))?.isAdmin).toBe(true);
     // Only the admins row goes: the session stays, but it is no longer an admin's.
     await services.database.db.deleteFrom("admins").where("user_id", "=", admin.id).execute();
-    expect(await services.auth.getViewer(request())).toEqual({ userId: admin.id, email: admin.email, isAdmin: false });
+    expect(await services.auth.getViewer(request())).toEqual({ userId: admin.id, email: admin.email, isAdmin: false, twoFactorEnabled: false });
   });
 });
 
 describe("limite de tentativas de login", () => {
-  it("com LOGIN_RATE_LIMIT=3, a 4ª tentativa da mesma conta é recusada (mesmo com a senha certa); outras contas seguem", async () => {
-    const services = await open({ LOGIN_RATE_LIMIT: "3" });
+  it("quem erra a senha de uma conta espera cada vez mais, com Retry-After; a senha certa de outro lugar continua entrando", async () => {
+    const services = await open({ LOGIN_RATE_LIMIT: "4" });
     const admin = await createAdmin(services);
-    const other = await createAdmin(services);
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      expect((await signIn(services, admin.email, "senha-errada")).ok, `tentativa ${attempt}`).toBe(false);
+    const attacker = "203.0.113.9";
+    // Half the limit (2) in a minute from one place…
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      expect(await signIn(services, admin.email, "senha-errada", attacker), `tentativa ${attempt}`).toMatchObject({ code: "invalid" });
     }
-    const blocked = await signIn(services, admin.email, admin.password);
-    // Default window: 900 s, so 15 minutes.
-    expect(blocked).toEqual({ ok: false, code: "rate_limited", message: t.auth.rateLimited(15), status: 429 });
-    expect(t.auth.rateLimited(15)).toBe("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.");
+    const blocked = await signIn(services, admin.email, admin.password, attacker);
+    expect(blocked).toMatchObject({ ok: false, code: "rate_limited", status: 429, message: t.auth.rateLimited(1) });
+    expect(blocked.ok ? 0 : blocked.retryAfterSeconds).toBeGreaterThan(50);
+    expect(blocked.ok ? 0 : blocked.retryAfterSeconds).toBeLessThanOrEqual(60);
     expect(await sessionCount(services)).toBe(0);
-    // Same account from another address is still blocked (the limit is per account, not only per IP).
-    expect(await signIn(services, admin.email.toUpperCase(), admin.password)).toMatchObject({ code: "rate_limited" });
-    // Another account is still allowed.
-    expect((await signIn(services, other.email, other.password)).ok).toBe(true);
+    // …but the admin, from the newsroom, is not locked out by it.
+    expect((await signIn(services, admin.email, admin.password, "198.51.100.20")).ok).toBe(true);
+    expect(t.auth.rateLimited(15)).toBe("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.");
+  });
+
+  it("as esperas crescem: depois do limite da janela, a espera é a da janela inteira", async () => {
+    const services = await open({ LOGIN_RATE_LIMIT: "4" });
+    const admin = await createAdmin(services);
+    const attacker = "203.0.113.10";
+    // The short tier allows 2 a minute; the window (15 min) allows 4: two rounds a minute apart reach it.
+    await signIn(services, admin.email, "errada-1", attacker);
+    await signIn(services, admin.email, "errada-2", attacker);
+    await services.rateLimiter.reset(`login:short:${attacker}:${admin.email}`);
+    await signIn(services, admin.email, "errada-3", attacker);
+    await signIn(services, admin.email, "errada-4", attacker);
+    await services.rateLimiter.reset(`login:short:${attacker}:${admin.email}`);
+    const blocked = await signIn(services, admin.email, admin.password, attacker);
+    expect(blocked).toMatchObject({ code: "rate_limited", message: t.auth.rateLimited(15) });
+    expect(blocked.ok ? 0 : blocked.retryAfterSeconds).toBeGreaterThan(60);
   });
 
   it("limita também por IP (3 × o limite por conta), em contas diferentes", async () => {
@@ -134,11 +150,12 @@ describe("limite de tentativas de login", () => {
       expect(result, `tentativa ${attempt}`).toMatchObject({ code: "invalid" });
     }
     const admin = await createAdmin(services);
-    expect(await signIn(services, admin.email, admin.password, ip)).toEqual({
+    expect(await signIn(services, admin.email, admin.password, ip)).toMatchObject({
       ok: false,
       code: "rate_limited",
       message: "Muitas tentativas de login. Aguarde 1 minuto e tente novamente.",
       status: 429,
+      retryAfterSeconds: expect.any(Number),
     });
     expect((await signIn(services, admin.email, admin.password, "192.0.2.8")).ok).toBe(true);
   });

@@ -40,6 +40,8 @@ export interface AuthFailure {
   status: number;
   /** Cookies to send along (the pending second-factor challenge). */
   headers?: Headers;
+  /** For a 429: seconds until trying again makes sense (sent as Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 export type AuthResult = { ok: true; headers: Headers } | AuthFailure;
@@ -67,7 +69,6 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
 
   /** Attempts allowed per window for each scope: per account (e-mail) and per IP address. */
   const LIMITS = {
-    login: { perAccount: rateLimit.max, perIp: rateLimit.max * 3, message: t.auth.rateLimited },
     reset: { perAccount: rateLimit.max, perIp: rateLimit.max * 3, message: t.auth.rateLimited },
     // Each registration stores a row and sends a mail: a handful per address, a few more per IP.
     register: { perAccount: 3, perIp: rateLimit.max, message: t.auth.registerRateLimited },
@@ -75,15 +76,46 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     twoFactor: { perAccount: rateLimit.max * 3, perIp: rateLimit.max * 3, message: t.auth.rateLimited },
   } as const;
 
+  /** A refusal for `retryAfterSeconds`, with the wait in whole minutes in the message. */
+  const refusal = (retryAfterSeconds: number, message: (minutes: number) => string): AuthFailure => ({
+    ok: false,
+    code: "rate_limited",
+    message: message(Math.max(1, Math.ceil(retryAfterSeconds / 60))),
+    status: 429,
+    retryAfterSeconds,
+  });
+
   /** Counts an attempt of `scope` per account and per IP; the first limit reached refuses it. */
   async function limited(scope: keyof typeof LIMITS, ip: string, email: string): Promise<AuthFailure | null> {
     const limits = LIMITS[scope];
     const perAccount = await limiter.hit(`${scope}:account:${email.toLowerCase()}`, limits.perAccount, rateLimit.windowSeconds);
     const perIp = await limiter.hit(`${scope}:ip:${ip}`, limits.perIp, rateLimit.windowSeconds);
     const blocked = [perAccount, perIp].find((result) => !result.allowed);
-    if (!blocked) return null;
-    const minutes = Math.max(1, Math.ceil(blocked.retryAfterSeconds / 60));
-    return { ok: false, code: "rate_limited", message: limits.message(minutes), status: 429 };
+    return blocked ? refusal(blocked.retryAfterSeconds, limits.message) : null;
+  }
+
+  /**
+   * Sign-in attempts for one account from one address, in growing windows: half the limit in a minute, the limit in
+   * the configured window, three times it in four windows. Guessing from one place slows down more and more, but
+   * the account is never locked for everyone: the real admin, elsewhere, still signs in (per-account-only locks let
+   * anyone lock the admin out). A success clears them.
+   */
+  const loginTiers = () => [
+    { name: "short", max: Math.max(2, Math.ceil(rateLimit.max / 2)), windowSeconds: 60 },
+    { name: "window", max: rateLimit.max, windowSeconds: rateLimit.windowSeconds },
+    { name: "long", max: rateLimit.max * 3, windowSeconds: rateLimit.windowSeconds * 4 },
+  ];
+  const loginKey = (tier: string, ip: string, email: string) => `login:${tier}:${ip}:${email.toLowerCase()}`;
+
+  async function loginLimited(ip: string, email: string): Promise<AuthFailure | null> {
+    const results = [await limiter.hit(`login:ip:${ip}`, rateLimit.max * 3, rateLimit.windowSeconds)];
+    for (const tier of loginTiers()) results.push(await limiter.hit(loginKey(tier.name, ip, email), tier.max, tier.windowSeconds));
+    const waits = results.filter((result) => !result.allowed).map((result) => result.retryAfterSeconds);
+    return waits.length ? refusal(Math.max(...waits), t.auth.rateLimited) : null;
+  }
+
+  async function loginSucceeded(ip: string, email: string) {
+    for (const tier of loginTiers()) await limiter.reset(loginKey(tier.name, ip, email));
   }
 
   /** Only admins keep a session: anyone else has the new one ended at once and is told their id. */
@@ -140,7 +172,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     },
 
     async signInWithPassword(input: { email: string; password: string; ip: string; headers: Headers }): Promise<AuthResult> {
-      const blocked = await limited("login", input.ip, input.email);
+      const blocked = await loginLimited(input.ip, input.email);
       if (blocked) return blocked;
       let signedIn;
       try {
@@ -159,14 +191,14 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
       }
       // Right password, second factor on: Better Auth set a short-lived challenge cookie and made no session yet.
       if ("twoFactorRedirect" in signedIn.response && signedIn.response.twoFactorRedirect) {
-        await limiter.reset(`login:account:${input.email.toLowerCase()}`);
+        await loginSucceeded(input.ip, input.email);
         return { ok: false, code: "two_factor", message: t.auth.twoFactor.prompt, status: 200, headers: signedIn.headers };
       }
       const { user, token } = signedIn.response as { user: { id: string }; token: string };
       const admitted = await admitOnlyAdmins(user.id, token);
       if (admitted) return admitted;
-      // A successful sign-in clears the account's count (the IP's keeps counting).
-      await limiter.reset(`login:account:${input.email.toLowerCase()}`);
+      // A successful sign-in clears this address's count for the account (the IP's keeps counting).
+      await loginSucceeded(input.ip, input.email);
       return { ok: true, headers: signedIn.headers };
     },
 

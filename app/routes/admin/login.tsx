@@ -27,6 +27,15 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${t.auth.title} | ${root?.site?.name ?? ""}` }, { name: "robots", content: "noindex" }];
 }
 
+/** A refused sign-in (429) tells when to come back; the sign-in page itself is never cached. */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  const result = new Headers(loaderHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) result.set("Retry-After", retryAfter);
+  if (!result.has("Cache-Control")) result.set("Cache-Control", "no-store");
+  return result;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const { auth, config } = getServices();
   const url = new URL(request.url);
@@ -67,7 +76,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = Object.fromEntries(form);
 
   const fail = (view: ActionData["intent"], failure: AuthFailure, status: number) =>
-    data<ActionData>({ intent: view, failure: { code: failure.code, message: failure.message, uid: failure.uid, notice: failure.notice } }, { status });
+    data<ActionData>(
+      { intent: view, failure: { code: failure.code, message: failure.message, uid: failure.uid, notice: failure.notice } },
+      { status, headers: failure.retryAfterSeconds ? { "Retry-After": String(failure.retryAfterSeconds) } : undefined },
+    );
 
   switch (intent) {
     case "login": {
