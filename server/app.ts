@@ -32,6 +32,8 @@ export async function createApp(): Promise<RunningApp> {
       genReqId: (req, res) => {
         const id = requestIdOf(req);
         res.setHeader("x-request-id", id);
+        // Loaders and actions read it from the request, to quote it in error messages and log lines.
+        req.headers["x-request-id"] = id;
         return id;
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),

@@ -1,12 +1,20 @@
-/** An error whose message is meant for the user (pt-BR) and whose code is stable for the API. */
+import { t } from "../i18n/pt-BR.ts";
+
+/**
+ * An error whose message is meant for the user (pt-BR) and whose code is stable for the API. `publicMessage` is
+ * what a client may see: the message itself, unless the error wraps an unexpected failure (then only the
+ * operation's prefix; the details stay in `message` and the cause, for the log).
+ */
 export class AppError extends Error {
   override name = "AppError";
   readonly code: string;
   readonly status: number;
-  constructor(code: string, message: string, status = 500, options?: ErrorOptions) {
+  readonly publicMessage: string;
+  constructor(code: string, message: string, status = 500, options?: ErrorOptions & { publicMessage?: string }) {
     super(message, options);
     this.code = code;
     this.status = status;
+    this.publicMessage = options?.publicMessage ?? message;
   }
 }
 
@@ -19,7 +27,8 @@ export class NotFoundError extends AppError {
 
 /**
  * Runs a service operation and wraps unexpected failures with the operation's pt-BR prefix
- * ("Falha ao buscar notícias: …"), as the original's service layer did. AppErrors pass through unchanged.
+ * ("Falha ao buscar notícias: …"), as the original's service layer did. AppErrors pass through unchanged. The
+ * failure's own text (a driver message: host, user, file path) is kept for the log, never shown to clients.
  */
 export async function wrapFailure<T>(code: string, prefix: string, operation: () => Promise<T>): Promise<T> {
   try {
@@ -27,6 +36,21 @@ export async function wrapFailure<T>(code: string, prefix: string, operation: ()
   } catch (error) {
     if (error instanceof AppError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
-    throw new AppError(code, `${prefix}: ${detail}`, 500, { cause: error });
+    throw new AppError(code, `${prefix}: ${detail}`, 500, { cause: error, publicMessage: prefix });
   }
+}
+
+/**
+ * What a client is told about `error`: an AppError meant for users says its own message; anything else (an
+ * unexpected failure) says only the operation and a request id to quote, which the log line carries too.
+ */
+export function publicErrorMessage(error: unknown, requestId: string | null): string {
+  if (error instanceof AppError && error.status < 500) return error.publicMessage;
+  const head = error instanceof AppError ? `${error.publicMessage}.` : t.errors.unexpected;
+  return `${head} ${t.errors.tryAgain(requestId)}`;
+}
+
+/** The request id the server gave this request (header set by the access-log middleware), or null. */
+export function requestIdFrom(request: Request): string | null {
+  return request.headers.get("x-request-id");
 }

@@ -124,6 +124,7 @@ export const t = {
     deleted: "Notícia excluída.",
   },
   sponsors: {
+    notFound: "Patrocinador não encontrado",
     title: "Gerenciar Patrocinadores",
     addTitle: "Adicionar novo patrocinador",
     pick: "Clique para escolher a imagem do patrocinador",
@@ -296,7 +297,15 @@ export const t = {
     sponsorsTitle: "Gerenciar Patrocinadores",
     pendingText: "Esta ferramenta da redação ainda não está disponível nesta versão.",
   },
+  api: {
+    fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
+    emptyPatch: "Nada para alterar: envie pelo menos um campo.",
+    methodNotAllowed: (allowed: string) => `Método não permitido. Use ${allowed}.`,
+  },
   errors: {
+    unexpected: "Erro interno.",
+    tryAgain: (requestId: string | null) =>
+      `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
     pageNotFoundTitle: "Página não encontrada",

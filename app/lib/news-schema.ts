@@ -28,21 +28,48 @@ export const newsFormSchema = z.object({
 
 export type NewsFormInput = z.infer<typeof newsFormSchema>;
 
+/** Each field of a news item as the service takes it (forms and the JSON API). */
+const newsFields = {
+  title: required(t.newsForm.titleRequired).max(300),
+  subtitle: required(t.newsForm.subtitleRequired).max(1000),
+  fullContent: z.string({ error: t.api.fieldType("fullContent") }).trim().max(100_000),
+  category: z.string({ error: t.api.fieldType("category") }).trim().max(60),
+  author: z.string({ error: t.api.fieldType("author") }).trim().max(120),
+};
+
 /**
- * What the news service accepts (forms and the JSON API): as the original service did, fullContent defaults to the
+ * A whole news item (creating, or replacing with PUT): as the original service did, fullContent defaults to the
  * subtitle, the category to 'Geral' and the author to the newsroom.
  */
 export const newsInputSchema = z.object({
-  title: required(t.newsForm.titleRequired).max(300),
-  subtitle: required(t.newsForm.subtitleRequired).max(1000),
-  fullContent: z.string().trim().max(100_000).optional(),
-  category: z.string().trim().max(60).optional(),
-  author: z.string().trim().max(120).optional(),
+  ...newsFields,
+  fullContent: newsFields.fullContent.optional(),
+  category: newsFields.category.optional(),
+  author: newsFields.author.optional(),
   isHighlighted: checkbox,
   removeMedia: checkbox,
 });
 
 export type NewsInput = z.infer<typeof newsInputSchema>;
+
+const flag = z.union([z.boolean(), z.string()], { error: t.api.fieldType("isHighlighted") }).transform(
+  (value) => value === true || value === "on" || value === "true" || value === "1",
+);
+
+/**
+ * A partial change (PATCH): only the fields sent change, each under the same rules as a whole item (a title sent
+ * empty is refused; an empty fullContent, category or author takes its default). At least one field.
+ */
+export const newsPatchSchema = z
+  .object({
+    ...newsFields,
+    isHighlighted: flag,
+    removeMedia: flag,
+  })
+  .partial()
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: t.api.emptyPatch });
+
+export type NewsPatch = z.infer<typeof newsPatchSchema>;
 
 /** Browser-side check of a picked news media file (the server checks the real bytes again). */
 export function checkNewsMediaFile(file: { type: string; size: number }): string | null {

@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError, publicErrorMessage, requestIdFrom } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { getServices } from "../app.server.ts";
+import type { Logger } from "../logger.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
 
 export interface ApiErrorBody {
@@ -16,12 +17,21 @@ export function apiError(status: number, code: string, message: string, fields?:
   });
 }
 
-/** Maps any thrown error to a JSON answer (unexpected ones are logged and hidden). */
-export function toApiError(error: unknown): Response {
+/**
+ * Maps any thrown error to a JSON answer. Errors meant for users keep their message; unexpected ones are logged
+ * with the request id and answered with the operation's pt-BR prefix and that id only (never a driver's message:
+ * during an outage those name hosts, users and paths).
+ */
+export function toApiError(error: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
   if (error instanceof Response) return error;
-  if (error instanceof AppError) return apiError(error.status, error.code, error.message);
-  getServices().log.error({ err: error }, "api request failed");
-  return apiError(500, "internal_error", "Erro interno. Tente novamente.");
+  const requestId = requestIdFrom(request);
+  const expected = error instanceof AppError && error.status < 500;
+  if (!expected) log.error({ err: error, reqId: requestId }, "api request failed");
+  const code = error instanceof AppError ? error.code : "internal_error";
+  const status = error instanceof AppError ? error.status : 500;
+  const response = apiError(status, code, publicErrorMessage(error, requestId));
+  if (!expected && requestId) response.headers.set("X-Request-Id", requestId);
+  return response;
 }
 
 /** The admin calling the API; anyone else gets 401 (no session) or 403 (not an admin) as JSON. */

@@ -3,7 +3,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
-import { AppError } from "../errors.ts";
+import { AppError, publicErrorMessage, requestIdFrom } from "../errors.ts";
 import { readNewsSubmission } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
@@ -34,8 +34,9 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
     return data<NewsFormActionData>({ success: t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name) });
   } catch (error) {
     if (error instanceof Response) throw error;
-    const detail = error instanceof AppError ? error.message : "";
-    if (!(error instanceof AppError)) getServices().log.error({ err: error }, "news form failed");
-    return data<NewsFormActionData>({ error: t.newsForm.submitError(editing, detail) }, { status: error instanceof AppError ? error.status : 500 });
+    const requestId = requestIdFrom(request);
+    const status = error instanceof AppError ? error.status : 500;
+    if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");
+    return data<NewsFormActionData>({ error: t.newsForm.submitError(editing, publicErrorMessage(error, requestId)) }, { status });
   }
 }

@@ -1,8 +1,12 @@
+import { t } from "../../i18n/pt-BR.ts";
 import { getServices } from "../app.server.ts";
 import { AppError } from "../errors.ts";
 import { NEWS_MEDIA_RULES, type ParsedForm, parseUploadForm, SPONSOR_IMAGE_RULES, type UploadRules } from "../media/upload.server.ts";
 
 export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
+
+/** Fields that are yes/no: the only ones a JSON body may send as true/false. */
+const FLAG_FIELDS = new Set(["isHighlighted", "removeMedia"]);
 
 /** Text fields of the news form can be long (the full content): allow up to 512 KiB each. */
 export const NEWS_FIELD_MAX_BYTES = 512 * 1024;
@@ -25,7 +29,14 @@ export async function readSubmission(
       throw new AppError("invalid_json", "Corpo JSON inválido.", 400);
     }
     if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", "Corpo JSON inválido.", 400);
-    const fields = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]));
+    // Text stays text and flags may be true/false; anything else (a number, an object as a title) is refused, never
+    // stored as its JSON text.
+    const fields: Record<string, string> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (typeof value === "string") fields[key] = value;
+      else if (typeof value === "boolean" && FLAG_FIELDS.has(key)) fields[key] = String(value);
+      else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);
+    }
     return { fields, file: null };
   }
   if (type.startsWith("application/x-www-form-urlencoded")) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
-import type { NewsInput } from "../../lib/news-schema.ts";
+import type { NewsInput, NewsPatch } from "../../lib/news-schema.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
@@ -52,6 +52,53 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     }
   }
 
+  /**
+   * Saves changes to an existing item: the new media (if any) first, then the row. The UPDATE itself says whether
+   * the item still exists: an item deleted meanwhile is a 404, and the media just stored for it is removed at once
+   * (not left to the sweeper). The media it replaced goes after the row is saved.
+   */
+  async function saveChanges(
+    id: string,
+    file: UploadedFile | null,
+    removeMedia: boolean,
+    changes: (existing: { subtitle: string }) => Partial<ReturnType<typeof columns>>,
+  ): Promise<{ id: string; media: MediaOutcome }> {
+    return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
+      const existing = await db.selectFrom("news").select(["id", "media_id", "subtitle"]).where("id", "=", id).executeTakeFirst();
+      if (!existing) {
+        await file?.cleanup();
+        throw new NotFoundError("news_not_found", t.news.notFound);
+      }
+      try {
+        await requireConnectedStore();
+      } catch (error) {
+        await file?.cleanup();
+        throw error;
+      }
+      const saved = file ? await media.saveUpload(file) : null;
+      const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
+      let updated: bigint;
+      try {
+        const result = await db
+          .updateTable("news")
+          .set({ ...changes(existing), media_id: mediaId, updated_at: clock().toISOString() })
+          .where("id", "=", id)
+          .executeTakeFirst();
+        updated = result.numUpdatedRows;
+      } catch (error) {
+        if (saved) await removeMediaQuietly(saved.id);
+        throw error;
+      }
+      if (updated === 0n) {
+        if (saved) await removeMediaQuietly(saved.id);
+        throw new NotFoundError("news_not_found", t.news.notFound);
+      }
+      if (existing.media_id && existing.media_id !== mediaId) await removeMediaQuietly(existing.media_id);
+      await events.publish("newsUpdated");
+      return { id, media: saved ? "new" : mediaId ? "existing" : "none" };
+    });
+  }
+
   return {
     async createNews(input: NewsInput, file: UploadedFile | null): Promise<{ id: string; media: MediaOutcome }> {
       return wrapFailure("news_create_failed", "Falha ao adicionar notícia", async () => {
@@ -73,26 +120,22 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       });
     },
 
+    /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
     async updateNews(id: string, input: NewsInput, file: UploadedFile | null): Promise<{ id: string; media: MediaOutcome }> {
-      return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
-        await requireConnectedStore();
-        const existing = await db.selectFrom("news").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
-        if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
-        const saved = file ? await media.saveUpload(file) : null;
-        const mediaId = saved ? saved.id : input.removeMedia ? null : existing.media_id;
-        try {
-          await db
-            .updateTable("news")
-            .set({ ...columns(input), media_id: mediaId, updated_at: clock().toISOString() })
-            .where("id", "=", id)
-            .execute();
-        } catch (error) {
-          if (saved) await removeMediaQuietly(saved.id);
-          throw error;
-        }
-        if (existing.media_id && existing.media_id !== mediaId) await removeMediaQuietly(existing.media_id);
-        await events.publish("newsUpdated");
-        return { id, media: saved ? "new" : mediaId ? "existing" : "none" };
+      return saveChanges(id, file, Boolean(input.removeMedia), () => columns(input));
+    },
+
+    /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
+    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null): Promise<{ id: string; media: MediaOutcome }> {
+      return saveChanges(id, file, patch.removeMedia === true, (existing) => {
+        const changes: Partial<ReturnType<typeof columns>> = {};
+        if (patch.title !== undefined) changes.title = patch.title;
+        if (patch.subtitle !== undefined) changes.subtitle = patch.subtitle;
+        if (patch.fullContent !== undefined) changes.full_content = patch.fullContent.trim() ? patch.fullContent : (patch.subtitle ?? existing.subtitle);
+        if (patch.category !== undefined) changes.category = patch.category.trim() || t.news.defaultCategory;
+        if (patch.author !== undefined) changes.author = patch.author.trim() || defaultAuthor;
+        if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
+        return changes;
       });
     },
 
@@ -112,7 +155,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       return wrapFailure("news_delete_failed", "Falha ao deletar notícia", async () => {
         const existing = await db.selectFrom("news").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
-        await db.deleteFrom("news").where("id", "=", id).execute();
+        const deleted = await db.deleteFrom("news").where("id", "=", id).executeTakeFirst();
+        // Deleted by someone else in between: nothing of ours to clean up, and the caller is told.
+        if (deleted.numDeletedRows === 0n) throw new NotFoundError("news_not_found", t.news.notFound);
         if (existing.media_id) await removeMediaQuietly(existing.media_id);
         await events.publish("newsUpdated");
       });

@@ -45,8 +45,9 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
     async deleteSponsor(id: string): Promise<void> {
       return wrapFailure("sponsor_delete_failed", "Falha ao deletar patrocinador", async () => {
         const existing = await db.selectFrom("sponsors").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
-        if (!existing) throw new NotFoundError("sponsor_not_found", "Patrocinador não encontrado");
-        await db.deleteFrom("sponsors").where("id", "=", id).execute();
+        if (!existing) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+        const deleted = await db.deleteFrom("sponsors").where("id", "=", id).executeTakeFirst();
+        if (deleted.numDeletedRows === 0n) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
         try {
           await media.deleteMedia(existing.media_id);
         } catch (error) {

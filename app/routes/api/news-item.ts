@@ -2,18 +2,23 @@ import type { Route } from "./+types/news-item";
 import { getServices } from "../../.server/app.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { readNewsSubmission, withUploadCleanup } from "../../.server/http/submissions.server.ts";
-import { newsInputSchema } from "../../lib/news-schema.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
 
 /** GET /api/news/:id (public). */
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   try {
     return Response.json({ news: await getServices().news.getNews(params.id) });
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }
 
-/** PUT/PATCH/POST /api/news/:id updates (multipart with an optional new `media`, or JSON); DELETE removes. */
+/**
+ * PUT /api/news/:id replaces the item (absent optional fields take their defaults); PATCH changes only the fields
+ * sent; POST (the form without JavaScript, older clients) replaces. Multipart with an optional new `media`, or JSON.
+ * DELETE removes. An item that no longer exists is a 404, and a file sent with it is not kept.
+ */
 export async function action({ request, params }: Route.ActionArgs) {
   try {
     await requireAdminApi(request);
@@ -22,11 +27,17 @@ export async function action({ request, params }: Route.ActionArgs) {
       await newsEditor.deleteNews(params.id);
       return new Response(null, { status: 204 });
     }
-    if (!["PUT", "PATCH", "POST"].includes(request.method)) return apiError(405, "method_not_allowed", "Use PUT ou DELETE.");
+    if (!["PUT", "PATCH", "POST"].includes(request.method)) {
+      return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT, PATCH ou DELETE"));
+    }
     const form = await readNewsSubmission(request);
+    if (request.method === "PATCH") {
+      const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
+      return Response.json(await newsEditor.patchNews(params.id, patch, form.file));
+    }
     const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
     return Response.json(await newsEditor.updateNews(params.id, input, form.file));
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }

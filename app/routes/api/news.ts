@@ -5,11 +5,11 @@ import { readNewsSubmission, withUploadCleanup } from "../../.server/http/submis
 import { newsInputSchema } from "../../lib/news-schema.ts";
 
 /** GET /api/news: every news item, newest first (public). */
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   try {
     return Response.json({ news: await getServices().news.listNews() });
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }
 
@@ -24,6 +24,6 @@ export async function action({ request }: Route.ActionArgs) {
     const result = await newsEditor.createNews(input, form.file);
     return Response.json(result, { status: 201 });
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }

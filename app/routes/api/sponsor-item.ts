@@ -10,7 +10,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     await getServices().sponsorEditor.deleteSponsor(params.id);
     return new Response(null, { status: 204 });
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }
 

@@ -4,11 +4,11 @@ import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.se
 import { readSponsorSubmission } from "../../.server/http/submissions.server.ts";
 
 /** GET /api/sponsors: every sponsor, oldest first (public). */
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   try {
     return Response.json({ sponsors: await getServices().sponsors.listSponsors() });
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }
 
@@ -21,6 +21,6 @@ export async function action({ request }: Route.ActionArgs) {
     const { sponsorEditor } = getServices();
     return Response.json(await sponsorEditor.addSponsor(file), { status: 201 });
   } catch (error) {
-    return toApiError(error);
+    return toApiError(error, request);
   }
 }
