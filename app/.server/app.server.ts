@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { LOCK_KEYS, runExclusive, runWithLock } from "./db/locks.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
+import { createInstallation, type Installation } from "./media/installation.server.ts";
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
@@ -28,6 +29,8 @@ export interface AppServices {
   config: AppConfig;
   log: Logger;
   database: DatabaseHandle;
+  /** Which installation this database is (the mark on every media object it stores). */
+  installation: Installation;
   store: MediaStore;
   media: MediaService;
   news: NewsService;
@@ -56,10 +59,11 @@ export function createServices(
   // The Google Drive store keeps its file ids in the database and its token encrypted with the app secret.
   const store = createMediaStore(config, { db: database.db, secret, log });
   const deps = { db: database.db, store };
+  const installation = createInstallation(database.db);
   const mailer = createMailer(config, log);
   const betterAuth = createBetterAuth({ config, db: database.db, dialect: database.dialect, secret, mailer, log });
   const admins = createAdminService({ db: database.db, log });
-  const media = createMediaService({ ...deps, log });
+  const media = createMediaService({ ...deps, log, installation });
   const events =
     config.database.kind === "postgres"
       ? createPostgresEventBus({ url: config.database.url, db: database.db, log })
@@ -71,6 +75,7 @@ export function createServices(
     config,
     log,
     database,
+    installation,
     store,
     media,
     news: createNewsService(deps),
@@ -117,7 +122,10 @@ export function bootApp(): Promise<AppServices> {
     if (config.seedDemo && !seedable) services.log.warn("Google Drive not connected: demo content not created on this start");
     if (config.seedDemo && seedable) await runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services));
     await announceFirstAdmin(services);
+    // Recorded now, so the first upload does not have to.
+    await services.installation.id();
     sweeper = startOrphanSweeper({
+      installationId: () => services.installation.id(),
       db: services.database.db,
       store: services.store,
       log: services.log,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } f
 import { freePort } from "./support/site.ts";
 
 // A server killed with SIGKILL in the middle of an upload leaves no broken record, and the orphan sweeper removes
-// what the interrupted upload left on disk when the server comes back. On SQLite (a file under DATA_DIR) and, with
+// what the interrupted upload left on disk (never at start-up: by `npm run media:sweep` or its timer). On SQLite (a file under DATA_DIR) and, with
 // TEST_DATABASE=postgres, on a PostgreSQL database of its own.
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -17,7 +17,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "warn", SITE_URL: `http://127.0.0.1:${port}`, ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "warn", SITE_URL: `http://127.0.0.1:${port}`, ALLOW_INSECURE_HTTP: "1", PAGE_CACHE: "0", ...env },
     detached: true,
     stdio: "ignore",
   });
@@ -45,7 +45,8 @@ test("kill -9 during an upload leaves no record, and the sweeper removes the par
   test.setTimeout(90_000);
   const dataDir = makeDataDir("eef-crash-");
   const postgres: PostgresDatabase | null = TEST_DATABASE === "postgres" ? await createSiteDatabase() : null;
-  const databaseEnv: Record<string, string> = postgres ? { DATABASE_URL: postgres.url } : {};
+  // On PostgreSQL production wants a shared AUTH_SECRET: the test's services and the server use the same one.
+  const databaseEnv: Record<string, string> = postgres ? { DATABASE_URL: postgres.url, AUTH_SECRET: "segredo-de-teste-".padEnd(40, "x") } : {};
   const database = { dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl: postgres?.url ?? null };
   const count = async (table: string) => Number((await siteQuery<{ n: number | string }>(database, `select count(*) as n from ${table}`))[0]!.n);
   const services = await createTestServices(dataDir, databaseEnv);
@@ -89,10 +90,20 @@ test("kill -9 during an upload leaves no record, and the sweeper removes the par
     expect(await count("news")).toBe(0);
     expect(filesUnder(tmpDir).length).toBeGreaterThan(0); // the partial upload is still on disk…
 
-    // …until the server restarts and the sweeper runs (grace shortened for the test).
+    // …the restarted server deletes nothing at start (it could be on the wrong database)…
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     server = await start(dataDir, port, { ...databaseEnv, MEDIA_SWEEP_GRACE_SECONDS: "1" });
-    await expect.poll(() => filesUnder(tmpDir).length, { timeout: 10_000 }).toBe(0);
+    expect(filesUnder(tmpDir).length).toBeGreaterThan(0);
+    // …and the sweep removes it (here `npm run media:sweep`, grace shortened; the server's timer does the same).
+    const sweep = spawnSync(process.execPath, ["scripts/media-sweep.ts"], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, ...databaseEnv, MEDIA_SWEEP_GRACE_SECONDS: "1", LOG_LEVEL: "warn" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(sweep.status, sweep.stderr).toBe(0);
+    expect(sweep.stdout).toMatch(/Removidos: 0 registro\(s\) de mídia, 0 objeto\(s\), [1-9]\d* arquivo\(s\) temporário\(s\)\./);
+    expect(filesUnder(tmpDir).length).toBe(0);
     expect(filesUnder(path.join(dataDir, "media")).filter((file) => !file.includes(`${path.sep}.tmp${path.sep}`))).toEqual([]);
     expect(await count("media")).toBe(0);
   } finally {

@@ -111,13 +111,13 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
   const stored = [...drive.files.values()];
   expect(stored.length).toBeGreaterThan(0);
   for (const file of stored) {
-    expect(file.name).toMatch(/^img\//);
+    expect(file.name).toMatch(/^[a-f0-9]{12}\/img\//);
     expect(file.parents).toEqual([drive.folderId]);
     expect(file.permissions).toEqual([{ id: "anyoneWithLink", type: "anyone", role: "reader" }]);
   }
   await expect(footerSponsors(page)).toHaveCount(1);
   const footerLogo = footerSponsors(page).first().getByRole("img", { name: t.footer.sponsorAlt(1) });
-  await expect(footerLogo).toHaveAttribute("src", /^\/media\/img\//);
+  await expect(footerLogo).toHaveAttribute("src", /^\/media\/[a-f0-9]{12}\/img\//);
   // Served by our /media route, streamed from Drive.
   await expect.poll(() => footerLogo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
   const src = (await footerLogo.getAttribute("src"))!;

@@ -368,7 +368,7 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
     await page.waitForURL(`${editorSite.url}/article/${id}`, { timeout: 6_000 });
     await page.clock.resume();
     const player = page.locator("article figure video");
-    await expect(player).toHaveAttribute("src", /^\/media\/vid\/.+\.mp4$/);
+    await expect(player).toHaveAttribute("src", /^\/media\/[a-f0-9]{12}\/vid\/.+\.mp4$/);
     const videoSrc = (await player.getAttribute("src"))!;
     const served = await page.request.get(editorSite.url + videoSrc);
     expect(served.status()).toBe(200);

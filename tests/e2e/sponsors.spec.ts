@@ -130,7 +130,7 @@ test("adicionar: 'Adicionando...' e desabilitado durante o envio; o logo aparece
   expect(await countRows(site, "sponsors")).toBe(1);
 
   const gridLogo = items(page).first().locator("img");
-  await expect(gridLogo).toHaveAttribute("src", /^\/media\/img\//);
+  await expect(gridLogo).toHaveAttribute("src", /^\/media\/[a-f0-9]{12}\/img\//);
   await expect.poll(() => gridLogo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
 
   // The footer, without a reload: one round logo of 80 px.

@@ -383,6 +383,7 @@ describe("media pipeline on Google Drive", () => {
       const result = await sweepOrphans({
         db: services.database.db,
         store: services.store,
+        installationId: await services.installation.id(),
         log: createLogger({ logLevel: "silent" }),
         graceMs: 0,
         now: () => new Date(Date.now() + 60 * 60 * 1000),

@@ -73,7 +73,9 @@ describe("saveImage", () => {
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(row.kind).toBe("image");
     expect(row.store).toBe("local");
-    expect(row.key).toMatch(/^img\/[a-f0-9]{24}-[a-f0-9]{8}\/800\.jpg$/);
+    // <installation id>/img/<content hash>-<record id>/<width>.<ext>: the installation's mark comes first.
+    const installation = await services.installation.id();
+    expect(row.key).toMatch(new RegExp(`^${installation}/img/[a-f0-9]{24}-[a-f0-9]{8}/800\\.jpg$`));
     expect(row.mime_type).toBe("image/jpeg");
     expect(row.size_bytes).toBe(input.length);
     expect(row.width).toBe(1200);
@@ -82,15 +84,15 @@ describe("saveImage", () => {
     expect(Date.parse(row.created_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(new Date(row.created_at).toISOString()).toBe(row.created_at);
 
-    const hash = row.key.split("/")[1]!;
+    const folder = `${installation}/img/${row.key.split("/")[2]!}`;
     const variants = variantsOf(row);
     expect(variants).toEqual([
-      { width: 400, height: 225, format: "webp", mimeType: "image/webp", key: `img/${hash}/400.webp` },
-      { width: 400, height: 225, format: "jpeg", mimeType: "image/jpeg", key: `img/${hash}/400.jpg` },
-      { width: 800, height: 450, format: "webp", mimeType: "image/webp", key: `img/${hash}/800.webp` },
-      { width: 800, height: 450, format: "jpeg", mimeType: "image/jpeg", key: `img/${hash}/800.jpg` },
-      { width: 1200, height: 675, format: "webp", mimeType: "image/webp", key: `img/${hash}/1200.webp` },
-      { width: 1200, height: 675, format: "jpeg", mimeType: "image/jpeg", key: `img/${hash}/1200.jpg` },
+      { width: 400, height: 225, format: "webp", mimeType: "image/webp", key: `${folder}/400.webp` },
+      { width: 400, height: 225, format: "jpeg", mimeType: "image/jpeg", key: `${folder}/400.jpg` },
+      { width: 800, height: 450, format: "webp", mimeType: "image/webp", key: `${folder}/800.webp` },
+      { width: 800, height: 450, format: "jpeg", mimeType: "image/jpeg", key: `${folder}/800.jpg` },
+      { width: 1200, height: 675, format: "webp", mimeType: "image/webp", key: `${folder}/1200.webp` },
+      { width: 1200, height: 675, format: "jpeg", mimeType: "image/jpeg", key: `${folder}/1200.jpg` },
     ]);
 
     // The row is in the database as returned.
@@ -111,7 +113,7 @@ describe("saveImage", () => {
     const services = await open();
     const row = await services.media.saveImage(await makeTestImage(900, 900, "png"), null);
     expect(row.mime_type).toBe("image/png");
-    expect(row.key).toMatch(/^img\/[a-f0-9]{24}-[a-f0-9]{8}\/800\.png$/);
+    expect(row.key).toMatch(/^[a-f0-9]{12}\/img\/[a-f0-9]{24}-[a-f0-9]{8}\/800\.png$/);
     expect(row.original_name).toBeNull();
     const variants = variantsOf(row);
     expect(variants.map((variant) => `${variant.width}.${variant.format}`)).toEqual([
@@ -156,7 +158,7 @@ describe("saveImage", () => {
     const first = await a.media.saveImage(input, "a.jpg");
     const again = await b.media.saveImage(Buffer.from(input), "b.jpg");
     const different = await a.media.saveImage(other, "c.jpg");
-    const hashOf = (key: string) => key.split("/")[1]!.split("-")[0];
+    const hashOf = (key: string) => key.split("/")[2]!.split("-")[0];
     expect(hashOf(again.key)).toBe(hashOf(first.key));
     expect(again.key).not.toBe(first.key);
     expect(hashOf(different.key)).not.toBe(hashOf(first.key));
@@ -329,7 +331,7 @@ describe("saveVideo", () => {
       variants: "[]",
       original_name: "lances.mp4",
     });
-    expect(row.key).toMatch(/^vid\/[a-f0-9]{24}-[a-f0-9]{8}\.mp4$/);
+    expect(row.key).toMatch(/^[a-f0-9]{12}\/vid\/[a-f0-9]{24}-[a-f0-9]{8}\.mp4$/);
     expect(fs.readFileSync(path.join(mediaDir(services), row.key))).toEqual(bytes);
     const mov = await services.media.saveVideo(Buffer.from("outro"), "video/quicktime", "a.mov");
     expect(mov.key).toMatch(/\.mov$/);

@@ -71,6 +71,19 @@ async function mediaIds(services: Services): Promise<string[]> {
   return (await services.database.db.selectFrom("media").select("id").execute()).map((row) => row.id).sort();
 }
 
+/** The sweep's dependencies for `services` (this installation's id, the grace period). */
+async function sweepDeps(services: Services, extra: Partial<Parameters<typeof sweepOrphans>[0]> = {}) {
+  return {
+    db: services.database.db,
+    store: services.store,
+    log: silent,
+    graceMs: GRACE,
+    installationId: await services.installation.id(),
+    batchPauseMs: 0,
+    ...extra,
+  };
+}
+
 function writeFile(file: string, content = "x") {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, content);
@@ -79,7 +92,8 @@ function writeFile(file: string, content = "x") {
 describe("sweepOrphans", () => {
   it("removes old unreferenced records and stray files, keeps referenced and young ones", async () => {
     const services = await open();
-    const deps = { db: services.database.db, store: services.store, log: silent, graceMs: GRACE, tmpDirs: [uploadTmp(services)] };
+    const deps = await sweepDeps(services, { tmpDirs: [uploadTmp(services)] });
+    const own = `${deps.installationId}/`;
 
     // An old record nobody uses (e.g. the news insert failed after the upload was stored): goes, with its files.
     const orphan = await services.media.saveImage(await makeTestImage(900, 500), "orfa.jpg");
@@ -98,10 +112,10 @@ describe("sweepOrphans", () => {
     const freshKeys = mediaKeys(fresh);
 
     // Stray files: an old one no record points to goes; a young one (a save in progress) stays.
-    const strayOld = path.join(mediaDir(services), "img/perdida-0001/400.webp");
+    const strayOld = path.join(mediaDir(services), `${own}img/perdida-0001/400.webp`);
     writeFile(strayOld);
     age(strayOld, 2 * HOUR);
-    const strayYoung = path.join(mediaDir(services), "img/em-andamento-0002/400.webp");
+    const strayYoung = path.join(mediaDir(services), `${own}img/em-andamento-0002/400.webp`);
     writeFile(strayYoung);
     // A file name the store could never address is not the sweeper's business.
     const foreign = path.join(mediaDir(services), "LEIA-ME.txt");
@@ -119,13 +133,13 @@ describe("sweepOrphans", () => {
 
     const result = await sweepOrphans(deps);
 
-    expect(result).toEqual({ removedRecords: 2, removedFiles: 6 + 1 + 1, removedTempFiles: 2 });
+    expect(result).toEqual({ removedRecords: 2, removedFiles: 6 + 1 + 1, removedTempFiles: 2, skippedUnowned: 0 });
     expect(await mediaIds(services)).toEqual([newsMedia, sponsorMedia, fresh.id].sort());
     const remaining = listFiles(mediaDir(services));
     for (const key of orphanKeys) expect(remaining, key).not.toContain(key);
     expect(remaining).not.toContain(orphanVideo.key);
-    expect(remaining).not.toContain("img/perdida-0001/400.webp");
-    for (const key of [...newsKeys, ...sponsorKeys, ...freshKeys, "img/em-andamento-0002/400.webp", "LEIA-ME.txt", ".tmp/g7h8.part"]) {
+    expect(remaining).not.toContain(`${own}img/perdida-0001/400.webp`);
+    for (const key of [...newsKeys, ...sponsorKeys, ...freshKeys, `${own}img/em-andamento-0002/400.webp`, "LEIA-ME.txt", ".tmp/g7h8.part"]) {
       expect(remaining, key).toContain(key);
     }
     expect(fs.existsSync(partOld)).toBe(false);
@@ -135,7 +149,7 @@ describe("sweepOrphans", () => {
     expect(fs.existsSync(storePartYoung)).toBe(true);
 
     // A second sweep finds nothing more to do.
-    expect(await sweepOrphans(deps)).toEqual({ removedRecords: 0, removedFiles: 0, removedTempFiles: 0 });
+    expect(await sweepOrphans(deps)).toEqual({ removedRecords: 0, removedFiles: 0, removedTempFiles: 0, skippedUnowned: 0 });
   });
 
   it("a file kept by any variant of any record is never removed, however old", async () => {
@@ -145,7 +159,7 @@ describe("sweepOrphans", () => {
     await services.database.db.updateTable("news").set({ media_id: used.id }).execute();
     const keys = await ageMedia(services, used.id, 30 * 24 * HOUR);
     expect(keys.length).toBe(6);
-    const result = await sweepOrphans({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE });
+    const result = await sweepOrphans(await sweepDeps(services));
     expect(result.removedFiles).toBe(0);
     expect(listFiles(mediaDir(services))).toEqual([...keys].sort());
   });
@@ -153,7 +167,7 @@ describe("sweepOrphans", () => {
   it("uses the injected clock: with `now` far ahead, fresh things count as old", async () => {
     const services = await open();
     const row = await services.media.saveImage(await makeTestImage(300, 200), "x.jpg");
-    const deps = { db: services.database.db, store: services.store, log: silent, graceMs: GRACE };
+    const deps = await sweepDeps(services);
     expect((await sweepOrphans(deps)).removedRecords).toBe(0);
     const later = await sweepOrphans({ ...deps, now: () => new Date(Date.now() + 2 * HOUR) });
     expect(later.removedRecords).toBe(1);
@@ -167,25 +181,94 @@ describe("sweepOrphans", () => {
     await ageMedia(services, orphan.id, 2 * HOUR);
     const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     const store = { ...services.store, delete: vi.fn(async () => Promise.reject(new Error("permissão negada"))) };
-    const result = await sweepOrphans({ db: services.database.db, store, log, graceMs: GRACE });
+    const result = await sweepOrphans(await sweepDeps(services, { store, log }));
     expect(result.removedRecords).toBe(1);
     expect(result.removedFiles).toBe(0);
     expect(log.warn).toHaveBeenCalled();
     // The next sweep (with a working store) finds the file as a stray and removes it.
-    const next = await sweepOrphans({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE });
+    const next = await sweepOrphans(await sweepDeps(services));
     expect(next.removedFiles).toBe(1);
     expect(listFiles(mediaDir(services))).toEqual([]);
   });
 });
 
+describe("sweepOrphans only ever removes this installation's objects", () => {
+  it("objects of another installation, and objects stored before installations had ids, stay however old", async () => {
+    const services = await open();
+    const deps = await sweepDeps(services);
+    const foreign = path.join(mediaDir(services), "0123456789ab/img/de-outra-0001/400.webp");
+    const legacy = path.join(mediaDir(services), "img/antiga-0001/400.webp");
+    for (const file of [foreign, legacy]) {
+      writeFile(file);
+      age(file, 30 * 24 * HOUR);
+    }
+    // An old unreferenced record whose files have no mark (from before ids): neither it nor its file is touched.
+    await services.database.db
+      .insertInto("media")
+      .values({ id: "legada", kind: "video", store: "local", key: "vid/legada-0001.mp4", mime_type: "video/mp4", size_bytes: 1, variants: "[]", created_at: new Date(Date.now() - 30 * 24 * HOUR).toISOString() })
+      .execute();
+    writeFile(path.join(mediaDir(services), "vid/legada-0001.mp4"));
+    const result = await sweepOrphans(deps);
+    expect(result).toMatchObject({ removedRecords: 0, removedFiles: 0, skippedUnowned: 1 });
+    expect(listFiles(mediaDir(services))).toEqual(["0123456789ab/img/de-outra-0001/400.webp", "img/antiga-0001/400.webp", "vid/legada-0001.mp4"]);
+    expect(await mediaIds(services)).toEqual(["legada"]);
+  });
+
+  it("refuses, and logs why, when it would remove far more than the database references (a database restored or swapped)", async () => {
+    const services = await open();
+    const deps = await sweepDeps(services, { refuseAbove: { minimum: 3, ratio: 0.5 }, log: { info: vi.fn(), warn: vi.fn(), error: vi.fn() } });
+    const own = `${deps.installationId}/`;
+    // Two referenced items (12 keys); then eight stray objects of ours: more than max(3, 50 % of 12).
+    for (let index = 0; index < 2; index++) await createNews(services, { media: "image" });
+    const strays = Array.from({ length: 8 }, (_, index) => `${own}img/depois-do-backup-${index}/400.webp`);
+    for (const key of strays) {
+      writeFile(path.join(mediaDir(services), key));
+      age(path.join(mediaDir(services), key), 2 * HOUR);
+    }
+    const refused = await sweepOrphans(deps);
+    expect(refused.removedFiles).toBe(0);
+    expect(refused.refused).toMatch(/would remove 8 objects while the database references 12/);
+    expect(deps.log.error).toHaveBeenCalledTimes(1);
+    for (const key of strays) expect(listFiles(mediaDir(services))).toContain(key);
+    // The operator who has checked can force it (npm run media:sweep -- --force).
+    expect((await sweepOrphans({ ...deps, force: true })).removedFiles).toBe(8);
+  });
+
+  it("a dry run lists what would go and removes nothing; batches pause between them", async () => {
+    const services = await open();
+    const deps = await sweepDeps(services);
+    const own = `${deps.installationId}/`;
+    const strays = Array.from({ length: 5 }, (_, index) => `${own}img/solta-${index}/400.webp`);
+    for (const key of strays) {
+      writeFile(path.join(mediaDir(services), key));
+      age(path.join(mediaDir(services), key), 2 * HOUR);
+    }
+    const dry = await sweepOrphans({ ...deps, dryRun: true });
+    expect(dry.wouldRemove).toEqual([...strays].sort());
+    expect(dry.removedFiles).toBe(0);
+    expect(listFiles(mediaDir(services))).toEqual([...strays].sort());
+    const started = Date.now();
+    const swept = await sweepOrphans({ ...deps, batchSize: 2, batchPauseMs: 60 });
+    expect(swept.removedFiles).toBe(5);
+    // Five removals in batches of two: two pauses.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    expect(listFiles(mediaDir(services))).toEqual([]);
+  });
+});
+
 describe("startOrphanSweeper", () => {
-  it("sweeps once at start, then on its timer, until stopped", async () => {
+  it("never sweeps at start: the first sweep comes one interval later, then on its timer, until stopped", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const services = await open();
     try {
       const first = await services.media.saveVideo(Buffer.from("um"), "video/mp4", "1.mp4");
       await ageMedia(services, first.id, 2 * HOUR);
-      const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE, intervalMs: 10 * 60 * 1000 });
+      const installationId = () => services.installation.id();
+      const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE, intervalMs: 10 * 60 * 1000, installationId });
+      await sweeper.idle();
+      // A server started on the wrong database deletes nothing before anyone can look.
+      expect(await mediaIds(services)).toEqual([first.id]);
+      vi.advanceTimersByTime(10 * 60 * 1000);
       await sweeper.idle();
       expect(await mediaIds(services)).toEqual([]);
 
@@ -208,9 +291,13 @@ describe("startOrphanSweeper", () => {
 
   it("logs a failed sweep instead of throwing", async () => {
     const services = await open();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    const installationId = await services.installation.id();
     await services.close();
-    const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log, graceMs: GRACE, intervalMs: HOUR });
+    const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log, graceMs: GRACE, intervalMs: HOUR, installationId: async () => installationId });
+    vi.advanceTimersByTime(HOUR);
+    vi.useRealTimers();
     await sweeper.idle();
     sweeper.stop();
     expect(log.error).toHaveBeenCalledTimes(1);
@@ -248,7 +335,7 @@ describe("deleteMedia", () => {
     expect(listFiles(mediaDir(services))).toEqual([row.key]);
 
     age(path.join(mediaDir(services), row.key), 2 * HOUR);
-    const result = await sweepOrphans({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE });
+    const result = await sweepOrphans(await sweepDeps(services));
     expect(result.removedFiles).toBe(1);
     expect(listFiles(mediaDir(services))).toEqual([]);
   });
@@ -264,11 +351,12 @@ describe("saveVideoFile", () => {
       fs.writeFileSync(file, bytes);
       const row = await services.media.saveVideoFile(file, "video/webm", bytes.length, "jogo.webm");
       expect(row).toMatchObject({ kind: "video", mime_type: "video/webm", size_bytes: bytes.length, original_name: "jogo.webm" });
-      expect(row.key).toMatch(/^vid\/[a-f0-9]{24}-[a-f0-9]{8}\.webm$/);
+      expect(row.key).toMatch(new RegExp(`^${await services.installation.id()}/vid/[a-f0-9]{24}-[a-f0-9]{8}\\.webm$`));
       expect(fs.readFileSync(path.join(mediaDir(services), row.key)).equals(bytes)).toBe(true);
       // The same bytes through saveVideo give the same content hash.
       const again = await services.media.saveVideo(bytes, "video/webm", null);
-      expect(again.key.slice(4, 28)).toBe(row.key.slice(4, 28));
+      const hashOf = (key: string) => /vid\/([a-f0-9]{24})-/.exec(key)![1];
+      expect(hashOf(again.key)).toBe(hashOf(row.key));
       // A wrong size is refused and nothing is stored.
       await expect(services.media.saveVideoFile(file, "video/webm", bytes.length - 1)).rejects.toThrow();
       expect(listFiles(mediaDir(services)).length).toBe(2);
@@ -279,6 +367,24 @@ describe("saveVideoFile", () => {
 });
 
 describe("local store list()", () => {
+  it("lists only the keys under a prefix when given one", async () => {
+    const base = makeDataDir("eef-list-");
+    try {
+      const store = createLocalStore({ root: path.join(base, "media") });
+      await store.put("aaa111/img/x-1/400.webp", Buffer.from("1"), "image/webp");
+      await store.put("bbb222/img/y-1/400.webp", Buffer.from("2"), "image/webp");
+      await store.put("img/z-1/400.webp", Buffer.from("3"), "image/webp");
+      const keys: string[] = [];
+      for await (const entry of store.list("aaa111/")) keys.push(entry.key);
+      expect(keys).toEqual(["aaa111/img/x-1/400.webp"]);
+      const none: string[] = [];
+      for await (const entry of store.list("ccc333/")) none.push(entry.key);
+      expect(none).toEqual([]);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it("lists every addressable object with its size and time, skipping .tmp", async () => {
     const base = makeDataDir("eef-list-");
     try {

@@ -300,11 +300,12 @@ describe("media pipeline on S3", () => {
       const result = await sweepOrphans({
         db: services.database.db,
         store: services.store,
+        installationId: await services.installation.id(),
         log: createLogger({ logLevel: "silent" }),
         graceMs: 0,
         now: () => new Date(Date.now() + 60 * 60 * 1000),
       });
-      expect(result).toEqual({ removedRecords: 2, removedFiles: orphanKeys.length + 1, removedTempFiles: 0 });
+      expect(result).toEqual({ removedRecords: 2, removedFiles: orphanKeys.length + 1, removedTempFiles: 0, skippedUnowned: 0 });
       const remaining = await bucketKeys(client, APP_BUCKET);
       for (const key of [...orphanKeys, video.key]) expect(remaining).not.toContain(key);
       expect(remaining).toContain(newsMediaKey);

@@ -262,7 +262,7 @@ describe("parseUploadForm + saveUpload: accepted files", () => {
     expect(file).toMatchObject({ kind: "video", mimeType: "video/mp4", extension: "mp4", size: mp4.length, originalName: "melhores lances.mp4" });
     const row = await services.media.saveUpload(file!);
     expect(row).toMatchObject({ kind: "video", mime_type: "video/mp4", size_bytes: mp4.length, width: null, variants: "[]" });
-    expect(row.key).toMatch(/^vid\/[a-f0-9]{24}-[a-f0-9]{8}\.mp4$/);
+    expect(row.key).toMatch(/^[a-f0-9]{12}\/vid\/[a-f0-9]{24}-[a-f0-9]{8}\.mp4$/);
     expect(fs.readFileSync(path.join(mediaDir(services), row.key))).toEqual(mp4);
     expect(listFiles(tmpOf(services))).toEqual([]);
     expect(listFiles(mediaDir(services))).toEqual([row.key]);

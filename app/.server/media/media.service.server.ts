@@ -9,6 +9,7 @@ import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
+import { createInstallation, type Installation, ownPrefix } from "./installation.server.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { UploadError, type UploadedFile } from "./upload.server.ts";
 
@@ -23,6 +24,8 @@ export interface StoredVariant {
 export interface MediaServiceDeps {
   db: Kysely<Database>;
   store: MediaStore;
+  /** Whose objects these are: every key starts with the installation id (default: the one in `db`). */
+  installation?: Installation;
   clock?: () => Date;
   /** Where file removals that failed are reported (they are retried by the orphan sweeper). */
   log?: Pick<Logger, "warn">;
@@ -32,7 +35,7 @@ export interface MediaServiceDeps {
  * Stores media files and their records. Files are written first and the record after; when the record cannot
  * be written the files are removed again, so nothing is left half-saved.
  */
-export function createMediaService({ db, store, clock = () => new Date(), log }: MediaServiceDeps) {
+export function createMediaService({ db, store, clock = () => new Date(), log, installation = createInstallation(db) }: MediaServiceDeps) {
   async function insertRecord(row: NewMediaRow, keys: string[]): Promise<MediaRow> {
     try {
       await db.insertInto("media").values(row).execute();
@@ -46,10 +49,11 @@ export function createMediaService({ db, store, clock = () => new Date(), log }:
   async function storeImage(image: ProcessedImage, sizeBytes: number, originalName: string | null): Promise<MediaRow> {
     const id = randomUUID();
     const folder = objectFolder(image.hash, id);
+    const owner = await installation.id();
     const stored: StoredVariant[] = [];
     try {
       for (const variant of image.variants) {
-        const key = `img/${folder}/${variant.width}.${extensionFor(variant.format)}`;
+        const key = `${ownPrefix(owner)}img/${folder}/${variant.width}.${extensionFor(variant.format)}`;
         await store.put(key, variant.data, variant.mimeType);
         stored.push({ width: variant.width, height: variant.height, format: variant.format, mimeType: variant.mimeType, key });
       }
@@ -100,7 +104,7 @@ export function createMediaService({ db, store, clock = () => new Date(), log }:
     const first = await hashFile(path);
     if (first.size !== size) throw new Error(`Tamanho do vídeo mudou: esperado ${size}, lido ${first.size}`);
     const id = randomUUID();
-    const key = `vid/${objectFolder(first.hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
+    const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
     const check = createHash("sha256");
     let streamed = 0;
     const tee = new Transform({
@@ -130,7 +134,7 @@ export function createMediaService({ db, store, clock = () => new Date(), log }:
     async saveVideo(input: Buffer, mimeType: string, originalName: string | null = null): Promise<MediaRow> {
       const id = randomUUID();
       const hash = createHash("sha256").update(input).digest("hex");
-      const key = `vid/${objectFolder(hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
+      const key = `${ownPrefix(await installation.id())}vid/${objectFolder(hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
       await store.put(key, input, mimeType);
       return insertRecord(videoRecord(id, key, mimeType, input.length, originalName), [key]);
     },

@@ -3,12 +3,18 @@ import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import { removeStalePartFiles } from "../storage/local-store.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { ownPrefix } from "./installation.server.ts";
 import { mediaKeys } from "./media.service.server.ts";
 
 export interface SweepDeps {
   db: Kysely<Database>;
   store: MediaStore;
   log: Pick<Logger, "info" | "warn" | "error">;
+  /**
+   * This installation's id: only objects whose key starts with it are ever removed (see installation.server.ts).
+   * Objects of another installation sharing the bucket, and objects stored before ids existed, are never touched.
+   */
+  installationId: string;
   /**
    * Nothing younger than this is touched: a media record not yet attached to its news item, the files of a save
    * still in progress, the temporary file of an upload still streaming in. Make it much longer than any upload.
@@ -17,6 +23,20 @@ export interface SweepDeps {
   now?: () => Date;
   /** Folders holding upload temporary files (`*.part`), e.g. the upload parser's tmpDir. */
   tmpDirs?: string[];
+  /**
+   * The sweep refuses to remove anything when the objects it would remove outnumber
+   * max(`refuseAbove.minimum`, `refuseAbove.ratio` × the objects the database references): that is not a few
+   * failed uploads but a database that does not match the store (restored to an earlier point, or the wrong one).
+   * Default: more than max(50, 50 %).
+   */
+  refuseAbove?: { minimum: number; ratio: number };
+  /** Objects removed per batch, with a pause between batches (default 100 and 200 ms). */
+  batchSize?: number;
+  batchPauseMs?: number;
+  /** List what would be removed, remove nothing. */
+  dryRun?: boolean;
+  /** Remove even when the refusal rule says no (an operator who has checked, through the command line). */
+  force?: boolean;
 }
 
 export interface SweepResult {
@@ -26,68 +46,104 @@ export interface SweepResult {
   removedFiles: number;
   /** Stale temporary files removed (upload tmpDirs and the store's own temporary folder). */
   removedTempFiles: number;
+  /** Old unreferenced objects left alone because they do not carry this installation's mark. */
+  skippedUnowned: number;
+  /** Why nothing was removed, when the sweep refused (see `refuseAbove`). */
+  refused?: string;
+  /** With `dryRun`: the keys that would go (records' files and stray files). */
+  wouldRemove?: string[];
 }
 
+const UNREFERENCED = {
+  news: (eb: any) => eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
+  sponsors: (eb: any) => eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
+};
+
 /**
- * Cleans up what failed or interrupted operations leave behind:
+ * Cleans up what failed or interrupted operations leave behind, in this installation's objects only:
  * (a) media records no news item and no sponsor refers to, older than the grace period, and their files;
- * (b) store files older than the grace period that no media record points to (main key or any variant);
+ * (b) objects older than the grace period that no media record points to (main key or any variant);
  * (c) temporary `*.part` files older than the grace period in `tmpDirs` and in the store's temporary folder.
- * A file whose removal fails is logged and retried on the next sweep.
+ * It first works out everything it would remove, refuses when that is out of proportion with what the database
+ * references, and removes in small batches. A file whose removal fails is logged and retried on the next sweep.
  */
 export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
   const { db, store, log } = deps;
   const cutoff = new Date((deps.now ?? (() => new Date()))().getTime() - deps.graceMs);
-  const result: SweepResult = { removedRecords: 0, removedFiles: 0, removedTempFiles: 0 };
+  const mine = ownPrefix(deps.installationId);
+  const owned = (key: string) => key.startsWith(mine);
+  const result: SweepResult = { removedRecords: 0, removedFiles: 0, removedTempFiles: 0, skippedUnowned: 0 };
 
-  // (a) Unreferenced records of this store. The delete repeats the "unreferenced" test, so a record attached to a
-  // news item between the select and the delete is kept.
-  const unreferenced = await db
-    .selectFrom("media")
-    .select(["id", "key", "variants"])
-    .where("store", "=", store.name)
-    .where("created_at", "<", cutoff.toISOString())
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
-    )
-    .execute();
+  // (a) Unreferenced old records of this store whose files are all ours.
+  const unreferenced = (
+    await db
+      .selectFrom("media")
+      .select(["id", "key", "variants"])
+      .where("store", "=", store.name)
+      .where("created_at", "<", cutoff.toISOString())
+      .where(UNREFERENCED.news)
+      .where(UNREFERENCED.sponsors)
+      .execute()
+  ).filter((row) => {
+    const mark = mediaKeys(row).every(owned);
+    if (!mark) result.skippedUnowned++;
+    return mark;
+  });
+
+  // (b) Stray objects: ours, old, and pointed to by no record. The store is listed before the records are read, so a
+  // record written meanwhile is seen.
+  const oldObjects: string[] = [];
+  for await (const entry of store.list(mine)) {
+    if (owned(entry.key) && entry.modifiedAt < cutoff) oldObjects.push(entry.key);
+  }
+  const referenced = new Set<string>();
+  for (const row of await db.selectFrom("media").select(["key", "variants"]).execute()) {
+    for (const key of mediaKeys(row)) referenced.add(key);
+  }
+  const recordKeys = new Set(unreferenced.flatMap((row) => mediaKeys(row)));
+  const stray = oldObjects.filter((key) => !referenced.has(key));
+  const candidates = [...recordKeys, ...stray];
+
+  const limit = deps.refuseAbove ?? { minimum: 50, ratio: 0.5 };
+  const ownReferenced = [...referenced].filter(owned).length;
+  const allowed = Math.max(limit.minimum, Math.floor(limit.ratio * ownReferenced));
+  if (candidates.length > allowed && !deps.force) {
+    result.refused =
+      `would remove ${candidates.length} objects while the database references ${ownReferenced} of this installation's ` +
+      `(at most ${allowed} allowed): the database may not match the store (restored, or another one); nothing removed`;
+    log.error({ candidates: candidates.length, referenced: ownReferenced, allowed }, `orphan media sweep refused: ${result.refused}`);
+    return result;
+  }
+  if (deps.dryRun) {
+    result.wouldRemove = candidates.sort();
+    return result;
+  }
+
+  const batchSize = deps.batchSize ?? 100;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, deps.batchPauseMs ?? 200));
+  let inBatch = 0;
+  const budget = async () => {
+    if (++inBatch < batchSize) return;
+    inBatch = 0;
+    await pause();
+  };
+
   for (const row of unreferenced) {
-    const deleted = await db
-      .deleteFrom("media")
-      .where("id", "=", row.id)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
-      )
-      .executeTakeFirst();
+    // The delete repeats the "unreferenced" test, so a record attached to a news item since the select is kept.
+    const deleted = await db.deleteFrom("media").where("id", "=", row.id).where(UNREFERENCED.news).where(UNREFERENCED.sponsors).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) continue;
     result.removedRecords++;
     for (const key of mediaKeys(row)) {
       if (await removeFile(store, key, log, row.id)) result.removedFiles++;
+      await budget();
     }
+  }
+  for (const key of stray) {
+    if (await removeFile(store, key, log)) result.removedFiles++;
+    await budget();
   }
 
-  // (b) Stray files. The store is listed before the records are read, so a record written meanwhile is seen.
-  const oldFiles: string[] = [];
-  for await (const entry of store.list()) {
-    if (entry.modifiedAt < cutoff) oldFiles.push(entry.key);
-  }
-  if (oldFiles.length) {
-    const referenced = new Set<string>();
-    for (const row of await db.selectFrom("media").select(["key", "variants"]).execute()) {
-      for (const key of mediaKeys(row)) referenced.add(key);
-    }
-    for (const key of oldFiles) {
-      if (!referenced.has(key) && (await removeFile(store, key, log))) result.removedFiles++;
-    }
-  }
-
-  // (c) Stale temporary files.
+  // (c) Stale temporary files (this installation's own folders).
   for (const dir of deps.tmpDirs ?? []) {
     try {
       result.removedTempFiles += await removeStalePartFiles(dir, cutoff);
@@ -103,7 +159,7 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
     }
   }
 
-  if (result.removedRecords || result.removedFiles || result.removedTempFiles) {
+  if (result.removedRecords || result.removedFiles || result.removedTempFiles || result.skippedUnowned) {
     log.info({ ...result }, "orphan media swept");
   }
   return result;
@@ -126,11 +182,13 @@ export interface OrphanSweeper {
 }
 
 /**
- * Sweeps once right away, then every `intervalMs`. The timer does not keep the process alive, and a sweep never
- * overlaps the previous one. Failures are logged, never thrown.
+ * Sweeps every `intervalMs`, the first time one interval after start, never at start-up: a server started on the
+ * wrong database must not delete anything before anyone looks at it. The timer does not keep the process alive, and
+ * a sweep never overlaps the previous one. Failures are logged, never thrown.
  */
 export function startOrphanSweeper(
-  deps: SweepDeps & {
+  deps: Omit<SweepDeps, "installationId"> & {
+    installationId: () => Promise<string>;
     intervalMs: number;
     /** Runs the sweep only if no other instance is sweeping (e.g. under a PostgreSQL advisory lock). */
     exclusive?: (task: () => Promise<unknown>) => Promise<unknown>;
@@ -142,7 +200,7 @@ export function startOrphanSweeper(
   const run = () => {
     if (running || stopped) return;
     const exclusive = deps.exclusive ?? ((task) => task());
-    running = exclusive(() => sweepOrphans(deps))
+    running = exclusive(async () => sweepOrphans({ ...deps, installationId: await deps.installationId() }))
       .then(
         () => undefined,
         (error: unknown) => deps.log.error({ err: error }, "orphan media sweep failed"),
@@ -152,7 +210,6 @@ export function startOrphanSweeper(
       });
   };
 
-  run();
   const timer = setInterval(run, deps.intervalMs);
   timer.unref();
   return {

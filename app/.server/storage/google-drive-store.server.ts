@@ -352,10 +352,12 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): Google
       return `/media/${key}`;
     },
 
-    async *list(): AsyncGenerator<StoredEntry> {
+    async *list(prefix = ""): AsyncGenerator<StoredEntry> {
       const rows = await db.selectFrom("drive_files").selectAll().execute();
       for (const entry of rows) {
-        if (isValidKey(entry.key)) yield { key: entry.key, size: Number(entry.size), modifiedAt: new Date(entry.created_at) };
+        if (entry.key.startsWith(prefix) && isValidKey(entry.key)) {
+          yield { key: entry.key, size: Number(entry.size), modifiedAt: new Date(entry.created_at) };
+        }
       }
     },
 

@@ -75,8 +75,13 @@ export function createLocalStore(options: { root: string; publicPath?: string })
       assertValidKey(key);
       return `${publicPath}/${key}`;
     },
-    list() {
-      return walk(root, "");
+    async *list(prefix = "") {
+      // Walk only the folder the prefix names (keys are paths), then filter on the full prefix.
+      const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+      if (folder && !isValidKey(folder)) return;
+      for await (const entry of walk(folder ? path.join(root, folder) : root, folder)) {
+        if (entry.key.startsWith(prefix)) yield entry;
+      }
     },
     removeStaleTemp(olderThan) {
       return removeStalePartFiles(path.join(root, LOCAL_TEMP_DIR), olderThan);

@@ -31,10 +31,11 @@ export interface MediaStore {
   /** Public URL a browser uses to fetch the object. */
   publicUrl(key: string): string;
   /**
-   * Every object in the store, in no particular order (for the orphan sweeper). Only addressable keys are listed;
-   * the store's own temporary files are not.
+   * Every object in the store whose key starts with `prefix` (all when omitted), in no particular order (for the
+   * orphan sweeper, which lists only its own installation's objects). Only addressable keys are listed; the store's
+   * own temporary files are not.
    */
-  list(): AsyncIterable<StoredEntry>;
+  list(prefix?: string): AsyncIterable<StoredEntry>;
   /**
    * Removes the store's own temporary files (half-written objects of a crashed write) last modified before
    * `olderThan`, returning how many went. Stores that keep no temporary files leave it out.

@@ -163,25 +163,28 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
       assertValidKey(key);
       return publicBase ? `${publicBase}/${prefix}${key}` : `/media/${key}`;
     },
-    list() {
-      return listObjects(client, bucket, prefix, options.listPageSize);
+    list(keyPrefix = "") {
+      return listObjects(client, bucket, prefix, options.listPageSize, keyPrefix);
     },
   };
 }
 
+/** The objects under `${prefix}${keyPrefix}`, as keys without the store's own prefix. */
 async function* listObjects(
   client: S3Client,
   bucket: string,
   prefix: string,
   pageSize: number | undefined,
+  keyPrefix: string,
 ): AsyncGenerator<StoredEntry> {
   let token: string | undefined;
+  const listed = prefix + keyPrefix;
   do {
     const page = await client.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token, MaxKeys: pageSize }),
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: listed || undefined, ContinuationToken: token, MaxKeys: pageSize }),
     );
     for (const object of page.Contents ?? []) {
-      if (!object.Key?.startsWith(prefix)) continue;
+      if (!object.Key?.startsWith(listed)) continue;
       const key = object.Key.slice(prefix.length);
       if (!isValidKey(key)) continue;
       yield { key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) };
