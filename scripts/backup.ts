@@ -6,20 +6,29 @@
  *     writes made meanwhile are either all in or all out; WAL mode keeps the server writing during the copy);
  *   - `media/`: the media folder (DATA_DIR/media), copied in two passes around the snapshot, so every file the
  *     snapshot refers to is there (files are written before their records and never rewritten);
- *   - `secrets/`: the generated secrets (DATA_DIR/secrets: the session-signing key when AUTH_SECRET is unset);
- *   - `manifest.json`: every file with its size and SHA-256 (`npm run restore` checks them before restoring).
+ *   - `secrets/`: the generated secrets (DATA_DIR/secrets: the session-signing key when AUTH_SECRET is unset), but
+ *     not the backup-signing key;
+ *   - `manifest.json`: every file with its size and SHA-256 (`npm run restore` checks them before restoring), and
+ *     `manifest.sig`: its HMAC-SHA256 with a key the backup does not carry (BACKUP_SIGNING_KEY, or
+ *     DATA_DIR/secrets/backup-signing-key made on the first backup), so an edited backup is refused.
+ * Everything is written owner-only (folders 0700, files 0600), whatever the umask: a backup holds password hashes,
+ * sessions and secrets.
  * The folder is written under a `.incompleto` name and renamed at the end: a folder without it is complete.
  *
  * PostgreSQL (DATABASE_URL) or a media store other than local: refused, with what to use instead.
  * Runs on Node 24 directly (type stripping): only erasable TypeScript syntax here.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writePrivateFile } from "../app/.server/config/data-dir.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 
 export const MANIFEST_FILE = "manifest.json";
+export const SIGNATURE_FILE = "manifest.sig";
+/** The generated backup-signing key, in DATA_DIR/secrets; never copied into a backup. */
+export const SIGNING_KEY_FILE = "backup-signing-key";
 export const BACKUP_DB_FILE = "database.sqlite";
 export const MANIFEST_FORMAT = "esporte-em-foco-backup";
 /** The folders of DATA_DIR a backup carries, besides the database. */
@@ -34,7 +43,10 @@ export interface ManifestFile {
 
 export interface BackupManifest {
   format: typeof MANIFEST_FORMAT;
-  version: 1;
+  /** 2: signed (manifest.sig). 1: older backups, without a signature. */
+  version: 1 | 2;
+  /** Which key signed it (the first 12 hex digits of the key's SHA-256), to tell the operator which one to provide. */
+  signingKeyId?: string;
   createdAt: string;
   /** Where it came from (for the record; restore writes to the configured DATA_DIR). */
   source: { dataDir: string; databaseFile: string };
@@ -66,6 +78,30 @@ export function assertEmbeddedSetup(config: Pick<AppConfig, "database" | "media"
         "  (ex.: versionamento do S3/R2/MinIO), e copie o banco SQLite à parte.",
     );
   }
+}
+
+/**
+ * The key that signs backup manifests: BACKUP_SIGNING_KEY, else DATA_DIR/secrets/backup-signing-key (made on first
+ * use when `create`; kept out of backups, so a backup cannot vouch for itself). Null when there is none.
+ */
+export function signingKey(config: Pick<AppConfig, "dataDir" | "backup">, options: { create?: boolean } = {}): Buffer | null {
+  if (config.backup.signingKey) return Buffer.from(config.backup.signingKey);
+  const file = path.join(config.dataDir, "secrets", SIGNING_KEY_FILE);
+  if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, "utf8").trim());
+  if (!options.create) return null;
+  makePrivateDir(path.dirname(file));
+  const key = randomBytes(32).toString("base64url");
+  writePrivateFile(file, `${key}\n`);
+  return Buffer.from(key);
+}
+
+/** The signature of a manifest's exact bytes. */
+export function signManifest(manifestBytes: Buffer, key: Buffer): string {
+  return `hmac-sha256:${createHmac("sha256", key).update(manifestBytes).digest("hex")}`;
+}
+
+export function keyId(key: Buffer): string {
+  return createHash("sha256").update(key).digest("hex").slice(0, 12);
 }
 
 export function sha256File(file: string): string {
@@ -106,10 +142,10 @@ function copyNewFiles(from: string, to: string, skip: ReadonlySet<string>): numb
   for (const relative of listFiles(from, skip)) {
     const target = path.join(to, relative);
     if (fs.existsSync(target)) continue;
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       fs.copyFileSync(path.join(from, relative), target, fs.constants.COPYFILE_EXCL);
-      fs.chmodSync(target, fs.statSync(path.join(from, relative)).mode & 0o777);
+      fs.chmodSync(target, PRIVATE_FILE_MODE);
       copied++;
     } catch (error) {
       // Deleted between the listing and the copy (the server removed it): nothing to keep.
@@ -155,13 +191,14 @@ export function createBackup(config: AppConfig, outDir: string, now: Date = new 
   if (!fs.existsSync(dbFile)) {
     throw new BackupError(`Banco de dados não encontrado em ${dbFile}: nada para copiar (confira DATA_DIR e DATABASE_URL).`);
   }
-  fs.mkdirSync(out, { recursive: true });
+  fs.mkdirSync(out, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const key = signingKey(config, { create: true })!;
   const name = `eef-backup-${timestamp(now)}`;
   const dir = path.join(out, name);
   const partial = `${dir}.incompleto`;
   if (fs.existsSync(dir)) throw new BackupError(`Já existe um backup em ${dir}.`);
   fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial);
+  makePrivateDir(partial);
   try {
     const mediaDir = config.media.dir;
     // Objects being written live in media/.tmp until renamed into place: never part of a backup.
@@ -170,15 +207,17 @@ export function createBackup(config: AppConfig, outDir: string, now: Date = new 
     // snapshot is always written after its files, so its files are in one of the two passes).
     copyNewFiles(mediaDir, path.join(partial, "media"), skipMedia);
     const snapshot = path.join(partial, BACKUP_DB_FILE);
+    // Created owner-only first: VACUUM INTO fills the existing (empty) file.
+    writePrivateFile(snapshot, "");
     const source = new DatabaseSync(dbFile, { timeout: 10_000 });
     try {
       source.prepare("VACUUM INTO ?").run(snapshot);
     } finally {
       source.close();
     }
+    fs.chmodSync(snapshot, PRIVATE_FILE_MODE);
     copyNewFiles(mediaDir, path.join(partial, "media"), skipMedia);
-    copyNewFiles(path.join(config.dataDir, "secrets"), path.join(partial, "secrets"), new Set());
-    if (fs.existsSync(path.join(partial, "secrets"))) fs.chmodSync(path.join(partial, "secrets"), 0o700);
+    copyNewFiles(path.join(config.dataDir, "secrets"), path.join(partial, "secrets"), new Set([SIGNING_KEY_FILE]));
 
     const copiedMedia = new Set(listFiles(path.join(partial, "media")));
     const missingMedia = referencedMediaKeys(snapshot).filter((key) => !copiedMedia.has(key));
@@ -188,14 +227,17 @@ export function createBackup(config: AppConfig, outDir: string, now: Date = new 
     };
     const manifest: BackupManifest = {
       format: MANIFEST_FORMAT,
-      version: 1,
+      version: 2,
+      signingKeyId: keyId(key),
       createdAt: now.toISOString(),
       source: { dataDir: config.dataDir, databaseFile: dbFile },
       database: describe(BACKUP_DB_FILE),
       files: BACKUP_FOLDERS.flatMap((folder) => listFiles(path.join(partial, folder)).map((relative) => describe(`${folder}/${relative}`))),
       missingMedia,
     };
-    fs.writeFileSync(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    writePrivateFile(path.join(partial, MANIFEST_FILE), manifestBytes);
+    writePrivateFile(path.join(partial, SIGNATURE_FILE), `${signManifest(manifestBytes, key)}\n`);
     fs.renameSync(partial, dir);
     return { dir, manifest };
   } catch (error) {

@@ -2,8 +2,10 @@
  * `npm run restore -- PASTA [--force]`: puts a backup made by `npm run backup` back into the configured DATA_DIR
  * (embedded setup: SQLite + local media). Stop the server first.
  *
- * 1. Checks the backup: manifest format, then the size and SHA-256 of the database and of every file. Any mismatch
- *    (a damaged or edited backup) refuses the restore before anything is touched.
+ * 1. Checks the backup: the manifest's signature (HMAC with the backup-signing key, which backups do not carry:
+ *    BACKUP_SIGNING_KEY or DATA_DIR/secrets/backup-signing-key; `--unsigned` accepts a backup whose signature cannot
+ *    be checked), its format, then the size and SHA-256 of the database and of every file. Any mismatch (a damaged
+ *    or edited backup) refuses the restore before anything is touched.
  * 2. Refuses while a process (the server) has the database open — found through /proc on Linux; elsewhere, when a
  *    server answers /healthz on this configuration's PORT — and, without `--force`, when DATA_DIR already holds a
  *    database, media or secrets.
@@ -11,11 +13,16 @@
  *    DATA_DIR/antes-da-restauracao-<data e hora>/ — nothing is deleted.
  * 4. Copies media and secrets, then the database (under a temporary name, renamed into place last), and checks the
  *    restored database with PRAGMA integrity_check.
+ * 5. In the restored database, ends every session and every pending reset/verification token (they were live at
+ *    backup time), and replaces the admins with the ones of the database it replaces (a revoked admin does not come
+ *    back), unless `--keep-admins`.
  * Runs on Node 24 directly (type stripping): only erasable TypeScript syntax here.
  */
+import { timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { makePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../app/.server/config/data-dir.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import {
   assertEmbeddedSetup,
@@ -23,27 +30,68 @@ import {
   BACKUP_FOLDERS,
   BackupError,
   type BackupManifest,
+  keyId,
   listFiles,
   MANIFEST_FILE,
+  SIGNATURE_FILE,
+  SIGNING_KEY_FILE,
+  signingKey,
+  signManifest,
   MANIFEST_FORMAT,
   type ManifestFile,
   sha256File,
 } from "./backup.ts";
 
+/**
+ * Checks the manifest's signature with `key`. Without a key or without a signature it cannot be checked: refused,
+ * unless `allowUnsigned` (then `unsigned` is returned, for a warning). A signature that does not match is always
+ * refused: the backup was edited, or signed with another key.
+ */
+export function checkSignature(dir: string, key: Buffer | null, allowUnsigned: boolean): "signed" | "unsigned" {
+  const manifestBytes = fs.readFileSync(path.join(dir, MANIFEST_FILE));
+  const signatureFile = path.join(dir, SIGNATURE_FILE);
+  const signature = fs.existsSync(signatureFile) ? fs.readFileSync(signatureFile, "utf8").trim() : null;
+  if (signature && key) {
+    const expected = Buffer.from(signManifest(manifestBytes, key));
+    const given = Buffer.from(signature);
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return "signed";
+    let signedBy = "";
+    try {
+      signedBy = (JSON.parse(manifestBytes.toString("utf8")) as BackupManifest).signingKeyId ?? "";
+    } catch {
+      // reported below as a bad signature anyway
+    }
+    throw new BackupError(
+      `A assinatura do manifesto não confere: o backup foi alterado depois de feito, ou assinado com outra chave` +
+        `${signedBy ? ` (a do backup tem id ${signedBy}; a configurada, ${keyId(key)})` : ""}. Restauração recusada.`,
+    );
+  }
+  if (allowUnsigned) return "unsigned";
+  throw new BackupError(
+    signature
+      ? `A assinatura do manifesto não pode ser conferida: falta a chave de assinatura de backups. Defina BACKUP_SIGNING_KEY ` +
+          `com a mesma chave da instalação de origem, ou copie o arquivo DATA_DIR/secrets/${SIGNING_KEY_FILE} dela para cá ` +
+          `(a chave nunca vai dentro do backup). Se não houver como, --unsigned restaura sem conferir (não recomendado).`
+      : `Este backup não tem assinatura (${SIGNATURE_FILE}): não há como saber se foi alterado. Use --unsigned para ` +
+          `restaurá-lo mesmo assim (não recomendado).`,
+  );
+}
+
 /** Reads and checks a backup folder: the manifest, and every file's size and checksum. Throws a BackupError. */
-export function verifyBackup(dir: string): BackupManifest {
+export function verifyBackup(dir: string, signature?: { key: Buffer | null; allowUnsigned: boolean }): BackupManifest {
   const manifestFile = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestFile)) {
     throw new BackupError(`${dir} não é um backup do Esporte em Foco: falta ${MANIFEST_FILE} (backups incompletos terminam em .incompleto).`);
   }
+  if (signature) checkSignature(dir, signature.key, signature.allowUnsigned);
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as BackupManifest;
   } catch {
     throw new BackupError(`${manifestFile} está corrompido (não é um JSON válido). Restauração recusada.`);
   }
-  if (manifest?.format !== MANIFEST_FORMAT || manifest.version !== 1 || !manifest.database || !Array.isArray(manifest.files)) {
-    throw new BackupError(`${manifestFile} não é um manifesto de backup reconhecido (formato ${MANIFEST_FORMAT}, versão 1). Restauração recusada.`);
+  if (manifest?.format !== MANIFEST_FORMAT || (manifest.version !== 1 && manifest.version !== 2) || !manifest.database || !Array.isArray(manifest.files)) {
+    throw new BackupError(`${manifestFile} não é um manifesto de backup reconhecido (formato ${MANIFEST_FORMAT}, versão 1 ou 2). Restauração recusada.`);
   }
   if (manifest.database.path !== BACKUP_DB_FILE) throw new BackupError(`Manifesto inválido: o banco deveria ser ${BACKUP_DB_FILE}.`);
   const listed = new Set<string>();
@@ -133,6 +181,62 @@ export interface RestoreResult {
   manifest: BackupManifest;
   /** Where the previous contents of DATA_DIR went (with --force), or null when there was nothing. */
   movedAside: string | null;
+  /** Whether the manifest's signature was checked, or accepted unchecked with --unsigned. */
+  signature: "signed" | "unsigned";
+  /** Sessions and pending reset/verification tokens of backup time that were ended. */
+  endedSessions: number;
+  endedTokens: number;
+  /** The admins now: kept from the backup (--keep-admins) or carried over from the replaced database. */
+  admins: { kept: "backup" | "replaced"; count: number; dropped: number };
+}
+
+/** The admins of the database about to be replaced (id and since when), or [] when there is none. */
+function currentAdmins(dbFile: string): Array<{ user_id: string; created_at: string }> {
+  if (!fs.existsSync(dbFile)) return [];
+  const db = new DatabaseSync(dbFile, { readOnly: true });
+  try {
+    return db.prepare("SELECT user_id, created_at FROM admins").all() as Array<{ user_id: string; created_at: string }>;
+  } catch {
+    return [];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * What a restored database must not bring back from backup time: live sessions and pending reset / verification
+ * tokens (someone who had them then would be signed in now), and its admin list (an admin revoked since then would
+ * come back), which is replaced by the admins of the database being replaced, for the accounts that exist.
+ */
+function resetAccessAfterRestore(file: string, previousAdmins: Array<{ user_id: string; created_at: string }>, keepAdmins: boolean) {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec("BEGIN");
+    const endedSessions = Number(db.prepare('DELETE FROM "session"').run().changes);
+    const endedTokens = Number(db.prepare('DELETE FROM "verification"').run().changes);
+    let admins: RestoreResult["admins"];
+    if (keepAdmins) {
+      admins = { kept: "backup", count: Number((db.prepare("SELECT count(*) AS n FROM admins").get() as { n: number }).n), dropped: 0 };
+    } else {
+      db.prepare("DELETE FROM admins").run();
+      const exists = db.prepare('SELECT 1 FROM "user" WHERE id = ?');
+      const insert = db.prepare("INSERT INTO admins (user_id, created_at) VALUES (?, ?)");
+      let count = 0;
+      for (const admin of previousAdmins) {
+        if (!exists.get(admin.user_id)) continue;
+        insert.run(admin.user_id, admin.created_at);
+        count++;
+      }
+      admins = { kept: "replaced", count, dropped: previousAdmins.length - count };
+    }
+    db.exec("COMMIT");
+    return { endedSessions, endedTokens, admins };
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -142,10 +246,12 @@ export interface RestoreResult {
 export async function restoreBackup(
   config: AppConfig,
   dir: string,
-  options: { force?: boolean; checkServer?: boolean; now?: Date } = {},
+  options: { force?: boolean; checkServer?: boolean; now?: Date; unsigned?: boolean; keepAdmins?: boolean } = {},
 ): Promise<RestoreResult> {
   assertEmbeddedSetup(config, "restore");
   const source = path.resolve(dir);
+  const key = signingKey(config);
+  const signature = checkSignature(source, key, Boolean(options.unsigned));
   const manifest = verifyBackup(source);
   const dbFile = config.database.file;
   if (options.checkServer ?? true) {
@@ -168,8 +274,12 @@ export async function restoreBackup(
     );
   }
 
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDir(config.dataDir);
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+  const previousAdmins = currentAdmins(dbFile);
+  // The signing key stays with the installation (it is not in the backup, and secrets/ is about to be replaced).
+  const keyFile = path.join(config.dataDir, "secrets", SIGNING_KEY_FILE);
+  const keptKey = fs.existsSync(keyFile) ? fs.readFileSync(keyFile) : null;
   let movedAside: string | null = null;
   if (existing.length) {
     movedAside = path.join(config.dataDir, `antes-da-restauracao-${timestamp(options.now ?? new Date())}`);
@@ -182,11 +292,14 @@ export async function restoreBackup(
     const target = path.join(config.dataDir, entry.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(path.join(source, entry.path), target);
-    if (entry.path.startsWith("secrets/")) fs.chmodSync(target, 0o600);
+    if (entry.path.startsWith("secrets/")) fs.chmodSync(target, PRIVATE_FILE_MODE);
   }
-  if (fs.existsSync(path.join(config.dataDir, "secrets"))) fs.chmodSync(path.join(config.dataDir, "secrets"), 0o700);
+  if (fs.existsSync(path.join(config.dataDir, "secrets")) || keptKey) makePrivateDir(path.join(config.dataDir, "secrets"));
+  if (keptKey) writePrivateFile(keyFile, keptKey);
   const staged = `${dbFile}.restaurando`;
+  writePrivateFile(staged, "");
   fs.copyFileSync(path.join(source, BACKUP_DB_FILE), staged);
+  fs.chmodSync(staged, PRIVATE_FILE_MODE);
   if (sha256File(staged) !== manifest.database.sha256) {
     fs.rmSync(staged, { force: true });
     throw new BackupError("A cópia do banco não confere com o manifesto (disco cheio?). Restauração interrompida.");
@@ -198,34 +311,49 @@ export async function restoreBackup(
   } finally {
     check.close();
   }
+  const access = resetAccessAfterRestore(staged, previousAdmins, Boolean(options.keepAdmins));
   fs.renameSync(staged, dbFile);
-  return { manifest, movedAside };
+  return { manifest, movedAside, signature, ...access };
 }
 
-function parseArgs(args: string[]): { dir: string; force: boolean } {
+const USAGE = "Uso: npm run restore -- PASTA_DO_BACKUP [--force] [--keep-admins] [--unsigned]   (pare o servidor antes)";
+
+function parseArgs(args: string[]): { dir: string; force: boolean; keepAdmins: boolean; unsigned: boolean } {
   let dir: string | null = null;
-  let force = false;
+  const flags = { force: false, keepAdmins: false, unsigned: false };
   for (const arg of args) {
-    if (arg === "--force") force = true;
+    if (arg === "--force") flags.force = true;
+    else if (arg === "--keep-admins") flags.keepAdmins = true;
+    else if (arg === "--unsigned") flags.unsigned = true;
     else if (arg === "--help" || arg === "-h") {
-      console.log("Uso: npm run restore -- PASTA_DO_BACKUP [--force]   (pare o servidor antes)");
+      console.log(USAGE);
       process.exit(0);
     } else if (!arg.startsWith("-") && !dir) dir = arg;
-    else throw new BackupError(`Argumento desconhecido: ${arg}\nUso: npm run restore -- PASTA_DO_BACKUP [--force]`);
+    else throw new BackupError(`Argumento desconhecido: ${arg}\n${USAGE}`);
   }
   if (!dir) throw new BackupError("Informe a pasta do backup: npm run restore -- backups/eef-backup-… [--force]");
-  return { dir, force };
+  return { dir, ...flags };
 }
 
 if (import.meta.main) {
   try {
     loadDotEnv();
-    const { dir, force } = parseArgs(process.argv.slice(2));
+    const { dir, ...options } = parseArgs(process.argv.slice(2));
     const config = parseConfig();
-    const { manifest, movedAside } = await restoreBackup(config, dir, { force });
+    const result = await restoreBackup(config, dir, options);
+    const { manifest, movedAside } = result;
+    if (result.signature === "unsigned") console.warn("⚠ Restaurado SEM conferir a assinatura do manifesto (--unsigned).");
     console.log(`Backup de ${manifest.createdAt} restaurado em ${config.dataDir}`);
     console.log(`  banco: ${config.database.kind === "sqlite" ? config.database.file : ""}; ${manifest.files.length} arquivo(s) de mídia e segredos`);
     if (movedAside) console.log(`  os dados anteriores foram movidos para ${movedAside}`);
+    console.log(`  ${result.endedSessions} sessão(ões) e ${result.endedTokens} link(s) de redefinição/confirmação da época do backup foram encerrados: todos entram de novo.`);
+    if (result.admins.kept === "backup") {
+      console.log(`  administradores: os ${result.admins.count} do backup (--keep-admins).`);
+    } else if (result.admins.count || result.admins.dropped) {
+      console.log(`  administradores: mantidos os ${result.admins.count} de antes da restauração${result.admins.dropped ? ` (${result.admins.dropped} sem conta no backup ficaram de fora)` : ""}; os do backup não voltam sem --keep-admins.`);
+    } else {
+      console.log("  administradores: nenhum (os do backup não voltam sem --keep-admins). Crie um: npm run admin -- create --email voce@exemplo.com.br");
+    }
     console.log("Pode iniciar o servidor (npm start).");
   } catch (error) {
     if (error instanceof BackupError || (error instanceof Error && error.name === "ConfigError")) {

@@ -6,6 +6,7 @@ import { createAuthService, type AuthService } from "./auth/auth.service.server.
 import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
 import { createRedisRateLimiter } from "./auth/redis-rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
+import { secureDataDir } from "./config/data-dir.server.ts";
 import { type AppConfig, assertProductionReady, loadDotEnv, parseConfig } from "./config/env.server.ts";
 import { createMemoryEventBus, type EventBus } from "./events/event-bus.ts";
 import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
@@ -114,7 +115,10 @@ export function bootApp(): Promise<AppServices> {
     loadDotEnv();
     const config = parseConfig();
     assertProductionReady(config);
-    const services = createServices(config, createLogger(config, { buffered: true }));
+    const log = createLogger(config, { buffered: true });
+    const tightened = secureDataDir(config.dataDir, config.database.kind === "sqlite" ? config.database.file : null);
+    if (tightened.length) log.warn({ tightened }, "data directory was readable by others: permissions tightened");
+    const services = createServices(config, log);
     const applied = await migrateAll(services);
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
     // Google Drive not connected yet: no media can be stored, so the demo waits for a start after the connection.

@@ -204,6 +204,9 @@ describe("register", () => {
     expect(await sessionCount(services)).toBe(0);
 
     const [file] = await waitForOutbox(services, 1);
+    // The mail carries a link that confirms the account: readable by the server's user only.
+    expect(fs.statSync(path.join(services.dataDir, "outbox")).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(services.dataDir, "outbox", file!)).mode & 0o777).toBe(0o600);
     const mail = await readMail(services, file!);
     expect(mail).toMatchObject({ to: email, subject: t.auth.mail.verifySubject("Esporte em Foco") });
     const token = decodeURIComponent(/http:\/\/127\.0\.0\.1:4321\/admin\/verify-email\?token=(\S+)/.exec(mail.text)![1]!);

@@ -12,8 +12,9 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { BACKUP_DB_FILE, BackupError, type BackupManifest, createBackup, MANIFEST_FILE } from "../../scripts/backup.ts";
+import { BACKUP_DB_FILE, BackupError, type BackupManifest, createBackup, MANIFEST_FILE, SIGNATURE_FILE, SIGNING_KEY_FILE } from "../../scripts/backup.ts";
 import { restoreBackup, serverAnswers, verifyBackup } from "../../scripts/restore.ts";
+import { createAdmin } from "../factories/auth.ts";
 import { createNews, createSponsor } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 
@@ -34,11 +35,14 @@ function tempDir(prefix: string): string {
 /** SQLite in `dataDir`, whatever TEST_DATABASE says. */
 const sqliteEnv = (dataDir: string) => ({ DATABASE_URL: `file:${path.join(dataDir, "esporte-em-foco.sqlite")}` });
 
+/** The newsroom's backup-signing key, given to both the installation and the machine that restores. */
+const SIGNING_KEY = "chave-de-assinatura-dos-backups-0123456789";
+
 const configFor = (dataDir: string, env: Record<string, string> = {}) =>
-  parseConfig({ DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "silent", ...env });
+  parseConfig({ DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "silent", BACKUP_SIGNING_KEY: SIGNING_KEY, ...env });
 
 async function openServices(dataDir: string): Promise<Services> {
-  const services = await createTestServices(dataDir, sqliteEnv(dataDir));
+  const services = await createTestServices(dataDir, { ...sqliteEnv(dataDir), BACKUP_SIGNING_KEY: SIGNING_KEY });
   cleanup.push(() => services.close());
   return services;
 }
@@ -123,11 +127,11 @@ describe("backup e restauração (instalação embutida)", () => {
     expect(fs.readdirSync(target)).toEqual([]);
     fs.writeFileSync(dbFile, db);
 
-    // The manifest's checksum edited.
+    // The manifest's checksum edited: its signature no longer matches.
     const edited = JSON.parse(original) as BackupManifest;
     edited.database.sha256 = "0".repeat(64);
     fs.writeFileSync(manifestFile, JSON.stringify(edited));
-    await expect(restore()).rejects.toThrow(/database\.sqlite: soma SHA-256 não confere/);
+    await expect(restore()).rejects.toThrow(/assinatura do manifesto não confere/);
 
     // A media file cut short.
     const media = (JSON.parse(original) as BackupManifest).files.find((file) => file.path.startsWith("media/"))!;
@@ -138,18 +142,19 @@ describe("backup e restauração (instalação embutida)", () => {
     await expect(restore()).rejects.toThrow(`${media.path}: tamanho 10, esperado ${media.size}`);
     fs.writeFileSync(mediaFile, mediaBytes);
 
-    // A file that is not in the manifest, and an entry pointing outside the backup.
+    // A file that is not in the manifest, and an entry pointing outside the backup (which breaks the signature).
     fs.writeFileSync(path.join(dir, "media", "intruso.jpg"), "x");
     await expect(restore()).rejects.toThrow("media/intruso.jpg: arquivo fora do manifesto");
     fs.rmSync(path.join(dir, "media", "intruso.jpg"));
     const escaping = JSON.parse(original) as BackupManifest;
     escaping.files.push({ path: "../../etc/passwd", size: 1, sha256: "0".repeat(64) });
     fs.writeFileSync(manifestFile, JSON.stringify(escaping));
-    await expect(restore()).rejects.toThrow("entrada inválida no manifesto");
+    await expect(restore()).rejects.toThrow(/assinatura do manifesto não confere/);
+    await expect(restoreBackup(config, dir, { checkServer: false, unsigned: true })).rejects.toThrow(/assinatura do manifesto não confere/);
 
     // A manifest that is not JSON.
     fs.writeFileSync(manifestFile, original.slice(0, original.length / 2));
-    await expect(restore()).rejects.toThrow(/corrompido/);
+    await expect(restore()).rejects.toThrow(/assinatura do manifesto não confere/);
     expect(fs.readdirSync(target)).toEqual([]);
 
     // Put back as it was: the backup is whole again.
@@ -213,7 +218,7 @@ describe("backup e restauração (instalação embutida)", () => {
   it("linha de comando: npm run backup -- --out PASTA, e npm run restore -- PASTA", async () => {
     const { dataDir, services } = await liveSite();
     const out = tempDir("eef-backup-out-");
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", MEDIA_STORE: "", LOG_LEVEL: "silent" };
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", MEDIA_STORE: "", LOG_LEVEL: "silent", BACKUP_SIGNING_KEY: SIGNING_KEY };
     const backup = spawnSync(process.execPath, ["scripts/backup.ts", "--out", out], { cwd: ROOT, env, encoding: "utf8" });
     expect(backup.status, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/Backup criado em .*eef-backup-\d{8}T\d{6}Z/);
@@ -228,6 +233,7 @@ describe("backup e restauração (instalação embutida)", () => {
     });
     expect(restore.status, restore.stderr).toBe(0);
     expect(restore.stdout).toContain("restaurado em");
+    expect(restore.stdout).toMatch(/\d+ sessão\(ões\) e \d+ link\(s\) .* foram encerrados/);
     const restored = await openServices(target);
     expect(await newsTitles(restored)).toEqual(await newsTitles(services));
 
@@ -238,5 +244,83 @@ describe("backup e restauração (instalação embutida)", () => {
     });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("pg_dump");
+  });
+
+  it("backups e banco nascem só para o dono (0700/0600), qualquer que seja a umask; a chave de assinatura não vai no backup", async () => {
+    const previous = process.umask(0o000);
+    try {
+      const dataDir = tempDir("eef-backup-perm-");
+      const services = await createTestServices(dataDir, sqliteEnv(dataDir)); // no BACKUP_SIGNING_KEY: a generated key
+      cleanup.push(() => services.close());
+      await createNews(services, { title: "Com imagem" });
+      const dbFile = path.join(dataDir, "esporte-em-foco.sqlite");
+      for (const file of [dbFile, `${dbFile}-wal`]) expect(fs.statSync(file).mode & 0o777, file).toBe(0o600);
+      const out = path.join(tempDir("eef-backup-out-"), "backups");
+      const { dir } = createBackup(services.config, out);
+      expect(fs.statSync(out).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+      const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
+      for (const entry of entries) {
+        const mode = fs.statSync(path.join(entry.parentPath, entry.name)).mode & 0o777;
+        expect(mode, path.join(entry.parentPath, entry.name)).toBe(entry.isDirectory() ? 0o700 : 0o600);
+      }
+      // The key signs the manifest but stays home.
+      const keyFile = path.join(dataDir, "secrets", SIGNING_KEY_FILE);
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(entries.map((entry) => entry.name)).not.toContain(SIGNING_KEY_FILE);
+      expect(fs.readFileSync(path.join(dir, SIGNATURE_FILE), "utf8")).toMatch(/^hmac-sha256:[0-9a-f]{64}\n$/);
+
+      // Elsewhere without the key: refused, saying how to provide it; --unsigned restores (with a warning upstairs).
+      const target = tempDir("eef-backup-dst-");
+      const bare = parseConfig({ DATA_DIR: target, SEED_DEMO: "0", ...sqliteEnv(target) });
+      await expect(restoreBackup(bare, dir, { checkServer: false })).rejects.toThrow(/BACKUP_SIGNING_KEY[\s\S]*backup-signing-key[\s\S]*--unsigned/);
+      expect(fs.readdirSync(target)).toEqual([]);
+      // With the key file copied over, as the message says, it restores, and keeps the key in place.
+      fs.mkdirSync(path.join(target, "secrets"), { recursive: true });
+      fs.copyFileSync(keyFile, path.join(target, "secrets", SIGNING_KEY_FILE));
+      const result = await restoreBackup(bare, dir, { checkServer: false, force: true });
+      expect(result.signature).toBe("signed");
+      expect(fs.readFileSync(path.join(target, "secrets", SIGNING_KEY_FILE))).toEqual(fs.readFileSync(keyFile));
+      expect(fs.statSync(target).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(target, "esporte-em-foco.sqlite")).mode & 0o777).toBe(0o600);
+
+      // A backup without a signature (older versions): only with --unsigned.
+      fs.rmSync(path.join(dir, SIGNATURE_FILE));
+      const other = tempDir("eef-backup-dst-");
+      const otherConfig = configFor(other, sqliteEnv(other));
+      await expect(restoreBackup(otherConfig, dir, { checkServer: false })).rejects.toThrow(/não tem assinatura[\s\S]*--unsigned/);
+      expect((await restoreBackup(otherConfig, dir, { checkServer: false, unsigned: true })).signature).toBe("unsigned");
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it("a restauração encerra sessões e links pendentes, e não traz de volta um administrador revogado (sem --keep-admins)", async () => {
+    const { dataDir, services } = await liveSite();
+    const boss = await createAdmin(services, { email: "chefe@redacao.example" });
+    const revoked = await createAdmin(services, { email: "ex-editor@redacao.example" });
+    for (const admin of [boss, revoked]) {
+      expect((await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "10.1.1.1", headers: new Headers() })).ok).toBe(true);
+    }
+    await services.auth.requestPasswordReset({ email: boss.email, ip: "10.1.1.2", headers: new Headers() });
+    await services.mailer.idle();
+    const { dir } = createBackup(services.config, tempDir("eef-backup-out-"));
+    // After the backup, the ex-editor loses access.
+    await services.admins.revoke(revoked.id);
+    await services.close(); // the server stops before a restore
+
+    const config = configFor(dataDir, sqliteEnv(dataDir));
+    const result = await restoreBackup(config, dir, { checkServer: false, force: true });
+    expect(result.endedSessions).toBe(2);
+    expect(result.endedTokens).toBeGreaterThanOrEqual(1);
+    expect(result.admins).toEqual({ kept: "replaced", count: 1, dropped: 0 });
+    const restored = await openServices(dataDir);
+    expect(await restored.database.db.selectFrom("session").select("id").execute()).toEqual([]);
+    expect((await restored.admins.list()).map((admin) => admin.email)).toEqual(["chefe@redacao.example"]);
+
+    // With --keep-admins the backup's admin rows stay (both), still without their sessions.
+    await restored.close();
+    const kept = await restoreBackup(config, dir, { checkServer: false, force: true, keepAdmins: true, now: new Date(Date.now() + 5000) });
+    expect(kept.admins).toEqual({ kept: "backup", count: 2, dropped: 0 });
   });
 });

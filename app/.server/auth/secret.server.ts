@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { makePrivateDir, writePrivateFile } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 
 /**
@@ -17,7 +18,7 @@ export function resolveAuthSecret(config: { auth: Pick<AppConfig["auth"], "secre
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   const secret = randomBytes(32).toString("base64url");
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, secret + "\n", { mode: 0o600 });
+  makePrivateDir(path.dirname(file));
+  writePrivateFile(file, secret + "\n");
   return secret;
 }

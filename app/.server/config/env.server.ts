@@ -73,6 +73,8 @@ const envSchema = z.object({
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
+  /** Signs backup manifests (HMAC); without it a key is generated in DATA_DIR/secrets and kept out of backups. */
+  BACKUP_SIGNING_KEY: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
   /** Production refuses a plain-http SITE_URL unless this says it is on purpose (a test box, a TLS proxy on the same host). */
   ALLOW_INSECURE_HTTP: booleanFlag.default(false),
   /** Two-factor sign-in for admins: `optional` (each admin may turn it on) or `required` (every admin must). */
@@ -147,6 +149,8 @@ export interface AppConfig {
     rateLimit: { max: number; windowSeconds: number; redisUrl: string | null };
   };
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
+  /** The key that signs backup manifests (BACKUP_SIGNING_KEY), or null: then a generated one in DATA_DIR/secrets. */
+  backup: { signingKey: string | null };
 }
 
 
@@ -295,6 +299,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
       twoFactor: env.ADMIN_2FA,
       rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS, redisUrl: env.REDIS_URL ?? null },
     },
+    backup: { signingKey: env.BACKUP_SIGNING_KEY ?? null },
     mail: {
       smtpUrl: env.SMTP_URL ?? null,
       from: env.MAIL_FROM ?? `${env.SITE_NAME} <nao-responda@${new URL(siteUrl).hostname}>`,

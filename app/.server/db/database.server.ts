@@ -4,6 +4,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-dialect";
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import pg from "pg";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Database } from "./schema.ts";
 
@@ -35,7 +36,10 @@ export function openDatabase(
     return { db, dialect: "postgres", close: () => db.destroy() };
   }
   const { file } = config.database;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // Created owner-only before SQLite opens it (its -wal and -shm files take the same mode): it holds password
+  // hashes, live sessions and reset tokens.
+  if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE));
   const sqlite = new DatabaseSync(file, { timeout: 5000 });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");

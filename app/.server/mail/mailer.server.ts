@@ -1,6 +1,6 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { makePrivateDir, writePrivateFile } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Logger } from "../logger.server.ts";
 
@@ -55,9 +55,10 @@ export function createMailer(config: Pick<AppConfig, "mail">, log: Logger): Mail
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return tracked("outbox", async (message) => {
     const info = await transport.sendMail({ from, ...message });
-    await fs.mkdir(outboxDir, { recursive: true });
+    // The messages carry reset and confirmation links: readable by the server's user only.
+    makePrivateDir(outboxDir);
     const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`);
-    await fs.writeFile(file, info.message as Buffer);
+    writePrivateFile(file, info.message as Buffer);
     log.info({ to: message.to, subject: message.subject, file }, "mail written to outbox (SMTP_URL not set)");
   });
 }
