@@ -131,8 +131,8 @@ describe("media view", () => {
     const webp = parseSrcSet(view.webpSrcSet);
     expect(jpeg.map(([, width]) => width)).toEqual([400, 800, 1600]);
     expect(webp.map(([, width]) => width)).toEqual([400, 800, 1600]);
-    for (const [url] of jpeg) expect(url).toMatch(/^\/media\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.jpg$/);
-    for (const [url] of webp) expect(url).toMatch(/^\/media\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.webp$/);
+    for (const [url] of jpeg) expect(url).toMatch(/^\/media\/[a-f0-9]{12}\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.jpg$/);
+    for (const [url] of webp) expect(url).toMatch(/^\/media\/[a-f0-9]{12}\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.webp$/);
     // The default is the 800 px variant in the original format; the full-screen view gets the largest.
     expect(view.src).toBe(jpeg[1]![0]);
     expect(view.largeSrc).toBe(jpeg[2]![0]);
@@ -173,12 +173,12 @@ describe("media view", () => {
     }
   });
 
-  it("a video is served as a file under /media/vid/ with no srcsets", async () => {
+  it("a video is served as a file under /media/<installation>/vid/ with no srcsets", async () => {
     const services = await open();
     await createNews(services, { media: "video", createdAt: at(1) });
     const view = (await services.news.listNews())[0]!.media!;
     expect(view).toMatchObject({ kind: "video", mimeType: "video/mp4", width: null, height: null, srcSet: null, webpSrcSet: null });
-    expect(view.src).toMatch(/^\/media\/vid\/[a-f0-9]+-[a-f0-9]{8}\.mp4$/);
+    expect(view.src).toMatch(/^\/media\/[a-f0-9]{12}\/vid\/[a-f0-9]+-[a-f0-9]{8}\.mp4$/);
     expect(view.largeSrc).toBe(view.src);
     expect(fs.existsSync(fileForUrl(services, view.src))).toBe(true);
   });

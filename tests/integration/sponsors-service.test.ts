@@ -60,9 +60,9 @@ describe("listSponsors", () => {
       expect(image.mimeType).toBe("image/png");
       expect(image.width).toBe(400);
       expect(image.height).toBe(400);
-      expect(image.src).toMatch(/^\/media\/img\/[a-f0-9]+-[a-f0-9]{8}\/400\.png$/);
+      expect(image.src).toMatch(/^\/media\/[a-f0-9]{12}\/img\/[a-f0-9]+-[a-f0-9]{8}\/400\.png$/);
       expect(image.srcSet).toBe(`${image.src} 400w`);
-      expect(image.webpSrcSet).toMatch(/^\/media\/img\/[a-f0-9]+-[a-f0-9]{8}\/400\.webp 400w$/);
+      expect(image.webpSrcSet).toMatch(/^\/media\/[a-f0-9]{12}\/img\/[a-f0-9]+-[a-f0-9]{8}\/400\.webp 400w$/);
       const file = path.join(services.dataDir, "media", image.src.slice("/media/".length));
       expect(fs.existsSync(file)).toBe(true);
     }

@@ -1,6 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/edit-news";
 import { getServices } from "../../.server/app.server.ts";
+import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
 import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
@@ -27,7 +28,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     return { ...common, article: await news.getNews(params.id), loadError: null };
   } catch (error) {
-    return { ...common, article: null, loadError: t.newsForm.loadError(params.id, error instanceof Error ? error.message : String(error)) };
+    const requestId = requestIdFrom(request);
+    if (!(error instanceof AppError && error.status < 500)) getServices().log.error({ err: error, reqId: requestId }, "news load for editing failed");
+    return { ...common, article: null, loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) };
   }
 }
 

@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/article";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
-import { AppError } from "../../.server/errors.ts";
+import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";
 import { ArticleMedia } from "../../components/news/article-media.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
@@ -13,7 +13,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./article.module.css";
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const { news, config, log } = getServices();
   try {
     const article = await news.getNews(params.id);
@@ -25,7 +25,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     };
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
-    if (status >= 500) log.error({ err: error, id: params.id }, "article load failed");
+    if (status >= 500) log.error({ err: error, id: params.id, reqId: requestIdFrom(request) }, "article load failed");
     throw data({ message: t.article.notFound }, { status, headers: { "Cache-Control": "no-store" } });
   }
 }

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
+import { requestIdFrom } from "../../.server/errors.ts";
 import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
 import { AdSlot } from "../../components/ui/ad-slot.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -9,13 +10,13 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import styles from "./home.module.css";
 
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   const { news, log } = getServices();
   try {
     return await news.getHome();
   } catch (error) {
     // As in the original: on a load failure the home lists are empty and no message is shown.
-    log.error({ err: error }, "home news load failed");
+    log.error({ err: error, reqId: requestIdFrom(request) }, "home news load failed");
     return { recent: [] as NewsSummary[], highlights: [] as NewsSummary[] };
   }
 }
