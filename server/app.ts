@@ -2,6 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { pinoHttp } from "pino-http";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
@@ -43,6 +44,7 @@ export async function createApp(): Promise<RunningApp> {
       },
     }),
   );
+  app.use(refuseUnknownMethods);
   app.use(originGuard([services.config.site.url]));
   app.use(bodyLimit());
   const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -102,4 +104,16 @@ export function redactUrl(url: string): string {
     }
   }
   return changed ? `${url.slice(0, query)}?${params.toString()}` : url;
+}
+
+/** The methods the site answers; anything else (TRACE, CONNECT, PROPFIND…) is a 405 with `Allow`, not an error. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+function refuseUnknownMethods(req: express.Request, res: express.Response, next: express.NextFunction) {
+  if (KNOWN_METHODS.has(req.method)) return next();
+  res
+    .status(405)
+    .set({ Allow: [...KNOWN_METHODS].join(", "), "Cache-Control": "no-store" })
+    .type("text/plain; charset=utf-8")
+    .send(t.api.methodNotAllowed("GET, POST, PUT, PATCH ou DELETE"));
 }

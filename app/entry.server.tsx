@@ -1,0 +1,77 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server";
+import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
+import { getServices } from "./.server/app.server.ts";
+import { requestIdFrom } from "./.server/errors.ts";
+
+export const streamTimeout = 5_000;
+
+/**
+ * Errors React Router catches go to the structured log (and its LOG_LEVEL), with the request id, instead of a stack
+ * trace on standard error. A 404 or 405 is an answer, not a failure: logged at debug only. An aborted request (the
+ * browser went away) is not an error.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  let log;
+  try {
+    log = getServices().log;
+  } catch {
+    console.error(error);
+    return;
+  }
+  const reqId = requestIdFrom(request);
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    log.debug({ status: error.status, reqId, url: new URL(request.url).pathname }, "route answered with an error response");
+    return;
+  }
+  log.error({ err: error, reqId }, "request failed");
+};
+
+/** React Router's default document render (streams once the shell is ready; bots get the whole page at once). */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  _loadContext: RouterContextProvider,
+) {
+  // https://httpwg.org/specs/rfc9110.html#HEAD
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const userAgent = request.headers.get("user-agent");
+    const readyOption: keyof RenderToPipeableStreamOptions =
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      [readyOption]() {
+        shellRendered = true;
+        const body = new PassThrough({
+          final(callback) {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            callback();
+          },
+        });
+        const stream = createReadableStreamFromReadable(body);
+        responseHeaders.set("Content-Type", "text/html");
+        pipe(body);
+        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors inside an already sent shell; those of the shell itself reject and reach handleError.
+        if (shellRendered) handleError(error, { request, params: {}, context: _loadContext } as never);
+      },
+    });
+  });
+}
