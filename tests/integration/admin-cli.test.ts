@@ -1,27 +1,17 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { simpleParser } from "mailparser";
 import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+type Services = TestServices;
 
-const opened: Services[] = [];
-async function open(env: Record<string, string> = {}): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-cli-"), env);
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-cli-");
 
 /** A terminal for the command: scripted answers to its questions, what it asked and warned. */
 function terminal(options: { interactive?: boolean; answers?: string[]; stdin?: string } = {}) {
@@ -270,7 +260,7 @@ describe("o script scripts/admin.ts", () => {
       env: { ...process.env, DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "warn", NODE_ENV: "production" },
       encoding: "utf8",
       input,
-      timeout: 20_000,
+      timeout: 60_000,
     });
 
   it("cria e lista um administrador; erro de uso sai com código 1 e mensagem em português, sem stack trace", () => {
@@ -294,5 +284,5 @@ describe("o script scripts/admin.ts", () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

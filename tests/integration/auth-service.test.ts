@@ -2,25 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { simpleParser } from "mailparser";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+type Services = TestServices;
 
-const opened: Services[] = [];
-async function open(env: Record<string, string> = {}): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-auth-"), { SITE_URL: "http://127.0.0.1:4321", ...env });
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-auth-", { SITE_URL: "http://127.0.0.1:4321" });
 
 const sessionCount = async (services: Services, userId?: string) => {
   let query = services.database.db.selectFrom("session").select((eb) => eb.fn.countAll<number>().as("n"));

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NotFoundError } from "../../app/.server/errors.ts";
 import { toApiError } from "../../app/.server/http/api.server.ts";
 import type { UploadedFile } from "../../app/.server/media/upload.server.ts";
@@ -10,22 +10,11 @@ import { createNewsEditor } from "../../app/.server/news/news-editor.service.ser
 import { t } from "../../app/i18n/pt-BR.ts";
 import { newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+type Services = TestServices;
 
-const opened: Services[] = [];
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-saves-"));
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close().catch(() => undefined);
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-saves-");
 
 /** A JPEG as the upload parser hands it over: a temporary file with its detected type. */
 async function uploadedImage(services: Services): Promise<UploadedFile> {

@@ -1,25 +1,13 @@
-import fs from "node:fs";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin } from "../factories/auth.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+type Services = TestServices;
 
-const opened: Services[] = [];
-async function open(env: Record<string, string> = {}): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-2fa-"), { SITE_URL: "http://127.0.0.1:4321", ...env });
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-2fa-", { SITE_URL: "http://127.0.0.1:4321" });
 
 let ipCounter = 0;
 const freshIp = () => `10.7.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
