@@ -159,7 +159,8 @@ export async function startDemoSite(): Promise<RunningSite> {
     if (decision === "create") {
       let site: RunningSite | undefined;
       try {
-        site = await startSite({ seedDemo: true });
+        // The first start renders the demo pictures and video: give it time on a busy machine.
+        site = await startSite({ seedDemo: true, startTimeoutMs: 180_000 });
         await saveTemplate(site);
         await withLock(() => fs.writeFileSync(readyFile, ""));
         return withRelease(site);

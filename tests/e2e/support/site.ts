@@ -42,6 +42,8 @@ export interface SiteOptions {
    * (SITE_URL, OAuth redirect URIs). Pick it with `freePort()`.
    */
   port?: number;
+  /** How long the server may take to answer /healthz (default 60 s; the first demo seed renders pictures and a video). */
+  startTimeoutMs?: number;
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -183,7 +185,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   const env = { DATA_DIR: dataDir, SEED_DEMO: options.seedDemo ? "1" : "0", ...databaseEnv, ...options.env };
   let server: ServerProcess;
   try {
-    server = await spawnServer({ port, env });
+    server = await spawnServer({ port, env, timeoutMs: options.startTimeoutMs });
   } catch (error) {
     await cleanUp();
     throw error;
