@@ -297,6 +297,9 @@ export const t = {
     sponsorsTitle: "Gerenciar Patrocinadores",
     pendingText: "Esta ferramenta da redação ainda não está disponível nesta versão.",
   },
+  events: {
+    tooManyStreams: "Muitas conexões de atualização ao vivo abertas deste endereço. A página segue funcionando, sem atualizações automáticas.",
+  },
   api: {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",

@@ -1,15 +1,49 @@
 import type { Route } from "./+types/events";
 import { getServices } from "../../.server/app.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import { clientIpContext } from "../../lib/request-context.ts";
 
 /** How often a comment line keeps idle connections (and proxies) open. */
 const HEARTBEAT_MS = 25_000;
 
 /**
+ * Open streams allowed per client address and in all: a reader has a few tabs; one address holding thousands of
+ * connections is an attack, and each stream costs a socket and memory. Beyond them the answer is a 429 (an
+ * EventSource then stops trying, and the page simply has no live updates); nothing else slows down.
+ */
+export const EVENT_STREAM_LIMITS = { perAddress: 20, total: 5_000 };
+const openStreams = { total: 0, byAddress: new Map<string, number>() };
+
+/** Counts a stream in; returns the function that counts it out (once), or null when a limit is reached. */
+function admitStream(address: string): (() => void) | null {
+  const mine = openStreams.byAddress.get(address) ?? 0;
+  if (mine >= EVENT_STREAM_LIMITS.perAddress || openStreams.total >= EVENT_STREAM_LIMITS.total) return null;
+  openStreams.byAddress.set(address, mine + 1);
+  openStreams.total++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    openStreams.total--;
+    const left = (openStreams.byAddress.get(address) ?? 1) - 1;
+    if (left > 0) openStreams.byAddress.set(address, left);
+    else openStreams.byAddress.delete(address);
+  };
+}
+
+/**
  * Server-Sent Events: `newsUpdated` and `sponsorsUpdated` reach every open page, which reloads its data.
  * Public: the events carry no data, only the fact that something changed.
  */
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const { events } = getServices();
+  const release = admitStream(context.get(clientIpContext));
+  if (!release) {
+    return new Response(t.events.tooManyStreams, {
+      status: 429,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "60" },
+    });
+  }
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -36,6 +70,7 @@ export function loader({ request }: Route.LoaderArgs) {
         clearInterval(heartbeat);
         unsubscribe();
         offClose();
+        release();
       };
       request.signal.addEventListener("abort", close);
       send("retry: 3000\n: conectado\n\n");
