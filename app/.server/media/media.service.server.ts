@@ -130,6 +130,15 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
       return storeImage(await processImage(input), input.length, originalName);
     },
 
+    /**
+     * Stores an image already re-encoded by `processImage`, under keys and a record of its own. For bulk seeding:
+     * one picture is encoded once and stored for many news, each owning its copy (deleting a news item deletes its
+     * media, so two news never share one record or one file).
+     */
+    async saveProcessedImage(image: ProcessedImage, sizeBytes: number, originalName: string | null = null): Promise<MediaRow> {
+      return storeImage(image, sizeBytes, originalName);
+    },
+
     /** Stores a video as it is. */
     async saveVideo(input: Buffer, mimeType: string, originalName: string | null = null): Promise<MediaRow> {
       const id = randomUUID();

@@ -1,0 +1,71 @@
+/**
+ * `npm run seed:news -- --count N [--highlighted-share 0.15] [--images 60]`: adds N generated news to the configured
+ * database (DATABASE_URL / DATA_DIR from the environment or .env, like the server), for load tests and trying the
+ * site with a big archive. Fires no event: restart a running server (or wait for its page cache TTL) to see them.
+ */
+import { parseArgs } from "node:util";
+import { createServices, migrateAll } from "../app/.server/app.server.ts";
+import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
+import { createLogger } from "../app/.server/logger.server.ts";
+import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
+
+const USAGE = "Uso: npm run seed:news -- --count N [--highlighted-share 0.15] [--images 60]";
+
+/** Reads the options; a bad one ends the command with the usage line (exit code 1). */
+function readOptions(argv: string[]): { count: number; highlightedShare: number; withImages: number } {
+  const fail = (message: string): never => {
+    console.error(`${message}\n${USAGE}`);
+    process.exit(1);
+  };
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { count: { type: "string" }, "highlighted-share": { type: "string" }, images: { type: "string" } },
+    }));
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  const count = Number(values.count);
+  if (!Number.isInteger(count) || count < 1) fail("Informe quantas notícias criar com --count (inteiro ≥ 1).");
+  const highlightedShare = Number(values["highlighted-share"] ?? 0.15);
+  if (!(highlightedShare >= 0 && highlightedShare <= 1)) fail("--highlighted-share vai de 0 a 1 (ex.: 0.15).");
+  const withImages = Number(values.images ?? 60);
+  if (!Number.isInteger(withImages) || withImages < 0) fail("--images é um inteiro ≥ 0.");
+  return { count, highlightedShare, withImages };
+}
+
+const formatNumber = (value: number) => value.toLocaleString("pt-BR");
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} s`;
+
+const options = readOptions(process.argv.slice(2));
+loadDotEnv();
+const config = parseConfig();
+const services = createServices(config, createLogger({ logLevel: "warn" }));
+try {
+  await migrateAll(services);
+  const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
+  console.log(`Adicionando ${formatNumber(options.count)} notícias em ${where}…`);
+  const started = performance.now();
+  let lastReport = 0;
+  const result = await seedBulkNews(services, {
+    ...options,
+    onProgress(inserted, total) {
+      // About ten lines whatever the size, plus the last one.
+      if (inserted < total && inserted - lastReport < total / 10) return;
+      lastReport = inserted;
+      console.log(`  ${formatNumber(inserted)} / ${formatNumber(total)} (${seconds(performance.now() - started)})`);
+    },
+  });
+  if (result.imagesSkipped) console.error("Aviso: o armazenamento de mídia não está conectado; as notícias foram criadas sem imagem.");
+  const perSecond = Math.round(result.inserted / Math.max(result.ms / 1000, 0.001));
+  console.log(
+    `${formatNumber(result.inserted)} notícias adicionadas em ${seconds(result.ms)} (${formatNumber(perSecond)}/s): ` +
+      `${formatNumber(result.highlighted)} em destaque, ${formatNumber(result.withImages)} com imagem.`,
+  );
+} finally {
+  await services.events.close();
+  await services.rateLimiter.close?.();
+  await services.mailer.idle();
+  await services.database.close();
+}
