@@ -4,6 +4,7 @@ import { pinoHttp } from "pino-http";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext } from "../app/lib/request-context.ts";
+import { CONTENT_TYPES } from "../app/.server/media/media-types.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
@@ -45,6 +46,9 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   app.use(refuseUnknownMethods);
+  // Media on the local disk is served like static files (sendfile, Range, 304), before React Router: a burst of
+  // readers loading the same pictures costs no rendering and no stream copies. Other stores go through the route.
+  if (services.config.media.store === "local") app.use("/media", localMediaFiles(services.config.media.dir));
   app.use(originGuard([services.config.site.url]));
   app.use(bodyLimit());
   const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -116,4 +120,27 @@ function refuseUnknownMethods(req: express.Request, res: express.Response, next:
     .set({ Allow: [...KNOWN_METHODS].join(", "), "Cache-Control": "no-store" })
     .type("text/plain; charset=utf-8")
     .send(t.api.methodNotAllowed("GET, POST, PUT, PATCH ou DELETE"));
+}
+
+/**
+ * The local media folder as static files: only the allowed media types (anything else falls through to the route,
+ * which answers 404), never dot-files (the store's `.tmp`), cached for a year (keys are content-hashed), `nosniff`.
+ */
+function localMediaFiles(dir: string) {
+  const files = express.static(dir, {
+    dotfiles: "deny",
+    index: false,
+    redirect: false,
+    fallthrough: true,
+    immutable: true,
+    maxAge: "1y",
+    setHeaders(res, file) {
+      res.setHeader("Content-Type", CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream");
+      res.setHeader("X-Content-Type-Options", "nosniff");
+    },
+  });
+  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !CONTENT_TYPES[req.path.split(".").pop() ?? ""]) return next();
+    files(req, res, next);
+  };
 }

@@ -2,18 +2,8 @@ import { Readable } from "node:stream";
 import type { Route } from "./+types/media";
 import { getServices } from "../../.server/app.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
+import { CONTENT_TYPES } from "../../.server/media/media-types.ts";
 
-const CONTENT_TYPES: Record<string, string> = {
-  jpg: "image/jpeg",
-  png: "image/png",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-  avi: "video/x-msvideo",
-  webm: "video/webm",
-};
 
 /** Media keys are content-hashed, so what a URL serves never changes. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
