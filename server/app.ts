@@ -27,7 +27,9 @@ export async function createApp(): Promise<RunningApp> {
   const services = await bootApp();
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // Proxy headers (X-Forwarded-For, -Proto) are believed only when TRUST_PROXY says a proxy is in front: otherwise
+  // anyone could pick the address the rate limits count.
+  app.set("trust proxy", services.config.trustProxy);
   app.use(
     pinoHttp({
       logger: services.log,

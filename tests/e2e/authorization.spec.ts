@@ -430,7 +430,7 @@ test.describe("CSRF e cookie de sessão", () => {
     const siteUrl = `https://127.0.0.1:${port}`;
     const site = await launchSite({
       port,
-      env: { SITE_URL: siteUrl },
+      env: { SITE_URL: siteUrl, TRUST_PROXY: "loopback" },
       async setup(services) {
         admin = await createAdmin(services);
       },

@@ -76,3 +76,19 @@ test("um formulário de login de 100 MB recebe 413 em português, sem ser lido, 
   expect(response.status).toBe(302);
   expect(response.headers.get("location")).toBe("/news-list");
 });
+
+test("sem TRUST_PROXY, X-Forwarded-For não muda o endereço contado nos limites de login", async ({ launchSite }) => {
+  const site = await launchSite({ env: { LOGIN_RATE_LIMIT: "2" } });
+  const attempt = (forwardedFor: string) =>
+    fetch(`${site.url}/admin/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": forwardedFor },
+      body: new URLSearchParams({ intent: "login", email: "alguem@redacao.example", password: "errada" }),
+    });
+  // Each attempt claims another address; without a declared proxy they all count for 127.0.0.1.
+  expect((await attempt("203.0.113.1")).status).toBe(401);
+  expect((await attempt("203.0.113.2")).status).toBe(401);
+  const third = await attempt("203.0.113.3");
+  expect(third.status).toBe(429);
+  expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+});

@@ -75,6 +75,8 @@ const test = base.extend<{ reader: BrowserContext }, { cluster: Cluster }>({
       const s3 = await startS3Server([BUCKET]);
       const secret = randomBytes(32).toString("base64url");
       const shared: Record<string, string> = {
+        // The tests play the load balancer on this machine: it says which address each visitor comes from.
+        TRUST_PROXY: "loopback",
         DATABASE_URL: database.url,
         AUTH_SECRET: secret,
         REDIS_URL,

@@ -216,3 +216,14 @@ describe("assertProductionReady: what a public server refuses to start without",
     expect(refusal({ NODE_ENV: "test", DATABASE_URL: "postgres://eef@db:5432/eef" })).toBeNull();
   });
 });
+
+describe("TRUST_PROXY: proxy headers are believed only when a proxy is declared", () => {
+  it("off by default; loopback, hop counts and address lists when set; anything else names the variable", () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: "loopback" }).trustProxy).toBe("loopback");
+    expect(parseConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(parseConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.5" }).trustProxy).toBe("10.0.0.0/8, 192.168.1.5");
+    expect(() => parseConfig({ TRUST_PROXY: "qualquer um" })).toThrow(/TRUST_PROXY:/);
+  });
+});

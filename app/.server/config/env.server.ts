@@ -73,6 +73,17 @@ const envSchema = z.object({
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
+  /**
+   * Which peers may tell the client's address and protocol (X-Forwarded-For / -Proto): none by default; `loopback`,
+   * a hop count, or addresses/CIDRs separated by commas when a reverse proxy or load balancer is in front.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(0|false|true|\d{1,2}|((loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*)?)+)$/, {
+      error: "use loopback, um número de saltos (ex.: 1) ou endereços/CIDRs separados por vírgula",
+    })
+    .optional(),
   /** Signs backup manifests (HMAC); without it a key is generated in DATA_DIR/secrets and kept out of backups. */
   BACKUP_SIGNING_KEY: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
   /** Production refuses a plain-http SITE_URL unless this says it is on purpose (a test box, a TLS proxy on the same host). */
@@ -123,6 +134,8 @@ export interface AppConfig {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   timeZone: string;
   seedDemo: boolean;
+  /** Express's "trust proxy": false (no proxy headers believed), a hop count, or the trusted addresses. */
+  trustProxy: false | number | string;
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
   /** Create a demo admin (random password printed once) when there is none. */
@@ -246,6 +259,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
     demoAdmin: env.DEMO_ADMIN ?? env.NODE_ENV === "development",
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
@@ -350,6 +364,13 @@ export function assertProductionReady(config: AppConfig): void {
     );
   }
   if (problems.length) throw new ConfigError(`Configuração inválida para produção:\n  ${problems.join("\n  ")}`);
+}
+
+function parseTrustProxy(value: string | undefined): false | number | string {
+  if (!value || value === "0" || value === "false") return false;
+  if (value === "true") return 1;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 function resolveDatabase(url: string | undefined, dataDir: string, poolSize: number): AppConfig["database"] {
