@@ -25,6 +25,7 @@ interface RunningApp {
   app: express.Express;
   /** Public pages for readers without a session, answered from memory before Express (null when off). */
   pageCache: { handle(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean } | null;
+  securityHeaders: express.RequestHandler;
   services: {
     config: { port: number; host: string; site: { url: string } };
     log: { info: (o: object, m: string) => void };
@@ -59,6 +60,9 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
 async function main() {
   const outer = express();
   outer.disable("x-powered-by");
+  // Security headers on every answer, static files included (set once the app, which knows SITE_URL, is loaded).
+  let securityHeaders: express.RequestHandler | null = null;
+  outer.use((req, res, next) => (securityHeaders ? securityHeaders(req, res, next) : next()));
   outer.use(
     compression({
       // Server-Sent Events must reach the browser as they are written.
@@ -76,6 +80,7 @@ async function main() {
     }
     throw error;
   }
+  securityHeaders = running.securityHeaders;
   outer.use(running.app);
   const { config, log } = running.services;
   const { pageCache } = running;

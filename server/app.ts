@@ -7,6 +7,7 @@ import { clientIpContext } from "../app/lib/request-context.ts";
 import { CONTENT_TYPES } from "../app/.server/media/media-types.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
+import { securityHeaders, securityHeadersMiddleware } from "./security-headers.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
@@ -16,6 +17,8 @@ export interface RunningApp {
   services: AppServices;
   /** Answers public pages for readers without a session from memory (null with PAGE_CACHE=0). */
   pageCache: PageCache | null;
+  /** Sets the security headers; the outer server runs it first, for static files too. */
+  securityHeaders: express.RequestHandler;
   shutdown(): Promise<void>;
 }
 
@@ -65,7 +68,7 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   const pageCache = services.config.pageCache ? createAppPageCache(services, await build(), services.config.pageCache) : null;
-  return { app, services, pageCache, shutdown: shutdownApp };
+  return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(services.config.site.url), shutdown: shutdownApp };
 }
 
 /**
@@ -79,6 +82,7 @@ function createAppPageCache(services: AppServices, build: ServerBuild, settings:
   const cache = createPageCache({
     ...settings,
     log: services.log,
+    headers: securityHeaders(services.config.site.url),
     requestId: requestIdOf,
     // The access log of the requests the cache answers, in the same shape as the rest (pino-http's).
     onServed({ id, method, url, status, state, ms }) {

@@ -40,6 +40,8 @@ export interface PageCacheOptions {
   /** Logged once per miss/refresh failure. */
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
   now?: () => number;
+  /** Headers every answer of the cache carries (security headers). */
+  headers?: Record<string, string>;
   /** The id sent back as `X-Request-Id` and logged (default: none). */
   requestId?: (req: IncomingMessage) => string;
   /** Called once per answered request (the access log). */
@@ -180,8 +182,11 @@ export function createPageCache(options: PageCacheOptions) {
     return pending;
   }
 
-  /** Stamps the request id and reports the answer to the access log once it is sent. */
+  const fixedHeaders = Object.entries(options.headers ?? {});
+
+  /** Stamps the request id and fixed headers, and reports the answer to the access log once it is sent. */
   function track(req: IncomingMessage, res: ServerResponse, started: number, state: () => ServedRequest["state"]) {
+    for (const [name, value] of fixedHeaders) res.setHeader(name, value);
     const id = options.requestId?.(req);
     if (id) res.setHeader("X-Request-Id", id);
     if (!options.onServed) return;

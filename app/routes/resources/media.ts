@@ -29,7 +29,6 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     "Cache-Control": IMMUTABLE,
     "Accept-Ranges": "bytes",
     ETag: etag,
-    "X-Content-Type-Options": "nosniff",
   });
   if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
 
