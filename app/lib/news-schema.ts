@@ -6,7 +6,38 @@ export const NEWS_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 /** Largest sponsor image: 5 MB (5242880 bytes). */
 export const SPONSOR_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+/** The most characters each text field takes (one source for the form, the API and their messages). */
+export const NEWS_LIMITS = { title: 300, subtitle: 1000, fullContent: 100_000, category: 60, author: 120 } as const;
+type NewsTextField = keyof typeof NEWS_LIMITS;
+
+/** C0/C1 control characters other than tab and line breaks, DEL included. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** Bidirectional overrides and isolates, which can make text read differently from what it is. */
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+/** Characters that show nothing: zero-width spaces and joiners, word joiner, BOM, soft hyphen. */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+
+/**
+ * One text field: Unicode-normalised (NFC), trimmed, refused with its own pt-BR message when it holds control
+ * characters or direction overrides, when it is longer than its limit, and (when required) when nothing visible is
+ * left. Only strings are accepted (a number or an object is a type error, never its text).
+ */
+function text(field: NewsTextField, requiredMessage: string | null) {
+  const label = t.newsForm.fieldLabel[field];
+  return z
+    .string({ error: requiredMessage ?? t.api.fieldType(field) })
+    .transform((value) => value.normalize("NFC").replace(/\r\n?/g, "\n").trim())
+    .superRefine((value, ctx) => {
+      if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: t.newsForm.controlCharacters(label) });
+      else if (BIDI.test(value)) ctx.addIssue({ code: "custom", message: t.newsForm.directionCharacters(label) });
+      else if (value.length > NEWS_LIMITS[field]) ctx.addIssue({ code: "custom", message: t.newsForm.tooLong(label, NEWS_LIMITS[field]) });
+      else if (value.replace(INVISIBLE, "").trim() === "" && (requiredMessage || value !== "")) {
+        ctx.addIssue({ code: "custom", message: requiredMessage ?? t.newsForm.onlyInvisible(label) });
+      }
+    });
+}
+
+const required = (field: NewsTextField, message: string) => text(field, message);
 const checkbox = z
   .union([z.boolean(), z.string()])
   .optional()
@@ -17,11 +48,11 @@ const checkbox = z
  * is required after trimming, with the original's messages.
  */
 export const newsFormSchema = z.object({
-  title: required(t.newsForm.titleRequired).max(300),
-  subtitle: required(t.newsForm.subtitleRequired).max(1000),
-  fullContent: required(t.newsForm.fullContentRequired).max(100_000),
-  category: required(t.newsForm.categoryRequired).max(60),
-  author: z.string().trim().max(120).optional().default(""),
+  title: required("title", t.newsForm.titleRequired),
+  subtitle: required("subtitle", t.newsForm.subtitleRequired),
+  fullContent: required("fullContent", t.newsForm.fullContentRequired),
+  category: required("category", t.newsForm.categoryRequired),
+  author: text("author", null).optional().default(""),
   isHighlighted: checkbox,
   removeMedia: checkbox,
 });
@@ -30,11 +61,11 @@ export type NewsFormInput = z.infer<typeof newsFormSchema>;
 
 /** Each field of a news item as the service takes it (forms and the JSON API). */
 const newsFields = {
-  title: required(t.newsForm.titleRequired).max(300),
-  subtitle: required(t.newsForm.subtitleRequired).max(1000),
-  fullContent: z.string({ error: t.api.fieldType("fullContent") }).trim().max(100_000),
-  category: z.string({ error: t.api.fieldType("category") }).trim().max(60),
-  author: z.string({ error: t.api.fieldType("author") }).trim().max(120),
+  title: required("title", t.newsForm.titleRequired),
+  subtitle: required("subtitle", t.newsForm.subtitleRequired),
+  fullContent: text("fullContent", null),
+  category: text("category", null),
+  author: text("author", null),
 };
 
 /**
