@@ -1,6 +1,7 @@
 import { getMigrations } from "better-auth/db/migration";
 import { createAdminService, type AdminService } from "./admins/admins.service.server.ts";
 import { announceFirstAdmin } from "./admins/first-admin.server.ts";
+import { removeStaleAccounts } from "./auth/accounts.server.ts";
 import { createBetterAuth, type BetterAuthInstance } from "./auth/auth.server.ts";
 import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
 import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
@@ -104,6 +105,7 @@ export async function migrateAll(services: Pick<AppServices, "betterAuth" | "dat
 
 let current: AppServices | undefined;
 let sweeper: OrphanSweeper | undefined;
+let accountCleanup: ReturnType<typeof setInterval> | undefined;
 let booting: Promise<AppServices> | undefined;
 
 /**
@@ -139,6 +141,17 @@ export function bootApp(): Promise<AppServices> {
       // With several instances on one PostgreSQL, only one sweeps at a time.
       exclusive: (task) => runExclusive(services.database, LOCK_KEYS.orphanSweep, task),
     });
+    // Accounts that registered and were never made admins go after STALE_ACCOUNT_DAYS (checked on the sweep timer).
+    const staleMs = config.auth.staleAccountMs;
+    if (staleMs) {
+      accountCleanup = setInterval(() => {
+        runExclusive(services.database, LOCK_KEYS.staleAccounts, async () => {
+          const removed = await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() - staleMs));
+          if (removed) services.log.info({ removed }, "accounts never made admins removed");
+        }).catch((error: unknown) => services.log.error({ err: error }, "stale account cleanup failed"));
+      }, config.media.sweepIntervalMs);
+      accountCleanup.unref();
+    }
     current = services;
     return services;
   })();
@@ -155,6 +168,7 @@ export async function shutdownApp(): Promise<void> {
   const services = current;
   current = undefined;
   booting = undefined;
+  clearInterval(accountCleanup);
   sweeper?.stop();
   await sweeper?.idle();
   sweeper = undefined;

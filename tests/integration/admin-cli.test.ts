@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { simpleParser } from "mailparser";
 import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
+import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
@@ -285,4 +286,25 @@ describe("o script scripts/admin.ts", () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("accounts never made admins are removed after STALE_ACCOUNT_DAYS", () => {
+  it("removes old never-granted accounts (with their sessions), keeps admins and recent accounts", async () => {
+    const services = await open();
+    const oldUser = await createUser(services, { verified: false });
+    const admin = await createAdmin(services);
+    const recent = await createUser(services);
+    await (await services.betterAuth.$context).internalAdapter.createSession(oldUser.id);
+    // Make the first two look 40 days old.
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    const when = services.database.dialect === "postgres" ? old : old.toISOString();
+    await services.database.db.updateTable("user").set({ createdAt: when as never }).where("id", "in", [oldUser.id, admin.id]).execute();
+    const removed = await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() - 30 * 86_400_000));
+    expect(removed).toBe(1);
+    expect(await services.admins.findUser(oldUser.id)).toBeUndefined();
+    expect(await sessions(services, oldUser.id)).toBe(0);
+    expect(await services.admins.findUser(admin.id)).toBeDefined();
+    expect(await services.admins.findUser(recent.id)).toBeDefined();
+    expect(services.config.auth.staleAccountMs).toBe(30 * 86_400_000);
+  });
 });

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { passwordProblems, type PasswordPolicy } from "../../lib/password-policy.ts";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
 import type { BetterAuthInstance } from "./auth.server.ts";
 
 export class PasswordPolicyError extends Error {
@@ -39,4 +41,20 @@ export async function deleteAccount(auth: BetterAuthInstance, userId: string): P
   await context.internalAdapter.deleteUserSessions(userId);
   await context.internalAdapter.deleteAccounts(userId);
   await context.internalAdapter.deleteUser(userId);
+}
+
+/**
+ * Removes the accounts that registered and were never made admins, created before `olderThan` (sessions and
+ * credentials with them): the newsroom has no use for them, and each is a row anyone could have made. Returns how
+ * many went. Accounts that were admins once and were revoked are removed the same way once old enough.
+ */
+export async function removeStaleAccounts(auth: BetterAuthInstance, db: Kysely<Database>, olderThan: Date): Promise<number> {
+  const stale = await db
+    .selectFrom("user")
+    .select("id")
+    .where("createdAt", "<", olderThan.toISOString() as never)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("admins").select("admins.user_id").whereRef("admins.user_id", "=", "user.id"))))
+    .execute();
+  for (const { id } of stale) await deleteAccount(auth, id);
+  return stale.length;
 }

@@ -84,6 +84,8 @@ const envSchema = z.object({
       error: "use loopback, um número de saltos (ex.: 1) ou endereços/CIDRs separados por vírgula",
     })
     .optional(),
+  /** Accounts that registered and were never made admins are removed after this many days (0: never). */
+  STALE_ACCOUNT_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** Signs backup manifests (HMAC); without it a key is generated in DATA_DIR/secrets and kept out of backups. */
   BACKUP_SIGNING_KEY: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
   /** Production refuses a plain-http SITE_URL unless this says it is on purpose (a test box, a TLS proxy on the same host). */
@@ -159,6 +161,8 @@ export interface AppConfig {
     google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
     passwordPolicy: PasswordPolicy;
     twoFactor: "optional" | "required";
+    /** Never-granted accounts older than this are removed (null: kept). */
+    staleAccountMs: number | null;
     rateLimit: { max: number; windowSeconds: number; redisUrl: string | null };
   };
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
@@ -311,6 +315,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
         requireSymbol: env.PASSWORD_REQUIRE_SYMBOL,
       },
       twoFactor: env.ADMIN_2FA,
+      staleAccountMs: env.STALE_ACCOUNT_DAYS ? env.STALE_ACCOUNT_DAYS * 86_400_000 : null,
       rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS, redisUrl: env.REDIS_URL ?? null },
     },
     backup: { signingKey: env.BACKUP_SIGNING_KEY ?? null },

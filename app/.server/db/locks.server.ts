@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { DatabaseHandle } from "./database.server.ts";
 
 /** Stable 32-bit keys for PostgreSQL advisory locks, one per job. */
-export const LOCK_KEYS = { orphanSweep: 72_615_001, migrations: 72_615_002, demoSeed: 72_615_003 } as const;
+export const LOCK_KEYS = { orphanSweep: 72_615_001, migrations: 72_615_002, demoSeed: 72_615_003, staleAccounts: 72_615_004 } as const;
 
 /**
  * Runs `task` only where no other instance holds the same lock; returns whether it ran. On PostgreSQL this is a
