@@ -314,6 +314,7 @@ export const t = {
     unexpected: "Erro interno.",
     tryAgain: (requestId: string | null) =>
       `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
+    bodyTimeout: "Os dados demoraram demais para chegar e o envio foi interrompido. Tente de novo.",
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
     pageNotFoundTitle: "Página não encontrada",

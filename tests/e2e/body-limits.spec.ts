@@ -92,3 +92,36 @@ test("sem TRUST_PROXY, X-Forwarded-For não muda o endereço contado nos limites
   expect(third.status).toBe(429);
   expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
 });
+
+test("um formulário que chega a conta-gotas (1 byte/s) é cortado com 408 em português", async ({ launchSite }) => {
+  test.setTimeout(60_000);
+  const site = await launchSite();
+  const started = Date.now();
+  const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const body = "intent=login&email=a%40b.example&password=x".padEnd(2000, "x");
+    const request = http.request(`${site.url}/admin/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(body.length) },
+    });
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (sent < body.length) request.write(body[sent++]!);
+    }, 1000);
+    request.on("response", (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => (text += chunk));
+      response.on("end", () => {
+        clearInterval(drip);
+        resolve({ status: response.statusCode ?? 0, text });
+      });
+    });
+    request.on("error", (error) => {
+      clearInterval(drip);
+      reject(error);
+    });
+  });
+  expect(answer).toEqual({ status: 408, text: t.errors.bodyTimeout });
+  // Cut by the 15 s deadline for forms, not at once (the check runs every second).
+  expect((Date.now() - started) / 1000).toBeGreaterThanOrEqual(14);
+});
