@@ -3,7 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { HeadObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
@@ -15,7 +15,7 @@ import { createS3Client, createS3Store } from "../../app/.server/storage/s3-stor
 import { createNews, makeTestImage } from "../factories/news.ts";
 import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { describeMediaStoreContract, generatedStream, LARGE_OBJECT_SIZE } from "../storage/media-store-contract.ts";
-import { startS3Server, type TestS3Server } from "../storage/s3-server.ts";
+import { bucketKeys, startS3Server, type TestS3Server } from "../storage/s3-server.ts";
 
 const CONTRACT_BUCKET = "contrato";
 const PREFIXED_BUCKET = "prefixado";
@@ -48,16 +48,6 @@ function rawClient(): S3Client {
   return createS3Client(s3Config(CONTRACT_BUCKET));
 }
 
-async function bucketKeys(client: S3Client, bucket: string): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-    keys.push(...(page.Contents ?? []).map((object) => object.Key!));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return keys.sort();
-}
 
 describeMediaStoreContract("local", async () => {
   const root = makeDataDir("eef-contract-local-");

@@ -4,7 +4,7 @@
  * and production's own sweep still removes its real orphans. On SQLite and PostgreSQL.
  */
 import fs from "node:fs";
-import { ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { mediaKeys } from "../../app/.server/media/media.service.server.ts";
@@ -12,7 +12,7 @@ import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createS3Client } from "../../app/.server/storage/s3-store.server.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { startS3Server, type TestS3Server } from "../storage/s3-server.ts";
+import { bucketKeys, startS3Server, type TestS3Server } from "../storage/s3-server.ts";
 
 const BUCKET = "compartilhado";
 let s3: TestS3Server;
@@ -23,16 +23,6 @@ afterAll(async () => {
   await s3?.stop();
 });
 
-async function bucketKeys(client: S3Client): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token }));
-    keys.push(...(page.Contents ?? []).map((object) => object.Key!));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return keys.sort();
-}
 
 it("a second installation on a fresh database against the same bucket sweeps none of the first one's objects", async () => {
   const env = s3.env(BUCKET);
@@ -49,7 +39,7 @@ it("a second installation on a fresh database against the same bucket sweeps non
     for (let index = 0; index < 2; index++) await createNews(production, { media: "image" });
     const orphan = await production.media.saveImage(await makeTestImage(900, 500), "orfa.jpg");
     await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: "img/anterior-0001/400.webp", Body: "legado" }));
-    const before = await bucketKeys(client);
+    const before = await bucketKeys(client, BUCKET);
     expect(before.filter((key) => key.startsWith(`${productionId}/`)).length).toBe(3 * 6);
 
     // Staging sweeps as if everything were old: its database references nothing, yet nothing of production goes.
@@ -57,12 +47,12 @@ it("a second installation on a fresh database against the same bucket sweeps non
     const common = { graceMs: 3600_000, now: later, batchPauseMs: 0, log: production.log };
     const stagingSweep = await sweepOrphans({ ...common, db: staging.database.db, store: staging.store, installationId: stagingId });
     expect(stagingSweep).toMatchObject({ removedRecords: 0, removedFiles: 0 });
-    expect(await bucketKeys(client)).toEqual(before);
+    expect(await bucketKeys(client, BUCKET)).toEqual(before);
 
     // Production's own sweep removes its orphan only.
     const productionSweep = await sweepOrphans({ ...common, db: production.database.db, store: production.store, installationId: productionId });
     expect(productionSweep).toMatchObject({ removedRecords: 1, removedFiles: 6 });
-    const after = await bucketKeys(client);
+    const after = await bucketKeys(client, BUCKET);
     expect(after).toEqual(before.filter((key) => !mediaKeys(orphan).includes(key)));
     expect(after).toContain("img/anterior-0001/400.webp");
   } finally {

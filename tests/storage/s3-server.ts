@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -101,4 +102,16 @@ function readPort(child: ChildProcess, timeoutMs = 20_000): Promise<number> {
     child.stdout?.on("data", onStdout);
     child.on("exit", onExit);
   });
+}
+
+/** Every key in `bucket`, sorted (looked at directly, without going through a store). */
+export async function bucketKeys(client: S3Client, bucket: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+    keys.push(...(page.Contents ?? []).map((object) => object.Key!));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys.sort();
 }
