@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { getServices } from "./.server/app.server.ts";
 import { requestIdFrom } from "./.server/errors.ts";
+import { cspNonceContext } from "./lib/request-context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -31,7 +32,12 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   log.error({ err: error, reqId }, "request failed");
 };
 
-/** React Router's default document render (streams once the shell is ready; bots get the whole page at once). */
+/**
+ * React Router's default document render (streams once the shell is ready; bots get the whole page at once). Every
+ * inline script (React Router's context and module loader, its streamed data, React's own streaming scripts)
+ * carries this response's Content-Security-Policy nonce; `ServerRouter` hands it on to `<Scripts>`,
+ * `<ScrollRestoration>` and `<Links>`. Pages rendered for the page cache have none (their policy uses hashes).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -39,6 +45,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   _loadContext: RouterContextProvider,
 ) {
+  const nonce = _loadContext.get(cspNonceContext) ?? undefined;
   // https://httpwg.org/specs/rfc9110.html#HEAD
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -49,7 +56,8 @@ export default function handleRequest(
     const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+      nonce,
       [readyOption]() {
         shellRendered = true;
         const body = new PassThrough({

@@ -1,30 +1,143 @@
+import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+
+/** What the Content-Security-Policy depends on besides the site itself (read from the configuration once). */
+export interface SecurityPolicyOptions {
+  /** SITE_URL: HSTS is sent when it is https. */
+  siteUrl: string;
+  /** Origins media may be loaded from besides the site (the bucket's S3_PUBLIC_URL, EXTERNAL_MEDIA_ORIGINS). */
+  mediaOrigins?: string[];
+  /**
+   * Origins a form may lead to besides the site: Google's consent page, when sign-in with Google or the Drive store
+   * is configured (the sign-in and "Conectar ao Google Drive" forms answer with a redirect there, and browsers apply
+   * form-action to the redirects of a form submission).
+   */
+  formOrigins?: string[];
+  /** `npm run dev`: Vite's hot-reload websocket (its own port) must connect. */
+  development?: boolean;
+}
+
+/** The options the app's configuration implies (see `app/.server/config/env.server.ts`). */
+export function policyOptionsFromConfig(config: {
+  env: string;
+  site: { url: string };
+  media: { s3: { publicUrl: string | null } | null; gdrive?: { authUrl: string }; externalOrigins?: string[] };
+  auth: { google: { discoveryUrl: string } | null };
+}): SecurityPolicyOptions {
+  const formOrigins = new Set<string>();
+  // Google publishes its authorization endpoint on the same origin as its discovery document (accounts.google.com);
+  // tests point both at a local OpenID provider.
+  if (config.auth.google) formOrigins.add(new URL(config.auth.google.discoveryUrl).origin);
+  if (config.media.gdrive) formOrigins.add(new URL(config.media.gdrive.authUrl).origin);
+  const siteOrigin = new URL(config.site.url).origin;
+  const publicUrl = config.media.s3?.publicUrl;
+  const mediaOrigin = publicUrl ? new URL(publicUrl).origin : null;
+  // Imported media left on Google Drive (EXTERNAL_MEDIA_ORIGINS), after the bucket.
+  const mediaOrigins = new Set([...(mediaOrigin ? [mediaOrigin] : []), ...(config.media.externalOrigins ?? [])]);
+  return {
+    siteUrl: config.site.url,
+    mediaOrigins: [...mediaOrigins].filter((origin) => origin !== siteOrigin),
+    formOrigins: [...formOrigins].filter((origin) => origin !== siteOrigin),
+    development: config.env === "development",
+  };
+}
+
+/**
+ * The Content-Security-Policy of an answer. `scripts` are the extra `script-src` sources of this answer: the
+ * response's `'nonce-…'`, or the `'sha256-…'` hashes of a cached page's inline scripts, or nothing (assets, files).
+ *
+ * - Scripts: only the site's own files plus the inline scripts React Router writes (context, module loader,
+ *   streaming), each carrying this response's nonce or listed by hash. No 'unsafe-inline', no 'unsafe-eval', no
+ *   'strict-dynamic' (the module preloads and the lazily loaded chunks all come from 'self').
+ * - Styles: 'self' plus 'unsafe-inline'. Radix's scroll lock (lightbox, admin drawer, dialogs) inserts a `<style>`
+ *   element at run time and React writes `style` attributes, which a nonce cannot cover; a style can neither run
+ *   code nor send data anywhere the other directives (img-src, font-src, connect-src) do not allow.
+ * - Images and video: 'self', `data:` (the two-factor QR code is an SVG data URL), `blob:` (the preview of a file
+ *   being uploaded), the bucket's public origin when media is served from there, and EXTERNAL_MEDIA_ORIGINS (media
+ *   imported from the original product and left on Google Drive; none by default).
+ * - Connections: 'self' only (the /events stream, the upload with progress, the API).
+ * - Never framed ('none': nothing in the site frames itself), no plugins, no `<base>` elsewhere, forms only to the
+ *   site (and Google's consent page when configured).
+ */
+export function contentSecurityPolicy(options: SecurityPolicyOptions, scripts = ""): string {
+  const media = ["'self'", "data:", "blob:", ...(options.mediaOrigins ?? [])].join(" ");
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self'${scripts ? ` ${scripts}` : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${media}`,
+    `media-src ${media}`,
+    "font-src 'self'",
+    `connect-src 'self'${options.development ? " ws: wss:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action ${["'self'", ...(options.formOrigins ?? [])].join(" ")}`,
+    "frame-ancestors 'none'",
+  ];
+  return directives.join("; ");
+}
+
+/** A fresh nonce for one response: 128 random bits, base64. */
+export function createNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/**
+ * The `'sha256-…'` sources of every inline script of an HTML page (`<script>` without `src`), as a browser hashes
+ * them: the exact text between the tags, with line breaks normalised to LF (the HTML parser does that first).
+ * React escapes `</script` inside the scripts it writes, so the first closing tag ends each one.
+ */
+/** A `<script>` whose type is data (JSON-LD): never run, so the policy does not apply to it and needs no hash. */
+export function isDataBlock(attributes: string): boolean {
+  return /\btype\s*=\s*["']?application\/(ld\+)?json\b/i.test(attributes);
+}
+
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\bsrc\s*=/i.test(match[1] ?? "") || isDataBlock(match[1] ?? "")) continue;
+    const text = (match[2] ?? "").replace(/\r\n?/g, "\n");
+    hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
 
 /**
  * Headers every answer carries: no MIME sniffing, no full URLs leaked to other sites, no powerful browser features
- * the site does not use, and never framed by another site (the sponsor manager used to load inside a sibling site's
- * iframe with the admin's session). HSTS when the public address is https.
- *
- * Not yet here: a script-src policy (React Router's inline scripts need per-response nonces, and pages from the
- * cache hashes); see the closing note of the hardening issue.
+ * the site does not use, never framed by another site (the sponsor manager used to load inside a sibling site's
+ * iframe with the admin's session), the Content-Security-Policy without any inline script allowed (pages rendered
+ * by the app replace it with one carrying their nonce; cached pages with their scripts' hashes). HSTS on https.
  */
-export function securityHeaders(siteUrl: string): Record<string, string> {
+export function securityHeaders(options: SecurityPolicyOptions): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
     "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+    "Content-Security-Policy": contentSecurityPolicy(options),
   };
-  if (new URL(siteUrl).protocol === "https:") headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  if (new URL(options.siteUrl).protocol === "https:") headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   return headers;
 }
 
 /** Express middleware setting `securityHeaders` on every response (routes may still override Referrer-Policy). */
-export function securityHeadersMiddleware(siteUrl: string) {
-  const headers = Object.entries(securityHeaders(siteUrl));
+export function securityHeadersMiddleware(options: SecurityPolicyOptions) {
+  const headers = Object.entries(securityHeaders(options));
   return (_req: Request, res: Response, next: NextFunction) => {
     for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+/**
+ * For everything the app answers: a new nonce per response, in `res.locals.cspNonce` (the document render puts it
+ * on every inline script) and in the response's Content-Security-Policy.
+ */
+export function cspNonceMiddleware(options: SecurityPolicyOptions) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = createNonce();
+    res.locals.cspNonce = nonce;
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(options, `'nonce-${nonce}'`));
     next();
   };
 }

@@ -1,41 +1,295 @@
-/** Every kind of answer carries the security headers: pages (cached or not), sign-in, API, media, assets, events. */
+/**
+ * Security headers on every answer, and a Content-Security-Policy that lets the site's own scripts run and nothing
+ * else:
+ * - every route of app/routes.ts (a route added later is covered automatically; it needs a sample path below),
+ *   anonymous and as an admin, plus assets, media and cached pages: the fixed headers and the policy's directives;
+ * - the inline scripts of each HTML answer carry that answer's nonce (rendered pages) or are listed by hash (pages
+ *   from the page cache), and two rendered answers never share a nonce;
+ * - in Chromium, which enforces the policy: no violation on the public pages (cache miss and hit), the sign-in page
+ *   and the admin pages, while React hydrates and client-side interactions work.
+ */
+import { createHash } from "node:crypto";
+import type { Page } from "@playwright/test";
+import routes from "../../app/routes.ts";
 import { createNews } from "../factories/news.ts";
-import { expect, test } from "./support/fixtures.ts";
+import { expect, openPage, SESSION_COOKIE, signInAsAdmin, t, test, waitForHydration } from "./support/fixtures.ts";
 
-const EXPECTED = {
+const FIXED = {
   "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
   "x-frame-options": "DENY",
-  "content-security-policy": "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
 };
 
-test("cabeçalhos de segurança em todo tipo de resposta; o site não pode ser emoldurado por outro", async ({ launchSite, playwright }) => {
+/** The directives every answer's policy has, exactly (on this site: local media, no Google). */
+const EXACT_DIRECTIVES = {
+  "default-src": "'self'",
+  "style-src": "'self' 'unsafe-inline'",
+  "img-src": "'self' data: blob:",
+  "media-src": "'self' data: blob:",
+  "font-src": "'self'",
+  "connect-src": "'self'",
+  "object-src": "'none'",
+  "base-uri": "'self'",
+  "form-action": "'self'",
+  "frame-ancestors": "'none'",
+};
+
+// ------------------------------------------------------------------------------------------ the route table
+
+interface RouteEntry {
+  path?: string;
+  index?: boolean;
+  file: string;
+  children?: RouteEntry[];
+}
+
+function patterns(entries: RouteEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const pattern = [parent, entry.path ?? ""].filter(Boolean).join("/");
+    const own = entry.path !== undefined || entry.index ? [pattern] : [];
+    return [...own, ...patterns(entry.children ?? [], pattern)];
+  });
+}
+
+/** A path to request for each route pattern (`:id` and `*` filled in). */
+function samplePath(pattern: string, ids: { article: string; media: string }): string {
+  const samples: Record<string, string> = {
+    "article/:id/:slug?": `/article/${ids.article}`,
+    "edit-news/:id": `/edit-news/${ids.article}`,
+    "api/news/:id": `/api/news/${ids.article}`,
+    "api/sponsors/:id": "/api/sponsors/nao-existe",
+    "sitemaps/:file": "/sitemaps/pages.xml",
+    "media/*": ids.media,
+    "api/auth/*": "/api/auth/get-session",
+    "*": "/nao-existe",
+  };
+  if (samples[pattern]) return samples[pattern];
+  expect(pattern, `rota nova sem caminho de exemplo neste teste: ${pattern}`).not.toMatch(/[:*]/);
+  return `/${pattern}`;
+}
+
+// ------------------------------------------------------------------------------------------ checking one answer
+
+function directivesOf(policy: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const part of policy.split(";")) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) map[name] = values.join(" ");
+  }
+  return map;
+}
+
+const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text.replace(/\r\n?/g, "\n"), "utf8").digest("base64")}'`;
+
+/** The inline scripts of an HTML page (not data blocks such as JSON-LD, which never run): attributes and text. */
+function inlineScripts(html: string): Array<{ attributes: string; text: string }> {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter((match) => !/\bsrc=/.test(match[1] ?? "") && !/type="application\/ld\+json"/.test(match[1] ?? ""))
+    .map((match) => ({ attributes: match[1] ?? "", text: match[2] ?? "" }));
+}
+
+interface Checked {
+  status: number;
+  nonce: string | null;
+  cached: string | null;
+  scripts: number;
+}
+
+/**
+ * Requests `path` (with `cookie` when given) and checks every security header and the policy. On an HTML page,
+ * every inline script must be allowed by exactly what the header says: the answer's nonce, or (a cached page)
+ * the script's hash. Returns the nonce seen, for comparing answers.
+ */
+async function checkAnswer(url: string, path: string, cookie?: string): Promise<Checked> {
+  const abort = new AbortController();
+  const response = await fetch(url + path, { redirect: "manual", headers: cookie ? { cookie } : {}, signal: abort.signal });
+  const label = `${cookie ? "admin" : "anônimo"} ${path} (${response.status})`;
+  for (const [name, value] of Object.entries(FIXED)) expect(response.headers.get(name), `${label}: ${name}`).toBe(value);
+  // The reset link's page adds a stricter policy after the site's (its URL carries the token): checked below.
+  expect(response.headers.get("referrer-policy"), label).toMatch(/^strict-origin-when-cross-origin(, no-referrer)?$/);
+  expect(response.headers.get("permissions-policy"), label).toContain("camera=()");
+  expect(response.headers.get("strict-transport-security"), label).toBeNull(); // plain http here
+  const policy = response.headers.get("content-security-policy") ?? "";
+  const directives = directivesOf(policy);
+  expect(directives, `${label}: ${policy}`).toMatchObject(EXACT_DIRECTIVES);
+  const scriptSrc = (directives["script-src"] ?? "").split(" ");
+  expect(scriptSrc[0], label).toBe("'self'");
+  expect(scriptSrc, label).not.toContain("'unsafe-inline'");
+  expect(scriptSrc, label).not.toContain("'unsafe-eval'");
+  expect(scriptSrc.slice(1).every((source) => /^'(nonce|sha256)-[A-Za-z0-9+/=]+'$/.test(source)), label).toBe(true);
+  const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? null;
+  const cached = response.headers.get("x-page-cache");
+  let scripts = 0;
+  if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
+    const found = inlineScripts(await response.text());
+    scripts = found.length;
+    for (const script of found) {
+      if (cached) {
+        // A page from the cache is shared: no nonce in it, every inline script listed by its hash.
+        expect(script.attributes, label).not.toContain("nonce=");
+        expect(scriptSrc, `${label}: hash de ${script.text.slice(0, 60)}`).toContain(sha256(script.text));
+      } else {
+        expect(nonce, label).not.toBeNull();
+        expect(script.attributes, label).toContain(`nonce="${nonce}"`);
+      }
+    }
+    if (cached) expect(nonce, `${label}: página do cache sem nonce`).toBeNull();
+  } else {
+    abort.abort(); // /events never ends; other bodies are not needed
+  }
+  return { status: response.status, nonce, cached, scripts };
+}
+
+// ------------------------------------------------------------------------------------------ the tests
+
+test("cabeçalhos de segurança e CSP em toda rota da tabela (anônimo e admin), em assets, mídia e páginas do cache", async ({
+  launchSite,
+  browser,
+}) => {
   let articleId = "";
   const site = await launchSite({
-    env: { PAGE_CACHE: "1" },
+    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000" },
     async setup(services) {
       articleId = await createNews(services, { title: "Com imagem" });
     },
   });
-  const request = await playwright.request.newContext();
+  const context = await browser.newContext();
   try {
-    const home = await (await request.get(`${site.url}/`)).text();
+    await signInAsAdmin(context, site);
+    const session = (await context.cookies()).find((cookie) => cookie.name === SESSION_COOKIE);
+    expect(session).toBeTruthy();
+    const adminCookie = `${SESSION_COOKIE}=${session!.value}`;
+
+    const home = await (await fetch(`${site.url}/`)).text();
     const asset = /\/assets\/[^"]+\.js/.exec(home)![0];
-    const media = /\/media\/[^" ]+\.webp/.exec(await (await request.get(`${site.url}/article/${articleId}`)).text())![0];
-    const paths = ["/", "/", `/article/${articleId}`, "/news-list.data", "/userLicence", "/admin/login", "/add-news", "/api/news", "/nao-existe", asset, media];
+    const media = /\/media\/[^" ]+\.webp/.exec(await (await fetch(`${site.url}/article/${articleId}`)).text())![0];
+    const all = patterns(routes as RouteEntry[]);
+    expect(all.length).toBeGreaterThan(20);
+    const paths = [...all.map((pattern) => samplePath(pattern, { article: articleId, media })), asset, media, "/news-list.data"];
+    let htmlPages = 0;
     for (const path of paths) {
-      const response = await request.get(site.url + path, { maxRedirects: 0 });
-      const headers = response.headers();
-      expect(headers, `${path} (${response.status()})`).toMatchObject(EXPECTED);
-      expect(headers["permissions-policy"], path).toContain("camera=()");
-      expect(headers["strict-transport-security"], path).toBeUndefined(); // plain http here
+      for (const cookie of [undefined, adminCookie]) {
+        const checked = await checkAnswer(site.url, path, cookie);
+        if (checked.scripts > 0) htmlPages++;
+      }
     }
-    // The page cache's answers too (the second request of the home is a hit).
-    expect((await request.get(`${site.url}/`)).headers()["x-page-cache"]).toBe("hit");
+    // The admin pages and the public ones really were rendered with scripts (not all redirects).
+    expect(htmlPages).toBeGreaterThan(12);
+
+    // Cached pages: the second request of each public page is a hit, with its scripts' hashes.
+    for (const path of ["/", "/news-list", `/article/${articleId}`, "/userLicence"]) {
+      const hit = await checkAnswer(site.url, path);
+      expect(hit.cached, path).toBe("hit");
+      expect(hit.scripts, path).toBeGreaterThan(1);
+    }
+
+    // Two rendered answers never share a nonce (anonymous sign-in page, admin page).
+    const nonces = new Set<string>();
+    for (const [path, cookie] of [["/admin/login", undefined], ["/admin/login", undefined], ["/add-news", adminCookie], ["/add-news", adminCookie]] as const) {
+      const { nonce, cached } = await checkAnswer(site.url, path, cookie);
+      expect(cached).toBeNull();
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      nonces.add(nonce!);
+    }
+    expect(nonces.size).toBe(4);
+
     // The reset link's page adds its stricter Referrer-Policy (the token is in its URL): browsers apply the last
     // policy they recognise in the header (Referrer Policy §8.1), here no-referrer.
-    expect((await request.get(`${site.url}/admin/reset-password?token=x`)).headers()["referrer-policy"]).toMatch(/(^|[,\n] *)no-referrer$/);
+    expect((await fetch(`${site.url}/admin/reset-password?token=x`)).headers.get("referrer-policy")).toMatch(/(^|, *)no-referrer$/);
   } finally {
-    await request.dispose();
+    await context.close();
+  }
+});
+
+/**
+ * Collects CSP violations two ways, across navigations: the DOM event (any directive, reported to the test through
+ * a binding) and Chromium's console report.
+ */
+async function watchViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) found.push(message.text());
+  });
+  await page.exposeBinding("__reportCsp", (_source, violation: string) => {
+    found.push(violation);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(`${event.violatedDirective} ${event.blockedURI} ${location.pathname}`),
+    );
+  });
+  return found;
+}
+
+test("no Chromium, nenhuma violação da CSP nas páginas públicas (com e sem cache), no login e nas páginas do admin; a hidratação funciona", async ({
+  launchSite,
+  page,
+}) => {
+  let articleId = "";
+  const site = await launchSite({
+    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000" },
+    async setup(services) {
+      articleId = await createNews(services, { title: "Notícia com foto" });
+      await createNews(services, { title: "Outra notícia", media: null });
+    },
+  });
+  const violations = await watchViolations(page);
+  const streams: number[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === "/events") streams.push(response.status());
+  });
+  try {
+    // Public pages: the first visit renders (cache miss), the second is served from the cache (hit). On both, React
+    // must hydrate (its scripts allowed by nonce, then by hash) and a client-side navigation must work.
+    for (const state of ["miss", "hit"]) {
+      const home = await openPage(page, site, "/");
+      expect(await home.headerValue("x-page-cache"), `home ${state}`).toBe(state);
+      await page.getByRole("link", { name: "Outra notícia" }).first().click();
+      await expect(page).toHaveURL(/\/article\//);
+      await expect(page.getByRole("heading", { level: 1, name: "Outra notícia" })).toBeVisible();
+
+      const article = await openPage(page, site, `/article/${articleId}`);
+      expect(await article.headerValue("x-page-cache"), `artigo ${state}`).toBe(state);
+      // The lightbox (Radix dialog, its scroll lock adds a <style> element) opens on a click.
+      await page.getByRole("button", { name: t.article.openMedia }).locator("img").click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+
+      const list = await openPage(page, site, "/news-list");
+      expect(await list.headerValue("x-page-cache"), `lista ${state}`).toBe(state);
+    }
+    // The live-updates stream (EventSource /events) connected under connect-src 'self'.
+    await expect.poll(() => streams.includes(200)).toBe(true);
+
+    await openPage(page, site, "/admin/login");
+    await expect(page.getByRole("button", { name: t.auth.signIn, exact: true })).toBeVisible();
+
+    // Admin pages (rendered per request with a nonce; the admin drawer's chunk is loaded lazily).
+    await signInAsAdmin(page, site);
+    await openPage(page, site, "/add-news");
+    await expect(page.locator('input[type="file"][name="media"]')).toBeAttached();
+    await openPage(page, site, "/SponsorManager");
+    await expect(page.locator('input[type="file"][name="image"]')).toBeAttached();
+    // The security page: start the two-factor setup (a client-side form submission) and the QR code, an SVG data
+    // URL, is drawn under img-src data:.
+    await openPage(page, site, "/admin/security");
+    await page.getByLabel(t.auth.twoFactor.passwordLabel).fill("Senha-admin-1");
+    await page.getByRole("button", { name: t.auth.twoFactor.enable }).click();
+    const qr = page.getByRole("img", { name: t.auth.twoFactor.qrAlt });
+    await expect(qr).toBeVisible();
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await waitForHydration(page);
+
+    expect(violations).toEqual([]);
+    // The watch does see a violation: an inline script added without the nonce is refused and reported.
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "document.title = 'executado';";
+      document.body.append(script);
+    });
+    await expect.poll(() => violations.length).toBeGreaterThan(0);
+    expect(await page.title()).not.toBe("executado");
+  } finally {
+    await page.goto("about:blank");
   }
 });

@@ -1,4 +1,4 @@
-import { Link, useNavigation } from "react-router";
+import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/edit-news";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
@@ -30,7 +30,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   } catch (error) {
     const requestId = requestIdFrom(request);
     if (!(error instanceof AppError && error.status < 500)) getServices().log.error({ err: error, reqId: requestId }, "news load for editing failed");
-    return { ...common, article: null, loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) };
+    // The page says what went wrong, with the status that goes with it (a missing item is a 404, not a 200).
+    const status = error instanceof AppError ? error.status : 500;
+    return data({ ...common, article: null, loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) }, { status });
   }
 }
 
