@@ -1,0 +1,203 @@
+import { Readable } from "node:stream";
+import type { Kysely } from "kysely";
+import { articlePath } from "../../lib/slug.ts";
+import type { PublicSiteConfig } from "../config/env.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import type { Database } from "../db/schema.ts";
+import { EXTERNAL_STORE } from "../media/media-types.ts";
+import type { MediaStore } from "../storage/media-store.ts";
+import {
+  countNews,
+  type FeedNewsRow,
+  findNewsForFeed,
+  findNewsSince,
+  findSitemapBatch,
+  findSitemapBoundary,
+} from "./syndication.queries.server.ts";
+
+/** URLs per sitemap part (the protocol allows 50 000; smaller parts stay well under its 50 MB too). */
+export const SITEMAP_PART_SIZE = 10_000;
+/** Rows read from the database at a time while a sitemap part streams. */
+const SITEMAP_BATCH = 1_000;
+/** Items in each RSS feed. */
+export const FEED_SIZE = 50;
+/** Google News reads articles of the last two days, at most 1 000 per sitemap. */
+export const NEWS_SITEMAP_HOURS = 48;
+const NEWS_SITEMAP_MAX = 1_000;
+
+/** Public pages that are not articles, as listed in the pages sitemap. */
+const STATIC_PAGES = ["/", "/news-list", "/news-list?tab=1", "/userLicence"];
+
+export interface SyndicationDeps {
+  db: Kysely<Database>;
+  store: Pick<MediaStore, "publicUrl">;
+  site: Pick<PublicSiteConfig, "name" | "url" | "description" | "defaultAuthor">;
+  now?: () => Date;
+  /** URLs per article sitemap part (SITEMAP_PART_SIZE; smaller in tests). */
+  partSize?: number;
+}
+
+/** The feeds (RSS 2.0), sitemaps (index, parts, Google News) and robots.txt of the site. */
+export function createSyndication({ db, store, site, now = () => new Date(), partSize = SITEMAP_PART_SIZE }: SyndicationDeps) {
+  const origin = new URL(site.url).origin;
+  const absolute = (path: string) => new URL(path, `${origin}/`).href;
+  const articleUrl = (article: { id: string; title: string }) => absolute(articlePath(article));
+
+  function feedItem(row: FeedNewsRow) {
+    const link = articleUrl(row);
+    // External media (imported from the original): the address as it was, without our `#news-…` marker.
+    const mediaUrl = !row.media_key
+      ? null
+      : row.media_store === EXTERNAL_STORE
+        ? row.media_key.replace(/#.*$/, "")
+        : absolute(store.publicUrl(row.media_key));
+    return {
+      title: row.title,
+      link,
+      guid: { value: link, isPermaLink: true },
+      description: row.subtitle,
+      pubDate: new Date(row.created_at),
+      categories: [{ name: row.category }],
+      dc: { creators: [row.author || site.defaultAuthor] },
+      content: { encoded: textToHtml(row.full_content || row.subtitle) },
+      ...(mediaUrl && row.media_mime_type
+        ? { enclosures: [{ url: mediaUrl, length: Number(row.media_size_bytes ?? 0), type: row.media_mime_type }] }
+        : {}),
+    };
+  }
+
+  /**
+   * A sitemap as a stream: rows go out as they are read, so a part of 10 000 URLs never sits in memory. A sitemap
+   * with no URL (no news in the last 48 hours, an empty site) is still a valid, empty `urlset`.
+   */
+  async function sitemapOf(items: AsyncIterable<object> | Iterable<object>, xmlns?: { news: boolean }): Promise<Readable> {
+    const iterator = (Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]()) as
+      | AsyncIterator<object>
+      | Iterator<object>;
+    const first = await iterator.next();
+    if (first.done) return Readable.from([emptyUrlset(Boolean(xmlns?.news))]);
+    async function* all() {
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    }
+    // feedsmith and sitemap (~175 modules, ~0.5 s) load with the first feed or sitemap asked for, not at start.
+    const { SitemapStream } = await import("sitemap");
+    const sitemap = new SitemapStream({
+      hostname: origin,
+      ...(xmlns ? { xmlns: { news: xmlns.news, video: false, image: false, xhtml: false } } : {}),
+    });
+    const source = Readable.from(all());
+    source.on("error", (error) => sitemap.destroy(error));
+    return source.pipe(sitemap);
+  }
+
+  return {
+    /** RSS 2.0 of the latest news (or only the highlights), with full text and media enclosures. */
+    async rss({ highlightedOnly }: { highlightedOnly: boolean }): Promise<string> {
+      const rows = await findNewsForFeed(db, { limit: FEED_SIZE, highlightedOnly });
+      const selfUrl = absolute(highlightedOnly ? "/rss/destaques.xml" : "/rss.xml");
+      const newest = rows.reduce<string | null>((latest, row) => (!latest || row.updated_at > latest ? row.updated_at : latest), null);
+      const { generateRssFeed } = await import("feedsmith");
+      return generateRssFeed({
+        title: highlightedOnly ? t.feeds.highlightsTitle(site.name) : site.name,
+        link: absolute("/"),
+        description: site.description,
+        language: "pt-BR",
+        ...(newest ? { lastBuildDate: new Date(newest) } : {}),
+        ttl: 5,
+        atom: { links: [{ href: selfUrl, rel: "self", type: "application/rss+xml" }] },
+        items: rows.map(feedItem),
+      });
+    },
+
+    /** The sitemap index: the pages, the Google News sitemap and one part per 10 000 articles. */
+    async sitemapIndex(): Promise<Readable> {
+      const parts = Math.max(1, Math.ceil((await countNews(db)) / partSize));
+      const urls = [absolute("/sitemaps/pages.xml"), absolute("/sitemaps/news.xml")];
+      for (let part = 1; part <= parts; part++) urls.push(absolute(`/sitemaps/articles-${part}.xml`));
+      const { SitemapIndexStream } = await import("sitemap");
+      const index = new SitemapIndexStream();
+      return Readable.from(urls.map((url) => ({ url }))).pipe(index);
+    },
+
+    sitemapPages(): Promise<Readable> {
+      return sitemapOf(STATIC_PAGES.map((url) => ({ url })));
+    },
+
+    /**
+     * Part `part` (1-based, `partSize` articles each) of the article sitemap, oldest first (so earlier parts rarely change), with each
+     * article's last modification; null when there is no such part.
+     */
+    async sitemapArticles(part: number): Promise<Readable | null> {
+      if (!Number.isSafeInteger(part) || part < 1) return null;
+      const start = await findSitemapBoundary(db, (part - 1) * partSize);
+      if (!start && part > 1) return null;
+      async function* items() {
+        if (!start) return;
+        let from = { createdAt: start.created_at, id: start.id };
+        let inclusive = true;
+        let left = partSize;
+        while (left > 0) {
+          const rows = await findSitemapBatch(db, from, inclusive, Math.min(SITEMAP_BATCH, left));
+          for (const row of rows) yield { url: articleUrl(row), lastmod: row.updated_at };
+          left -= rows.length;
+          const last = rows.at(-1);
+          if (!last || rows.length < SITEMAP_BATCH) return;
+          from = { createdAt: last.created_at, id: last.id };
+          inclusive = false;
+        }
+      }
+      return sitemapOf(items());
+    },
+
+    /** Google News sitemap: the articles of the last 48 hours, with the publication's name and language. */
+    async sitemapNews(): Promise<Readable> {
+      const since = new Date(now().getTime() - NEWS_SITEMAP_HOURS * 3_600_000).toISOString();
+      const rows = await findNewsSince(db, since, NEWS_SITEMAP_MAX);
+      return sitemapOf(
+        rows.map((row) => ({
+          url: articleUrl(row),
+          news: { publication: { name: site.name, language: "pt" }, publication_date: row.created_at, title: row.title },
+        })),
+        { news: true },
+      );
+    },
+
+    robotsTxt(): string {
+      return [
+        "User-agent: *",
+        "Allow: /",
+        // The newsroom and the machine endpoints: nothing there for a search engine.
+        "Disallow: /admin/",
+        "Disallow: /add-news",
+        "Disallow: /edit-news/",
+        "Disallow: /SponsorManager",
+        "Disallow: /api/",
+        "Disallow: /events",
+        "",
+        `Sitemap: ${absolute("/sitemap.xml")}`,
+        "",
+      ].join("\n");
+    },
+  };
+}
+
+export type Syndication = ReturnType<typeof createSyndication>;
+
+function emptyUrlset(news: boolean): string {
+  const newsNs = news ? ' xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"' : "";
+  return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"${newsNs}></urlset>`;
+}
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Plain text as HTML for `content:encoded`: escaped, paragraphs at blank lines, line breaks kept. */
+export function textToHtml(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean)
+    .map((paragraph) => `<p>${paragraph.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!).replace(/\n/g, "<br>")}</p>`)
+    .join("\n");
+}

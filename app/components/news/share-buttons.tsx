@@ -1,0 +1,85 @@
+import { Check, Link2, Share2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { t } from "../../i18n/pt-BR.ts";
+import { FacebookIcon, TelegramIcon, TwitterIcon, WhatsAppIcon } from "../ui/social-icons.tsx";
+import styles from "./share-buttons.module.css";
+
+interface ShareButtonsProps {
+  /** The article's canonical address (absolute). */
+  url: string;
+  title: string;
+}
+
+/**
+ * Sharing an article: plain links to each app's own share page (no script of theirs is loaded, nothing is sent
+ * until the reader clicks), "Copiar link", and the phone's share sheet where the browser has one (Web Share API).
+ */
+export function ShareButtons({ url, title }: ShareButtonsProps) {
+  const [canShare, setCanShare] = useState(false);
+  const [canCopy, setCanCopy] = useState(false);
+  const [copied, setCopied] = useState<"ok" | "failed" | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    setCanShare(typeof navigator.share === "function");
+    setCanCopy(Boolean(navigator.clipboard?.writeText));
+    return () => clearTimeout(timer.current);
+  }, []);
+
+  const text = encodeURIComponent(title);
+  const link = encodeURIComponent(url);
+  const targets = [
+    { name: "WhatsApp", href: `https://wa.me/?text=${encodeURIComponent(`${title} ${url}`)}`, Icon: WhatsAppIcon },
+    { name: "X", href: `https://x.com/intent/post?text=${text}&url=${link}`, Icon: TwitterIcon },
+    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${link}`, Icon: FacebookIcon },
+    { name: "Telegram", href: `https://t.me/share/url?url=${link}&text=${text}`, Icon: TelegramIcon },
+  ];
+
+  async function copy() {
+    clearTimeout(timer.current);
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied("ok");
+    } catch {
+      setCopied("failed");
+    }
+    timer.current = setTimeout(() => setCopied(null), 3000);
+  }
+
+  return (
+    <section className={styles.share} aria-labelledby="compartilhar-titulo">
+      <h2 id="compartilhar-titulo" className={styles.title}>
+        {t.share.title}
+      </h2>
+      <ul className={styles.list}>
+        {canShare ? (
+          <li>
+            <button
+              type="button"
+              className={styles.button}
+              onClick={() => void navigator.share({ title, url }).catch(() => undefined)}
+            >
+              <Share2 aria-hidden="true" size={18} /> {t.share.native}
+            </button>
+          </li>
+        ) : null}
+        {targets.map(({ name, href, Icon }) => (
+          <li key={name}>
+            <a className={styles.button} href={href} target="_blank" rel="noopener noreferrer" aria-label={t.share.on(name)}>
+              <Icon size={18} /> <span aria-hidden="true">{name}</span>
+            </a>
+          </li>
+        ))}
+        {canCopy ? (
+          <li>
+            <button type="button" className={styles.button} onClick={() => void copy()}>
+              {copied === "ok" ? <Check aria-hidden="true" size={18} /> : <Link2 aria-hidden="true" size={18} />} {t.share.copy}
+            </button>
+          </li>
+        ) : null}
+      </ul>
+      <p className={styles.status} role="status" aria-live="polite">
+        {copied === "ok" ? t.share.copied : copied === "failed" ? t.share.copyFailed : ""}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+/**
+ * A readable URL segment from a title: accents folded ("Seleção" → "selecao"), lower case, words joined by hyphens,
+ * at most `max` characters (cut at a word boundary). Empty when nothing readable is left.
+ */
+export function slugify(text: string, max = 80): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (slug.length <= max) return slug;
+  const cut = slug.slice(0, max + 1);
+  const lastHyphen = cut.lastIndexOf("-");
+  return (lastHyphen > max / 2 ? cut.slice(0, lastHyphen) : slug.slice(0, max)).replace(/-+$/, "");
+}
+
+/** The path of an article: `/article/{id}/{slug}` (just `/article/{id}` when the title has nothing to slug). */
+export function articlePath(article: { id: string; title: string }): string {
+  const slug = slugify(article.title);
+  const id = encodeURIComponent(article.id);
+  return slug ? `/article/${id}/${slug}` : `/article/${id}`;
+}

@@ -1,0 +1,8 @@
+import type { Route } from "./+types/rss";
+import { respondWith } from "./respond.server.ts";
+
+/** GET /rss.xml (the latest 50 news) and /rss/destaques.xml (the latest 50 highlights). */
+export function loader({ request }: Route.LoaderArgs) {
+  const highlightedOnly = new URL(request.url).pathname === "/rss/destaques.xml";
+  return respondWith(request, "application/rss+xml; charset=utf-8", (syndication) => syndication.rss({ highlightedOnly }));
+}

@@ -1,0 +1,13 @@
+import type { Route } from "./+types/sitemap-part";
+import { respondWith } from "./respond.server.ts";
+
+/** GET /sitemaps/pages.xml, /sitemaps/news.xml (Google News, last 48 h) and /sitemaps/articles-N.xml. */
+export function loader({ request, params }: Route.LoaderArgs) {
+  return respondWith(request, "application/xml; charset=utf-8", (syndication) => {
+    const file = params.file;
+    if (file === "pages.xml") return syndication.sitemapPages();
+    if (file === "news.xml") return syndication.sitemapNews();
+    const part = /^articles-([1-9]\d{0,5})\.xml$/.exec(file)?.[1];
+    return part ? syndication.sitemapArticles(Number(part)) : null;
+  });
+}
