@@ -1,0 +1,151 @@
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import readline from "node:readline";
+
+/**
+ * Reading an export of the original product's Firestore database, in the shapes the common export tools write:
+ *
+ * - a JSON object of collections → { documentId: fields } (`firestore-export-import`);
+ * - the same under `__collections__`, each document possibly holding its own `__collections__` (subcollections,
+ *   ignored here) and typed values such as `{"__datatype__":"timestamp","value":{…}}` (`node-firestore-import-export`);
+ * - NDJSON, one `{"path":"news/{id}","data":{…}}` per line (read line by line, never whole).
+ *
+ * A folder is every `.json`, `.ndjson` and `.jsonl` file in it, in name order.
+ */
+
+/** One document of the export, or one line saying what could not be read (pt-BR, for the operator). */
+export type ExportEntry =
+  | { type: "document"; collection: string; id: string; data: Record<string, unknown> }
+  | { type: "problem"; message: string };
+
+const EXPORT_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
+
+export class ExportReadError extends Error {
+  override name = "ExportReadError";
+}
+
+/** The export files under `input` (the file itself, or the export files of a folder). */
+export async function exportFiles(input: string): Promise<string[]> {
+  let stat;
+  try {
+    stat = await fs.stat(input);
+  } catch {
+    throw new ExportReadError(`${input}: arquivo ou pasta não encontrado`);
+  }
+  if (stat.isFile()) return [input];
+  if (!stat.isDirectory()) throw new ExportReadError(`${input}: não é um arquivo nem uma pasta`);
+  const names = (await fs.readdir(input, { withFileTypes: true }))
+    .filter((entry) => entry.isFile() && EXPORT_EXTENSIONS.has(path.extname(entry.name).toLowerCase()))
+    .map((entry) => entry.name)
+    .sort();
+  if (!names.length) throw new ExportReadError(`${input}: nenhum arquivo .json, .ndjson ou .jsonl nesta pasta`);
+  return names.map((name) => path.join(input, name));
+}
+
+/** Every document of every export file under `input`, as it is read. */
+export async function* readFirestoreExport(input: string): AsyncGenerator<ExportEntry> {
+  for (const file of await exportFiles(input)) {
+    const extension = path.extname(file).toLowerCase();
+    if (extension === ".ndjson" || extension === ".jsonl") yield* readNdjson(file);
+    else yield* readJson(file);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+async function* readJson(file: string): AsyncGenerator<ExportEntry> {
+  const name = path.basename(file);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse((await fs.readFile(file, "utf8")).replace(/^\uFEFF/, ""));
+  } catch (error) {
+    yield { type: "problem", message: `${name}: não é um JSON válido (${error instanceof Error ? error.message : String(error)})` };
+    return;
+  }
+  if (!isObject(parsed)) {
+    yield { type: "problem", message: `${name}: esperado um objeto de coleções ({"news": {…}, "sponsors": {…}})` };
+    return;
+  }
+  const collections = "__collections__" in parsed ? parsed.__collections__ : parsed;
+  if (!isObject(collections)) {
+    yield { type: "problem", message: `${name}: __collections__ não é um objeto de coleções` };
+    return;
+  }
+  for (const [collection, documents] of Object.entries(collections)) {
+    if (!isObject(documents)) {
+      yield { type: "problem", message: `${name}: a coleção ${collection} não é um objeto de documentos` };
+      continue;
+    }
+    for (const [id, data] of Object.entries(documents)) {
+      if (!isObject(data)) {
+        yield { type: "problem", message: `${collection}/${printable(id)}: o documento não é um objeto de campos` };
+        continue;
+      }
+      yield { type: "document", collection, id, data };
+    }
+  }
+}
+
+async function* readNdjson(file: string): AsyncGenerator<ExportEntry> {
+  const name = path.basename(file);
+  const lines = readline.createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  let number = 0;
+  for await (const raw of lines) {
+    number++;
+    // A byte order mark some editors put at the start of the file.
+    const line = number === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (!line.trim()) continue;
+    const where = `${name}:${number}`;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      yield { type: "problem", message: `${where}: a linha não é um JSON válido` };
+      continue;
+    }
+    if (!isObject(parsed) || typeof parsed.path !== "string" || !isObject(parsed.data)) {
+      yield { type: "problem", message: `${where}: esperado {"path": "coleção/id", "data": {…}}` };
+      continue;
+    }
+    const segments = parsed.path.replace(/^\/+/, "").split("/");
+    // A document of a subcollection (news/{id}/comentarios/{id}): not part of what is imported.
+    if (segments.length > 2 && segments.length % 2 === 0) continue;
+    const [collection, id] = segments;
+    if (segments.length !== 2 || !collection || !id) {
+      yield { type: "problem", message: `${where}: caminho de documento inválido: ${printable(parsed.path)}` };
+      continue;
+    }
+    yield { type: "document", collection, id, data: parsed.data };
+  }
+}
+
+/**
+ * A Firestore timestamp as an ISO-8601 UTC string (millisecond precision), or null when it is missing or not one:
+ * `{_seconds, _nanoseconds}`, `{seconds, nanoseconds}`, the `{"__datatype__": "timestamp", "value": …}` wrapper of
+ * either, or an ISO-8601 string with a time and a zone. Years outside 1900–9999 are refused (the columns sort as text).
+ */
+export function parseTimestamp(value: unknown): string | null {
+  let date: Date | null = null;
+  if (typeof value === "string") {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(value.trim())) return null;
+    date = new Date(value.trim());
+  } else if (isObject(value)) {
+    if (value.__datatype__ !== undefined) return value.__datatype__ === "timestamp" ? parseTimestamp(value.value) : null;
+    const seconds = value._seconds ?? value.seconds;
+    const nanoseconds = value._nanoseconds ?? value.nanoseconds ?? 0;
+    if (!Number.isInteger(seconds) || !Number.isInteger(nanoseconds)) return null;
+    if ((nanoseconds as number) < 0 || (nanoseconds as number) > 999_999_999) return null;
+    date = new Date((seconds as number) * 1000 + Math.floor((nanoseconds as number) / 1_000_000));
+  }
+  if (!date || Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  return year >= 1900 && year <= 9999 ? date.toISOString() : null;
+}
+
+/** An id or path as it may be shown on one line of the terminal: no control characters, not too long. */
+export function printable(text: string): string {
+  const clean = text.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "?");
+  return clean.length > 80 ? `${clean.slice(0, 77)}…` : clean;
+}

@@ -1,0 +1,221 @@
+import { SearchX, Search as SearchIcon } from "lucide-react";
+import { Fragment, useEffect, useRef, useState } from "react";
+import { data, Form, Link, useFetcher } from "react-router";
+import type { Route } from "./+types/search";
+import { pageHeaders } from "../../lib/cache-headers.ts";
+import { getServices } from "../../.server/app.server.ts";
+import { AppError } from "../../.server/errors.ts";
+import { parseSearchPage, type SearchHit } from "../../.server/search/search.service.server.ts";
+import { NewsCard } from "../../components/news/news-card.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { t } from "../../i18n/pt-BR.ts";
+import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
+import grid from "../../components/news/news-grid.module.css";
+import styles from "./search.module.css";
+
+type Failure = "page" | "load" | null;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { search, log } = getServices();
+  const params = new URL(request.url).searchParams;
+  const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
+  const empty = { query, page: 1, hits: [] as SearchHit[], nextPage: null as number | null };
+  try {
+    const page = parseSearchPage(params.get("pagina"));
+    const result = await search.search({ query, page });
+    return { query, page, hits: result.hits, nextPage: result.nextPage, failure: null as Failure };
+  } catch (error) {
+    const invalidPage = error instanceof AppError && error.code === "invalid_page";
+    if (!invalidPage) log.error({ err: error }, "search failed");
+    return data(
+      { ...empty, failure: (invalidPage ? "page" : "load") as Failure },
+      { status: invalidPage ? 400 : 500, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+}
+
+export const headers = pageHeaders;
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
+  const heading = loaderData?.query ? t.search.resultsTitle(loaderData.query) : t.search.title;
+  return [
+    { title: `${heading} | ${root?.site?.name ?? ""}` },
+    // Result pages lead to articles, but are not pages to be listed themselves.
+    { name: "robots", content: "noindex, follow" },
+  ];
+}
+
+/** The URL of a page of results. */
+function searchHref(query: string, page = 1): string {
+  const params = new URLSearchParams({ q: query });
+  if (page > 1) params.set("pagina", String(page));
+  return `/busca?${params}`;
+}
+
+/** Text with the matched words in <mark>: React elements from plain strings, never HTML. */
+function Marked({ parts }: { parts: SearchHit["titleParts"] }) {
+  return (
+    <>
+      {parts.map((part, index) => (part.mark ? <mark key={index}>{part.text}</mark> : <Fragment key={index}>{part.text}</Fragment>))}
+    </>
+  );
+}
+
+export default function SearchPage({ loaderData }: Route.ComponentProps) {
+  const { query, failure } = loaderData;
+  if (!query) {
+    return (
+      <div className="page">
+        <h1 className="page-title">{t.search.title}</h1>
+        <div className={grid.empty}>
+          <SearchIcon aria-hidden="true" size={48} />
+          <p className={grid.emptyTitle}>{t.search.emptyQuery}</p>
+          <p className={grid.emptyHint}>{t.search.emptyQueryHint}</p>
+          <Form method="get" action="/busca" role="search" className={styles.form}>
+            <label htmlFor="busca-pagina" className="visually-hidden">
+              {t.search.pageFieldLabel}
+            </label>
+            <input id="busca-pagina" type="search" name="q" maxLength={MAX_QUERY_LENGTH} required className={styles.input} placeholder={t.search.placeholder} />
+            <button type="submit" className={styles.submit}>
+              {t.search.submit}
+            </button>
+          </Form>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="page">
+      <h1 className="page-title">{t.search.resultsTitle(query)}</h1>
+      {failure === "load" ? (
+        <p className={grid.error} role="alert">
+          {t.search.loadError}
+        </p>
+      ) : failure === "page" ? (
+        <p className={grid.error} role="alert">
+          {t.search.invalidPage} <Link to={searchHref(query)}>{t.search.firstPage}</Link>
+        </p>
+      ) : loaderData.hits.length === 0 && loaderData.page === 1 ? (
+        <div className={grid.empty}>
+          <SearchX aria-hidden="true" size={48} />
+          <p className={grid.emptyTitle}>{t.search.noResults(query)}</p>
+          <p className={grid.emptyHint}>{t.search.noResultsHint}</p>
+        </div>
+      ) : (
+        <Results key={searchHref(query, loaderData.page)} query={query} first={loaderData.hits} page={loaderData.page} nextPage={loaderData.nextPage} />
+      )}
+    </div>
+  );
+}
+
+interface ResultsProps {
+  query: string;
+  first: SearchHit[];
+  page: number;
+  nextPage: number | null;
+}
+
+/**
+ * The results: the server renders a page with a plain "Mais resultados" link to the next one (works without
+ * JavaScript). In the browser the same link appends the next page in place, from this route's loader.
+ */
+function Results({ query, first, page, nextPage }: ResultsProps) {
+  const fetcher = useFetcher<typeof loader>();
+  const [more, setMore] = useState<SearchHit[]>([]);
+  const [next, setNext] = useState(nextPage);
+  const [failed, setFailed] = useState(false);
+  const handled = useRef<unknown>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const firstNew = useRef<number | null>(null);
+  const retry = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== "idle" || !result || handled.current === result) return;
+    handled.current = result;
+    if (result.failure) {
+      setFailed(true);
+      return;
+    }
+    setMore((current) => {
+      const shown = new Set(current.map((hit) => hit.id));
+      return [...current, ...result.hits.filter((hit) => !shown.has(hit.id))];
+    });
+    setNext(result.nextPage);
+  }, [fetcher.state, fetcher.data]);
+
+  // A live update re-renders the first page; a result it now has is not repeated below.
+  const firstIds = new Set(first.map((hit) => hit.id));
+  const hits = [...first, ...more.filter((hit) => !firstIds.has(hit.id))];
+  const loading = fetcher.state !== "idle";
+
+  // The page asked for arrived: focus goes on to its first result instead of staying at the bottom.
+  useEffect(() => {
+    if (failed) retry.current?.focus();
+    const from = firstNew.current;
+    if (from === null || loading || from >= hits.length) return;
+    firstNew.current = null;
+    list.current?.children[from]?.querySelector("a")?.focus();
+  }, [loading, failed, hits.length]);
+
+  function loadMore() {
+    if (!next || loading) return;
+    setFailed(false);
+    firstNew.current = hits.length;
+    fetcher.load(searchHref(query, next));
+  }
+
+  return (
+    <>
+      <ul className={`${grid.grid} ${styles.hits}`} ref={list}>
+        {hits.map((hit, index) => (
+          <li key={hit.id}>
+            <NewsCard
+              news={hit}
+              variant="grid"
+              showHighlight
+              headingLevel="h2"
+              priority={page === 1 && index < 3}
+              titleContent={<Marked parts={hit.titleParts} />}
+              subtitleContent={<Marked parts={hit.subtitleParts} />}
+              extra={
+                hit.excerptParts ? (
+                  <>
+                    <span className="visually-hidden">{t.search.foundInText}: </span>
+                    <Marked parts={hit.excerptParts} />
+                  </>
+                ) : undefined
+              }
+            />
+          </li>
+        ))}
+      </ul>
+      <div className={grid.more} aria-live="polite">
+        {loading ? <Spinner label={t.search.loadingMore} /> : null}
+        {failed ? (
+          <p className={grid.error} role="alert">
+            {t.search.loadMoreError}{" "}
+            <button type="button" ref={retry} className={grid.retry} onClick={loadMore}>
+              {t.search.retry}
+            </button>
+          </p>
+        ) : null}
+        {next && !failed ? (
+          <a
+            href={searchHref(query, next)}
+            className={grid.moreLink}
+            aria-disabled={loading || undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              loadMore();
+            }}
+          >
+            {t.search.more}
+          </a>
+        ) : null}
+        {!next && (page > 1 || more.length > 0) ? <p className={grid.end}>{t.search.end}</p> : null}
+      </div>
+    </>
+  );
+}

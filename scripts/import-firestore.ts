@@ -1,0 +1,68 @@
+/**
+ * `npm run import:firestore -- <arquivo-ou-pasta> [--media-dir PASTA] [--dry-run]`: imports an export of the original
+ * product's Firestore database (news, sponsors, admins) into the configured database (DATABASE_URL / DATA_DIR from
+ * the environment or .env, like the server). See app/.server/import/firestore-import.server.ts and the README.
+ *
+ * Exit code: 0 when every document was imported or was already here, 2 when some were refused or some lines could
+ * not be read (the others are imported), 1 when the import could not run at all.
+ */
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { createServices, migrateAll } from "../app/.server/app.server.ts";
+import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
+import { ExportReadError } from "../app/.server/import/firestore-export.server.ts";
+import { importFirestore, summaryLines } from "../app/.server/import/firestore-import.server.ts";
+import { createLogger } from "../app/.server/logger.server.ts";
+
+const USAGE = "Uso: npm run import:firestore -- <arquivo-ou-pasta> [--media-dir PASTA] [--dry-run]";
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { "media-dir": { type: "string" }, "dry-run": { type: "boolean", default: false } },
+  });
+} catch (error) {
+  fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+}
+const [input, ...extra] = parsed.positionals;
+if (!input || extra.length) fail(`Informe um arquivo ou uma pasta de exportação.\n${USAGE}`);
+const mediaDir = parsed.values["media-dir"] ?? null;
+if (mediaDir && !fs.statSync(mediaDir, { throwIfNoEntry: false })?.isDirectory()) fail(`--media-dir: ${mediaDir} não é uma pasta`);
+const dryRun = parsed.values["dry-run"];
+
+loadDotEnv();
+const config = parseConfig();
+const services = createServices(config, createLogger({ logLevel: "warn" }));
+try {
+  await migrateAll(services);
+  if (mediaDir && !dryRun && !(await services.store.isConnected())) {
+    fail("O armazenamento de mídia (Google Drive) não está conectado: conecte-o no painel ou rode sem --media-dir.");
+  }
+  const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
+  console.log(`${dryRun ? "Simulando a importação" : "Importando"} ${input} em ${where}…`);
+  const summary = await importFirestore(services, input, { mediaDir, dryRun, report: (line) => console.error(line) });
+  console.log(
+    summaryLines(summary, {
+      dryRun,
+      externalOrigins: config.media.externalOrigins,
+      database: config.database.kind,
+      pageCacheTtlSeconds: config.pageCache ? config.pageCache.ttlMs / 1000 : null,
+    }).join("\n"),
+  );
+  if (summary.news.refused || summary.sponsors.refused || summary.unreadable) process.exitCode = 2;
+} catch (error) {
+  if (error instanceof ExportReadError) fail(error.message);
+  throw error;
+} finally {
+  await services.events.close();
+  await services.rateLimiter.close?.();
+  await services.mailer.idle();
+  await services.database.close();
+}
