@@ -263,7 +263,7 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await openPage(page, editorSite, "/");
     await expect(page.getByRole("region", { name: t.home.recentTitle }).getByRole("heading", { name: title, exact: true })).toBeVisible();
     await page.getByRole("region", { name: t.home.recentTitle }).getByRole("heading", { name: title, exact: true }).click();
-    await expect(page).toHaveURL(`${editorSite.url}/article/${id}`);
+    await expect(page).toHaveURL(new RegExp(`^${editorSite.url}/article/${id}/[a-z0-9-]+$`));
     await expect(page.getByText("Repórter Teste", { exact: true })).toBeVisible();
     expect(await page.getByTestId("article-content").innerText()).toBe("Linha 1\nLinha 2");
   });
@@ -408,7 +408,8 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
   });
 
   test("ID inexistente: a mensagem com o ID e o erro, e um botão para a página inicial", async ({ page, editorSite }) => {
-    await openPage(page, editorSite, "/edit-news/nao-existe");
+    const response = await openPage(page, editorSite, "/edit-news/nao-existe");
+    expect(response.status()).toBe(404);
     await expect(page.getByText('Notícia com ID "nao-existe" não encontrada ou erro ao carregar: Notícia não encontrada', { exact: true })).toBeVisible();
     await expect(field(page, "Título")).toHaveCount(0);
     const home = page.getByRole("link", { name: t.article.backHome, exact: true });
@@ -503,6 +504,8 @@ test.describe("excluir na lista (/news-list)", () => {
     await dialog.getByRole("button", { name: t.newsAdmin.deleteCancel, exact: true }).click();
     await expect(dialog).toHaveCount(0);
     await expect(cardOf(page, keep)).toBeVisible();
+    // Focus goes back to the button that opened the dialog.
+    await expect(cardOf(page, keep).getByRole("button", { name: `Excluir notícia: ${keep}` })).toBeFocused();
     expect((await page.request.get(`${editorSite.url}/api/news/${keepId}`)).status()).toBe(200);
 
     // Confirm deletes it, without a reload.
@@ -520,7 +523,7 @@ test.describe("excluir na lista (/news-list)", () => {
     for (const { url } of goneMedia) expect((await page.request.get(url)).status(), url).toBe(404);
     // The page stays usable (no modal left over).
     await cardOf(page, keep).click();
-    await expect(page).toHaveURL(`${editorSite.url}/article/${keepId}`);
+    await expect(page).toHaveURL(new RegExp(`^${editorSite.url}/article/${keepId}/[a-z0-9-]+$`));
   });
 
   test("falha: a notícia já foi excluída por outra requisição", async ({ page, editorSite }) => {

@@ -1,21 +1,23 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
-import { Trash2 } from "lucide-react";
-import { useState } from "react";
+import { type RefObject, useState } from "react";
 import { t } from "../../i18n/pt-BR.ts";
 import buttons from "../ui/button.module.css";
 import styles from "./delete-news-button.module.css";
 
-interface DeleteNewsButtonProps {
+interface DeleteNewsDialogProps {
   id: string;
   title: string;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The button that opened the dialog: focus goes back to it when the dialog closes. */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
   onDeleted(id: string): void;
   onFailed(message: string): void;
 }
 
-/** The admin's delete icon on a news card, with a confirmation (deleting is irreversible). */
-export function DeleteNewsButton({ id, title, onDeleted, onFailed }: DeleteNewsButtonProps) {
+/** The confirmation before deleting a news item (deleting is irreversible), opened by the card's delete button. */
+export function DeleteNewsDialog({ id, title, open, onOpenChange: setOpen, returnFocusTo, onDeleted, onFailed }: DeleteNewsDialogProps) {
   const [busy, setBusy] = useState(false);
-  const [open, setOpen] = useState(false);
 
   async function confirm(event: React.MouseEvent) {
     event.preventDefault();
@@ -35,12 +37,15 @@ export function DeleteNewsButton({ id, title, onDeleted, onFailed }: DeleteNewsB
 
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger className={styles.trigger} aria-label={`${t.newsAdmin.delete}: ${title}`} title={t.newsAdmin.delete}>
-        <Trash2 aria-hidden="true" size={18} />
-      </AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={styles.overlay} />
-        <AlertDialog.Content className={styles.dialog}>
+        <AlertDialog.Content
+          className={styles.dialog}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocusTo.current?.focus();
+          }}
+        >
           <AlertDialog.Title className={styles.title}>{t.newsAdmin.deleteTitle}</AlertDialog.Title>
           <AlertDialog.Description className={styles.text}>{t.newsAdmin.deleteText(title)}</AlertDialog.Description>
           <div className={styles.actions}>

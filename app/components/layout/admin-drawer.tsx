@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Handshake, List, LogOut, Menu, PlusCircle, ShieldCheck, X } from "lucide-react";
+import { Handshake, List, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
+import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "./admin-drawer.module.css";
@@ -10,16 +11,28 @@ const ITEMS = [
   { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake },
 ] as const;
 
+interface AdminDrawerProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The menu button: focus goes back to it when the drawer closes. */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
+}
+
 /** The admin menu: a 360 px drawer from the right (focus trapped, Escape closes, focus returns to the button). */
-export function AdminDrawer() {
+export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerProps) {
   return (
-    <Dialog.Root>
-      <Dialog.Trigger className={styles.trigger} aria-label={t.admin.menu} title={t.admin.menu}>
-        <Menu aria-hidden="true" size={26} />
-      </Dialog.Trigger>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.drawer} aria-describedby={undefined} data-testid="admin-drawer">
+        <Dialog.Content
+          className={styles.drawer}
+          aria-describedby={undefined}
+          data-testid="admin-drawer"
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocusTo.current?.focus();
+          }}
+        >
           <div className={styles.head}>
             <Dialog.Title className={styles.title}>{t.admin.drawerTitle}</Dialog.Title>
             <Dialog.Close className={styles.close} aria-label={t.admin.close} title={t.admin.close}>
