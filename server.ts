@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 
@@ -52,9 +53,50 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
   }
   // Hashed assets never change: cache them for a year. Other public files for an hour.
   outer.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  outer.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+  // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
+  const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });
+  outer.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   const mod = (await import(serverEntry)) as { createApp(): Promise<RunningApp> };
   return mod.createApp();
+}
+
+/**
+ * Answers compressed on the fly (rendered pages with PAGE_CACHE=0 or for signed-in admins, API answers, static files)
+ * use gzip when the client takes it: a brotli stream costs ~3 ms of main thread per page against ~1 ms for gzip 6, for
+ * the same size on our pages (home: 6.6 kB either way). Only the request's Accept-Encoding as `compression` reads it
+ * changes; the page cache, which answers before Express, still sends its brotli copies.
+ */
+function gzipForRenderedAnswers(req: express.Request, _res: express.Response, next: express.NextFunction) {
+  const accept = req.headers["accept-encoding"];
+  if (accept && accept.includes("br") && /\bgzip\b/.test(accept)) {
+    req.headers["accept-encoding"] = accept
+      .split(",")
+      .filter((part) => part.split(";")[0]!.trim() !== "br")
+      .join(",");
+  }
+  next();
+}
+
+/**
+ * React Router writes a document chunk by chunk and calls `res.flush()` after each one, which makes the compressor
+ * close a block per chunk: on a rendered page that cost more CPU than rendering it. Flushes asked for in the same
+ * turn of the event loop become one, after the chunks that are ready: a page rendered at once is compressed as one
+ * piece, and anything that really arrives later (a streamed part) still goes out as soon as it is written.
+ */
+function coalesceFlushes(_req: express.Request, res: express.Response, next: express.NextFunction) {
+  const flush = (res as { flush?: () => void }).flush;
+  if (typeof flush === "function") {
+    let pending = false;
+    (res as { flush?: () => void }).flush = () => {
+      if (pending) return;
+      pending = true;
+      setImmediate(() => {
+        pending = false;
+        if (!res.writableEnded) flush.call(res);
+      });
+    };
+  }
+  next();
 }
 
 async function main() {
@@ -63,13 +105,19 @@ async function main() {
   // Security headers on every answer, static files included (set once the app, which knows SITE_URL, is loaded).
   let securityHeaders: express.RequestHandler | null = null;
   outer.use((req, res, next) => (securityHeaders ? securityHeaders(req, res, next) : next()));
+  outer.use(gzipForRenderedAnswers);
   outer.use(
     compression({
       // Server-Sent Events must reach the browser as they are written.
       filter: (req, res) =>
         !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+      // What is compressed here is compressed on the fly (the page cache keeps its own brotli copies): gzip 6, and
+      // brotli, only for a client that takes nothing else, at quality 4 with a 256 KiB window instead of 4 MiB.
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
+      level: 6,
     }),
   );
+  outer.use(coalesceFlushes);
   let running: RunningApp;
   try {
     running = await loadApp(outer);

@@ -4,8 +4,10 @@ import { index, layout, type RouteConfig, route } from "@react-router/dev/routes
 export default [
   index("routes/site/home.tsx"),
   route("news-list", "routes/site/news-list.tsx"),
-  route("article/:id", "routes/site/article.tsx"),
+  // The readable slug after the id is optional: /article/{id} (the original's links) still answers.
+  route("article/:id/:slug?", "routes/site/article.tsx"),
   route("userLicence", "routes/site/privacy.tsx"),
+  route("busca", "routes/site/search.tsx"),
 
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/reset-password", "routes/admin/reset-password.tsx"),
@@ -30,6 +32,13 @@ export default [
   route("api/news/:id", "routes/api/news-item.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),
   route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
+  // Feeds, sitemaps and robots.txt, for feed readers and search engines.
+  route("robots.txt", "routes/syndication/robots.ts"),
+  route("manifest.webmanifest", "routes/syndication/manifest.ts"),
+  route("rss.xml", "routes/syndication/rss.ts", { id: "rss-latest" }),
+  route("rss/destaques.xml", "routes/syndication/rss.ts", { id: "rss-highlights" }),
+  route("sitemap.xml", "routes/syndication/sitemap-index.ts"),
+  route("sitemaps/:file", "routes/syndication/sitemap-part.ts"),
   route("healthz", "routes/resources/healthz.ts"),
   route("readyz", "routes/resources/readyz.ts"),
 

@@ -76,7 +76,13 @@ function stopper(child: ChildProcess): () => Promise<void> {
  * Starts the production server on 127.0.0.1 over an existing data directory and measures its cold start. Only
  * what the run needs is set; the rest is the production default (LOG_LEVEL=info, logs appended to `logFile`).
  */
-export async function startAppServer(options: { dataDir: string; pageCache: boolean; logFile: string }): Promise<BenchProcess> {
+export async function startAppServer(options: {
+  dataDir: string;
+  pageCache: boolean;
+  logFile: string;
+  /** Overrides (e.g. DATABASE_URL and AUTH_SECRET for PostgreSQL). */
+  env?: Record<string, string>;
+}): Promise<BenchProcess> {
   const port = await freePort();
   const log = fs.openSync(options.logFile, "a");
   const started = performance.now();
@@ -98,6 +104,7 @@ export async function startAppServer(options: { dataDir: string; pageCache: bool
       SITE_URL: `http://localhost:${port}`,
       ALLOW_INSECURE_HTTP: "1",
       PAGE_CACHE: options.pageCache ? "1" : "0",
+      ...options.env,
     },
     stdio: ["ignore", log, log],
   });
@@ -165,4 +172,17 @@ export function sampleRss(pid: number): { stop(): number } {
       return Math.max(peak, rssOf(pid));
     },
   };
+}
+
+/** Signs in through the login form, as the newsroom does; returns the session cookie (`name=value`). */
+export async function signInAdmin(url: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/admin/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "login", email, password, redirectTo: "/news-list" }),
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.includes("session_token"));
+  if (response.status !== 302 || !cookie) throw new Error(`Login do admin falhou: ${response.status} ${(await response.text()).slice(0, 300)}`);
+  return cookie.split(";")[0]!;
 }

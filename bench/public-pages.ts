@@ -7,7 +7,6 @@
  * bytes from memory. Prints a table and the issue's budgets (PASS/MISS, never failing the process) and writes
  * everything to bench-results/<timestamp>.json.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +17,7 @@ import { createLogger } from "../app/.server/logger.server.ts";
 import type { StoredVariant } from "../app/.server/media/media.service.server.ts";
 import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
 import { createSponsor } from "../tests/factories/news.ts";
+import { buildIfNeeded } from "./build.ts";
 import { chooseLoadTool, type LoadOptions, type LoadResult, type LoadTool, runLoad } from "./load.ts";
 import { type BenchProcess, rawGet, sampleRss, startAppServer, startStaticServer } from "./processes.ts";
 
@@ -61,26 +61,6 @@ function readOptions(argv: string[]): BenchOptions {
     threads: number("threads", values.threads, 1, 1),
     tool: values.tool as LoadTool | undefined,
   };
-}
-
-/** Newest modification time under `dir` (0 when it does not exist). */
-function newestMtime(dir: string): number {
-  if (!fs.existsSync(dir)) return 0;
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the app when there is no build or the sources changed after it. */
-function buildIfNeeded(): void {
-  const entry = path.join(ROOT, "build/server/index.js");
-  const built = fs.existsSync(entry) ? fs.statSync(entry).mtimeMs : 0;
-  const sources = Math.max(...["app", "server", "public"].map((dir) => newestMtime(path.join(ROOT, dir))));
-  if (built > sources) return;
-  console.log(built ? "Código mudou desde o último build: executando `react-router build`…" : "Sem build: executando `react-router build`…");
-  execFileSync(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/bin.cjs"), "build"], { cwd: ROOT, stdio: "inherit" });
 }
 
 /**

@@ -160,11 +160,11 @@ function timestamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
 }
 
-/** Media keys a SQLite database refers to (originals and variants). */
+/** Media keys a SQLite database refers to (originals and variants); external media (imported addresses) has no file. */
 export function referencedMediaKeys(dbFile: string): string[] {
   const db = new DatabaseSync(dbFile, { readOnly: true });
   try {
-    const rows = db.prepare("SELECT key, variants FROM media").all() as Array<{ key: string; variants: string }>;
+    const rows = db.prepare("SELECT key, variants FROM media WHERE store <> 'external'").all() as Array<{ key: string; variants: string }>;
     const keys = new Set<string>();
     for (const row of rows) {
       keys.add(row.key);

@@ -3,11 +3,18 @@ import express from "express";
 import { pinoHttp } from "pino-http";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
-import { clientIpContext } from "../app/lib/request-context.ts";
+import { clientIpContext, cspNonceContext } from "../app/lib/request-context.ts";
 import { CONTENT_TYPES } from "../app/.server/media/media-types.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
-import { securityHeaders, securityHeadersMiddleware } from "./security-headers.ts";
+import {
+  contentSecurityPolicy,
+  cspNonceMiddleware,
+  inlineScriptHashes,
+  policyOptionsFromConfig,
+  securityHeaders,
+  securityHeadersMiddleware,
+} from "./security-headers.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
@@ -28,6 +35,7 @@ export interface RunningApp {
  */
 export async function createApp(): Promise<RunningApp> {
   const services = await bootApp();
+  const policy = policyOptionsFromConfig(services.config);
   const app = express();
   app.disable("x-powered-by");
   // Proxy headers (X-Forwarded-For, -Proto) are believed only when TRUST_PROXY says a proxy is in front: otherwise
@@ -51,38 +59,52 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   app.use(refuseUnknownMethods);
+  // A nonce per response for the inline scripts of the pages React Router renders (Content-Security-Policy).
+  app.use(cspNonceMiddleware(policy));
   // Media on the local disk is served like static files (sendfile, Range, 304), before React Router: a burst of
   // readers loading the same pictures costs no rendering and no stream copies. Other stores go through the route.
   if (services.config.media.store === "local") app.use("/media", localMediaFiles(services.config.media.dir));
   app.use(originGuard([services.config.site.url]));
   app.use(bodyLimit());
-  const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const build = await loadBuild();
   app.use(
     createRequestHandler({
-      build,
-      getLoadContext(req) {
+      // Given a function, React Router rebuilds its route tables and static handler on every request (what lets
+      // development pick up edits); the production build never changes, so it gets the build itself.
+      build: services.config.env === "development" ? loadBuild : build,
+      getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+        context.set(cspNonceContext, (res.locals.cspNonce as string | undefined) ?? null);
         return context;
       },
     }),
   );
-  const pageCache = services.config.pageCache ? createAppPageCache(services, await build(), services.config.pageCache) : null;
-  return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(services.config.site.url), shutdown: shutdownApp };
+  const pageCache = services.config.pageCache ? createAppPageCache(services, build, services.config.pageCache, policy) : null;
+  return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(policy), shutdown: shutdownApp };
 }
 
 /**
  * The page cache on this app: pages are rendered by React Router's own request handler for an anonymous request
- * (no cookie, no client address), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here and, through
- * the event bus, on every other instance.
+ * (no cookie, no client address, no nonce), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here
+ * and, through the event bus, on every other instance. A stored page is shared by every reader, so it cannot carry a
+ * per-response nonce: its Content-Security-Policy lists the hashes of its inline scripts instead, computed once
+ * when the page is stored (decision record 004).
  */
-function createAppPageCache(services: AppServices, build: ServerBuild, settings: { maxBytes: number; ttlMs: number }): PageCache {
+function createAppPageCache(
+  services: AppServices,
+  build: ServerBuild,
+  settings: { maxBytes: number; ttlMs: number },
+  policy: ReturnType<typeof policyOptionsFromConfig>,
+): PageCache {
   const handler = createFetchRequestHandler(build, services.config.env === "development" ? "development" : "production");
   const origin = new URL(services.config.site.url).origin;
   const cache = createPageCache({
     ...settings,
     log: services.log,
-    headers: securityHeaders(services.config.site.url),
+    headers: securityHeaders(policy),
+    documentPolicy: (html) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" ")),
     requestId: requestIdOf,
     // The access log of the requests the cache answers, in the same shape as the rest (pino-http's).
     onServed({ id, method, url, status, state, ms }) {

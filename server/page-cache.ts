@@ -42,6 +42,11 @@ export interface PageCacheOptions {
   now?: () => number;
   /** Headers every answer of the cache carries (security headers). */
   headers?: Record<string, string>;
+  /**
+   * The Content-Security-Policy of an HTML page (from its text: the hashes of its inline scripts). Computed once
+   * when a page is stored, not per answer; replaces the fixed one for that page.
+   */
+  documentPolicy?: (html: string) => string;
   /** The id sent back as `X-Request-Id` and logged (default: none). */
   requestId?: (req: IncomingMessage) => string;
   /** Called once per answered request (the access log). */
@@ -61,7 +66,7 @@ export interface ServedRequest {
 const PAGE_PARAMS = new Set(["tab", "cursor", "_routes", "index"]);
 
 /** The public pages (and their `.data` requests): the home, the list, an article, the privacy policy. */
-const PUBLIC_PATHS = [/^\/(_\.data)?$/, /^\/news-list(\.data)?$/, /^\/article\/[^/]+(\.data)?$/, /^\/userLicence(\.data)?$/];
+const PUBLIC_PATHS = [/^\/(_\.data)?$/, /^\/news-list(\.data)?$/, /^\/article\/[^/]+(\/[^/]+)?(\.data)?$/, /^\/userLicence(\.data)?$/];
 
 /**
  * The cache key of a request, or null when the cache must not answer it: only GET/HEAD of a public page, without a
@@ -161,6 +166,8 @@ export function createPageCache(options: PageCacheOptions) {
       page.headers.forEach((value, name) => {
         if (!DROPPED_HEADERS.has(name)) headers.push([name, value]);
       });
+      const policy = documentPolicyOf(page);
+      if (policy) headers.push(["content-security-policy", policy]);
       const entry: Entry = {
         key,
         status: page.status,
@@ -183,6 +190,12 @@ export function createPageCache(options: PageCacheOptions) {
   }
 
   const fixedHeaders = Object.entries(options.headers ?? {});
+
+  /** The policy of an HTML page (its scripts' hashes), or null for anything else (a `.data` answer). */
+  function documentPolicyOf(page: RenderedPage): string | null {
+    if (!options.documentPolicy || !/^text\/html\b/i.test(page.headers.get("content-type") ?? "")) return null;
+    return options.documentPolicy(page.body.toString("utf8"));
+  }
 
   /** Stamps the request id and fixed headers, and reports the answer to the access log once it is sent. */
   function track(req: IncomingMessage, res: ServerResponse, started: number, state: () => ServedRequest["state"]) {
@@ -220,6 +233,8 @@ export function createPageCache(options: PageCacheOptions) {
     page.headers.forEach((value, name) => {
       if (!DROPPED_HEADERS.has(name) || name === "set-cookie") res.setHeader(name, value);
     });
+    const policy = documentPolicyOf(page);
+    if (policy) res.setHeader("Content-Security-Policy", policy);
     res.setHeader("X-Page-Cache", "bypass");
     res.statusCode = page.status;
     const gzipped = pickEncoding(req.headers["accept-encoding"]) !== "identity" && page.body.length > 1024;

@@ -1,8 +1,9 @@
-import { getMigrations } from "better-auth/db/migration";
+import { sql } from "kysely";
+import { createUploadSlots, type UploadSlots } from "./media/upload-slots.server.ts";
 import { createAdminService, type AdminService } from "./admins/admins.service.server.ts";
 import { announceFirstAdmin } from "./admins/first-admin.server.ts";
 import { removeStaleAccounts } from "./auth/accounts.server.ts";
-import { createBetterAuth, type BetterAuthInstance } from "./auth/auth.server.ts";
+import { type BetterAuthInstance, createBetterAuth, type LazyBetterAuth } from "./auth/auth.server.ts";
 import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
 import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
 import { createRedisRateLimiter } from "./auth/redis-rate-limiter.server.ts";
@@ -21,6 +22,7 @@ import { createMediaService, type MediaService } from "./media/media.service.ser
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
+import { createSearchService, type SearchService } from "./search/search.service.server.ts";
 import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
 import { createSponsorService, type SponsorService } from "./sponsors/sponsors.service.server.ts";
@@ -36,15 +38,19 @@ export interface AppServices {
   store: MediaStore;
   media: MediaService;
   news: NewsService;
+  search: SearchService;
   sponsors: SponsorService;
   mailer: Mailer;
-  betterAuth: BetterAuthInstance;
+  /** Built on first use (readers never load it). */
+  betterAuth: LazyBetterAuth;
   admins: AdminService;
   auth: AuthService;
   events: EventBus;
   rateLimiter: RateLimiter & { close?(): Promise<void> };
   newsEditor: NewsEditor;
   sponsorEditor: SponsorEditor;
+  /** Uploads handled at the same time, per admin and in all (see withUploadSlot). */
+  uploadSlots: UploadSlots;
 }
 
 /** Builds every service from the configuration. Nothing here reads process.env. */
@@ -81,6 +87,7 @@ export function createServices(
     store,
     media,
     news: createNewsService(deps),
+    search: createSearchService({ ...deps, dialect: database.dialect }),
     sponsors: createSponsorService(deps),
     mailer,
     betterAuth,
@@ -90,17 +97,48 @@ export function createServices(
     events,
     newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor }),
     sponsorEditor: createSponsorEditor(editorDeps),
+    uploadSlots: createUploadSlots(config.media.parallelUploads),
   };
 }
 
-/** Brings every table up to date: Better Auth's own tables first (ours refer to its users), then ours. */
-export async function migrateAll(services: Pick<AppServices, "betterAuth" | "database">): Promise<string[]> {
+/**
+ * Brings every table up to date: Better Auth's own tables first (ours refer to its users), then ours.
+ *
+ * `deferAuthSchema` (the server's start): on an installation that already has Better Auth's tables, Better Auth's
+ * schema check (which loads all of Better Auth, ~0.3 s) runs on its first use instead, before anything uses it, so a
+ * reader's page never waits for it. Our own migrations always run here. On a new installation both run now.
+ */
+export async function migrateAll(
+  services: Pick<AppServices, "betterAuth" | "database">,
+  options: { deferAuthSchema?: boolean } = {},
+): Promise<string[]> {
+  const { database, betterAuth } = services;
   // Several instances may start together: one migrates, the others wait and then find nothing to do.
-  return runWithLock(services.database, LOCK_KEYS.migrations, async () => {
-    const { runMigrations } = await getMigrations(services.betterAuth.options);
-    await runMigrations();
-    return migrateToLatest(services.database.db);
+  return runWithLock(database, LOCK_KEYS.migrations, async () => {
+    if (options.deferAuthSchema && !betterAuth.loaded && (await hasAuthTables(database))) {
+      betterAuth.beforeFirstUse((auth) => runWithLock(database, LOCK_KEYS.migrations, () => migrateAuthSchema(auth)));
+    } else {
+      await migrateAuthSchema(await betterAuth.get());
+    }
+    return migrateToLatest(database.db);
   });
+}
+
+/** Better Auth's schema check: creates its missing tables and columns (nothing on an up-to-date database). */
+async function migrateAuthSchema(auth: BetterAuthInstance): Promise<void> {
+  const { getMigrations } = await import("better-auth/db/migration");
+  const { runMigrations } = await getMigrations(auth.options);
+  await runMigrations();
+}
+
+/** Whether Better Auth's tables were created already (its user and session tables, and two-factor's). */
+async function hasAuthTables(database: Pick<DatabaseHandle, "db" | "dialect">): Promise<boolean> {
+  const names = ["user", "session", "account", "verification", "twoFactor"];
+  const { rows } =
+    database.dialect === "postgres"
+      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name in (${sql.join(names)})`.execute(database.db)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name in (${sql.join(names)})`.execute(database.db);
+  return rows.length === names.length;
 }
 
 let current: AppServices | undefined;
@@ -121,7 +159,7 @@ export function bootApp(): Promise<AppServices> {
     const tightened = secureDataDir(config.dataDir, config.database.kind === "sqlite" ? config.database.file : null);
     if (tightened.length) log.warn({ tightened }, "data directory was readable by others: permissions tightened");
     const services = createServices(config, log);
-    const applied = await migrateAll(services);
+    const applied = await migrateAll(services, { deferAuthSchema: true });
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
     // Google Drive not connected yet: no media can be stored, so the demo waits for a start after the connection.
     const seedable = services.store.name !== "gdrive" || (await services.store.isConnected());

@@ -10,12 +10,25 @@ export class AppError extends Error {
   readonly code: string;
   readonly status: number;
   readonly publicMessage: string;
-  constructor(code: string, message: string, status = 500, options?: ErrorOptions & { publicMessage?: string }) {
+  /** A refusal to retry later (a 429, a 503 for capacity): its message is shown, with `Retry-After`. */
+  readonly retryAfterSeconds: number | null;
+  constructor(code: string, message: string, status = 500, options?: ErrorOptions & { publicMessage?: string; retryAfterSeconds?: number }) {
     super(message, options);
     this.code = code;
     this.status = status;
     this.publicMessage = options?.publicMessage ?? message;
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? null;
   }
+}
+
+/** Whether `error` is an answer meant for the client (its message shown as is), not an unexpected failure. */
+export function isExpectedError(error: unknown): error is AppError {
+  return error instanceof AppError && (error.status < 500 || error.retryAfterSeconds !== null);
+}
+
+/** The `Retry-After` header of a refusal to retry later, or none. */
+export function retryAfterHeaders(error: unknown): Record<string, string> {
+  return error instanceof AppError && error.retryAfterSeconds !== null ? { "Retry-After": String(error.retryAfterSeconds) } : {};
 }
 
 export class NotFoundError extends AppError {
@@ -45,7 +58,7 @@ export async function wrapFailure<T>(code: string, prefix: string, operation: ()
  * unexpected failure) says only the operation and a request id to quote, which the log line carries too.
  */
 export function publicErrorMessage(error: unknown, requestId: string | null): string {
-  if (error instanceof AppError && error.status < 500) return error.publicMessage;
+  if (isExpectedError(error)) return error.publicMessage;
   const head = error instanceof AppError ? `${error.publicMessage}.` : t.errors.unexpected;
   return `${head} ${t.errors.tryAgain(requestId)}`;
 }

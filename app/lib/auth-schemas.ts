@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
 import { passwordSchema, type PasswordPolicy } from "./password-policy.ts";
 

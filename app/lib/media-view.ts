@@ -12,6 +12,11 @@ export interface MediaView {
   webpSrcSet: string | null;
   /** The largest variant, for the full-screen view. */
   largeSrc: string;
+  /**
+   * Media left where the original product kept it (Google Drive), imported by `npm run import:firestore`: `src` is
+   * that address, there are no variants and the file was never copied to this server.
+   */
+  external?: boolean;
 }
 
 export const DEFAULT_IMAGE_URL = "/images/bola-padrao.svg";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
 
 /** Largest news media file: 10 MB (10485760 bytes). */

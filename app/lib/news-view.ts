@@ -23,3 +23,13 @@ export interface SponsorView {
   createdAt: string;
   image: MediaView | null;
 }
+
+/** How many cards the list page shows at a time (a screenful or two); the JSON API's default page and its maximum. */
+export const LIST_PAGE_SIZE = 24;
+export const API_PAGE_SIZE = 50;
+export const API_PAGE_SIZE_MAX = 100;
+
+/** Whether `a` comes after `b` in the list's order (newest first, ties by id): the keyset order of the pages. */
+export function isListedAfter(a: Pick<NewsSummary, "createdAt" | "id">, b: Pick<NewsSummary, "createdAt" | "id">): boolean {
+  return a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+}

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
 
 /** The password rules in force (from the server's configuration; the browser receives a copy). */

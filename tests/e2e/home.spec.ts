@@ -28,6 +28,9 @@ async function titlesOf(cards: Locator): Promise<string[]> {
 const recentSection = (page: Page) => page.getByRole("region", { name: t.home.recentTitle });
 const highlightSection = (page: Page) => page.getByRole("region", { name: t.home.highlightsTitle });
 
+/** A card's link: the article's id, then its title as a slug (`/article/{id}/{slug}`). */
+const articleHref = (id: string) => new RegExp(`^/article/${id}/[a-z0-9-]+$`);
+
 test.describe("home com 5 notícias (2 em destaque)", () => {
   test.describe.configure({ mode: "default" });
 
@@ -58,12 +61,12 @@ test.describe("home com 5 notícias (2 em destaque)", () => {
     await expect(cards).toHaveCount(3);
     expect(await titlesOf(cards)).toEqual([NEWS[4].title, NEWS[3].title, NEWS[2].title]);
     for (const [index, key] of ["n5", "n4", "h3"].entries()) {
-      await expect(cards.nth(index).getByRole("link")).toHaveAttribute("href", `/article/${ids[key]}`);
+      await expect(cards.nth(index).getByRole("link")).toHaveAttribute("href", articleHref(ids[key]!));
     }
     await expect(recentSection(page).getByTestId("placeholder-card")).toHaveCount(0);
 
     await cards.nth(1).click();
-    await expect(page).toHaveURL(`${site.url}/article/${ids.n4}`);
+    await expect(page).toHaveURL(new RegExp(`^${site.url}${articleHref(ids.n4!).source.slice(1)}`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(LONG_TITLE);
   });
 
@@ -72,9 +75,9 @@ test.describe("home com 5 notícias (2 em destaque)", () => {
     const cards = highlightSection(page).getByTestId("news-card");
     await expect(cards).toHaveCount(3);
     expect(await titlesOf(cards)).toEqual([NEWS[2].title, NEWS[0].title, NEWS[4].title]);
-    await expect(cards.nth(0).getByRole("link")).toHaveAttribute("href", `/article/${ids.h3}`);
-    await expect(cards.nth(1).getByRole("link")).toHaveAttribute("href", `/article/${ids.h1}`);
-    await expect(cards.nth(2).getByRole("link")).toHaveAttribute("href", `/article/${ids.n5}`);
+    await expect(cards.nth(0).getByRole("link")).toHaveAttribute("href", articleHref(ids.h3!));
+    await expect(cards.nth(1).getByRole("link")).toHaveAttribute("href", articleHref(ids.h1!));
+    await expect(cards.nth(2).getByRole("link")).toHaveAttribute("href", articleHref(ids.n5!));
     await expect(highlightSection(page).getByTestId("placeholder-card")).toHaveCount(0);
   });
 

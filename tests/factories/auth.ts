@@ -30,7 +30,7 @@ export async function createUser(
   const name = input.name ?? email.split("@")[0]!;
   let id: string;
   if (input.verified === false) {
-    const created = await services.betterAuth.api.signUpEmail({ body: { email, password, name } });
+    const created = await (await services.betterAuth.get()).api.signUpEmail({ body: { email, password, name } });
     id = created.user.id;
   } else {
     id = await createVerifiedAccount(services.betterAuth, services.config.auth.passwordPolicy, { email, password, name });

@@ -72,3 +72,15 @@ export async function createSponsor(
     .execute();
   return id;
 }
+
+/** Every news item, newest first, read through the list's own paging (as a reader scrolling to the end would). */
+export async function listAllNews(services: Pick<AppServices, "news">, options: { highlightedOnly?: boolean } = {}) {
+  const all = [];
+  let cursor: string | null = null;
+  do {
+    const page: Awaited<ReturnType<AppServices["news"]["listNewsPage"]>> = await services.news.listNewsPage({ ...options, cursor, limit: 100 });
+    all.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}

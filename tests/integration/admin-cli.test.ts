@@ -115,7 +115,7 @@ describe("npm run admin -- create", () => {
     const services = await open();
     const user = await createUser(services, { password: "senha-antiga-1" });
     // Somebody is signed in with it (e.g. a session from before; Better Auth creates it as a sign-in would).
-    await (await services.betterAuth.$context).internalAdapter.createSession(user.id);
+    await (await (await services.betterAuth.get()).$context).internalAdapter.createSession(user.id);
     expect(await sessions(services, user.id)).toBe(1);
 
     // Without a terminal and without --yes: refused, nothing changes.
@@ -294,7 +294,7 @@ describe("accounts never made admins are removed after STALE_ACCOUNT_DAYS", () =
     const oldUser = await createUser(services, { verified: false });
     const admin = await createAdmin(services);
     const recent = await createUser(services);
-    await (await services.betterAuth.$context).internalAdapter.createSession(oldUser.id);
+    await (await (await services.betterAuth.get()).$context).internalAdapter.createSession(oldUser.id);
     // Make the first two look 40 days old.
     const old = new Date(Date.now() - 40 * 86_400_000);
     const when = services.database.dialect === "postgres" ? old : old.toISOString();

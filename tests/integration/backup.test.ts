@@ -15,7 +15,7 @@ import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { BACKUP_DB_FILE, BackupError, type BackupManifest, createBackup, MANIFEST_FILE, SIGNATURE_FILE, SIGNING_KEY_FILE } from "../../scripts/backup.ts";
 import { restoreBackup, serverAnswers, verifyBackup } from "../../scripts/restore.ts";
 import { createAdmin } from "../factories/auth.ts";
-import { createNews, createSponsor } from "../factories/news.ts";
+import { createNews, createSponsor, listAllNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
@@ -71,7 +71,7 @@ async function mediaBytes(services: Services): Promise<Map<string, Buffer>> {
   return bytes;
 }
 
-const newsTitles = async (services: Services) => (await services.news.listNews()).map((item) => item.title);
+const newsTitles = async (services: Services) => (await listAllNews(services)).map((item) => item.title);
 
 describe("backup e restauração (instalação embutida)", () => {
   it("backup de uma instalação em uso, restaurado em outro DATA_DIR: mesmas notícias, mesmos bytes de mídia, mesmo segredo", async () => {

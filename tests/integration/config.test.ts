@@ -39,7 +39,9 @@ describe("parseConfig: defaults", () => {
       uploadTmpDir: path.join(config.dataDir, "tmp", "uploads"),
       sweepGraceMs: 6 * 60 * 60_000,
       sweepIntervalMs: 60 * 60_000,
+      parallelUploads: { perAdmin: 2, total: 4 },
       s3: null,
+      externalOrigins: [],
     });
   });
 
@@ -225,5 +227,20 @@ describe("TRUST_PROXY: proxy headers are believed only when a proxy is declared"
     expect(parseConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(parseConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.5" }).trustProxy).toBe("10.0.0.0/8, 192.168.1.5");
     expect(() => parseConfig({ TRUST_PROXY: "qualquer um" })).toThrow(/TRUST_PROXY:/);
+  });
+});
+
+describe("EXTERNAL_MEDIA_ORIGINS: where imported media left on Google Drive may be shown from", () => {
+  it("none by default; origins separated by spaces or commas, lowercased, each once; anything else names the variable", () => {
+    expect(parseConfig({}).media.externalOrigins).toEqual([]);
+    expect(
+      parseConfig({ EXTERNAL_MEDIA_ORIGINS: " https://drive.google.com,https://*.GoogleUserContent.com  https://drive.google.com " }).media
+        .externalOrigins,
+    ).toEqual(["https://drive.google.com", "https://*.googleusercontent.com"]);
+    expect(parseConfig({ EXTERNAL_MEDIA_ORIGINS: "https://midia.example:8443" }).media.externalOrigins).toEqual(["https://midia.example:8443"]);
+    for (const bad of ["http://drive.google.com", "https://drive.google.com/thumbnail", "drive.google.com", "https://*", "'self'", "https://a.example; script-src *"]) {
+      const error = configErrorFor({ EXTERNAL_MEDIA_ORIGINS: bad });
+      expect(error.message, bad).toMatch(/EXTERNAL_MEDIA_ORIGINS: .*não é uma origem https sem caminho/);
+    }
   });
 });

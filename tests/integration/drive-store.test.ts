@@ -365,7 +365,7 @@ describe("media pipeline on Google Drive", () => {
       const orphan = await services.media.saveImage(await makeTestImage(1700, 900), "orfa.jpg");
       expect(orphan.store).toBe("gdrive");
       const keys = mediaKeys(orphan);
-      expect(keys.length).toBe(6);
+      expect(keys.length).toBe(8);
       for (const key of keys) {
         const [file] = filesNamed(key);
         expect(file, key).toBeDefined();

@@ -130,10 +130,10 @@ describe("saveImage", () => {
     }
   });
 
-  it("makes a 1600 px variant when the original is wide enough", async () => {
+  it("makes 1200 px (link previews) and 1600 px variants when the original is wide enough", async () => {
     const services = await open();
     const row = await services.media.saveImage(await makeTestImage(1700, 850), "larga.jpg");
-    expect([...new Set(variantsOf(row).map((variant) => variant.width))]).toEqual([400, 800, 1600]);
+    expect([...new Set(variantsOf(row).map((variant) => variant.width))]).toEqual([400, 800, 1200, 1600]);
     expect(row.key).toMatch(/\/800\.jpg$/);
   });
 

@@ -161,7 +161,7 @@ describe("errors that say nothing to strangers", () => {
   it("a database failure reaches the client as the operation's prefix and a request id; the log has the cause", async () => {
     const services = await open();
     await services.database.close();
-    const failure = await services.news.listNews().catch((error: unknown) => error);
+    const failure = await services.news.listNewsPage({ limit: 24 }).catch((error: unknown) => error);
     const lines: string[] = [];
     const log = pino({ level: "error" }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
     const response = toApiError(failure, new Request("http://localhost/api/news", { headers: { "x-request-id": "req-42" } }), log);

@@ -5,7 +5,8 @@ import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError, NotFoundError } from "../../app/.server/errors.ts";
 import type { NewsSummary } from "../../app/lib/news-view.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
+import { t } from "../../app/i18n/pt-BR.ts";
+import { createNews, listAllNews, makeTestImage } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
@@ -61,7 +62,7 @@ describe("listNews", () => {
     const middle = await createNews(services, { media: null, createdAt: at(5) });
     const newest = await createNews(services, { media: null, createdAt: at(9) });
     const oldest = await createNews(services, { media: null, createdAt: at(1) });
-    const list = await services.news.listNews();
+    const list = await listAllNews(services);
     expect(ids(list)).toEqual([newest, middle, oldest]);
     expect(list.map((item) => item.createdAt)).toEqual([at(9), at(5), at(1)]);
   });
@@ -75,9 +76,9 @@ describe("listNews", () => {
       await createNews(services, { media: null, createdAt: at(3) }),
     ];
     const newer = await createNews(services, { media: null, createdAt: at(4) });
-    const first = ids(await services.news.listNews());
+    const first = ids(await listAllNews(services));
     expect(first).toEqual([newer, ...[...tied].sort().reverse()]);
-    expect(ids(await services.news.listNews())).toEqual(first);
+    expect(ids(await listAllNews(services))).toEqual(first);
     expect(ids((await services.news.getHome()).recent)).toEqual(first.slice(0, 3));
   });
 
@@ -92,7 +93,7 @@ describe("listNews", () => {
       author: "Paula Andrade",
     });
     const star = await createNews(services, { media: null, createdAt: at(2), isHighlighted: true, category: "Vôlei" });
-    const [first, second] = await services.news.listNews();
+    const [first, second] = await listAllNews(services);
     expect(first).toMatchObject({ id: star, isHighlighted: true, category: "Vôlei", media: null });
     expect(second).toEqual({
       id: plain,
@@ -110,18 +111,85 @@ describe("listNews", () => {
 
   it("returns an empty list on an empty database", async () => {
     const services = await open();
-    expect(await services.news.listNews()).toEqual([]);
+    expect(await listAllNews(services)).toEqual([]);
+    expect(await services.news.listNewsPage({ limit: 24 })).toEqual({ items: [], nextCursor: null });
   });
 });
 
+describe("listNewsPage (keyset paging)", () => {
+  it("pages cover the whole list once, in order, across ties on created_at at the page boundaries", async () => {
+    const services = await open();
+    // 11 news, many sharing a timestamp, so page boundaries fall inside groups of ties.
+    for (let i = 0; i < 11; i++) await createNews(services, { media: null, createdAt: at(Math.floor(i / 4)) });
+    const expected = ids(await listAllNews(services));
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof services.news.listNewsPage>> = await services.news.listNewsPage({ limit: 3, cursor });
+      seen.push(...ids(page.items));
+      sizes.push(page.items.length);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    expect(new Set(seen).size).toBe(11);
+    expect(sizes).toEqual([3, 3, 3, 2]);
+  });
+
+  it("the last full page says there is nothing after it", async () => {
+    const services = await open();
+    for (let i = 0; i < 4; i++) await createNews(services, { media: null, createdAt: at(i) });
+    const first = await services.news.listNewsPage({ limit: 2 });
+    const second = await services.news.listNewsPage({ limit: 2, cursor: first.nextCursor });
+    expect(second.items).toHaveLength(2);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it("a cursor stays valid when newer news arrive: the next page neither repeats nor skips", async () => {
+    const services = await open();
+    for (let i = 0; i < 6; i++) await createNews(services, { media: null, createdAt: at(i) });
+    const before = ids(await listAllNews(services));
+    const first = await services.news.listNewsPage({ limit: 3 });
+    await createNews(services, { media: null, createdAt: at(50) });
+    const second = await services.news.listNewsPage({ limit: 3, cursor: first.nextCursor });
+    expect([...ids(first.items), ...ids(second.items)]).toEqual(before);
+  });
+
+  it("the highlights tab pages only highlighted news", async () => {
+    const services = await open();
+    const highlighted: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const id = await createNews(services, { media: null, createdAt: at(i), isHighlighted: i % 2 === 0 });
+      if (i % 2 === 0) highlighted.unshift(id);
+    }
+    const first = await services.news.listNewsPage({ limit: 3, highlightedOnly: true });
+    const second = await services.news.listNewsPage({ limit: 3, highlightedOnly: true, cursor: first.nextCursor });
+    expect([...ids(first.items), ...ids(second.items)]).toEqual(highlighted);
+    expect(second.nextCursor).toBeNull();
+    expect(ids(await listAllNews(services, { highlightedOnly: true }))).toEqual(highlighted);
+  });
+
+  it.each(["x", "bm90LWEtY3Vyc29y", "MjAyNi0xMS0yMlQwMTo1MjozNS4xMjNafA", "a".repeat(500), "$%&"])(
+    "a cursor it did not make (%s) is a 400 with a pt-BR message, not a query",
+    async (cursor) => {
+      const services = await open();
+      const error = await services.news.listNewsPage({ limit: 3, cursor }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).status).toBe(400);
+      expect((error as AppError).code).toBe("invalid_cursor");
+      expect((error as AppError).message).toBe(t.newsList.invalidCursor);
+    },
+  );
+});
+
 describe("media view", () => {
-  it("an image at least 1600 wide lists 400w, 800w and 1600w in both srcsets", async () => {
+  it("an image at least 1600 wide lists 400w, 800w, 1200w and 1600w in both srcsets", async () => {
     const services = await open();
     const media = await services.media.saveImage(await makeTestImage(2000, 1000), "grande.jpg");
     const id = await createNews(services, { media: null, createdAt: at(1) });
     await services.database.db.updateTable("news").set({ media_id: media.id }).where("id", "=", id).execute();
 
-    const [item] = await services.news.listNews();
+    const [item] = await listAllNews(services);
     const view = item!.media!;
     expect(view.kind).toBe("image");
     expect(view.mimeType).toBe("image/jpeg");
@@ -129,13 +197,13 @@ describe("media view", () => {
     expect(view.height).toBe(1000);
     const jpeg = parseSrcSet(view.srcSet);
     const webp = parseSrcSet(view.webpSrcSet);
-    expect(jpeg.map(([, width]) => width)).toEqual([400, 800, 1600]);
-    expect(webp.map(([, width]) => width)).toEqual([400, 800, 1600]);
+    expect(jpeg.map(([, width]) => width)).toEqual([400, 800, 1200, 1600]);
+    expect(webp.map(([, width]) => width)).toEqual([400, 800, 1200, 1600]);
     for (const [url] of jpeg) expect(url).toMatch(/^\/media\/[a-f0-9]{12}\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.jpg$/);
     for (const [url] of webp) expect(url).toMatch(/^\/media\/[a-f0-9]{12}\/img\/[a-f0-9]+-[a-f0-9]{8}\/\d+\.webp$/);
     // The default is the 800 px variant in the original format; the full-screen view gets the largest.
     expect(view.src).toBe(jpeg[1]![0]);
-    expect(view.largeSrc).toBe(jpeg[2]![0]);
+    expect(view.largeSrc).toBe(jpeg[3]![0]);
     // Every URL points to a stored file whose real width is the one announced.
     for (const [url, width] of [...jpeg, ...webp]) {
       const meta = await sharp(fileForUrl(services, url)).metadata();
@@ -146,7 +214,7 @@ describe("media view", () => {
   it("an image narrower than 1600 lists the smaller widths plus its own, never an enlarged one", async () => {
     const services = await open();
     await createNews(services, { media: "image", createdAt: at(1) }); // factory image: 1200×675
-    const [item] = await services.news.listNews();
+    const [item] = await listAllNews(services);
     const view = item!.media!;
     expect(view.width).toBe(1200);
     expect(view.height).toBe(675);
@@ -161,7 +229,7 @@ describe("media view", () => {
     const id = await createNews(services, { media: null, createdAt: at(1) });
     await services.database.db.updateTable("news").set({ media_id: media.id }).where("id", "=", id).execute();
 
-    const view = (await services.news.listNews())[0]!.media!;
+    const view = (await listAllNews(services))[0]!.media!;
     expect(view.mimeType).toBe("image/png");
     const png = parseSrcSet(view.srcSet);
     const webp = parseSrcSet(view.webpSrcSet);
@@ -176,7 +244,7 @@ describe("media view", () => {
   it("a video is served as a file under /media/<installation>/vid/ with no srcsets", async () => {
     const services = await open();
     await createNews(services, { media: "video", createdAt: at(1) });
-    const view = (await services.news.listNews())[0]!.media!;
+    const view = (await listAllNews(services))[0]!.media!;
     expect(view).toMatchObject({ kind: "video", mimeType: "video/mp4", width: null, height: null, srcSet: null, webpSrcSet: null });
     expect(view.src).toMatch(/^\/media\/[a-f0-9]{12}\/vid\/[a-f0-9]+-[a-f0-9]{8}\.mp4$/);
     expect(view.largeSrc).toBe(view.src);
@@ -186,7 +254,7 @@ describe("media view", () => {
   it("a news item without media has media null", async () => {
     const services = await open();
     await createNews(services, { media: null });
-    expect((await services.news.listNews())[0]!.media).toBeNull();
+    expect((await listAllNews(services))[0]!.media).toBeNull();
   });
 });
 
@@ -246,7 +314,7 @@ describe("getHome", () => {
     const created = await seedNews(services, 6);
     const home = await services.news.getHome();
     expect(ids(home.recent)).toEqual([created[5], created[4], created[3]]);
-    expect(home.recent).toEqual((await services.news.listNews()).slice(0, 3));
+    expect(home.recent).toEqual((await listAllNews(services)).slice(0, 3));
   });
 
   // Six news, index 0 the oldest, 5 the newest. Highlights: highlighted ones newest first, then the others in
@@ -288,7 +356,7 @@ describe("database failures", () => {
     const services = await open();
     await createNews(services, { media: null });
     await sql`drop table news`.execute(services.database.db);
-    const error = await services.news.listNews().then(
+    const error = await listAllNews(services).then(
       () => null,
       (e: unknown) => e,
     );
@@ -321,7 +389,7 @@ describe("query count", () => {
     return counter.n;
   }
 
-  it("getHome and getNews run a constant number of queries, listNews runs one", async () => {
+  it("getHome and getNews run a constant number of queries, a page of the list runs one", async () => {
     const counter = { n: 0 };
     const services = await open(() => counter.n++);
     const first = await createNews(services, { media: "image", createdAt: at(0), isHighlighted: true });
@@ -330,16 +398,18 @@ describe("query count", () => {
 
     const homeWith3 = await countQueries(counter, () => services.news.getHome());
     const articleWith3 = await countQueries(counter, () => services.news.getNews(first));
-    const listWith3 = await countQueries(counter, () => services.news.listNews());
+    const listWith3 = await countQueries(counter, () => services.news.listNewsPage({ limit: 24 }));
 
     for (let i = 3; i < 60; i++) {
       await createNews(services, { media: i % 20 === 0 ? "image" : null, createdAt: at(i), isHighlighted: i % 7 === 0 });
     }
-    expect((await services.news.listNews()).length).toBe(60);
+    expect((await listAllNews(services)).length).toBe(60);
 
     const homeWith60 = await countQueries(counter, () => services.news.getHome());
     const articleWith60 = await countQueries(counter, () => services.news.getNews(first));
-    const listWith60 = await countQueries(counter, () => services.news.listNews());
+    const firstPage = await services.news.listNewsPage({ limit: 24 });
+    const listWith60 = await countQueries(counter, () => services.news.listNewsPage({ limit: 24 }));
+    const laterPageWith60 = await countQueries(counter, () => services.news.listNewsPage({ limit: 24, cursor: firstPage.nextCursor }));
 
     expect(homeWith3).toBeGreaterThan(0);
     expect(homeWith3).toBeLessThanOrEqual(2);
@@ -348,5 +418,6 @@ describe("query count", () => {
     expect(articleWith60).toBe(articleWith3);
     expect(listWith3).toBe(1);
     expect(listWith60).toBe(1);
+    expect(laterPageWith60).toBe(1);
   });
 });

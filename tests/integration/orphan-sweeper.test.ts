@@ -158,7 +158,7 @@ describe("sweepOrphans", () => {
     await createNews(services, { media: null });
     await services.database.db.updateTable("news").set({ media_id: used.id }).execute();
     const keys = await ageMedia(services, used.id, 30 * 24 * HOUR);
-    expect(keys.length).toBe(6);
+    expect(keys.length).toBe(8);
     const result = await sweepOrphans(await sweepDeps(services));
     expect(result.removedFiles).toBe(0);
     expect(listFiles(mediaDir(services))).toEqual([...keys].sort());

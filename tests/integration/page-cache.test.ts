@@ -54,12 +54,15 @@ describe("cacheKey: what the cache may answer", () => {
     expect(cacheKey(request("/_.data"))).toBe("/_.data");
     expect(cacheKey(request("/article/abc"))).toBe("/article/abc");
     expect(cacheKey(request("/article/abc.data?_routes=routes%2Fsite%2Farticle"))).toBe("/article/abc.data?_routes=routes%2Fsite%2Farticle");
+    // The readable form, /article/{id}/{slug}, and its .data request.
+    expect(cacheKey(request("/article/abc/final-da-copa"))).toBe("/article/abc/final-da-copa");
+    expect(cacheKey(request("/article/abc/final-da-copa.data"))).toBe("/article/abc/final-da-copa.data");
     expect(cacheKey(request("/userLicence", { method: "HEAD" }))).toBe("/userLicence");
     expect(cacheKey(request("/", { method: "POST" }))).toBeNull();
     expect(cacheKey(request("/news-list", { cookie: "eef.session_token=abc.def" }))).toBeNull();
     expect(cacheKey(request("/news-list", { cookie: "tema=escuro; __Secure-eef.session_token=abc" }))).toBeNull();
     expect(cacheKey(request("/news-list", { cookie: "tema=escuro" }))).toBe("/news-list");
-    for (const path of ["/add-news", "/admin/login", "/api/news", "/events", "/media/x.webp", "/SponsorManager", "/article/a/b"]) {
+    for (const path of ["/add-news", "/admin/login", "/api/news", "/events", "/media/x.webp", "/SponsorManager", "/article/a/b/c"]) {
       expect(cacheKey(request(path)), path).toBeNull();
     }
   });

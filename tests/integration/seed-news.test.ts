@@ -6,6 +6,7 @@ import { mediaKeys } from "../../app/.server/media/media.service.server.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { type BulkNewsResult, seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
+import { listAllNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
@@ -52,7 +53,7 @@ describe("seedBulkNews", () => {
 
   it("highlights the share asked and spreads the highlights over the timeline", async () => {
     expect(first.highlighted).toBe(180);
-    const news = await services.news.listNews();
+    const news = await listAllNews(services);
     expect(news.filter((item) => item.isHighlighted)).toHaveLength(180);
     // Evenly spread: every block of 100 consecutive news holds 15 highlights.
     for (let start = 0; start < COUNT; start += 100) {
@@ -77,7 +78,7 @@ describe("seedBulkNews", () => {
   });
 
   it("dates every news item at a distinct instant before `now`, one slot of the spacing each", async () => {
-    const news = await services.news.listNews();
+    const news = await listAllNews(services);
     const times = news.map((item) => Date.parse(item.createdAt));
     expect(new Set(times).size).toBe(COUNT);
     expect(Math.max(...times)).toBeLessThan(NOW.getTime());
@@ -87,7 +88,7 @@ describe("seedBulkNews", () => {
 
   it("gives the newest news a picture each, stored with every variant, with records of their own", async () => {
     expect(first.withImages).toBe(5);
-    const news = await services.news.listNews();
+    const news = await listAllNews(services);
     expect(news.slice(0, 5).every((item) => item.media?.kind === "image" && item.media.webpSrcSet)).toBe(true);
     expect(news.slice(5).every((item) => item.media === null)).toBe(true);
     const media = await services.database.db.selectFrom("media").select(["id", "key", "variants"]).execute();
@@ -104,7 +105,7 @@ describe("seedBulkNews", () => {
     const swept = await sweepOrphans({ db: services.database.db, store: services.store, log, graceMs: 0, installationId: await services.installation.id() });
     expect(swept).toMatchObject({ removedRecords: 0, removedFiles: 0 });
 
-    const [newest, second] = await services.news.listNews();
+    const [newest, second] = await listAllNews(services);
     await services.newsEditor.deleteNews(newest!.id);
     expect(await count(services, "media")).toBe(4);
     const survivor = await services.news.getNews(second!.id);

@@ -69,9 +69,11 @@ describeMediaStoreContract("s3 (s3rver, path-style)", async () => {
   };
 });
 
-describeMediaStoreContract("s3 (s3rver, prefix + public URL)", async () => {
-  const config = s3Config(PREFIXED_BUCKET, { S3_PREFIX: "midia/", S3_PUBLIC_URL: CDN });
-  return { store: createS3Store(config), cleanup: async () => undefined };
+// Through createMediaStore, as the app builds it: the SDK is loaded on the store's first use.
+describeMediaStoreContract("s3 (s3rver, prefix + public URL, from the configuration)", async () => {
+  const dataDir = makeDataDir("eef-s3cfg-");
+  const store = createMediaStore(parseConfig({ DATA_DIR: dataDir, ...server().env(PREFIXED_BUCKET, { S3_PREFIX: "midia/", S3_PUBLIC_URL: CDN }) }));
+  return { store, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 });
 
 describe("S3 store", () => {
@@ -80,6 +82,14 @@ describe("S3 store", () => {
     try {
       expect(createMediaStore(parseConfig({ DATA_DIR: dataDir })).name).toBe("local");
       expect(createMediaStore(parseConfig({ DATA_DIR: dataDir, ...server().env(APP_BUCKET) })).name).toBe("s3");
+      // Its public URLs (computed without loading the SDK) are the S3 store's own.
+      const settings: Array<Record<string, string>> = [{ S3_PREFIX: "midia/", S3_PUBLIC_URL: `${CDN}/` }, { S3_PREFIX: "midia/" }, {}];
+      for (const extra of settings) {
+        const fromConfig = createMediaStore(parseConfig({ DATA_DIR: dataDir, ...server().env(PREFIXED_BUCKET, extra) }));
+        const direct = createS3Store(s3Config(PREFIXED_BUCKET, extra));
+        expect(fromConfig.publicUrl("img/abc123-00000001/400.webp")).toBe(direct.publicUrl("img/abc123-00000001/400.webp"));
+        expect(() => fromConfig.publicUrl("../fora")).toThrow();
+      }
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -248,7 +258,7 @@ describe("media pipeline on S3", () => {
       const orphan = await services.media.saveImage(await makeTestImage(1700, 900), "orfa.jpg");
       expect(orphan.store).toBe("s3");
       const orphanKeys = mediaKeys(orphan);
-      expect(orphanKeys.length).toBe(6);
+      expect(orphanKeys.length).toBe(8);
       expect(await bucketKeys(client, APP_BUCKET)).toEqual([...orphanKeys].sort());
       expect(fs.existsSync(path.join(services.dataDir, "media"))).toBe(false);
       const main = await services.store.get(orphan.key);
@@ -258,6 +268,7 @@ describe("media pipeline on S3", () => {
       // Pages get /media/ URLs that point at those objects (served by our route from the store).
       const view = toMediaView(
         {
+          media_store: orphan.store,
           media_kind: orphan.kind,
           media_key: orphan.key,
           media_mime_type: orphan.mime_type,

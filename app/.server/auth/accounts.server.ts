@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { passwordProblems, type PasswordPolicy } from "../../lib/password-policy.ts";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import type { BetterAuthInstance } from "./auth.server.ts";
+import type { LazyBetterAuth } from "./auth.server.ts";
 
 export class PasswordPolicyError extends Error {
   override name = "PasswordPolicyError";
@@ -14,13 +14,13 @@ export class PasswordPolicyError extends Error {
  * admin). Refuses a password outside the policy (the pt-BR rules, one per line). Returns the new user's id.
  */
 export async function createVerifiedAccount(
-  auth: BetterAuthInstance,
+  auth: LazyBetterAuth,
   policy: PasswordPolicy,
   input: { email: string; name: string; password: string },
 ): Promise<string> {
   const problems = passwordProblems(input.password, policy);
   if (problems.length) throw new PasswordPolicyError(problems.join("\n"));
-  const context = await auth.$context;
+  const context = await (await auth.get()).$context;
   const hash = await context.password.hash(input.password);
   const user = await context.internalAdapter.createUser(
     { email: input.email.toLowerCase(), name: input.name, emailVerified: true },
@@ -36,8 +36,8 @@ export function unknowablePassword(): string {
 }
 
 /** Removes an account and everything Better Auth keeps for it (sessions, credentials). */
-export async function deleteAccount(auth: BetterAuthInstance, userId: string): Promise<void> {
-  const context = await auth.$context;
+export async function deleteAccount(auth: LazyBetterAuth, userId: string): Promise<void> {
+  const context = await (await auth.get()).$context;
   await context.internalAdapter.deleteUserSessions(userId);
   await context.internalAdapter.deleteAccounts(userId);
   await context.internalAdapter.deleteUser(userId);
@@ -48,7 +48,7 @@ export async function deleteAccount(auth: BetterAuthInstance, userId: string): P
  * credentials with them): the newsroom has no use for them, and each is a row anyone could have made. Returns how
  * many went. Accounts that were admins once and were revoked are removed the same way once old enough.
  */
-export async function removeStaleAccounts(auth: BetterAuthInstance, db: Kysely<Database>, olderThan: Date): Promise<number> {
+export async function removeStaleAccounts(auth: LazyBetterAuth, db: Kysely<Database>, olderThan: Date): Promise<number> {
   const stale = await db
     .selectFrom("user")
     .select("id")

@@ -1,11 +1,11 @@
-import { isAPIError } from "better-auth/api";
 import { t } from "../../i18n/pt-BR.ts";
 import { hasSessionCookie } from "../../lib/session-cookie.ts";
 import type { AdminService } from "../admins/admins.service.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
-import type { BetterAuthInstance } from "./auth.server.ts";
+import type { LazyBetterAuth } from "./auth.server.ts";
+import { isAPIError } from "./api-error.server.ts";
 import type { RateLimiter } from "./rate-limiter.server.ts";
 
 export interface Viewer {
@@ -47,7 +47,7 @@ export interface AuthFailure {
 export type AuthResult = { ok: true; headers: Headers } | AuthFailure;
 
 export interface AuthServiceDeps {
-  auth: BetterAuthInstance;
+  auth: LazyBetterAuth;
   mailer: Mailer;
   admins: AdminService;
   limiter: RateLimiter;
@@ -63,7 +63,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
   const { rateLimit } = config.auth;
 
   async function endSession(token: string) {
-    const context = await auth.$context;
+    const context = await (await auth.get()).$context;
     await context.internalAdapter.deleteSession(token);
   }
 
@@ -143,7 +143,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     // No session cookie, no session: readers (nearly every request) cost no lookup at all.
     if (!hasSessionCookie(request.headers.get("Cookie"))) return null;
     try {
-      const session = await auth.api.getSession({ headers: request.headers });
+      const session = await (await auth.get()).api.getSession({ headers: request.headers });
       if (!session) return null;
       return {
         userId: session.user.id,
@@ -176,7 +176,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
       if (blocked) return blocked;
       let signedIn;
       try {
-        signedIn = await auth.api.signInEmail({
+        signedIn = await (await auth.get()).api.signInEmail({
           body: { email: input.email, password: input.password },
           headers: input.headers,
           returnHeaders: true,
@@ -214,8 +214,8 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
       try {
         verified =
           input.method === "totp"
-            ? await auth.api.verifyTOTP({ body: { code }, headers: input.headers, returnHeaders: true })
-            : await auth.api.verifyBackupCode({ body: { code }, headers: input.headers, returnHeaders: true });
+            ? await (await auth.get()).api.verifyTOTP({ body: { code }, headers: input.headers, returnHeaders: true })
+            : await (await auth.get()).api.verifyBackupCode({ body: { code }, headers: input.headers, returnHeaders: true });
       } catch (error) {
         if (!isAPIError(error)) {
           log.error({ err: error }, "second factor check failed");
@@ -238,7 +238,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
 
     /** The two-factor state of an account (for the security page). */
     async twoFactorStatus(userId: string): Promise<{ enabled: boolean; hasPassword: boolean }> {
-      const context = await auth.$context;
+      const context = await (await auth.get()).$context;
       const [user, accounts] = await Promise.all([context.internalAdapter.findUserById(userId), context.internalAdapter.findAccounts(userId)]);
       return {
         enabled: Boolean((user as { twoFactorEnabled?: unknown } | null)?.twoFactorEnabled),
@@ -252,7 +252,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
      */
     async startTwoFactor(input: { password: string; headers: Headers }): Promise<{ ok: true; totpURI: string; backupCodes: string[] } | AuthFailure> {
       try {
-        const started = await auth.api.enableTwoFactor({ body: { password: input.password, method: "totp" }, headers: input.headers });
+        const started = await (await auth.get()).api.enableTwoFactor({ body: { password: input.password, method: "totp" }, headers: input.headers });
         if (started.method !== "totp") throw new Error("two-factor enabled without TOTP");
         return { ok: true, totpURI: started.totpURI, backupCodes: started.backupCodes };
       } catch (error) {
@@ -263,7 +263,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     /** Confirms the setup with a code of the app; returns the renewed session cookie. */
     async confirmTwoFactor(input: { code: string; headers: Headers }): Promise<AuthResult> {
       try {
-        const confirmed = await auth.api.verifyTOTP({ body: { code: input.code.replace(/\s+/g, "") }, headers: input.headers, returnHeaders: true });
+        const confirmed = await (await auth.get()).api.verifyTOTP({ body: { code: input.code.replace(/\s+/g, "") }, headers: input.headers, returnHeaders: true });
         return { ok: true, headers: confirmed.headers };
       } catch (error) {
         return securityFailure(error);
@@ -276,7 +276,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
         return { ok: false, code: "failed", message: t.auth.twoFactor.cannotDisable, status: 403 };
       }
       try {
-        const disabled = await auth.api.disableTwoFactor({ body: { password: input.password }, headers: input.headers, returnHeaders: true });
+        const disabled = await (await auth.get()).api.disableTwoFactor({ body: { password: input.password }, headers: input.headers, returnHeaders: true });
         return { ok: true, headers: disabled.headers };
       } catch (error) {
         return securityFailure(error);
@@ -286,7 +286,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     /** New recovery codes (password required); the old ones stop working. */
     async regenerateRecoveryCodes(input: { password: string; headers: Headers }): Promise<{ ok: true; backupCodes: string[] } | AuthFailure> {
       try {
-        const generated = await auth.api.generateBackupCodes({ body: { password: input.password }, headers: input.headers });
+        const generated = await (await auth.get()).api.generateBackupCodes({ body: { password: input.password }, headers: input.headers });
         return { ok: true, backupCodes: generated.backupCodes };
       } catch (error) {
         return securityFailure(error);
@@ -318,7 +318,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
       if (blocked) return blocked;
       let created;
       try {
-        created = await auth.api.signUpEmail({
+        created = await (await auth.get()).api.signUpEmail({
           body: { email: input.email, password: input.password, name: input.email.split("@")[0] ?? input.email },
           headers: input.headers,
         });
@@ -347,7 +347,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
       const invalid: AuthFailure = { ok: false, code: "verify_invalid", message: t.auth.verifyInvalid, status: 400 };
       if (!token) return invalid;
       try {
-        await auth.api.verifyEmail({ query: { token } });
+        await (await auth.get()).api.verifyEmail({ query: { token } });
         // Better Auth has just checked the token's signature and expiry; its payload names the account.
         const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { userId?: string; email?: string };
         const user = await admins.findUser(payload.userId ?? payload.email ?? "");
@@ -364,7 +364,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
       const blocked = await limited("reset", input.ip, input.email);
       if (blocked) return blocked;
       try {
-        await auth.api.requestPasswordReset({ body: { email: input.email }, headers: input.headers });
+        await (await auth.get()).api.requestPasswordReset({ body: { email: input.email }, headers: input.headers });
         return { ok: true, headers: new Headers() };
       } catch (error) {
         log.error({ err: error }, "password reset request failed");
@@ -377,14 +377,14 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
      * --send-link. Waits until the message is written or sent. Returns how it went out.
      */
     async sendSetPasswordLink(email: string): Promise<Mailer["mode"]> {
-      await auth.api.requestPasswordReset({ body: { email } });
+      await (await auth.get()).api.requestPasswordReset({ body: { email } });
       await mailer.idle();
       return mailer.mode;
     },
 
     async resetPassword(input: { token: string; newPassword: string }): Promise<AuthResult> {
       try {
-        await auth.api.resetPassword({ body: { token: input.token, newPassword: input.newPassword } });
+        await (await auth.get()).api.resetPassword({ body: { token: input.token, newPassword: input.newPassword } });
         return { ok: true, headers: new Headers() };
       } catch (error) {
         if (isAPIError(error)) {
@@ -404,7 +404,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     async startGoogleSignIn(input: { redirectTo: string; headers: Headers }): Promise<{ url: string; headers: Headers } | AuthFailure> {
       if (!config.auth.google) return { ok: false, code: "google_disabled", message: t.auth.googleUnavailable, status: 400 };
       try {
-        const started = await auth.api.signInSocial({
+        const started = await (await auth.get()).api.signInSocial({
           body: {
             provider: "google",
             callbackURL: `/admin/login?oauth=google&redirectTo=${encodeURIComponent(input.redirectTo)}`,
@@ -423,7 +423,7 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
 
     /** Ends the session of this request; returns the headers that clear the cookie. */
     async signOut(headers: Headers): Promise<Headers> {
-      const result = await auth.api.signOut({ headers, returnHeaders: true });
+      const result = await (await auth.get()).api.signOut({ headers, returnHeaders: true });
       return result.headers;
     },
   };

@@ -12,6 +12,9 @@ const booleanFlag = z
   })
   .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
+/** One origin of EXTERNAL_MEDIA_ORIGINS: https, a host name (optionally `*.` for its subdomains), maybe a port, no path. */
+const ORIGIN = /^https:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d{1,5})?$/i;
+
 const optionalUrl = z.url({ error: "precisa ser uma URL completa (https://…)" }).optional();
 
 /** Every environment variable the app reads, with its default. `.env.example` documents each one. */
@@ -64,9 +67,32 @@ const envSchema = z.object({
   GOOGLE_DRIVE_REVOKE_URL: z.url().default("https://oauth2.googleapis.com/revoke"),
   GOOGLE_DRIVE_API_URL: z.url().default("https://www.googleapis.com"),
   GOOGLE_DRIVE_UPLOAD_URL: z.url().default("https://www.googleapis.com"),
+  /**
+   * Other sites the pages may show images and videos from (Content-Security-Policy img-src/media-src): the media
+   * imported from the original product and left on Google Drive (`npm run import:firestore`). Origins separated by
+   * spaces or commas, a `*.` wildcard allowed for subdomains. None by default: no reader's browser is sent elsewhere.
+   */
+  EXTERNAL_MEDIA_ORIGINS: z
+    .string()
+    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+    .superRefine((origins, ctx) => {
+      for (const origin of origins.filter((origin) => !ORIGIN.test(origin))) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${origin} não é uma origem https sem caminho (ex.: https://drive.google.com https://*.googleusercontent.com)`,
+        });
+      }
+    })
+    .default([]),
   /** Media no record points to is removed after this many seconds (uploads in progress are younger). */
   MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).max(604_800).default(21_600),
   MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3_600),
+  /**
+   * Uploads handled at the same time, per admin and in all (each holds a temporary file and, for images, the
+   * decoder's memory): beyond them an upload is refused at once (429 / 503 with Retry-After).
+   */
+  UPLOADS_PER_ADMIN: z.coerce.number().int().min(1).max(50).default(2),
+  UPLOADS_TOTAL: z.coerce.number().int().min(1).max(200).default(4),
 
   /** The in-memory page cache for readers without a session (0 turns it off). */
   PAGE_CACHE: booleanFlag.default(true),
@@ -150,9 +176,13 @@ export interface AppConfig {
     uploadTmpDir: string;
     sweepGraceMs: number;
     sweepIntervalMs: number;
+    /** Uploads handled at the same time, per admin and in all. */
+    parallelUploads: { perAdmin: number; total: number };
     s3: S3Config | null;
     /** Present only with MEDIA_STORE=gdrive. */
     gdrive?: GoogleDriveConfig;
+    /** EXTERNAL_MEDIA_ORIGINS: where imported media left on other sites may be shown from (lowercase origins). */
+    externalOrigins: string[];
   };
   site: PublicSiteConfig;
   auth: {
@@ -272,6 +302,8 @@ export function parseConfig(source: Record<string, string | undefined> = process
       uploadTmpDir: path.join(dataDir, "tmp", "uploads"),
       sweepGraceMs: env.MEDIA_SWEEP_GRACE_SECONDS * 1000,
       sweepIntervalMs: env.MEDIA_SWEEP_INTERVAL_SECONDS * 1000,
+      parallelUploads: { perAdmin: env.UPLOADS_PER_ADMIN, total: Math.max(env.UPLOADS_TOTAL, env.UPLOADS_PER_ADMIN) },
+      externalOrigins: [...new Set(env.EXTERNAL_MEDIA_ORIGINS.map((origin) => origin.toLowerCase()))],
       s3: env.S3_BUCKET
         ? {
             bucket: env.S3_BUCKET,

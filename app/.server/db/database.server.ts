@@ -3,9 +3,11 @@ import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-dialect";
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "./pg.server.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
+import { searchText } from "../search/portuguese.ts";
 import type { Database } from "./schema.ts";
 
 export interface DatabaseHandle {
@@ -25,6 +27,7 @@ export function openDatabase(
 ): DatabaseHandle {
   const log = options.onQuery ? { log: options.onQuery } : {};
   if (config.database.kind === "postgres") {
+    const pg = loadPg();
     const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, types: pgTypes });
     // An idle connection dropped by the server (restart, failover) is replaced on next use; it must not crash us.
     pool.on("error", (error) => options.onPoolError?.(error));
@@ -44,6 +47,7 @@ export function openDatabase(
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
+  registerSearchFunctions(sqlite);
   const dialect: Dialect = new NodeSqliteDialect({ database: withStatementCache(sqlite) });
   const db = new Kysely<Database>({ dialect, ...log });
   return {
@@ -56,11 +60,21 @@ export function openDatabase(
   };
 }
 
+/**
+ * The SQL function the search index's triggers call (migrations/2026-11-24-001-news-search.ts): the folded, stemmed
+ * words of a text. Every connection that writes news must have it; a write without it fails ("no such function")
+ * rather than leaving the index behind.
+ */
+export function registerSearchFunctions(sqlite: DatabaseSync): void {
+  sqlite.function("eef_search_text", { deterministic: true }, (text) => searchText(typeof text === "string" ? text : null));
+}
+
 /** 64-bit integers (counts, file sizes) come back as JavaScript numbers, as they do from SQLite. */
 const pgTypes = {
   getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    const { types } = loadPg();
+    if (oid === types.builtins.INT8) return (value: string) => Number(value);
+    return types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "../db/pg.server.ts";
 import type { Logger } from "../logger.server.ts";
 import { createSubscribers, type EventBus, type SiteEvent } from "./event-bus.ts";
 
@@ -21,7 +22,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<any>; 
   let closed = false;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: options.url });
+    const next = new (loadPg().Client)({ connectionString: options.url });
     next.on("notification", (message) => {
       const event = message.payload as SiteEvent;
       if (message.channel !== CHANNEL || !EVENTS.has(event)) return;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, publicErrorMessage, requestIdFrom } from "../errors.ts";
+import { AppError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { getServices } from "../app.server.ts";
 import type { Logger } from "../logger.server.ts";
@@ -25,12 +25,13 @@ export function apiError(status: number, code: string, message: string, fields?:
 export function toApiError(error: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
   if (error instanceof Response) return error;
   const requestId = requestIdFrom(request);
-  const expected = error instanceof AppError && error.status < 500;
+  const expected = isExpectedError(error);
   if (!expected) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
   const response = apiError(status, code, publicErrorMessage(error, requestId));
   if (!expected && requestId) response.headers.set("X-Request-Id", requestId);
+  for (const [name, value] of Object.entries(retryAfterHeaders(error))) response.headers.set(name, value);
   return response;
 }
 

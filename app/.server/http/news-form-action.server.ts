@@ -3,8 +3,8 @@ import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
-import { AppError, publicErrorMessage, requestIdFrom } from "../errors.ts";
-import { readNewsSubmission } from "./submissions.server.ts";
+import { AppError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
   success?: string;
@@ -17,10 +17,23 @@ export interface NewsFormActionData {
  * API instead; both end in the same service calls.
  */
 export async function handleNewsFormAction(request: Request, newsId: string | null) {
-  await requireAdmin(request);
+  const viewer = await requireAdmin(request);
   const { newsEditor, store } = getServices();
   const editing = newsId !== null;
   try {
+    return await withUploadSlot(request, viewer.userId, () => save(request, newsId));
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const requestId = requestIdFrom(request);
+    const status = error instanceof AppError ? error.status : 500;
+    if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");
+    return data<NewsFormActionData>(
+      { error: t.newsForm.submitError(editing, publicErrorMessage(error, requestId)) },
+      { status, headers: retryAfterHeaders(error) },
+    );
+  }
+
+  async function save(request: Request, newsId: string | null) {
     const { fields, file } = await readNewsSubmission(request);
     const parsed = newsFormSchema.safeParse(fields);
     if (!parsed.success) {
@@ -29,14 +42,8 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
       for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
       return data<NewsFormActionData>({ fieldErrors }, { status: 400 });
     }
-    const result = editing ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
+    const result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
     if (editing) throw redirect(`/article/${result.id}`);
     return data<NewsFormActionData>({ success: t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name) });
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    const requestId = requestIdFrom(request);
-    const status = error instanceof AppError ? error.status : 500;
-    if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");
-    return data<NewsFormActionData>({ error: t.newsForm.submitError(editing, publicErrorMessage(error, requestId)) }, { status });
   }
 }

@@ -64,6 +64,34 @@ export function readSponsorSubmission(request: Request): Promise<ParsedForm> {
   return readSubmission(request, { fileField: "image", rules: SPONSOR_IMAGE_RULES, tmpDir: getServices().config.media.uploadTmpDir });
 }
 
+/**
+ * Runs `handle` (read the submission, check it, store the file) holding one of the admin's upload slots when the
+ * request carries a file (multipart); JSON and urlencoded saves need none. When none is free the upload is refused
+ * at once (UploadBusyError: 429 for this admin's own uploads, 503 for the site's, with Retry-After) and its body is
+ * read and thrown away as it arrives, so the client gets the answer instead of a reset and nothing is kept.
+ */
+export async function withUploadSlot<T>(request: Request, adminId: string, handle: () => Promise<T>): Promise<T> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return handle();
+  let release: () => void;
+  try {
+    release = getServices().uploadSlots.acquire(adminId);
+  } catch (error) {
+    drainBody(request);
+    throw error;
+  }
+  try {
+    return await handle();
+  } finally {
+    release();
+  }
+}
+
+/** Reads a request body to its end without keeping it (the upload idle timeout still ends a stalled one). */
+function drainBody(request: Request): void {
+  if (!request.body || request.bodyUsed || request.body.locked) return;
+  request.body.pipeTo(new WritableStream()).catch(() => {});
+}
+
 /** Runs `parse` on the fields; when it throws, the uploaded temp file is removed first. */
 export async function withUploadCleanup<T>(form: ParsedForm, parse: (fields: Record<string, string>) => T): Promise<T> {
   try {

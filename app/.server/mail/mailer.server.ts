@@ -1,5 +1,5 @@
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { makePrivateDir, writePrivateFile } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Logger } from "../logger.server.ts";
@@ -45,16 +45,20 @@ function tracked(mode: Mailer["mode"], deliver: (message: MailMessage) => Promis
  */
 export function createMailer(config: Pick<AppConfig, "mail">, log: Logger): Mailer {
   const { smtpUrl, from, outboxDir } = config.mail;
+  // nodemailer is loaded with the first message, not at start (most requests never send mail).
+  let transporting: Promise<Transporter> | undefined;
+  const transport = () =>
+    (transporting ??= import("nodemailer").then(({ default: nodemailer }) =>
+      smtpUrl ? nodemailer.createTransport(smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+    ));
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
     return tracked("smtp", async (message) => {
-      await transport.sendMail({ from, ...message });
+      await (await transport()).sendMail({ from, ...message });
       log.info({ to: message.to, subject: message.subject }, "mail sent via SMTP");
     });
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return tracked("outbox", async (message) => {
-    const info = await transport.sendMail({ from, ...message });
+    const info = await (await transport()).sendMail({ from, ...message });
     // The messages carry reset and confirmation links: readable by the server's user only.
     makePrivateDir(outboxDir);
     const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`);

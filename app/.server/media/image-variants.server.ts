@@ -1,14 +1,12 @@
 import { createHash } from "node:crypto";
-import sharp, { type Sharp } from "sharp";
+import type { Sharp } from "sharp";
+import { loadSharp } from "./sharp.server.ts";
 
-// Bounded memory: libvips keeps up to 50 MB of decoded images and operations cached and runs one thread per core
-// for each image by default. Uploads are rare and one at a time: no cache, one thread (each libvips thread also
-// grows its own malloc arena).
-sharp.cache(false);
-sharp.concurrency(1);
-
-/** Widths generated for every image (never enlarged: a smaller original also yields its own width). */
-export const IMAGE_VARIANT_WIDTHS = [400, 800, 1600] as const;
+/**
+ * Widths generated for every image (never enlarged: a smaller original also yields its own width). 1200 is also the
+ * picture of link previews (WhatsApp, X, Facebook draw cards about that wide).
+ */
+export const IMAGE_VARIANT_WIDTHS = [400, 800, 1200, 1600] as const;
 
 /** The variant widths for an original `width` px wide: 1000 → [400, 800, 1000]; 300 → [300]. */
 export function variantWidths(width: number): number[] {
@@ -49,6 +47,7 @@ export const MAX_INPUT_PIXELS = 40_000_000;
  * comments) is dropped, because sharp writes none unless asked. Animated GIFs stay animated.
  */
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
+  const sharp = await loadSharp();
   const probe = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: true });
   const meta = await probe.metadata();
   const format = normaliseFormat(meta.format);

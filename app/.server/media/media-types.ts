@@ -14,3 +14,11 @@ export const CONTENT_TYPES: Record<string, string> = {
   avi: "video/x-msvideo",
   webm: "video/webm",
 };
+
+/**
+ * The `store` of media kept where the original product left it (imported from Firestore, see
+ * app/.server/import/firestore-import.server.ts): the key is the address plus `#<collection>-<id>` (keys are unique and
+ * each record belongs to one news item or sponsor). No store holds these files: they are never written, served,
+ * deleted or swept here.
+ */
+export const EXTERNAL_STORE = "external";

@@ -9,6 +9,7 @@ import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
+import { EXTERNAL_STORE } from "./media-types.ts";
 import { createInstallation, type Installation, ownPrefix } from "./installation.server.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { UploadError, type UploadedFile } from "./upload.server.ts";
@@ -182,6 +183,8 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
       const row = await db.selectFrom("media").selectAll().where("id", "=", mediaId).executeTakeFirst();
       if (!row) return false;
       await db.deleteFrom("media").where("id", "=", mediaId).execute();
+      // External media has no file of ours: only the record goes.
+      if (row.store === EXTERNAL_STORE) return true;
       const keys = mediaKeys(row);
       const results = await Promise.allSettled(keys.map((key) => store.delete(key)));
       results.forEach((result, index) => {
@@ -257,6 +260,7 @@ function pickDefault(variants: StoredVariant[], originalFormat: string): StoredV
 
 /** The columns of `media` a page needs, as read through a join (all nullable). */
 export interface JoinedMediaColumns {
+  media_store: string | null;
   media_kind: "image" | "video" | null;
   media_key: string | null;
   media_mime_type: string | null;
@@ -268,9 +272,14 @@ export interface JoinedMediaColumns {
 /** Builds what the browser needs to show a media item, with URLs from the store. */
 export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
   if (!row.media_kind || !row.media_key || !row.media_mime_type) return null;
+  if (row.media_store === EXTERNAL_STORE) {
+    // The address as imported (the `#news-…` fragment never reaches the other server). Dimensions are unknown.
+    const src = row.media_key;
+    return { kind: row.media_kind, src, mimeType: row.media_mime_type, width: null, height: null, srcSet: null, webpSrcSet: null, largeSrc: src, external: true };
+  }
   const src = store.publicUrl(row.media_key);
   if (row.media_kind === "video") {
-    return { kind: "video", src, mimeType: row.media_mime_type, width: null, height: null, srcSet: null, webpSrcSet: null, largeSrc: src };
+    return { kind: "video", src, mimeType: row.media_mime_type, width: null, height: null, srcSet: null, webpSrcSet: null, largeSrc: src, external: false };
   }
   const variants = JSON.parse(row.media_variants ?? "[]") as StoredVariant[];
   const srcSetOf = (format: string) => {
@@ -288,5 +297,6 @@ export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "pu
     srcSet: srcSetOf(originalFormat),
     webpSrcSet: originalFormat === "webp" ? null : srcSetOf("webp"),
     largeSrc: largest ? store.publicUrl(largest.key) : src,
+    external: false,
   };
 }

@@ -7,7 +7,6 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { fileTypeFromFile } from "file-type";
 import { AppError } from "../errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/news-schema.ts";
@@ -156,7 +155,8 @@ export async function parseUploadForm(
       await cleanup();
       return { fields: received.fields, file: null };
     }
-    const detected = temp.size > 0 ? await fileTypeFromFile(temp.path).catch(() => undefined) : undefined;
+    // file-type is loaded with the first upload, not at start.
+    const detected = temp.size > 0 ? await import("file-type").then(({ fileTypeFromFile }) => fileTypeFromFile(temp.path)).catch(() => undefined) : undefined;
     const accepted = detected ? ACCEPTED_TYPES[detected.ext] : undefined;
     if (!accepted || !rules.accept.includes(accepted.kind)) {
       throw new UploadError("upload_invalid_type", rules.messages.invalidType);

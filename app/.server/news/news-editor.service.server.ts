@@ -20,6 +20,21 @@ export interface NewsEditorDeps {
   clock?: () => Date;
 }
 
+/**
+ * The columns of a news item from checked input, with the original's defaults: fullContent is the subtitle, the
+ * category 'Geral' and the author the newsroom (also used by the Firestore import).
+ */
+export function newsColumns(input: NewsInput, defaultAuthor: string) {
+  return {
+    title: input.title,
+    subtitle: input.subtitle,
+    full_content: input.fullContent?.trim() ? input.fullContent : input.subtitle,
+    category: input.category?.trim() || t.news.defaultCategory,
+    author: input.author?.trim() || defaultAuthor,
+    is_highlighted: input.isHighlighted ? 1 : 0,
+  };
+}
+
 /** What happened to the media of a saved news item (drives the success message). */
 export type MediaOutcome = "saved" | "new" | "existing" | "none";
 
@@ -29,16 +44,7 @@ export type MediaOutcome = "saved" | "new" | "existing" | "none";
  * is saved (a failure there is logged and left to the orphan sweeper). Every change fires `newsUpdated`.
  */
 export function createNewsEditor({ db, media, store, events, log, defaultAuthor, clock = () => new Date() }: NewsEditorDeps) {
-  function columns(input: NewsInput) {
-    return {
-      title: input.title,
-      subtitle: input.subtitle,
-      full_content: input.fullContent?.trim() ? input.fullContent : input.subtitle,
-      category: input.category?.trim() || t.news.defaultCategory,
-      author: input.author?.trim() || defaultAuthor,
-      is_highlighted: input.isHighlighted ? 1 : 0,
-    };
-  }
+  const columns = (input: NewsInput) => newsColumns(input, defaultAuthor);
 
   async function requireConnectedStore() {
     if (!(await store.isConnected())) throw new AppError("storage_not_connected", t.newsForm.driveRequired, 409);

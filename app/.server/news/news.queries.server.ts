@@ -3,6 +3,7 @@ import type { Database, NewNewsRow } from "../db/schema.ts";
 
 /** The media columns every listing joins (aliased as JoinedMediaColumns expects). */
 export const JOINED_MEDIA_COLUMNS = [
+  "media.store as media_store",
   "media.kind as media_kind",
   "media.key as media_key",
   "media.mime_type as media_mime_type",
@@ -28,11 +29,30 @@ function selectNewsWithMedia(db: Kysely<Database>) {
     ]);
 }
 
-export type NewsWithMediaRow = Awaited<ReturnType<typeof findAllNews>>[number];
+export type NewsWithMediaRow = Awaited<ReturnType<typeof findRecentNews>>[number];
 
-/** All news, newest first (ties broken by id so the order is stable). */
-export function findAllNews(db: Kysely<Database>) {
-  return selectNewsWithMedia(db).orderBy("news.created_at", "desc").orderBy("news.id", "desc").execute();
+/** Where a page of the list starts: just after (older than) this item. */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * One page of the list, newest first (ties broken by id so the order is stable), optionally only the highlighted
+ * news. Keyset paging on (created_at, id): a page costs the same whether it is the first or the thousandth, served by
+ * the (created_at, id) and (is_highlighted, created_at, id) indexes on both databases.
+ */
+export function findNewsPage(
+  db: Kysely<Database>,
+  { after, highlightedOnly, limit }: { after: ListCursor | null; highlightedOnly: boolean; limit: number },
+) {
+  let query = selectNewsWithMedia(db);
+  if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
+  if (after) {
+    // A row-value comparison: both databases turn it into a range on the index, so no row before the cursor is read.
+    query = query.where((eb) => eb(eb.refTuple("news.created_at", "news.id"), "<", eb.tuple(after.createdAt, after.id)));
+  }
+  return query.orderBy("news.created_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 
 /** The newest `limit` news. */
@@ -55,6 +75,12 @@ export function findHighlightsFilled(db: Kysely<Database>, limit: number) {
     .orderBy("news.id", "desc")
     .limit(limit)
     .execute();
+}
+
+/** The news with these ids, with their media and full text, in no particular order. */
+export function findNewsWithTextByIds(db: Kysely<Database>, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectNewsWithMedia(db).select("news.full_content").where("news.id", "in", ids).execute();
 }
 
 export function findNewsById(db: Kysely<Database>, id: string) {

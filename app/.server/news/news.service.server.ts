@@ -2,28 +2,41 @@ import type { Kysely } from "kysely";
 import type { NewsArticle, NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
-import { toMediaView } from "../media/media.service.server.ts";
+import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import {
-  findAllNews,
   findHighlightsFilled,
   findNewsById,
+  findNewsPage,
   findRecentNews,
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
+import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 
 /** How many news the home shows in each block. */
 export const HOME_RECENT_COUNT = 3;
 export const HOME_HIGHLIGHT_COUNT = 3;
 
-export interface NewsServiceDeps {
-  db: Kysely<Database>;
-  store: Pick<MediaStore, "publicUrl">;
+export interface NewsPageRequest {
+  /** Opaque cursor from a previous page's `nextCursor`; none for the first page. */
+  cursor?: string | null;
+  highlightedOnly?: boolean;
+  limit: number;
 }
 
-export function createNewsService({ db, store }: NewsServiceDeps) {
-  const toSummary = (row: NewsWithMediaRow): NewsSummary => ({
+export interface NewsPage {
+  items: NewsSummary[];
+  /** Where the next page starts, or null when this page reaches the oldest item. */
+  nextCursor: string | null;
+}
+
+/** A news row (with its joined media columns) as list pages show it. */
+export function toNewsSummary(
+  row: Pick<NewsWithMediaRow, "id" | "title" | "subtitle" | "category" | "author" | "is_highlighted" | "created_at"> & JoinedMediaColumns,
+  store: Pick<MediaStore, "publicUrl">,
+): NewsSummary {
+  return {
     id: row.id,
     title: row.title,
     subtitle: row.subtitle,
@@ -32,14 +45,31 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
     isHighlighted: Boolean(row.is_highlighted),
     createdAt: row.created_at,
     media: toMediaView(row, store),
-  });
+  };
+}
+
+export interface NewsServiceDeps {
+  db: Kysely<Database>;
+  store: Pick<MediaStore, "publicUrl">;
+}
+
+export function createNewsService({ db, store }: NewsServiceDeps) {
+  const toSummary = (row: NewsWithMediaRow) => toNewsSummary(row, store);
 
   return {
-    /** Every news item, newest first. No paging, as in the original. */
-    listNews(): Promise<NewsSummary[]> {
-      return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () =>
-        (await findAllNews(db)).map(toSummary),
-      );
+    /**
+     * One page of news, newest first (all of them, or only the highlighted ones), starting after `cursor`.
+     * Throws InvalidInputError for a cursor this service did not make.
+     */
+    listNewsPage({ cursor, highlightedOnly = false, limit }: NewsPageRequest): Promise<NewsPage> {
+      return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
+        const after = cursor ? decodeListCursor(cursor) : null;
+        // One row more than asked tells whether there is a next page without a count.
+        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1 });
+        const items = rows.slice(0, limit).map(toSummary);
+        const last = items.at(-1);
+        return { items, nextCursor: rows.length > limit && last ? encodeListCursor(last) : null };
+      });
     },
 
     /** The home's two blocks, in two queries whatever the number of news. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import sharp from "sharp";
+import { loadSharp } from "../media/sharp.server.ts";
 import type { AppServices } from "../app.server.ts";
 import type { NewNewsRow } from "../db/schema.ts";
 import { type ProcessedImage, processImage } from "../media/image-variants.server.ts";
@@ -130,9 +130,9 @@ function pictureCache() {
 /**
  * A 1600×900 JPEG standing in for a news photo: a lit arena in the category's colour, lines of a court and a
  * ball. Cheap to draw (the demo's illustrations take seconds each), and as big as a real upload, so every variant
- * (400, 800, 1600 px, JPEG and WebP) is produced by the normal pipeline.
+ * (400, 800, 1200, 1600 px, JPEG and WebP) is produced by the normal pipeline.
  */
-export function renderPicture(hue: number): Promise<Buffer> {
+export async function renderPicture(hue: number): Promise<Buffer> {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900" viewBox="0 0 1600 900"><defs>` +
     `<linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${hue},45%,18%)"/>` +
@@ -145,7 +145,7 @@ export function renderPicture(hue: number): Promise<Buffer> {
     `<ellipse cx="800" cy="690" rx="190" ry="70"/><polyline points="380,520 1220,520"/></g>` +
     `<circle cx="1040" cy="610" r="46" fill="#f5f5f0"/><circle cx="1040" cy="610" r="46" fill="none" stroke="#222" stroke-width="4"/>` +
     `<rect width="1600" height="900" fill="url(#light)"/></svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+  return (await loadSharp())(Buffer.from(svg)).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
 }
 
 type NewsText = Pick<NewNewsRow, "title" | "subtitle" | "full_content" | "category" | "author">;

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
+import { loadSharp } from "../media/sharp.server.ts";
 
 export type DemoSport =
   | "futebol"
@@ -763,6 +763,7 @@ const SCENES: Record<DemoSport, (v: number, r: Rng) => string> = {
 export async function renderDemoImage(sport: DemoSport, variant: number): Promise<Buffer> {
   const v = Number.isFinite(variant) ? Math.max(0, Math.floor(variant)) : 0;
   const svg = SCENES[sport](v, rng(hash(sport) + v * 9973));
+  const sharp = await loadSharp();
   const raw = await sharp(Buffer.from(svg)).extract({ left: PAD, top: PAD, width: W, height: H }).png().toBuffer();
   return sharp(raw).flop(v % 2 === 1).flatten({ background: "#000" }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
 }
@@ -819,7 +820,7 @@ export async function renderSponsorLogo(index: number): Promise<Buffer> {
     rad("gloss", [[0, "#fff", 0.25], [1, "#fff", 0]], 0.5, 0.2, 0.6) +
     `${l.defs ?? ""}</defs><rect width="400" height="400" fill="url(#bg)"/><rect width="400" height="400" fill="url(#gloss)"/>` +
     `<circle cx="200" cy="200" r="176" fill="none" stroke="#fff" stroke-opacity=".22" stroke-width="6"/>${l.mark}</svg>`;
-  return sharp(Buffer.from(svg)).png({ compressionLevel: 9, palette: true, quality: 95, dither: 0.8 }).toBuffer();
+  return (await loadSharp())(Buffer.from(svg)).png({ compressionLevel: 9, palette: true, quality: 95, dither: 0.8 }).toBuffer();
 }
 
 // ------------------------------------------------------------------ video

@@ -90,6 +90,11 @@ export function MediaPicker({ picked, onPick, current, onRemoveCurrent, progress
           )}
           <div className={styles.info}>
             <p className={styles.name}>{t.newsForm.mediaCurrent}</p>
+            {current.external ? (
+              <p className={styles.size} data-testid="media-external">
+                {t.newsForm.mediaExternal}
+              </p>
+            ) : null}
             <div className={styles.buttons}>
               <button type="button" onClick={choose}>
                 <RefreshCw aria-hidden="true" size={16} /> {t.newsForm.mediaChange}

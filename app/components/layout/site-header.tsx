@@ -1,12 +1,14 @@
-import { ArrowLeft } from "lucide-react";
-import { Link, useNavigate } from "react-router";
+import { ArrowLeft, Search } from "lucide-react";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
+import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./site-header.module.css";
 
 export function SiteHeader({ children }: { children?: React.ReactNode }) {
   const { site } = useRootData();
   const navigate = useNavigate();
+  const location = useLocation();
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
@@ -29,6 +31,25 @@ export function SiteHeader({ children }: { children?: React.ReactNode }) {
           <img src="/images/logo.svg" alt="" width={40} height={40} className={styles.logo} />
           <span className={styles.name}>{site.name}</span>
         </Link>
+        {/* A plain GET form: works without JavaScript; with it, a client-side navigation. A new page starts it empty. */}
+        <Form method="get" action="/busca" role="search" className={styles.search} key={location.key}>
+          <label htmlFor="busca-topo" className="visually-hidden">
+            {t.search.fieldLabel}
+          </label>
+          <input
+            id="busca-topo"
+            type="search"
+            name="q"
+            maxLength={MAX_QUERY_LENGTH}
+            placeholder={t.search.placeholder}
+            autoComplete="off"
+            enterKeyHint="search"
+            className={styles.searchInput}
+          />
+          <button type="submit" className={styles.searchButton} aria-label={t.search.submit} title={t.search.submit}>
+            <Search aria-hidden="true" size={20} />
+          </button>
+        </Form>
         <div className={styles.actions}>{children}</div>
       </div>
     </header>

@@ -1,5 +1,14 @@
 import { useEffect, useRef, useState } from "react";
+import { preload } from "react-dom";
 import { DEFAULT_IMAGE_URL, type MediaView } from "../../lib/media-view.ts";
+
+/**
+ * How urgent a picture is. `true`: the page's largest picture (its LCP): loaded eagerly with high priority and
+ * preloaded from the document's <head>, with the same `srcset`/`sizes` the <picture> picks from. `{ media }`: the
+ * same preload, but only on screens matching the media query (a card that is in the first row only on wide
+ * screens); the image itself stays lazy, so a phone does not fetch it before it scrolls there. `false`: lazy.
+ */
+export type ImagePriority = boolean | { media: string };
 
 interface MediaImageProps {
   media: MediaView | null;
@@ -9,7 +18,7 @@ interface MediaImageProps {
   width?: number;
   height?: number;
   className?: string;
-  priority?: boolean;
+  priority?: ImagePriority;
 }
 
 /**
@@ -26,14 +35,27 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
   }, []);
 
   const image = media?.kind === "image" && !failed ? media : null;
+  if (priority !== false && image) {
+    // Rendered on the server, this puts <link rel="preload" as="image" imagesrcset imagesizes fetchpriority="high">
+    // in the <head>, ahead of the scripts and styles: the browser starts the picture before it has parsed the body.
+    // The WebP set is what the <picture> chooses in every browser that honours imagesrcset.
+    preload(image.src, {
+      as: "image",
+      imageSrcSet: image.webpSrcSet ?? image.srcSet ?? undefined,
+      imageSizes: sizes,
+      type: image.webpSrcSet ? "image/webp" : image.mimeType,
+      fetchPriority: "high",
+      media: priority === true ? undefined : priority.media,
+    });
+  }
   const common = {
     alt,
     className,
     width: width ?? image?.width ?? 1600,
     height: height ?? image?.height ?? 900,
-    loading: priority ? ("eager" as const) : ("lazy" as const),
+    loading: priority === true ? ("eager" as const) : ("lazy" as const),
     decoding: "async" as const,
-    fetchPriority: priority ? ("high" as const) : undefined,
+    fetchPriority: priority === true ? ("high" as const) : undefined,
   };
   if (!image) return <img {...common} src={DEFAULT_IMAGE_URL} data-fallback="true" />;
   return (

@@ -1,19 +1,49 @@
 import { Play } from "lucide-react";
+import { useEffect, useRef } from "react";
 import type { MediaView } from "../../lib/media-view.ts";
-import { MediaImage } from "./media-image.tsx";
+import { type ImagePriority, MediaImage } from "./media-image.tsx";
 import styles from "./media-thumb.module.css";
 
 /** A card's picture: the image, or for a video its first frame with a play mark. */
-export function MediaThumb(props: { media: MediaView | null; alt: string; sizes: string; priority?: boolean }) {
-  if (props.media?.kind === "video") {
-    return (
-      <span className={styles.video}>
-        <video src={`${props.media.src}#t=0.1`} preload="metadata" muted playsInline aria-hidden="true" tabIndex={-1} />
-        <span className={styles.play} aria-hidden="true">
-          <Play size={22} fill="currentColor" />
-        </span>
-      </span>
-    );
-  }
+export function MediaThumb(props: { media: MediaView | null; alt: string; sizes: string; priority?: ImagePriority }) {
+  if (props.media?.kind === "video") return <VideoThumb src={props.media.src} />;
   return <MediaImage media={props.media} alt={props.alt} sizes={props.sizes} priority={props.priority} />;
+}
+
+/**
+ * A video card shows the clip's first frame. Fetching it (the file's start, tens of kB) is left until the card comes
+ * near the screen, once the page is interactive: like a lazy image, it never competes with the page's main picture.
+ */
+function VideoThumb({ src }: { src: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    const start = () => {
+      video.preload = "metadata";
+      video.load();
+    };
+    if (typeof IntersectionObserver === "undefined") {
+      start();
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        start();
+      },
+      { rootMargin: "300px" },
+    );
+    observer.observe(video);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <span className={styles.video}>
+      <video ref={ref} src={`${src}#t=0.1`} preload="none" muted playsInline aria-hidden="true" tabIndex={-1} />
+      <span className={styles.play} aria-hidden="true">
+        <Play size={22} fill="currentColor" />
+      </span>
+    </span>
+  );
 }

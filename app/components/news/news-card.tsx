@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import type { NewsSummary } from "../../lib/news-view.ts";
+import { articlePath } from "../../lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
+import type { ImagePriority } from "./media-image.tsx";
 import { MediaThumb } from "./media-thumb.tsx";
 import styles from "./news-card.module.css";
 
@@ -12,22 +14,41 @@ const SIZES: Record<CardVariant, string> = {
   grid: "(min-width: 1100px) 380px, (min-width: 700px) 50vw, 100vw",
 };
 
+/** For the grid's cards 2 and 3: side by side with the first from 700 px on, so preloaded there (and only there). */
+export const FIRST_ROW_WHEN_WIDE: ImagePriority = { media: "(min-width: 700px)" };
+
 interface NewsCardProps {
   news: NewsSummary;
   variant: CardVariant;
-  priority?: boolean;
+  /** See ImagePriority: the card whose picture is the page's LCP gets `true`. */
+  priority?: ImagePriority;
   showHighlight?: boolean;
   /** Extra controls drawn over the card (e.g. the admin's delete button). */
   actions?: React.ReactNode;
   headingLevel?: "h2" | "h3";
+  /** What the title and subtitle show instead of the plain text (e.g. search results with matched words marked). */
+  titleContent?: React.ReactNode;
+  subtitleContent?: React.ReactNode;
+  /** A further line under the subtitle (e.g. the passage of the full text a search matched). */
+  extra?: React.ReactNode;
 }
 
 /** A news card: the whole card links to the article. */
-export function NewsCard({ news, variant, priority, showHighlight, actions, headingLevel = "h3" }: NewsCardProps) {
+export function NewsCard({
+  news,
+  variant,
+  priority = false,
+  showHighlight,
+  actions,
+  headingLevel = "h3",
+  titleContent,
+  subtitleContent,
+  extra,
+}: NewsCardProps) {
   const Heading = headingLevel;
   return (
     <article className={`${styles.card} ${styles[variant]}`} data-testid="news-card" data-news-id={news.id}>
-      <Link to={`/article/${news.id}`} className={styles.link}>
+      <Link to={articlePath(news)} className={styles.link}>
         <span className={styles.media}>
           <MediaThumb media={news.media} alt="" sizes={SIZES[variant]} priority={priority} />
         </span>
@@ -36,8 +57,9 @@ export function NewsCard({ news, variant, priority, showHighlight, actions, head
             <CategoryBadge category={news.category} />
             {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
           </span>
-          <Heading className={styles.title}>{news.title}</Heading>
-          <p className={styles.subtitle}>{news.subtitle}</p>
+          <Heading className={styles.title}>{titleContent ?? news.title}</Heading>
+          <p className={styles.subtitle}>{subtitleContent ?? news.subtitle}</p>
+          {extra ? <p className={styles.extra}>{extra}</p> : null}
         </span>
       </Link>
       {actions ? <div className={styles.actions}>{actions}</div> : null}

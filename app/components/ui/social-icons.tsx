@@ -36,3 +36,21 @@ export function FacebookIcon(props: IconProps) {
     </Svg>
   );
 }
+
+export function WhatsAppIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M4 20l1.3-3.9A8 8 0 1 1 8.2 19z" strokeLinejoin="round" />
+      <path d="M9.3 8.6c.2-.4.6-.4.9-.3l.7 1.5c.1.3 0 .5-.2.7l-.4.4c.5 1 1.4 1.9 2.5 2.5l.4-.4c.2-.2.5-.3.7-.2l1.5.7c.2.1.3.6-.1 1-.6.6-1.6.8-2.8.2a8 8 0 0 1-3.5-3.5c-.5-1.1-.3-2.1.3-2.6z" fill="currentColor" stroke="none" />
+    </Svg>
+  );
+}
+
+export function TelegramIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M21 4L3 11l6 2 2 6 3-4 5 4z" strokeLinejoin="round" />
+      <path d="M9 13l12-9" />
+    </Svg>
+  );
+}

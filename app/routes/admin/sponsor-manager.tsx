@@ -4,8 +4,8 @@ import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "re
 import type { Route } from "./+types/sponsor-manager";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { readSponsorSubmission } from "../../.server/http/submissions.server.ts";
+import { AppError, retryAfterHeaders } from "../../.server/errors.ts";
+import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { DriveConnectionCard, DriveForms } from "../../components/admin/drive-connection.tsx";
@@ -37,25 +37,30 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const viewer = await requireAdmin(request);
   const { sponsorEditor, log } = getServices();
   let intent = "add";
   try {
-    const { fields, file } = await readSponsorSubmission(request);
-    intent = fields.intent === "delete" ? "delete" : "add";
-    if (intent === "delete") {
-      await file?.cleanup();
-      await sponsorEditor.deleteSponsor(fields.id ?? "");
-      return { intent, ok: t.sponsors.removed, error: null };
-    }
-    await sponsorEditor.addSponsor(file);
-    return { intent, ok: t.sponsors.added, error: null };
+    return await withUploadSlot(request, viewer.userId, async () => {
+      const { fields, file } = await readSponsorSubmission(request);
+      intent = fields.intent === "delete" ? "delete" : "add";
+      if (intent === "delete") {
+        await file?.cleanup();
+        await sponsorEditor.deleteSponsor(fields.id ?? "");
+        return { intent, ok: t.sponsors.removed, error: null };
+      }
+      await sponsorEditor.addSponsor(file);
+      return { intent, ok: t.sponsors.added, error: null };
+    });
   } catch (error) {
     // Validation answers (type, size, missing image, store) keep their own text; anything else the spec's.
     const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected)/.test(error.code);
     if (!(error instanceof AppError)) log.error({ err: error }, "sponsor action failed");
     const fallback = intent === "delete" ? t.sponsors.deleteFailed : t.sponsors.addFailed;
-    return data({ intent, ok: null, error: own ? (error as AppError).message : fallback }, { status: error instanceof AppError ? error.status : 500 });
+    return data(
+      { intent, ok: null, error: own ? (error as AppError).message : fallback },
+      { status: error instanceof AppError ? error.status : 500, headers: retryAfterHeaders(error) },
+    );
   }
 }
 

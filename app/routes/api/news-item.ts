@@ -1,7 +1,7 @@
 import type { Route } from "./+types/news-item";
 import { getServices } from "../../.server/app.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
-import { readNewsSubmission, withUploadCleanup } from "../../.server/http/submissions.server.ts";
+import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
 
@@ -21,7 +21,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
  */
 export async function action({ request, params }: Route.ActionArgs) {
   try {
-    await requireAdminApi(request);
+    const viewer = await requireAdminApi(request);
     const { newsEditor } = getServices();
     if (request.method === "DELETE") {
       await newsEditor.deleteNews(params.id);
@@ -30,13 +30,15 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!["PUT", "PATCH", "POST"].includes(request.method)) {
       return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT, PATCH ou DELETE"));
     }
-    const form = await readNewsSubmission(request);
-    if (request.method === "PATCH") {
-      const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
-      return Response.json(await newsEditor.patchNews(params.id, patch, form.file));
-    }
-    const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-    return Response.json(await newsEditor.updateNews(params.id, input, form.file));
+    return await withUploadSlot(request, viewer.userId, async () => {
+      const form = await readNewsSubmission(request);
+      if (request.method === "PATCH") {
+        const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
+        return Response.json(await newsEditor.patchNews(params.id, patch, form.file));
+      }
+      const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
+      return Response.json(await newsEditor.updateNews(params.id, input, form.file));
+    });
   } catch (error) {
     return toApiError(error, request);
   }

@@ -1,13 +1,29 @@
 import type { Route } from "./+types/news";
 import { getServices } from "../../.server/app.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
-import { readNewsSubmission, withUploadCleanup } from "../../.server/http/submissions.server.ts";
+import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
+import { API_PAGE_SIZE, API_PAGE_SIZE_MAX } from "../../lib/news-view.ts";
 
-/** GET /api/news: every news item, newest first (public). */
+/**
+ * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
+ * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   try {
-    return Response.json({ news: await getServices().news.listNews() });
+    const params = new URL(request.url).searchParams;
+    const limitParam = params.get("limit");
+    const limit = limitParam === null ? API_PAGE_SIZE : Number(limitParam);
+    if (!/^\d{1,3}$/.test(limitParam ?? "1") || limit < 1 || limit > API_PAGE_SIZE_MAX) {
+      return apiError(400, "invalid_limit", t.newsList.invalidLimit);
+    }
+    const page = await getServices().news.listNewsPage({
+      cursor: params.get("cursor"),
+      highlightedOnly: params.get("highlighted") === "1",
+      limit,
+    });
+    return Response.json({ news: page.items, nextCursor: page.nextCursor });
   } catch (error) {
     return toApiError(error, request);
   }
@@ -17,12 +33,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST.");
   try {
-    await requireAdminApi(request);
+    const viewer = await requireAdminApi(request);
     const { newsEditor } = getServices();
-    const form = await readNewsSubmission(request);
-    const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-    const result = await newsEditor.createNews(input, form.file);
-    return Response.json(result, { status: 201 });
+    return await withUploadSlot(request, viewer.userId, async () => {
+      const form = await readNewsSubmission(request);
+      const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
+      const result = await newsEditor.createNews(input, form.file);
+      return Response.json(result, { status: 201 });
+    });
   } catch (error) {
     return toApiError(error, request);
   }

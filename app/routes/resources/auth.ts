@@ -6,10 +6,10 @@ import { PUBLIC_AUTH_PATHS } from "../../.server/auth/auth.server.ts";
  * Better Auth's HTTP handler, opened only for what the browser must reach directly (the OpenID Connect callback).
  * Sign-in, registration and resets go through our own forms and actions.
  */
-function handle(request: Request): Promise<Response> | Response {
+async function handle(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (!PUBLIC_AUTH_PATHS.some((path) => pathname === path)) return new Response("Não encontrado", { status: 404 });
-  return getServices().betterAuth.handler(request);
+  return (await getServices().betterAuth.get()).handler(request);
 }
 
 export function loader({ request }: Route.LoaderArgs) {

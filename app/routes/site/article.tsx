@@ -1,5 +1,5 @@
 import { ArrowLeft, Pencil } from "lucide-react";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/article";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
@@ -10,47 +10,64 @@ import { ErrorState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatLongDate } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { ShareButtons } from "../../components/news/share-buttons.tsx";
+import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
+import { articlePath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const { news, config, log } = getServices();
+  let article: Awaited<ReturnType<typeof news.getNews>>;
   try {
-    const article = await news.getNews(params.id);
-    return {
-      article,
-      dateLabel: formatLongDate(article.createdAt, config.timeZone),
-      defaultAuthor: config.site.defaultAuthor,
-      ogImage: article.media?.kind === "image" ? new URL(article.media.largeSrc, config.site.url).href : null,
-    };
+    article = await news.getNews(params.id);
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, id: params.id, reqId: requestIdFrom(request) }, "article load failed");
     throw data({ message: t.article.notFound }, { status, headers: { "Cache-Control": "no-store" } });
   }
+  // `/article/{id}` and `/article/{id}/{slug}` both answer; an old or mistyped slug moves to the current one.
+  const canonicalPath = articlePath(article);
+  if (params.slug !== undefined && `/article/${encodeURIComponent(article.id)}/${params.slug}` !== canonicalPath) {
+    throw redirect(canonicalPath, 301);
+  }
+  return {
+    article,
+    canonicalPath,
+    dateLabel: formatLongDate(article.createdAt, config.timeZone),
+    defaultAuthor: config.site.defaultAuthor,
+  };
 }
 
 export const headers = pageHeaders;
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
-  const siteName = root?.site?.name ?? "";
+  const site = siteOf(matches);
+  const siteName = site?.name ?? "";
   if (!loaderData) return [{ title: `${t.article.notFound} | ${siteName}` }];
-  const { article, ogImage } = loaderData;
-  return [
-    { title: `${article.title} | ${siteName}` },
-    { name: "description", content: article.subtitle },
-    { property: "og:type", content: "article" },
-    { property: "og:title", content: article.title },
-    { property: "og:description", content: article.subtitle },
-    ...(ogImage ? [{ property: "og:image", content: ogImage }] : []),
-    { name: "twitter:card", content: ogImage ? "summary_large_image" : "summary" },
-  ];
+  const { article, canonicalPath, defaultAuthor } = loaderData;
+  const author = article.author.trim() || defaultAuthor;
+  const image = site ? previewImage(site, article.media) : undefined;
+  return pageMeta(site, {
+    title: `${article.title} | ${siteName}`,
+    shareTitle: article.title,
+    description: article.subtitle,
+    path: canonicalPath,
+    type: "article",
+    ...(image ? { image } : {}),
+    extra: [
+      { property: "article:published_time", content: article.createdAt },
+      { property: "article:modified_time", content: article.updatedAt },
+      { property: "article:section", content: article.category },
+      { name: "author", content: author },
+      ...(site && image ? [{ "script:ld+json": newsArticleJsonLd(site, article, canonicalPath, image, author) }] : []),
+    ],
+  });
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, dateLabel, defaultAuthor } = loaderData;
-  const { isAdmin } = useRootData();
+  const { article, canonicalPath, dateLabel, defaultAuthor } = loaderData;
+  const { isAdmin, site } = useRootData();
   return (
     <article className="page-narrow">
       <header className={styles.header}>
@@ -73,6 +90,8 @@ export default function Article({ loaderData }: Route.ComponentProps) {
       <div className={styles.content} data-testid="article-content">
         {article.fullContent}
       </div>
+
+      <ShareButtons url={absoluteUrl(site, canonicalPath)} title={article.title} />
 
       <footer className={styles.footer}>
         <Link to="/" className={buttons.secondary}>

@@ -7,6 +7,7 @@ import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
 import { AdSlot } from "../../components/ui/ad-slot.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
+import { homeJsonLd, pageMeta, siteOf } from "../../lib/seo.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import styles from "./home.module.css";
 
@@ -24,14 +25,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const headers = pageHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string; description: string } } | undefined;
-  const name = root?.site?.name ?? "";
-  return [
-    { title: `${name}: notícias esportivas` },
-    { name: "description", content: root?.site?.description ?? "" },
-    { property: "og:title", content: name },
-    { property: "og:type", content: "website" },
-  ];
+  const site = siteOf(matches);
+  const name = site?.name ?? "";
+  return pageMeta(site, {
+    title: t.home.title(name),
+    shareTitle: name,
+    description: site?.description ?? "",
+    path: "/",
+    extra: site ? [{ "script:ld+json": homeJsonLd(site) }] : [],
+  });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

@@ -1,42 +1,52 @@
 import { Newspaper } from "lucide-react";
-import { useRef, useState } from "react";
-import { data, Link, useNavigation, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { data, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
+import { AppError } from "../../.server/errors.ts";
 import { Banner } from "../../components/admin/banner.tsx";
-import { DeleteNewsButton } from "../../components/admin/delete-news-button.tsx";
-import { NewsCard } from "../../components/news/news-card.tsx";
+import { DeleteNewsButton } from "../../components/admin/lazy-delete-news-button.tsx";
+import { FIRST_ROW_WHEN_WIDE, NewsCard } from "../../components/news/news-card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
-import type { NewsSummary } from "../../lib/news-view.ts";
+import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
+import { pageMeta, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
+import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   const { news, log } = getServices();
+  const params = new URL(request.url).searchParams;
+  const cursor = params.get("cursor");
   try {
-    return { news: await news.listNews(), failed: false };
+    const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE });
+    return { news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
   } catch (error) {
-    log.error({ err: error }, "news list load failed");
-    return data({ news: [] as NewsSummary[], failed: true }, { status: 500, headers: { "Cache-Control": "no-store" } });
+    const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
+    if (!invalidCursor) log.error({ err: error }, "news list load failed");
+    return data(
+      { news: [] as NewsSummary[], nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
+      { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
+    );
   }
-}
-
-/**
- * Switching tabs (only the query changes) filters what is already loaded. A revalidation of the same URL (the live
- * updates' `newsUpdated`) must reload the list.
- */
-export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate, formMethod }: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
-  return defaultShouldRevalidate;
 }
 
 export const headers = pageHeaders;
 
-export function meta({ matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
-  return [{ title: `${t.newsList.title} | ${root?.site?.name ?? ""}` }];
+export function meta({ matches, loaderData, location }: Route.MetaArgs) {
+  const site = siteOf(matches);
+  const name = site?.name ?? "";
+  const highlights = new URLSearchParams(location.search).get("tab") === "1";
+  const cursor = new URLSearchParams(location.search).get("cursor");
+  return pageMeta(site, {
+    title: `${t.newsList.title} | ${name}`,
+    description: highlights ? t.newsList.metaDescriptionHighlights(name) : t.newsList.metaDescription(name),
+    path: `/news-list${listHref(highlights, cursor) === "?" ? "" : listHref(highlights, cursor)}`,
+    // The pages after the first are there to be followed (they reach every article), not to be listed themselves.
+    extra: loaderData?.continued ? [{ name: "robots", content: "noindex, follow" }] : [],
+  });
 }
 
 const TABS = [
@@ -44,18 +54,22 @@ const TABS = [
   { value: "1", label: t.newsList.tabHighlights, hint: t.newsList.emptyHintHighlights },
 ] as const;
 
+/** The list page's URL for a tab, optionally starting after `cursor`. */
+function listHref(highlights: boolean, cursor?: string | null): string {
+  const params = new URLSearchParams();
+  if (highlights) params.set("tab", "1");
+  if (cursor) params.set("cursor", cursor);
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
 export default function NewsList({ loaderData }: Route.ComponentProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const tabRefs = useRef<Array<HTMLAnchorElement | null>>([]);
-  const { isAdmin } = useRootData();
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const activeIndex = searchParams.get("tab") === "1" ? 1 : 0;
   const active = TABS[activeIndex]!;
-  const visible = loaderData.news.filter((item) => !removed.has(item.id));
-  const items = activeIndex === 1 ? visible.filter((item) => item.isHighlighted) : visible;
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/news-list" && !navigation.location.search.includes("tab");
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/news-list";
 
   function select(index: number) {
     setSearchParams(index === 1 ? { tab: "1" } : {}, { preventScrollReset: true, replace: false });
@@ -74,7 +88,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
             }}
             id={`aba-${tab.value}`}
             role="tab"
-            to={index === 1 ? "?tab=1" : "?"}
+            to={listHref(index === 1)}
             preventScrollReset
             aria-selected={index === activeIndex}
             aria-controls="painel-noticias"
@@ -92,49 +106,193 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
         ))}
       </div>
 
-      {deleteError ? <Banner kind="error" message={deleteError} /> : null}
       <div role="tabpanel" id="painel-noticias" aria-labelledby={`aba-${active.value}`} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />
-        ) : loaderData.failed ? (
-          <p className={styles.error} role="alert">
+        ) : loaderData.failure === "load" ? (
+          <p className={grid.error} role="alert">
             {t.newsList.loadError}
           </p>
-        ) : items.length === 0 ? (
-          <div className={styles.empty}>
+        ) : loaderData.failure === "cursor" ? (
+          <p className={grid.error} role="alert">
+            {t.newsList.invalidCursor} <Link to={listHref(activeIndex === 1)}>{t.newsList.title}</Link>
+          </p>
+        ) : loaderData.news.length === 0 && !loaderData.continued ? (
+          <div className={grid.empty}>
             <Newspaper aria-hidden="true" size={48} />
-            <p className={styles.emptyTitle}>{t.newsList.empty}</p>
-            <p className={styles.emptyHint}>{active.hint}</p>
+            <p className={grid.emptyTitle}>{t.newsList.empty}</p>
+            <p className={grid.emptyHint}>{active.hint}</p>
           </div>
         ) : (
-          <ul className={styles.grid}>
-            {items.map((item, index) => (
-              <li key={item.id}>
-                <NewsCard
-                  news={item}
-                  variant="grid"
-                  showHighlight
-                  priority={index < 3}
-                  headingLevel="h2"
-                  actions={
-                    isAdmin ? (
-                      <DeleteNewsButton
-                        id={item.id}
-                        title={item.title}
-                        onDeleted={(id) => {
-                          setDeleteError(null);
-                          setRemoved((previous) => new Set(previous).add(id));
-                        }}
-                        onFailed={setDeleteError}
-                      />
-                    ) : undefined
-                  }
-                />
-              </li>
-            ))}
-          </ul>
+          // A new tab or a new starting point is a new list; a revalidation of the same URL (live updates) is not.
+          <PagedGrid
+            key={listHref(activeIndex === 1, searchParams.get("cursor"))}
+            first={loaderData.news}
+            nextCursor={loaderData.nextCursor}
+            continued={loaderData.continued}
+            highlights={activeIndex === 1}
+          />
         )}
       </div>
     </div>
+  );
+}
+
+interface PagedGridProps {
+  /** The page the server rendered (and re-renders on live updates). */
+  first: NewsSummary[];
+  nextCursor: string | null;
+  /** This page starts after an earlier one (a "Mais notícias" link followed without JavaScript). */
+  continued: boolean;
+  highlights: boolean;
+}
+
+interface Loaded {
+  first: NewsSummary[];
+  /** Older items loaded in this page as the reader scrolled, in list order. */
+  more: NewsSummary[];
+  next: string | null;
+}
+
+/**
+ * The cards of one tab: the server renders the first screenful with a plain "Mais notícias" link to the next page
+ * (works without JavaScript, and lets crawlers reach every article). In the browser the same link, or scrolling near
+ * it, appends the next page in place, from the JSON API with the same keyset cursor.
+ */
+function PagedGrid({ first, nextCursor, continued, highlights }: PagedGridProps) {
+  const { isAdmin } = useRootData();
+  const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
+  const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const moreLink = useRef<HTMLAnchorElement>(null);
+  const retryButton = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  /** Index of the first card of the page being loaded. */
+  const firstNew = useRef<number | null>(null);
+  /** "Mais notícias" or "Tentar de novo" was pressed (not just scrolled to). */
+  const pressed = useRef(false);
+
+  // A live update re-rendered the first page: keep the older items already loaded that it does not reach (cursors are
+  // stable, so the next page still starts where it did).
+  if (loaded.first !== first) {
+    const last = first.at(-1);
+    const kept = loaded.more.length && nextCursor && last ? [...loaded.first, ...loaded.more].filter((item) => isListedAfter(item, last)) : [];
+    setLoaded({ first, more: kept, next: kept.length ? loaded.next : nextCursor });
+  }
+
+  const items = [...loaded.first, ...loaded.more].filter((item) => !removed.has(item.id));
+  const next = loaded.next;
+
+  const loadMore = useCallback(async () => {
+    if (!next || status === "loading") return;
+    setStatus("loading");
+    firstNew.current = items.length;
+    const params = new URLSearchParams({ cursor: next, limit: String(LIST_PAGE_SIZE) });
+    if (highlights) params.set("highlighted", "1");
+    try {
+      const response = await fetch(`/api/news?${params}`, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null };
+      setLoaded((current) => {
+        if (current.next !== next) return current;
+        const shown = new Set([...current.first, ...current.more].map((item) => item.id));
+        return { ...current, more: [...current.more, ...page.news.filter((item) => !shown.has(item.id))], next: page.nextCursor };
+      });
+      setStatus("idle");
+    } catch {
+      setStatus("failed");
+    }
+  }, [next, status, highlights, items.length]);
+
+  // Scrolling near the end loads the next page (well before the reader reaches it).
+  useEffect(() => {
+    const link = moreLink.current;
+    if (!link || !next || status !== "idle" || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void loadMore();
+    }, { rootMargin: "0px 0px 800px 0px" });
+    observer.observe(link);
+    return () => observer.disconnect();
+  }, [next, status, loadMore]);
+
+  // When a page asked for with "Mais notícias" (keyboard, screen reader) arrives, focus goes on to its first card
+  // instead of staying at the bottom. Pages loaded by scrolling leave focus alone.
+  useEffect(() => {
+    const from = firstNew.current;
+    if (status === "failed" && pressed.current) retryButton.current?.focus();
+    if (from === null || status !== "idle") return;
+    firstNew.current = null;
+    if (pressed.current) list.current?.children[from]?.querySelector("a")?.focus();
+    pressed.current = false;
+  }, [status, items.length]);
+
+  return (
+    <>
+      {deleteError ? <Banner kind="error" message={deleteError} /> : null}
+      {items.length > 0 ? (
+        <ul className={grid.grid} ref={list}>
+          {items.map((item, index) => (
+            <li key={item.id}>
+              <NewsCard
+                news={item}
+                variant="grid"
+                showHighlight
+                priority={!continued && (index === 0 || (index < 3 && FIRST_ROW_WHEN_WIDE))}
+                headingLevel="h2"
+                actions={
+                  isAdmin ? (
+                    <DeleteNewsButton
+                      id={item.id}
+                      title={item.title}
+                      onDeleted={(id) => {
+                        setDeleteError(null);
+                        setRemoved((previous) => new Set(previous).add(id));
+                      }}
+                      onFailed={setDeleteError}
+                    />
+                  ) : undefined
+                }
+              />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className={grid.more} aria-live="polite">
+        {status === "loading" ? <Spinner label={t.newsList.loadingMore} /> : null}
+        {status === "failed" ? (
+          <p className={grid.error} role="alert">
+            {t.newsList.loadMoreError}{" "}
+            <button
+              type="button"
+              ref={retryButton}
+              className={grid.retry}
+              onClick={() => {
+                pressed.current = true;
+                void loadMore();
+              }}
+            >
+              {t.newsList.retry}
+            </button>
+          </p>
+        ) : null}
+        {next && status !== "failed" ? (
+          <a
+            ref={moreLink}
+            href={listHref(highlights, next)}
+            className={grid.moreLink}
+            aria-disabled={status === "loading" || undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              pressed.current = true;
+              void loadMore();
+            }}
+          >
+            {t.newsList.more}
+          </a>
+        ) : null}
+        {!next && (continued || loaded.more.length > 0) ? <p className={grid.end}>{t.newsList.end}</p> : null}
+      </div>
+    </>
   );
 }

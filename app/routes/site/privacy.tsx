@@ -1,14 +1,16 @@
 import type { Route } from "./+types/privacy";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { pageMeta, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./privacy.module.css";
 
 export const headers = pageHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
-  return [{ title: `${t.privacy.title} | ${root?.site?.name ?? ""}` }];
+  const site = siteOf(matches);
+  const name = site?.name ?? "";
+  return pageMeta(site, { title: `${t.privacy.title} | ${name}`, description: t.privacy.metaDescription(name), path: "/userLicence" });
 }
 
 export default function Privacy() {
