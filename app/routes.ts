@@ -8,6 +8,9 @@ export default [
   route("article/:id/:slug?", "routes/site/article.tsx"),
   route("userLicence", "routes/site/privacy.tsx"),
   route("busca", "routes/site/search.tsx"),
+  // A category's and an author's news (same module; the path says which).
+  route("categoria/:slug", "routes/site/term-list.tsx", { id: "category-list" }),
+  route("autor/:slug", "routes/site/term-list.tsx", { id: "author-list" }),
 
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/reset-password", "routes/admin/reset-password.tsx"),

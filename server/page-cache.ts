@@ -65,8 +65,14 @@ export interface ServedRequest {
 /** Query parameters the public pages read. Anything else (utm_*, fbclid…) is dropped from the key and the render. */
 const PAGE_PARAMS = new Set(["tab", "cursor", "_routes", "index"]);
 
-/** The public pages (and their `.data` requests): the home, the list, an article, the privacy policy. */
-const PUBLIC_PATHS = [/^\/(_\.data)?$/, /^\/news-list(\.data)?$/, /^\/article\/[^/]+(\/[^/]+)?(\.data)?$/, /^\/userLicence(\.data)?$/];
+/** The public pages (and their `.data` requests): the home, the list, a category's or an author's, an article, the privacy policy. */
+const PUBLIC_PATHS = [
+  /^\/(_\.data)?$/,
+  /^\/news-list(\.data)?$/,
+  /^\/(categoria|autor)\/[^/]+(\.data)?$/,
+  /^\/article\/[^/]+(\/[^/]+)?(\.data)?$/,
+  /^\/userLicence(\.data)?$/,
+];
 
 /**
  * The cache key of a request, or null when the cache must not answer it: only GET/HEAD of a public page, without a

@@ -7,6 +7,9 @@ export interface NewsSummary {
   subtitle: string;
   category: string;
   author: string;
+  /** Where /categoria/{slug} and /autor/{slug} list this item's category and author (null: not recorded). */
+  categorySlug: string | null;
+  authorSlug: string | null;
   isHighlighted: boolean;
   createdAt: string;
   media: MediaView | null;

@@ -21,3 +21,8 @@ export function articlePath(article: { id: string; title: string }): string {
   const id = encodeURIComponent(article.id);
   return slug ? `/article/${id}/${slug}` : `/article/${id}`;
 }
+
+/** The page listing a category's or an author's news: `/categoria/{slug}` or `/autor/{slug}`. */
+export function termPath(kind: "category" | "author", slug: string): string {
+  return `${kind === "author" ? "/autor" : "/categoria"}/${encodeURIComponent(slug)}`;
+}

@@ -61,7 +61,7 @@ test.describe("home com 5 notícias (2 em destaque)", () => {
     await expect(cards).toHaveCount(3);
     expect(await titlesOf(cards)).toEqual([NEWS[4].title, NEWS[3].title, NEWS[2].title]);
     for (const [index, key] of ["n5", "n4", "h3"].entries()) {
-      await expect(cards.nth(index).getByRole("link")).toHaveAttribute("href", articleHref(ids[key]!));
+      await expect(cards.nth(index).getByRole("link").first()).toHaveAttribute("href", articleHref(ids[key]!));
     }
     await expect(recentSection(page).getByTestId("placeholder-card")).toHaveCount(0);
 
@@ -75,9 +75,9 @@ test.describe("home com 5 notícias (2 em destaque)", () => {
     const cards = highlightSection(page).getByTestId("news-card");
     await expect(cards).toHaveCount(3);
     expect(await titlesOf(cards)).toEqual([NEWS[2].title, NEWS[0].title, NEWS[4].title]);
-    await expect(cards.nth(0).getByRole("link")).toHaveAttribute("href", articleHref(ids.h3!));
-    await expect(cards.nth(1).getByRole("link")).toHaveAttribute("href", articleHref(ids.h1!));
-    await expect(cards.nth(2).getByRole("link")).toHaveAttribute("href", articleHref(ids.n5!));
+    await expect(cards.nth(0).getByRole("link").first()).toHaveAttribute("href", articleHref(ids.h3!));
+    await expect(cards.nth(1).getByRole("link").first()).toHaveAttribute("href", articleHref(ids.h1!));
+    await expect(cards.nth(2).getByRole("link").first()).toHaveAttribute("href", articleHref(ids.n5!));
     await expect(highlightSection(page).getByTestId("placeholder-card")).toHaveCount(0);
   });
 

@@ -66,7 +66,7 @@ test.describe("capturas de tela (site de demonstração)", () => {
 
   test("artigo", async ({ page, demoSite }) => {
     await openPage(page, demoSite, "/");
-    const href = await page.getByTestId("news-card").first().getByRole("link").getAttribute("href");
+    const href = await page.getByTestId("news-card").first().getByRole("link").first().getAttribute("href");
     expect(href).toMatch(/^\/article\//);
     await shoot(page, demoSite, href!, "article");
   });

@@ -67,7 +67,7 @@ describe("migrations", () => {
     const columns = async (table: string) =>
       (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name).sort();
     expect(await columns("news")).toEqual(
-      ["author", "category", "created_at", "full_content", "id", "is_highlighted", "media_id", "subtitle", "title", "updated_at"].sort(),
+      ["author", "author_slug", "category", "category_slug", "created_at", "full_content", "id", "is_highlighted", "media_id", "subtitle", "title", "updated_at"].sort(),
     );
     expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);
     expect(await columns("media")).toEqual(

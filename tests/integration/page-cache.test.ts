@@ -58,6 +58,9 @@ describe("cacheKey: what the cache may answer", () => {
     expect(cacheKey(request("/article/abc/final-da-copa"))).toBe("/article/abc/final-da-copa");
     expect(cacheKey(request("/article/abc/final-da-copa.data"))).toBe("/article/abc/final-da-copa.data");
     expect(cacheKey(request("/userLicence", { method: "HEAD" }))).toBe("/userLicence");
+    expect(cacheKey(request("/categoria/volei?cursor=abc&utm_source=x"))).toBe("/categoria/volei?cursor=abc");
+    expect(cacheKey(request("/autor/ana-reporter.data"))).toBe("/autor/ana-reporter.data");
+    expect(cacheKey(request("/categoria/volei/outra"))).toBeNull();
     expect(cacheKey(request("/", { method: "POST" }))).toBeNull();
     expect(cacheKey(request("/news-list", { cookie: "eef.session_token=abc.def" }))).toBeNull();
     expect(cacheKey(request("/news-list", { cookie: "tema=escuro; __Secure-eef.session_token=abc" }))).toBeNull();

@@ -10,6 +10,7 @@ export interface Database {
   media: MediaTable;
   admins: AdminsTable;
   app_settings: AppSettingsTable;
+  taxonomy_terms: TaxonomyTermsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -44,10 +45,21 @@ export interface NewsTable {
   full_content: string;
   category: string;
   author: string;
+  /** `category` and `author` folded (accents, case) for /categoria/{slug} and /autor/{slug}; see taxonomy.server.ts. */
+  category_slug: ColumnType<string, string | undefined, string>;
+  author_slug: ColumnType<string, string | undefined, string>;
   is_highlighted: ColumnType<number, number, number>;
   media_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The first spelling used of each category and author slug: the one shown. */
+export interface TaxonomyTermsTable {
+  kind: "category" | "author";
+  slug: string;
+  name: string;
+  created_at: string;
 }
 
 export interface SponsorsTable {

@@ -8,6 +8,7 @@ import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { SiteEvent } from "../events/event-bus.ts";
 import { CONTENT_TYPES, EXTERNAL_STORE } from "../media/media-types.ts";
 import { newsColumns } from "../news/news-editor.service.server.ts";
+import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";
 
 /**
@@ -297,7 +298,8 @@ export async function importFirestore(services: ImportServices, input: string, o
     const columns = newsColumns(parsed.data, services.config.site.defaultAuthor);
     try {
       const outcome = await write("news", id, plan, async (trx, mediaId) => {
-        await trx.insertInto("news").values({ id, ...columns, media_id: mediaId, created_at: createdAt, updated_at: updatedAt }).execute();
+        const terms = await canonicalNewsTerms(trx, columns, createdAt);
+        await trx.insertInto("news").values({ id, ...columns, ...terms, media_id: mediaId, created_at: createdAt, updated_at: updatedAt }).execute();
       });
       counted("news", outcome, plan);
     } catch (error) {

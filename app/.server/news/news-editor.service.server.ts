@@ -9,6 +9,7 @@ import type { Logger } from "../logger.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -81,13 +82,23 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         await file?.cleanup();
         throw error;
       }
+      const now = clock().toISOString();
+      const patch: Record<string, unknown> = { ...changes(existing) };
+      // A category or author is shown in the spelling first used for it ("volei" becomes "Vôlei").
+      for (const kind of ["category", "author"] as const) {
+        const name = patch[kind];
+        if (typeof name !== "string") continue;
+        const term = await canonicalTerm(db, kind, name, now);
+        patch[kind] = term.name;
+        patch[`${kind}_slug`] = term.slug;
+      }
       const saved = file ? await media.saveUpload(file) : null;
       const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
       let updated: bigint;
       try {
         const result = await db
           .updateTable("news")
-          .set({ ...changes(existing), media_id: mediaId, updated_at: clock().toISOString() })
+          .set({ ...patch, media_id: mediaId, updated_at: now })
           .where("id", "=", id)
           .executeTakeFirst();
         updated = result.numUpdatedRows;
@@ -109,13 +120,15 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     async createNews(input: NewsInput, file: UploadedFile | null): Promise<{ id: string; media: MediaOutcome }> {
       return wrapFailure("news_create_failed", "Falha ao adicionar notícia", async () => {
         await requireConnectedStore();
+        const now = clock().toISOString();
+        const fields = columns(input);
+        const terms = await canonicalNewsTerms(db, fields, now);
         const saved = file ? await media.saveUpload(file) : null;
         const id = randomUUID();
-        const now = clock().toISOString();
         try {
           await db
             .insertInto("news")
-            .values({ id, ...columns(input), media_id: saved?.id ?? null, created_at: now, updated_at: now })
+            .values({ id, ...fields, ...terms, media_id: saved?.id ?? null, created_at: now, updated_at: now })
             .execute();
         } catch (error) {
           if (saved) await removeMediaQuietly(saved.id);

@@ -22,6 +22,8 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.subtitle",
       "news.category",
       "news.author",
+      "news.category_slug",
+      "news.author_slug",
       "news.is_highlighted",
       "news.created_at",
       "news.updated_at",
@@ -37,17 +39,26 @@ export interface ListCursor {
   id: string;
 }
 
+/** Only the news of one category or one author (by slug). */
+export interface ListFilter {
+  categorySlug?: string | null;
+  authorSlug?: string | null;
+}
+
 /**
  * One page of the list, newest first (ties broken by id so the order is stable), optionally only the highlighted
- * news. Keyset paging on (created_at, id): a page costs the same whether it is the first or the thousandth, served by
- * the (created_at, id) and (is_highlighted, created_at, id) indexes on both databases.
+ * news, or only one category's or author's. Keyset paging on (created_at, id): a page costs the same whether it is the
+ * first or the thousandth, served by the (created_at, id), (is_highlighted, created_at, id), (category_slug,
+ * created_at, id) and (author_slug, created_at, id) indexes on both databases.
  */
 export function findNewsPage(
   db: Kysely<Database>,
-  { after, highlightedOnly, limit }: { after: ListCursor | null; highlightedOnly: boolean; limit: number },
+  { after, highlightedOnly, limit, categorySlug, authorSlug }: { after: ListCursor | null; highlightedOnly: boolean; limit: number } & ListFilter,
 ) {
   let query = selectNewsWithMedia(db);
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
+  if (categorySlug) query = query.where("news.category_slug", "=", categorySlug);
+  if (authorSlug) query = query.where("news.author_slug", "=", authorSlug);
   if (after) {
     // A row-value comparison: both databases turn it into a range on the index, so no row before the cursor is read.
     query = query.where((eb) => eb(eb.refTuple("news.created_at", "news.id"), "<", eb.tuple(after.createdAt, after.id)));

@@ -13,6 +13,7 @@ import {
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import { findTermName, listCategoryNames, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
 export const HOME_RECENT_COUNT = 3;
@@ -22,6 +23,10 @@ export interface NewsPageRequest {
   /** Opaque cursor from a previous page's `nextCursor`; none for the first page. */
   cursor?: string | null;
   highlightedOnly?: boolean;
+  /** Only this category's (slug) news. */
+  categorySlug?: string | null;
+  /** Only this author's (slug) news. */
+  authorSlug?: string | null;
   limit: number;
 }
 
@@ -33,7 +38,8 @@ export interface NewsPage {
 
 /** A news row (with its joined media columns) as list pages show it. */
 export function toNewsSummary(
-  row: Pick<NewsWithMediaRow, "id" | "title" | "subtitle" | "category" | "author" | "is_highlighted" | "created_at"> & JoinedMediaColumns,
+  row: Pick<NewsWithMediaRow, "id" | "title" | "subtitle" | "category" | "author" | "category_slug" | "author_slug" | "is_highlighted" | "created_at"> &
+    JoinedMediaColumns,
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
   return {
@@ -42,6 +48,8 @@ export function toNewsSummary(
     subtitle: row.subtitle,
     category: row.category,
     author: row.author,
+    categorySlug: row.category_slug || null,
+    authorSlug: row.author_slug || null,
     isHighlighted: Boolean(row.is_highlighted),
     createdAt: row.created_at,
     media: toMediaView(row, store),
@@ -61,15 +69,29 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
      * One page of news, newest first (all of them, or only the highlighted ones), starting after `cursor`.
      * Throws InvalidInputError for a cursor this service did not make.
      */
-    listNewsPage({ cursor, highlightedOnly = false, limit }: NewsPageRequest): Promise<NewsPage> {
+    listNewsPage({ cursor, highlightedOnly = false, limit, categorySlug, authorSlug }: NewsPageRequest): Promise<NewsPage> {
       return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
         const after = cursor ? decodeListCursor(cursor) : null;
         // One row more than asked tells whether there is a next page without a count.
-        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1 });
+        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1, categorySlug, authorSlug });
         const items = rows.slice(0, limit).map(toSummary);
         const last = items.at(-1);
         return { items, nextCursor: rows.length > limit && last ? encodeListCursor(last) : null };
       });
+    },
+
+    /** The shown name of a category or author slug; throws NotFoundError when no news ever used it. */
+    getTerm(kind: TermKind, slug: string): Promise<{ kind: TermKind; slug: string; name: string }> {
+      return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
+        const name = await findTermName(db, kind, slug);
+        if (name === null) throw new NotFoundError("term_not_found", kind === "category" ? t.taxonomy.categoryNotFound : t.taxonomy.authorNotFound);
+        return { kind, slug, name };
+      });
+    },
+
+    /** Every category in use, by name (the news form's suggestions). */
+    listCategories(): Promise<string[]> {
+      return wrapFailure("news_list_failed", "Falha ao buscar notícias", () => listCategoryNames(db));
     },
 
     /** The home's two blocks, in two queries whatever the number of news. */

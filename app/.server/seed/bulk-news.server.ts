@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
 import { loadSharp } from "../media/sharp.server.ts";
 import type { AppServices } from "../app.server.ts";
 import type { NewNewsRow } from "../db/schema.ts";
@@ -79,6 +80,18 @@ export async function seedBulkNews(
   const pictures = pictureCache();
   const result: BulkNewsResult = { inserted: 0, highlighted: 0, withImages: 0, imagesSkipped, newestId: null, ms: 0 };
 
+  // A handful of categories and reporters: each is recorded (taxonomy_terms) once.
+  const known = new Map<string, Awaited<ReturnType<typeof canonicalNewsTerms>>>();
+  async function canonicalNewsTermsCached(text: { category: string; author: string }) {
+    const key = `${text.category}\u0000${text.author}`;
+    let terms = known.get(key);
+    if (!terms) {
+      terms = await canonicalNewsTerms(db, text, new Date(now).toISOString());
+      known.set(key, terms);
+    }
+    return terms;
+  }
+
   for (let start = 0; start < count; start += perTransaction) {
     const rows: NewNewsRow[] = [];
     for (let index = start; index < Math.min(count, start + perTransaction); index++) {
@@ -98,7 +111,8 @@ export async function seedBulkNews(
       const id = randomUUID();
       if (index === 0) result.newestId = id;
       if (highlighted) result.highlighted++;
-      rows.push({ id, ...text, is_highlighted: highlighted ? 1 : 0, media_id: mediaId, created_at: createdAt, updated_at: createdAt });
+      const terms = await canonicalNewsTermsCached(text);
+      rows.push({ id, ...text, ...terms, is_highlighted: highlighted ? 1 : 0, media_id: mediaId, created_at: createdAt, updated_at: createdAt });
     }
     await db.transaction().execute(async (trx) => {
       for (let offset = 0; offset < rows.length; offset += perStatement) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AppServices } from "../app.server.ts";
 import { insertNews } from "../news/news.queries.server.ts";
+import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
 import { DEMO_NEWS, DEMO_SPONSOR_COUNT } from "./demo-content.ts";
 import { renderDemoImage, renderDemoVideo, renderSponsorLogo } from "./demo-media.server.ts";
 
@@ -46,13 +47,13 @@ export async function seedDemoContent(
 
   for (const [index, item] of DEMO_NEWS.entries()) {
     const createdAt = new Date(now.getTime() - item.hoursAgo * 3_600_000).toISOString();
+    const terms = await canonicalNewsTerms(db, { category: item.category, author: item.author ?? services.config.site.defaultAuthor }, createdAt);
     await insertNews(db, {
       id: randomUUID(),
       title: item.title,
       subtitle: item.subtitle,
       full_content: item.fullContent,
-      category: item.category,
-      author: item.author ?? services.config.site.defaultAuthor,
+      ...terms,
       is_highlighted: item.isHighlighted ? 1 : 0,
       media_id: mediaIds[index] ?? null,
       created_at: createdAt,

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Kysely } from "kysely";
-import { articlePath } from "../../lib/slug.ts";
+import { articlePath, termPath } from "../../lib/slug.ts";
+import { listTermsInUse } from "../news/taxonomy.server.ts";
 import type { PublicSiteConfig } from "../config/env.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
@@ -120,8 +121,10 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       return Readable.from(urls.map((url) => ({ url }))).pipe(index);
     },
 
-    sitemapPages(): Promise<Readable> {
-      return sitemapOf(STATIC_PAGES.map((url) => ({ url })));
+    /** The pages that are not articles: the static ones, then each category and author page with news. */
+    async sitemapPages(): Promise<Readable> {
+      const terms = await listTermsInUse(db);
+      return sitemapOf([...STATIC_PAGES, ...terms.map((term) => termPath(term.kind, term.slug))].map((url) => ({ url })));
     },
 
     /**

@@ -29,6 +29,8 @@ interface NewsFormProps {
   defaultAuthor: string;
   storeConnected: boolean;
   storeLabel: string;
+  /** Categories already in use, suggested as the editor types (a <datalist>). */
+  categorySuggestions?: string[];
   /** The Google Drive connection (MEDIA_STORE=gdrive only): shows its card instead of the plain warning. */
   drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */
@@ -44,7 +46,18 @@ export const BANNER_CLEAR_MS = 3000;
  * same data goes to the JSON API over XMLHttpRequest, so the real upload progress (bytes sent) can be shown, then a
  * "processing" stage while the server re-encodes the media.
  */
-export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, storeConnected, storeLabel, drive, serverResult }: NewsFormProps) {
+export function NewsForm({
+  mode,
+  newsId,
+  initial,
+  currentMedia,
+  defaultAuthor,
+  storeConnected,
+  storeLabel,
+  categorySuggestions = [],
+  drive,
+  serverResult,
+}: NewsFormProps) {
   const editing = mode === "edit";
   const navigate = useNavigate();
   const [values, setValues] = useState<NewsFormValues>(initial);
@@ -231,7 +244,14 @@ export function NewsForm({ mode, newsId, initial, currentMedia, defaultAuthor, s
             value={values.category}
             onChange={(event) => update("category", event.target.value)}
             aria-describedby={errors.category ? `${formId}-category-erro` : `${formId}-category-dica`}
+            list={`${formId}-categorias`}
+            autoComplete="off"
           />
+          <datalist id={`${formId}-categorias`} data-testid="category-suggestions">
+            {categorySuggestions.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
           <p id={`${formId}-category-dica`} className={styles.hint}>
             {t.newsForm.categoryHint}
           </p>

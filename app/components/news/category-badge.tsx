@@ -1,9 +1,18 @@
 import { Star } from "lucide-react";
+import { Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
+import { termPath } from "../../lib/slug.ts";
 import styles from "./category-badge.module.css";
 
-export function CategoryBadge({ category }: { category: string }) {
-  return <span className={styles.badge}>{category.trim() || t.news.defaultCategory}</span>;
+/** The category's name; a link to its page (/categoria/{slug}) when its slug is known. */
+export function CategoryBadge({ category, slug, className }: { category: string; slug?: string | null; className?: string }) {
+  const name = category.trim() || t.news.defaultCategory;
+  if (!slug) return <span className={styles.badge}>{name}</span>;
+  return (
+    <Link to={termPath("category", slug)} className={`${styles.badge} ${styles.link} ${className ?? ""}`} title={t.taxonomy.categoryLink(name)}>
+      {name}
+    </Link>
+  );
 }
 
 export function HighlightBadge() {

@@ -33,7 +33,7 @@ interface NewsCardProps {
   extra?: React.ReactNode;
 }
 
-/** A news card: the whole card links to the article. */
+/** A news card: the whole card links to the article, its category badge to the category's page. */
 export function NewsCard({
   news,
   variant,
@@ -46,22 +46,26 @@ export function NewsCard({
   extra,
 }: NewsCardProps) {
   const Heading = headingLevel;
+  // The title's link covers the whole card (its ::after); the category badge is a link of its own above it. The
+  // badges come after the title in the document (so the article link is the card's first) and are drawn first.
   return (
     <article className={`${styles.card} ${styles[variant]}`} data-testid="news-card" data-news-id={news.id}>
-      <Link to={articlePath(news)} className={styles.link}>
-        <span className={styles.media}>
-          <MediaThumb media={news.media} alt="" sizes={SIZES[variant]} priority={priority} />
+      <span className={styles.media}>
+        <MediaThumb media={news.media} alt="" sizes={SIZES[variant]} priority={priority} />
+      </span>
+      <span className={styles.body}>
+        <Heading className={styles.title}>
+          <Link to={articlePath(news)} className={styles.link}>
+            {titleContent ?? news.title}
+          </Link>
+        </Heading>
+        <p className={styles.subtitle}>{subtitleContent ?? news.subtitle}</p>
+        {extra ? <p className={styles.extra}>{extra}</p> : null}
+        <span className={styles.badges}>
+          <CategoryBadge category={news.category} slug={news.categorySlug} className={styles.badgeLink} />
+          {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
         </span>
-        <span className={styles.body}>
-          <span className={styles.badges}>
-            <CategoryBadge category={news.category} />
-            {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
-          </span>
-          <Heading className={styles.title}>{titleContent ?? news.title}</Heading>
-          <p className={styles.subtitle}>{subtitleContent ?? news.subtitle}</p>
-          {extra ? <p className={styles.extra}>{extra}</p> : null}
-        </span>
-      </Link>
+      </span>
       {actions ? <div className={styles.actions}>{actions}</div> : null}
     </article>
   );

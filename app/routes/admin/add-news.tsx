@@ -12,9 +12,10 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { config, store } = getServices();
+  const { config, store, news } = getServices();
   const drive = await driveStatusView(store, request);
   return {
+    categorySuggestions: await news.listCategories(),
     defaultAuthor: config.site.defaultAuthor,
     storeConnected: drive ? drive.connected : await store.isConnected(),
     storeLabel: t.storage.labels[store.name] ?? store.name,

@@ -20,6 +20,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { config, store, news } = getServices();
   const drive = await driveStatusView(store, request);
   const common = {
+    categorySuggestions: await news.listCategories(),
     defaultAuthor: config.site.defaultAuthor,
     storeConnected: drive ? drive.connected : await store.isConnected(),
     storeLabel: t.storage.labels[store.name] ?? store.name,

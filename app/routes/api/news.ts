@@ -8,7 +8,8 @@ import { API_PAGE_SIZE, API_PAGE_SIZE_MAX } from "../../lib/news-view.ts";
 
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
- * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only.
+ * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only,
+ * `?category=` / `?author=` (a slug, as in /categoria/{slug} and /autor/{slug}) for one category's or author's.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   try {
@@ -21,6 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     const page = await getServices().news.listNewsPage({
       cursor: params.get("cursor"),
       highlightedOnly: params.get("highlighted") === "1",
+      categorySlug: params.get("category"),
+      authorSlug: params.get("author"),
       limit,
     });
     return Response.json({ news: page.items, nextCursor: page.nextCursor });

@@ -13,7 +13,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
-import { articlePath } from "../../lib/slug.ts";
+import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
@@ -71,12 +71,21 @@ export default function Article({ loaderData }: Route.ComponentProps) {
   return (
     <article className="page-narrow">
       <header className={styles.header}>
-        <CategoryBadge category={article.category} />
+        <CategoryBadge category={article.category} slug={article.categorySlug} />
         <h1 className={styles.title}>{article.title}</h1>
         <p className={styles.subtitle}>{article.subtitle}</p>
         <p className={styles.meta}>
           <span>
-            {t.article.by} <strong className={styles.author}>{article.author.trim() || defaultAuthor}</strong>
+            {t.article.by}{" "}
+            <strong className={styles.author}>
+              {article.authorSlug ? (
+                <Link to={termPath("author", article.authorSlug)} title={t.taxonomy.authorLink(article.author)}>
+                  {article.author.trim() || defaultAuthor}
+                </Link>
+              ) : (
+                article.author.trim() || defaultAuthor
+              )}
+            </strong>
           </span>
           <span>
             {t.article.publishedOn} <time dateTime={article.createdAt}>{dateLabel}</time>

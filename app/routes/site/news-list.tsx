@@ -1,18 +1,15 @@
 import { Newspaper } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { data, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import { DeleteNewsButton } from "../../components/admin/lazy-delete-news-button.tsx";
-import { FIRST_ROW_WHEN_WIDE, NewsCard } from "../../components/news/news-card.tsx";
+import { PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
-import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
+import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
 import { pageMeta, siteOf } from "../../lib/seo.ts";
-import { useRootData } from "../../lib/site-context.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 
@@ -130,169 +127,11 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
             first={loaderData.news}
             nextCursor={loaderData.nextCursor}
             continued={loaderData.continued}
-            highlights={activeIndex === 1}
+            pageHref={(cursor) => listHref(activeIndex === 1, cursor)}
+            apiQuery={activeIndex === 1 ? "highlighted=1" : ""}
           />
         )}
       </div>
     </div>
-  );
-}
-
-interface PagedGridProps {
-  /** The page the server rendered (and re-renders on live updates). */
-  first: NewsSummary[];
-  nextCursor: string | null;
-  /** This page starts after an earlier one (a "Mais notícias" link followed without JavaScript). */
-  continued: boolean;
-  highlights: boolean;
-}
-
-interface Loaded {
-  first: NewsSummary[];
-  /** Older items loaded in this page as the reader scrolled, in list order. */
-  more: NewsSummary[];
-  next: string | null;
-}
-
-/**
- * The cards of one tab: the server renders the first screenful with a plain "Mais notícias" link to the next page
- * (works without JavaScript, and lets crawlers reach every article). In the browser the same link, or scrolling near
- * it, appends the next page in place, from the JSON API with the same keyset cursor.
- */
-function PagedGrid({ first, nextCursor, continued, highlights }: PagedGridProps) {
-  const { isAdmin } = useRootData();
-  const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
-  const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const moreLink = useRef<HTMLAnchorElement>(null);
-  const retryButton = useRef<HTMLButtonElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  /** Index of the first card of the page being loaded. */
-  const firstNew = useRef<number | null>(null);
-  /** "Mais notícias" or "Tentar de novo" was pressed (not just scrolled to). */
-  const pressed = useRef(false);
-
-  // A live update re-rendered the first page: keep the older items already loaded that it does not reach (cursors are
-  // stable, so the next page still starts where it did).
-  if (loaded.first !== first) {
-    const last = first.at(-1);
-    const kept = loaded.more.length && nextCursor && last ? [...loaded.first, ...loaded.more].filter((item) => isListedAfter(item, last)) : [];
-    setLoaded({ first, more: kept, next: kept.length ? loaded.next : nextCursor });
-  }
-
-  const items = [...loaded.first, ...loaded.more].filter((item) => !removed.has(item.id));
-  const next = loaded.next;
-
-  const loadMore = useCallback(async () => {
-    if (!next || status === "loading") return;
-    setStatus("loading");
-    firstNew.current = items.length;
-    const params = new URLSearchParams({ cursor: next, limit: String(LIST_PAGE_SIZE) });
-    if (highlights) params.set("highlighted", "1");
-    try {
-      const response = await fetch(`/api/news?${params}`, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null };
-      setLoaded((current) => {
-        if (current.next !== next) return current;
-        const shown = new Set([...current.first, ...current.more].map((item) => item.id));
-        return { ...current, more: [...current.more, ...page.news.filter((item) => !shown.has(item.id))], next: page.nextCursor };
-      });
-      setStatus("idle");
-    } catch {
-      setStatus("failed");
-    }
-  }, [next, status, highlights, items.length]);
-
-  // Scrolling near the end loads the next page (well before the reader reaches it).
-  useEffect(() => {
-    const link = moreLink.current;
-    if (!link || !next || status !== "idle" || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) void loadMore();
-    }, { rootMargin: "0px 0px 800px 0px" });
-    observer.observe(link);
-    return () => observer.disconnect();
-  }, [next, status, loadMore]);
-
-  // When a page asked for with "Mais notícias" (keyboard, screen reader) arrives, focus goes on to its first card
-  // instead of staying at the bottom. Pages loaded by scrolling leave focus alone.
-  useEffect(() => {
-    const from = firstNew.current;
-    if (status === "failed" && pressed.current) retryButton.current?.focus();
-    if (from === null || status !== "idle") return;
-    firstNew.current = null;
-    if (pressed.current) list.current?.children[from]?.querySelector("a")?.focus();
-    pressed.current = false;
-  }, [status, items.length]);
-
-  return (
-    <>
-      {deleteError ? <Banner kind="error" message={deleteError} /> : null}
-      {items.length > 0 ? (
-        <ul className={grid.grid} ref={list}>
-          {items.map((item, index) => (
-            <li key={item.id}>
-              <NewsCard
-                news={item}
-                variant="grid"
-                showHighlight
-                priority={!continued && (index === 0 || (index < 3 && FIRST_ROW_WHEN_WIDE))}
-                headingLevel="h2"
-                actions={
-                  isAdmin ? (
-                    <DeleteNewsButton
-                      id={item.id}
-                      title={item.title}
-                      onDeleted={(id) => {
-                        setDeleteError(null);
-                        setRemoved((previous) => new Set(previous).add(id));
-                      }}
-                      onFailed={setDeleteError}
-                    />
-                  ) : undefined
-                }
-              />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <div className={grid.more} aria-live="polite">
-        {status === "loading" ? <Spinner label={t.newsList.loadingMore} /> : null}
-        {status === "failed" ? (
-          <p className={grid.error} role="alert">
-            {t.newsList.loadMoreError}{" "}
-            <button
-              type="button"
-              ref={retryButton}
-              className={grid.retry}
-              onClick={() => {
-                pressed.current = true;
-                void loadMore();
-              }}
-            >
-              {t.newsList.retry}
-            </button>
-          </p>
-        ) : null}
-        {next && status !== "failed" ? (
-          <a
-            ref={moreLink}
-            href={listHref(highlights, next)}
-            className={grid.moreLink}
-            aria-disabled={status === "loading" || undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              pressed.current = true;
-              void loadMore();
-            }}
-          >
-            {t.newsList.more}
-          </a>
-        ) : null}
-        {!next && (continued || loaded.more.length > 0) ? <p className={grid.end}>{t.newsList.end}</p> : null}
-      </div>
-    </>
   );
 }

@@ -1,0 +1,100 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../db/schema.ts";
+
+export type TermKind = "category" | "author";
+
+/**
+ * The slug of a category or an author: accents and case folded, words joined by hyphens ("Vôlei" and "volei" are
+ * one), at most 80 characters. A name with nothing readable in it (only emoji, say) still gets a stable slug from its
+ * bytes. Keep in step with the copy in migrations/2026-11-25-020-taxonomy.ts.
+ */
+export function termSlug(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+  return slug || `t-${Buffer.from(text.trim().normalize("NFC"), "utf8").toString("hex").slice(0, 60)}`;
+}
+
+/** Whether `slug` could be a term slug at all (anything else is a 404 without a query). */
+export function isTermSlug(slug: string): boolean {
+  return slug.length <= 123 && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug);
+}
+
+/**
+ * The spelling shown for `name`'s slug: the first one ever used (recorded now when the slug is new). Two editors
+ * typing "Vôlei" and "volei" at the same time both end with the one recorded first.
+ */
+export async function canonicalTerm(
+  db: Kysely<Database> | Transaction<Database>,
+  kind: TermKind,
+  name: string,
+  now: string,
+): Promise<{ name: string; slug: string }> {
+  // A blank name (only rows written behind the editor's back; it always applies the defaults) has no page.
+  if (!name.trim()) return { name, slug: "" };
+  const slug = termSlug(name);
+  await db
+    .insertInto("taxonomy_terms")
+    .values({ kind, slug, name, created_at: now })
+    .onConflict((oc) => oc.columns(["kind", "slug"]).doNothing())
+    .execute();
+  const row = await db.selectFrom("taxonomy_terms").select("name").where("kind", "=", kind).where("slug", "=", slug).executeTakeFirst();
+  return { name: row?.name ?? name, slug };
+}
+
+/** The category and author columns of a news item in their shown spelling, with their slugs. */
+export async function canonicalNewsTerms(
+  db: Kysely<Database> | Transaction<Database>,
+  columns: { category: string; author: string },
+  now: string,
+): Promise<{ category: string; category_slug: string; author: string; author_slug: string }> {
+  const category = await canonicalTerm(db, "category", columns.category, now);
+  const author = await canonicalTerm(db, "author", columns.author, now);
+  return { category: category.name, category_slug: category.slug, author: author.name, author_slug: author.slug };
+}
+
+/** The shown name of a category or author slug, or null when no news ever used it. */
+export async function findTermName(db: Kysely<Database>, kind: TermKind, slug: string): Promise<string | null> {
+  if (!isTermSlug(slug)) return null;
+  const row = await db.selectFrom("taxonomy_terms").select("name").where("kind", "=", kind).where("slug", "=", slug).executeTakeFirst();
+  return row?.name ?? null;
+}
+
+/** The categories in use (at least one news item), by name: the news form's suggestions. */
+export async function listCategoryNames(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("taxonomy_terms")
+    .select("name")
+    .where("kind", "=", "category")
+    .where(({ exists, selectFrom }) => exists(selectFrom("news").select("news.id").whereRef("news.category_slug", "=", "taxonomy_terms.slug")))
+    .execute();
+  return rows.map((row) => row.name).sort((a, b) => a.localeCompare(b, "pt-BR"));
+}
+
+/** Category and author slugs with at least one news item: the sitemap's term pages. */
+export async function listTermsInUse(db: Kysely<Database>): Promise<Array<{ kind: TermKind; slug: string }>> {
+  const rows = await db
+    .selectFrom("taxonomy_terms")
+    .select(["kind", "slug"])
+    .where(({ or, and, eb, exists, selectFrom }) =>
+      or([
+        and([
+          eb("kind", "=", "category"),
+          exists(selectFrom("news").select("news.id").whereRef("news.category_slug", "=", "taxonomy_terms.slug")),
+        ]),
+        and([
+          eb("kind", "=", "author"),
+          exists(selectFrom("news").select("news.id").whereRef("news.author_slug", "=", "taxonomy_terms.slug")),
+        ]),
+      ]),
+    )
+    .orderBy("kind")
+    .orderBy("slug")
+    .execute();
+  return rows;
+}

@@ -1,0 +1,136 @@
+import { Newspaper } from "lucide-react";
+import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
+import type { Route } from "./+types/term-list";
+import { pageHeaders } from "../../lib/cache-headers.ts";
+import { getServices } from "../../.server/app.server.ts";
+import { AppError, requestIdFrom } from "../../.server/errors.ts";
+import type { TermKind } from "../../.server/news/taxonomy.server.ts";
+import { PagedGrid } from "../../components/news/paged-grid.tsx";
+import { ErrorState } from "../../components/ui/error-state.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { t } from "../../i18n/pt-BR.ts";
+import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
+import { pageMeta, siteOf } from "../../lib/seo.ts";
+import { termPath } from "../../lib/slug.ts";
+import grid from "../../components/news/news-grid.module.css";
+import styles from "./term-list.module.css";
+
+/** /categoria/{slug} and /autor/{slug}: one category's or one author's news, paged like the list. */
+function kindOf(pathname: string): TermKind {
+  return pathname.startsWith("/autor/") ? "author" : "category";
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { news, log } = getServices();
+  const kind = kindOf(new URL(request.url).pathname);
+  const cursor = new URL(request.url).searchParams.get("cursor");
+  let term: Awaited<ReturnType<typeof news.getTerm>>;
+  try {
+    term = await news.getTerm(kind, params.slug);
+  } catch (error) {
+    const status = error instanceof AppError ? error.status : 500;
+    if (status >= 500) log.error({ err: error, reqId: requestIdFrom(request) }, "term page load failed");
+    throw data({ kind }, { status, headers: { "Cache-Control": "no-store" } });
+  }
+  try {
+    const page = await news.listNewsPage({
+      cursor,
+      limit: LIST_PAGE_SIZE,
+      ...(kind === "category" ? { categorySlug: term.slug } : { authorSlug: term.slug }),
+    });
+    return { term, news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
+  } catch (error) {
+    const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
+    if (!invalidCursor) log.error({ err: error }, "term page load failed");
+    return data(
+      { term, news: [] as NewsSummary[], nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
+      { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+}
+
+export const headers = pageHeaders;
+
+function pageHref(term: { kind: TermKind; slug: string }, cursor?: string | null): string {
+  const path = termPath(term.kind, term.slug);
+  return cursor ? `${path}?${new URLSearchParams({ cursor })}` : path;
+}
+
+export function meta({ matches, loaderData, location }: Route.MetaArgs) {
+  const site = siteOf(matches);
+  const siteName = site?.name ?? "";
+  if (!loaderData) {
+    const missing = kindOf(location.pathname) === "author" ? t.taxonomy.authorNotFound : t.taxonomy.categoryNotFound;
+    return [{ title: `${missing} | ${siteName}` }, { name: "robots", content: "noindex" }];
+  }
+  const { term, continued, news } = loaderData;
+  const category = term.kind === "category";
+  const cursor = new URLSearchParams(location.search).get("cursor");
+  return pageMeta(site, {
+    title: `${category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} | ${siteName}`,
+    description: category ? t.taxonomy.metaCategory(term.name, siteName) : t.taxonomy.metaAuthor(term.name, siteName),
+    path: pageHref(term, cursor),
+    // Later pages are there to be followed, not listed; an empty page has nothing to list.
+    extra: continued || news.length === 0 ? [{ name: "robots", content: "noindex, follow" }] : [],
+  });
+}
+
+export default function TermList({ loaderData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const { term } = loaderData;
+  const category = term.kind === "category";
+  const loading = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
+  return (
+    <div className="page">
+      <p className={styles.kicker}>{category ? t.taxonomy.categoryKicker : t.taxonomy.authorKicker}</p>
+      <h1 className="page-title">{term.name}</h1>
+      <section aria-label={category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} className={styles.panel}>
+        {loading ? (
+          <Spinner label={t.newsList.loading} />
+        ) : loaderData.failure === "load" ? (
+          <p className={grid.error} role="alert">
+            {t.newsList.loadError}
+          </p>
+        ) : loaderData.failure === "cursor" ? (
+          <p className={grid.error} role="alert">
+            {t.newsList.invalidCursor} <Link to={pageHref(term)}>{term.name}</Link>
+          </p>
+        ) : loaderData.news.length === 0 && !loaderData.continued ? (
+          <div className={grid.empty} data-testid="term-empty">
+            <Newspaper aria-hidden="true" size={48} />
+            <p className={grid.emptyTitle}>{category ? t.taxonomy.emptyCategory : t.taxonomy.emptyAuthor}</p>
+            <p className={grid.emptyHint}>
+              <Link to="/news-list">{t.taxonomy.allNews}</Link>
+            </p>
+          </div>
+        ) : (
+          <PagedGrid
+            key={pageHref(term, new URLSearchParams(location.search).get("cursor"))}
+            first={loaderData.news}
+            nextCursor={loaderData.nextCursor}
+            continued={loaderData.continued}
+            pageHref={(cursor) => pageHref(term, cursor)}
+            apiQuery={new URLSearchParams({ [term.kind]: term.slug }).toString()}
+          />
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** An unknown slug is a 404 with its own message; a failed load says so. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const location = useLocation();
+  const author = kindOf(location.pathname) === "author";
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <ErrorState
+      title={missing ? (author ? t.taxonomy.authorNotFound : t.taxonomy.categoryNotFound) : t.newsList.loadError}
+      text={missing ? t.taxonomy.notFoundHint : undefined}
+      actionLabel={t.taxonomy.allNews}
+      actionTo="/news-list"
+    />
+  );
+}
