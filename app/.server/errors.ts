@@ -31,6 +31,16 @@ export function retryAfterHeaders(error: unknown): Record<string, string> {
   return error instanceof AppError && error.retryAfterSeconds !== null ? { "Retry-After": String(error.retryAfterSeconds) } : {};
 }
 
+/** Input refused field by field (a 400): `fields` maps each field to its pt-BR messages, as forms show them. */
+export class FieldsError extends AppError {
+  override name = "FieldsError";
+  readonly fields: Record<string, string[]>;
+  constructor(code: string, fields: Record<string, string[]>) {
+    super(code, Object.values(fields).flat()[0] ?? "Dados inválidos.", 400);
+    this.fields = fields;
+  }
+}
+
 export class NotFoundError extends AppError {
   override name = "NotFoundError";
   constructor(code: string, message: string) {

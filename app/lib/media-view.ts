@@ -17,6 +17,17 @@ export interface MediaView {
    * that address, there are no variants and the file was never copied to this server.
    */
   external?: boolean;
+  /** What the image shows, for screen readers: its `alt` (the news title when there is none, as on older images). */
+  description?: string | null;
+  /** Shown under the media on the article and in the full-screen view. */
+  caption?: string | null;
+  /** Who made it, shown as "Foto: {credit}". */
+  credit?: string | null;
+}
+
+/** The `alt` of a news item's image: its description, or the title for images stored without one. */
+export function imageAlt(media: Pick<MediaView, "description"> | null, title: string): string {
+  return media?.description?.trim() || title;
 }
 
 export const DEFAULT_IMAGE_URL = "/images/bola-padrao.svg";

@@ -7,7 +7,16 @@ export const NEWS_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 export const SPONSOR_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The most characters each text field takes (one source for the form, the API and their messages). */
-export const NEWS_LIMITS = { title: 300, subtitle: 1000, fullContent: 100_000, category: 60, author: 120 } as const;
+export const NEWS_LIMITS = {
+  title: 300,
+  subtitle: 1000,
+  fullContent: 100_000,
+  category: 60,
+  author: 120,
+  mediaDescription: 300,
+  mediaCaption: 500,
+  mediaCredit: 120,
+} as const;
 type NewsTextField = keyof typeof NEWS_LIMITS;
 
 /** C0/C1 control characters other than tab and line breaks, DEL included. */
@@ -53,6 +62,9 @@ export const newsFormSchema = z.object({
   fullContent: required("fullContent", t.newsForm.fullContentRequired),
   category: required("category", t.newsForm.categoryRequired),
   author: text("author", null).optional().default(""),
+  mediaDescription: text("mediaDescription", null).optional().default(""),
+  mediaCaption: text("mediaCaption", null).optional().default(""),
+  mediaCredit: text("mediaCredit", null).optional().default(""),
   isHighlighted: checkbox,
   removeMedia: checkbox,
 });
@@ -66,6 +78,10 @@ const newsFields = {
   fullContent: text("fullContent", null),
   category: text("category", null),
   author: text("author", null),
+  /** The image's description for screen readers (required with a new image), caption and credit. */
+  mediaDescription: text("mediaDescription", null),
+  mediaCaption: text("mediaCaption", null),
+  mediaCredit: text("mediaCredit", null),
 };
 
 /**
@@ -77,6 +93,9 @@ export const newsInputSchema = z.object({
   fullContent: newsFields.fullContent.optional(),
   category: newsFields.category.optional(),
   author: newsFields.author.optional(),
+  mediaDescription: newsFields.mediaDescription.optional(),
+  mediaCaption: newsFields.mediaCaption.optional(),
+  mediaCredit: newsFields.mediaCredit.optional(),
   isHighlighted: checkbox,
   removeMedia: checkbox,
 });
@@ -101,6 +120,14 @@ export const newsPatchSchema = z
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: t.api.emptyPatch });
 
 export type NewsPatch = z.infer<typeof newsPatchSchema>;
+
+/**
+ * A new image must say what it shows (for screen readers): the pt-BR message when `description` is blank, else
+ * null. Videos and images already stored (older ones have none) are not asked.
+ */
+export function missingImageDescription(newFileIsImage: boolean, description: string | undefined): string | null {
+  return newFileIsImage && !description?.trim() ? t.newsForm.mediaDescriptionRequired : null;
+}
 
 /** Browser-side check of a picked news media file (the server checks the real bytes again). */
 export function checkNewsMediaFile(file: { type: string; size: number }): string | null {

@@ -63,12 +63,17 @@ const errorBanner = (page: Page) => page.getByTestId("banner-error");
 /** A news card by its exact title (by text, not by role: an open modal dialog hides the page from the a11y tree). */
 const cardOf = (page: Page, title: string) => page.getByTestId("news-card").filter({ has: page.locator("h2, h3").getByText(title, { exact: true }) });
 
-async function fillNews(page: Page, values: { title: string; subtitle: string; fullContent: string; category: string; author?: string }) {
+/** Fills the form; the image description too (a new image needs one), "Imagem de teste." unless given. */
+async function fillNews(
+  page: Page,
+  values: { title: string; subtitle: string; fullContent: string; category: string; author?: string; mediaDescription?: string },
+) {
   await field(page, "Título").fill(values.title);
   await field(page, "Subtítulo").fill(values.subtitle);
   await field(page, "Conteúdo completo").fill(values.fullContent);
   await field(page, "Categoria").fill(values.category);
   if (values.author !== undefined) await field(page, "Autor (opcional)").fill(values.author);
+  await field(page, t.newsForm.mediaDescription).fill(values.mediaDescription ?? "Imagem de teste.");
 }
 
 /** Records every text the upload progress element shows (a MutationObserver sees even a one-frame state). */

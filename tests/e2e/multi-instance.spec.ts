@@ -228,6 +228,7 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
           subtitle: "Criada na instância A, lida na B.",
           fullContent: "Conteúdo.",
           category: "Futebol",
+          mediaDescription: "Foto de teste.",
           media: { name: "foto.jpg", mimeType: "image/jpeg", buffer: await makeTestImage(800, 450) },
         },
         headers: { origin: a.url },
@@ -345,6 +346,7 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
           ["subtitle", "O servidor recebeu SIGTERM no meio do envio."],
           ["fullContent", "Conteúdo."],
           ["category", "Futebol"],
+          ["mediaDescription", "Foto de teste."],
         ]
           .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
           .join("") + `--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,

@@ -16,7 +16,7 @@ const BOUNDARY = "----limite-de-envios";
 
 /** A news form with a `media` file, as multipart bytes. */
 function newsForm(title: string, image: Buffer): Buffer {
-  const fields = { title, subtitle: "Subtítulo", fullContent: "Texto.", category: "Futebol" };
+  const fields = { title, subtitle: "Subtítulo", fullContent: "Texto.", category: "Futebol", mediaDescription: "Foto de teste." };
   const parts = Object.entries(fields).map(
     ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
   );

@@ -139,7 +139,7 @@ describe("saves of an item that is gone", () => {
       },
     });
     const before = await mediaCount(services);
-    await expect(editor.patchNews(id, patch({ title: "Tarde demais" }), await uploadedImage(services))).rejects.toMatchObject({ status: 404 });
+    await expect(editor.patchNews(id, patch({ title: "Tarde demais", mediaDescription: "Foto do estádio." }), await uploadedImage(services))).rejects.toMatchObject({ status: 404 });
     expect(stored).not.toBeNull();
     expect(await mediaCount(services)).toBe(before);
     // No stored object is left (the store's own temporary folder aside).

@@ -82,6 +82,12 @@ export interface MediaTable {
   /** JSON array of image variants: `[{ "width": 400, "format": "webp", "key": "…", "mimeType": "image/webp" }]`. */
   variants: string;
   original_name: string | null;
+  /** What the image shows, for screen readers (its `alt`); required for new images, null on older ones. */
+  description: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Shown under the media. */
+  caption: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who made it, shown as "Foto: {credit}". */
+  credit: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
 }
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { AppError, FieldsError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { getServices } from "../app.server.ts";
 import type { Logger } from "../logger.server.ts";
@@ -29,7 +29,7 @@ export function toApiError(error: unknown, request: Request, log: Pick<Logger, "
   if (!expected) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
-  const response = apiError(status, code, publicErrorMessage(error, requestId));
+  const response = apiError(status, code, publicErrorMessage(error, requestId), error instanceof FieldsError ? error.fields : undefined);
   if (!expected && requestId) response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(retryAfterHeaders(error))) response.headers.set(name, value);
   return response;

@@ -3,13 +3,21 @@ import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
-import { AppError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { AppError, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
   success?: string;
   error?: string;
   fieldErrors?: Partial<Record<string, string[]>>;
+  /** The text fields as sent, when they were refused: the form shows them again (a file cannot be kept). */
+  values?: Record<string, string>;
+}
+
+/** The form's text fields as sent (what the form draws again after a refusal). */
+function sentValues(fields: Record<string, string>): Record<string, string> {
+  const names = ["title", "subtitle", "fullContent", "category", "author", "mediaDescription", "mediaCaption", "mediaCredit", "isHighlighted"];
+  return Object.fromEntries(names.filter((name) => typeof fields[name] === "string").map((name) => [name, fields[name]!]));
 }
 
 /**
@@ -40,9 +48,15 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
       await file?.cleanup();
       const fieldErrors: Record<string, string[]> = {};
       for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-      return data<NewsFormActionData>({ fieldErrors }, { status: 400 });
+      return data<NewsFormActionData>({ fieldErrors, values: sentValues(fields) }, { status: 400 });
     }
-    const result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
+    let result: Awaited<ReturnType<typeof newsEditor.createNews>>;
+    try {
+      result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
+    } catch (error) {
+      if (error instanceof FieldsError) return data<NewsFormActionData>({ fieldErrors: error.fields, values: sentValues(fields) }, { status: 400 });
+      throw error;
+    }
     if (editing) throw redirect(`/article/${result.id}`);
     return data<NewsFormActionData>({ success: t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name) });
   }

@@ -267,10 +267,19 @@ export interface JoinedMediaColumns {
   media_width: number | null;
   media_height: number | null;
   media_variants: string | null;
+  /** The image's description, caption and credit (absent from queries that do not need them). */
+  media_description?: string | null;
+  media_caption?: string | null;
+  media_credit?: string | null;
 }
 
 /** Builds what the browser needs to show a media item, with URLs from the store. */
 export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
+  const view = toBareMediaView(row, store);
+  return view ? { ...view, description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null } : null;
+}
+
+function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
   if (!row.media_kind || !row.media_key || !row.media_mime_type) return null;
   if (row.media_store === EXTERNAL_STORE) {
     // The address as imported (the `#news-…` fragment never reaches the other server). Dimensions are unknown.

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
-import type { NewsInput, NewsPatch } from "../../lib/news-schema.ts";
+import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
 import type { Database } from "../db/schema.ts";
-import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
+import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
@@ -34,6 +34,36 @@ export function newsColumns(input: NewsInput, defaultAuthor: string) {
     author: input.author?.trim() || defaultAuthor,
     is_highlighted: input.isHighlighted ? 1 : 0,
   };
+}
+
+/** The description, caption and credit of a news item's media: a text, null to clear, absent to leave as it is. */
+export interface MediaText {
+  description?: string | null;
+  caption?: string | null;
+  credit?: string | null;
+}
+
+/** The media text of checked input: every field (a whole item) or only those sent (a PATCH). Blank clears. */
+function mediaTextOf(input: { mediaDescription?: string; mediaCaption?: string; mediaCredit?: string }, whole: boolean): MediaText {
+  const value = (text: string | undefined) => (text === undefined ? (whole ? null : undefined) : text.trim() || null);
+  const result: MediaText = {};
+  for (const [key, text] of [
+    ["description", input.mediaDescription],
+    ["caption", input.mediaCaption],
+    ["credit", input.mediaCredit],
+  ] as const) {
+    const next = value(text);
+    if (next !== undefined) result[key] = next;
+  }
+  return result;
+}
+
+/** A new image without a description is refused before anything is stored (its temporary file removed). */
+async function requireImageDescription(file: UploadedFile | null, description: string | null | undefined) {
+  const message = missingImageDescription(file?.kind === "image", description ?? undefined);
+  if (!message) return;
+  await file?.cleanup();
+  throw new FieldsError("media_description_required", { mediaDescription: [message] });
 }
 
 /** What happened to the media of a saved news item (drives the success message). */
@@ -69,6 +99,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     file: UploadedFile | null,
     removeMedia: boolean,
     changes: (existing: { subtitle: string }) => Partial<ReturnType<typeof columns>>,
+    mediaText: MediaText,
   ): Promise<{ id: string; media: MediaOutcome }> {
     return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
       const existing = await db.selectFrom("news").select(["id", "media_id", "subtitle"]).where("id", "=", id).executeTakeFirst();
@@ -76,6 +107,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         await file?.cleanup();
         throw new NotFoundError("news_not_found", t.news.notFound);
       }
+      await requireImageDescription(file, mediaText.description);
       try {
         await requireConnectedStore();
       } catch (error) {
@@ -96,6 +128,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
       let updated: bigint;
       try {
+        // The text goes with the media the item ends with (the new file, or the one it keeps).
+        if (mediaId && Object.keys(mediaText).length > 0) await db.updateTable("media").set(mediaText).where("id", "=", mediaId).execute();
         const result = await db
           .updateTable("news")
           .set({ ...patch, media_id: mediaId, updated_at: now })
@@ -119,6 +153,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
   return {
     async createNews(input: NewsInput, file: UploadedFile | null): Promise<{ id: string; media: MediaOutcome }> {
       return wrapFailure("news_create_failed", "Falha ao adicionar notícia", async () => {
+        const text = mediaTextOf(input, true);
+        await requireImageDescription(file, text.description);
         await requireConnectedStore();
         const now = clock().toISOString();
         const fields = columns(input);
@@ -126,6 +162,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         const saved = file ? await media.saveUpload(file) : null;
         const id = randomUUID();
         try {
+          if (saved) await db.updateTable("media").set(text).where("id", "=", saved.id).execute();
           await db
             .insertInto("news")
             .values({ id, ...fields, ...terms, media_id: saved?.id ?? null, created_at: now, updated_at: now })
@@ -141,7 +178,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
     /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
     async updateNews(id: string, input: NewsInput, file: UploadedFile | null): Promise<{ id: string; media: MediaOutcome }> {
-      return saveChanges(id, file, Boolean(input.removeMedia), () => columns(input));
+      return saveChanges(id, file, Boolean(input.removeMedia), () => columns(input), mediaTextOf(input, true));
     },
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
@@ -155,7 +192,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         if (patch.author !== undefined) changes.author = patch.author.trim() || defaultAuthor;
         if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
         return changes;
-      });
+      }, mediaTextOf(patch, false));
     },
 
     async setHighlight(id: string, highlighted: boolean): Promise<void> {

@@ -10,6 +10,9 @@ export const JOINED_MEDIA_COLUMNS = [
   "media.width as media_width",
   "media.height as media_height",
   "media.variants as media_variants",
+  "media.description as media_description",
+  "media.caption as media_caption",
+  "media.credit as media_credit",
 ] as const;
 
 function selectNewsWithMedia(db: Kysely<Database>) {

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import type { MediaView } from "../../lib/media-view.ts";
-import { checkNewsMediaFile, newsFormSchema } from "../../lib/news-schema.ts";
+import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
 import { DriveConnectionCard, DriveForms, type DriveStatusView } from "./drive-connection.tsx";
@@ -16,6 +16,10 @@ export interface NewsFormValues {
   fullContent: string;
   category: string;
   author: string;
+  /** The image's description for screen readers (required with a new image), caption and credit. */
+  mediaDescription: string;
+  mediaCaption: string;
+  mediaCredit: string;
   isHighlighted: boolean;
 }
 
@@ -34,10 +38,30 @@ interface NewsFormProps {
   /** The Google Drive connection (MEDIA_STORE=gdrive only): shows its card instead of the plain warning. */
   drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */
-  serverResult?: { success?: string; error?: string; fieldErrors?: Partial<Record<string, string[]>> } | undefined;
+  serverResult?: { success?: string; error?: string; fieldErrors?: Partial<Record<string, string[]>>; values?: Record<string, string> } | undefined;
 }
 
-const EMPTY: NewsFormValues = { title: "", subtitle: "", fullContent: "", category: "", author: "", isHighlighted: false };
+export const EMPTY_NEWS_FORM: NewsFormValues = {
+  title: "",
+  subtitle: "",
+  fullContent: "",
+  category: "",
+  author: "",
+  mediaDescription: "",
+  mediaCaption: "",
+  mediaCredit: "",
+  isHighlighted: false,
+};
+/** `base` with the text fields a refused submission sent (no JavaScript) put back. */
+export function valuesFrom(sent: Record<string, string> | undefined, base: NewsFormValues): NewsFormValues {
+  if (!sent) return base;
+  const values = { ...base, isHighlighted: sent.isHighlighted === "on" };
+  for (const key of Object.keys(base) as Array<keyof NewsFormValues>) {
+    if (key !== "isHighlighted" && typeof sent[key] === "string") values[key] = sent[key];
+  }
+  return values;
+}
+
 export const REDIRECT_AFTER_EDIT_MS = 2000;
 export const BANNER_CLEAR_MS = 3000;
 
@@ -115,6 +139,8 @@ export function NewsForm({
     }
     const fileProblem = picked ? checkNewsMediaFile(picked.file) : null;
     if (fileProblem) nextErrors.media = fileProblem;
+    const noDescription = missingImageDescription(Boolean(picked?.file.type.startsWith("image/")), values.mediaDescription);
+    if (noDescription) nextErrors.mediaDescription = noDescription;
     setErrors(nextErrors);
     if (Object.keys(nextErrors).length > 0) return;
 
@@ -152,7 +178,7 @@ export function NewsForm({
           const id = answer.id;
           timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
         } else {
-          setValues(EMPTY);
+          setValues(EMPTY_NEWS_FORM);
           setPicked(null);
           setStatus("idle");
         }
@@ -274,6 +300,52 @@ export function NewsForm({
         error={errors.media}
       />
       {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
+
+      <fieldset className={styles.mediaText} disabled={busy}>
+        <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>
+        <div className={styles.field}>
+          <label htmlFor={`${formId}-mediaDescription`}>{t.newsForm.mediaDescription}</label>
+          <textarea
+            {...fieldProps("mediaDescription")}
+            rows={2}
+            value={values.mediaDescription}
+            onChange={(event) => update("mediaDescription", event.target.value)}
+            aria-describedby={`${formId}-mediaDescription-dica${errors.mediaDescription ? ` ${formId}-mediaDescription-erro` : ""}`}
+          />
+          <p id={`${formId}-mediaDescription-dica`} className={styles.hint}>
+            {t.newsForm.mediaDescriptionHint}
+          </p>
+          {fieldError("mediaDescription")}
+        </div>
+        <div className={styles.row}>
+          <div className={styles.field}>
+            <label htmlFor={`${formId}-mediaCaption`}>{t.newsForm.mediaCaption}</label>
+            <input
+              {...fieldProps("mediaCaption")}
+              value={values.mediaCaption}
+              onChange={(event) => update("mediaCaption", event.target.value)}
+              aria-describedby={`${formId}-mediaCaption-dica${errors.mediaCaption ? ` ${formId}-mediaCaption-erro` : ""}`}
+            />
+            <p id={`${formId}-mediaCaption-dica`} className={styles.hint}>
+              {t.newsForm.mediaCaptionHint}
+            </p>
+            {fieldError("mediaCaption")}
+          </div>
+          <div className={styles.field}>
+            <label htmlFor={`${formId}-mediaCredit`}>{t.newsForm.mediaCredit}</label>
+            <input
+              {...fieldProps("mediaCredit")}
+              value={values.mediaCredit}
+              onChange={(event) => update("mediaCredit", event.target.value)}
+              aria-describedby={`${formId}-mediaCredit-dica${errors.mediaCredit ? ` ${formId}-mediaCredit-erro` : ""}`}
+            />
+            <p id={`${formId}-mediaCredit-dica`} className={styles.hint}>
+              {t.newsForm.mediaCreditHint}
+            </p>
+            {fieldError("mediaCredit")}
+          </div>
+        </div>
+      </fieldset>
 
       <div className={styles.actions}>
         <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>

@@ -2,7 +2,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { RefObject } from "react";
 import { t } from "../../i18n/pt-BR.ts";
-import type { MediaView } from "../../lib/media-view.ts";
+import { imageAlt, type MediaView } from "../../lib/media-view.ts";
+import { MediaCaption } from "./media-caption.tsx";
 import styles from "./article-media.module.css";
 
 export interface ArticleLightboxProps {
@@ -33,13 +34,16 @@ export function ArticleLightbox({ media, title, open, onOpenChange, triggerRef }
           }}
         >
           <Dialog.Title className="visually-hidden">{t.article.lightboxTitle(title)}</Dialog.Title>
-          {media.kind === "video" ? (
-            <video className={styles.lightboxMedia} src={media.src} controls autoPlay playsInline>
-              <track kind="captions" />
-            </video>
-          ) : (
-            <img className={styles.lightboxMedia} src={media.largeSrc} alt={title} />
-          )}
+          <figure className={styles.lightboxFigure}>
+            {media.kind === "video" ? (
+              <video className={styles.lightboxMedia} src={media.src} controls autoPlay playsInline>
+                <track kind="captions" />
+              </video>
+            ) : (
+              <img className={styles.lightboxMedia} src={media.largeSrc} alt={imageAlt(media, title)} />
+            )}
+            <MediaCaption media={media} className={styles.lightboxCaption} />
+          </figure>
           <Dialog.Close className={styles.close} aria-label={t.article.closeMedia} title={t.article.closeMedia}>
             <X aria-hidden="true" size={26} />
           </Dialog.Close>

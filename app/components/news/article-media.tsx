@@ -1,7 +1,8 @@
 import { Maximize2 } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { t } from "../../i18n/pt-BR.ts";
-import type { MediaView } from "../../lib/media-view.ts";
+import { imageAlt, type MediaView } from "../../lib/media-view.ts";
+import { MediaCaption } from "./media-caption.tsx";
 import { MediaImage } from "./media-image.tsx";
 import styles from "./article-media.module.css";
 
@@ -43,12 +44,13 @@ export function ArticleMedia({ media, title }: { media: MediaView; title: string
           </div>
         ) : (
           <button {...trigger} className={styles.imageButton} aria-label={t.article.openMedia}>
-            <MediaImage media={media} alt={title} sizes="(min-width: 860px) 820px, 100vw" priority className={styles.image} />
+            <MediaImage media={media} alt={imageAlt(media, title)} sizes="(min-width: 860px) 820px, 100vw" priority className={styles.image} />
             <span className={styles.zoomHint} aria-hidden="true">
               <Maximize2 size={18} />
             </span>
           </button>
         )}
+        <MediaCaption media={media} />
       </figure>
       {used ? (
         <Suspense fallback={null}>

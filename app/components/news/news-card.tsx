@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { imageAlt } from "../../lib/media-view.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
@@ -51,7 +52,7 @@ export function NewsCard({
   return (
     <article className={`${styles.card} ${styles[variant]}`} data-testid="news-card" data-news-id={news.id}>
       <span className={styles.media}>
-        <MediaThumb media={news.media} alt="" sizes={SIZES[variant]} priority={priority} />
+        <MediaThumb media={news.media} alt={imageAlt(news.media, news.title)} sizes={SIZES[variant]} priority={priority} />
       </span>
       <span className={styles.body}>
         <Heading className={styles.title}>

@@ -3,7 +3,7 @@ import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
 import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
-import { NewsForm } from "../../components/admin/news-form.tsx";
+import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 
 export function meta() {
@@ -33,7 +33,8 @@ export default function AddNews({ loaderData, actionData }: Route.ComponentProps
       // A new form after each no-JavaScript submission.
       key={actionData?.success ?? "form"}
       mode="create"
-      initial={{ title: "", subtitle: "", fullContent: "", category: "", author: "", isHighlighted: false }}
+      // Fields refused without JavaScript come back as they were sent.
+      initial={actionData?.values ? valuesFrom(actionData.values, EMPTY_NEWS_FORM) : EMPTY_NEWS_FORM}
       currentMedia={null}
       serverResult={actionData}
       {...loaderData}

@@ -5,7 +5,7 @@ import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/error
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
 import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
-import { NewsForm } from "../../components/admin/news-form.tsx";
+import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -62,14 +62,17 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
       key={article.id}
       mode="edit"
       newsId={article.id}
-      initial={{
+      initial={valuesFrom(actionData?.values, {
         title: article.title,
         subtitle: article.subtitle,
         fullContent: article.fullContent,
         category: article.category,
         author: article.author === rest.defaultAuthor ? "" : article.author,
+        mediaDescription: article.media?.description ?? "",
+        mediaCaption: article.media?.caption ?? "",
+        mediaCredit: article.media?.credit ?? "",
         isHighlighted: article.isHighlighted,
-      }}
+      })}
       currentMedia={article.media}
       serverResult={actionData}
       {...rest}

@@ -247,6 +247,10 @@ export interface ApiNewsFields {
   category?: string;
   author?: string;
   isHighlighted?: boolean;
+  /** Default with an image: "Imagem de {title}" (a new image needs a description). */
+  mediaDescription?: string;
+  mediaCaption?: string;
+  mediaCredit?: string;
 }
 
 /**
@@ -267,7 +271,11 @@ export async function createNewsThroughApi(
     author: fields.author ?? "",
   };
   if (fields.isHighlighted) multipart.isHighlighted = "on";
-  if (media) multipart.media = media;
+  if (media) {
+    multipart.media = media;
+    if (media.mimeType.startsWith("image/")) multipart.mediaDescription = fields.mediaDescription ?? `Imagem de ${fields.title}`;
+  }
+  for (const key of ["mediaCaption", "mediaCredit"] as const) if (fields[key]) multipart[key] = fields[key];
   const response = await context.request.post(`${site.url}/api/news`, { multipart, headers: apiHeaders(site) });
   await expectStatus(response, 201, "POST /api/news");
   const body = (await response.json()) as { id: string };
