@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { articlePath, slugify } from "./slug.ts";
+import { articlePath, slugify, termPath } from "./slug.ts";
 
 describe("slugify", () => {
   it("folds accents and case, joins words with hyphens", () => {
@@ -24,5 +24,12 @@ describe("articlePath", () => {
   it("puts the slug after the id, and leaves it out when there is none", () => {
     expect(articlePath({ id: "abc123", title: "Final da Copa do Brasil" })).toBe("/article/abc123/final-da-copa-do-brasil");
     expect(articlePath({ id: "abc123", title: "🏆" })).toBe("/article/abc123");
+  });
+});
+
+describe("termPath", () => {
+  it("is /categoria/{slug} for a category and /autor/{slug} for an author", () => {
+    expect(termPath("category", "volei")).toBe("/categoria/volei");
+    expect(termPath("author", "ana-reporter")).toBe("/autor/ana-reporter");
   });
 });

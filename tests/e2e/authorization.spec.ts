@@ -61,6 +61,8 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   "article/:id/:slug?": { methods: ["GET"], reason: "notícia (com ou sem o título legível no endereço)" },
   userLicence: { methods: ["GET"], reason: "política de privacidade" },
   busca: { methods: ["GET"], reason: "busca nas notícias" },
+  "categoria/:slug": { methods: ["GET"], reason: "notícias de uma categoria" },
+  "autor/:slug": { methods: ["GET"], reason: "notícias de um autor" },
   "admin/login": { methods: METHODS, reason: "a própria página de login (entrar, registrar, esqueci a senha)" },
   "admin/reset-password": { methods: METHODS, reason: "o link do e-mail de redefinição" },
   "admin/verify-email": { methods: ["GET"], reason: "o link do e-mail de confirmação de cadastro" },
@@ -513,7 +515,7 @@ async function apiWrite(request: APIRequestContext, site: AuthzSite, write: ApiW
   const isSponsor = target.startsWith("/api/sponsors");
   const options: Parameters<APIRequestContext["fetch"]>[1] = { method: write.method, headers: { ...headers, origin: site.url }, maxRedirects: 0 };
   if (write.body === "json") options.data = API_NEWS;
-  if (write.body === "multipart") options.multipart = isSponsor ? { image: await apiImage() } : { ...API_NEWS, media: await apiImage() };
+  if (write.body === "multipart") options.multipart = isSponsor ? { image: await apiImage() } : { ...API_NEWS, mediaDescription: "Foto de teste.", media: await apiImage() };
   return request.fetch(site.url + target, options);
 }
 

@@ -58,6 +58,8 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
     "api/news/:id": `/api/news/${ids.article}`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
+    "categoria/:slug": "/categoria/futebol",
+    "autor/:slug": "/autor/redacao-esporte-em-foco",
     "media/*": ids.media,
     "api/auth/*": "/api/auth/get-session",
     "*": "/nao-existe",
