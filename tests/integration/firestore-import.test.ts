@@ -415,6 +415,10 @@ describe("media", () => {
       webpSrcSet: null,
       largeSrc: `${THUMBNAIL}#news-Kx7vQ2mN9pLr4TsW8yZa`,
       external: true,
+      // Imported images have no description (the pages use the title), caption or credit.
+      description: null,
+      caption: null,
+      credit: null,
     });
     const home = await services.news.getHome();
     expect(home.highlights.find((item) => item.id === "Kx7vQ2mN9pLr4TsW8yZa")?.media?.external).toBe(true);

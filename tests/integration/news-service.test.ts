@@ -101,6 +101,8 @@ describe("listNews", () => {
       subtitle: "Um gol para cada lado",
       category: "Futebol",
       author: "Paula Andrade",
+      categorySlug: "futebol",
+      authorSlug: "paula-andrade",
       isHighlighted: false,
       createdAt: at(1),
       media: null,

@@ -40,7 +40,7 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
   async function insertRecord(row: NewMediaRow, keys: string[]): Promise<MediaRow> {
     try {
       await db.insertInto("media").values(row).execute();
-      return { ...row, variants: row.variants ?? "[]" } as MediaRow;
+      return { description: null, caption: null, credit: null, ...row, variants: row.variants ?? "[]" } as MediaRow;
     } catch (error) {
       await Promise.allSettled(keys.map((key) => store.delete(key)));
       throw error;
