@@ -43,7 +43,8 @@ test.describe("conteúdo de demonstração", () => {
     const listCards = page.getByRole("tabpanel").getByTestId("news-card");
     expect(await listCards.count()).toBeGreaterThanOrEqual(8);
     const categories = await listCards.evaluateAll((elements) =>
-      elements.map((card) => card.querySelector("h2, h3")?.previousElementSibling?.firstElementChild?.textContent ?? ""),
+      // Each card's category badge (a link to the category's page).
+      elements.map((card) => card.querySelector('a[href^="/categoria/"]')?.textContent ?? ""),
     );
     expect(categories.every((category) => category.length > 0)).toBe(true);
     expect(new Set(categories).size).toBeGreaterThanOrEqual(4);
