@@ -26,7 +26,8 @@ import { createSearchService, type SearchService } from "./search/search.service
 import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
 import { createSponsorService, type SponsorService } from "./sponsors/sponsors.service.server.ts";
-import { createMediaStore } from "./storage/create-store.server.ts";
+import { createDriveConnectionFor, createMediaStore } from "./storage/create-store.server.ts";
+import type { DriveConnection } from "./storage/google-drive/connection.server.ts";
 import type { MediaStore } from "./storage/media-store.ts";
 
 export interface AppServices {
@@ -36,6 +37,8 @@ export interface AppServices {
   /** Which installation this database is (the mark on every media object it stores). */
   installation: Installation;
   store: MediaStore;
+  /** The newsroom's Google Drive connection (connect, disconnect, status); null unless MEDIA_STORE=gdrive. */
+  drive: DriveConnection | null;
   media: MediaService;
   news: NewsService;
   search: SearchService;
@@ -65,7 +68,8 @@ export function createServices(
   });
   const secret = resolveAuthSecret(config);
   // The Google Drive store keeps its file ids in the database and its token encrypted with the app secret.
-  const store = createMediaStore(config, { db: database.db, secret, log });
+  const drive = createDriveConnectionFor(config, { db: database.db, secret, log });
+  const store = createMediaStore(config, { db: database.db, drive, log });
   const deps = { db: database.db, store };
   const installation = createInstallation(database.db);
   const mailer = createMailer(config, log);
@@ -85,6 +89,7 @@ export function createServices(
     database,
     installation,
     store,
+    drive,
     media,
     news: createNewsService(deps),
     search: createSearchService({ ...deps, dialect: database.dialect }),

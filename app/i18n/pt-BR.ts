@@ -202,6 +202,8 @@ export const t = {
     iosHint:
       "No iPhone ou iPad, permita cookies e pop-ups para este site (Ajustes > Safari) ou tente outro navegador.",
     disconnect: "Desconectar",
+    /** The Drive routes on a site whose media is not in Google Drive (MEDIA_STORE). */
+    notThisStore: "O Google Drive não é o armazenamento deste site.",
     labels: { local: "armazenamento local", s3: "armazenamento S3", gdrive: "Google Drive" } as Record<string, string>,
   },
   privacy: {

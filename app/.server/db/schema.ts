@@ -10,9 +10,19 @@ export interface Database {
   media: MediaTable;
   admins: AdminsTable;
   app_settings: AppSettingsTable;
+  /** The Google Drive store's map of our media keys to Drive file ids (MEDIA_STORE=gdrive). */
+  drive_files: DriveFilesTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
+}
+
+/** Our key → Drive file id (migration 2026-11-22-002-drive-files). */
+export interface DriveFilesTable {
+  key: string;
+  file_id: string;
+  size: number;
+  created_at: string;
 }
 
 export interface UserTable {

@@ -4,7 +4,7 @@ import { getServices } from "../../.server/app.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
-import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
+import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { NewsForm } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -17,8 +17,8 @@ export function meta() {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { config, store, news } = getServices();
-  const drive = await driveStatusView(store, request);
+  const { config, store, news, drive: driveConnection } = getServices();
+  const drive = await driveStatusView(driveConnection, request);
   const common = {
     defaultAuthor: config.site.defaultAuthor,
     storeConnected: drive ? drive.connected : await store.isConnected(),

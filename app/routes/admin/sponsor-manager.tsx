@@ -6,7 +6,7 @@ import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError, retryAfterHeaders } from "../../.server/errors.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
+import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { DriveConnectionCard, DriveForms } from "../../components/admin/drive-connection.tsx";
 import { MediaImage } from "../../components/news/media-image.tsx";
@@ -22,7 +22,7 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { sponsors, store, log } = getServices();
+  const { sponsors, store, log, drive: driveConnection } = getServices();
   let list: SponsorView[] = [];
   let loadFailed = false;
   try {
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     loadFailed = true;
   }
   // With the Google Drive store: its connection state (card, 'Google Drive conectado', failure message).
-  const drive = await driveStatusView(store, request);
+  const drive = await driveStatusView(driveConnection, request);
   return { sponsors: list, loadFailed, storeConnected: drive ? drive.connected : await store.isConnected(), drive };
 }
 
