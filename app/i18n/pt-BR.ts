@@ -181,6 +181,8 @@ export const t = {
     driveRequired: "Você precisa conectar ao Google Drive antes de adicionar um patrocinador.",
     added: "Patrocinador adicionado.",
     removed: "Patrocinador removido.",
+    /** A form posted with an action this page does not have (neither adding nor removing). */
+    unknownIntent: "Ação desconhecida. Recarregue a página e tente novamente.",
   },
   upload: {
     corruptImage: "A imagem está corrompida ou incompleta e não pôde ser processada. Por favor, selecione outro arquivo.",

@@ -43,7 +43,11 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     return await withUploadSlot(request, viewer.userId, async () => {
       const { fields, file } = await readSponsorSubmission(request);
-      intent = fields.intent === "delete" ? "delete" : "add";
+      if (fields.intent !== "add" && fields.intent !== "delete") {
+        await file?.cleanup();
+        throw new AppError("invalid_intent", t.sponsors.unknownIntent, 400);
+      }
+      intent = fields.intent;
       if (intent === "delete") {
         await file?.cleanup();
         await sponsorEditor.deleteSponsor(fields.id ?? "");
@@ -54,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
     });
   } catch (error) {
     // Validation answers (type, size, missing image, store) keep their own text; anything else the spec's.
-    const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected)/.test(error.code);
+    const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected|invalid_intent)/.test(error.code);
     if (!(error instanceof AppError)) log.error({ err: error }, "sponsor action failed");
     const fallback = intent === "delete" ? t.sponsors.deleteFailed : t.sponsors.addFailed;
     return data(
