@@ -9,7 +9,7 @@ import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
-import { EXTERNAL_STORE } from "./media-types.ts";
+import { EXTERNAL_STORE, mediaTypeByMimeType } from "./media-types.ts";
 import { createInstallation, type Installation, ownPrefix } from "./installation.server.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { UploadError, type UploadedFile } from "./upload.server.ts";
@@ -105,7 +105,7 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
     const first = await hashFile(path);
     if (first.size !== size) throw new Error(`Tamanho do vídeo mudou: esperado ${size}, lido ${first.size}`);
     const id = randomUUID();
-    const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
+    const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
     const check = createHash("sha256");
     let streamed = 0;
     const tee = new Transform({
@@ -144,7 +144,7 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
     async saveVideo(input: Buffer, mimeType: string, originalName: string | null = null): Promise<MediaRow> {
       const id = randomUUID();
       const hash = createHash("sha256").update(input).digest("hex");
-      const key = `${ownPrefix(await installation.id())}vid/${objectFolder(hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
+      const key = `${ownPrefix(await installation.id())}vid/${objectFolder(hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
       await store.put(key, input, mimeType);
       return insertRecord(videoRecord(id, key, mimeType, input.length, originalName), [key]);
     },
@@ -235,13 +235,6 @@ async function hashFile(path: string): Promise<{ hash: string; size: number }> {
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;
-
-const VIDEO_EXTENSIONS: Record<string, string> = {
-  "video/mp4": "mp4",
-  "video/quicktime": "mov",
-  "video/x-msvideo": "avi",
-  "video/webm": "webm",
-};
 
 /**
  * Where a media item's files live: the content hash (so a URL's bytes never change) plus the record's id (so

@@ -10,8 +10,9 @@ import busboy from "busboy";
 import { AppError } from "../errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/news-schema.ts";
+import { type MediaKind, mediaTypeByExtension } from "./media-types.ts";
 
-export type UploadKind = "image" | "video";
+export type UploadKind = MediaKind;
 
 /** What one upload field accepts, and the pt-BR texts shown when a file breaks those rules. */
 export interface UploadRules {
@@ -88,19 +89,6 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const MAX_FILE_PARTS = 4;
 const MAX_NAME_LENGTH = 255;
 
-/** The file types we accept, by the extension file-type reports for the magic bytes. */
-const ACCEPTED_TYPES: Record<string, { kind: UploadKind; mimeType: string; extension: string }> = {
-  jpg: { kind: "image", mimeType: "image/jpeg", extension: "jpg" },
-  png: { kind: "image", mimeType: "image/png", extension: "png" },
-  gif: { kind: "image", mimeType: "image/gif", extension: "gif" },
-  webp: { kind: "image", mimeType: "image/webp", extension: "webp" },
-  avif: { kind: "image", mimeType: "image/avif", extension: "avif" },
-  mp4: { kind: "video", mimeType: "video/mp4", extension: "mp4" },
-  mov: { kind: "video", mimeType: "video/quicktime", extension: "mov" },
-  avi: { kind: "video", mimeType: "video/x-msvideo", extension: "avi" },
-  webm: { kind: "video", mimeType: "video/webm", extension: "webm" },
-};
-
 /** The largest request body a form with these limits can legitimately have. */
 export function maxRequestBytes(maxBytes: number, maxFieldBytes: number, maxFields: number): number {
   return maxBytes + MULTIPART_OVERHEAD_BYTES + maxFields * (maxFieldBytes + 1024);
@@ -157,7 +145,7 @@ export async function parseUploadForm(
     }
     // file-type is loaded with the first upload, not at start.
     const detected = temp.size > 0 ? await import("file-type").then(({ fileTypeFromFile }) => fileTypeFromFile(temp.path)).catch(() => undefined) : undefined;
-    const accepted = detected ? ACCEPTED_TYPES[detected.ext] : undefined;
+    const accepted = detected ? mediaTypeByExtension(detected.ext) : undefined;
     if (!accepted || !rules.accept.includes(accepted.kind)) {
       throw new UploadError("upload_invalid_type", rules.messages.invalidType);
     }
