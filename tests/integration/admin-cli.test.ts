@@ -8,7 +8,7 @@ import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/f
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 type Services = TestServices;
@@ -22,8 +22,14 @@ function terminal(options: { interactive?: boolean; answers?: string[]; stdin?: 
   const warnings: string[] = [];
   const io: CliIO = {
     interactive: options.interactive ?? false,
-    ask: async (question) => (asked.push({ question, hidden: false }), answers.shift() ?? ""),
-    askHidden: async (question) => (asked.push({ question, hidden: true }), answers.shift() ?? ""),
+    ask: async (question) => {
+      asked.push({ question, hidden: false });
+      return answers.shift() ?? "";
+    },
+    askHidden: async (question) => {
+      asked.push({ question, hidden: true });
+      return answers.shift() ?? "";
+    },
     readStdinLine: async () => options.stdin ?? "",
     warn: (message) => void warnings.push(message),
   };

@@ -133,7 +133,7 @@ function makeVideo(extension: "mp4" | "mov" | "avi" | "webm"): Buffer {
  * The file part holds `fileBytes` bytes: a real JPEG first, then filler.
  */
 function streamedUpload(options: { fileBytes: number; chunkBytes: number; contentLength?: number }) {
-  const boundary = "----eef-limite-" + Date.now().toString(36);
+  const boundary = `----eef-limite-${Date.now().toString(36)}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nTítulo grande\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="enorme.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,

@@ -1,16 +1,17 @@
 import type { z } from "zod";
 import { AppError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
 
 export interface ApiErrorBody {
-  error: { code: string; message: string; fields?: Record<string, string[]> };
+  error: { code: string; message: string; fields?: FieldErrors };
 }
 
 /** A JSON error answer with the pt-BR message and a stable code. */
-export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>) {
+export function apiError(status: number, code: string, message: string, fields?: FieldErrors) {
   return Response.json({ error: { code, message, ...(fields ? { fields } : {}) } } satisfies ApiErrorBody, {
     status,
     headers: { "Cache-Control": "no-store" },
@@ -48,8 +49,7 @@ export async function requireAdminApi(request: Request): Promise<Viewer> {
 export function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
   const result = schema.safeParse(fields);
   if (result.success) return result.data;
-  const byField: Record<string, string[]> = {};
-  for (const issue of result.error.issues) (byField[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
+  const byField = fieldErrorsOf(result.error);
   throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? "Dados inválidos.", byField);
 }
 

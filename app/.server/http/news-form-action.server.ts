@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
+import { fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
@@ -38,9 +39,7 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
     const parsed = newsFormSchema.safeParse(fields);
     if (!parsed.success) {
       await file?.cleanup();
-      const fieldErrors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-      return data<NewsFormActionData>({ fieldErrors }, { status: 400 });
+      return data<NewsFormActionData>({ fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
     }
     const result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
     if (editing) throw redirect(`/article/${result.id}`);

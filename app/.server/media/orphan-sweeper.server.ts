@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import { removeStalePartFiles } from "../storage/local-store.server.ts";
@@ -55,8 +55,8 @@ export interface SweepResult {
 }
 
 const UNREFERENCED = {
-  news: (eb: any) => eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
-  sponsors: (eb: any) => eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
+  news: (eb: ExpressionBuilder<Database, "media">) => eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
+  sponsors: (eb: ExpressionBuilder<Database, "media">) => eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
 };
 
 /**

@@ -579,7 +579,7 @@ function corrida(v: number, r: Rng): string {
   const wall = pick(["#123a8f", "#0f5132", "#6b1d1d"], v);
   const c: Cam = { cx: 560 + (r() - 0.5) * 80, hy: 330, f: 1400, h: 1.1 };
   const bend = (z: number) => (z > 22 ? -0.018 * (z - 22) ** 2 : 0);
-  const zs = Array.from({ length: 70 }, (_, i) => 2.2 * Math.pow(90 / 2.2, i / 69));
+  const zs = Array.from({ length: 70 }, (_, i) => 2.2 * (90 / 2.2) ** (i / 69));
   const at = (x: number, z: number, y = 0): Pt => proj(c, x + bend(z), z, y);
   const strip = (x0: number, x1: number, y0 = 0, y1 = 0) => [...zs.map((z) => at(x0, z, y0)), ...zs.map((z) => at(x1, z, y1)).reverse()];
   const X0 = -2.4;

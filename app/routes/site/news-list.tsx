@@ -218,6 +218,7 @@ function PagedGrid({ first, nextCursor, continued, highlights }: PagedGridProps)
 
   // When a page asked for with "Mais notícias" (keyboard, screen reader) arrives, focus goes on to its first card
   // instead of staying at the bottom. Pages loaded by scrolling leave focus alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: items.length is the trigger (a page of cards arrived), read through the list's DOM.
   useEffect(() => {
     const from = firstNew.current;
     if (status === "failed" && pressed.current) retryButton.current?.focus();
