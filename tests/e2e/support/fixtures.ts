@@ -4,7 +4,7 @@
  * - `standardSite` (worker scope): one production server per worker, filled with a known data set
  *   (STANDARD below). Tests that only read share it.
  * - `emptySite` (worker scope): a server on an empty database (no news, no sponsors).
- * - `demoSite` (worker scope): the quick-start demo content, seeded once per run (see demo-site.ts).
+ * - `demoSite` (worker scope): the quick-start demo content (SEED_DEMO=1, from the committed demo/media files).
  * - `launchSite` (test scope): starts extra sites for one test (failing database, env, deleted media…);
  *   every site it started is stopped when the test ends, pass or fail.
  */
@@ -21,7 +21,6 @@ import { t as messages } from "../../../app/i18n/pt-BR.ts";
 import { createAdmin, type TestAccount } from "../../factories/auth.ts";
 import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
 import { createTestServices } from "../../factories/services.ts";
-import { startDemoSite } from "./demo-site.ts";
 import { siteQuery } from "./site-database.ts";
 import { type RunningSite, type SiteOptions, startSite } from "./site.ts";
 
@@ -410,7 +409,7 @@ async function startStandardSite(): Promise<StandardSite> {
 interface WorkerFixtures {
   standardSite: StandardSite;
   emptySite: RunningSite;
-  /** The quick-start demo content (SEED_DEMO=1); seeded once per run, see demo-site.ts. */
+  /** The quick-start demo content (SEED_DEMO=1), seeded by the server at its first start. */
   demoSite: RunningSite;
 }
 
@@ -447,7 +446,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   demoSite: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
     async ({}, use) => {
-      const site = await startDemoSite();
+      const site = await startSite({ seedDemo: true });
       try {
         await use(site);
       } finally {

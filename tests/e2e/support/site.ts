@@ -19,11 +19,6 @@ export interface RunningSite {
   /** The PostgreSQL database of this site (TEST_DATABASE=postgres), or null on SQLite. */
   databaseUrl: string | null;
   logs(): string;
-  /**
-   * Stops the server (SIGTERM), runs `fn` with nothing connected to the site's database, then starts the server
-   * again on the same data, database and port.
-   */
-  whileStopped(fn: () => Promise<void> | void): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,17 +28,13 @@ export interface SiteOptions {
   /** Leave the demo content on (the quick-start path). Off by default. */
   seedDemo?: boolean;
   env?: Record<string, string>;
-  /** Start from a copy of this data directory (database and media) instead of an empty one. */
+  /** Start from a copy of this data directory (database and media) instead of an empty one (SQLite). */
   fromDataDir?: string;
-  /** On PostgreSQL: start from a copy of this database (see demo-site.ts) instead of an empty one. */
-  fromDatabase?: string;
   /**
    * Listen on this port instead of a random free one: for tests that must know the site's URL before it starts
    * (SITE_URL, OAuth redirect URIs). Pick it with `freePort()`.
    */
   port?: number;
-  /** How long the server may take to answer /healthz (default 60 s; the first demo seed renders pictures and a video). */
-  startTimeoutMs?: number;
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -162,7 +153,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   };
   try {
     if (options.fromDataDir) fs.cpSync(options.fromDataDir, dataDir, { recursive: true });
-    if (TEST_DATABASE === "postgres" && !options.env?.DATABASE_URL) postgres = await createSiteDatabase(options.fromDatabase);
+    if (TEST_DATABASE === "postgres" && !options.env?.DATABASE_URL) postgres = await createSiteDatabase();
   } catch (error) {
     await cleanUp();
     throw error;
@@ -185,12 +176,11 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   const env = { DATA_DIR: dataDir, SEED_DEMO: options.seedDemo ? "1" : "0", ...databaseEnv, ...options.env };
   let server: ServerProcess;
   try {
-    server = await spawnServer({ port, env, timeoutMs: options.startTimeoutMs });
+    server = await spawnServer({ port, env });
   } catch (error) {
     await cleanUp();
     throw error;
   }
-  let previousLogs = "";
   return {
     url: server.url,
     get pid() {
@@ -199,18 +189,12 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     dataDir,
     dbFile: path.join(dataDir, "esporte-em-foco.sqlite"),
     databaseUrl,
-    logs: () => previousLogs + server.logs(),
-    async whileStopped(fn) {
-      await server.stop();
-      previousLogs += server.logs();
-      await fn();
-      server = await spawnServer({ port, env });
-    },
+    logs: () => server.logs(),
     async stop() {
       // Every site of every browser test ends with a look at its log: no secret the database holds may be in it.
       const secrets = await secretsOf({ dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl }, dataDir).catch(() => []);
       await server.stop();
-      const logs = previousLogs + server.logs();
+      const logs = server.logs();
       await cleanUp();
       const leaked = secrets.filter((secret) => logs.includes(secret));
       if (leaked.length) {

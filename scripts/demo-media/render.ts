@@ -1,23 +1,17 @@
 /**
- * Demo media generated locally (no network, no fonts): editorial-style sport
- * illustrations drawn as SVG and rasterised with sharp, fictional sponsor logos
- * and a tiny MP4 clip made with ffmpeg's lavfi sources (when ffmpeg exists).
+ * The demo media's generator (no network, no fonts): editorial-style sport illustrations drawn as SVG and
+ * rasterised with sharp, fictional sponsor logos and a tiny MP4 clip made with ffmpeg's lavfi sources. It runs only
+ * on a developer's machine (`npm run demo:media`); its output is committed under demo/media and the demo seed copies
+ * those files through the normal media pipeline.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSharp } from "../media/sharp.server.ts";
+import sharp from "sharp";
+import type { DemoSport } from "../../app/.server/seed/demo-content.ts";
 
-export type DemoSport =
-  | "futebol"
-  | "basquete"
-  | "volei"
-  | "tenis"
-  | "natacao"
-  | "corrida"
-  | "automobilismo"
-  | "ciclismo";
+const loadSharp = async () => sharp;
 
 const W = 1600;
 const H = 900;
