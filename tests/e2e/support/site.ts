@@ -20,10 +20,10 @@ export interface RunningSite {
   databaseUrl: string | null;
   logs(): string;
   /**
-   * Stops the server (SIGTERM), runs `fn` with nothing connected to the site's database, then starts the server
-   * again on the same data, database and port.
+   * Stops the server (SIGTERM, or `signal`: SIGKILL for a crash), runs `fn` with nothing connected to the site's
+   * database, then starts the server again on the same data, database and port.
    */
-  whileStopped(fn: () => Promise<void> | void): Promise<void>;
+  whileStopped(fn: () => Promise<void> | void, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +44,11 @@ export interface SiteOptions {
   port?: number;
   /** How long the server may take to answer /healthz (default 60 s; the first demo seed renders pictures and a video). */
   startTimeoutMs?: number;
+  /**
+   * Use this directory (which must not exist yet; its parent must) as DATA_DIR instead of a new one under the system
+   * temp folder: e.g. on a small filesystem the test mounted. Removed on stop, like the default one.
+   */
+  dataDir?: string;
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -154,7 +159,8 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
  * under the data directory, or, with TEST_DATABASE=postgres, a fresh PostgreSQL database (dropped on stop).
  */
 export async function startSite(options: SiteOptions = {}): Promise<RunningSite> {
-  const dataDir = makeDataDir("eef-e2e-");
+  const dataDir = options.dataDir ?? makeDataDir("eef-e2e-");
+  if (options.dataDir) fs.mkdirSync(dataDir, { mode: 0o700 });
   let postgres: PostgresDatabase | null = null;
   const cleanUp = async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -200,8 +206,8 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     dbFile: path.join(dataDir, "esporte-em-foco.sqlite"),
     databaseUrl,
     logs: () => previousLogs + server.logs(),
-    async whileStopped(fn) {
-      await server.stop();
+    async whileStopped(fn, signal) {
+      await server.stop(signal);
       previousLogs += server.logs();
       await fn();
       server = await spawnServer({ port, env });
