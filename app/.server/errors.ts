@@ -37,13 +37,16 @@ export class DiskFullError extends AppError {
   }
 }
 
-/** Whether `error` or one of its causes is a write refused for lack of space (ENOSPC, EDQUOT, SQLite's SQLITE_FULL). */
+/**
+ * Whether `error` or one of its causes is a write refused for lack of space: ENOSPC or EDQUOT from the file system,
+ * SQLITE_FULL from SQLite, SQLSTATE 53100 (disk_full) from PostgreSQL.
+ */
 export function isDiskFull(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 8; depth++) {
     if (current instanceof DiskFullError) return true;
     const { code, errcode, errstr } = current as { code?: unknown; errcode?: unknown; errstr?: unknown };
-    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return true;
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL" || code === "53100") return true;
     // node:sqlite: code "ERR_SQLITE_ERROR" with the primary result code 13 (SQLITE_FULL).
     if (typeof errcode === "number" && (errcode & 0xff) === 13) return true;
     if (typeof errstr === "string" && /database or disk is full/i.test(errstr)) return true;
