@@ -1,7 +1,7 @@
 /**
  * The disk filling up under a running site. The data directory lives on a 16 MB tmpfs the test mounts (root only),
  * which a filler file fills to a chosen margin:
- * - an upload whose temporary file does not fit (news, POST /api/news);
+ * - an upload whose temporary file does not fit (news: POST /api/news, and the editor page's form);
  * - a save whose upload fits but whose stored image variants do not (sponsor, POST /api/sponsors), and the same
  *   through the sponsors admin page (what an editor sees);
  * - on SQLite the database is on that disk too: a text-only news save with no space left at all.
@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { type Browser, type BrowserContext, expect, test } from "@playwright/test";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { expectConsistent, multipartBody, signInCookie, snapshot, storedObjects, temporaryFiles } from "./support/faults.ts";
@@ -50,6 +50,18 @@ function fillDisk(file: string, leave: number): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A browser context carrying the admin's session cookie. */
+async function signedInContext(browser: Browser, url: string, cookie: string): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addCookies(
+    cookie.split("; ").map((pair) => {
+      const [name, ...value] = pair.split("=");
+      return { name: name!, value: value.join("="), url, httpOnly: true, sameSite: "Lax" as const };
+    }),
+  );
+  return context;
 }
 
 function freeBytes(dir: string): number {
@@ -113,6 +125,26 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
     await expectRefused(await post("/api/news", "media", newsFields), "notícia com o disco cheio");
     await expectNothingLeft("notícia com o disco cheio");
 
+    // …and in the editor: the message in the error banner, and what was typed is still there.
+    const editor = await signedInContext(browser, url, cookie);
+    try {
+      const page = await editor.newPage();
+      await page.goto(`${url}/add-news`);
+      await waitForHydration(page);
+      await page.getByLabel("Título", { exact: true }).fill(newsFields.title);
+      await page.getByLabel("Subtítulo", { exact: true }).fill(newsFields.subtitle);
+      await page.getByLabel("Conteúdo completo", { exact: true }).fill(newsFields.fullContent);
+      await page.getByLabel("Categoria", { exact: true }).fill(newsFields.category);
+      await page.locator('input[type="file"][name="media"]').setInputFiles({ name: "foto.jpg", mimeType: "image/jpeg", buffer: image });
+      await page.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
+      await expect(page.getByTestId("banner-error")).toContainText(t.errors.diskFull, { timeout: 20_000 });
+      await expect(page.getByLabel("Título", { exact: true })).toHaveValue(newsFields.title);
+      await page.goto("about:blank");
+    } finally {
+      await editor.close();
+    }
+    await expectNothingLeft("notícia pelo editor com o disco cheio");
+
     // 2. The save: the upload fits, its stored variants do not (sponsor logo).
     fs.rmSync(filler);
     fillDisk(filler, image.length + 96 * 1024);
@@ -120,14 +152,8 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
     await expectNothingLeft("patrocinador com o disco quase cheio");
 
     // …and through the admin page, where an editor sees the message.
-    const context = await browser.newContext();
+    const context = await signedInContext(browser, url, cookie);
     try {
-      await context.addCookies(
-        cookie.split("; ").map((pair) => {
-          const [name, ...value] = pair.split("=");
-          return { name: name!, value: value.join("="), url, httpOnly: true, sameSite: "Lax" as const };
-        }),
-      );
       const page = await context.newPage();
       await page.goto(`${url}/SponsorManager`);
       await waitForHydration(page);
@@ -139,6 +165,7 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
         await page.getByRole("button", { name: t.sponsors.add, exact: true }).click();
         expect((await answer).status()).toBe(507);
         await expect(page.getByText(t.errors.diskFull)).toBeVisible();
+        await page.goto("about:blank");
       } finally {
         fs.rmSync(picture, { force: true });
       }
