@@ -367,6 +367,7 @@ export const t = {
   },
   errors: {
     unexpected: "Erro interno.",
+    diskFull: "O servidor está sem espaço em disco e nada foi salvo. Avise o responsável pelo site e tente de novo mais tarde.",
     tryAgain: (requestId: string | null) =>
       `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
     bodyTimeout: "Os dados demoraram demais para chegar e o envio foi interrompido. Tente de novo.",

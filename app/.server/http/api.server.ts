@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { AppError, DiskFullError, diskFullOr, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
@@ -23,11 +23,12 @@ export function apiError(status: number, code: string, message: string, fields?:
  * with the request id and answered with the operation's pt-BR prefix and that id only (never a driver's message:
  * during an outage those name hosts, users and paths).
  */
-export function toApiError(error: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
-  if (error instanceof Response) return error;
+export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
+  if (thrown instanceof Response) return thrown;
+  const error = diskFullOr(thrown);
   const requestId = requestIdFrom(request);
   const expected = isExpectedError(error);
-  if (!expected) log.error({ err: error, reqId: requestId }, "api request failed");
+  if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
   const response = apiError(status, code, publicErrorMessage(error, requestId));

@@ -4,7 +4,7 @@ import { newsFormSchema } from "../../lib/news-schema.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
-import { AppError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { AppError, diskFullOr, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
@@ -23,8 +23,9 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
   const editing = newsId !== null;
   try {
     return await withUploadSlot(request, viewer.userId, () => save(request, newsId));
-  } catch (error) {
-    if (error instanceof Response) throw error;
+  } catch (thrown) {
+    if (thrown instanceof Response) throw thrown;
+    const error = diskFullOr(thrown);
     const requestId = requestIdFrom(request);
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");

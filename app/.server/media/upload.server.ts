@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError } from "../errors.ts";
+import { AppError, DiskFullError, diskFullOr } from "../errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/news-schema.ts";
 import { type MediaKind, mediaTypeByExtension } from "./media-types.ts";
@@ -228,12 +228,17 @@ function receive(
     let file: ReceivedFile | null = null;
     let bytesRead = 0;
 
-    /** Stops reading the request at once, removes the temporary file and rejects. */
+    /**
+     * Stops parsing, removes the temporary file and rejects. The request body is cancelled at once (nothing more is
+     * pulled from the client), except when the disk is full: then the rest of a body within the limits is read and
+     * thrown away, so the client gets the answer (507) instead of a connection reset.
+     */
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       source.unpipe(parser);
-      source.destroy(); // cancels the request body stream: nothing more is pulled from the client
+      if (error instanceof DiskFullError) source.resume();
+      else source.destroy();
       parser.destroy();
       void (async () => {
         try {
@@ -284,8 +289,8 @@ function receive(
           };
         },
         (error: unknown) => {
-          // The parser was destroyed (limit, broken form) or the disk refused the write.
-          if (!settled) fail(error);
+          // The parser was destroyed (limit, broken form) or the disk refused the write (full: a 507 that says so).
+          if (!settled) fail(diskFullOr(error));
         },
       )
         // Only once the file is closed can it be removed for good (a late open would recreate it).
@@ -307,9 +312,10 @@ function receive(
 
     source.on("data", (chunk: Buffer) => {
       bytesRead += chunk.length;
-      // With no (or a false) Content-Length, the body as a whole is still bounded.
+      // With no (or a false) Content-Length, the body as a whole is still bounded (a body being drained too).
       if (bytesRead > options.maxRequestBytes) {
-        fail(new UploadError("upload_too_large", options.rules.messages.tooLarge));
+        if (settled) source.destroy();
+        else fail(new UploadError("upload_too_large", options.rules.messages.tooLarge));
       }
     });
     source.on("error", (error: unknown) => malformed(UPLOAD_MESSAGES.malformed, error));

@@ -4,7 +4,7 @@ import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "re
 import type { Route } from "./+types/sponsor-manager";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { AppError, retryAfterHeaders } from "../../.server/errors.ts";
+import { AppError, diskFullOr, retryAfterHeaders } from "../../.server/errors.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
@@ -56,10 +56,12 @@ export async function action({ request }: Route.ActionArgs) {
       await sponsorEditor.addSponsor(file);
       return { intent, ok: t.sponsors.added, error: null };
     });
-  } catch (error) {
-    // Validation answers (type, size, missing image, store) keep their own text; anything else the spec's.
-    const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected|invalid_intent)/.test(error.code);
-    if (!(error instanceof AppError)) log.error({ err: error }, "sponsor action failed");
+  } catch (thrown) {
+    const error = diskFullOr(thrown);
+    // Validation answers (type, size, missing image, store, unknown action) and a full disk keep their own text;
+    // anything else the spec's.
+    const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected|invalid_intent|disk_full)/.test(error.code);
+    if (!(error instanceof AppError) || error.status >= 500) log.error({ err: error }, "sponsor action failed");
     const fallback = intent === "delete" ? t.sponsors.deleteFailed : t.sponsors.addFailed;
     return data(
       { intent, ok: null, error: own ? (error as AppError).message : fallback },

@@ -1,6 +1,6 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/home";
-import { pageHeaders } from "../../lib/cache-headers.ts";
+import { PRIVATE_NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { requestIdFrom } from "../../.server/errors.ts";
 import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
@@ -16,9 +16,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   try {
     return await news.getHome();
   } catch (error) {
-    // As in the original: on a load failure the home lists are empty and no message is shown.
+    // As in the original: on a load failure the home lists are empty and no message is shown. But that empty home is
+    // never stored: as a public page the page cache kept it (and CDNs for their s-maxage) after the database came
+    // back, an empty home for up to PAGE_CACHE_TTL_SECONDS.
     log.error({ err: error, reqId: requestIdFrom(request) }, "home news load failed");
-    return { recent: [] as NewsSummary[], highlights: [] as NewsSummary[] };
+    return data({ recent: [] as NewsSummary[], highlights: [] as NewsSummary[] }, { headers: { "Cache-Control": PRIVATE_NO_STORE } });
   }
 }
 

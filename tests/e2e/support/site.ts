@@ -19,6 +19,11 @@ export interface RunningSite {
   /** The PostgreSQL database of this site (TEST_DATABASE=postgres), or null on SQLite. */
   databaseUrl: string | null;
   logs(): string;
+  /**
+   * Stops the server (SIGTERM, or `signal`: SIGKILL for a crash), runs `fn` with nothing connected to the site's
+   * database, then starts the server again on the same data, database and port.
+   */
+  whileStopped(fn: () => Promise<void> | void, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,6 +40,11 @@ export interface SiteOptions {
    * (SITE_URL, OAuth redirect URIs). Pick it with `freePort()`.
    */
   port?: number;
+  /**
+   * Use this directory (which must not exist yet; its parent must) as DATA_DIR instead of a new one under the system
+   * temp folder: e.g. on a small filesystem the test mounted. Removed on stop, like the default one.
+   */
+  dataDir?: string;
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -145,7 +155,8 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
  * under the data directory, or, with TEST_DATABASE=postgres, a fresh PostgreSQL database (dropped on stop).
  */
 export async function startSite(options: SiteOptions = {}): Promise<RunningSite> {
-  const dataDir = makeDataDir("eef-e2e-");
+  const dataDir = options.dataDir ?? makeDataDir("eef-e2e-");
+  if (options.dataDir) fs.mkdirSync(dataDir, { mode: 0o700 });
   let postgres: PostgresDatabase | null = null;
   const cleanUp = async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -181,6 +192,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     await cleanUp();
     throw error;
   }
+  let previousLogs = "";
   return {
     url: server.url,
     get pid() {
@@ -189,12 +201,18 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     dataDir,
     dbFile: path.join(dataDir, "esporte-em-foco.sqlite"),
     databaseUrl,
-    logs: () => server.logs(),
+    logs: () => previousLogs + server.logs(),
+    async whileStopped(fn, signal) {
+      await server.stop(signal);
+      previousLogs += server.logs();
+      await fn();
+      server = await spawnServer({ port, env });
+    },
     async stop() {
       // Every site of every browser test ends with a look at its log: no secret the database holds may be in it.
       const secrets = await secretsOf({ dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl }, dataDir).catch(() => []);
       await server.stop();
-      const logs = server.logs();
+      const logs = previousLogs + server.logs();
       await cleanUp();
       const leaked = secrets.filter((secret) => logs.includes(secret));
       if (leaked.length) {
