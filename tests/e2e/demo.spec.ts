@@ -1,7 +1,4 @@
-import fs from "node:fs";
 import { expect, openPage, t, test } from "./support/fixtures.ts";
-
-const HAS_FFMPEG = fs.existsSync("/usr/bin/ffmpeg");
 
 /**
  * The quick-start path: a fresh installation with SEED_DEMO=1 shows a complete-looking site. Seeding takes
@@ -56,8 +53,7 @@ test.describe("conteúdo de demonstração", () => {
     expect(await listCards.count()).toBeLessThan(categories.length);
   });
 
-  test("um artigo de vídeo (com ffmpeg)", async ({ page, demoSite }) => {
-    test.skip(!HAS_FFMPEG, "Sem /usr/bin/ffmpeg a demonstração troca o vídeo por uma imagem.");
+  test("um artigo de vídeo, com pôster", async ({ page, demoSite }) => {
     test.setTimeout(180_000);
     await openPage(page, demoSite, "/news-list");
     const videoCard = page.getByRole("tabpanel").getByTestId("news-card").filter({ has: page.locator("video") });
@@ -67,6 +63,12 @@ test.describe("conteúdo de demonstração", () => {
     const video = page.locator("article figure video");
     await expect(video).toHaveAttribute("controls", "");
     await expect(video).toHaveAttribute("src", /^\/media\/.+\.mp4$/);
+    // The demo clip got its poster from the same ffmpeg: a WebP frame the server answers.
+    const poster = await video.getAttribute("poster");
+    expect(poster).toMatch(/^\/media\/.+\.webp$/);
+    const answer = await page.request.get(demoSite.url + poster);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["content-type"]).toBe("image/webp");
     // The browser reads the clip's metadata: it is a real, playable video.
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration), { timeout: 15_000 }).toBeGreaterThan(1);
   });

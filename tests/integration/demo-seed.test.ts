@@ -7,7 +7,7 @@ import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
-// Rendering the demo pictures (and the ffmpeg clip, when ffmpeg exists) takes a while.
+// Rendering the demo pictures and the video clip (with its poster) takes a while.
 const SLOW = 120_000;
 
 async function counts(services: Services) {
