@@ -91,6 +91,14 @@ export const t = {
     closeMedia: "Fechar",
     lightboxTitle: (title: string) => `Mídia: ${title}`,
   },
+  /** A post from another site inside an article (app/lib/embeds.ts): nothing loads from it before the click. */
+  embed: {
+    providers: { youtube: "YouTube", instagram: "Instagram", x: "X (Twitter)", tiktok: "TikTok" },
+    load: (provider: string) => `Carregar conteúdo do ${provider}`,
+    notice: (provider: string) =>
+      `Ao clicar, o conteúdo será carregado do ${provider}, que pode coletar dados sobre você (como seu endereço IP e cookies).`,
+    frameTitle: (provider: string) => `Conteúdo do ${provider}`,
+  },
   news: {
     defaultCategory: "Geral",
     defaultAuthor: (siteName: string) => `Redação ${siteName}`,

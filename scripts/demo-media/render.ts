@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { DemoSport } from "../../app/.server/seed/demo-content.ts";
+import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
 
 const loadSharp = async () => sharp;
 
@@ -819,21 +820,13 @@ export async function renderSponsorLogo(index: number): Promise<Buffer> {
 
 // ------------------------------------------------------------------ video
 
-function hasFfmpeg(): boolean {
-  try {
-    const res = spawnSync("ffmpeg", ["-version"], { stdio: "ignore", timeout: 10_000 });
-    return !res.error && res.status === 0;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * 4 s, 640×360, 25 fps H.264 clip: mowed pitch stripes scrolling under a
- * sweeping floodlight with a ball crossing the frame. Null without ffmpeg.
+ * sweeping floodlight with a ball crossing the frame. Null without an ffmpeg for this platform.
  */
 export async function renderDemoVideo(): Promise<Buffer | null> {
-  if (!hasFfmpeg()) return null;
+  const ffmpeg = ffmpegPath();
+  if (!ffmpeg) return null;
   let dir: string | undefined;
   try {
     dir = mkdtempSync(join(tmpdir(), "demo-video-"));
@@ -850,7 +843,7 @@ export async function renderDemoVideo(): Promise<Buffer | null> {
       `geq=r='${shade}':g='${shade}':b='${shade}':a='255*clip(19.5-hypot(X-19.5\\,Y-19.5)\\,0\\,1)'[ball]`;
     const graph = `${pitch};${ball};[bg][ball]overlay=x='40+140*t':y='230-150*sin(PI*t/4)':eval=frame:shortest=1,vignette=angle=PI/4.5,format=yuv420p[v]`;
     const res = spawnSync(
-      "ffmpeg",
+      ffmpeg,
       ["-hide_banner", "-loglevel", "error", "-y", "-filter_complex", graph, "-map", "[v]", "-t", "4", "-an", "-c:v", "libx264", "-preset", "medium",
         "-crf", "28", "-maxrate", "500k", "-bufsize", "1000k", "-pix_fmt", "yuv420p", "-movflags", "+faststart", out],
       { stdio: ["ignore", "ignore", "pipe"], timeout: 120_000 },

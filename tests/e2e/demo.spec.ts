@@ -48,7 +48,7 @@ test.describe("conteúdo de demonstração", () => {
     expect(await listCards.count()).toBeLessThan(categories.length);
   });
 
-  test("um artigo de vídeo (o clipe de demo/media)", async ({ page, demoSite }) => {
+  test("um artigo de vídeo (o clipe de demo/media), com pôster", async ({ page, demoSite }) => {
     await openPage(page, demoSite, "/news-list");
     const videoCard = page.getByRole("tabpanel").getByTestId("news-card").filter({ has: page.locator("video") });
     await expect(videoCard).toHaveCount(1);
@@ -57,6 +57,12 @@ test.describe("conteúdo de demonstração", () => {
     const video = page.locator("article figure video");
     await expect(video).toHaveAttribute("controls", "");
     await expect(video).toHaveAttribute("src", /^\/media\/.+\.mp4$/);
+    // The demo clip got its poster from the same ffmpeg: a WebP frame the server answers.
+    const poster = await video.getAttribute("poster");
+    expect(poster).toMatch(/^\/media\/.+\.webp$/);
+    const answer = await page.request.get(demoSite.url + poster);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["content-type"]).toBe("image/webp");
     // The browser reads the clip's metadata: it is a real, playable video.
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration), { timeout: 15_000 }).toBeGreaterThan(1);
   });

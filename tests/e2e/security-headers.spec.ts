@@ -27,6 +27,8 @@ const EXACT_DIRECTIVES = {
   "media-src": "'self' data: blob:",
   "font-src": "'self'",
   "connect-src": "'self'",
+  // The players of embedded posts (YouTube without cookies, Instagram, X, TikTok), loaded only after a click.
+  "frame-src": "https://www.youtube-nocookie.com https://www.instagram.com https://platform.twitter.com https://www.tiktok.com",
   "object-src": "'none'",
   "base-uri": "'self'",
   "form-action": "'self'",

@@ -8,8 +8,8 @@ import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
-// The committed pictures go through the real image pipeline (every size, WebP and original format).
-const SLOW = 60_000;
+// The committed pictures and the clip go through the real pipeline (every size and format, the video's poster).
+const SLOW = 90_000;
 
 async function counts(services: Services) {
   const { db } = services.database;

@@ -71,7 +71,7 @@ describe("migrations", () => {
     );
     expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);
     expect(await columns("media")).toEqual(
-      ["created_at", "height", "id", "key", "kind", "mime_type", "original_name", "size_bytes", "store", "variants", "width"].sort(),
+      ["created_at", "duration_ms", "height", "id", "key", "kind", "mime_type", "original_name", "size_bytes", "store", "variants", "width"].sort(),
     );
   });
 

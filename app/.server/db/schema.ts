@@ -75,10 +75,16 @@ export interface MediaTable {
   key: string;
   mime_type: string;
   size_bytes: number;
+  /** Pixels of an image, or of a video's frames (null for a video whose poster could not be made, or older). */
   width: number | null;
   height: number | null;
-  /** JSON array of image variants: `[{ "width": 400, "format": "webp", "key": "…", "mimeType": "image/webp" }]`. */
+  /**
+   * JSON array of image variants: `[{ "width": 400, "format": "webp", "key": "…", "mimeType": "image/webp" }]`. For a
+   * video, the variants of its poster frame (JPEG and WebP); `[]` when it has none.
+   */
   variants: string;
+  /** A video's length in milliseconds, read with ffmpeg on upload (null for images and when unknown). */
+  duration_ms: number | null;
   original_name: string | null;
   created_at: string;
 }

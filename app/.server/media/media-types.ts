@@ -7,6 +7,12 @@ export interface MediaType {
   mimeType: string;
   /** Its extension in media keys, without the dot (what `file-type` reports for its magic bytes). */
   extension: string;
+  /**
+   * Videos: the ffmpeg demuxer that reads it (video posters). Naming it keeps ffmpeg from guessing the format from
+   * the content: a file that is really a playlist or a concat script is then just a broken video, never a list of
+   * other files or addresses to open.
+   */
+  demuxer?: string;
 }
 
 /**
@@ -21,10 +27,10 @@ export const MEDIA_TYPES: readonly MediaType[] = [
   { kind: "image", mimeType: "image/gif", extension: "gif" },
   { kind: "image", mimeType: "image/webp", extension: "webp" },
   { kind: "image", mimeType: "image/avif", extension: "avif" },
-  { kind: "video", mimeType: "video/mp4", extension: "mp4" },
-  { kind: "video", mimeType: "video/quicktime", extension: "mov" },
-  { kind: "video", mimeType: "video/x-msvideo", extension: "avi" },
-  { kind: "video", mimeType: "video/webm", extension: "webm" },
+  { kind: "video", mimeType: "video/mp4", extension: "mp4", demuxer: "mov" },
+  { kind: "video", mimeType: "video/quicktime", extension: "mov", demuxer: "mov" },
+  { kind: "video", mimeType: "video/x-msvideo", extension: "avi", demuxer: "avi" },
+  { kind: "video", mimeType: "video/webm", extension: "webm", demuxer: "matroska" },
 ];
 
 const BY_EXTENSION = new Map(MEDIA_TYPES.map((type) => [type.extension, type]));

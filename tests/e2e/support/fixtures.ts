@@ -17,6 +17,7 @@ import { DatabaseSync } from "node:sqlite";
 import { type APIResponse, test as base, type BrowserContext, expect, type Page, type Response } from "@playwright/test";
 import sharp from "sharp";
 import type { AppServices } from "../../../app/.server/app.server.ts";
+import { ffmpegPath } from "../../../app/.server/media/ffmpeg.server.ts";
 import { t as messages } from "../../../app/i18n/pt-BR.ts";
 import { createAdmin, type TestAccount } from "../../factories/auth.ts";
 import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
@@ -163,6 +164,13 @@ export async function makeNoisyJpeg(width: number, height: number): Promise<Buff
 
 let mp4: Buffer | null = null;
 
+/** The app's own ffmpeg (@ffmpeg-installer/ffmpeg), the one the server makes posters with. */
+function ffmpeg(): string {
+  const binary = ffmpegPath();
+  if (!binary) throw new Error("@ffmpeg-installer/ffmpeg não tem binário para esta plataforma");
+  return binary;
+}
+
 /** A real 1-second H.264 MP4 (ffmpeg's test pattern, 320×240), made once per worker. */
 export function makeMp4(): Buffer {
   if (mp4) return mp4;
@@ -170,7 +178,7 @@ export function makeMp4(): Buffer {
   try {
     const file = path.join(dir, "video.mp4");
     execFileSync(
-      process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg",
+      ffmpeg(),
       ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=1", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-y", file],
       { stdio: "pipe" },
     );
