@@ -1,14 +1,15 @@
 /**
  * "Mais lidas" on the real server: the article page's beacon counts one read per view (also when the page comes from
  * the page cache), bots and requests without the beacon's marker are not counted, the block lists the most-read news
- * of the last 24 hours in order (on the home, and under an article without it).
+ * of the last 24 hours in order (on the home, and under an article without it), and the admin list shows each item's
+ * reads of the last 7 days.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { hourOf } from "../../app/.server/news/reads.service.server.ts";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { createNews } from "../factories/news.ts";
-import { expect, openPage, siteQuery, t, test } from "./support/fixtures.ts";
+import { expect, openPage, siteQuery, signInAsAdmin, t, test } from "./support/fixtures.ts";
 import type { RunningSite } from "./support/site.ts";
 
 const HOUR = 3_600_000;
@@ -133,4 +134,42 @@ test("Mais lidas não aparece quando ninguém leu nada nas últimas 24 h", async
   await openPage(page, site, `/article/${id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Lida só na semana passada" })).toBeVisible();
   await expect(page.getByTestId("most-read")).toHaveCount(0);
+});
+
+test("a lista de notícias do administrador mostra as leituras dos últimos 7 dias de cada notícia", async ({ launchSite, page, browser }) => {
+  const ids: Record<string, string> = {};
+  const site = await launchSite({
+    async setup(services) {
+      ids.week = await createNews(services, { title: "Lida na semana", media: null, createdAt: new Date(Date.now() - 3 * HOUR).toISOString() });
+      ids.once = await createNews(services, { title: "Lida uma vez", media: null, createdAt: new Date(Date.now() - 2 * HOUR).toISOString() });
+      ids.none = await createNews(services, { title: "Nunca lida", media: null, createdAt: new Date(Date.now() - HOUR).toISOString() });
+      await insertReads(services, ids.week, 0, 1200);
+      await insertReads(services, ids.week, 6 * 24, 34); // six days ago: inside
+      await insertReads(services, ids.week, 8 * 24, 900); // eight days ago: outside
+      await insertReads(services, ids.once, 1, 1);
+      await insertReads(services, ids.none, 8 * 24, 50);
+    },
+  });
+  await signInAsAdmin(page, site);
+  await openPage(page, site, "/news-list");
+  const card = (id: string) => page.locator(`[data-testid="news-card"][data-news-id="${id}"]`);
+  await expect(card(ids.week!).getByTestId("reads-7d")).toHaveText(t.mostRead.readsLastWeek(1234));
+  await expect(card(ids.week!).getByTestId("reads-7d")).toHaveText("1.234 leituras nos últimos 7 dias");
+  await expect(card(ids.once!).getByTestId("reads-7d")).toHaveText("1 leitura nos últimos 7 dias");
+  await expect(card(ids.none!).getByTestId("reads-7d")).toHaveText("0 leituras nos últimos 7 dias");
+
+  // The next pages of the list (GET /api/news) bring their counts to the admin, and only to the admin.
+  const api = await page.request.get(`${site.url}/api/news?limit=2`);
+  expect(api.headers()["cache-control"]).toBe("private, no-store");
+  const apiBody = (await api.json()) as { news: Array<{ id: string }>; reads?: Record<string, number> };
+  expect(apiBody.reads).toEqual({ [ids.none!]: 0, [ids.once!]: 1 });
+
+  // Readers never see the counts.
+  const reader = await browser.newPage();
+  const readerApi = (await (await reader.request.get(`${site.url}/api/news?limit=2`)).json()) as { reads?: unknown };
+  expect(readerApi.reads).toBeUndefined();
+  await openPage(reader, site, "/news-list");
+  await expect(reader.getByTestId("news-card")).toHaveCount(3);
+  await expect(reader.getByTestId("reads-7d")).toHaveCount(0);
+  await reader.close();
 });
