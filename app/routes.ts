@@ -30,6 +30,8 @@ export default [
   route("api/auth/*", "routes/resources/auth.ts"),
   route("api/news", "routes/api/news.ts"),
   route("api/news/:id", "routes/api/news-item.ts"),
+  // The article page's read beacon ("Mais lidas").
+  route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),
   route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
   // Feeds, sitemaps and robots.txt, for feed readers and search engines.

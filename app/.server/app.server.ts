@@ -22,6 +22,8 @@ import { createMediaService, type MediaService } from "./media/media.service.ser
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
+import { createReadLimiter, type ReadLimiter } from "./news/read-limiter.server.ts";
+import { createReadCounter, type ReadCounter } from "./news/reads.service.server.ts";
 import { createSearchService, type SearchService } from "./search/search.service.server.ts";
 import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
@@ -41,6 +43,10 @@ export interface AppServices {
   drive: DriveConnection | null;
   media: MediaService;
   news: NewsService;
+  /** Read counts per news item and hour, and the "Mais lidas" list. */
+  reads: ReadCounter;
+  /** How many reads one client may add per hour (in memory, no address kept). */
+  readLimiter: ReadLimiter;
   search: SearchService;
   sponsors: SponsorService;
   mailer: Mailer;
@@ -83,6 +89,11 @@ export function createServices(
   const editorDeps = { db: database.db, media, store, events, log };
   const { redisUrl } = config.auth.rateLimit;
   const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
+  const reads = createReadCounter({ db: database.db, log });
+  // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance.
+  events.subscribe((event) => {
+    if (event === "newsUpdated") reads.invalidate();
+  });
   return {
     config,
     log,
@@ -92,6 +103,8 @@ export function createServices(
     drive,
     media,
     news: createNewsService(deps),
+    reads,
+    readLimiter: createReadLimiter(),
     search: createSearchService({ ...deps, dialect: database.dialect }),
     sponsors: createSponsorService(deps),
     mailer,
@@ -217,5 +230,7 @@ export async function shutdownApp(): Promise<void> {
   sweeper = undefined;
   await services?.events.close();
   await services?.rateLimiter.close?.();
+  // Reads counted in the last seconds are written before the database closes.
+  await services?.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
   await services?.database.close();
 }

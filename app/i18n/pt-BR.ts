@@ -368,6 +368,13 @@ export const t = {
   events: {
     tooManyStreams: "Muitas conexões de atualização ao vivo abertas deste endereço. A página segue funcionando, sem atualizações automáticas.",
   },
+  mostRead: {
+    title: "Mais lidas",
+    /** The admin list: each item's reads of the last 7 days. */
+    readsLastWeek: (count: number) =>
+      `${count.toLocaleString("pt-BR")} ${count === 1 ? "leitura" : "leituras"} nos últimos 7 dias`,
+    invalidRead: "Leitura inválida: envie o id da notícia.",
+  },
   api: {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",

@@ -12,6 +12,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   /** The Google Drive store's map of our media keys to Drive file ids (MEDIA_STORE=gdrive). */
   drive_files: DriveFilesTable;
+  news_reads: NewsReadsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -58,6 +59,14 @@ export interface NewsTable {
   media_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Reads of a news item in one hour ("Mais lidas"); see docs/decisions/006-read-counts.md. */
+export interface NewsReadsTable {
+  news_id: string;
+  /** ISO-8601 UTC start of the hour: `2026-11-25T14:00:00.000Z`. */
+  hour: string;
+  reads: number;
 }
 
 export interface SponsorsTable {

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/news";
 import { getServices } from "../../.server/app.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { adminReadsOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
@@ -9,6 +10,7 @@ import { API_PAGE_SIZE, API_PAGE_SIZE_MAX } from "../../lib/news-view.ts";
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
  * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only.
+ * A signed-in admin also gets `reads`: each item's reads of the last 7 days, by id.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   try {
@@ -23,7 +25,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       highlightedOnly: params.get("highlighted") === "1",
       limit,
     });
-    return Response.json({ news: page.items, nextCursor: page.nextCursor });
+    const reads = await adminReadsOf(request, page.items.map((item) => item.id));
+    if (!reads) return Response.json({ news: page.items, nextCursor: page.nextCursor });
+    // With an admin's counts the answer is personal: never stored.
+    return Response.json({ news: page.items, nextCursor: page.nextCursor, reads }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     return toApiError(error, request);
   }

@@ -1,9 +1,12 @@
 import { ArrowLeft, Pencil } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/article";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
+import { loadMostRead } from "../../.server/news/most-read.server.ts";
+import { MostRead } from "../../components/news/most-read.tsx";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";
 import { ArticleMedia } from "../../components/news/article-media.tsx";
 import { ContentEmbed } from "../../components/news/content-embed.tsx";
@@ -15,12 +18,15 @@ import { ShareButtons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { contentBlocks } from "../../lib/embeds.ts";
+import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const { news, config, log } = getServices();
   let article: Awaited<ReturnType<typeof news.getNews>>;
+  // Started with the article's query, not after it: the list is shared and usually already in memory.
+  const mostRead = loadMostRead(request, params.id);
   try {
     article = await news.getNews(params.id);
   } catch (error) {
@@ -35,6 +41,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   }
   return {
     article,
+    mostRead: await mostRead,
     canonicalPath,
     dateLabel: formatLongDate(article.createdAt, config.timeZone),
     defaultAuthor: config.site.defaultAuthor,
@@ -68,8 +75,9 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, canonicalPath, dateLabel, defaultAuthor } = loaderData;
+  const { article, canonicalPath, dateLabel, defaultAuthor, mostRead } = loaderData;
   const { isAdmin, site } = useRootData();
+  useCountRead(article.id, isAdmin);
   return (
     <article className="page-narrow">
       <header className={styles.header}>
@@ -108,6 +116,8 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </footer>
+
+      <MostRead items={mostRead} />
     </article>
   );
 }
@@ -124,6 +134,20 @@ function ArticleText({ text }: { text: string }) {
       )}
     </>
   );
+}
+
+/**
+ * Counts one read per view of an article: after it shows in the browser (so pages served from the page cache or a
+ * CDN count too), once per article shown (a live update reloading its data is the same view; moving to another
+ * article is a new one). The newsroom's own views (a signed-in admin) are not counted.
+ */
+function useCountRead(newsId: string, isAdmin: boolean) {
+  const counted = useRef<string | null>(null);
+  useEffect(() => {
+    if (isAdmin || counted.current === newsId) return;
+    counted.current = newsId;
+    sendReadBeacon(newsId);
+  }, [newsId, isAdmin]);
 }
 
 /** A missing article (404) and a failed load (500) show the same message, as in the original. */

@@ -5,6 +5,7 @@ import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError } from "../../.server/errors.ts";
+import { adminReadsOf } from "../../.server/news/most-read.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { DeleteNewsButton } from "../../components/admin/lazy-delete-news-button.tsx";
 import { FIRST_ROW_WHEN_WIDE, NewsCard } from "../../components/news/news-card.tsx";
@@ -22,12 +23,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const cursor = params.get("cursor");
   try {
     const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE });
-    return { news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
+    // Signed in as admin: each item's reads of the last 7 days.
+    const reads = await adminReadsOf(request, page.items.map((item) => item.id));
+    return { news: page.items, reads, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
   } catch (error) {
     const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
     if (!invalidCursor) log.error({ err: error }, "news list load failed");
     return data(
-      { news: [] as NewsSummary[], nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
+      { news: [] as NewsSummary[], reads: null, nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
       { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
     );
   }
@@ -128,6 +131,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
           <PagedGrid
             key={listHref(activeIndex === 1, searchParams.get("cursor"))}
             first={loaderData.news}
+            reads={loaderData.reads}
             nextCursor={loaderData.nextCursor}
             continued={loaderData.continued}
             highlights={activeIndex === 1}
@@ -141,6 +145,8 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
 interface PagedGridProps {
   /** The page the server rendered (and re-renders on live updates). */
   first: NewsSummary[];
+  /** Admins: reads of the last 7 days by news id (the pages loaded later bring theirs); null for readers. */
+  reads: Record<string, number> | null;
   nextCursor: string | null;
   /** This page starts after an earlier one (a "Mais notícias" link followed without JavaScript). */
   continued: boolean;
@@ -159,11 +165,12 @@ interface Loaded {
  * (works without JavaScript, and lets crawlers reach every article). In the browser the same link, or scrolling near
  * it, appends the next page in place, from the JSON API with the same keyset cursor.
  */
-function PagedGrid({ first, nextCursor, continued, highlights }: PagedGridProps) {
+function PagedGrid({ first, reads, nextCursor, continued, highlights }: PagedGridProps) {
   const { isAdmin } = useRootData();
   const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
   const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const [moreReads, setMoreReads] = useState<Record<string, number>>({});
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const moreLink = useRef<HTMLAnchorElement>(null);
   const retryButton = useRef<HTMLButtonElement>(null);
@@ -193,7 +200,8 @@ function PagedGrid({ first, nextCursor, continued, highlights }: PagedGridProps)
     try {
       const response = await fetch(`/api/news?${params}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null };
+      const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null; reads?: Record<string, number> };
+      if (page.reads) setMoreReads((current) => ({ ...current, ...page.reads }));
       setLoaded((current) => {
         if (current.next !== next) return current;
         const shown = new Set([...current.first, ...current.more].map((item) => item.id));
@@ -241,6 +249,11 @@ function PagedGrid({ first, nextCursor, continued, highlights }: PagedGridProps)
                 showHighlight
                 priority={!continued && (index === 0 || (index < 3 && FIRST_ROW_WHEN_WIDE))}
                 headingLevel="h2"
+                extra={
+                  isAdmin && reads ? (
+                    <span data-testid="reads-7d">{t.mostRead.readsLastWeek(reads[item.id] ?? moreReads[item.id] ?? 0)}</span>
+                  ) : undefined
+                }
                 actions={
                   isAdmin ? (
                     <DeleteNewsButton
