@@ -48,7 +48,15 @@ export interface NewsTable {
   media_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Readers only ever see 'published'. */
+  status: ColumnType<NewsStatus, NewsStatus | undefined, NewsStatus>;
+  /** The publication date (planned, for a scheduled item; when it became a draft, for a draft): lists sort on it. */
+  published_at: string;
+  /** Goes up on every save; a save naming an older version is a conflict. */
+  version: ColumnType<number, number | undefined, number>;
 }
+
+export type NewsStatus = "draft" | "scheduled" | "published";
 
 export interface SponsorsTable {
   id: string;

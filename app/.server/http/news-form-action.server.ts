@@ -4,6 +4,8 @@ import { newsFormSchema } from "../../lib/news-schema.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { formatDateTime } from "../../i18n/format.ts";
+import { NewsConflictError } from "../news/news-editor.service.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
@@ -27,6 +29,10 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
     const requestId = requestIdFrom(request);
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");
+    if (error instanceof NewsConflictError) {
+      // Without JavaScript the page reloads with the saved version; the message says the save did not happen.
+      return data<NewsFormActionData>({ error: `${t.newsForm.conflict} ${t.newsForm.conflictNoScript}` }, { status });
+    }
     return data<NewsFormActionData>(
       { error: t.newsForm.submitError(editing, publicErrorMessage(error, requestId)) },
       { status, headers: retryAfterHeaders(error) },
@@ -44,6 +50,12 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
     }
     const result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
     if (editing) throw redirect(`/article/${result.id}`);
-    return data<NewsFormActionData>({ success: t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name) });
+    const success =
+      result.status === "draft"
+        ? t.newsForm.draftSaved
+        : result.status === "scheduled"
+          ? t.newsForm.scheduledSaved(formatDateTime(result.publishedAt, getServices().config.timeZone))
+          : t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name);
+    return data<NewsFormActionData>({ success });
   }
 }

@@ -1,0 +1,49 @@
+import { type Kysely, PostgresAdapter, sql } from "kysely";
+
+// Frozen: migrations take Kysely<any> and never import app code. Portable SQL only (SQLite and PostgreSQL).
+
+/**
+ * Drafts, scheduling and a version per news item.
+ *
+ * - `status`: 'draft', 'scheduled' or 'published'. Readers only ever see 'published'.
+ * - `published_at`: the publication date, what readers see and what lists are ordered by. For a scheduled item it is
+ *   the planned time (the scheduler flips the status when it comes); for a draft, when it became a draft (so the
+ *   admin list has one order for everything). Existing rows are published, on their creation date.
+ * - `version`: starts at 1 and goes up on every save; a save that names an older version is refused (no lost edits).
+ *
+ * The list indexes move from created_at to (status, published_at): readers' queries are `status = 'published'`
+ * ordered by publication date, so the index gives both the filter and the order; the scheduler's "scheduled items
+ * due by now" is a range on the same index. (published_at, id) alone serves the admin list of every status.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .alterTable("news")
+    .addColumn("status", "text", (col) => col.notNull().defaultTo("published").check(sql`status in ('draft', 'scheduled', 'published')`))
+    .execute();
+  await db.schema.alterTable("news").addColumn("published_at", "text").execute();
+  await db.schema.alterTable("news").addColumn("version", "integer", (col) => col.notNull().defaultTo(1)).execute();
+  await db.updateTable("news").set({ published_at: sql`created_at` }).execute();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`alter table news alter column published_at set not null`.execute(db);
+  }
+  await db.schema.dropIndex("news_created_at_idx").execute();
+  await db.schema.dropIndex("news_highlight_created_at_idx").execute();
+  await db.schema.createIndex("news_status_published_at_idx").on("news").columns(["status", "published_at", "id"]).execute();
+  await db.schema
+    .createIndex("news_status_highlight_published_at_idx")
+    .on("news")
+    .columns(["status", "is_highlighted", "published_at", "id"])
+    .execute();
+  await db.schema.createIndex("news_published_at_idx").on("news").columns(["published_at", "id"]).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex("news_published_at_idx").execute();
+  await db.schema.dropIndex("news_status_highlight_published_at_idx").execute();
+  await db.schema.dropIndex("news_status_published_at_idx").execute();
+  await db.schema.createIndex("news_created_at_idx").on("news").columns(["created_at", "id"]).execute();
+  await db.schema.createIndex("news_highlight_created_at_idx").on("news").columns(["is_highlighted", "created_at", "id"]).execute();
+  await db.schema.alterTable("news").dropColumn("version").execute();
+  await db.schema.alterTable("news").dropColumn("published_at").execute();
+  await db.schema.alterTable("news").dropColumn("status").execute();
+}
