@@ -164,7 +164,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       try {
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
         if (publishing.version !== undefined && publishing.version !== existing.version) {
-          throw new NewsConflictError((await currentOf(id)) ?? conflictGone());
+          const current = await currentOf(id);
+          if (!current) throw new NotFoundError("news_not_found", t.news.notFound);
+          throw new NewsConflictError(current);
         }
         publication = publicationAfter(existing, publishing, now);
         await requireConnectedStore();
@@ -206,9 +208,6 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     });
   }
 
-  function conflictGone(): never {
-    throw new NotFoundError("news_not_found", t.news.notFound);
-  }
 
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
