@@ -33,6 +33,10 @@ const test = base.extend<{ site: RunningSite & { articleId: string }; admin: Bro
   },
 });
 
+// Each test opens several pages in two browser contexts against a server of its own: more than the default 30 s on a
+// busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 /** Leaves every page (closing its live-updates connection) before the site stops, then closes the context. */
 async function closeAll(context: BrowserContext) {
   for (const page of context.pages()) await page.goto("about:blank").catch(() => undefined);
@@ -54,8 +58,6 @@ test("um rascunho é 404 para o leitor (página, API, lista, busca) e aparece pa
   admin,
   reader,
 }) => {
-  // Many pages and requests, on a shared machine.
-  test.setTimeout(90_000);
   const title = `Rascunho da redação ${Date.now().toString(36)}`;
   const editor = await admin.newPage();
   await openPage(editor, site, "/add-news");
@@ -184,4 +186,48 @@ test("dois administradores editam a mesma notícia: o segundo salvamento não so
   await expect(second.getByTestId("banner-success")).toBeVisible();
   const [after] = await siteQuery<{ title: string; subtitle: string }>(site, "SELECT title, subtitle FROM news WHERE id = ?", site.articleId);
   expect(after).toEqual({ title: "Título da primeira editora", subtitle: "Subtítulo da segunda editora" });
+});
+
+test("o histórico de uma notícia: as versões com quem e quando, as diferenças entre duas, e restaurar uma (que vira nova versão)", async ({
+  site,
+  admin,
+  reader,
+}) => {
+  const headers = apiHeaders(site);
+  const edited = await admin.request.patch(`${site.url}/api/news/${site.articleId}`, {
+    data: { title: "Título corrigido pela redação", fullContent: "Texto reescrito.", version: 1 },
+    headers,
+  });
+  await expectStatus(edited, 200, "PATCH");
+
+  const page = await admin.newPage();
+  await openPage(page, site, `/edit-news/${site.articleId}`);
+  await page.getByRole("link", { name: t.revisions.link }).click();
+  await expect(page.getByRole("heading", { level: 1, name: t.revisions.title })).toBeVisible();
+  const versions = page.getByTestId("versions").getByRole("listitem");
+  await expect(versions).toHaveCount(2);
+  await expect(versions.nth(0)).toContainText(`${t.revisions.version(2)} (${t.revisions.current})`);
+  await expect(versions.nth(1)).toContainText(t.revisions.version(1));
+  await expect(versions.nth(1)).toContainText("Notícia publicada de janeiro");
+  // The default comparison: version 1 → 2, word by word.
+  const comparison = page.getByTestId("comparison");
+  await expect(comparison.getByRole("heading")).toHaveText(`${t.revisions.version(1)} → ${t.revisions.version(2)}`);
+  await expect(comparison.locator("del").first()).toContainText("Notícia");
+  await expect(comparison.locator("ins").first()).toContainText("Título");
+  await expect(comparison.getByText(t.revisions.fields.fullContent!, { exact: true })).toBeVisible();
+
+  await versions.nth(1).getByRole("button", { name: `${t.revisions.restore}: ${t.revisions.version(1)}` }).click();
+  await expect(page.getByTestId("banner-success")).toHaveText(t.revisions.restored(3));
+  await expect(versions).toHaveCount(3);
+  await expect(versions.nth(0)).toContainText("Notícia publicada de janeiro");
+  const [row] = await siteQuery<{ title: string; version: number | string }>(site, "SELECT title, version FROM news WHERE id = ?", site.articleId);
+  expect(row?.title).toBe("Notícia publicada de janeiro");
+  expect(Number(row?.version)).toBe(3);
+  // Readers get the restored text.
+  const answer = (await (await reader.request.get(`${site.url}/api/news/${site.articleId}`)).json()) as { news: { title: string } };
+  expect(answer.news.title).toBe("Notícia publicada de janeiro");
+  // Readers never reach the history.
+  const readerPage = await reader.newPage();
+  await readerPage.goto(`${site.url}/edit-news/${site.articleId}/historico`);
+  await expect(readerPage).toHaveURL(/\/admin\/login/);
 });

@@ -60,7 +60,7 @@ describe("migrations", () => {
   it("create the expected tables", async () => {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
     const tables = rows.map((row) => row.name);
-    for (const table of ["news", "sponsors", "media", "admins", "app_settings"]) expect(tables).toContain(table);
+    for (const table of ["news", "news_revisions", "sponsors", "media", "admins", "app_settings"]) expect(tables).toContain(table);
   });
 
   it("create the tables with the expected columns", async () => {
@@ -69,7 +69,7 @@ describe("migrations", () => {
     expect(await columns("news")).toEqual(
       [
         "author", "category", "created_at", "full_content", "id", "is_highlighted", "media_id", "published_at", "status", "subtitle", "title",
-        "updated_at", "version",
+        "updated_at", "updated_by", "version",
       ].sort(),
     );
     expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);

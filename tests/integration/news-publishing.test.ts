@@ -3,12 +3,14 @@ import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
 import { toApiError } from "../../app/.server/http/api.server.ts";
 import { NewsConflictError } from "../../app/.server/news/news-editor.service.server.ts";
+import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
 import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { parsePublishAt, toLocalInputValue } from "../../app/lib/zoned-time.ts";
-import { createNews } from "../factories/news.ts";
+import { createAdmin } from "../factories/auth.ts";
+import { createNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-publishing-");
@@ -175,5 +177,57 @@ describe("no lost edits", () => {
     await expect(services.newsEditor.patchNews(id, { title: "Velha", version: 2 }, null)).rejects.toBeInstanceOf(NewsConflictError);
     await services.newsEditor.patchNews(id, { title: "Sem versão" }, null);
     expect(await services.news.getNews(id)).toMatchObject({ title: "Sem versão", version: 4 });
+  });
+});
+
+describe("revisions", () => {
+  it("every save keeps the version it replaces (texts, media, who, when); a restore is a new version", async () => {
+    const services = await open();
+    const account = await createAdmin(services, { name: "Bia Editora" });
+    const admin = { userId: account.id, name: "Bia Editora" };
+    const image = await services.media.saveImage(await makeTestImage(600, 400), "a.jpg");
+    const created = await services.newsEditor.createNews(
+      input({ title: "Versão um", fullContent: "Texto original", category: "Vôlei", author: "Ana" }),
+      null,
+      admin.userId,
+    );
+    const id = created.id;
+    await services.database.db.updateTable("news").set({ media_id: image.id }).where("id", "=", id).execute();
+    await services.newsEditor.updateNews(id, input({ title: "Versão dois", fullContent: "Texto mudado", category: "Futebol", removeMedia: true, version: 1 }), null, admin.userId);
+    await services.newsEditor.patchNews(id, { subtitle: "Outro subtítulo" }, null, null);
+
+    const versions = (await listNewsVersions(services.database.db, id))!;
+    expect(versions.map((version) => [version.version, version.title])).toEqual([
+      [3, "Versão dois"],
+      [2, "Versão dois"],
+      [1, "Versão um"],
+    ]);
+    expect(versions[2]).toMatchObject({ fullContent: "Texto original", category: "Vôlei", author: "Ana", mediaId: image.id, savedBy: admin.name });
+    expect(versions[1]).toMatchObject({ mediaId: null, savedBy: admin.name });
+    expect(versions[0]).toMatchObject({ subtitle: "Outro subtítulo", savedBy: null });
+    // The replaced media was not removed: the revision can bring it back.
+    expect(await services.database.db.selectFrom("media").select("id").where("id", "=", image.id).executeTakeFirst()).toBeDefined();
+
+    const restored = await services.newsEditor.restoreRevision(id, versions[2]!.revisionId!, admin.userId, 3);
+    expect(restored.version).toBe(4);
+    expect(await services.news.getNews(id)).toMatchObject({
+      title: "Versão um",
+      fullContent: "Texto original",
+      category: "Vôlei",
+      author: "Ana",
+      mediaId: image.id,
+      status: "published",
+      version: 4,
+    });
+    const after = (await listNewsVersions(services.database.db, id))!;
+    expect(after.map((version) => version.version)).toEqual([4, 3, 2, 1]);
+    expect(after[1]).toMatchObject({ title: "Versão dois", subtitle: "Outro subtítulo" });
+    // A restore based on an older version is a conflict too; another item's revision is not found.
+    await expect(services.newsEditor.restoreRevision(id, versions[1]!.revisionId!, admin.userId, 3)).rejects.toBeInstanceOf(NewsConflictError);
+    const other = await createNews(services, { media: null });
+    await expect(services.newsEditor.restoreRevision(other, versions[1]!.revisionId!, admin.userId)).rejects.toMatchObject({ status: 404 });
+    // Deleting the item deletes its revisions.
+    await services.newsEditor.deleteNews(id);
+    expect(await services.database.db.selectFrom("news_revisions").select("id").where("news_id", "=", id).execute()).toEqual([]);
   });
 });

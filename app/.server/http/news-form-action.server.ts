@@ -23,7 +23,7 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
   const { newsEditor, store } = getServices();
   const editing = newsId !== null;
   try {
-    return await withUploadSlot(request, viewer.userId, () => save(request, newsId));
+    return await withUploadSlot(request, viewer.userId, () => save(request, newsId, viewer.userId));
   } catch (error) {
     if (error instanceof Response) throw error;
     const requestId = requestIdFrom(request);
@@ -39,7 +39,7 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
     );
   }
 
-  async function save(request: Request, newsId: string | null) {
+  async function save(request: Request, newsId: string | null, actor: string) {
     const { fields, file } = await readNewsSubmission(request);
     const parsed = newsFormSchema.safeParse(fields);
     if (!parsed.success) {
@@ -48,7 +48,7 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
       for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
       return data<NewsFormActionData>({ fieldErrors }, { status: 400 });
     }
-    const result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
+    const result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file, actor) : await newsEditor.createNews(parsed.data, file, actor);
     if (editing) throw redirect(`/article/${result.id}`);
     const success =
       result.status === "draft"

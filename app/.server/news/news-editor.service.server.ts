@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
 import type { NewsInput, NewsPatch } from "../../lib/news-schema.ts";
-import type { Database, NewsStatus } from "../db/schema.ts";
+import type { Insertable, Selectable } from "kysely";
+import type { Database, NewsRevisionsTable, NewsStatus, NewsTable } from "../db/schema.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
 import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
@@ -108,6 +109,23 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     return { status, published_at: existing?.status === status ? existing.published_at : now };
   }
 
+  function revisionOf(row: Selectable<NewsTable>): Insertable<NewsRevisionsTable> {
+    return {
+      id: randomUUID(),
+      news_id: row.id,
+      version: row.version,
+      title: row.title,
+      subtitle: row.subtitle,
+      full_content: row.full_content,
+      category: row.category,
+      author: row.author,
+      is_highlighted: row.is_highlighted,
+      media_id: row.media_id,
+      saved_by: row.updated_by,
+      saved_at: row.updated_at,
+    };
+  }
+
   async function currentOf(id: string): Promise<NewsConflictCurrent | null> {
     const row = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) return null;
@@ -151,14 +169,11 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     file: UploadedFile | null,
     removeMedia: boolean,
     publishing: PublishingInput,
+    actor: string | null,
     changes: (existing: { subtitle: string }) => Partial<ReturnType<typeof columns>>,
   ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
     return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
-      const existing = await db
-        .selectFrom("news")
-        .select(["id", "media_id", "subtitle", "status", "published_at", "version"])
-        .where("id", "=", id)
-        .executeTakeFirst();
+      const existing = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
       let publication: ReturnType<typeof publicationAfter>;
       const now = clock().toISOString();
       try {
@@ -178,13 +193,17 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
       let updated: bigint;
       try {
-        const result = await db
-          .updateTable("news")
-          .set({ ...changes(existing), ...publication, media_id: mediaId, updated_at: now, version: existing.version + 1 })
-          .where("id", "=", id)
-          .where("version", "=", existing.version)
-          .executeTakeFirst();
-        updated = result.numUpdatedRows;
+        // The version being replaced becomes a revision, in the same transaction as the save that replaces it.
+        updated = await db.transaction().execute(async (trx) => {
+          const result = await trx
+            .updateTable("news")
+            .set({ media_id: mediaId, ...changes(existing), ...publication, updated_at: now, updated_by: actor, version: existing.version + 1 })
+            .where("id", "=", id)
+            .where("version", "=", existing.version)
+            .executeTakeFirst();
+          if (result.numUpdatedRows > 0n) await trx.insertInto("news_revisions").values(revisionOf(existing)).execute();
+          return result.numUpdatedRows;
+        });
       } catch (error) {
         if (saved) await removeMediaQuietly(saved.id);
         throw error;
@@ -196,7 +215,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         if (current) throw new NewsConflictError(current);
         throw new NotFoundError("news_not_found", t.news.notFound);
       }
-      if (existing.media_id && existing.media_id !== mediaId) await removeMediaQuietly(existing.media_id);
+      // The media it replaced stays: the revision just kept refers to it (and can be restored with it).
       await events.publish("newsUpdated");
       return {
         id,
@@ -214,6 +233,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     async createNews(
       input: NewsInput,
       file: UploadedFile | null,
+      actor: string | null = null,
     ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
       return wrapFailure("news_create_failed", "Falha ao adicionar notícia", async () => {
         const now = clock().toISOString();
@@ -230,7 +250,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         try {
           await db
             .insertInto("news")
-            .values({ id, ...columns(input), ...publication, version: 1, media_id: saved?.id ?? null, created_at: now, updated_at: now })
+            .values({ id, ...columns(input), ...publication, version: 1, media_id: saved?.id ?? null, created_at: now, updated_at: now, updated_by: actor })
             .execute();
         } catch (error) {
           if (saved) await removeMediaQuietly(saved.id);
@@ -242,13 +262,13 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     },
 
     /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
-    async updateNews(id: string, input: NewsInput, file: UploadedFile | null) {
-      return saveChanges(id, file, Boolean(input.removeMedia), input, () => columns(input));
+    async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: string | null = null) {
+      return saveChanges(id, file, Boolean(input.removeMedia), input, actor, () => columns(input));
     },
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
-    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null) {
-      return saveChanges(id, file, patch.removeMedia === true, patch, (existing) => {
+    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: string | null = null) {
+      return saveChanges(id, file, patch.removeMedia === true, patch, actor, (existing) => {
         const changes: Partial<ReturnType<typeof columns>> = {};
         if (patch.title !== undefined) changes.title = patch.title;
         if (patch.subtitle !== undefined) changes.subtitle = patch.subtitle;
@@ -258,6 +278,32 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
         return changes;
       });
+    },
+
+    /**
+     * Brings back an older version's texts, category, author, highlight and media, as a new version (the one it
+     * replaces is kept as a revision too). The status and publication date stay as they are.
+     */
+    async restoreRevision(id: string, revisionId: string, actor: string | null, version?: number) {
+      const revision = await db
+        .selectFrom("news_revisions")
+        .selectAll()
+        .where("id", "=", revisionId)
+        .where("news_id", "=", id)
+        .executeTakeFirst();
+      if (!revision) throw new NotFoundError("revision_not_found", t.revisions.notFound);
+      const media = revision.media_id
+        ? await db.selectFrom("media").select("id").where("id", "=", revision.media_id).executeTakeFirst()
+        : undefined;
+      return saveChanges(id, null, !media, { version }, actor, () => ({
+        title: revision.title,
+        subtitle: revision.subtitle,
+        full_content: revision.full_content,
+        category: revision.category,
+        author: revision.author,
+        is_highlighted: revision.is_highlighted,
+        ...(media ? { media_id: media.id } : {}),
+      }));
     },
 
     async setHighlight(id: string, highlighted: boolean): Promise<void> {

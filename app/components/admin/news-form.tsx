@@ -316,7 +316,8 @@ export function NewsForm({
           {t.newsForm.currentStatus(
             t.newsForm.statusLabel[publication.status],
             publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
-          )}
+          )}{" "}
+          <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>
         </p>
       ) : null}
       {drive ? (

@@ -43,10 +43,10 @@ export async function action({ request, params }: Route.ActionArgs) {
       const form = await readNewsSubmission(request);
       if (request.method === "PATCH") {
         const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
-        return Response.json(await newsEditor.patchNews(params.id, patch, form.file));
+        return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer.userId));
       }
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      return Response.json(await newsEditor.updateNews(params.id, input, form.file));
+      return Response.json(await newsEditor.updateNews(params.id, input, form.file, viewer.userId));
     });
   } catch (error) {
     return toApiError(error, request);

@@ -54,7 +54,7 @@ export async function action({ request }: Route.ActionArgs) {
     return await withUploadSlot(request, viewer.userId, async () => {
       const form = await readNewsSubmission(request);
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      const result = await newsEditor.createNews(input, form.file);
+      const result = await newsEditor.createNews(input, form.file, viewer.userId);
       return Response.json(result, { status: 201 });
     });
   } catch (error) {
