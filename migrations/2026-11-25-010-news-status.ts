@@ -12,8 +12,8 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
  * - `version`: starts at 1 and goes up on every save; a save that names an older version is refused (no lost edits).
  * - `updated_by`: who saved the current version (a user id; null for rows written by imports, seeds and scripts).
  * - `news_revisions`: every save keeps the version it replaces (texts, category, author, highlight, media reference,
- *   who saved it and when). Deleting an item deletes its revisions; a media record a revision still refers to is
- *   not swept.
+ *   who saved it and when). Deleting an item deletes its revisions (the editor does, with the item); a media record
+ *   a revision still refers to is not swept.
  *
  * The list indexes move from created_at to (status, published_at): readers' queries are `status = 'published'`
  * ordered by publication date, so the index gives both the filter and the order; the scheduler's "scheduled items
@@ -44,7 +44,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("news_revisions")
     .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("news_id", "text", (col) => col.notNull().references("news.id").onDelete("cascade"))
+    // No foreign key to news: the editor deletes an item's revisions with it (in one transaction), and the news table
+    // stays free of dependants (operators and tests can drop or rebuild it as before).
+    .addColumn("news_id", "text", (col) => col.notNull())
     .addColumn("version", "integer", (col) => col.notNull())
     .addColumn("title", "text", (col) => col.notNull())
     .addColumn("subtitle", "text", (col) => col.notNull())

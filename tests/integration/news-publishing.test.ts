@@ -137,6 +137,8 @@ describe("the scheduler", () => {
     const services = await open();
     const events: SiteEvent[] = [];
     services.events.subscribe((event) => events.push(event));
+    // On PostgreSQL, events come back through LISTEN: wait until it listens.
+    await (services.events as { listening?: () => Promise<void> }).listening?.();
     const scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
     try {
       const publishAt = new Date(Date.now() + 1_500).toISOString();
@@ -146,8 +148,8 @@ describe("the scheduler", () => {
       while ((await statusOf(services, id)).status !== "published" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(await statusOf(services, id)).toMatchObject({ status: "published", published_at: publishAt });
       expect((await services.news.getNews(id)).publishedAt).toBe(publishAt);
-      // One event for the save, one for going live.
-      expect(events.filter((event) => event === "newsUpdated").length).toBeGreaterThanOrEqual(2);
+      // One event for the save, one for going live (on PostgreSQL they come back through LISTEN/NOTIFY, a moment later).
+      await expect.poll(() => events.filter((event) => event === "newsUpdated").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     } finally {
       scheduler.stop();
     }

@@ -322,7 +322,11 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       return wrapFailure("news_delete_failed", "Falha ao deletar notícia", async () => {
         const existing = await db.selectFrom("news").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
-        const deleted = await db.deleteFrom("news").where("id", "=", id).executeTakeFirst();
+        // The item and its revisions go together.
+        const deleted = await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom("news_revisions").where("news_id", "=", id).execute();
+          return trx.deleteFrom("news").where("id", "=", id).executeTakeFirst();
+        });
         // Deleted by someone else in between: nothing of ours to clean up, and the caller is told.
         if (deleted.numDeletedRows === 0n) throw new NotFoundError("news_not_found", t.news.notFound);
         if (existing.media_id) await removeMediaQuietly(existing.media_id);
