@@ -21,6 +21,7 @@ export default [
   layout("routes/admin/guard.tsx", [
     route("add-news", "routes/admin/add-news.tsx"),
     route("edit-news/:id", "routes/admin/edit-news.tsx"),
+    route("edit-news/:id/historico", "routes/admin/news-history.tsx"),
     route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
     route("admin/security", "routes/admin/security.tsx"),
   ]),

@@ -21,6 +21,7 @@ import { createInstallation, type Installation } from "./media/installation.serv
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
+import { type NewsScheduler, startNewsScheduler } from "./news/news-scheduler.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
 import { createReadLimiter, type ReadLimiter } from "./news/read-limiter.server.ts";
 import { createReadCounter, type ReadCounter } from "./news/reads.service.server.ts";
@@ -113,7 +114,7 @@ export function createServices(
     auth: createAuthService({ auth: betterAuth, mailer, admins, limiter: rateLimiter, config, log }),
     rateLimiter,
     events,
-    newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor }),
+    newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),
   };
@@ -161,6 +162,7 @@ async function hasAuthTables(database: Pick<DatabaseHandle, "db" | "dialect">): 
 
 let current: AppServices | undefined;
 let sweeper: OrphanSweeper | undefined;
+let scheduler: NewsScheduler | undefined;
 let accountCleanup: ReturnType<typeof setInterval> | undefined;
 let booting: Promise<AppServices> | undefined;
 
@@ -197,6 +199,8 @@ export function bootApp(): Promise<AppServices> {
       // With several instances on one PostgreSQL, only one sweeps at a time.
       exclusive: (task) => runExclusive(services.database, LOCK_KEYS.orphanSweep, task),
     });
+    // Scheduled news go live at their time, whether or not anyone is reading.
+    scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
     // Accounts that registered and were never made admins go after STALE_ACCOUNT_DAYS (checked on the sweep timer).
     const staleMs = config.auth.staleAccountMs;
     if (staleMs) {
@@ -225,6 +229,8 @@ export async function shutdownApp(): Promise<void> {
   current = undefined;
   booting = undefined;
   clearInterval(accountCleanup);
+  scheduler?.stop();
+  scheduler = undefined;
   sweeper?.stop();
   await sweeper?.idle();
   sweeper = undefined;

@@ -110,7 +110,7 @@ export function newsArticleJsonLd(site: Site, article: NewsArticle, canonicalPat
     headline: article.title.slice(0, 110),
     description: article.subtitle,
     image: [image.url],
-    datePublished: article.createdAt,
+    datePublished: article.publishedAt,
     dateModified: article.updatedAt,
     articleSection: article.category,
     inLanguage: "pt-BR",

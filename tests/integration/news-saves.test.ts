@@ -128,6 +128,7 @@ describe("saves of an item that is gone", () => {
       events: services.events,
       log: services.log,
       defaultAuthor: "Redação",
+      timeZone: "America/Sao_Paulo",
       media: {
         async saveUpload(file) {
           const saved = await services.media.saveUpload(file);

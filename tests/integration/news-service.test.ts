@@ -103,6 +103,8 @@ describe("listNews", () => {
       author: "Paula Andrade",
       isHighlighted: false,
       createdAt: at(1),
+      publishedAt: at(1),
+      status: "published",
       media: null,
     });
     // The list does not carry the full text.

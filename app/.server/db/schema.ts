@@ -6,6 +6,7 @@ import type { ColumnType, Insertable, Selectable } from "kysely";
  */
 export interface Database {
   news: NewsTable;
+  news_revisions: NewsRevisionsTable;
   sponsors: SponsorsTable;
   media: MediaTable;
   admins: AdminsTable;
@@ -59,6 +60,14 @@ export interface NewsTable {
   media_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Readers only ever see 'published'. */
+  status: ColumnType<NewsStatus, NewsStatus | undefined, NewsStatus>;
+  /** The publication date (planned, for a scheduled item; when it became a draft, for a draft): lists sort on it. */
+  published_at: string;
+  /** Goes up on every save; a save naming an older version is a conflict. */
+  version: ColumnType<number, number | undefined, number>;
+  /** Who saved the current version (a user id), or null (imports, seeds, scripts, the scheduler). */
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Reads of a news item in one hour ("Mais lidas"); see docs/decisions/006-read-counts.md. */
@@ -68,6 +77,24 @@ export interface NewsReadsTable {
   hour: string;
   reads: number;
 }
+
+/** A version of a news item that a later save replaced: what it said, who saved it and when. */
+export interface NewsRevisionsTable {
+  id: string;
+  news_id: string;
+  version: number;
+  title: string;
+  subtitle: string;
+  full_content: string;
+  category: string;
+  author: string;
+  is_highlighted: number;
+  media_id: string | null;
+  saved_by: string | null;
+  saved_at: string;
+}
+
+export type NewsStatus = "draft" | "scheduled" | "published";
 
 export interface SponsorsTable {
   id: string;

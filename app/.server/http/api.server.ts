@@ -5,9 +5,10 @@ import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
+import { type NewsConflictCurrent, NewsConflictError } from "../news/news-editor.service.server.ts";
 
 export interface ApiErrorBody {
-  error: { code: string; message: string; fields?: FieldErrors };
+  error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent };
 }
 
 /** A JSON error answer with the pt-BR message and a stable code. */
@@ -31,7 +32,15 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
   if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
-  const response = apiError(status, code, publicErrorMessage(error, requestId));
+  // A save based on an older version: the answer carries what is saved now (what changed, and its version to
+  // overwrite on purpose).
+  const response =
+    error instanceof NewsConflictError
+      ? Response.json({ error: { code, message: error.publicMessage, current: error.current } } satisfies ApiErrorBody, {
+          status,
+          headers: { "Cache-Control": "no-store" },
+        })
+      : apiError(status, code, publicErrorMessage(error, requestId));
   if (!expected && requestId) response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(retryAfterHeaders(error))) response.headers.set(name, value);
   return response;

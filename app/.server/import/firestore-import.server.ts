@@ -297,7 +297,7 @@ export async function importFirestore(services: ImportServices, input: string, o
     const columns = newsColumns(parsed.data, services.config.site.defaultAuthor);
     try {
       const outcome = await write("news", id, plan, async (trx, mediaId) => {
-        await trx.insertInto("news").values({ id, ...columns, media_id: mediaId, created_at: createdAt, updated_at: updatedAt }).execute();
+        await trx.insertInto("news").values({ id, ...columns, media_id: mediaId, created_at: createdAt, published_at: createdAt, updated_at: updatedAt }).execute();
       });
       counted("news", outcome, plan);
     } catch (error) {

@@ -77,7 +77,9 @@ export function createReadCounter({ db, log, now = Date.now, flushMs = FLUSH_MS,
             eb
               .selectFrom("news")
               .select(["news.id", sql<string>`cast(${hour} as text)`.as("hour"), sql<number>`cast(${reads} as integer)`.as("reads")])
-              .where("news.id", "=", newsId),
+              .where("news.id", "=", newsId)
+              // Readers only ever see published news: a beacon for anything else counts nothing.
+              .where("news.status", "=", "published"),
           )
           .onConflict((oc) => oc.columns(["news_id", "hour"]).doUpdateSet({ reads: sql<number>`news_reads.reads + excluded.reads` }))
           .execute();
@@ -91,9 +93,11 @@ export function createReadCounter({ db, log, now = Date.now, flushMs = FLUSH_MS,
       .innerJoin("news", "news.id", "news_reads.news_id")
       .select((eb) => ["news.id", "news.title", eb.fn.sum<number | string>("news_reads.reads").as("reads")])
       .where("news_reads.hour", ">=", windowStart(now(), MOST_READ_HOURS))
-      .groupBy(["news.id", "news.title", "news.created_at"])
+      // A published item moved back to draft leaves the block at once.
+      .where("news.status", "=", "published")
+      .groupBy(["news.id", "news.title", "news.published_at"])
       .orderBy(sql`sum(news_reads.reads) desc`)
-      .orderBy("news.created_at", "desc")
+      .orderBy("news.published_at", "desc")
       .orderBy("news.id", "desc")
       .limit(limit)
       .execute();

@@ -98,7 +98,7 @@ export async function seedBulkNews(
       const id = randomUUID();
       if (index === 0) result.newestId = id;
       if (highlighted) result.highlighted++;
-      rows.push({ id, ...text, is_highlighted: highlighted ? 1 : 0, media_id: mediaId, created_at: createdAt, updated_at: createdAt });
+      rows.push({ id, ...text, is_highlighted: highlighted ? 1 : 0, media_id: mediaId, created_at: createdAt, published_at: createdAt, updated_at: createdAt });
     }
     await db.transaction().execute(async (trx) => {
       for (let offset = 0; offset < rows.length; offset += perStatement) {

@@ -53,6 +53,7 @@ export async function seedDemoContent(
       is_highlighted: item.isHighlighted ? 1 : 0,
       media_id: mediaIds[index] ?? null,
       created_at: createdAt,
+      published_at: createdAt,
       updated_at: createdAt,
     });
   }

@@ -16,6 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const drive = await driveStatusView(driveConnection, request);
   return {
     defaultAuthor: config.site.defaultAuthor,
+    timeZone: config.timeZone,
     storeConnected: drive ? drive.connected : await store.isConnected(),
     storeLabel: t.storage.labels[store.name] ?? store.name,
     drive,

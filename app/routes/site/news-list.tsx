@@ -6,31 +6,55 @@ import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { adminReadsOf } from "../../.server/news/most-read.server.ts";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { formatDateTime } from "../../i18n/format.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { DeleteNewsButton } from "../../components/admin/lazy-delete-news-button.tsx";
 import { FIRST_ROW_WHEN_WIDE, NewsCard } from "../../components/news/news-card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
-import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
+import { isListedAfter, LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/news-view.ts";
 import { pageMeta, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 
+/** The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). */
+const STATUS_FILTERS = { todas: null, publicadas: "published", agendadas: "scheduled", rascunhos: "draft" } as const satisfies Record<
+  string,
+  NewsStatus | null
+>;
+type StatusFilter = keyof typeof STATUS_FILTERS;
+
+function statusFilterOf(value: string | null): StatusFilter {
+  return value !== null && Object.hasOwn(STATUS_FILTERS, value) ? (value as StatusFilter) : "todas";
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  const { news, log } = getServices();
+  const { news, log, config } = getServices();
   const params = new URL(request.url).searchParams;
   const cursor = params.get("cursor");
+  // Readers always get the published news; the newsroom picks a status (drafts and scheduled ones included).
+  const statusFilter = (await isNewsroomViewer(request)) ? statusFilterOf(params.get("situacao")) : null;
+  const status = statusFilter ? STATUS_FILTERS[statusFilter] : "published";
   try {
-    const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE });
+    const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE, status });
     // Signed in as admin: each item's reads of the last 7 days.
     const reads = await adminReadsOf(request, page.items.map((item) => item.id));
-    return { news: page.items, reads, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
+    return { news: page.items, reads, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null, statusFilter, timeZone: config.timeZone };
   } catch (error) {
     const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
     if (!invalidCursor) log.error({ err: error }, "news list load failed");
     return data(
-      { news: [] as NewsSummary[], reads: null, nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
+      {
+        news: [] as NewsSummary[],
+        reads: null,
+        nextCursor: null,
+        continued: Boolean(cursor),
+        failure: invalidCursor ? ("cursor" as const) : ("load" as const),
+        statusFilter,
+        timeZone: config.timeZone,
+      },
       { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
     );
   }
@@ -57,10 +81,11 @@ const TABS = [
   { value: "1", label: t.newsList.tabHighlights, hint: t.newsList.emptyHintHighlights },
 ] as const;
 
-/** The list page's URL for a tab, optionally starting after `cursor`. */
-function listHref(highlights: boolean, cursor?: string | null): string {
+/** The list page's URL for a tab, optionally starting after `cursor` (and, for the newsroom, a status filter). */
+function listHref(highlights: boolean, cursor?: string | null, statusFilter?: StatusFilter | null): string {
   const params = new URLSearchParams();
   if (highlights) params.set("tab", "1");
+  if (statusFilter && statusFilter !== "todas") params.set("situacao", statusFilter);
   if (cursor) params.set("cursor", cursor);
   const query = params.toString();
   return query ? `?${query}` : "?";
@@ -74,14 +99,24 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
   const active = TABS[activeIndex]!;
   const loading = navigation.state === "loading" && navigation.location.pathname === "/news-list";
 
+  const statusFilter = loaderData.statusFilter;
   function select(index: number) {
-    setSearchParams(index === 1 ? { tab: "1" } : {}, { preventScrollReset: true, replace: false });
+    setSearchParams(new URLSearchParams(listHref(index === 1, null, statusFilter).slice(1)), { preventScrollReset: true, replace: false });
     tabRefs.current[index]?.focus();
   }
 
   return (
     <div className="page">
       <h1 className="page-title">{t.newsList.title}</h1>
+      {statusFilter ? (
+        <nav aria-label={t.newsList.statusFilterLabel} className={styles.statusFilter} data-testid="status-filter">
+          {(Object.keys(STATUS_FILTERS) as StatusFilter[]).map((key) => (
+            <Link key={key} to={listHref(activeIndex === 1, null, key)} aria-current={key === statusFilter ? "page" : undefined} preventScrollReset>
+              {t.newsList.statusFilter[key]}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
       <div role="tablist" aria-label={t.newsList.tabsLabel} className={styles.tabs}>
         {TABS.map((tab, index) => (
           <Link
@@ -91,7 +126,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
             }}
             id={`aba-${tab.value}`}
             role="tab"
-            to={listHref(index === 1)}
+            to={listHref(index === 1, null, statusFilter)}
             preventScrollReset
             aria-selected={index === activeIndex}
             aria-controls="painel-noticias"
@@ -118,7 +153,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
           </p>
         ) : loaderData.failure === "cursor" ? (
           <p className={grid.error} role="alert">
-            {t.newsList.invalidCursor} <Link to={listHref(activeIndex === 1)}>{t.newsList.title}</Link>
+            {t.newsList.invalidCursor} <Link to={listHref(activeIndex === 1, null, statusFilter)}>{t.newsList.title}</Link>
           </p>
         ) : loaderData.news.length === 0 && !loaderData.continued ? (
           <div className={grid.empty}>
@@ -129,12 +164,14 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
         ) : (
           // A new tab or a new starting point is a new list; a revalidation of the same URL (live updates) is not.
           <PagedGrid
-            key={listHref(activeIndex === 1, searchParams.get("cursor"))}
+            key={listHref(activeIndex === 1, searchParams.get("cursor"), statusFilter)}
             first={loaderData.news}
             reads={loaderData.reads}
             nextCursor={loaderData.nextCursor}
             continued={loaderData.continued}
             highlights={activeIndex === 1}
+            statusFilter={statusFilter}
+            timeZone={loaderData.timeZone}
           />
         )}
       </div>
@@ -151,6 +188,9 @@ interface PagedGridProps {
   /** This page starts after an earlier one (a "Mais notícias" link followed without JavaScript). */
   continued: boolean;
   highlights: boolean;
+  /** The newsroom's status filter (null for readers). */
+  statusFilter: StatusFilter | null;
+  timeZone: string;
 }
 
 interface Loaded {
@@ -165,7 +205,7 @@ interface Loaded {
  * (works without JavaScript, and lets crawlers reach every article). In the browser the same link, or scrolling near
  * it, appends the next page in place, from the JSON API with the same keyset cursor.
  */
-function PagedGrid({ first, reads, nextCursor, continued, highlights }: PagedGridProps) {
+function PagedGrid({ first, reads, nextCursor, continued, highlights, statusFilter, timeZone }: PagedGridProps) {
   const { isAdmin } = useRootData();
   const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
   const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
@@ -197,6 +237,7 @@ function PagedGrid({ first, reads, nextCursor, continued, highlights }: PagedGri
     firstNew.current = items.length;
     const params = new URLSearchParams({ cursor: next, limit: String(LIST_PAGE_SIZE) });
     if (highlights) params.set("highlighted", "1");
+    if (statusFilter) params.set("status", STATUS_FILTERS[statusFilter] ?? "all");
     try {
       const response = await fetch(`/api/news?${params}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -211,7 +252,7 @@ function PagedGrid({ first, reads, nextCursor, continued, highlights }: PagedGri
     } catch {
       setStatus("failed");
     }
-  }, [next, status, highlights, items.length]);
+  }, [next, status, highlights, statusFilter, items.length]);
 
   // Scrolling near the end loads the next page (well before the reader reaches it).
   useEffect(() => {
@@ -250,8 +291,16 @@ function PagedGrid({ first, reads, nextCursor, continued, highlights }: PagedGri
                 priority={!continued && (index === 0 || (index < 3 && FIRST_ROW_WHEN_WIDE))}
                 headingLevel="h2"
                 extra={
-                  isAdmin && reads ? (
-                    <span data-testid="reads-7d">{t.mostRead.readsLastWeek(reads[item.id] ?? moreReads[item.id] ?? 0)}</span>
+                  isAdmin && (item.status !== "published" || reads) ? (
+                    <>
+                      {item.status === "draft" ? (
+                        <strong data-testid="card-status">{t.newsForm.statusLabel.draft}</strong>
+                      ) : item.status === "scheduled" ? (
+                        <strong data-testid="card-status">{t.newsList.scheduledFor(formatDateTime(item.publishedAt, timeZone))}</strong>
+                      ) : null}
+                      {item.status !== "published" && reads ? " · " : null}
+                      {reads ? <span data-testid="reads-7d">{t.mostRead.readsLastWeek(reads[item.id] ?? moreReads[item.id] ?? 0)}</span> : null}
+                    </>
                   ) : undefined
                 }
                 actions={
@@ -293,7 +342,7 @@ function PagedGrid({ first, reads, nextCursor, continued, highlights }: PagedGri
         {next && status !== "failed" ? (
           <a
             ref={moreLink}
-            href={listHref(highlights, next)}
+            href={listHref(highlights, next, statusFilter)}
             className={grid.moreLink}
             aria-disabled={status === "loading" || undefined}
             onClick={(event) => {
