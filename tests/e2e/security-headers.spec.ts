@@ -57,6 +57,7 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
   const samples: Record<string, string> = {
     "article/:id/:slug?": `/article/${ids.article}`,
     "edit-news/:id": `/edit-news/${ids.article}`,
+    "edit-news/:id/historico": `/edit-news/${ids.article}/historico`,
     "api/news/:id": `/api/news/${ids.article}`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
