@@ -68,7 +68,7 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
  */
 function gzipForRenderedAnswers(req: express.Request, _res: express.Response, next: express.NextFunction) {
   const accept = req.headers["accept-encoding"];
-  if (accept && accept.includes("br") && /\bgzip\b/.test(accept)) {
+  if (accept?.includes("br") && /\bgzip\b/.test(accept)) {
     req.headers["accept-encoding"] = accept
       .split(",")
       .filter((part) => part.split(";")[0]!.trim() !== "br")

@@ -50,17 +50,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { config, sponsors, auth, log } = getServices();
   const viewer = await auth.getViewer(request);
   let sponsorList: RootData["sponsors"] = [];
+  let sponsorsFailed = false;
   try {
     sponsorList = await sponsors.listSponsors();
   } catch (error) {
     // As in the original: a failed sponsor load empties the list and shows no message.
     log.error({ err: error }, "sponsor load failed");
+    sponsorsFailed = true;
   }
   const year = currentYear(config.timeZone);
   return data<RootData>(
     { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.isAdmin) },
-    // A signed-in viewer's pages are personal: never cached anywhere.
-    viewer || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
+    // A signed-in viewer's pages are personal, and a page whose footer lost its sponsors (database unreachable) is a
+    // failure: neither is cached anywhere (the page cache kept the empty footer after the database came back).
+    viewer || sponsorsFailed || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
   );
 }
 

@@ -24,6 +24,7 @@ export default [
   layout("routes/admin/guard.tsx", [
     route("add-news", "routes/admin/add-news.tsx"),
     route("edit-news/:id", "routes/admin/edit-news.tsx"),
+    route("edit-news/:id/historico", "routes/admin/news-history.tsx"),
     route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
     route("admin/security", "routes/admin/security.tsx"),
   ]),
@@ -33,6 +34,8 @@ export default [
   route("api/auth/*", "routes/resources/auth.ts"),
   route("api/news", "routes/api/news.ts"),
   route("api/news/:id", "routes/api/news-item.ts"),
+  // The article page's read beacon ("Mais lidas").
+  route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),
   route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
   // Feeds, sitemaps and robots.txt, for feed readers and search engines.

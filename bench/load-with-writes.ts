@@ -241,7 +241,7 @@ function report(run: Awaited<ReturnType<typeof runOne>>, options: Options) {
     `${page.padEnd(44)} ${load.perSecond.toFixed(0).padStart(7)} ${load.p50Ms.toFixed(1).padStart(8)} ${load.p99Ms.toFixed(1).padStart(8)} ${String(load.non2xx).padStart(9)} ${String(load.errors).padStart(7)}`;
   console.log(`\n${run.kind === "sqlite" ? "SQLite" : "PostgreSQL"}: ${options.readers} leitores por ${options.seconds} s (${run.tool}), uma escrita por segundo`);
   console.log(`${"página".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"não-2xx".padStart(9)} ${"erros".padStart(7)}`);
-  run.pages.forEach((page, index) => console.log(line(page, run.loads[index]!)));
+  for (const [index, page] of run.pages.entries()) console.log(line(page, run.loads[index]!));
   const { log } = run;
   console.log(
     `escritas: ${log.created} criadas, ${log.edited} editadas, ${log.deleted} apagadas, ${log.failed.length} falhas; ` +

@@ -47,16 +47,16 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
 }
 
 /** Resolves once `url` answers 200, polling every 10 ms; fails if `child` exits first or after `timeoutMs`. */
-async function waitFor200(url: string, child: ChildProcess, describe: () => string, timeoutMs: number): Promise<void> {
+async function waitFor200(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`O servidor saiu (${child.exitCode ?? child.signalCode}):\n${describe()}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`O servidor saiu (${child.exitCode ?? child.signalCode}):\n${output()}`);
     try {
       if ((await rawGet(url)).status === 200) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`O servidor não respondeu 200 em ${timeoutMs / 1000} s:\n${describe()}`);
+    if (Date.now() > deadline) throw new Error(`O servidor não respondeu 200 em ${timeoutMs / 1000} s:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -23,13 +23,11 @@ export interface ReaderSite {
 
 /**
  * Starts the demo site and picks its pages: the home, the article of the home's main card (the newest news, with a
- * picture) and the list. `fromDataDir` reuses a data directory that already holds the demo content (a copy is
- * served; seeding takes 25–40 s on a 2-core machine).
+ * picture) and the list. `fromDataDir` serves a copy of a data directory that already holds content.
  */
 export async function startReaderSite(options: { fromDataDir?: string } = {}): Promise<ReaderSite> {
   const site = await startSite({
     seedDemo: true,
-    startTimeoutMs: 180_000,
     fromDataDir: options.fromDataDir,
     env: { PAGE_CACHE: "1", LOG_LEVEL: "warn" },
   });

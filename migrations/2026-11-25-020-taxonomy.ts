@@ -4,7 +4,7 @@ import { type Kysely, sql } from "kysely";
 
 /**
  * Categories and authors as pages (/categoria/{slug}, /autor/{slug}). Each news item carries the slug of its category
- * and of its author (accents and case folded: "Vôlei" and "volei" are one), indexed with (created_at, id) so a page
+ * and of its author (accents and case folded: "Vôlei" and "volei" are one), indexed with (status, published_at, id) so a page
  * of a category or an author is an index range like the list's. `taxonomy_terms` keeps each slug's first spelling,
  * which is the one shown everywhere (existing news take it here).
  */
@@ -45,8 +45,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     }
   }
 
-  await db.schema.createIndex("news_category_slug_idx").on("news").columns(["category_slug", "created_at", "id"]).execute();
-  await db.schema.createIndex("news_author_slug_idx").on("news").columns(["author_slug", "created_at", "id"]).execute();
+  await db.schema.createIndex("news_category_slug_idx").on("news").columns(["category_slug", "status", "published_at", "id"]).execute();
+  await db.schema.createIndex("news_author_slug_idx").on("news").columns(["author_slug", "status", "published_at", "id"]).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

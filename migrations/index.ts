@@ -3,8 +3,11 @@ import * as initial from "./2026-11-22-001-initial.ts";
 import * as driveFiles from "./2026-11-22-002-drive-files.ts";
 import * as verifiedAdmins from "./2026-11-23-010-verified-admins.ts";
 import * as newsSearch from "./2026-11-24-001-news-search.ts";
+import * as newsStatus from "./2026-11-25-010-news-status.ts";
 import * as taxonomy from "./2026-11-25-020-taxonomy.ts";
 import * as mediaText from "./2026-11-25-020-taxonomy-media-text.ts";
+import * as videoPosters from "./2026-11-25-030-video-posters.ts";
+import * as newsReads from "./2026-11-25-040-news-reads.ts";
 
 /** Every migration, in order. Listed statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -12,6 +15,9 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-002-drive-files": driveFiles,
   "2026-11-23-010-verified-admins": verifiedAdmins,
   "2026-11-24-001-news-search": newsSearch,
+  "2026-11-25-010-news-status": newsStatus,
   "2026-11-25-020-taxonomy": taxonomy,
   "2026-11-25-020-taxonomy-media-text": mediaText,
+  "2026-11-25-030-video-posters": videoPosters,
+  "2026-11-25-040-news-reads": newsReads,
 };

@@ -221,7 +221,7 @@ export function createBackup(config: AppConfig, outDir: string, now: Date = new 
 
     const copiedMedia = new Set(listFiles(path.join(partial, "media")));
     const missingMedia = referencedMediaKeys(snapshot).filter((key) => !copiedMedia.has(key));
-    const describe = (relative: string): ManifestFile => {
+    const manifestEntry = (relative: string): ManifestFile => {
       const file = path.join(partial, relative);
       return { path: relative, size: fs.statSync(file).size, sha256: sha256File(file) };
     };
@@ -231,8 +231,8 @@ export function createBackup(config: AppConfig, outDir: string, now: Date = new 
       signingKeyId: keyId(key),
       createdAt: now.toISOString(),
       source: { dataDir: config.dataDir, databaseFile: dbFile },
-      database: describe(BACKUP_DB_FILE),
-      files: BACKUP_FOLDERS.flatMap((folder) => listFiles(path.join(partial, folder)).map((relative) => describe(`${folder}/${relative}`))),
+      database: manifestEntry(BACKUP_DB_FILE),
+      files: BACKUP_FOLDERS.flatMap((folder) => listFiles(path.join(partial, folder)).map((relative) => manifestEntry(`${folder}/${relative}`))),
       missingMedia,
     };
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);

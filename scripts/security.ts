@@ -190,9 +190,9 @@ export function sqlmapRequestArgs(base: string, target: SqlmapTarget, cookie: st
     args.push(`--data=${JSON.stringify(target.body.fields)}`);
   } else if (target.body?.type === "multipart") {
     const body =
-      Object.entries(target.body.fields)
+      `${Object.entries(target.body.fields)
         .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-        .join("") + `--${BOUNDARY}--\r\n`;
+        .join("")}--${BOUNDARY}--\r\n`;
     headers.push(`Content-Type: multipart/form-data; boundary=${BOUNDARY}`);
     args.push(`--data=${body}`);
   }

@@ -4,7 +4,7 @@ import { pinoHttp } from "pino-http";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext } from "../app/lib/request-context.ts";
-import { CONTENT_TYPES } from "../app/.server/media/media-types.ts";
+import { contentTypeOfKey } from "../app/.server/media/media-types.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
 import {
@@ -163,12 +163,12 @@ function localMediaFiles(dir: string) {
     immutable: true,
     maxAge: "1y",
     setHeaders(res, file) {
-      res.setHeader("Content-Type", CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream");
+      res.setHeader("Content-Type", contentTypeOfKey(file) ?? "application/octet-stream");
       res.setHeader("X-Content-Type-Options", "nosniff");
     },
   });
   return (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !CONTENT_TYPES[req.path.split(".").pop() ?? ""]) return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || !contentTypeOfKey(req.path)) return next();
     files(req, res, next);
   };
 }

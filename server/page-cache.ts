@@ -222,7 +222,7 @@ export function createPageCache(options: PageCacheOptions) {
     res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("X-Page-Cache", state);
     const match = req.headers["if-none-match"];
-    if (match && match.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, "") === entry.etag)) {
+    if (match?.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, "") === entry.etag)) {
       res.statusCode = 304;
       res.end();
       return;

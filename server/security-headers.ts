@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { EMBED_FRAME_ORIGINS } from "../app/lib/embeds.ts";
 
 /** What the Content-Security-Policy depends on besides the site itself (read from the configuration once). */
 export interface SecurityPolicyOptions {
@@ -56,6 +57,9 @@ export function policyOptionsFromConfig(config: {
  *   being uploaded), the bucket's public origin when media is served from there, and EXTERNAL_MEDIA_ORIGINS (media
  *   imported from the original product and left on Google Drive; none by default).
  * - Connections: 'self' only (the /events stream, the upload with progress, the API).
+ * - Frames: only the players of the posts an article embeds (YouTube's youtube-nocookie.com, Instagram, X, TikTok;
+ *   `EMBED_FRAME_ORIGINS` in app/lib/embeds.ts), and only once the reader clicks the embed: the page itself loads
+ *   nothing from them. No other frame, not even one of the site's own pages (none uses one).
  * - Never framed ('none': nothing in the site frames itself), no plugins, no `<base>` elsewhere, forms only to the
  *   site (and Google's consent page when configured).
  */
@@ -69,6 +73,7 @@ export function contentSecurityPolicy(options: SecurityPolicyOptions, scripts = 
     `media-src ${media}`,
     "font-src 'self'",
     `connect-src 'self'${options.development ? " ws: wss:" : ""}`,
+    `frame-src ${EMBED_FRAME_ORIGINS.join(" ")}`,
     "object-src 'none'",
     "base-uri 'self'",
     `form-action ${["'self'", ...(options.formOrigins ?? [])].join(" ")}`,

@@ -21,12 +21,16 @@ import { createInstallation, type Installation } from "./media/installation.serv
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
+import { type NewsScheduler, startNewsScheduler } from "./news/news-scheduler.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
+import { createReadLimiter, type ReadLimiter } from "./news/read-limiter.server.ts";
+import { createReadCounter, type ReadCounter } from "./news/reads.service.server.ts";
 import { createSearchService, type SearchService } from "./search/search.service.server.ts";
 import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
 import { createSponsorService, type SponsorService } from "./sponsors/sponsors.service.server.ts";
-import { createMediaStore } from "./storage/create-store.server.ts";
+import { createDriveConnectionFor, createMediaStore } from "./storage/create-store.server.ts";
+import type { DriveConnection } from "./storage/google-drive/connection.server.ts";
 import type { MediaStore } from "./storage/media-store.ts";
 
 export interface AppServices {
@@ -36,8 +40,14 @@ export interface AppServices {
   /** Which installation this database is (the mark on every media object it stores). */
   installation: Installation;
   store: MediaStore;
+  /** The newsroom's Google Drive connection (connect, disconnect, status); null unless MEDIA_STORE=gdrive. */
+  drive: DriveConnection | null;
   media: MediaService;
   news: NewsService;
+  /** Read counts per news item and hour, and the "Mais lidas" list. */
+  reads: ReadCounter;
+  /** How many reads one client may add per hour (in memory, no address kept). */
+  readLimiter: ReadLimiter;
   search: SearchService;
   sponsors: SponsorService;
   mailer: Mailer;
@@ -65,7 +75,8 @@ export function createServices(
   });
   const secret = resolveAuthSecret(config);
   // The Google Drive store keeps its file ids in the database and its token encrypted with the app secret.
-  const store = createMediaStore(config, { db: database.db, secret, log });
+  const drive = createDriveConnectionFor(config, { db: database.db, secret, log });
+  const store = createMediaStore(config, { db: database.db, drive, log });
   const deps = { db: database.db, store };
   const installation = createInstallation(database.db);
   const mailer = createMailer(config, log);
@@ -79,14 +90,22 @@ export function createServices(
   const editorDeps = { db: database.db, media, store, events, log };
   const { redisUrl } = config.auth.rateLimit;
   const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
+  const reads = createReadCounter({ db: database.db, log });
+  // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance.
+  events.subscribe((event) => {
+    if (event === "newsUpdated") reads.invalidate();
+  });
   return {
     config,
     log,
     database,
     installation,
     store,
+    drive,
     media,
     news: createNewsService(deps),
+    reads,
+    readLimiter: createReadLimiter(),
     search: createSearchService({ ...deps, dialect: database.dialect }),
     sponsors: createSponsorService(deps),
     mailer,
@@ -95,7 +114,7 @@ export function createServices(
     auth: createAuthService({ auth: betterAuth, mailer, admins, limiter: rateLimiter, config, log }),
     rateLimiter,
     events,
-    newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor }),
+    newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),
   };
@@ -143,6 +162,7 @@ async function hasAuthTables(database: Pick<DatabaseHandle, "db" | "dialect">): 
 
 let current: AppServices | undefined;
 let sweeper: OrphanSweeper | undefined;
+let scheduler: NewsScheduler | undefined;
 let accountCleanup: ReturnType<typeof setInterval> | undefined;
 let booting: Promise<AppServices> | undefined;
 
@@ -179,6 +199,8 @@ export function bootApp(): Promise<AppServices> {
       // With several instances on one PostgreSQL, only one sweeps at a time.
       exclusive: (task) => runExclusive(services.database, LOCK_KEYS.orphanSweep, task),
     });
+    // Scheduled news go live at their time, whether or not anyone is reading.
+    scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
     // Accounts that registered and were never made admins go after STALE_ACCOUNT_DAYS (checked on the sweep timer).
     const staleMs = config.auth.staleAccountMs;
     if (staleMs) {
@@ -207,10 +229,14 @@ export async function shutdownApp(): Promise<void> {
   current = undefined;
   booting = undefined;
   clearInterval(accountCleanup);
+  scheduler?.stop();
+  scheduler = undefined;
   sweeper?.stop();
   await sweeper?.idle();
   sweeper = undefined;
   await services?.events.close();
   await services?.rateLimiter.close?.();
+  // Reads counted in the last seconds are written before the database closes.
+  await services?.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
   await services?.database.close();
 }

@@ -23,7 +23,41 @@ export class AppError extends Error {
 
 /** Whether `error` is an answer meant for the client (its message shown as is), not an unexpected failure. */
 export function isExpectedError(error: unknown): error is AppError {
-  return error instanceof AppError && (error.status < 500 || error.retryAfterSeconds !== null);
+  return error instanceof AppError && (error.status < 500 || error.retryAfterSeconds !== null || error instanceof DiskFullError);
+}
+
+/**
+ * The disk (or the quota) refused a write because it is full: 507 with a pt-BR message that says nothing was saved.
+ * Shown to the user as is, and still logged as an error (the operator has to free space).
+ */
+export class DiskFullError extends AppError {
+  override name = "DiskFullError";
+  constructor(options?: ErrorOptions) {
+    super("disk_full", t.errors.diskFull, 507, options);
+  }
+}
+
+/**
+ * Whether `error` or one of its causes is a write refused for lack of space: ENOSPC or EDQUOT from the file system,
+ * SQLITE_FULL from SQLite, SQLSTATE 53100 (disk_full) from PostgreSQL.
+ */
+export function isDiskFull(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof DiskFullError) return true;
+    const { code, errcode, errstr } = current as { code?: unknown; errcode?: unknown; errstr?: unknown };
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL" || code === "53100") return true;
+    // node:sqlite: code "ERR_SQLITE_ERROR" with the primary result code 13 (SQLITE_FULL).
+    if (typeof errcode === "number" && (errcode & 0xff) === 13) return true;
+    if (typeof errstr === "string" && /database or disk is full/i.test(errstr)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** `error` itself, or a DiskFullError wrapping it when the disk was full. */
+export function diskFullOr(error: unknown): unknown {
+  return error instanceof DiskFullError || !isDiskFull(error) ? error : new DiskFullError({ cause: error });
 }
 
 /** The `Retry-After` header of a refusal to retry later, or none. */
@@ -57,6 +91,7 @@ export async function wrapFailure<T>(code: string, prefix: string, operation: ()
   try {
     return await operation();
   } catch (error) {
+    if (isDiskFull(error)) throw diskFullOr(error);
     if (error instanceof AppError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new AppError(code, `${prefix}: ${detail}`, 500, { cause: error, publicMessage: prefix });

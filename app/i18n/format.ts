@@ -3,14 +3,16 @@ import { t } from "./pt-BR.ts";
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** One formatter per kind and time zone: making an Intl.DateTimeFormat costs more than rendering a page's cards. */
-function formatter(kind: "long" | "year", timeZone: string): Intl.DateTimeFormat {
+function formatter(kind: "long" | "year" | "dateTime", timeZone: string): Intl.DateTimeFormat {
   const key = `${kind}|${timeZone}`;
   let cached = formatters.get(key);
   if (!cached) {
     cached =
       kind === "long"
         ? new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "long", year: "numeric", timeZone })
-        : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
+        : kind === "dateTime"
+          ? new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone })
+          : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
     formatters.set(key, cached);
   }
   return cached;
@@ -30,4 +32,13 @@ export function formatLongDate(value: string | null | undefined, timeZone: strin
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
   return formatter("long", timeZone).format(date);
+}
+
+/** A date and time on the site's clock, "25/11/2026 às 10:00" (when a scheduled item goes live). */
+export function formatDateTime(value: string, timeZone: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const parts = formatter("dateTime", timeZone).formatToParts(date);
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
+  return `${get("day")}/${get("month")}/${get("year")} às ${get("hour")}:${get("minute")}`;
 }

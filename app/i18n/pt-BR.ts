@@ -77,6 +77,9 @@ export const t = {
     invalidLimit: "O parâmetro limit deve ser um número inteiro de 1 a 100.",
     metaDescription: (siteName: string) => `Todas as notícias do ${siteName}, das mais recentes às mais antigas: futebol, basquete, vôlei e mais.`,
     metaDescriptionHighlights: (siteName: string) => `As notícias em destaque do ${siteName}, das mais recentes às mais antigas.`,
+    statusFilterLabel: "Filtrar por situação",
+    statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", rascunhos: "Rascunhos" },
+    scheduledFor: (when: string) => `Agendada para ${when}`,
   },
   taxonomy: {
     categoryKicker: "Categoria",
@@ -108,6 +111,19 @@ export const t = {
     closeMedia: "Fechar",
     lightboxTitle: (title: string) => `Mídia: ${title}`,
     credit: (kind: "image" | "video", name: string) => (kind === "video" ? `Vídeo: ${name}` : `Foto: ${name}`),
+    draftBanner: "Rascunho: só administradores veem esta notícia. Para os leitores ela não existe.",
+    scheduledBanner: (when: string) => `Agendada para ${when}: só administradores veem esta notícia até lá.`,
+    previewBanner: "Pré-visualização: esta é a página como os leitores a verão quando for publicada.",
+    previewLink: "Ver como os leitores verão",
+    previewExit: "Sair da pré-visualização",
+  },
+  /** A post from another site inside an article (app/lib/embeds.ts): nothing loads from it before the click. */
+  embed: {
+    providers: { youtube: "YouTube", instagram: "Instagram", x: "X (Twitter)", tiktok: "TikTok" },
+    load: (provider: string) => `Carregar conteúdo do ${provider}`,
+    notice: (provider: string) =>
+      `Ao clicar, o conteúdo será carregado do ${provider}, que pode coletar dados sobre você (como seu endereço IP e cookies).`,
+    frameTitle: (provider: string) => `Conteúdo do ${provider}`,
   },
   news: {
     defaultCategory: "Geral",
@@ -175,6 +191,37 @@ export const t = {
     submitError: (editing: boolean, message: string) =>
       `Erro ao ${editing ? "atualizar" : "salvar"} a notícia. Detalhes: ${message || "Erro desconhecido."}`,
     unknownError: "Erro desconhecido.",
+    invalidStatus: "Situação inválida: use draft (rascunho), scheduled (agendada) ou published (publicada).",
+    invalidPublishAt: "Data de publicação inválida: use dia e hora, como 2026-11-25T10:00.",
+    publishAtRequired: "Escolha a data e a hora da publicação.",
+    publishAtPast: "A data de publicação agendada precisa estar no futuro.",
+    invalidVersion: "Versão inválida: envie o número da versão que você carregou.",
+    saveDraft: "Salvar rascunho",
+    schedule: "Agendar",
+    publishAt: "Data e hora da publicação",
+    publishAtHint: (zone: string) => `Horário do site (${zone}). Usado pelo botão "Agendar".`,
+    statusLabel: { draft: "Rascunho", scheduled: "Agendada", published: "Publicada" } as Record<"draft" | "scheduled" | "published", string>,
+    currentStatus: (label: string, when: string | null) => `Situação: ${label}${when ? `, para ${when}` : ""}.`,
+    draftSaved: "Rascunho salvo. Só administradores veem esta notícia.",
+    scheduledSaved: (when: string) => `Notícia agendada para ${when}.`,
+    preview: "Ver como leitor",
+    conflict: "Outra pessoa salvou esta notícia depois que você a abriu. Nada foi salvo.",
+    conflictChanged: (fields: string[]) =>
+      fields.length ? `Mudou: ${fields.join(", ")}.` : "O conteúdo não mudou, só a versão (por exemplo, a situação ou a mídia).",
+    conflictNoScript: "Esta página agora mostra a versão salva: refaça suas alterações sobre ela.",
+    conflictReload: "Recarregar a versão atual (descarta suas alterações)",
+    conflictOverwrite: "Salvar mesmo assim (sobrescreve a outra versão)",
+    conflictFields: {
+      title: "título",
+      subtitle: "subtítulo",
+      fullContent: "conteúdo",
+      category: "categoria",
+      author: "autor",
+      isHighlighted: "destaque",
+      status: "situação",
+      publishedAt: "data de publicação",
+      media: "mídia",
+    } as Record<string, string>,
     success: (editing: boolean, media: "new" | "saved" | "existing" | "none", storeLabel: string) => {
       const head = `Notícia ${editing ? "atualizada" : "adicionada"} com sucesso`;
       const tail = {
@@ -185,6 +232,39 @@ export const t = {
       }[media];
       return `${head} ${tail}`;
     },
+  },
+  revisions: {
+    title: "Histórico da notícia",
+    metaTitle: "Histórico",
+    link: "Histórico de versões",
+    intro: "Cada salvamento guarda a versão anterior. Compare duas versões ou restaure uma (restaurar cria uma nova versão).",
+    current: "atual",
+    version: (n: number) => `Versão ${n}`,
+    savedBy: (who: string, when: string) => `${who}, ${when}`,
+    unknownAuthor: "autor desconhecido",
+    none: "Ainda não há versões anteriores: a notícia só foi salva uma vez.",
+    compare: "Comparar",
+    compareFrom: "De",
+    compareTo: "Para",
+    noChanges: "Nenhuma diferença entre estas duas versões.",
+    restore: "Restaurar esta versão",
+    restored: (n: number) => `Versão restaurada: ela agora é a versão ${n}.`,
+    notFound: "Versão não encontrada.",
+    fields: {
+      title: "Título",
+      subtitle: "Subtítulo",
+      fullContent: "Conteúdo completo",
+      category: "Categoria",
+      author: "Autor",
+      isHighlighted: "Destaque",
+      media: "Mídia",
+    } as Record<string, string>,
+    yes: "Sim",
+    no: "Não",
+    mediaChanged: "A mídia é outra.",
+    removed: "removido",
+    added: "incluído",
+    back: "Voltar à edição",
   },
   newsAdmin: {
     delete: "Excluir notícia",
@@ -216,6 +296,8 @@ export const t = {
     driveRequired: "Você precisa conectar ao Google Drive antes de adicionar um patrocinador.",
     added: "Patrocinador adicionado.",
     removed: "Patrocinador removido.",
+    /** A form posted with an action this page does not have (neither adding nor removing). */
+    unknownIntent: "Ação desconhecida. Recarregue a página e tente novamente.",
   },
   upload: {
     corruptImage: "A imagem está corrompida ou incompleta e não pôde ser processada. Por favor, selecione outro arquivo.",
@@ -237,6 +319,8 @@ export const t = {
     iosHint:
       "No iPhone ou iPad, permita cookies e pop-ups para este site (Ajustes > Safari) ou tente outro navegador.",
     disconnect: "Desconectar",
+    /** The Drive routes on a site whose media is not in Google Drive (MEDIA_STORE). */
+    notThisStore: "O Google Drive não é o armazenamento deste site.",
     labels: { local: "armazenamento local", s3: "armazenamento S3", gdrive: "Google Drive" } as Record<string, string>,
   },
   privacy: {
@@ -391,6 +475,13 @@ export const t = {
   events: {
     tooManyStreams: "Muitas conexões de atualização ao vivo abertas deste endereço. A página segue funcionando, sem atualizações automáticas.",
   },
+  mostRead: {
+    title: "Mais lidas",
+    /** The admin list: each item's reads of the last 7 days. */
+    readsLastWeek: (count: number) =>
+      `${count.toLocaleString("pt-BR")} ${count === 1 ? "leitura" : "leituras"} nos últimos 7 dias`,
+    invalidRead: "Leitura inválida: envie o id da notícia.",
+  },
   api: {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",
@@ -398,6 +489,7 @@ export const t = {
   },
   errors: {
     unexpected: "Erro interno.",
+    diskFull: "O servidor está sem espaço em disco e nada foi salvo. Avise o responsável pelo site e tente de novo mais tarde.",
     tryAgain: (requestId: string | null) =>
       `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
     bodyTimeout: "Os dados demoraram demais para chegar e o envio foi interrompido. Tente de novo.",

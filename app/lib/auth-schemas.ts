@@ -35,14 +35,4 @@ export function resetSchema(policy: PasswordPolicy) {
     });
 }
 
-export type FieldErrors = Partial<Record<string, string[]>>;
-
-/** Field → messages, from a failed zod parse. */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const result: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    (result[key] ??= []).push(issue.message);
-  }
-  return result;
-}
+export { type FieldErrors, fieldErrorsOf } from "./zod.ts";

@@ -6,10 +6,12 @@ export interface MediaView {
   mimeType: string;
   width: number | null;
   height: number | null;
-  /** `srcset` of the original-format variants (images only). */
+  /** `srcset` of the original-format variants (images), of the poster frame's JPEG variants (videos). */
   srcSet: string | null;
-  /** `srcset` of the WebP variants (images only). */
+  /** `srcset` of the WebP variants (images; for videos, of the poster frame). */
   webpSrcSet: string | null;
+  /** Videos: the poster frame (800 px WebP) shown before playing; null or absent when the video has none. */
+  poster?: string | null;
   /** The largest variant, for the full-screen view. */
   largeSrc: string;
   /**

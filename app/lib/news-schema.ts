@@ -1,5 +1,6 @@
 import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
+import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
 
 /** Largest news media file: 10 MB (10485760 bytes). */
 export const NEWS_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
@@ -52,6 +53,31 @@ const checkbox = z
   .optional()
   .transform((value) => value === true || value === "on" || value === "true" || value === "1");
 
+/** Draft, scheduled or published; absent: published for a new item, unchanged for an edit. */
+const status = z
+  .enum(["draft", "scheduled", "published"], { error: t.newsForm.invalidStatus })
+  .optional();
+/** When a scheduled item goes live: "2026-11-25T10:00" on the site's clock, or an ISO instant with its zone. */
+const publishAt = z
+  .string({ error: t.newsForm.invalidPublishAt })
+  .trim()
+  .refine((value) => value === "" || LOCAL_DATE_TIME.test(value) || ZONED_DATE_TIME.test(value), { error: t.newsForm.invalidPublishAt })
+  .optional();
+/** The version the editor started from (a whole number); a save based on an older one is a conflict. */
+const version = z
+  .union([z.number(), z.string()], { error: t.newsForm.invalidVersion })
+  .transform((value, ctx) => {
+    if (value === "") return undefined;
+    const number = typeof value === "number" ? value : /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(number) || number < 1) {
+      ctx.addIssue({ code: "custom", message: t.newsForm.invalidVersion });
+      return z.NEVER;
+    }
+    return number;
+  })
+  .optional();
+const publishing = { status, publishAt, version };
+
 /**
  * The news form, checked in the browser before sending and again by the server action. Every field but the author
  * is required after trimming, with the original's messages.
@@ -67,6 +93,9 @@ export const newsFormSchema = z.object({
   mediaCredit: text("mediaCredit", null).optional().default(""),
   isHighlighted: checkbox,
   removeMedia: checkbox,
+  ...publishing,
+}).superRefine((value, ctx) => {
+  if (value.status === "scheduled" && !value.publishAt) ctx.addIssue({ code: "custom", path: ["publishAt"], message: t.newsForm.publishAtRequired });
 });
 
 export type NewsFormInput = z.infer<typeof newsFormSchema>;
@@ -98,6 +127,7 @@ export const newsInputSchema = z.object({
   mediaCredit: newsFields.mediaCredit.optional(),
   isHighlighted: checkbox,
   removeMedia: checkbox,
+  ...publishing,
 });
 
 export type NewsInput = z.infer<typeof newsInputSchema>;
@@ -115,9 +145,14 @@ export const newsPatchSchema = z
     ...newsFields,
     isHighlighted: flag,
     removeMedia: flag,
+    status: status.unwrap(),
+    publishAt: z.string({ error: t.newsForm.invalidPublishAt }).trim().refine((value) => LOCAL_DATE_TIME.test(value) || ZONED_DATE_TIME.test(value), {
+      error: t.newsForm.invalidPublishAt,
+    }),
   })
   .partial()
-  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: t.api.emptyPatch });
+  .extend({ version })
+  .refine((patch) => Object.entries(patch).some(([key, value]) => key !== "version" && value !== undefined), { error: t.api.emptyPatch });
 
 export type NewsPatch = z.infer<typeof newsPatchSchema>;
 

@@ -1,5 +1,8 @@
 import type { MediaView } from "./media-view.ts";
 
+export type NewsStatus = "draft" | "scheduled" | "published";
+export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "scheduled", "published"];
+
 /** A news item as list pages show it (no full text). */
 export interface NewsSummary {
   id: string;
@@ -12,6 +15,10 @@ export interface NewsSummary {
   authorSlug: string | null;
   isHighlighted: boolean;
   createdAt: string;
+  /** The publication date (the date readers see; the planned one while scheduled). Lists sort on it. */
+  publishedAt: string;
+  /** Readers only ever get 'published' items. */
+  status: NewsStatus;
   media: MediaView | null;
 }
 
@@ -19,6 +26,9 @@ export interface NewsSummary {
 export interface NewsArticle extends NewsSummary {
   fullContent: string;
   updatedAt: string;
+  /** Goes up on every save; sent back with a save so that one based on an older version is refused. */
+  version: number;
+  mediaId: string | null;
 }
 
 export interface SponsorView {
@@ -33,6 +43,6 @@ export const API_PAGE_SIZE = 50;
 export const API_PAGE_SIZE_MAX = 100;
 
 /** Whether `a` comes after `b` in the list's order (newest first, ties by id): the keyset order of the pages. */
-export function isListedAfter(a: Pick<NewsSummary, "createdAt" | "id">, b: Pick<NewsSummary, "createdAt" | "id">): boolean {
-  return a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+export function isListedAfter(a: Pick<NewsSummary, "publishedAt" | "id">, b: Pick<NewsSummary, "publishedAt" | "id">): boolean {
+  return a.publishedAt < b.publishedAt || (a.publishedAt === b.publishedAt && a.id < b.id);
 }

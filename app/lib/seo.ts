@@ -31,11 +31,12 @@ export interface PreviewImage {
 
 /**
  * The picture of a link preview: the smallest variant of the article's image at least 1200 px wide (else its largest),
- * in the original's format (WebP is not read by every app that draws previews); the branded card otherwise (no media,
- * a video, external media of unknown size).
+ * in the original's format (WebP is not read by every app that draws previews); for a video, its poster frame's JPEG
+ * variants the same way; the branded card otherwise (no media, a video without a poster, external media of unknown
+ * size).
  */
 export function previewImage(site: Pick<Site, "url">, media: MediaView | null): PreviewImage {
-  if (media?.kind === "image" && !media.external) {
+  if (media && !media.external && (media.kind === "image" || media.srcSet)) {
     const variants = (media.srcSet ?? "")
       .split(", ")
       .map((entry) => entry.split(" "))
@@ -43,11 +44,13 @@ export function previewImage(site: Pick<Site, "url">, media: MediaView | null): 
       .map(([url, width]) => ({ url, width: Number.parseInt(width, 10) }))
       .sort((a, b) => a.width - b.width);
     const chosen = variants.find((variant) => variant.width >= PREVIEW_WIDTH) ?? variants.at(-1);
+    // A video's srcset is its poster's JPEG variants.
+    const type = media.kind === "video" ? "image/jpeg" : media.mimeType;
     if (chosen) {
       const height = media.width && media.height ? Math.round((chosen.width * media.height) / media.width) : null;
-      return { url: absoluteUrl(site, chosen.url), width: chosen.width, height, type: media.mimeType };
+      return { url: absoluteUrl(site, chosen.url), width: chosen.width, height, type };
     }
-    return { url: absoluteUrl(site, media.src), width: media.width, height: media.height, type: media.mimeType };
+    if (media.kind === "image") return { url: absoluteUrl(site, media.src), width: media.width, height: media.height, type };
   }
   return { url: absoluteUrl(site, FALLBACK_CARD.path), width: FALLBACK_CARD.width, height: FALLBACK_CARD.height, type: FALLBACK_CARD.type };
 }
@@ -107,7 +110,7 @@ export function newsArticleJsonLd(site: Site, article: NewsArticle, canonicalPat
     headline: article.title.slice(0, 110),
     description: article.subtitle,
     image: [image.url],
-    datePublished: article.createdAt,
+    datePublished: article.publishedAt,
     dateModified: article.updatedAt,
     articleSection: article.category,
     inLanguage: "pt-BR",

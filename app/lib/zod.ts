@@ -9,3 +9,17 @@ import { z } from "zod";
 z.config({ jitless: true });
 
 export { z };
+
+export type FieldErrors = Partial<Record<string, string[]>>;
+
+/** Field → messages, from a failed zod parse (issues without a field go under `form`). */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const result: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    const messages = result[key] ?? [];
+    messages.push(issue.message);
+    result[key] = messages;
+  }
+  return result;
+}

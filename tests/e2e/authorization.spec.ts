@@ -75,6 +75,7 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   "api/news": { methods: ["GET"], reason: "lista pública de notícias (JSON)" },
   "api/news/:id": { methods: ["GET"], reason: "notícia pública (JSON)" },
   "api/sponsors": { methods: ["GET"], reason: "lista pública de patrocinadores (JSON)" },
+  "api/reads": { methods: ["POST"], reason: "contagem anônima de leituras (o sinal que a página do artigo envia), sem dados" },
   "robots.txt": { methods: ["GET"], reason: "instruções para buscadores" },
   "manifest.webmanifest": { methods: ["GET"], reason: "manifesto do aplicativo web (ícones, nome)" },
   "rss.xml": { methods: ["GET"], reason: "feed RSS das últimas notícias" },

@@ -19,6 +19,7 @@ import {
   mediaKeysOf,
   openPage,
   runSql,
+  siteQuery,
   signInAsAdmin,
   sizedFile,
   t,
@@ -379,10 +380,13 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
     expect(served.status()).toBe(200);
     expect(served.headers()["content-type"]).toBe("video/mp4");
     expect((await served.body()).equals(video)).toBe(true);
-    // The old image's files are gone from the store and its URLs answer 404.
+    // The old image's files stay in the store: the previous version, kept as a revision, refers to them (it can be
+    // restored with its picture). The orphan sweeper removes them once no revision does.
+    const [revision] = await siteQuery<{ media_id: string | null }>(editorSite, "SELECT media_id FROM news_revisions WHERE news_id = ? AND version = 1", id);
+    expect(revision?.media_id).toBeTruthy();
     for (const { key, url } of oldMedia) {
-      expect(fs.existsSync(path.join(editorSite.dataDir, "media", key)), key).toBe(false);
-      expect((await page.request.get(url)).status(), url).toBe(404);
+      expect(fs.existsSync(path.join(editorSite.dataDir, "media", key)), key).toBe(true);
+      expect((await page.request.get(url)).status(), url).toBe(200);
     }
 
     // Only the text: the video stays.

@@ -341,7 +341,7 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
       const image = await makeNoisyJpeg(1200, 900);
       const boundary = "----eefdesligamento";
       const head = Buffer.from(
-        [
+        `${[
           ["title", "Enviada durante o desligamento"],
           ["subtitle", "O servidor recebeu SIGTERM no meio do envio."],
           ["fullContent", "Conteúdo."],
@@ -349,7 +349,7 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
           ["mediaDescription", "Foto de teste."],
         ]
           .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-          .join("") + `--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+          .join("")}--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
       );
       const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
       const request = http.request(`${instance.url}/api/news`, {

@@ -121,7 +121,7 @@ test.describe("busca", () => {
     await expect(page.getByText(t.search.emptyQueryHint)).toBeVisible();
     await expect(cards(page)).toHaveCount(0);
 
-    await openPage(page, site, "/busca?q=" + encodeURIComponent("críquete"));
+    await openPage(page, site, `/busca?q=${encodeURIComponent("críquete")}`);
     await expect(page.getByText(t.search.noResults("críquete"))).toBeVisible();
     await expect(page.getByText(t.search.noResultsHint)).toBeVisible();
 

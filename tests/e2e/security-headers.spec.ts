@@ -27,6 +27,8 @@ const EXACT_DIRECTIVES = {
   "media-src": "'self' data: blob:",
   "font-src": "'self'",
   "connect-src": "'self'",
+  // The players of embedded posts (YouTube without cookies, Instagram, X, TikTok), loaded only after a click.
+  "frame-src": "https://www.youtube-nocookie.com https://www.instagram.com https://platform.twitter.com https://www.tiktok.com",
   "object-src": "'none'",
   "base-uri": "'self'",
   "form-action": "'self'",
@@ -55,6 +57,7 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
   const samples: Record<string, string> = {
     "article/:id/:slug?": `/article/${ids.article}`,
     "edit-news/:id": `/edit-news/${ids.article}`,
+    "edit-news/:id/historico": `/edit-news/${ids.article}/historico`,
     "api/news/:id": `/api/news/${ids.article}`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",

@@ -192,3 +192,20 @@ test("grade: 1 coluna em 375 px e 4 colunas em 1280 px (com 4 ou mais patrocinad
   const api = (await (await page.request.get(`${site.url}/api/sponsors`)).json()) as { sponsors: Array<{ id: string }> };
   expect(api.sponsors.map((sponsor) => sponsor.id)).toEqual(ids);
 });
+
+test("um formulário com uma ação desconhecida é recusado (400, em português) e nada é adicionado", async ({ page, site }) => {
+  const logo = await makeTestImage(200, 200, "png");
+  const post = (intent: string) =>
+    page.context().request.post(`${site.url}/SponsorManager`, {
+      multipart: { intent, image: { name: "logo.png", mimeType: "image/png", buffer: logo } },
+      headers: { origin: site.url },
+    });
+  const refused = await post("adicionar-tudo");
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain(t.sponsors.unknownIntent);
+  expect(await countRows(site, "sponsors")).toBe(0);
+  expect(await countRows(site, "media")).toBe(0);
+  // The page's own action still adds.
+  expect((await post("add")).status()).toBe(200);
+  expect(await countRows(site, "sponsors")).toBe(1);
+});

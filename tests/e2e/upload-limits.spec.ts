@@ -21,7 +21,7 @@ function newsForm(title: string, image: Buffer): Buffer {
     ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
   );
   return Buffer.concat([
-    Buffer.from(parts.join("") + `--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(`${parts.join("")}--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
     image,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);

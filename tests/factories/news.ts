@@ -59,6 +59,7 @@ export async function createNews(
     is_highlighted: input.isHighlighted ? 1 : 0,
     media_id: mediaId,
     created_at: createdAt,
+    published_at: createdAt,
     updated_at: createdAt,
   });
   return id;

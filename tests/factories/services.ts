@@ -66,6 +66,7 @@ export async function createTestServices(
     ...services,
     dataDir,
     async close() {
+      await services.reads.close();
       await services.events.close();
       await services.rateLimiter.close?.();
       await services.database.close();

@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { simpleParser } from "mailparser";
 import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
+import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/first-admin.server.ts";
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 type Services = TestServices;
@@ -21,8 +22,14 @@ function terminal(options: { interactive?: boolean; answers?: string[]; stdin?: 
   const warnings: string[] = [];
   const io: CliIO = {
     interactive: options.interactive ?? false,
-    ask: async (question) => (asked.push({ question, hidden: false }), answers.shift() ?? ""),
-    askHidden: async (question) => (asked.push({ question, hidden: true }), answers.shift() ?? ""),
+    ask: async (question) => {
+      asked.push({ question, hidden: false });
+      return answers.shift() ?? "";
+    },
+    askHidden: async (question) => {
+      asked.push({ question, hidden: true });
+      return answers.shift() ?? "";
+    },
     readStdinLine: async () => options.stdin ?? "",
     warn: (message) => void warnings.push(message),
   };
@@ -306,5 +313,51 @@ describe("accounts never made admins are removed after STALE_ACCOUNT_DAYS", () =
     expect(await services.admins.findUser(admin.id)).toBeDefined();
     expect(await services.admins.findUser(recent.id)).toBeDefined();
     expect(services.config.auth.staleAccountMs).toBe(30 * 86_400_000);
+  });
+});
+
+describe("the first start on an installation without admins (announceFirstAdmin)", () => {
+  async function announce(services: Services): Promise<string> {
+    const printed: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => void printed.push(parts.join(" ")));
+    try {
+      await announceFirstAdmin(services);
+    } finally {
+      spy.mockRestore();
+    }
+    return printed.join("\n");
+  }
+
+  const users = async (services: Services) => Number((await services.database.db.selectFrom("user").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+
+  it("in production never creates an account: it prints the command that creates one (which asks for the password)", async () => {
+    const services = await open({ NODE_ENV: "production" });
+    expect(services.config.demoAdmin).toBe(false);
+    const printed = await announce(services);
+    expect(printed).toContain("npm run admin -- create --email");
+    expect(printed).not.toContain("senha:");
+    expect(await users(services)).toBe(0);
+    expect(await services.admins.list()).toEqual([]);
+  });
+
+  it("with DEMO_ADMIN creates one verified demo admin whose printed password signs in, once", async () => {
+    const services = await open({ DEMO_ADMIN: "1" });
+    const printed = await announce(services);
+    const password = /senha:\s+(\S+)/.exec(printed)?.[1];
+    expect(password).toBeTruthy();
+    const user = await services.admins.findUser(DEMO_ADMIN_EMAIL);
+    expect(user).toMatchObject({ emailVerified: true });
+    expect(await services.admins.isAdmin(user!.id)).toBe(true);
+    expect((await signIn(services, DEMO_ADMIN_EMAIL, password!)).ok).toBe(true);
+    // A second start: nothing new, nothing printed (the password is never shown again).
+    expect(await announce(services)).toBe("");
+    expect(await users(services)).toBe(1);
+  });
+
+  it("says nothing once an admin exists, even with DEMO_ADMIN", async () => {
+    const services = await open({ DEMO_ADMIN: "1" });
+    await createAdmin(services);
+    expect(await announce(services)).toBe("");
+    expect(await services.admins.findUser(DEMO_ADMIN_EMAIL)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AppConfig, assertProductionReady, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
+import { type AppConfig, assertProductionReady, ConfigError, envSchema, parseConfig } from "../../app/.server/config/env.server.ts";
 
 function sqliteFile(config: Pick<AppConfig, "database">): string {
   if (config.database.kind !== "sqlite") throw new Error(`expected SQLite, got ${config.database.kind}`);
@@ -242,5 +243,16 @@ describe("EXTERNAL_MEDIA_ORIGINS: where imported media left on Google Drive may 
       const error = configErrorFor({ EXTERNAL_MEDIA_ORIGINS: bad });
       expect(error.message, bad).toMatch(/EXTERNAL_MEDIA_ORIGINS: .*não é uma origem https sem caminho/);
     }
+  });
+});
+
+describe(".env.example", () => {
+  it("lists every variable the configuration reads, and nothing it does not", () => {
+    const example = fs.readFileSync(path.join(import.meta.dirname, "../../.env.example"), "utf8");
+    // Set (`NAME=…`) or shown commented out (`# NAME=…`).
+    const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!));
+    const read = Object.keys(envSchema.shape);
+    expect(read.filter((name) => !listed.has(name)), "missing from .env.example").toEqual([]);
+    expect([...listed].filter((name) => !read.includes(name)), "in .env.example but not read").toEqual([]);
   });
 });

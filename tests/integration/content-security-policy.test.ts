@@ -93,7 +93,10 @@ describe("the page cache's policy for stored pages", () => {
       ttlMs: 60_000,
       log: { warn() {}, error() {} },
       headers: { "Content-Security-Policy": "fixa" },
-      documentPolicy: (html) => (computed++, `hashes ${inlineScriptHashes(html).join(" ")}`),
+      documentPolicy: (html) => {
+        computed++;
+        return `hashes ${inlineScriptHashes(html).join(" ")}`;
+      },
       async render(url) {
         const html = url.endsWith(".data");
         return {

@@ -1,14 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
+import { DEMO_MEDIA } from "../../app/.server/seed/demo-content.ts";
+import { demoMediaDir, seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
 import { createNews, listAllNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
-// Rendering the demo pictures (and the ffmpeg clip, when ffmpeg exists) takes a while.
-const SLOW = 120_000;
+// The committed pictures and the clip go through the real pipeline (every size and format, the video's poster).
+const SLOW = 90_000;
 
 async function counts(services: Services) {
   const { db } = services.database;
@@ -34,6 +35,14 @@ describe("seedDemoContent on a fresh database", () => {
   afterAll(async () => {
     await services.close();
     fs.rmSync(services.dataDir, { recursive: true, force: true });
+  });
+
+  it("copies the committed files of demo/media through the media pipeline: pictures, logos and the video clip", async () => {
+    const rows = await services.database.db.selectFrom("media").select(["kind", "mime_type", "size_bytes"]).execute();
+    const videos = rows.filter((row) => row.kind === "video");
+    expect(videos).toHaveLength(1);
+    expect(videos[0]).toMatchObject({ mime_type: "video/mp4", size_bytes: fs.statSync(path.join(demoMediaDir(), DEMO_MEDIA.video)).size });
+    expect(rows.filter((row) => row.kind === "image")).toHaveLength(fs.readdirSync(demoMediaDir()).filter((name) => !name.endsWith(".mp4")).length);
   });
 
   it("reports that it created the demo", () => {

@@ -8,21 +8,21 @@ import fs from "node:fs";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
-import type { Database } from "../../app/.server/db/schema.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
 import { mediaKeys } from "../../app/.server/media/media.service.server.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
-import { DRIVE_CREDENTIALS_KEY, DRIVE_FAILURE_KEY } from "../../app/.server/storage/drive-connection.server.ts";
-import { DriveApiError, DriveNotConnectedError } from "../../app/.server/storage/drive-errors.server.ts";
+import { DRIVE_MAX_ATTEMPTS } from "../../app/.server/storage/google-drive/client.server.ts";
 import {
-  asGoogleDriveStore,
-  createGoogleDriveStore,
-  DRIVE_MAX_ATTEMPTS,
-  type GoogleDriveStore,
-  RESUMABLE_CHUNK_BYTES,
-} from "../../app/.server/storage/google-drive-store.server.ts";
-import type { Kysely } from "kysely";
+  createDriveConnection,
+  DRIVE_CREDENTIALS_KEY,
+  DRIVE_FAILURE_KEY,
+  type DriveConnection,
+} from "../../app/.server/storage/google-drive/connection.server.ts";
+import { DriveApiError, DriveNotConnectedError } from "../../app/.server/storage/google-drive/errors.server.ts";
+import { createGoogleDriveStore } from "../../app/.server/storage/google-drive/store.server.ts";
+import { RESUMABLE_CHUNK_BYTES } from "../../app/.server/storage/google-drive/upload.server.ts";
+import type { MediaStore } from "../../app/.server/storage/media-store.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 import { type DriveContractServer, startDriveContractServer } from "../storage/drive-contract-server.ts";
@@ -55,15 +55,20 @@ async function closeServices(services: Services) {
   fs.rmSync(services.dataDir, { recursive: true, force: true });
 }
 
-/** A Drive store on `services`' database with its own clock and instant retries. */
+/** A Drive store and the connection it takes its tokens from. */
+type GoogleDriveStore = MediaStore & { connection: DriveConnection };
+
+/** A Drive store on `services`' database with its own connection, clock and instant retries. */
 function storeWithClock(services: Services, clock: { now: number }): GoogleDriveStore {
-  return createGoogleDriveStore({
-    db: services.database.db,
-    config: server().config(),
-    secret: SECRET,
-    now: () => clock.now,
-    sleep: async () => undefined,
-  });
+  const connection = createDriveConnection({ db: services.database.db, config: server().config(), secret: SECRET, now: () => clock.now });
+  const store = createGoogleDriveStore({ db: services.database.db, config: server().config(), connection, sleep: async () => undefined });
+  return { ...store, connection };
+}
+
+/** The app's own store (`services.store`) with the app's connection (`services.drive`). */
+function appStore(services: Services): GoogleDriveStore {
+  if (!services.drive) throw new Error("services without a Drive connection");
+  return { ...services.store, connection: services.drive };
 }
 
 /** A store connected through a refresh token, as after an admin's consent. */
@@ -78,16 +83,18 @@ async function setting(services: Services, key: string): Promise<string | null> 
 }
 
 async function driveRows(services: Services): Promise<Array<{ key: string; file_id: string; size: number }>> {
-  const db = services.database.db as unknown as Kysely<Database & { drive_files: { key: string; file_id: string; size: number } }>;
-  return db.selectFrom("drive_files").select(["key", "file_id", "size"]).execute();
+  return services.database.db.selectFrom("drive_files").select(["key", "file_id", "size"]).execute();
+}
+
+async function fileIdOf(services: Services, key: string): Promise<string | null> {
+  return (await driveRows(services)).find((row) => row.key === key)?.file_id ?? null;
 }
 
 const filesNamed = (name: string) => [...server().files.values()].filter((file) => file.name === name);
 
 describeMediaStoreContract("gdrive (contract server)", async () => {
   const services = await driveServices();
-  const store = asGoogleDriveStore(services.store)!;
-  await connected(store);
+  const store = await connected(appStore(services));
   return { store, cleanup: () => closeServices(services) };
 });
 
@@ -117,12 +124,12 @@ describe("Google Drive store: configuration", () => {
     expect(parseConfig({}).media.gdrive).toBeUndefined();
   });
 
-  it("createMediaStore builds it with the database and the app secret", async () => {
+  it("createMediaStore builds it with the database and the connection, which the services expose", async () => {
     const services = await driveServices();
     try {
       expect(services.store.name).toBe("gdrive");
-      expect(asGoogleDriveStore(services.store)).not.toBeNull();
-      expect(() => createMediaStore(services.config)).toThrow(/banco/);
+      expect(services.drive).not.toBeNull();
+      expect(() => createMediaStore(services.config)).toThrow(/connection/);
     } finally {
       await closeServices(services);
     }
@@ -174,10 +181,7 @@ describe("Google Drive store", () => {
     expect(permissions.path).toBe(`/drive/v3/files/${file!.id}/permissions`);
     expect(permissions.body).toEqual({ role: "reader", type: "anyone" });
 
-    expect(await store.fileId("img/metadados/400.jpg")).toBe(file!.id);
-    expect(await store.thumbnailUrl("img/metadados/400.jpg")).toBe(`https://drive.google.com/thumbnail?id=${file!.id}&sz=w400`);
-    expect(await store.thumbnailUrl("img/metadados/400.jpg", 800)).toBe(`https://drive.google.com/thumbnail?id=${file!.id}&sz=w800`);
-    expect(await store.thumbnailUrl("img/nao-existe/400.jpg")).toBeNull();
+    expect(await fileIdOf(services, "img/metadados/400.jpg")).toBe(file!.id);
     expect(store.publicUrl("img/metadados/400.jpg")).toBe("/media/img/metadados/400.jpg");
   });
 
@@ -338,7 +342,7 @@ describe("Google Drive store", () => {
   it("a file removed on Drive itself reads as missing, and deleting it is not an error", async () => {
     const store = await connected(storeWithClock(services, { now: Date.now() }));
     await store.put("img/removido-no-drive/400.webp", Buffer.from("x"), "image/webp");
-    const id = (await store.fileId("img/removido-no-drive/400.webp"))!;
+    const id = (await fileIdOf(services, "img/removido-no-drive/400.webp"))!;
     server().files.delete(id);
     expect(await store.get("img/removido-no-drive/400.webp")).toBeNull();
     await expect(store.delete("img/removido-no-drive/400.webp")).resolves.toBeUndefined();
@@ -360,7 +364,7 @@ describe("media pipeline on Google Drive", () => {
   it("stores image variants on Drive (each shared reader/anyone), reads them back, and sweeps orphans from Drive", async () => {
     const services = await driveServices();
     try {
-      const store = await connected(asGoogleDriveStore(services.store)!);
+      const store = await connected(appStore(services));
       expect(await services.store.isConnected()).toBe(true);
       const orphan = await services.media.saveImage(await makeTestImage(1700, 900), "orfa.jpg");
       expect(orphan.store).toBe("gdrive");

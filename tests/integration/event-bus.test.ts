@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
-import { createPostgresEventBus } from "../../app/.server/events/postgres-event-bus.server.ts";
+import type { createPostgresEventBus } from "../../app/.server/events/postgres-event-bus.server.ts";
 import { createTestServices, TEST_DATABASE } from "../factories/services.ts";
 
 describe("memory event bus", () => {

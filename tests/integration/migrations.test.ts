@@ -60,25 +60,32 @@ describe("migrations", () => {
   it("create the expected tables", async () => {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
     const tables = rows.map((row) => row.name);
-    for (const table of ["news", "sponsors", "media", "admins", "app_settings"]) expect(tables).toContain(table);
+    for (const table of ["news", "news_revisions", "sponsors", "media", "admins", "app_settings"]) expect(tables).toContain(table);
   });
 
   it("create the tables with the expected columns", async () => {
     const columns = async (table: string) =>
       (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name).sort();
     expect(await columns("news")).toEqual(
-      ["author", "author_slug", "category", "category_slug", "created_at", "full_content", "id", "is_highlighted", "media_id", "subtitle", "title", "updated_at"].sort(),
+      [
+        "author", "author_slug", "category", "category_slug", "created_at", "full_content", "id", "is_highlighted", "media_id", "published_at",
+        "status", "subtitle", "title", "updated_at", "updated_by", "version",
+      ].sort(),
     );
     expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);
     expect(await columns("media")).toEqual(
-      ["caption", "created_at", "credit", "description", "height", "id", "key", "kind", "mime_type", "original_name", "size_bytes", "store", "variants", "width"].sort(),
+      [
+        "caption", "created_at", "credit", "description", "duration_ms", "height", "id", "key", "kind", "mime_type", "original_name",
+        "size_bytes", "store", "variants", "width",
+      ].sort(),
     );
   });
 
-  it("index news by created_at, by (is_highlighted, created_at) and sponsors by created_at", async () => {
+  it("index news by (status, published_at), by (status, is_highlighted, published_at), by published_at, and sponsors by created_at", async () => {
     const news = await indexColumns(db, "news");
-    expect(hasIndexStartingWith(news, ["created_at"])).toBe(true);
-    expect(hasIndexStartingWith(news, ["is_highlighted", "created_at"])).toBe(true);
+    expect(hasIndexStartingWith(news, ["status", "published_at", "id"])).toBe(true);
+    expect(hasIndexStartingWith(news, ["status", "is_highlighted", "published_at", "id"])).toBe(true);
+    expect(hasIndexStartingWith(news, ["published_at", "id"])).toBe(true);
     expect(hasIndexStartingWith(news, ["media_id"])).toBe(true);
     const sponsors = await indexColumns(db, "sponsors");
     expect(hasIndexStartingWith(sponsors, ["created_at"])).toBe(true);
@@ -90,8 +97,9 @@ describe("migrations", () => {
     const { rows } = await sql<{ name: string; tbl_name: string }>`select name, tbl_name from sqlite_master where type = 'index' and name not like 'sqlite_%' order by name`.execute(db);
     expect(rows).toEqual(
       expect.arrayContaining([
-        { name: "news_created_at_idx", tbl_name: "news" },
-        { name: "news_highlight_created_at_idx", tbl_name: "news" },
+        { name: "news_status_published_at_idx", tbl_name: "news" },
+        { name: "news_status_highlight_published_at_idx", tbl_name: "news" },
+        { name: "news_published_at_idx", tbl_name: "news" },
         { name: "sponsors_created_at_idx", tbl_name: "sponsors" },
       ]),
     );
@@ -169,10 +177,19 @@ describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes",
         const plans = await planOf(() => services.news.listNewsPage({ limit: 2, highlightedOnly, cursor }));
         expect(plans).toHaveLength(1);
         expect(plans[0]).toMatch(/SEARCH news USING (COVERING )?INDEX|SCAN news USING (COVERING )?INDEX/);
-        // A later page starts inside the index (a range on created_at, id), not by reading the rows before it.
-        if (cursor) expect(plans[0]).toMatch(/SEARCH news USING (COVERING )?INDEX \S+ \(.*\(created_at,id\)<\(\?,\?\)\)/);
+        // A later page starts inside the index (a range on published_at, id), not by reading the rows before it.
+        if (cursor) expect(plans[0]).toMatch(/SEARCH news USING (COVERING )?INDEX \S+ \(.*\(published_at,id\)<\(\?,\?\)\)/);
         expect(plans[0]).not.toContain("TEMP B-TREE");
       }
+    }
+  });
+
+  it("the admin's lists (every status, or one) page through an index range too", async () => {
+    for (const status of [null, "draft", "scheduled"] as const) {
+      const plans = await planOf(() => services.news.listNewsPage({ limit: 2, status, cursor: "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafHo" }));
+      expect(plans).toHaveLength(1);
+      expect(plans[0]).toMatch(/SEARCH news USING (COVERING )?INDEX \S+ \(.*\(published_at,id\)<\(\?,\?\)\)/);
+      expect(plans[0]).not.toContain("TEMP B-TREE");
     }
   });
 
@@ -232,7 +249,7 @@ describe.runIf(TEST_DATABASE === "postgres")("listing queries use the indexes on
         expect(plan).toMatch(/Index (Only )?Scan( Backward)? using news_\w+_idx/);
         expect(plan).not.toMatch(/^\s*(->\s*)?(Incremental )?Sort/m);
       }
-      expect(plans.filter((plan) => /Index Cond: .*ROW\(news\.created_at, news\.id\) < ROW|Index Cond: .*\(created_at, id\) < ROW/.test(plan)).length).toBe(2);
+      expect(plans.filter((plan) => /Index Cond: .*ROW\(news\.published_at, news\.id\) < ROW|Index Cond: .*\(published_at, id\) < ROW/.test(plan)).length).toBe(2);
     } finally {
       await services.close();
       fs.rmSync(services.dataDir, { recursive: true, force: true });
@@ -252,8 +269,9 @@ describe.runIf(TEST_DATABASE === "postgres")("migrations on PostgreSQL", () => {
       }
       const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = 'public'`.execute(db);
       const definitions = indexes.rows.map((row) => row.indexdef);
-      expect(definitions.some((def) => /ON public\.news USING btree \(created_at, id\)/.test(def))).toBe(true);
-      expect(definitions.some((def) => /ON public\.news USING btree \(is_highlighted, created_at, id\)/.test(def))).toBe(true);
+      expect(definitions.some((def) => /ON public\.news USING btree \(status, published_at, id\)/.test(def))).toBe(true);
+      expect(definitions.some((def) => /ON public\.news USING btree \(status, is_highlighted, published_at, id\)/.test(def))).toBe(true);
+      expect(definitions.some((def) => /ON public\.news USING btree \(published_at, id\)/.test(def))).toBe(true);
       expect(definitions.some((def) => /ON public\.sponsors USING btree \(created_at, id\)/.test(def))).toBe(true);
       expect(await migrateToLatest(db)).toEqual([]);
     } finally {

@@ -128,6 +128,7 @@ describe("saves of an item that is gone", () => {
       events: services.events,
       log: services.log,
       defaultAuthor: "Redação",
+      timeZone: "America/Sao_Paulo",
       media: {
         async saveUpload(file) {
           const saved = await services.media.saveUpload(file);
@@ -163,7 +164,12 @@ describe("errors that say nothing to strangers", () => {
     await services.database.close();
     const failure = await services.news.listNewsPage({ limit: 24 }).catch((error: unknown) => error);
     const lines: string[] = [];
-    const log = pino({ level: "error" }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const log = pino({ level: "error" }, new Writable({
+        write: (chunk, _encoding, done) => {
+          lines.push(String(chunk));
+          done();
+        },
+      }));
     const response = toApiError(failure, new Request("http://localhost/api/news", { headers: { "x-request-id": "req-42" } }), log);
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: { code: string; message: string } };

@@ -105,6 +105,8 @@ describe("listNews", () => {
       authorSlug: "paula-andrade",
       isHighlighted: false,
       createdAt: at(1),
+      publishedAt: at(1),
+      status: "published",
       media: null,
     });
     // The list does not carry the full text.
@@ -353,11 +355,16 @@ describe("getHome", () => {
   });
 });
 
+/** Drops the news table; on PostgreSQL with CASCADE (news_reads has a foreign key to it). */
+async function dropNewsTable(services: Services) {
+  await sql.raw(services.database.dialect === "postgres" ? "drop table news cascade" : "drop table news").execute(services.database.db);
+}
+
 describe("database failures", () => {
   it("listNews rejects with an AppError 'Falha ao buscar notícias: …'", async () => {
     const services = await open();
     await createNews(services, { media: null });
-    await sql`drop table news`.execute(services.database.db);
+    await dropNewsTable(services);
     const error = await listAllNews(services).then(
       () => null,
       (e: unknown) => e,
@@ -372,7 +379,7 @@ describe("database failures", () => {
 
   it("getHome and getNews wrap the failure with their prefixes", async () => {
     const services = await open();
-    await sql`drop table news`.execute(services.database.db);
+    await dropNewsTable(services);
     await expect(services.news.getHome()).rejects.toThrow(/^Falha ao buscar notícias: /);
     const error = await services.news.getNews("qualquer").then(
       () => null,

@@ -164,6 +164,24 @@ describe("sweepOrphans", () => {
     expect(listFiles(mediaDir(services))).toEqual([...keys].sort());
   });
 
+  it("media an older version (a revision) of a news item refers to is kept; once no revision refers to it, it goes", async () => {
+    const services = await open();
+    const id = await createNews(services, { media: null });
+    const old = await services.media.saveImage(await makeTestImage(900, 500), "antes.jpg");
+    await services.database.db.updateTable("news").set({ media_id: old.id }).where("id", "=", id).execute();
+    // The media is replaced by a save: the version with the old picture becomes a revision.
+    await services.newsEditor.patchNews(id, { title: "Sem a foto antiga", removeMedia: true }, null);
+    const keys = await ageMedia(services, old.id, 2 * HOUR);
+    const deps = await sweepDeps(services);
+    expect((await sweepOrphans(deps)).removedRecords).toBe(0);
+    expect(await mediaIds(services)).toEqual([old.id]);
+    for (const key of keys) expect(fs.existsSync(path.join(mediaDir(services), key)), key).toBe(true);
+    // The item (and so its revisions) deleted: now nobody refers to it.
+    await services.newsEditor.deleteNews(id);
+    expect((await sweepOrphans(deps)).removedRecords).toBe(1);
+    expect(await mediaIds(services)).toEqual([]);
+  });
+
   it("uses the injected clock: with `now` far ahead, fresh things count as old", async () => {
     const services = await open();
     const row = await services.media.saveImage(await makeTestImage(300, 200), "x.jpg");

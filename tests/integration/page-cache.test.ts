@@ -80,7 +80,10 @@ describe("cacheKey: what the cache may answer", () => {
 describe("the page cache", () => {
   it("renders once, then answers from memory in brotli, gzip or plain, with an ETag and 304", async () => {
     let renders = 0;
-    const { get, cache } = await serve({ render: async (url) => (renders++, page(url)) });
+    const { get, cache } = await serve({ render: async (url) => {
+        renders++;
+        return page(url);
+      } });
     const first = await get("/", { "Accept-Encoding": "gzip, deflate, br" });
     expect(first.headers["x-page-cache"]).toBe("miss");
     expect(first.headers["content-encoding"]).toBe("br");
@@ -124,7 +127,9 @@ describe("the page cache", () => {
     let version = 1;
     let renders = 0;
     const held: Array<() => void> = [];
-    const release = () => held.splice(0).forEach((resume) => resume());
+    const release = () => {
+      for (const resume of held.splice(0)) resume();
+    };
     const { get, cache } = await serve({
       render: async (url) => {
         renders++;
@@ -174,7 +179,10 @@ describe("the page cache", () => {
 
   it("keeps at most maxBytes, dropping the least recently used pages", async () => {
     let renders = 0;
-    const { get, cache } = await serve({ maxBytes: 6000, render: async (url) => (renders++, page(url)) });
+    const { get, cache } = await serve({ maxBytes: 6000, render: async (url) => {
+        renders++;
+        return page(url);
+      } });
     await get("/article/1");
     await get("/article/2");
     await get("/article/1"); // 1 is now the most recently used
@@ -188,7 +196,10 @@ describe("the page cache", () => {
   it("re-renders a page older than the TTL (safety net), serving the old copy meanwhile", async () => {
     let clock = 0;
     let renders = 0;
-    const { get } = await serve({ ttlMs: 1000, now: () => clock, render: async (url) => (renders++, page(url)) });
+    const { get } = await serve({ ttlMs: 1000, now: () => clock, render: async (url) => {
+        renders++;
+        return page(url);
+      } });
     await get("/userLicence");
     clock = 999;
     expect((await get("/userLicence")).headers["x-page-cache"]).toBe("hit");

@@ -156,7 +156,7 @@ describe(`search on ${TEST_DATABASE}`, () => {
     const db = services.database.db;
     await db.insertInto("news").values({
       id: "direta-1", title: "Xadrez: brasileira avança", subtitle: "Torneio em Baku", full_content: "x", category: "Xadrez",
-      author: "Redação", is_highlighted: 0, media_id: null, created_at: at(100), updated_at: at(100),
+      author: "Redação", is_highlighted: 0, media_id: null, created_at: at(100), published_at: at(100), updated_at: at(100),
     }).execute();
     expect((await services.search.search({ query: "xadrez baku" })).hits.map((hit) => hit.id)).toEqual(["direta-1"]);
     await db.updateTable("news").set({ subtitle: "Torneio em Tbilisi" }).where("id", "=", "direta-1").execute();

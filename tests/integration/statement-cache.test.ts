@@ -8,7 +8,11 @@ describe("withStatementCache (SQLite)", () => {
     let prepared = 0;
     const counting = new Proxy(database, {
       get(target, property) {
-        if (property === "prepare") return (sql: string) => (prepared++, target.prepare(sql));
+        if (property === "prepare")
+          return (sql: string) => {
+            prepared++;
+            return target.prepare(sql);
+          };
         const value = Reflect.get(target, property, target) as unknown;
         return typeof value === "function" ? value.bind(target) : value;
       },

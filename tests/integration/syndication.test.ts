@@ -133,7 +133,7 @@ describe("sitemaps", () => {
     const services = await open();
     const rows = Array.from({ length: 2_300 }, (_, i) => {
       const createdAt = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-      return { id: `n${String(i).padStart(5, "0")}`, title: `T${i}`, subtitle: "s", full_content: "c", category: "Geral", author: "A", is_highlighted: 0, media_id: null, created_at: createdAt, updated_at: createdAt };
+      return { id: `n${String(i).padStart(5, "0")}`, title: `T${i}`, subtitle: "s", full_content: "c", category: "Geral", author: "A", is_highlighted: 0, media_id: null, created_at: createdAt, published_at: createdAt, updated_at: createdAt };
     });
     for (let start = 0; start < rows.length; start += 500) {
       await services.database.db.insertInto("news").values(rows.slice(start, start + 500)).execute();

@@ -4,6 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
 import type { StoredVariant } from "../../app/.server/media/media.service.server.ts";
 import { UPLOAD_MESSAGES } from "../../app/.server/media/upload-messages.ts";
 import {
@@ -21,8 +22,10 @@ import { createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
-const FFMPEG = "/usr/bin/ffmpeg";
-const hasFfmpeg = fs.existsSync(FFMPEG);
+// The app's own ffmpeg (@ffmpeg-installer/ffmpeg): no system package needed. Only a platform it ships no binary for
+// (none of Linux/macOS on x64/arm64) would skip the video cases.
+const FFMPEG = ffmpegPath() ?? "";
+const hasFfmpeg = FFMPEG !== "";
 
 const opened: Services[] = [];
 const dirs: string[] = [];
@@ -133,7 +136,7 @@ function makeVideo(extension: "mp4" | "mov" | "avi" | "webm"): Buffer {
  * The file part holds `fileBytes` bytes: a real JPEG first, then filler.
  */
 function streamedUpload(options: { fileBytes: number; chunkBytes: number; contentLength?: number }) {
-  const boundary = "----eef-limite-" + Date.now().toString(36);
+  const boundary = `----eef-limite-${Date.now().toString(36)}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nTítulo grande\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="enorme.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
@@ -254,18 +257,31 @@ describe("parseUploadForm + saveUpload: accepted files", () => {
     expect(listFiles(tmpOf(services))).toEqual([]);
   });
 
-  // Videos are made with ffmpeg; without it only these cases are skipped (the image cases need no external tool).
+  // Videos are made with the app's ffmpeg; the image cases need no external tool.
   it.skipIf(!hasFfmpeg)("accepts a real MP4 and streams it into the store unchanged", async () => {
     const services = await open();
     const mp4 = makeVideo("mp4");
     const { file } = await parse(services, formRequest(formWith(new Blob([new Uint8Array(mp4)], { type: "video/mp4" }), "melhores lances.mp4")));
     expect(file).toMatchObject({ kind: "video", mimeType: "video/mp4", extension: "mp4", size: mp4.length, originalName: "melhores lances.mp4" });
     const row = await services.media.saveUpload(file!);
-    expect(row).toMatchObject({ kind: "video", mime_type: "video/mp4", size_bytes: mp4.length, width: null, variants: "[]" });
+    // With its poster frame (made by ffmpeg): the video's size and length, JPEG and WebP variants stored beside it.
+    expect(row).toMatchObject({ kind: "video", mime_type: "video/mp4", size_bytes: mp4.length, width: 320, height: 240 });
+    expect(row.duration_ms).toBeGreaterThanOrEqual(900);
+    expect(row.duration_ms).toBeLessThanOrEqual(1100);
+    const poster = JSON.parse(row.variants) as StoredVariant[];
+    expect(poster.map((variant) => `${variant.format} ${variant.width}x${variant.height}`).sort()).toEqual(["jpeg 320x240", "webp 320x240"]);
     expect(row.key).toMatch(/^[a-f0-9]{12}\/vid\/[a-f0-9]{24}-[a-f0-9]{8}\.mp4$/);
     expect(fs.readFileSync(path.join(mediaDir(services), row.key))).toEqual(mp4);
+    for (const variant of poster) {
+      expect(variant.key).toMatch(/^[a-f0-9]{12}\/img\/[a-f0-9]{24}-[a-f0-9]{8}\/320\.(jpg|webp)$/);
+      const meta = await sharp(fs.readFileSync(path.join(mediaDir(services), variant.key))).metadata();
+      expect(meta).toMatchObject({ format: variant.format, width: 320, height: 240 });
+    }
     expect(listFiles(tmpOf(services))).toEqual([]);
-    expect(listFiles(mediaDir(services))).toEqual([row.key]);
+    expect(listFiles(mediaDir(services)).sort()).toEqual([row.key, ...poster.map((variant) => variant.key)].sort());
+    // Deleting the media removes the poster's files too.
+    await services.media.deleteMedia(row.id);
+    expect(listFiles(mediaDir(services))).toEqual([]);
   });
 
   it.skipIf(!hasFfmpeg).each([

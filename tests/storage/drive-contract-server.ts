@@ -478,7 +478,7 @@ export async function startDriveContractServer(options: DriveContractServerOptio
       return sendDriveError(res, 400, "badContent", "Content-Type must be multipart/related with a boundary.");
     }
     const parts = parseMultipart(body, boundary);
-    if (!parts || parts.length !== 2 || !parts[0]!.headers["content-type"]?.startsWith("application/json")) {
+    if (parts?.length !== 2 || !parts[0]!.headers["content-type"]?.startsWith("application/json")) {
       return sendDriveError(res, 400, "badContent", "Invalid multipart request: expected a JSON metadata part and a media part.");
     }
     let metadata: Record<string, unknown>;

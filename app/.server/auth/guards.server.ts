@@ -28,3 +28,13 @@ export const SECURITY_PATH = "/admin/security";
 export function getViewer(request: Request): Promise<Viewer | null> {
   return getServices().auth.getViewer(request);
 }
+
+/**
+ * Whether this request is an admin's who may use the newsroom (two-factor on when required): who sees drafts and
+ * scheduled news. Never throws or redirects; readers get false.
+ */
+export async function isNewsroomViewer(request: Request): Promise<boolean> {
+  const { auth } = getServices();
+  const viewer = await auth.getViewer(request);
+  return Boolean(viewer?.isAdmin) && !(await auth.lacksRequiredTwoFactor(viewer!));
+}

@@ -19,6 +19,6 @@ export function resolveAuthSecret(config: { auth: Pick<AppConfig["auth"], "secre
   }
   const secret = randomBytes(32).toString("base64url");
   makePrivateDir(path.dirname(file));
-  writePrivateFile(file, secret + "\n");
+  writePrivateFile(file, `${secret}\n`);
   return secret;
 }

@@ -18,7 +18,7 @@ const ORIGIN = /^https:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0
 const optionalUrl = z.url({ error: "precisa ser uma URL completa (https://…)" }).optional();
 
 /** Every environment variable the app reads, with its default. `.env.example` documents each one. */
-const envSchema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { DatabaseHandle } from "./database.server.ts";
 
 /** Stable 32-bit keys for PostgreSQL advisory locks, one per job. */
@@ -18,7 +18,7 @@ export async function runExclusive(
     await task();
     return true;
   }
-  return (database.db as Kysely<any>).connection().execute(async (connection) => {
+  return database.db.connection().execute(async (connection) => {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`.execute(connection);
     if (!rows[0]?.locked) return false;
     try {
@@ -36,7 +36,7 @@ export async function runExclusive(
  */
 export async function runWithLock<T>(database: Pick<DatabaseHandle, "db" | "dialect">, key: number, task: () => Promise<T>): Promise<T> {
   if (database.dialect !== "postgres") return task();
-  return (database.db as Kysely<any>).connection().execute(async (connection) => {
+  return database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${key})`.execute(connection);
     try {
       return await task();

@@ -6,14 +6,26 @@ import type { ColumnType, Insertable, Selectable } from "kysely";
  */
 export interface Database {
   news: NewsTable;
+  news_revisions: NewsRevisionsTable;
   sponsors: SponsorsTable;
   media: MediaTable;
   admins: AdminsTable;
   app_settings: AppSettingsTable;
+  /** The Google Drive store's map of our media keys to Drive file ids (MEDIA_STORE=gdrive). */
+  drive_files: DriveFilesTable;
+  news_reads: NewsReadsTable;
   taxonomy_terms: TaxonomyTermsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
+}
+
+/** Our key → Drive file id (migration 2026-11-22-002-drive-files). */
+export interface DriveFilesTable {
+  key: string;
+  file_id: string;
+  size: number;
+  created_at: string;
 }
 
 export interface UserTable {
@@ -52,6 +64,14 @@ export interface NewsTable {
   media_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Readers only ever see 'published'. */
+  status: ColumnType<NewsStatus, NewsStatus | undefined, NewsStatus>;
+  /** The publication date (planned, for a scheduled item; when it became a draft, for a draft): lists sort on it. */
+  published_at: string;
+  /** Goes up on every save; a save naming an older version is a conflict. */
+  version: ColumnType<number, number | undefined, number>;
+  /** Who saved the current version (a user id), or null (imports, seeds, scripts, the scheduler). */
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The first spelling used of each category and author slug: the one shown. */
@@ -61,6 +81,32 @@ export interface TaxonomyTermsTable {
   name: string;
   created_at: string;
 }
+
+/** Reads of a news item in one hour ("Mais lidas"); see docs/decisions/006-read-counts.md. */
+export interface NewsReadsTable {
+  news_id: string;
+  /** ISO-8601 UTC start of the hour: `2026-11-25T14:00:00.000Z`. */
+  hour: string;
+  reads: number;
+}
+
+/** A version of a news item that a later save replaced: what it said, who saved it and when. */
+export interface NewsRevisionsTable {
+  id: string;
+  news_id: string;
+  version: number;
+  title: string;
+  subtitle: string;
+  full_content: string;
+  category: string;
+  author: string;
+  is_highlighted: number;
+  media_id: string | null;
+  saved_by: string | null;
+  saved_at: string;
+}
+
+export type NewsStatus = "draft" | "scheduled" | "published";
 
 export interface SponsorsTable {
   id: string;
@@ -77,10 +123,16 @@ export interface MediaTable {
   key: string;
   mime_type: string;
   size_bytes: number;
+  /** Pixels of an image, or of a video's frames (null for a video whose poster could not be made, or older). */
   width: number | null;
   height: number | null;
-  /** JSON array of image variants: `[{ "width": 400, "format": "webp", "key": "…", "mimeType": "image/webp" }]`. */
+  /**
+   * JSON array of image variants: `[{ "width": 400, "format": "webp", "key": "…", "mimeType": "image/webp" }]`. For a
+   * video, the variants of its poster frame (JPEG and WebP); `[]` when it has none.
+   */
   variants: string;
+  /** A video's length in milliseconds, read with ffmpeg on upload (null for images and when unknown). */
+  duration_ms: number | null;
   original_name: string | null;
   /** What the image shows, for screen readers (its `alt`); required for new images, null on older ones. */
   description: ColumnType<string | null, string | null | undefined, string | null>;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type pg from "pg";
 import { loadPg } from "../db/pg.server.ts";
+import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import { createSubscribers, type EventBus, type SiteEvent } from "./event-bus.ts";
 
@@ -13,7 +14,7 @@ const EVENTS = new Set<SiteEvent>(["newsUpdated", "sponsorsUpdated"]);
  * are published through the app's pool; one dedicated connection listens and reconnects by itself (with backoff)
  * after a failure.
  */
-export function createPostgresEventBus(options: { url: string; db: Kysely<any>; log: Logger }): EventBus & {
+export function createPostgresEventBus(options: { url: string; db: Kysely<Database>; log: Logger }): EventBus & {
   /** Resolves once the listening connection is up (it opens with the first subscriber). */
   listening(): Promise<void>;
 } {

@@ -1,16 +1,18 @@
 import type { z } from "zod";
-import { AppError, FieldsError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { AppError, DiskFullError, diskFullOr, FieldsError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
+import { type NewsConflictCurrent, NewsConflictError } from "../news/news-editor.service.server.ts";
 
 export interface ApiErrorBody {
-  error: { code: string; message: string; fields?: Record<string, string[]> };
+  error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent };
 }
 
 /** A JSON error answer with the pt-BR message and a stable code. */
-export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>) {
+export function apiError(status: number, code: string, message: string, fields?: FieldErrors) {
   return Response.json({ error: { code, message, ...(fields ? { fields } : {}) } } satisfies ApiErrorBody, {
     status,
     headers: { "Cache-Control": "no-store" },
@@ -22,14 +24,23 @@ export function apiError(status: number, code: string, message: string, fields?:
  * with the request id and answered with the operation's pt-BR prefix and that id only (never a driver's message:
  * during an outage those name hosts, users and paths).
  */
-export function toApiError(error: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
-  if (error instanceof Response) return error;
+export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
+  if (thrown instanceof Response) return thrown;
+  const error = diskFullOr(thrown);
   const requestId = requestIdFrom(request);
   const expected = isExpectedError(error);
-  if (!expected) log.error({ err: error, reqId: requestId }, "api request failed");
+  if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
-  const response = apiError(status, code, publicErrorMessage(error, requestId), error instanceof FieldsError ? error.fields : undefined);
+  // A save based on an older version: the answer carries what is saved now (what changed, and its version to
+  // overwrite on purpose).
+  const response =
+    error instanceof NewsConflictError
+      ? Response.json({ error: { code, message: error.publicMessage, current: error.current } } satisfies ApiErrorBody, {
+          status,
+          headers: { "Cache-Control": "no-store" },
+        })
+      : apiError(status, code, publicErrorMessage(error, requestId), error instanceof FieldsError ? error.fields : undefined);
   if (!expected && requestId) response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(retryAfterHeaders(error))) response.headers.set(name, value);
   return response;
@@ -48,8 +59,7 @@ export async function requireAdminApi(request: Request): Promise<Viewer> {
 export function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
   const result = schema.safeParse(fields);
   if (result.success) return result.data;
-  const byField: Record<string, string[]> = {};
-  for (const issue of result.error.issues) (byField[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
+  const byField = fieldErrorsOf(result.error);
   throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? "Dados inválidos.", byField);
 }
 

@@ -1,9 +1,12 @@
 import { data, redirect } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
+import { fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
-import { AppError, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { formatDateTime } from "../../i18n/format.ts";
+import { NewsConflictError } from "../news/news-editor.service.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
@@ -29,35 +32,44 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
   const { newsEditor, store } = getServices();
   const editing = newsId !== null;
   try {
-    return await withUploadSlot(request, viewer.userId, () => save(request, newsId));
-  } catch (error) {
-    if (error instanceof Response) throw error;
+    return await withUploadSlot(request, viewer.userId, () => save(request, newsId, viewer.userId));
+  } catch (thrown) {
+    if (thrown instanceof Response) throw thrown;
+    const error = diskFullOr(thrown);
     const requestId = requestIdFrom(request);
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");
+    if (error instanceof NewsConflictError) {
+      // Without JavaScript the page reloads with the saved version; the message says the save did not happen.
+      return data<NewsFormActionData>({ error: `${t.newsForm.conflict} ${t.newsForm.conflictNoScript}` }, { status });
+    }
     return data<NewsFormActionData>(
       { error: t.newsForm.submitError(editing, publicErrorMessage(error, requestId)) },
       { status, headers: retryAfterHeaders(error) },
     );
   }
 
-  async function save(request: Request, newsId: string | null) {
+  async function save(request: Request, newsId: string | null, actor: string) {
     const { fields, file } = await readNewsSubmission(request);
     const parsed = newsFormSchema.safeParse(fields);
     if (!parsed.success) {
       await file?.cleanup();
-      const fieldErrors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-      return data<NewsFormActionData>({ fieldErrors, values: sentValues(fields) }, { status: 400 });
+      return data<NewsFormActionData>({ fieldErrors: fieldErrorsOf(parsed.error), values: sentValues(fields) }, { status: 400 });
     }
     let result: Awaited<ReturnType<typeof newsEditor.createNews>>;
     try {
-      result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file) : await newsEditor.createNews(parsed.data, file);
+      result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file, actor) : await newsEditor.createNews(parsed.data, file, actor);
     } catch (error) {
       if (error instanceof FieldsError) return data<NewsFormActionData>({ fieldErrors: error.fields, values: sentValues(fields) }, { status: 400 });
       throw error;
     }
     if (editing) throw redirect(`/article/${result.id}`);
-    return data<NewsFormActionData>({ success: t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name) });
+    const success =
+      result.status === "draft"
+        ? t.newsForm.draftSaved
+        : result.status === "scheduled"
+          ? t.newsForm.scheduledSaved(formatDateTime(result.publishedAt, getServices().config.timeZone))
+          : t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name);
+    return data<NewsFormActionData>({ success });
   }
 }

@@ -7,6 +7,8 @@ export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
 
 /** Fields that are yes/no: the only ones a JSON body may send as true/false. */
 const FLAG_FIELDS = new Set(["isHighlighted", "removeMedia"]);
+/** Fields that are whole numbers: the only ones a JSON body may send as a number. */
+const NUMBER_FIELDS = new Set(["version"]);
 
 /** Text fields of the news form can be long (the full content): allow up to 512 KiB each. */
 export const NEWS_FIELD_MAX_BYTES = 512 * 1024;
@@ -35,6 +37,7 @@ export async function readSubmission(
     for (const [key, value] of Object.entries(body)) {
       if (typeof value === "string") fields[key] = value;
       else if (typeof value === "boolean" && FLAG_FIELDS.has(key)) fields[key] = String(value);
+      else if (typeof value === "number" && NUMBER_FIELDS.has(key) && Number.isSafeInteger(value)) fields[key] = String(value);
       else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);
     }
     return { fields, file: null };

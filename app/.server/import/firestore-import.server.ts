@@ -6,7 +6,7 @@ import { NEWS_MEDIA_MAX_BYTES, newsInputSchema, SPONSOR_IMAGE_MAX_BYTES } from "
 import type { AppServices } from "../app.server.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { SiteEvent } from "../events/event-bus.ts";
-import { CONTENT_TYPES, EXTERNAL_STORE } from "../media/media-types.ts";
+import { EXTERNAL_STORE, mediaTypeByExtension } from "../media/media-types.ts";
 import { newsColumns } from "../news/news-editor.service.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";
@@ -171,7 +171,7 @@ export async function importFirestore(services: ImportServices, input: string, o
       return external;
     };
     const detected = await fileTypeFromFile(file).catch(() => undefined);
-    const mimeType = detected ? CONTENT_TYPES[detected.ext] : undefined;
+    const mimeType = detected ? mediaTypeByExtension(detected.ext)?.mimeType : undefined;
     if (!mimeType) return refused(MEDIA_NOTES.unknownType);
     const fileKind = mimeType.startsWith("video/") ? "video" : "image";
     if (collection === "sponsors" && fileKind !== "image") return refused(MEDIA_NOTES.notAnImage);
@@ -299,7 +299,10 @@ export async function importFirestore(services: ImportServices, input: string, o
     try {
       const outcome = await write("news", id, plan, async (trx, mediaId) => {
         const terms = await canonicalNewsTerms(trx, columns, createdAt);
-        await trx.insertInto("news").values({ id, ...columns, ...terms, media_id: mediaId, created_at: createdAt, updated_at: updatedAt }).execute();
+        await trx
+          .insertInto("news")
+          .values({ id, ...columns, ...terms, media_id: mediaId, created_at: createdAt, published_at: createdAt, updated_at: updatedAt })
+          .execute();
       });
       counted("news", outcome, plan);
     } catch (error) {

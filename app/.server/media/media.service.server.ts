@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Kysely } from "kysely";
@@ -9,10 +11,11 @@ import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
-import { EXTERNAL_STORE } from "./media-types.ts";
+import { EXTERNAL_STORE, mediaTypeByMimeType } from "./media-types.ts";
 import { createInstallation, type Installation, ownPrefix } from "./installation.server.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { UploadError, type UploadedFile } from "./upload.server.ts";
+import { makeVideoPoster, type VideoPoster } from "./video-poster.server.ts";
 
 export interface StoredVariant {
   width: number;
@@ -28,27 +31,39 @@ export interface MediaServiceDeps {
   /** Whose objects these are: every key starts with the installation id (default: the one in `db`). */
   installation?: Installation;
   clock?: () => Date;
-  /** Where file removals that failed are reported (they are retried by the orphan sweeper). */
+  /**
+   * Where file removals that failed are reported (they are retried by the orphan sweeper), and videos stored
+   * without a poster because ffmpeg could not make one.
+   */
   log?: Pick<Logger, "warn">;
+  /** Reads a video's poster frame and duration (default: ffmpeg, `makeVideoPoster`). */
+  videoPoster?: (path: string, mimeType: string) => Promise<VideoPoster>;
 }
 
 /**
  * Stores media files and their records. Files are written first and the record after; when the record cannot
  * be written the files are removed again, so nothing is left half-saved.
  */
-export function createMediaService({ db, store, clock = () => new Date(), log, installation = createInstallation(db) }: MediaServiceDeps) {
+export function createMediaService({
+  db,
+  store,
+  clock = () => new Date(),
+  log,
+  installation = createInstallation(db),
+  videoPoster = makeVideoPoster,
+}: MediaServiceDeps) {
   async function insertRecord(row: NewMediaRow, keys: string[]): Promise<MediaRow> {
     try {
       await db.insertInto("media").values(row).execute();
-      return { description: null, caption: null, credit: null, ...row, variants: row.variants ?? "[]" } as MediaRow;
+      return { description: null, caption: null, credit: null, ...row, variants: row.variants ?? "[]", duration_ms: row.duration_ms ?? null } as MediaRow;
     } catch (error) {
       await Promise.allSettled(keys.map((key) => store.delete(key)));
       throw error;
     }
   }
 
-  async function storeImage(image: ProcessedImage, sizeBytes: number, originalName: string | null): Promise<MediaRow> {
-    const id = randomUUID();
+  /** Writes an image's variants under `img/…`; on a failure the ones already written are removed again. */
+  async function putVariants(image: ProcessedImage, id: string): Promise<StoredVariant[]> {
     const folder = objectFolder(image.hash, id);
     const owner = await installation.id();
     const stored: StoredVariant[] = [];
@@ -62,6 +77,12 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
       await Promise.allSettled(stored.map((variant) => store.delete(variant.key)));
       throw error;
     }
+    return stored;
+  }
+
+  async function storeImage(image: ProcessedImage, sizeBytes: number, originalName: string | null): Promise<MediaRow> {
+    const id = randomUUID();
+    const stored = await putVariants(image, id);
     const main = pickDefault(stored, image.format);
     return insertRecord(
       {
@@ -81,7 +102,29 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
     );
   }
 
-  function videoRecord(id: string, key: string, mimeType: string, size: number, originalName: string | null): NewMediaRow {
+  interface PosterFiles {
+    variants: StoredVariant[];
+    width: number | null;
+    height: number | null;
+    durationMs: number | null;
+  }
+
+  /**
+   * Makes and stores the poster frame of the video at `filePath` (the media item `id`'s). A video whose poster cannot
+   * be made (ffmpeg missing, an undecodable file, a store failure) is still stored: without a poster, logged.
+   */
+  async function storePoster(id: string, filePath: string, mimeType: string): Promise<PosterFiles> {
+    try {
+      const poster = await videoPoster(filePath, mimeType);
+      const variants = await putVariants(poster.image, id);
+      return { variants, width: poster.image.width, height: poster.image.height, durationMs: poster.durationMs };
+    } catch (error) {
+      log?.warn({ err: error, mediaId: id, mimeType }, "video poster could not be made; the video is stored without one");
+      return { variants: [], width: null, height: null, durationMs: null };
+    }
+  }
+
+  function videoRecord(id: string, key: string, mimeType: string, size: number, originalName: string | null, poster: PosterFiles): NewMediaRow {
     return {
       id,
       kind: "video",
@@ -89,40 +132,61 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
       key,
       mime_type: mimeType,
       size_bytes: size,
-      width: null,
-      height: null,
-      variants: "[]",
+      width: poster.width,
+      height: poster.height,
+      variants: JSON.stringify(poster.variants),
+      duration_ms: poster.durationMs,
       original_name: originalName,
       created_at: clock().toISOString(),
     };
+  }
+
+  /** Stores a video and its poster's files, then the record; a failure removes whatever was written. */
+  async function storeVideo(
+    key: string,
+    poster: PosterFiles,
+    put: () => Promise<void>,
+    record: NewMediaRow,
+  ): Promise<MediaRow> {
+    const posterKeys = poster.variants.map((variant) => variant.key);
+    try {
+      await put();
+    } catch (error) {
+      await Promise.allSettled(posterKeys.map((posterKey) => store.delete(posterKey)));
+      throw error;
+    }
+    return insertRecord(record, [key, ...posterKeys]);
   }
 
   /**
    * Stores a video file from disk without reading it into memory: one streaming pass computes the content hash
    * (the key carries it), a second streams the bytes into the store while checking they are the same bytes.
    */
-  async function saveVideoFile(path: string, mimeType: string, size: number, originalName: string | null = null): Promise<MediaRow> {
-    const first = await hashFile(path);
+  async function saveVideoFile(filePath: string, mimeType: string, size: number, originalName: string | null = null): Promise<MediaRow> {
+    const first = await hashFile(filePath);
     if (first.size !== size) throw new Error(`Tamanho do vídeo mudou: esperado ${size}, lido ${first.size}`);
     const id = randomUUID();
-    const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
-    const check = createHash("sha256");
-    let streamed = 0;
-    const tee = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        check.update(chunk);
-        streamed += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    const source = createReadStream(path);
-    source.once("error", (error) => tee.destroy(error));
-    await store.put(key, source.pipe(tee), mimeType);
-    if (streamed !== size || check.digest("hex") !== first.hash) {
-      await store.delete(key).catch(() => undefined);
-      throw new Error("O vídeo mudou enquanto era armazenado");
-    }
-    return insertRecord(videoRecord(id, key, mimeType, size, originalName), [key]);
+    const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
+    const poster = await storePoster(id, filePath, mimeType);
+    const record = videoRecord(id, key, mimeType, size, originalName, poster);
+    return storeVideo(key, poster, async () => {
+      const check = createHash("sha256");
+      let streamed = 0;
+      const tee = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          check.update(chunk);
+          streamed += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      const source = createReadStream(filePath);
+      source.once("error", (error) => tee.destroy(error));
+      await store.put(key, source.pipe(tee), mimeType);
+      if (streamed !== size || check.digest("hex") !== first.hash) {
+        await store.delete(key).catch(() => undefined);
+        throw new Error("O vídeo mudou enquanto era armazenado");
+      }
+    }, record);
   }
 
   return {
@@ -140,13 +204,23 @@ export function createMediaService({ db, store, clock = () => new Date(), log, i
       return storeImage(image, sizeBytes, originalName);
     },
 
-    /** Stores a video as it is. */
+    /** Stores a video as it is, with a poster frame when ffmpeg can make one. */
     async saveVideo(input: Buffer, mimeType: string, originalName: string | null = null): Promise<MediaRow> {
       const id = randomUUID();
       const hash = createHash("sha256").update(input).digest("hex");
-      const key = `${ownPrefix(await installation.id())}vid/${objectFolder(hash, id)}.${VIDEO_EXTENSIONS[mimeType] ?? "mp4"}`;
-      await store.put(key, input, mimeType);
-      return insertRecord(videoRecord(id, key, mimeType, input.length, originalName), [key]);
+      const key = `${ownPrefix(await installation.id())}vid/${objectFolder(hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
+      // ffmpeg reads files: the bytes go to a private temporary one for the poster.
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "eef-video-"));
+      let poster: PosterFiles;
+      try {
+        const file = path.join(dir, `video.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`);
+        await fs.writeFile(file, input, { mode: 0o600 });
+        poster = await storePoster(id, file, mimeType);
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+      const record = videoRecord(id, key, mimeType, input.length, originalName, poster);
+      return storeVideo(key, poster, () => store.put(key, input, mimeType), record);
     },
 
     saveVideoFile,
@@ -213,6 +287,16 @@ export function mediaKeys(row: Pick<MediaRow, "key" | "variants">): string[] {
   return [...keys];
 }
 
+/** The variants column as a list (a damaged one as none). */
+function parseVariants(json: string | null): StoredVariant[] {
+  try {
+    const parsed = JSON.parse(json || "[]") as unknown;
+    return Array.isArray(parsed) ? (parsed as StoredVariant[]).filter((variant) => variant && typeof variant.key === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Maps a failure to decode an uploaded image to the error the user sees. */
 function imageUploadError(error: unknown): UploadError {
   const detail = error instanceof Error ? error.message : String(error);
@@ -235,13 +319,6 @@ async function hashFile(path: string): Promise<{ hash: string; size: number }> {
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;
-
-const VIDEO_EXTENSIONS: Record<string, string> = {
-  "video/mp4": "mp4",
-  "video/quicktime": "mov",
-  "video/x-msvideo": "avi",
-  "video/webm": "webm",
-};
 
 /**
  * Where a media item's files live: the content hash (so a URL's bytes never change) plus the record's id (so
@@ -287,14 +364,28 @@ function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publi
     return { kind: row.media_kind, src, mimeType: row.media_mime_type, width: null, height: null, srcSet: null, webpSrcSet: null, largeSrc: src, external: true };
   }
   const src = store.publicUrl(row.media_key);
-  if (row.media_kind === "video") {
-    return { kind: "video", src, mimeType: row.media_mime_type, width: null, height: null, srcSet: null, webpSrcSet: null, largeSrc: src, external: false };
-  }
-  const variants = JSON.parse(row.media_variants ?? "[]") as StoredVariant[];
+  const variants = parseVariants(row.media_variants);
   const srcSetOf = (format: string) => {
     const list = variants.filter((variant) => variant.format === format);
     return list.length ? list.map((variant) => `${store.publicUrl(variant.key)} ${variant.width}w`).join(", ") : null;
   };
+  if (row.media_kind === "video") {
+    // The poster frame's variants (none for a video stored before posters, or whose poster could not be made).
+    const webp = variants.filter((variant) => variant.format === "webp");
+    const posterVariant = webp.find((variant) => variant.width === 800) ?? webp.at(-1) ?? variants.at(-1);
+    return {
+      kind: "video",
+      src,
+      mimeType: row.media_mime_type,
+      width: posterVariant ? row.media_width : null,
+      height: posterVariant ? row.media_height : null,
+      srcSet: srcSetOf("jpeg"),
+      webpSrcSet: srcSetOf("webp"),
+      largeSrc: src,
+      poster: posterVariant ? store.publicUrl(posterVariant.key) : null,
+      external: false,
+    };
+  }
   const originalFormat = variants.find((variant) => variant.key === row.media_key)?.format ?? "jpeg";
   const largest = variants.filter((variant) => variant.format === originalFormat).at(-1);
   return {

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import { removeStalePartFiles } from "../storage/local-store.server.ts";
@@ -55,13 +55,16 @@ export interface SweepResult {
 }
 
 const UNREFERENCED = {
-  news: (eb: any) => eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
-  sponsors: (eb: any) => eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
+  news: (eb: ExpressionBuilder<Database, "media">) => eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
+  sponsors: (eb: ExpressionBuilder<Database, "media">) => eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
+  // An older version of a news item can be restored with its media: kept as long as a revision refers to it.
+  revisions: (eb: ExpressionBuilder<Database, "media">) =>
+    eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").whereRef("news_revisions.media_id", "=", "media.id"))),
 };
 
 /**
  * Cleans up what failed or interrupted operations leave behind, in this installation's objects only:
- * (a) media records no news item and no sponsor refers to, older than the grace period, and their files;
+ * (a) media records no news item, no news revision and no sponsor refers to, older than the grace period, and their files;
  * (b) objects older than the grace period that no media record points to (main key or any variant);
  * (c) temporary `*.part` files older than the grace period in `tmpDirs` and in the store's temporary folder.
  * It first works out everything it would remove, refuses when that is out of proportion with what the database
@@ -83,6 +86,7 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
       .where("created_at", "<", cutoff.toISOString())
       .where(UNREFERENCED.news)
       .where(UNREFERENCED.sponsors)
+      .where(UNREFERENCED.revisions)
       .execute()
   ).filter((row) => {
     const mark = mediaKeys(row).every(owned);
@@ -130,7 +134,7 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
 
   for (const row of unreferenced) {
     // The delete repeats the "unreferenced" test, so a record attached to a news item since the select is kept.
-    const deleted = await db.deleteFrom("media").where("id", "=", row.id).where(UNREFERENCED.news).where(UNREFERENCED.sponsors).executeTakeFirst();
+    const deleted = await db.deleteFrom("media").where("id", "=", row.id).where(UNREFERENCED.news).where(UNREFERENCED.sponsors).where(UNREFERENCED.revisions).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) continue;
     result.removedRecords++;
     for (const key of mediaKeys(row)) {

@@ -7,11 +7,12 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError } from "../errors.ts";
+import { AppError, DiskFullError, diskFullOr } from "../errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/news-schema.ts";
+import { type MediaKind, mediaTypeByExtension } from "./media-types.ts";
 
-export type UploadKind = "image" | "video";
+export type UploadKind = MediaKind;
 
 /** What one upload field accepts, and the pt-BR texts shown when a file breaks those rules. */
 export interface UploadRules {
@@ -88,19 +89,6 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const MAX_FILE_PARTS = 4;
 const MAX_NAME_LENGTH = 255;
 
-/** The file types we accept, by the extension file-type reports for the magic bytes. */
-const ACCEPTED_TYPES: Record<string, { kind: UploadKind; mimeType: string; extension: string }> = {
-  jpg: { kind: "image", mimeType: "image/jpeg", extension: "jpg" },
-  png: { kind: "image", mimeType: "image/png", extension: "png" },
-  gif: { kind: "image", mimeType: "image/gif", extension: "gif" },
-  webp: { kind: "image", mimeType: "image/webp", extension: "webp" },
-  avif: { kind: "image", mimeType: "image/avif", extension: "avif" },
-  mp4: { kind: "video", mimeType: "video/mp4", extension: "mp4" },
-  mov: { kind: "video", mimeType: "video/quicktime", extension: "mov" },
-  avi: { kind: "video", mimeType: "video/x-msvideo", extension: "avi" },
-  webm: { kind: "video", mimeType: "video/webm", extension: "webm" },
-};
-
 /** The largest request body a form with these limits can legitimately have. */
 export function maxRequestBytes(maxBytes: number, maxFieldBytes: number, maxFields: number): number {
   return maxBytes + MULTIPART_OVERHEAD_BYTES + maxFields * (maxFieldBytes + 1024);
@@ -157,7 +145,7 @@ export async function parseUploadForm(
     }
     // file-type is loaded with the first upload, not at start.
     const detected = temp.size > 0 ? await import("file-type").then(({ fileTypeFromFile }) => fileTypeFromFile(temp.path)).catch(() => undefined) : undefined;
-    const accepted = detected ? ACCEPTED_TYPES[detected.ext] : undefined;
+    const accepted = detected ? mediaTypeByExtension(detected.ext) : undefined;
     if (!accepted || !rules.accept.includes(accepted.kind)) {
       throw new UploadError("upload_invalid_type", rules.messages.invalidType);
     }
@@ -240,12 +228,17 @@ function receive(
     let file: ReceivedFile | null = null;
     let bytesRead = 0;
 
-    /** Stops reading the request at once, removes the temporary file and rejects. */
+    /**
+     * Stops parsing, removes the temporary file and rejects. The request body is cancelled at once (nothing more is
+     * pulled from the client), except when the disk is full: then the rest of a body within the limits is read and
+     * thrown away, so the client gets the answer (507) instead of a connection reset.
+     */
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       source.unpipe(parser);
-      source.destroy(); // cancels the request body stream: nothing more is pulled from the client
+      if (error instanceof DiskFullError) source.resume();
+      else source.destroy();
       parser.destroy();
       void (async () => {
         try {
@@ -296,8 +289,8 @@ function receive(
           };
         },
         (error: unknown) => {
-          // The parser was destroyed (limit, broken form) or the disk refused the write.
-          if (!settled) fail(error);
+          // The parser was destroyed (limit, broken form) or the disk refused the write (full: a 507 that says so).
+          if (!settled) fail(diskFullOr(error));
         },
       )
         // Only once the file is closed can it be removed for good (a late open would recreate it).
@@ -319,9 +312,10 @@ function receive(
 
     source.on("data", (chunk: Buffer) => {
       bytesRead += chunk.length;
-      // With no (or a false) Content-Length, the body as a whole is still bounded.
+      // With no (or a false) Content-Length, the body as a whole is still bounded (a body being drained too).
       if (bytesRead > options.maxRequestBytes) {
-        fail(new UploadError("upload_too_large", options.rules.messages.tooLarge));
+        if (settled) source.destroy();
+        else fail(new UploadError("upload_too_large", options.rules.messages.tooLarge));
       }
     });
     source.on("error", (error: unknown) => malformed(UPLOAD_MESSAGES.malformed, error));

@@ -3,11 +3,11 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { ListCursor } from "./news.queries.server.ts";
 
 /**
- * The list's keyset cursor, opaque to clients: the creation time and id of the last item shown, in base64url.
+ * The list's keyset cursor, opaque to clients: the publication time and id of the last item shown, in base64url.
  * Decoding checks the shape, so a made-up cursor is a clear 400 rather than an odd page or a query error.
  */
-export function encodeListCursor(item: { createdAt: string; id: string }): string {
-  return Buffer.from(`${item.createdAt}|${item.id}`, "utf8").toString("base64url");
+export function encodeListCursor(item: { publishedAt: string; id: string }): string {
+  return Buffer.from(`${item.publishedAt}|${item.id}`, "utf8").toString("base64url");
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
@@ -17,9 +17,9 @@ export function decodeListCursor(cursor: string): ListCursor {
   if (cursor.length <= MAX_CURSOR_LENGTH && /^[A-Za-z0-9_-]+$/.test(cursor)) {
     const text = Buffer.from(cursor, "base64url").toString("utf8");
     const separator = text.indexOf("|");
-    const createdAt = text.slice(0, separator);
+    const publishedAt = text.slice(0, separator);
     const id = text.slice(separator + 1);
-    if (separator > 0 && ISO_TIMESTAMP.test(createdAt) && id.length > 0 && !/[\u0000-\u001f]/.test(id)) return { createdAt, id };
+    if (separator > 0 && ISO_TIMESTAMP.test(publishedAt) && id.length > 0 && !/[\u0000-\u001f]/.test(id)) return { publishedAt, id };
   }
   throw new AppError("invalid_cursor", t.newsList.invalidCursor, 400);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, NewNewsRow } from "../db/schema.ts";
+import type { Database, NewNewsRow, NewsStatus } from "../db/schema.ts";
 
 /** The media columns every listing joins (aliased as JoinedMediaColumns expects). */
 export const JOINED_MEDIA_COLUMNS = [
@@ -30,6 +30,10 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.is_highlighted",
       "news.created_at",
       "news.updated_at",
+      "news.status",
+      "news.published_at",
+      "news.version",
+      "news.media_id",
       ...JOINED_MEDIA_COLUMNS,
     ]);
 }
@@ -38,7 +42,7 @@ export type NewsWithMediaRow = Awaited<ReturnType<typeof findRecentNews>>[number
 
 /** Where a page of the list starts: just after (older than) this item. */
 export interface ListCursor {
-  createdAt: string;
+  publishedAt: string;
   id: string;
 }
 
@@ -49,56 +53,70 @@ export interface ListFilter {
 }
 
 /**
- * One page of the list, newest first (ties broken by id so the order is stable), optionally only the highlighted
- * news, or only one category's or author's. Keyset paging on (created_at, id): a page costs the same whether it is the
- * first or the thousandth, served by the (created_at, id), (is_highlighted, created_at, id), (category_slug,
- * created_at, id) and (author_slug, created_at, id) indexes on both databases.
+ * One page of the list, newest publication first (ties broken by id so the order is stable), optionally only the
+ * highlighted news or one category's or author's, of one status (readers: always 'published') or of every status
+ * (`null`, the admin's "Todas"). Keyset paging on (published_at, id): a page costs the same whether it is the first or
+ * the thousandth, served by the (status, published_at, id), (status, is_highlighted, published_at, id),
+ * (published_at, id), (category_slug, status, published_at, id) and (author_slug, status, published_at, id) indexes.
  */
 export function findNewsPage(
   db: Kysely<Database>,
-  { after, highlightedOnly, limit, categorySlug, authorSlug }: { after: ListCursor | null; highlightedOnly: boolean; limit: number } & ListFilter,
+  {
+    after,
+    highlightedOnly,
+    limit,
+    status,
+    categorySlug,
+    authorSlug,
+  }: { after: ListCursor | null; highlightedOnly: boolean; limit: number; status: NewsStatus | null } & ListFilter,
 ) {
   let query = selectNewsWithMedia(db);
+  if (status) query = query.where("news.status", "=", status);
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
   if (categorySlug) query = query.where("news.category_slug", "=", categorySlug);
   if (authorSlug) query = query.where("news.author_slug", "=", authorSlug);
   if (after) {
     // A row-value comparison: both databases turn it into a range on the index, so no row before the cursor is read.
-    query = query.where((eb) => eb(eb.refTuple("news.created_at", "news.id"), "<", eb.tuple(after.createdAt, after.id)));
+    query = query.where((eb) => eb(eb.refTuple("news.published_at", "news.id"), "<", eb.tuple(after.publishedAt, after.id)));
   }
-  return query.orderBy("news.created_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
+  return query.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 
-/** The newest `limit` news. */
+/** The newest `limit` published news. */
 export function findRecentNews(db: Kysely<Database>, limit: number) {
   return selectNewsWithMedia(db)
-    .orderBy("news.created_at", "desc")
+    .where("news.status", "=", "published")
+    .orderBy("news.published_at", "desc")
     .orderBy("news.id", "desc")
     .limit(limit)
     .execute();
 }
 
 /**
- * Highlighted news first (newest first), then the other news in list order: exactly the home's rule
- * "up to N highlights, filled with other news not already chosen", in one query.
+ * Highlighted published news first (newest first), then the other published news in list order: exactly the home's
+ * rule "up to N highlights, filled with other news not already chosen", in one query.
  */
 export function findHighlightsFilled(db: Kysely<Database>, limit: number) {
   return selectNewsWithMedia(db)
+    .where("news.status", "=", "published")
     .orderBy("news.is_highlighted", "desc")
-    .orderBy("news.created_at", "desc")
+    .orderBy("news.published_at", "desc")
     .orderBy("news.id", "desc")
     .limit(limit)
     .execute();
 }
 
-/** The news with these ids, with their media and full text, in no particular order. */
+/** The published news with these ids, with their media and full text, in no particular order. */
 export function findNewsWithTextByIds(db: Kysely<Database>, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return selectNewsWithMedia(db).select("news.full_content").where("news.id", "in", ids).execute();
+  return selectNewsWithMedia(db).select("news.full_content").where("news.id", "in", ids).where("news.status", "=", "published").execute();
 }
 
-export function findNewsById(db: Kysely<Database>, id: string) {
-  return selectNewsWithMedia(db).select("news.full_content").where("news.id", "=", id).executeTakeFirst();
+/** One news item: only when published, unless `includeUnpublished` (an admin). */
+export function findNewsById(db: Kysely<Database>, id: string, { includeUnpublished = false } = {}) {
+  let query = selectNewsWithMedia(db).select("news.full_content").where("news.id", "=", id);
+  if (!includeUnpublished) query = query.where("news.status", "=", "published");
+  return query.executeTakeFirst();
 }
 
 export function insertNews(db: Kysely<Database>, row: NewNewsRow) {

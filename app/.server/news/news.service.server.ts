@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { NewsArticle, NewsSummary } from "../../lib/news-view.ts";
+import type { NewsArticle, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
@@ -28,6 +28,8 @@ export interface NewsPageRequest {
   /** Only this author's (slug) news. */
   authorSlug?: string | null;
   limit: number;
+  /** Which items: readers always get 'published' (the default); an admin may ask for another status or all (null). */
+  status?: NewsStatus | null;
 }
 
 export interface NewsPage {
@@ -38,7 +40,10 @@ export interface NewsPage {
 
 /** A news row (with its joined media columns) as list pages show it. */
 export function toNewsSummary(
-  row: Pick<NewsWithMediaRow, "id" | "title" | "subtitle" | "category" | "author" | "category_slug" | "author_slug" | "is_highlighted" | "created_at"> &
+  row: Pick<
+    NewsWithMediaRow,
+    "id" | "title" | "subtitle" | "category" | "author" | "category_slug" | "author_slug" | "is_highlighted" | "created_at" | "published_at" | "status"
+  > &
     JoinedMediaColumns,
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
@@ -52,6 +57,8 @@ export function toNewsSummary(
     authorSlug: row.author_slug || null,
     isHighlighted: Boolean(row.is_highlighted),
     createdAt: row.created_at,
+    publishedAt: row.published_at,
+    status: row.status,
     media: toMediaView(row, store),
   };
 }
@@ -69,11 +76,11 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
      * One page of news, newest first (all of them, or only the highlighted ones), starting after `cursor`.
      * Throws InvalidInputError for a cursor this service did not make.
      */
-    listNewsPage({ cursor, highlightedOnly = false, limit, categorySlug, authorSlug }: NewsPageRequest): Promise<NewsPage> {
+    listNewsPage({ cursor, highlightedOnly = false, limit, status = "published", categorySlug, authorSlug }: NewsPageRequest): Promise<NewsPage> {
       return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
         const after = cursor ? decodeListCursor(cursor) : null;
         // One row more than asked tells whether there is a next page without a count.
-        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1, categorySlug, authorSlug });
+        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1, status, categorySlug, authorSlug });
         const items = rows.slice(0, limit).map(toSummary);
         const last = items.at(-1);
         return { items, nextCursor: rows.length > limit && last ? encodeListCursor(last) : null };
@@ -105,12 +112,15 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
       });
     },
 
-    /** One news item; throws NotFoundError('Notícia não encontrada') when there is none with that id. */
-    getNews(id: string): Promise<NewsArticle> {
+    /**
+     * One news item; throws NotFoundError('Notícia não encontrada') when there is none with that id, or when it is
+     * not published and the caller is not an admin (`includeUnpublished`): a draft does not exist for readers.
+     */
+    getNews(id: string, { includeUnpublished = false }: { includeUnpublished?: boolean } = {}): Promise<NewsArticle> {
       return wrapFailure("news_get_failed", "Falha ao buscar notícia", async () => {
-        const row = await findNewsById(db, id);
+        const row = await findNewsById(db, id, { includeUnpublished });
         if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
-        return { ...toSummary(row), fullContent: row.full_content, updatedAt: row.updated_at };
+        return { ...toSummary(row), fullContent: row.full_content, updatedAt: row.updated_at, version: row.version, mediaId: row.media_id };
       });
     },
   };

@@ -76,7 +76,7 @@ export async function listCategoryNames(db: Kysely<Database>): Promise<string[]>
   return rows.map((row) => row.name).sort((a, b) => a.localeCompare(b, "pt-BR"));
 }
 
-/** Category and author slugs with at least one news item: the sitemap's term pages. */
+/** Category and author slugs with at least one published news item: the sitemap's term pages. */
 export async function listTermsInUse(db: Kysely<Database>): Promise<Array<{ kind: TermKind; slug: string }>> {
   const rows = await db
     .selectFrom("taxonomy_terms")
@@ -85,11 +85,15 @@ export async function listTermsInUse(db: Kysely<Database>): Promise<Array<{ kind
       or([
         and([
           eb("kind", "=", "category"),
-          exists(selectFrom("news").select("news.id").whereRef("news.category_slug", "=", "taxonomy_terms.slug")),
+          exists(
+            selectFrom("news").select("news.id").whereRef("news.category_slug", "=", "taxonomy_terms.slug").where("news.status", "=", "published"),
+          ),
         ]),
         and([
           eb("kind", "=", "author"),
-          exists(selectFrom("news").select("news.id").whereRef("news.author_slug", "=", "taxonomy_terms.slug")),
+          exists(
+            selectFrom("news").select("news.id").whereRef("news.author_slug", "=", "taxonomy_terms.slug").where("news.status", "=", "published"),
+          ),
         ]),
       ]),
     )

@@ -59,8 +59,8 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
       return sql<{ id: string }>`
         select n.id
         from news n, plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${words.join(" ")})) q
-        where n.search_document @@ q
-        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', n.search_document, q) desc, n.created_at desc, n.id desc
+        where n.search_document @@ q and n.status = 'published'
+        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', n.search_document, q) desc, n.published_at desc, n.id desc
         limit ${limit} offset ${offset}
       `
         .execute(db)

@@ -1,4 +1,5 @@
-import type { DemoSport } from "./demo-media.server.ts";
+/** The sports the demo illustrations show (scripts/demo-media draws them; demo/media holds the files). */
+export type DemoSport = "futebol" | "basquete" | "volei" | "tenis" | "natacao" | "corrida" | "automobilismo" | "ciclismo";
 
 export interface DemoNews {
   title: string;
@@ -9,8 +10,15 @@ export interface DemoNews {
   isHighlighted: boolean;
   /** Hours before the seed runs, so the demo has a believable timeline. */
   hoursAgo: number;
-  media: { kind: "image"; sport: DemoSport; variant: number } | { kind: "video"; fallbackSport: DemoSport } | null;
+  media: { kind: "image"; sport: DemoSport; variant: number } | { kind: "video" } | null;
 }
+
+/** The files of demo/media, committed (made by `npm run demo:media`). */
+export const DEMO_MEDIA = {
+  image: (sport: DemoSport, variant: number) => `${sport}-${variant}.webp`,
+  video: "melhores-lances.mp4",
+  sponsorLogo: (index: number) => `patrocinador-${index + 1}.png`,
+};
 
 /** Fictional demo news: clearly invented teams and people, written like a real newsroom would. */
 export const DEMO_NEWS: DemoNews[] = [
@@ -44,7 +52,7 @@ export const DEMO_NEWS: DemoNews[] = [
     category: "Basquete",
     isHighlighted: false,
     hoursAgo: 9,
-    media: { kind: "video", fallbackSport: "basquete" },
+    media: { kind: "video" },
   },
   {
     title: "Joana Prado conquista o título no saibro e sobe no ranking mundial",

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { AppServices } from "../app.server.ts";
 import { insertNews } from "../news/news.queries.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
-import { DEMO_NEWS, DEMO_SPONSOR_COUNT } from "./demo-content.ts";
-import { renderDemoImage, renderDemoVideo, renderSponsorLogo } from "./demo-media.server.ts";
+import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT } from "./demo-content.ts";
 
 const SEEDED_KEY = "demo_seeded_at";
 
@@ -25,25 +26,21 @@ export async function seedDemoContent(
   }
 
   const started = performance.now();
-  // Rendering the illustrations is the slow part: run a few at a time (sharp works on its own threads and
-  // ffmpeg in its own process), then insert the rows in order.
-  const videoRender = renderDemoVideo();
-  const mediaIds = await mapWithConcurrency(DEMO_NEWS, 3, async (item) => {
+  // The pictures, logos and clip are committed files (demo/media): they go through the same pipeline as an upload.
+  const dir = demoMediaDir();
+  const read = (name: string) => fs.promises.readFile(path.join(dir, name));
+  const mediaIds = await mapWithConcurrency(DEMO_NEWS, 2, async (item) => {
     if (item.media?.kind === "image") {
-      const image = await renderDemoImage(item.media.sport, item.media.variant);
-      return (await services.media.saveImage(image, `${item.media.sport}.jpg`)).id;
+      const name = DEMO_MEDIA.image(item.media.sport, item.media.variant);
+      return (await services.media.saveImage(await read(name), name)).id;
     }
-    if (item.media?.kind === "video") {
-      const video = await videoRender;
-      if (video) return (await services.media.saveVideo(video, "video/mp4", "melhores-lances.mp4")).id;
-      services.log.warn("ffmpeg not found: the demo video item gets an image instead");
-      return (await services.media.saveImage(await renderDemoImage(item.media.fallbackSport, 1), "lances.jpg")).id;
-    }
+    if (item.media?.kind === "video") return (await services.media.saveVideo(await read(DEMO_MEDIA.video), "video/mp4", DEMO_MEDIA.video)).id;
     return null;
   });
-  const logoIds = await mapWithConcurrency([...Array(DEMO_SPONSOR_COUNT).keys()], 3, async (index) =>
-    (await services.media.saveImage(await renderSponsorLogo(index), `patrocinador-${index + 1}.png`)).id,
-  );
+  const logoIds = await mapWithConcurrency([...Array(DEMO_SPONSOR_COUNT).keys()], 2, async (index) => {
+    const name = DEMO_MEDIA.sponsorLogo(index);
+    return (await services.media.saveImage(await read(name), name)).id;
+  });
 
   for (const [index, item] of DEMO_NEWS.entries()) {
     const createdAt = new Date(now.getTime() - item.hoursAgo * 3_600_000).toISOString();
@@ -57,6 +54,7 @@ export async function seedDemoContent(
       is_highlighted: item.isHighlighted ? 1 : 0,
       media_id: mediaIds[index] ?? null,
       created_at: createdAt,
+      published_at: createdAt,
       updated_at: createdAt,
     });
   }
@@ -84,6 +82,18 @@ async function markSeeded(services: Pick<AppServices, "database">, now: Date) {
     .insertInto("app_settings")
     .values({ key: SEEDED_KEY, value: now.toISOString() })
     .execute();
+}
+
+/**
+ * demo/media in the project: found from this module's folder, which is app/.server/seed in the sources and
+ * build/server once built.
+ */
+export function demoMediaDir(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "demo", "media");
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`demo/media not found above ${import.meta.dirname}`);
+  }
 }
 
 /** Maps `items` through `fn` with at most `limit` calls in flight; results keep the input order. */

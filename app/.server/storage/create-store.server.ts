@@ -2,20 +2,34 @@ import type { Kysely } from "kysely";
 import { type AppConfig, ConfigError } from "../config/env.server.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
-import { createGoogleDriveStore } from "./google-drive-store.server.ts";
+import { createDriveConnection, type DriveConnection } from "./google-drive/connection.server.ts";
+import { createGoogleDriveStore } from "./google-drive/store.server.ts";
 import { createLocalStore } from "./local-store.server.ts";
 import { assertValidKey, type MediaStore } from "./media-store.ts";
 
-/** What the Google Drive store needs besides its configuration: its tables, and the secret that encrypts its token. */
+/** What the Google Drive store needs besides its configuration: its table and its connection. */
 export interface MediaStoreDeps {
   db?: Kysely<Database>;
-  secret?: string;
+  drive?: DriveConnection | null;
   log?: Pick<Logger, "info" | "warn" | "error">;
 }
 
 /**
+ * The newsroom's Google Drive connection when the configuration stores media there (`MEDIA_STORE=gdrive`), else
+ * null: the admin pages and the connect/disconnect routes use it, the store takes its tokens from it.
+ */
+export function createDriveConnectionFor(
+  config: Pick<AppConfig, "media">,
+  deps: { db: Kysely<Database>; secret: string; log?: Pick<Logger, "info" | "warn" | "error"> },
+): DriveConnection | null {
+  if (config.media.store !== "gdrive") return null;
+  if (!config.media.gdrive) throw new ConfigError("Configuração inválida:\n  GOOGLE_DRIVE_CLIENT_ID: obrigatório com MEDIA_STORE=gdrive");
+  return createDriveConnection({ db: deps.db, config: config.media.gdrive, secret: deps.secret, ...(deps.log ? { log: deps.log } : {}) });
+}
+
+/**
  * The media store the configuration asks for (`MEDIA_STORE`): local disk under DATA_DIR/media (default), S3, or
- * Google Drive (`gdrive`, which needs `deps.db` and `deps.secret`).
+ * Google Drive (`gdrive`, which needs `deps.db` and `deps.drive`).
  */
 export function createMediaStore(config: Pick<AppConfig, "media">, deps: MediaStoreDeps = {}): MediaStore {
   const { media } = config;
@@ -27,8 +41,8 @@ export function createMediaStore(config: Pick<AppConfig, "media">, deps: MediaSt
       return lazyS3Store(media.s3);
     case "gdrive":
       if (!media.gdrive) throw new ConfigError("Configuração inválida:\n  GOOGLE_DRIVE_CLIENT_ID: obrigatório com MEDIA_STORE=gdrive");
-      if (!deps.db || !deps.secret) throw new Error("createMediaStore: o Google Drive precisa do banco (db) e do segredo da aplicação (secret)");
-      return createGoogleDriveStore({ db: deps.db, secret: deps.secret, config: media.gdrive, log: deps.log });
+      if (!deps.db || !deps.drive) throw new Error("createMediaStore: the Google Drive store needs the database (db) and its connection (drive)");
+      return createGoogleDriveStore({ db: deps.db, connection: deps.drive, config: media.gdrive, ...(deps.log ? { log: deps.log } : {}) });
     default: {
       const unknown: never = media.store;
       throw new ConfigError(`Configuração inválida:\n  MEDIA_STORE: armazenamento desconhecido ${JSON.stringify(unknown)}`);

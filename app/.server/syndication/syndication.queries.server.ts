@@ -14,14 +14,16 @@ export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly }
       "news.category",
       "news.author",
       "news.created_at",
+      "news.published_at",
       "news.updated_at",
       "media.store as media_store",
       "media.key as media_key",
       "media.mime_type as media_mime_type",
       "media.size_bytes as media_size_bytes",
     ]);
+  query = query.where("news.status", "=", "published");
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
-  return query.orderBy("news.created_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
+  return query.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 
 export type FeedNewsRow = Awaited<ReturnType<typeof findNewsForFeed>>[number];
@@ -30,44 +32,48 @@ export function countNews(db: Kysely<Database>): Promise<number> {
   return db
     .selectFrom("news")
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("status", "=", "published")
     .executeTakeFirstOrThrow()
     .then((row) => Number(row.n));
 }
 
 /**
- * The (created_at, id) of the news item at `offset` in the sitemap's order (oldest first): where a sitemap part
+ * The (published_at, id) of the published news item at `offset` in the sitemap's order (oldest first): where a sitemap part
  * starts. Read from the index alone.
  */
 export function findSitemapBoundary(db: Kysely<Database>, offset: number) {
   return db
     .selectFrom("news")
-    .select(["created_at", "id"])
-    .orderBy("created_at", "asc")
+    .select(["published_at", "id"])
+    .where("status", "=", "published")
+    .orderBy("published_at", "asc")
     .orderBy("id", "asc")
     .limit(1)
     .offset(offset)
     .executeTakeFirst();
 }
 
-/** Up to `limit` news from `from` on (inclusive), oldest first: a batch of a sitemap part. */
-export function findSitemapBatch(db: Kysely<Database>, from: { createdAt: string; id: string }, inclusive: boolean, limit: number) {
+/** Up to `limit` published news from `from` on (inclusive), oldest first: a batch of a sitemap part. */
+export function findSitemapBatch(db: Kysely<Database>, from: { publishedAt: string; id: string }, inclusive: boolean, limit: number) {
   return db
     .selectFrom("news")
-    .select(["id", "title", "created_at", "updated_at"])
-    .where((eb) => eb(eb.refTuple("created_at", "id"), inclusive ? ">=" : ">", eb.tuple(from.createdAt, from.id)))
-    .orderBy("created_at", "asc")
+    .select(["id", "title", "published_at", "updated_at"])
+    .where("status", "=", "published")
+    .where((eb) => eb(eb.refTuple("published_at", "id"), inclusive ? ">=" : ">", eb.tuple(from.publishedAt, from.id)))
+    .orderBy("published_at", "asc")
     .orderBy("id", "asc")
     .limit(limit)
     .execute();
 }
 
-/** News created at or after `since`, newest first, at most `limit` (Google News reads up to 1 000). */
+/** News published at or after `since`, newest first, at most `limit` (Google News reads up to 1 000). */
 export function findNewsSince(db: Kysely<Database>, since: string, limit: number) {
   return db
     .selectFrom("news")
-    .select(["id", "title", "created_at"])
-    .where("created_at", ">=", since)
-    .orderBy("created_at", "desc")
+    .select(["id", "title", "published_at"])
+    .where("status", "=", "published")
+    .where("published_at", ">=", since)
+    .orderBy("published_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
     .execute();

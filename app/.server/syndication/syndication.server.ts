@@ -57,7 +57,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       link,
       guid: { value: link, isPermaLink: true },
       description: row.subtitle,
-      pubDate: new Date(row.created_at),
+      pubDate: new Date(row.published_at),
       categories: [{ name: row.category }],
       dc: { creators: [row.author || site.defaultAuthor] },
       content: { encoded: textToHtml(row.full_content || row.subtitle) },
@@ -137,7 +137,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       if (!start && part > 1) return null;
       async function* items() {
         if (!start) return;
-        let from = { createdAt: start.created_at, id: start.id };
+        let from = { publishedAt: start.published_at, id: start.id };
         let inclusive = true;
         let left = partSize;
         while (left > 0) {
@@ -146,7 +146,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
           left -= rows.length;
           const last = rows.at(-1);
           if (!last || rows.length < SITEMAP_BATCH) return;
-          from = { createdAt: last.created_at, id: last.id };
+          from = { publishedAt: last.published_at, id: last.id };
           inclusive = false;
         }
       }
@@ -160,7 +160,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       return sitemapOf(
         rows.map((row) => ({
           url: articleUrl(row),
-          news: { publication: { name: site.name, language: "pt" }, publication_date: row.created_at, title: row.title },
+          news: { publication: { name: site.name, language: "pt" }, publication_date: row.published_at, title: row.title },
         })),
         { news: true },
       );

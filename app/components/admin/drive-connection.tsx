@@ -1,7 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { useId } from "react";
 import { useLocation } from "react-router";
-import type { DriveStatusView } from "../../.server/storage/drive-status.server.ts";
+import type { DriveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import buttons from "../ui/button.module.css";
 import { Banner } from "./banner.tsx";

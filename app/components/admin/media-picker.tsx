@@ -84,7 +84,7 @@ export function MediaPicker({ picked, onPick, current, onRemoveCurrent, progress
       ) : current ? (
         <div className={styles.preview} data-testid="media-current">
           {current.kind === "video" ? (
-            <video src={current.src} controls muted playsInline preload="metadata" />
+            <video src={current.src} poster={current.poster ?? undefined} controls muted playsInline preload="metadata" />
           ) : (
             <MediaImage media={current} alt="" sizes="240px" />
           )}

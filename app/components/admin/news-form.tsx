@@ -1,8 +1,10 @@
 import { Star } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
+import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { MediaView } from "../../lib/media-view.ts";
+import type { NewsStatus } from "../../lib/news-view.ts";
 import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
@@ -23,7 +25,29 @@ export interface NewsFormValues {
   isHighlighted: boolean;
 }
 
-type Field = keyof NewsFormValues | "media";
+type Field = keyof NewsFormValues | "media" | "publishAt";
+
+/** Where an edited item stands now: its status, publication date, version and media (what a conflict compares). */
+export interface NewsFormPublication {
+  status: NewsStatus;
+  publishedAt: string;
+  version: number;
+  mediaId: string | null;
+}
+
+/** What a 409 answer says is saved now (GET /api/news/:id's names). */
+interface ConflictCurrent {
+  version: number;
+  title: string;
+  subtitle: string;
+  fullContent: string;
+  category: string;
+  author: string;
+  isHighlighted: boolean;
+  status: NewsStatus;
+  publishedAt: string;
+  mediaId: string | null;
+}
 
 interface NewsFormProps {
   mode: "create" | "edit";
@@ -39,6 +63,14 @@ interface NewsFormProps {
   drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */
   serverResult?: { success?: string; error?: string; fieldErrors?: Partial<Record<string, string[]>>; values?: Record<string, string> } | undefined;
+  /** The site's time zone: the schedule field is on its clock. */
+  timeZone: string;
+  /** Editing: the item's status, dates and version as loaded. */
+  publication?: NewsFormPublication | undefined;
+  /** Editing a scheduled item: its time as the schedule field shows it ("2026-11-25T10:00"). */
+  initialPublishAt?: string | undefined;
+  /** After a conflict: load the saved version into a new form (the editor's changes are dropped on purpose). */
+  onReload?: (() => void) | undefined;
 }
 
 export const EMPTY_NEWS_FORM: NewsFormValues = {
@@ -81,9 +113,19 @@ export function NewsForm({
   categorySuggestions = [],
   drive,
   serverResult,
+  timeZone,
+  publication: loadedPublication,
+  initialPublishAt,
+  onReload,
 }: NewsFormProps) {
   const editing = mode === "edit";
   const navigate = useNavigate();
+  // What the editor opened: live updates reload the page's data when someone else saves, but this form stays on the
+  // version it started from (its version is what a save is checked against, and what a conflict compares with).
+  const [opened] = useState(() => ({ initial, publication: loadedPublication }));
+  const publication = opened.publication;
+  const [publishAt, setPublishAt] = useState(initialPublishAt ?? "");
+  const [conflict, setConflict] = useState<{ changed: string[]; current: ConflictCurrent; intent: NewsStatus } | null>(null);
   const [values, setValues] = useState<NewsFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>(() => firstErrors(serverResult?.fieldErrors));
   const [picked, setPicked] = useState<PickedFile | null>(null);
@@ -128,11 +170,19 @@ export function NewsForm({
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status === "submitting") return;
+    // The button pressed says what to do with the item (Enter in a field presses the first one: a draft, the safe one).
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const intent = (submitter?.value || "published") as NewsStatus;
+    send(intent, publication?.version);
+  }
+
+  function send(intent: NewsStatus, version: number | undefined) {
     if (!storeConnected) {
       setBanner({ kind: "warning", message: t.newsForm.driveRequired });
       return;
     }
-    const parsed = newsFormSchema.safeParse({ ...values, isHighlighted: values.isHighlighted });
+    setConflict(null);
+    const parsed = newsFormSchema.safeParse({ ...values, isHighlighted: values.isHighlighted, status: intent, publishAt: intent === "scheduled" ? publishAt : undefined });
     const nextErrors: Partial<Record<Field, string>> = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) nextErrors[issue.path[0] as Field] ??= issue.message;
@@ -151,6 +201,9 @@ export function NewsForm({
       } else body.append(key, String(value));
     }
     if (removeMedia && !picked) body.append("removeMedia", "on");
+    body.append("status", intent);
+    if (intent === "scheduled") body.append("publishAt", publishAt);
+    if (editing && version !== undefined) body.append("version", String(version));
     if (picked) body.append("media", picked.file, picked.file.name);
 
     setStatus("submitting");
@@ -169,24 +222,61 @@ export function NewsForm({
     };
     request.onerror = () => fail(t.newsForm.unknownError);
     request.onload = () => {
-      const answer = request.response as { id?: string; media?: "saved" | "new" | "existing" | "none"; error?: { message?: string } } | null;
+      const answer = request.response as {
+        id?: string;
+        media?: "saved" | "new" | "existing" | "none";
+        status?: NewsStatus;
+        publishedAt?: string;
+        error?: { code?: string; message?: string; current?: ConflictCurrent };
+      } | null;
       if (request.status >= 200 && request.status < 300 && answer?.id && answer.media) {
         setStatus("success");
         setProgress(null);
-        setBanner({ kind: "success", message: t.newsForm.success(editing, answer.media, storeLabel) });
+        const message =
+          answer.status === "draft"
+            ? t.newsForm.draftSaved
+            : answer.status === "scheduled" && answer.publishedAt
+              ? t.newsForm.scheduledSaved(formatDateTime(answer.publishedAt, timeZone))
+              : t.newsForm.success(editing, answer.media, storeLabel);
+        setBanner({ kind: "success", message });
         if (editing) {
           const id = answer.id;
           timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
         } else {
           setValues(EMPTY_NEWS_FORM);
           setPicked(null);
+          setPublishAt("");
           setStatus("idle");
         }
+        return;
+      }
+      if (request.status === 409 && answer?.error?.code === "news_version_conflict" && answer.error.current) {
+        // Someone else saved first: nothing is lost, the editor sees what changed and decides.
+        setStatus("error");
+        setProgress(null);
+        setConflict({ changed: changedFields(answer.error.current), current: answer.error.current, intent });
         return;
       }
       fail(answer?.error?.message ?? t.newsForm.unknownError);
     };
     request.send(body);
+  }
+
+  /** What the other save changed, compared with the version this form was opened on. */
+  function changedFields(current: ConflictCurrent): string[] {
+    const names = t.newsForm.conflictFields;
+    const initial = opened.initial;
+    const changed: string[] = [];
+    if (current.title !== initial.title) changed.push(names.title!);
+    if (current.subtitle !== initial.subtitle) changed.push(names.subtitle!);
+    if (current.fullContent !== initial.fullContent) changed.push(names.fullContent!);
+    if (current.category !== initial.category) changed.push(names.category!);
+    if (current.author !== (initial.author.trim() || defaultAuthor)) changed.push(names.author!);
+    if (current.isHighlighted !== initial.isHighlighted) changed.push(names.isHighlighted!);
+    if (publication && current.status !== publication.status) changed.push(names.status!);
+    else if (publication && current.publishedAt !== publication.publishedAt) changed.push(names.publishedAt!);
+    if (publication && current.mediaId !== publication.mediaId) changed.push(names.media!);
+    return changed;
   }
 
   function fail(detail: string) {
@@ -235,6 +325,30 @@ export function NewsForm({
       </div>
 
       {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
+      {conflict ? (
+        <div className={styles.conflict} role="alert" data-testid="conflict">
+          <p>
+            <strong>{t.newsForm.conflict}</strong> {t.newsForm.conflictChanged(conflict.changed)}
+          </p>
+          <div className={styles.conflictActions}>
+            <button type="button" className={buttons.secondary} onClick={() => onReload?.()}>
+              {t.newsForm.conflictReload}
+            </button>
+            <button type="button" className={buttons.primary} onClick={() => send(conflict.intent, conflict.current.version)}>
+              {t.newsForm.conflictOverwrite}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {editing && publication ? (
+        <p className={styles.hint} data-testid="news-status">
+          {t.newsForm.currentStatus(
+            t.newsForm.statusLabel[publication.status],
+            publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
+          )}{" "}
+          <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>
+        </p>
+      ) : null}
       {drive ? (
         <DriveConnectionCard status={drive} warning={t.newsForm.driveRequired} />
       ) : !storeConnected ? (
@@ -300,6 +414,28 @@ export function NewsForm({
         error={errors.media}
       />
       {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
+      {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
+
+      <div className={styles.field}>
+        <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
+        <input
+          id={`${formId}-publishAt`}
+          name="publishAt"
+          type="datetime-local"
+          value={publishAt}
+          onChange={(event) => {
+            setPublishAt(event.target.value);
+            if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
+          }}
+          disabled={busy}
+          aria-invalid={errors.publishAt ? true : undefined}
+          aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
+        />
+        <p id={`${formId}-publishAt-dica`} className={styles.hint}>
+          {t.newsForm.publishAtHint(timeZone)}
+        </p>
+        {fieldError("publishAt")}
+      </div>
 
       <fieldset className={styles.mediaText} disabled={busy}>
         <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>
@@ -351,9 +487,16 @@ export function NewsForm({
         <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
           {t.newsForm.cancel}
         </Link>
-        <button type="submit" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
+        {/* The first submit button is what Enter in a field presses: saving a draft never publishes by accident. */}
+        <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
+          {t.newsForm.saveDraft}
+        </button>
+        <button type="submit" name="status" value="scheduled" className={buttons.secondary} disabled={busy}>
+          {t.newsForm.schedule}
+        </button>
+        <button type="submit" name="status" value="published" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
           {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
-          {busy ? t.newsForm.saving : editing ? t.newsForm.submitEdit : t.newsForm.submitCreate}
+          {busy ? t.newsForm.saving : editing && publication?.status === "published" ? t.newsForm.submitEdit : t.newsForm.submitCreate}
         </button>
       </div>
     </Form>

@@ -36,7 +36,7 @@ export function ArticleLightbox({ media, title, open, onOpenChange, triggerRef }
           <Dialog.Title className="visually-hidden">{t.article.lightboxTitle(title)}</Dialog.Title>
           <figure className={styles.lightboxFigure}>
             {media.kind === "video" ? (
-              <video className={styles.lightboxMedia} src={media.src} controls autoPlay playsInline>
+              <video className={styles.lightboxMedia} src={media.src} poster={media.poster ?? undefined} controls autoPlay playsInline>
                 <track kind="captions" />
               </video>
             ) : (

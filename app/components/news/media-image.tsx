@@ -31,7 +31,7 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
 
   useEffect(() => {
     const img = ref.current;
-    if (img && img.complete && img.naturalWidth === 0 && !img.src.endsWith(DEFAULT_IMAGE_URL)) setFailed(true);
+    if (img?.complete && img.naturalWidth === 0 && !img.src.endsWith(DEFAULT_IMAGE_URL)) setFailed(true);
   }, []);
 
   const image = media?.kind === "image" && !failed ? media : null;
@@ -49,7 +49,6 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
     });
   }
   const common = {
-    alt,
     className,
     width: width ?? image?.width ?? 1600,
     height: height ?? image?.height ?? 900,
@@ -57,12 +56,13 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
     decoding: "async" as const,
     fetchPriority: priority === true ? ("high" as const) : undefined,
   };
-  if (!image) return <img {...common} src={DEFAULT_IMAGE_URL} data-fallback="true" />;
+  if (!image) return <img {...common} alt={alt} src={DEFAULT_IMAGE_URL} data-fallback="true" />;
   return (
     <picture>
       {image.webpSrcSet ? <source type="image/webp" srcSet={image.webpSrcSet} sizes={sizes} /> : null}
       <img
         {...common}
+        alt={alt}
         ref={ref}
         src={image.src}
         srcSet={image.srcSet ?? undefined}

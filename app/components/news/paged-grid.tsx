@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Banner } from "../admin/banner.tsx";
 import { DeleteNewsButton } from "../admin/lazy-delete-news-button.tsx";
 import { Spinner } from "../ui/spinner.tsx";
+import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
 import { useRootData } from "../../lib/site-context.ts";
@@ -11,13 +12,17 @@ import grid from "./news-grid.module.css";
 interface PagedGridProps {
   /** The page the server rendered (and re-renders on live updates). */
   first: NewsSummary[];
+  /** Admins: reads of the last 7 days by news id (the pages loaded later bring theirs); null for readers. */
+  reads?: Record<string, number> | null;
   nextCursor: string | null;
   /** This page starts after an earlier one (a "Mais notícias" link followed without JavaScript). */
   continued: boolean;
   /** The page's own URL starting after `cursor` (the "Mais notícias" link, followed as is without JavaScript). */
   pageHref(cursor: string): string;
-  /** What /api/news is asked besides the cursor and limit (e.g. `highlighted=1`, `category=volei`). */
+  /** What /api/news is asked besides the cursor and limit (e.g. `highlighted=1`, `category=volei`, `status=draft`). */
   apiQuery: string;
+  /** The site's time zone (a scheduled item's time, for admins). */
+  timeZone: string;
 }
 
 interface Loaded {
@@ -32,11 +37,12 @@ interface Loaded {
  * (works without JavaScript, and lets crawlers reach every article). In the browser the same link, or scrolling near
  * it, appends the next page in place, from the JSON API with the same keyset cursor.
  */
-export function PagedGrid({ first, nextCursor, continued, pageHref, apiQuery }: PagedGridProps) {
+export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref, apiQuery, timeZone }: PagedGridProps) {
   const { isAdmin } = useRootData();
   const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
   const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const [moreReads, setMoreReads] = useState<Record<string, number>>({});
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const moreLink = useRef<HTMLAnchorElement>(null);
   const retryButton = useRef<HTMLButtonElement>(null);
@@ -67,7 +73,8 @@ export function PagedGrid({ first, nextCursor, continued, pageHref, apiQuery }: 
     try {
       const response = await fetch(`/api/news?${params}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null };
+      const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null; reads?: Record<string, number> };
+      if (page.reads) setMoreReads((current) => ({ ...current, ...page.reads }));
       setLoaded((current) => {
         if (current.next !== next) return current;
         const shown = new Set([...current.first, ...current.more].map((item) => item.id));
@@ -92,6 +99,7 @@ export function PagedGrid({ first, nextCursor, continued, pageHref, apiQuery }: 
 
   // When a page asked for with "Mais notícias" (keyboard, screen reader) arrives, focus goes on to its first card
   // instead of staying at the bottom. Pages loaded by scrolling leave focus alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: items.length is the trigger (a page of cards arrived), read through the list's DOM.
   useEffect(() => {
     const from = firstNew.current;
     if (status === "failed" && pressed.current) retryButton.current?.focus();
@@ -114,6 +122,19 @@ export function PagedGrid({ first, nextCursor, continued, pageHref, apiQuery }: 
                 showHighlight
                 priority={!continued && (index === 0 || (index < 3 && FIRST_ROW_WHEN_WIDE))}
                 headingLevel="h2"
+                extra={
+                  isAdmin && (item.status !== "published" || reads) ? (
+                    <>
+                      {item.status === "draft" ? (
+                        <strong data-testid="card-status">{t.newsForm.statusLabel.draft}</strong>
+                      ) : item.status === "scheduled" ? (
+                        <strong data-testid="card-status">{t.newsList.scheduledFor(formatDateTime(item.publishedAt, timeZone))}</strong>
+                      ) : null}
+                      {item.status !== "published" && reads ? " · " : null}
+                      {reads ? <span data-testid="reads-7d">{t.mostRead.readsLastWeek(reads[item.id] ?? moreReads[item.id] ?? 0)}</span> : null}
+                    </>
+                  ) : undefined
+                }
                 actions={
                   isAdmin ? (
                     <DeleteNewsButton

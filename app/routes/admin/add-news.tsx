@@ -2,7 +2,7 @@ import type { Route } from "./+types/add-news";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
-import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
+import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 
@@ -12,11 +12,12 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { config, store, news } = getServices();
-  const drive = await driveStatusView(store, request);
+  const { config, store, news, drive: driveConnection } = getServices();
+  const drive = await driveStatusView(driveConnection, request);
   return {
     categorySuggestions: await news.listCategories(),
     defaultAuthor: config.site.defaultAuthor,
+    timeZone: config.timeZone,
     storeConnected: drive ? drive.connected : await store.isConnected(),
     storeLabel: t.storage.labels[store.name] ?? store.name,
     drive,

@@ -2,9 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/drive-callback";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { resolveAuthSecret } from "../../.server/auth/secret.server.ts";
-import { clearDriveOAuthStateCookie, verifyDriveOAuthState } from "../../.server/storage/drive-oauth-state.server.ts";
-import { asGoogleDriveStore } from "../../.server/storage/google-drive-store.server.ts";
+import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/oauth-state.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 
 /**
@@ -15,12 +14,10 @@ import { safeRedirectPath } from "../../lib/safe-redirect.ts";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request);
-  const { store, config, log } = getServices();
-  const drive = asGoogleDriveStore(store);
-  if (!drive) return new Response("O Google Drive não é o armazenamento deste site (MEDIA_STORE).", { status: 404 });
+  const { drive, config, log } = getServices();
+  if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const url = new URL(request.url);
-  const check = verifyDriveOAuthState({
-    secret: resolveAuthSecret(config),
+  const check = drive.verifyConsent({
     userId: viewer.userId,
     request,
     state: url.searchParams.get("state"),
@@ -32,10 +29,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   try {
     if (!check.valid) throw new Error("state do OAuth ausente, expirado ou de outra sessão");
     if (refused || !code) throw new Error(`consentimento não concedido (${refused ?? "sem código"})`);
-    await drive.connection.completeAuthorization(code, viewer.userId);
+    await drive.completeAuthorization(code, viewer.userId);
   } catch (error) {
     log.warn({ err: error, userId: viewer.userId }, "Google Drive connection failed");
-    await drive.connection.recordFailure().catch((mark: unknown) => log.error({ err: mark }, "could not record the Google Drive failure"));
+    await drive.recordFailure().catch((mark: unknown) => log.error({ err: mark }, "could not record the Google Drive failure"));
   }
   return redirect(returnTo, { headers });
 }

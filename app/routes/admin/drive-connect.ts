@@ -2,10 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/drive-connect";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { resolveAuthSecret } from "../../.server/auth/secret.server.ts";
-import { createDriveOAuthState } from "../../.server/storage/drive-oauth-state.server.ts";
-import { asGoogleDriveStore } from "../../.server/storage/google-drive-store.server.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 /**
  * "Conectar ao Google Drive" (POST, admins only): remembers the consent in a signed cookie bound to this session and
@@ -14,18 +12,16 @@ import { safeRedirectPath } from "../../lib/safe-redirect.ts";
  */
 export async function action({ request }: Route.ActionArgs) {
   const viewer = await requireAdmin(request);
-  const { store, config } = getServices();
-  const drive = asGoogleDriveStore(store);
-  if (!drive) return new Response("O Google Drive não é o armazenamento deste site (MEDIA_STORE).", { status: 404 });
+  const { drive, config } = getServices();
+  if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const form = await request.formData();
-  const { state, setCookie } = createDriveOAuthState({
-    secret: resolveAuthSecret(config),
+  const { url, setCookie } = drive.beginConsent({
     userId: viewer.userId,
     request,
     returnTo: safeRedirectPath(form.get("returnTo"), "/SponsorManager"),
     secure: config.site.url.startsWith("https:"),
   });
-  return redirect(drive.connection.authorizationUrl(state), { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+  return redirect(url, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
 }
 
 /** Connecting changes state: only by POST. A GET (a link, a reload) goes to the sponsor manager. */

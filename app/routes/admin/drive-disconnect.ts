@@ -2,17 +2,16 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/drive-disconnect";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { asGoogleDriveStore } from "../../.server/storage/google-drive-store.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 
 /** "Desconectar" (POST, admins only): revokes the newsroom's Google token and forgets it; uploads stop until reconnected. */
 export async function action({ request }: Route.ActionArgs) {
   const viewer = await requireAdmin(request);
-  const { store, log } = getServices();
-  const drive = asGoogleDriveStore(store);
-  if (!drive) return new Response("O Google Drive não é o armazenamento deste site (MEDIA_STORE).", { status: 404 });
+  const { drive, log } = getServices();
+  if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const form = await request.formData();
-  await drive.connection.disconnect();
+  await drive.disconnect();
   log.info({ userId: viewer.userId }, "Google Drive disconnected by an admin");
   return redirect(safeRedirectPath(form.get("returnTo"), "/SponsorManager"), { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,15 +1,17 @@
-import { data, Link, useNavigation } from "react-router";
+import { useState } from "react";
+import { data, Link, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/edit-news";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
-import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
+import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
+import { toLocalInputValue } from "../../lib/zoned-time.ts";
 
 export function meta() {
   return [{ title: t.newsForm.editTitle }, { name: "robots", content: "noindex" }];
@@ -17,23 +19,26 @@ export function meta() {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { config, store, news } = getServices();
-  const drive = await driveStatusView(store, request);
+  const { config, store, news, drive: driveConnection } = getServices();
+  const drive = await driveStatusView(driveConnection, request);
   const common = {
     categorySuggestions: await news.listCategories(),
     defaultAuthor: config.site.defaultAuthor,
+    timeZone: config.timeZone,
     storeConnected: drive ? drive.connected : await store.isConnected(),
     storeLabel: t.storage.labels[store.name] ?? store.name,
     drive,
   };
   try {
-    return { ...common, article: await news.getNews(params.id), loadError: null };
+    const article = await news.getNews(params.id, { includeUnpublished: true });
+    const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
+    return { ...common, article, initialPublishAt, loadError: null };
   } catch (error) {
     const requestId = requestIdFrom(request);
     if (!(error instanceof AppError && error.status < 500)) getServices().log.error({ err: error, reqId: requestId }, "news load for editing failed");
     // The page says what went wrong, with the status that goes with it (a missing item is a 404, not a 200).
     const status = error instanceof AppError ? error.status : 500;
-    return data({ ...common, article: null, loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) }, { status });
+    return data({ ...common, article: null, initialPublishAt: "", loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) }, { status });
   }
 }
 
@@ -43,6 +48,9 @@ export function action({ request, params }: Route.ActionArgs) {
 
 export default function EditNews({ loaderData, actionData, params }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  // A new form only when the editor asks for the saved version (after a conflict), never on a live update.
+  const [reloads, setReloads] = useState(0);
   if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
@@ -59,7 +67,10 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   }
   return (
     <NewsForm
-      key={article.id}
+      key={`${article.id}:${reloads}`}
+      onReload={() => {
+        void revalidator.revalidate().then(() => setReloads((count) => count + 1));
+      }}
       mode="edit"
       newsId={article.id}
       initial={valuesFrom(actionData?.values, {
@@ -74,6 +85,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         isHighlighted: article.isHighlighted,
       })}
       currentMedia={article.media}
+      publication={{ status: article.status, publishedAt: article.publishedAt, version: article.version, mediaId: article.mediaId }}
       serverResult={actionData}
       {...rest}
     />

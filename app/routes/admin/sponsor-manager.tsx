@@ -4,9 +4,9 @@ import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "re
 import type { Route } from "./+types/sponsor-manager";
 import { getServices } from "../../.server/app.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { AppError, retryAfterHeaders } from "../../.server/errors.ts";
+import { AppError, diskFullOr, retryAfterHeaders } from "../../.server/errors.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { driveStatusView } from "../../.server/storage/drive-status.server.ts";
+import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { DriveConnectionCard, DriveForms } from "../../components/admin/drive-connection.tsx";
 import { MediaImage } from "../../components/news/media-image.tsx";
@@ -22,7 +22,7 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { sponsors, store, log } = getServices();
+  const { sponsors, store, log, drive: driveConnection } = getServices();
   let list: SponsorView[] = [];
   let loadFailed = false;
   try {
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     loadFailed = true;
   }
   // With the Google Drive store: its connection state (card, 'Google Drive conectado', failure message).
-  const drive = await driveStatusView(store, request);
+  const drive = await driveStatusView(driveConnection, request);
   return { sponsors: list, loadFailed, storeConnected: drive ? drive.connected : await store.isConnected(), drive };
 }
 
@@ -43,7 +43,11 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     return await withUploadSlot(request, viewer.userId, async () => {
       const { fields, file } = await readSponsorSubmission(request);
-      intent = fields.intent === "delete" ? "delete" : "add";
+      if (fields.intent !== "add" && fields.intent !== "delete") {
+        await file?.cleanup();
+        throw new AppError("invalid_intent", t.sponsors.unknownIntent, 400);
+      }
+      intent = fields.intent;
       if (intent === "delete") {
         await file?.cleanup();
         await sponsorEditor.deleteSponsor(fields.id ?? "");
@@ -52,10 +56,12 @@ export async function action({ request }: Route.ActionArgs) {
       await sponsorEditor.addSponsor(file);
       return { intent, ok: t.sponsors.added, error: null };
     });
-  } catch (error) {
-    // Validation answers (type, size, missing image, store) keep their own text; anything else the spec's.
-    const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected)/.test(error.code);
-    if (!(error instanceof AppError)) log.error({ err: error }, "sponsor action failed");
+  } catch (thrown) {
+    const error = diskFullOr(thrown);
+    // Validation answers (type, size, missing image, store, unknown action) and a full disk keep their own text;
+    // anything else the spec's.
+    const own = error instanceof AppError && /^(upload_|sponsor_image_required|storage_not_connected|invalid_intent|disk_full)/.test(error.code);
+    if (!(error instanceof AppError) || error.status >= 500) log.error({ err: error }, "sponsor action failed");
     const fallback = intent === "delete" ? t.sponsors.deleteFailed : t.sponsors.addFailed;
     return data(
       { intent, ok: null, error: own ? (error as AppError).message : fallback },

@@ -3,12 +3,18 @@ import { getServices } from "../../.server/app.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
 
-/** GET /api/news/:id (public). */
+/**
+ * GET /api/news/:id (public): a published item. For an admin also a draft or a scheduled one (with its `status`,
+ * `publishedAt` and the `version` to send back with a save); for anyone else those are a 404.
+ */
 export async function loader({ params, request }: Route.LoaderArgs) {
   try {
-    return Response.json({ news: await getServices().news.getNews(params.id) });
+    const newsroom = await isNewsroomViewer(request);
+    const news = await getServices().news.getNews(params.id, { includeUnpublished: newsroom });
+    return Response.json({ news }, newsroom ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
   } catch (error) {
     return toApiError(error, request);
   }
@@ -17,7 +23,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 /**
  * PUT /api/news/:id replaces the item (absent optional fields take their defaults); PATCH changes only the fields
  * sent; POST (the form without JavaScript, older clients) replaces. Multipart with an optional new `media`, or JSON.
- * DELETE removes. An item that no longer exists is a 404, and a file sent with it is not kept.
+ * DELETE removes. An item that no longer exists is a 404, and a file sent with it is not kept. `status` (draft,
+ * scheduled, published) and `publishAt` (for scheduled) change its publication; absent, the status stays. With
+ * `version` (from GET), a save based on an older version is refused with 409 `news_version_conflict` and the saved
+ * item in `error.current`; without it the save is not checked.
  */
 export async function action({ request, params }: Route.ActionArgs) {
   try {
@@ -34,10 +43,10 @@ export async function action({ request, params }: Route.ActionArgs) {
       const form = await readNewsSubmission(request);
       if (request.method === "PATCH") {
         const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
-        return Response.json(await newsEditor.patchNews(params.id, patch, form.file));
+        return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer.userId));
       }
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      return Response.json(await newsEditor.updateNews(params.id, input, form.file));
+      return Response.json(await newsEditor.updateNews(params.id, input, form.file, viewer.userId));
     });
   } catch (error) {
     return toApiError(error, request);

@@ -1,15 +1,19 @@
 import type { Route } from "./+types/news";
 import { getServices } from "../../.server/app.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { adminReadsOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
-import { API_PAGE_SIZE, API_PAGE_SIZE_MAX } from "../../lib/news-view.ts";
+import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
  * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only,
- * `?category=` / `?author=` (a slug, as in /categoria/{slug} and /autor/{slug}) for one category's or author's.
+ * `?category=` / `?author=` (a slug, as in /categoria/{slug} and /autor/{slug}) for one category's or author's, and for
+ * an admin `?status=` (draft, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
+ * the last 7 days, by id.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   try {
@@ -19,20 +23,37 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (!/^\d{1,3}$/.test(limitParam ?? "1") || limit < 1 || limit > API_PAGE_SIZE_MAX) {
       return apiError(400, "invalid_limit", t.newsList.invalidLimit);
     }
+    // `?status=` (draft, scheduled, published or all) is the newsroom's; readers always get the published news.
+    const wanted = params.get("status");
+    let status: NewsStatus | null = "published";
+    let newsroom = false;
+    if (wanted !== null && wanted !== "published") {
+      if (!NEWS_STATUSES.includes(wanted as NewsStatus) && wanted !== "all") return apiError(400, "invalid_status", t.newsForm.invalidStatus);
+      newsroom = await isNewsroomViewer(request);
+      if (newsroom) status = wanted === "all" ? null : (wanted as NewsStatus);
+    }
     const page = await getServices().news.listNewsPage({
       cursor: params.get("cursor"),
       highlightedOnly: params.get("highlighted") === "1",
       categorySlug: params.get("category"),
       authorSlug: params.get("author"),
       limit,
+      status,
     });
-    return Response.json({ news: page.items, nextCursor: page.nextCursor });
+    const reads = await adminReadsOf(request, page.items.map((item) => item.id));
+    // The newsroom's view (drafts, schedules, read counts) is personal: never stored.
+    const personal = newsroom || reads ? { headers: { "Cache-Control": "private, no-store" } } : undefined;
+    return Response.json({ news: page.items, nextCursor: page.nextCursor, ...(reads ? { reads } : {}) }, personal);
   } catch (error) {
     return toApiError(error, request);
   }
 }
 
-/** POST /api/news: creates a news item (admin; multipart with an optional `media` file, or JSON). */
+/**
+ * POST /api/news: creates a news item (admin; multipart with an optional `media` file, or JSON). Published at once,
+ * unless `status` is `draft`, or `scheduled` with `publishAt` (ISO 8601 with its zone, or without one on the site's
+ * clock): the answer says `status`, `publishedAt` and `version`.
+ */
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST.");
   try {
@@ -41,7 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
     return await withUploadSlot(request, viewer.userId, async () => {
       const form = await readNewsSubmission(request);
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      const result = await newsEditor.createNews(input, form.file);
+      const result = await newsEditor.createNews(input, form.file, viewer.userId);
       return Response.json(result, { status: 201 });
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { Route } from "./+types/media";
 import { getServices } from "../../.server/app.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
-import { CONTENT_TYPES } from "../../.server/media/media-types.ts";
+import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 
 
 /** Media keys are content-hashed, so what a URL serves never changes. */
@@ -12,7 +12,7 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 export async function loader({ params, request }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
   const { store } = getServices();
-  const contentType = CONTENT_TYPES[key.split(".").pop() ?? ""];
+  const contentType = contentTypeOfKey(key);
   if (!contentType) return new Response("Não encontrado", { status: 404 });
 
   let stat: { size: number } | null;

@@ -1,26 +1,39 @@
-import { ArrowLeft, Pencil } from "lucide-react";
+import { ArrowLeft, Eye, Pencil } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/article";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
+import { loadMostRead } from "../../.server/news/most-read.server.ts";
+import { MostRead } from "../../components/news/most-read.tsx";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { Banner } from "../../components/admin/banner.tsx";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";
 import { ArticleMedia } from "../../components/news/article-media.tsx";
+import { ContentEmbed } from "../../components/news/content-embed.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { formatLongDate } from "../../i18n/format.ts";
+import { formatDateTime, formatLongDate } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
+import { contentBlocks } from "../../lib/embeds.ts";
+import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const { news, config, log } = getServices();
   let article: Awaited<ReturnType<typeof news.getNews>>;
+  // Started with the article's query, not after it: the list is shared and usually already in memory.
+  const mostRead = loadMostRead(request, params.id);
   try {
-    article = await news.getNews(params.id);
+    // A draft or a scheduled item exists only for the newsroom: for everyone else it is a 404 like a missing one.
+    const newsroom = await isNewsroomViewer(request);
+    article = await news.getNews(params.id, { includeUnpublished: newsroom });
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, id: params.id, reqId: requestIdFrom(request) }, "article load failed");
@@ -31,12 +44,19 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (params.slug !== undefined && `/article/${encodeURIComponent(article.id)}/${params.slug}` !== canonicalPath) {
     throw redirect(canonicalPath, 301);
   }
-  return {
-    article,
-    canonicalPath,
-    dateLabel: formatLongDate(article.createdAt, config.timeZone),
-    defaultAuthor: config.site.defaultAuthor,
-  };
+  const preview = new URL(request.url).searchParams.get("previa") === "1";
+  return data(
+    {
+      article,
+      mostRead: await mostRead,
+      canonicalPath,
+      dateLabel: formatLongDate(article.publishedAt, config.timeZone),
+      scheduledLabel: article.status === "scheduled" ? formatDateTime(article.publishedAt, config.timeZone) : null,
+      preview,
+      defaultAuthor: config.site.defaultAuthor,
+    },
+    article.status === "published" ? undefined : { headers: { "Cache-Control": PRIVATE_NO_STORE } },
+  );
 }
 
 export const headers = pageHeaders;
@@ -56,7 +76,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
     type: "article",
     ...(image ? { image } : {}),
     extra: [
-      { property: "article:published_time", content: article.createdAt },
+      { property: "article:published_time", content: article.publishedAt },
       { property: "article:modified_time", content: article.updatedAt },
       { property: "article:section", content: article.category },
       { name: "author", content: author },
@@ -66,10 +86,25 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, canonicalPath, dateLabel, defaultAuthor } = loaderData;
+  const { article, canonicalPath, dateLabel, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
   const { isAdmin, site } = useRootData();
+  const unpublished = article.status !== "published";
+  useCountRead(article.id, isAdmin || unpublished);
   return (
     <article className="page-narrow">
+      {unpublished && preview ? (
+        <div className={styles.preview} data-testid="preview-banner">
+          <Banner kind="warning" message={t.article.previewBanner} />
+          <Link to={articlePath(article)}>{t.article.previewExit}</Link>
+        </div>
+      ) : unpublished ? (
+        <div className={styles.preview} data-testid="status-banner">
+          <Banner kind="warning" message={scheduledLabel ? t.article.scheduledBanner(scheduledLabel) : t.article.draftBanner} />
+          <Link to={`${articlePath(article)}?previa=1`}>
+            <Eye aria-hidden="true" size={18} /> {t.article.previewLink}
+          </Link>
+        </div>
+      ) : null}
       <header className={styles.header}>
         <CategoryBadge category={article.category} slug={article.categorySlug} />
         <h1 className={styles.title}>{article.title}</h1>
@@ -88,16 +123,17 @@ export default function Article({ loaderData }: Route.ComponentProps) {
             </strong>
           </span>
           <span>
-            {t.article.publishedOn} <time dateTime={article.createdAt}>{dateLabel}</time>
+            {t.article.publishedOn} <time dateTime={article.publishedAt}>{dateLabel}</time>
           </span>
         </p>
       </header>
 
       {article.media ? <ArticleMedia media={article.media} title={article.title} /> : null}
 
-      {/* Plain text: React escapes it, and pre-line keeps the editor's line breaks. */}
+      {/* Plain text: React escapes it, and pre-line keeps the editor's line breaks. A link to a YouTube, Instagram,
+          X or TikTok post alone on a line becomes an embed that loads nothing from there before the reader's click. */}
       <div className={styles.content} data-testid="article-content">
-        {article.fullContent}
+        <ArticleText text={article.fullContent} />
       </div>
 
       <ShareButtons url={absoluteUrl(site, canonicalPath)} title={article.title} />
@@ -107,15 +143,45 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArrowLeft aria-hidden="true" size={18} />
           {t.article.backToNews}
         </Link>
-        {isAdmin ? (
+        {isAdmin && !(unpublished && preview) ? (
           <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
             <Pencil aria-hidden="true" size={18} />
             {t.article.edit}
           </Link>
         ) : null}
       </footer>
+
+      <MostRead items={mostRead} />
     </article>
   );
+}
+
+/** The article's text: plain text (never HTML) with its line breaks, and the embeds of `contentBlocks`. */
+function ArticleText({ text }: { text: string }) {
+  const blocks = contentBlocks(text);
+  if (blocks.length === 1 && blocks[0]?.type === "text") return <>{blocks[0].text}</>;
+  return (
+    <>
+      {blocks.map((block, index) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one text, fixed for its render: the position is the identity.
+        block.type === "embed" ? <ContentEmbed key={block.key} embed={block.embed} /> : <div key={`text-${index}`}>{block.text}</div>,
+      )}
+    </>
+  );
+}
+
+/**
+ * Counts one read per view of an article: after it shows in the browser (so pages served from the page cache or a
+ * CDN count too), once per article shown (a live update reloading its data is the same view; moving to another
+ * article is a new one). The newsroom's own views (a signed-in admin) are not counted.
+ */
+function useCountRead(newsId: string, isAdmin: boolean) {
+  const counted = useRef<string | null>(null);
+  useEffect(() => {
+    if (isAdmin || counted.current === newsId) return;
+    counted.current = newsId;
+    sendReadBeacon(newsId);
+  }, [newsId, isAdmin]);
 }
 
 /** A missing article (404) and a failed load (500) show the same message, as in the original. */

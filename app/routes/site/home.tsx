@@ -1,8 +1,10 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/home";
-import { pageHeaders } from "../../lib/cache-headers.ts";
+import { PRIVATE_NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { requestIdFrom } from "../../.server/errors.ts";
+import { loadMostRead } from "../../.server/news/most-read.server.ts";
+import { MostRead } from "../../components/news/most-read.tsx";
 import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
 import { AdSlot } from "../../components/ui/ad-slot.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -13,12 +15,18 @@ import styles from "./home.module.css";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { news, log } = getServices();
+  const mostRead = loadMostRead(request);
   try {
-    return await news.getHome();
+    return { ...(await news.getHome()), mostRead: await mostRead };
   } catch (error) {
-    // As in the original: on a load failure the home lists are empty and no message is shown.
+    // As in the original: on a load failure the home lists are empty and no message is shown. But that empty home is
+    // never stored: as a public page the page cache kept it (and CDNs for their s-maxage) after the database came
+    // back, an empty home for up to PAGE_CACHE_TTL_SECONDS.
     log.error({ err: error, reqId: requestIdFrom(request) }, "home news load failed");
-    return { recent: [] as NewsSummary[], highlights: [] as NewsSummary[] };
+    return data(
+      { recent: [] as NewsSummary[], highlights: [] as NewsSummary[], mostRead: await mostRead },
+      { headers: { "Cache-Control": PRIVATE_NO_STORE } },
+    );
   }
 }
 
@@ -37,7 +45,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { recent, highlights } = loaderData;
+  const { recent, highlights, mostRead } = loaderData;
   const [main, ...sides] = recent;
   return (
     <div className="page">
@@ -87,6 +95,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </section>
+
+      <MostRead items={mostRead} />
 
       <AdSlot variant="banner" />
     </div>

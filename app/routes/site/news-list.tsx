@@ -5,26 +5,52 @@ import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { getServices } from "../../.server/app.server.ts";
 import { AppError } from "../../.server/errors.ts";
+import { adminReadsOf } from "../../.server/news/most-read.server.ts";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
-import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
+import { LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/news-view.ts";
 import { pageMeta, siteOf } from "../../lib/seo.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 
+/** The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). */
+const STATUS_FILTERS = { todas: null, publicadas: "published", agendadas: "scheduled", rascunhos: "draft" } as const satisfies Record<
+  string,
+  NewsStatus | null
+>;
+type StatusFilter = keyof typeof STATUS_FILTERS;
+
+function statusFilterOf(value: string | null): StatusFilter {
+  return value !== null && Object.hasOwn(STATUS_FILTERS, value) ? (value as StatusFilter) : "todas";
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  const { news, log } = getServices();
+  const { news, log, config } = getServices();
   const params = new URL(request.url).searchParams;
   const cursor = params.get("cursor");
+  // Readers always get the published news; the newsroom picks a status (drafts and scheduled ones included).
+  const statusFilter = (await isNewsroomViewer(request)) ? statusFilterOf(params.get("situacao")) : null;
+  const status = statusFilter ? STATUS_FILTERS[statusFilter] : "published";
   try {
-    const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE });
-    return { news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
+    const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE, status });
+    // Signed in as admin: each item's reads of the last 7 days.
+    const reads = await adminReadsOf(request, page.items.map((item) => item.id));
+    return { news: page.items, reads, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null, statusFilter, timeZone: config.timeZone };
   } catch (error) {
     const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
     if (!invalidCursor) log.error({ err: error }, "news list load failed");
     return data(
-      { news: [] as NewsSummary[], nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
+      {
+        news: [] as NewsSummary[],
+        reads: null,
+        nextCursor: null,
+        continued: Boolean(cursor),
+        failure: invalidCursor ? ("cursor" as const) : ("load" as const),
+        statusFilter,
+        timeZone: config.timeZone,
+      },
       { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
     );
   }
@@ -51,13 +77,22 @@ const TABS = [
   { value: "1", label: t.newsList.tabHighlights, hint: t.newsList.emptyHintHighlights },
 ] as const;
 
-/** The list page's URL for a tab, optionally starting after `cursor`. */
-function listHref(highlights: boolean, cursor?: string | null): string {
+/** The list page's URL for a tab, optionally starting after `cursor` (and, for the newsroom, a status filter). */
+function listHref(highlights: boolean, cursor?: string | null, statusFilter?: StatusFilter | null): string {
   const params = new URLSearchParams();
   if (highlights) params.set("tab", "1");
+  if (statusFilter && statusFilter !== "todas") params.set("situacao", statusFilter);
   if (cursor) params.set("cursor", cursor);
   const query = params.toString();
   return query ? `?${query}` : "?";
+}
+
+/** What /api/news is asked for the next pages of a tab (and, for the newsroom, of a status filter). */
+function apiQueryOf(highlights: boolean, statusFilter: StatusFilter | null): string {
+  const params = new URLSearchParams();
+  if (highlights) params.set("highlighted", "1");
+  if (statusFilter) params.set("status", STATUS_FILTERS[statusFilter] ?? "all");
+  return params.toString();
 }
 
 export default function NewsList({ loaderData }: Route.ComponentProps) {
@@ -68,14 +103,24 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
   const active = TABS[activeIndex]!;
   const loading = navigation.state === "loading" && navigation.location.pathname === "/news-list";
 
+  const statusFilter = loaderData.statusFilter;
   function select(index: number) {
-    setSearchParams(index === 1 ? { tab: "1" } : {}, { preventScrollReset: true, replace: false });
+    setSearchParams(new URLSearchParams(listHref(index === 1, null, statusFilter).slice(1)), { preventScrollReset: true, replace: false });
     tabRefs.current[index]?.focus();
   }
 
   return (
     <div className="page">
       <h1 className="page-title">{t.newsList.title}</h1>
+      {statusFilter ? (
+        <nav aria-label={t.newsList.statusFilterLabel} className={styles.statusFilter} data-testid="status-filter">
+          {(Object.keys(STATUS_FILTERS) as StatusFilter[]).map((key) => (
+            <Link key={key} to={listHref(activeIndex === 1, null, key)} aria-current={key === statusFilter ? "page" : undefined} preventScrollReset>
+              {t.newsList.statusFilter[key]}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
       <div role="tablist" aria-label={t.newsList.tabsLabel} className={styles.tabs}>
         {TABS.map((tab, index) => (
           <Link
@@ -85,7 +130,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
             }}
             id={`aba-${tab.value}`}
             role="tab"
-            to={listHref(index === 1)}
+            to={listHref(index === 1, null, statusFilter)}
             preventScrollReset
             aria-selected={index === activeIndex}
             aria-controls="painel-noticias"
@@ -112,7 +157,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
           </p>
         ) : loaderData.failure === "cursor" ? (
           <p className={grid.error} role="alert">
-            {t.newsList.invalidCursor} <Link to={listHref(activeIndex === 1)}>{t.newsList.title}</Link>
+            {t.newsList.invalidCursor} <Link to={listHref(activeIndex === 1, null, statusFilter)}>{t.newsList.title}</Link>
           </p>
         ) : loaderData.news.length === 0 && !loaderData.continued ? (
           <div className={grid.empty}>
@@ -123,15 +168,18 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
         ) : (
           // A new tab or a new starting point is a new list; a revalidation of the same URL (live updates) is not.
           <PagedGrid
-            key={listHref(activeIndex === 1, searchParams.get("cursor"))}
+            key={listHref(activeIndex === 1, searchParams.get("cursor"), statusFilter)}
             first={loaderData.news}
+            reads={loaderData.reads}
             nextCursor={loaderData.nextCursor}
             continued={loaderData.continued}
-            pageHref={(cursor) => listHref(activeIndex === 1, cursor)}
-            apiQuery={activeIndex === 1 ? "highlighted=1" : ""}
+            pageHref={(cursor) => listHref(activeIndex === 1, cursor, statusFilter)}
+            apiQuery={apiQueryOf(activeIndex === 1, statusFilter)}
+            timeZone={loaderData.timeZone}
           />
         )}
       </div>
     </div>
   );
 }
+

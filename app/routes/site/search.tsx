@@ -57,7 +57,10 @@ function searchHref(query: string, page = 1): string {
 function Marked({ parts }: { parts: SearchHit["titleParts"] }) {
   return (
     <>
-      {parts.map((part, index) => (part.mark ? <mark key={index}>{part.text}</mark> : <Fragment key={index}>{part.text}</Fragment>))}
+      {parts.map((part, index) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, fixed for its render: the position is the identity.
+        part.mark ? <mark key={index}>{part.text}</mark> : <Fragment key={index}>{part.text}</Fragment>,
+      )}
     </>
   );
 }

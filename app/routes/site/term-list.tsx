@@ -21,7 +21,7 @@ function kindOf(pathname: string): TermKind {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { news, log } = getServices();
+  const { news, log, config } = getServices();
   const kind = kindOf(new URL(request.url).pathname);
   const cursor = new URL(request.url).searchParams.get("cursor");
   let term: Awaited<ReturnType<typeof news.getTerm>>;
@@ -38,12 +38,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       limit: LIST_PAGE_SIZE,
       ...(kind === "category" ? { categorySlug: term.slug } : { authorSlug: term.slug }),
     });
-    return { term, news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null };
+    return { term, news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null, timeZone: config.timeZone };
   } catch (error) {
     const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
     if (!invalidCursor) log.error({ err: error }, "term page load failed");
     return data(
-      { term, news: [] as NewsSummary[], nextCursor: null, continued: Boolean(cursor), failure: invalidCursor ? ("cursor" as const) : ("load" as const) },
+      {
+        term,
+        news: [] as NewsSummary[],
+        nextCursor: null,
+        continued: Boolean(cursor),
+        failure: invalidCursor ? ("cursor" as const) : ("load" as const),
+        timeZone: config.timeZone,
+      },
       { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
     );
   }
@@ -112,6 +119,7 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
             continued={loaderData.continued}
             pageHref={(cursor) => pageHref(term, cursor)}
             apiQuery={new URLSearchParams({ [term.kind]: term.slug }).toString()}
+            timeZone={loaderData.timeZone}
           />
         )}
       </section>

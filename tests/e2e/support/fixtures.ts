@@ -4,7 +4,7 @@
  * - `standardSite` (worker scope): one production server per worker, filled with a known data set
  *   (STANDARD below). Tests that only read share it.
  * - `emptySite` (worker scope): a server on an empty database (no news, no sponsors).
- * - `demoSite` (worker scope): the quick-start demo content, seeded once per run (see demo-site.ts).
+ * - `demoSite` (worker scope): the quick-start demo content (SEED_DEMO=1, from the committed demo/media files).
  * - `launchSite` (test scope): starts extra sites for one test (failing database, env, deleted media…);
  *   every site it started is stopped when the test ends, pass or fail.
  */
@@ -17,11 +17,11 @@ import { DatabaseSync } from "node:sqlite";
 import { type APIResponse, test as base, type BrowserContext, expect, type Page, type Response } from "@playwright/test";
 import sharp from "sharp";
 import type { AppServices } from "../../../app/.server/app.server.ts";
+import { ffmpegPath } from "../../../app/.server/media/ffmpeg.server.ts";
 import { t as messages } from "../../../app/i18n/pt-BR.ts";
 import { createAdmin, type TestAccount } from "../../factories/auth.ts";
 import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
 import { createTestServices } from "../../factories/services.ts";
-import { startDemoSite } from "./demo-site.ts";
 import { siteQuery } from "./site-database.ts";
 import { type RunningSite, type SiteOptions, startSite } from "./site.ts";
 
@@ -164,6 +164,13 @@ export async function makeNoisyJpeg(width: number, height: number): Promise<Buff
 
 let mp4: Buffer | null = null;
 
+/** The app's own ffmpeg (@ffmpeg-installer/ffmpeg), the one the server makes posters with. */
+function ffmpeg(): string {
+  const binary = ffmpegPath();
+  if (!binary) throw new Error("@ffmpeg-installer/ffmpeg não tem binário para esta plataforma");
+  return binary;
+}
+
 /** A real 1-second H.264 MP4 (ffmpeg's test pattern, 320×240), made once per worker. */
 export function makeMp4(): Buffer {
   if (mp4) return mp4;
@@ -171,7 +178,7 @@ export function makeMp4(): Buffer {
   try {
     const file = path.join(dir, "video.mp4");
     execFileSync(
-      process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg",
+      ffmpeg(),
       ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=1", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-y", file],
       { stdio: "pipe" },
     );
@@ -418,7 +425,7 @@ async function startStandardSite(): Promise<StandardSite> {
 interface WorkerFixtures {
   standardSite: StandardSite;
   emptySite: RunningSite;
-  /** The quick-start demo content (SEED_DEMO=1); seeded once per run, see demo-site.ts. */
+  /** The quick-start demo content (SEED_DEMO=1), seeded by the server at its first start. */
   demoSite: RunningSite;
 }
 
@@ -455,7 +462,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   demoSite: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
     async ({}, use) => {
-      const site = await startDemoSite();
+      const site = await startSite({ seedDemo: true });
       try {
         await use(site);
       } finally {

@@ -8,7 +8,6 @@
  * PostgreSQL), `INSERT … ON CONFLICT DO NOTHING` instead of `INSERT OR IGNORE`, and Number() around COUNT(*)
  * (PostgreSQL returns it as a string).
  */
-import { randomBytes } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { createPostgresDatabase, TEST_DATABASE } from "../../factories/services.ts";
@@ -50,17 +49,6 @@ export async function siteQuery<T = Record<string, unknown>>(site: SiteDatabaseR
   }
 }
 
-/** A database name the tests own (dropped on exit, and recognizable when left behind). */
-function newName(): string {
-  return `eef_test_${randomBytes(6).toString("hex")}`;
-}
-
-function urlOf(name: string): string {
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
 function nameOf(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Nome de banco inesperado: ${name}`);
@@ -82,26 +70,9 @@ export interface PostgresDatabase {
   drop(): Promise<void>;
 }
 
-/**
- * A new PostgreSQL database: empty, or a copy of `templateUrl` (CREATE DATABASE … TEMPLATE, which needs nobody
- * connected to the template; two copies made at the same moment may collide, so a busy template is retried).
- */
-export async function createSiteDatabase(templateUrl?: string): Promise<PostgresDatabase> {
-  if (!templateUrl) return createPostgresDatabase();
-  const name = newName();
-  const template = ` template ${nameOf(templateUrl)}`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await onAdmin((client) => client.query(`create database ${name}${template}`));
-      break;
-    } catch (error) {
-      const busy = /being accessed by other users/.test(String((error as Error).message));
-      if (!busy || attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  const url = urlOf(name);
-  return { url, drop: () => dropSiteDatabase(url) };
+/** A new, empty PostgreSQL database for one site. */
+export async function createSiteDatabase(): Promise<PostgresDatabase> {
+  return createPostgresDatabase();
 }
 
 /** Drops a database made by createSiteDatabase, closing whatever is still connected to it. */

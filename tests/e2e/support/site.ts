@@ -20,10 +20,10 @@ export interface RunningSite {
   databaseUrl: string | null;
   logs(): string;
   /**
-   * Stops the server (SIGTERM), runs `fn` with nothing connected to the site's database, then starts the server
-   * again on the same data, database and port.
+   * Stops the server (SIGTERM, or `signal`: SIGKILL for a crash), runs `fn` with nothing connected to the site's
+   * database, then starts the server again on the same data, database and port.
    */
-  whileStopped(fn: () => Promise<void> | void): Promise<void>;
+  whileStopped(fn: () => Promise<void> | void, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,17 +33,18 @@ export interface SiteOptions {
   /** Leave the demo content on (the quick-start path). Off by default. */
   seedDemo?: boolean;
   env?: Record<string, string>;
-  /** Start from a copy of this data directory (database and media) instead of an empty one. */
+  /** Start from a copy of this data directory (database and media) instead of an empty one (SQLite). */
   fromDataDir?: string;
-  /** On PostgreSQL: start from a copy of this database (see demo-site.ts) instead of an empty one. */
-  fromDatabase?: string;
   /**
    * Listen on this port instead of a random free one: for tests that must know the site's URL before it starts
    * (SITE_URL, OAuth redirect URIs). Pick it with `freePort()`.
    */
   port?: number;
-  /** How long the server may take to answer /healthz (default 60 s; the first demo seed renders pictures and a video). */
-  startTimeoutMs?: number;
+  /**
+   * Use this directory (which must not exist yet; its parent must) as DATA_DIR instead of a new one under the system
+   * temp folder: e.g. on a small filesystem the test mounted. Removed on stop, like the default one.
+   */
+  dataDir?: string;
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -154,7 +155,8 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
  * under the data directory, or, with TEST_DATABASE=postgres, a fresh PostgreSQL database (dropped on stop).
  */
 export async function startSite(options: SiteOptions = {}): Promise<RunningSite> {
-  const dataDir = makeDataDir("eef-e2e-");
+  const dataDir = options.dataDir ?? makeDataDir("eef-e2e-");
+  if (options.dataDir) fs.mkdirSync(dataDir, { mode: 0o700 });
   let postgres: PostgresDatabase | null = null;
   const cleanUp = async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -162,7 +164,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   };
   try {
     if (options.fromDataDir) fs.cpSync(options.fromDataDir, dataDir, { recursive: true });
-    if (TEST_DATABASE === "postgres" && !options.env?.DATABASE_URL) postgres = await createSiteDatabase(options.fromDatabase);
+    if (TEST_DATABASE === "postgres" && !options.env?.DATABASE_URL) postgres = await createSiteDatabase();
   } catch (error) {
     await cleanUp();
     throw error;
@@ -185,7 +187,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   const env = { DATA_DIR: dataDir, SEED_DEMO: options.seedDemo ? "1" : "0", ...databaseEnv, ...options.env };
   let server: ServerProcess;
   try {
-    server = await spawnServer({ port, env, timeoutMs: options.startTimeoutMs });
+    server = await spawnServer({ port, env });
   } catch (error) {
     await cleanUp();
     throw error;
@@ -200,8 +202,8 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     dbFile: path.join(dataDir, "esporte-em-foco.sqlite"),
     databaseUrl,
     logs: () => previousLogs + server.logs(),
-    async whileStopped(fn) {
-      await server.stop();
+    async whileStopped(fn, signal) {
+      await server.stop(signal);
       previousLogs += server.logs();
       await fn();
       server = await spawnServer({ port, env });

@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
-import type { GoogleDriveConfig } from "../config/env.server.ts";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
-import { decryptSecret, encryptSecret } from "./drive-crypto.server.ts";
-import { DriveAuthError, DriveNotConnectedError, oauthError } from "./drive-errors.server.ts";
+import type { GoogleDriveConfig } from "../../config/env.server.ts";
+import type { Database } from "../../db/schema.ts";
+import type { Logger } from "../../logger.server.ts";
+import { decryptSecret, encryptSecret } from "./crypto.server.ts";
+import { DriveAuthError, DriveNotConnectedError, oauthError } from "./errors.server.ts";
+import { createDriveOAuthState, type StateContext, verifyDriveOAuthState } from "./oauth-state.server.ts";
 
 /** Only the files this app creates (or the user opens with it): never the rest of the newsroom's Drive. */
 export const DRIVE_SCOPE = "https://www.googleapis.com/auth/drive.file";
@@ -249,23 +250,38 @@ export function createDriveConnection(options: DriveConnectionOptions) {
     }
   }
 
+  /** Google's consent page: offline access (a refresh token), consent asked again so one is always given. */
+  function authorizationUrl(state: string): string {
+    const url = new URL(config.authUrl);
+    url.search = new URLSearchParams({
+      client_id: config.clientId,
+      redirect_uri: config.redirectUri,
+      response_type: "code",
+      scope: DRIVE_SCOPE,
+      access_type: "offline",
+      prompt: "consent",
+      include_granted_scopes: "true",
+      state,
+    }).toString();
+    return url.href;
+  }
+
   return {
     scope: DRIVE_SCOPE,
+    authorizationUrl,
 
-    /** Google's consent page: offline access (a refresh token), consent asked again so one is always given. */
-    authorizationUrl(state: string): string {
-      const url = new URL(config.authUrl);
-      url.search = new URLSearchParams({
-        client_id: config.clientId,
-        redirect_uri: config.redirectUri,
-        response_type: "code",
-        scope: DRIVE_SCOPE,
-        access_type: "offline",
-        prompt: "consent",
-        include_granted_scopes: "true",
-        state,
-      }).toString();
-      return url.href;
+    /**
+     * Starts "Conectar ao Google Drive" for this admin's session: Google's consent URL, and the Set-Cookie header
+     * that binds its state to the session (signed with the app secret).
+     */
+    beginConsent(context: Omit<StateContext, "secret"> & { returnTo: string; secure: boolean }): { url: string; setCookie: string } {
+      const { state, setCookie } = createDriveOAuthState({ ...context, secret });
+      return { url: authorizationUrl(state), setCookie };
+    },
+
+    /** Whether Google's redirect back belongs to a consent this admin's session started (and where to go back to). */
+    verifyConsent(context: Omit<StateContext, "secret"> & { state: string | null }): { valid: boolean; returnTo: string | null } {
+      return verifyDriveOAuthState({ ...context, secret });
     },
 
     /** Exchanges the authorization code from the consent redirect and keeps the refresh token for the newsroom. */

@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import { AppError } from "../errors.ts";
+import { t } from "../../../i18n/pt-BR.ts";
+import { AppError } from "../../errors.ts";
 
 /**
  * Errors of the Google Drive store, and the parsing of Google's two error formats:

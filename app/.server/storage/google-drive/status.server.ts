@@ -1,5 +1,4 @@
-import type { MediaStore } from "./media-store.ts";
-import { asGoogleDriveStore } from "./google-drive-store.server.ts";
+import type { DriveConnection } from "./connection.server.ts";
 
 /** What the admin pages show about the Google Drive connection (null when another store is in use). */
 export interface DriveStatusView {
@@ -16,9 +15,8 @@ export function isIosUserAgent(userAgent: string | null | undefined): boolean {
 }
 
 /** The Drive connection's state for an admin page's loader; null with the local or S3 store. Never throws. */
-export async function driveStatusView(store: MediaStore, request: Request): Promise<DriveStatusView | null> {
-  const drive = asGoogleDriveStore(store);
+export async function driveStatusView(drive: DriveConnection | null, request: Request): Promise<DriveStatusView | null> {
   if (!drive) return null;
-  const { connected, failed } = await drive.connection.status();
+  const { connected, failed } = await drive.status();
   return { connected, failed, ios: isIosUserAgent(request.headers.get("user-agent")) };
 }

@@ -1,23 +1,18 @@
 /**
- * Demo media generated locally (no network, no fonts): editorial-style sport
- * illustrations drawn as SVG and rasterised with sharp, fictional sponsor logos
- * and a tiny MP4 clip made with ffmpeg's lavfi sources (when ffmpeg exists).
+ * The demo media's generator (no network, no fonts): editorial-style sport illustrations drawn as SVG and
+ * rasterised with sharp, fictional sponsor logos and a tiny MP4 clip made with ffmpeg's lavfi sources. It runs only
+ * on a developer's machine (`npm run demo:media`); its output is committed under demo/media and the demo seed copies
+ * those files through the normal media pipeline.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSharp } from "../media/sharp.server.ts";
+import sharp from "sharp";
+import type { DemoSport } from "../../app/.server/seed/demo-content.ts";
+import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
 
-export type DemoSport =
-  | "futebol"
-  | "basquete"
-  | "volei"
-  | "tenis"
-  | "natacao"
-  | "corrida"
-  | "automobilismo"
-  | "ciclismo";
+const loadSharp = async () => sharp;
 
 const W = 1600;
 const H = 900;
@@ -579,7 +574,7 @@ function corrida(v: number, r: Rng): string {
   const wall = pick(["#123a8f", "#0f5132", "#6b1d1d"], v);
   const c: Cam = { cx: 560 + (r() - 0.5) * 80, hy: 330, f: 1400, h: 1.1 };
   const bend = (z: number) => (z > 22 ? -0.018 * (z - 22) ** 2 : 0);
-  const zs = Array.from({ length: 70 }, (_, i) => 2.2 * Math.pow(90 / 2.2, i / 69));
+  const zs = Array.from({ length: 70 }, (_, i) => 2.2 * (90 / 2.2) ** (i / 69));
   const at = (x: number, z: number, y = 0): Pt => proj(c, x + bend(z), z, y);
   const strip = (x0: number, x1: number, y0 = 0, y1 = 0) => [...zs.map((z) => at(x0, z, y0)), ...zs.map((z) => at(x1, z, y1)).reverse()];
   const X0 = -2.4;
@@ -825,21 +820,13 @@ export async function renderSponsorLogo(index: number): Promise<Buffer> {
 
 // ------------------------------------------------------------------ video
 
-function hasFfmpeg(): boolean {
-  try {
-    const res = spawnSync("ffmpeg", ["-version"], { stdio: "ignore", timeout: 10_000 });
-    return !res.error && res.status === 0;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * 4 s, 640×360, 25 fps H.264 clip: mowed pitch stripes scrolling under a
- * sweeping floodlight with a ball crossing the frame. Null without ffmpeg.
+ * sweeping floodlight with a ball crossing the frame. Null without an ffmpeg for this platform.
  */
 export async function renderDemoVideo(): Promise<Buffer | null> {
-  if (!hasFfmpeg()) return null;
+  const ffmpeg = ffmpegPath();
+  if (!ffmpeg) return null;
   let dir: string | undefined;
   try {
     dir = mkdtempSync(join(tmpdir(), "demo-video-"));
@@ -856,7 +843,7 @@ export async function renderDemoVideo(): Promise<Buffer | null> {
       `geq=r='${shade}':g='${shade}':b='${shade}':a='255*clip(19.5-hypot(X-19.5\\,Y-19.5)\\,0\\,1)'[ball]`;
     const graph = `${pitch};${ball};[bg][ball]overlay=x='40+140*t':y='230-150*sin(PI*t/4)':eval=frame:shortest=1,vignette=angle=PI/4.5,format=yuv420p[v]`;
     const res = spawnSync(
-      "ffmpeg",
+      ffmpeg,
       ["-hide_banner", "-loglevel", "error", "-y", "-filter_complex", graph, "-map", "[v]", "-t", "4", "-an", "-c:v", "libx264", "-preset", "medium",
         "-crf", "28", "-maxrate", "500k", "-bufsize", "1000k", "-pix_fmt", "yuv420p", "-movflags", "+faststart", out],
       { stdio: ["ignore", "ignore", "pipe"], timeout: 120_000 },

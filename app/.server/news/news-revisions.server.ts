@@ -1,0 +1,76 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+
+/** One version of a news item as the history shows and compares it. */
+export interface NewsVersionView {
+  /** The revision's id; null for the current version. */
+  revisionId: string | null;
+  version: number;
+  title: string;
+  subtitle: string;
+  fullContent: string;
+  category: string;
+  author: string;
+  isHighlighted: boolean;
+  mediaId: string | null;
+  savedAt: string;
+  /** Who saved it: the account's name (or e-mail), null when unknown (imports, scripts, the scheduler). */
+  savedBy: string | null;
+}
+
+/** Every version of a news item, newest first: the current one, then its revisions. Null when there is no such item. */
+export async function listNewsVersions(db: Kysely<Database>, newsId: string): Promise<NewsVersionView[] | null> {
+  const current = await db
+    .selectFrom("news")
+    .leftJoin("user", "user.id", "news.updated_by")
+    .select([
+      "news.version",
+      "news.title",
+      "news.subtitle",
+      "news.full_content",
+      "news.category",
+      "news.author",
+      "news.is_highlighted",
+      "news.media_id",
+      "news.updated_at as saved_at",
+      "user.name as user_name",
+      "user.email as user_email",
+    ])
+    .where("news.id", "=", newsId)
+    .executeTakeFirst();
+  if (!current) return null;
+  const revisions = await db
+    .selectFrom("news_revisions")
+    .leftJoin("user", "user.id", "news_revisions.saved_by")
+    .select([
+      "news_revisions.id",
+      "news_revisions.version",
+      "news_revisions.title",
+      "news_revisions.subtitle",
+      "news_revisions.full_content",
+      "news_revisions.category",
+      "news_revisions.author",
+      "news_revisions.is_highlighted",
+      "news_revisions.media_id",
+      "news_revisions.saved_at",
+      "user.name as user_name",
+      "user.email as user_email",
+    ])
+    .where("news_revisions.news_id", "=", newsId)
+    .orderBy("news_revisions.version", "desc")
+    .execute();
+  const view = (row: typeof current, revisionId: string | null): NewsVersionView => ({
+    revisionId,
+    version: row.version,
+    title: row.title,
+    subtitle: row.subtitle,
+    fullContent: row.full_content,
+    category: row.category,
+    author: row.author,
+    isHighlighted: Boolean(row.is_highlighted),
+    mediaId: row.media_id,
+    savedAt: row.saved_at,
+    savedBy: row.user_name?.trim() || row.user_email || null,
+  });
+  return [view(current, null), ...revisions.map((row) => view(row, row.id))];
+}

@@ -1,0 +1,189 @@
+import { diffWordsWithSpace } from "diff";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/news-history";
+import { getServices } from "../../.server/app.server.ts";
+import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
+import { listNewsVersions, type NewsVersionView } from "../../.server/news/news-revisions.server.ts";
+import { Banner } from "../../components/admin/banner.tsx";
+import buttons from "../../components/ui/button.module.css";
+import { formatDateTime } from "../../i18n/format.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import styles from "./news-history.module.css";
+
+export function meta() {
+  return [{ title: t.revisions.metaTitle }, { name: "robots", content: "noindex" }];
+}
+
+/** A piece of a compared field: unchanged, removed (only in the older version) or added (only in the newer). */
+interface DiffPart {
+  text: string;
+  change: "same" | "removed" | "added";
+}
+
+const TEXT_FIELDS = ["title", "subtitle", "fullContent", "category", "author"] as const;
+
+/** What changed from `from` to `to`, field by field (only the fields that differ). */
+function compare(from: NewsVersionView, to: NewsVersionView) {
+  const fields: Array<{ field: string; parts: DiffPart[] }> = [];
+  for (const field of TEXT_FIELDS) {
+    if (from[field] === to[field]) continue;
+    const parts = diffWordsWithSpace(from[field], to[field]).map(
+      (part): DiffPart => ({ text: part.value, change: part.added ? "added" : part.removed ? "removed" : "same" }),
+    );
+    fields.push({ field, parts });
+  }
+  if (from.isHighlighted !== to.isHighlighted) {
+    fields.push({
+      field: "isHighlighted",
+      parts: [
+        { text: from.isHighlighted ? t.revisions.yes : t.revisions.no, change: "removed" },
+        { text: to.isHighlighted ? t.revisions.yes : t.revisions.no, change: "added" },
+      ],
+    });
+  }
+  if (from.mediaId !== to.mediaId) fields.push({ field: "media", parts: [{ text: t.revisions.mediaChanged, change: "same" }] });
+  return fields;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const { database, config } = getServices();
+  const versions = await listNewsVersions(database.db, params.id);
+  if (!versions) throw data({ message: t.news.notFound }, { status: 404 });
+  const search = new URL(request.url).searchParams;
+  const byVersion = (value: string | null) => versions.find((version) => String(version.version) === value);
+  // By default: the latest revision against the current version.
+  const to = byVersion(search.get("para")) ?? versions[0]!;
+  const from = byVersion(search.get("de")) ?? versions.find((version) => version.version < to.version) ?? null;
+  return {
+    id: params.id,
+    title: versions[0]!.title,
+    currentVersion: versions[0]!.version,
+    versions: versions.map((version) => ({
+      revisionId: version.revisionId,
+      version: version.version,
+      title: version.title,
+      savedAt: formatDateTime(version.savedAt, config.timeZone),
+      savedBy: version.savedBy,
+    })),
+    comparison: from ? { from: from.version, to: to.version, fields: compare(from, to) } : null,
+    // After a restore: the new version it became.
+    restoredAs: byVersion(search.get("restaurada"))?.version ?? null,
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request);
+  const form = await request.formData();
+  const revisionId = String(form.get("revisionId") ?? "");
+  const version = Number(form.get("version"));
+  try {
+    const result = await getServices().newsEditor.restoreRevision(
+      params.id,
+      revisionId,
+      viewer.userId,
+      Number.isSafeInteger(version) && version > 0 ? version : undefined,
+    );
+    throw redirect(`/edit-news/${encodeURIComponent(params.id)}/historico?restaurada=${result.version}`);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const status = error instanceof AppError ? error.status : 500;
+    if (status >= 500) getServices().log.error({ err: error, reqId: requestIdFrom(request) }, "revision restore failed");
+    return data({ error: publicErrorMessage(error, requestIdFrom(request)) }, { status });
+  }
+}
+
+export default function NewsHistory({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, title, versions, comparison, currentVersion, restoredAs } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <section className="page-narrow">
+      <h1 className="page-title">{t.revisions.title}</h1>
+      <p className={styles.lead}>
+        <strong>{title}</strong>
+      </p>
+      <p className={styles.hint}>{t.revisions.intro}</p>
+      {restoredAs ? <Banner kind="success" message={t.revisions.restored(restoredAs)} /> : null}
+      {actionData && "error" in actionData ? <Banner kind="error" message={actionData.error} /> : null}
+
+      {versions.length < 2 ? <p>{t.revisions.none}</p> : null}
+      <ol className={styles.versions} data-testid="versions">
+        {versions.map((version) => (
+          <li key={version.version} data-version={version.version}>
+            <span className={styles.versionName}>
+              {t.revisions.version(version.version)}
+              {version.revisionId === null ? ` (${t.revisions.current})` : ""}
+            </span>
+            <span className={styles.hint}>{t.revisions.savedBy(version.savedBy ?? t.revisions.unknownAuthor, version.savedAt)}</span>
+            <span className={styles.versionTitle}>{version.title}</span>
+            {version.revisionId ? (
+              <span className={styles.versionActions}>
+                <Link to={`?de=${version.version}&para=${currentVersion}`} preventScrollReset>
+                  {t.revisions.compare}
+                </Link>
+                <Form method="post">
+                  <input type="hidden" name="revisionId" value={version.revisionId} />
+                  <input type="hidden" name="version" value={currentVersion} />
+                  <button type="submit" className={buttons.secondary} disabled={busy} aria-label={`${t.revisions.restore}: ${t.revisions.version(version.version)}`}>
+                    {t.revisions.restore}
+                  </button>
+                </Form>
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+
+      {comparison ? (
+        <div className={styles.comparison} data-testid="comparison">
+          <h2>
+            {t.revisions.version(comparison.from)} → {t.revisions.version(comparison.to)}
+          </h2>
+          {comparison.fields.length === 0 ? <p>{t.revisions.noChanges}</p> : null}
+          <dl>
+            {comparison.fields.map(({ field, parts }) => (
+              <div key={field} className={styles.field}>
+                <dt>{t.revisions.fields[field]}</dt>
+                <dd>
+                  {parts.map((part, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one comparison, fixed for its render: the position is the identity.
+                    <DiffPart key={index} part={part} />
+                  ))}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      ) : null}
+
+      <p>
+        <Link to={`/edit-news/${id}`} className={buttons.secondary}>
+          {t.revisions.back}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** One piece of a field's comparison: added (<ins>), removed (<del>) or unchanged, said in words to screen readers. */
+function DiffPart({ part }: { part: { change: string; text: string } }) {
+  if (part.change === "added") {
+    return (
+      <ins>
+        <span className="visually-hidden">{t.revisions.added}: </span>
+        {part.text}
+      </ins>
+    );
+  }
+  if (part.change === "removed") {
+    return (
+      <del>
+        <span className="visually-hidden">{t.revisions.removed}: </span>
+        {part.text}
+      </del>
+    );
+  }
+  return <span>{part.text}</span>;
+}

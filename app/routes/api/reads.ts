@@ -1,0 +1,41 @@
+import type { Route } from "./+types/reads";
+import { getServices } from "../../.server/app.server.ts";
+import { apiError } from "../../.server/http/api.server.ts";
+import { isBotAgent, READ_BEACON_HEADER } from "../../.server/news/read-limiter.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import { clientIpContext } from "../../lib/request-context.ts";
+
+/** News ids as the site makes them (and the importer keeps): short, URL-safe. */
+const NEWS_ID = /^[\w-]{1,64}$/;
+
+/**
+ * POST /api/reads `{"id": "<news id>"}`: one read of an article, sent by the article page's own script after it
+ * shows (app/lib/read-beacon.ts), so a page served from the page cache or a CDN counts too. Not a read, and silently
+ * not counted (204 all the same, nothing to learn from the answer): a request without the beacon's header, a bot's
+ * User-Agent, a client over its hourly allowance (read-limiter.server.ts). Other sites cannot send it: the origin
+ * guard refuses a foreign Origin, and the custom header needs a CORS preflight this site never grants.
+ * See docs/decisions/006-read-counts.md.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+  let id: unknown;
+  try {
+    id = ((await request.json()) as { id?: unknown } | null)?.id;
+  } catch {
+    id = undefined;
+  }
+  if (typeof id !== "string" || !NEWS_ID.test(id)) return apiError(400, "invalid_read", t.mostRead.invalidRead);
+  const { reads, readLimiter } = getServices();
+  if (
+    request.headers.get(READ_BEACON_HEADER) === "1" &&
+    !isBotAgent(request.headers.get("User-Agent")) &&
+    readLimiter.allow(context.get(clientIpContext), id)
+  ) {
+    reads.record(id);
+  }
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+}
