@@ -35,7 +35,13 @@ import {
 import { makeNoisyJpeg } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
 
-const NEWS_FIELDS = { title: "Notícia cortada", subtitle: "O servidor caiu no meio.", fullContent: "Conteúdo.", category: "Futebol" };
+const NEWS_FIELDS = {
+  title: "Notícia cortada",
+  subtitle: "O servidor caiu no meio.",
+  fullContent: "Conteúdo.",
+  category: "Futebol",
+  mediaDescription: "Foto de teste.",
+};
 
 test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador: nada quebrado depois, e a varredura deixa só o que é usado", async () => {
   // About a minute here; up to three restarts more when a save has to be tried again on a busy machine.

@@ -102,7 +102,13 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
         signal: AbortSignal.timeout(20_000),
       });
     };
-    const newsFields = { title: "Notícia com foto", subtitle: "Enviada com o disco cheio.", fullContent: "Conteúdo.", category: "Futebol" };
+    const newsFields = {
+      title: "Notícia com foto",
+      subtitle: "Enviada com o disco cheio.",
+      fullContent: "Conteúdo.",
+      category: "Futebol",
+      mediaDescription: "Foto de teste.",
+    };
     const before = await snapshot(site);
     const objectsBefore = storedObjects(site.dataDir);
 
@@ -136,6 +142,7 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
       await page.getByLabel("Conteúdo completo", { exact: true }).fill(newsFields.fullContent);
       await page.getByLabel("Categoria", { exact: true }).fill(newsFields.category);
       await page.locator('input[type="file"][name="media"]').setInputFiles({ name: "foto.jpg", mimeType: "image/jpeg", buffer: image });
+      await page.getByLabel(t.newsForm.mediaDescription, { exact: true }).fill(newsFields.mediaDescription);
       await page.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
       await expect(page.getByTestId("banner-error")).toContainText(t.errors.diskFull, { timeout: 20_000 });
       await expect(page.getByLabel("Título", { exact: true })).toHaveValue(newsFields.title);
