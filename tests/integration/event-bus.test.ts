@@ -42,8 +42,29 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
     }
   });
 
+  it("the publishing instance's own subscribers get the event at once, and only once", async () => {
+    const services = await createTestServices();
+    try {
+      const bus = services.events as ReturnType<typeof createPostgresEventBus>;
+      const received: SiteEvent[] = [];
+      bus.subscribe((event) => received.push(event));
+      await bus.listening();
+      await services.events.publish("newsUpdated");
+      // Delivered before publish resolved (the page cache is stale before the write is answered)…
+      expect(received).toEqual(["newsUpdated"]);
+      // …and its own notification, when it comes back from PostgreSQL, is not delivered again.
+      await services.events.publish("sponsorsUpdated");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received).toEqual(["newsUpdated", "sponsorsUpdated"]);
+    } finally {
+      await services.close();
+    }
+  });
+
   it("reconnects after the listening connection is killed", async () => {
     const services = await createTestServices();
+    const url = services.config.database.kind === "postgres" ? services.config.database.url : "";
+    const other = await createTestServices(undefined, { DATABASE_URL: url });
     try {
       const bus = services.events as ReturnType<typeof createPostgresEventBus>;
       const received: SiteEvent[] = [];
@@ -53,16 +74,19 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
       await sql`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()`.execute(
         services.database.db,
       );
+      // Events from another instance arrive only through the (re-established) listening connection.
       await expect
         .poll(
           async () => {
-            await services.events.publish("newsUpdated");
+            await other.events.publish("newsUpdated");
             return received.length;
           },
           { timeout: 15_000, interval: 300 },
         )
         .toBeGreaterThan(0);
     } finally {
+      await other.events.close();
+      await other.database.close();
       await services.close();
     }
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type pg from "pg";
 import { loadPg } from "../db/pg.server.ts";
@@ -9,8 +10,10 @@ const CHANNEL = "eef_site_events";
 const EVENTS = new Set<SiteEvent>(["newsUpdated", "sponsorsUpdated"]);
 
 /**
- * Site events across instances through PostgreSQL LISTEN/NOTIFY. Every instance (this one included) receives each
- * event from the database, so a change made through any instance reaches the pages open on all of them. Events
+ * Site events across instances through PostgreSQL LISTEN/NOTIFY, so a change made through any instance reaches the
+ * pages open on all of them. The publishing instance delivers to its own subscribers at once (its page cache is stale
+ * before the write's answer leaves, not a NOTIFY round trip later) and ignores its own notification when it comes
+ * back; the payload is `<instance>:<event>`. Events
  * are published through the app's pool; one dedicated connection listens and reconnects by itself (with backoff)
  * after a failure.
  */
@@ -19,14 +22,21 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   listening(): Promise<void>;
 } {
   const subscribers = createSubscribers();
+  /** This instance's mark on its notifications. */
+  const origin = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;
 
   async function connect(): Promise<void> {
     const next = new (loadPg().Client)({ connectionString: options.url });
     next.on("notification", (message) => {
-      const event = message.payload as SiteEvent;
-      if (message.channel !== CHANNEL || !EVENTS.has(event)) return;
+      if (message.channel !== CHANNEL) return;
+      const payload = message.payload ?? "";
+      const separator = payload.lastIndexOf(":");
+      // A plain event name: from an instance of an earlier version (during a rolling update).
+      const from = separator < 0 ? null : payload.slice(0, separator);
+      const event = payload.slice(separator + 1) as SiteEvent;
+      if (from === origin || !EVENTS.has(event)) return;
       subscribers.deliver(event);
     });
     next.on("error", (error) => {
@@ -71,7 +81,8 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   return {
     listening: start,
     async publish(event) {
-      await sql`select pg_notify(${CHANNEL}, ${event})`.execute(options.db);
+      await sql`select pg_notify(${CHANNEL}, ${`${origin}:${event}`})`.execute(options.db);
+      subscribers.deliver(event);
     },
     subscribe(listener) {
       void start();
