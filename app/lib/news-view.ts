@@ -3,6 +3,25 @@ import type { MediaView } from "./media-view.ts";
 export type NewsStatus = "draft" | "scheduled" | "published";
 export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "scheduled", "published"];
 
+/**
+ * What a save based on an older version is answered with (409 `news_version_conflict`, in the API and to the form):
+ * the item as saved now, with GET /api/news/:id's names.
+ */
+export interface NewsConflictCurrent {
+  id: string;
+  version: number;
+  title: string;
+  subtitle: string;
+  fullContent: string;
+  category: string;
+  author: string;
+  isHighlighted: boolean;
+  status: NewsStatus;
+  publishedAt: string;
+  mediaId: string | null;
+  updatedAt: string;
+}
+
 /** A news item as list pages show it (no full text). */
 export interface NewsSummary {
   id: string;

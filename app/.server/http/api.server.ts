@@ -5,7 +5,8 @@ import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
-import { type NewsConflictCurrent, NewsConflictError } from "../news/news-editor.service.server.ts";
+import type { NewsConflictCurrent } from "../../lib/news-view.ts";
+import { NewsConflictError } from "../news/news-editor.service.server.ts";
 
 export interface ApiErrorBody {
   error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent };

@@ -12,6 +12,7 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
+import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -32,21 +33,6 @@ export interface PublishingInput {
   version?: number | undefined;
 }
 
-/** The saved fields of a news item as a conflict answer shows them (the API's names). */
-export interface NewsConflictCurrent {
-  id: string;
-  version: number;
-  title: string;
-  subtitle: string;
-  fullContent: string;
-  category: string;
-  author: string;
-  isHighlighted: boolean;
-  status: NewsStatus;
-  publishedAt: string;
-  mediaId: string | null;
-  updatedAt: string;
-}
 
 /**
  * A save based on an older version than the saved one (someone else saved in between): a 409 with a stable code,

@@ -4,7 +4,7 @@ import { Form, Link, useNavigate } from "react-router";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { MediaView } from "../../lib/media-view.ts";
-import type { NewsStatus } from "../../lib/news-view.ts";
+import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
 import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
@@ -35,19 +35,6 @@ export interface NewsFormPublication {
   mediaId: string | null;
 }
 
-/** What a 409 answer says is saved now (GET /api/news/:id's names). */
-interface ConflictCurrent {
-  version: number;
-  title: string;
-  subtitle: string;
-  fullContent: string;
-  category: string;
-  author: string;
-  isHighlighted: boolean;
-  status: NewsStatus;
-  publishedAt: string;
-  mediaId: string | null;
-}
 
 interface NewsFormProps {
   mode: "create" | "edit";
@@ -125,7 +112,7 @@ export function NewsForm({
   const [opened] = useState(() => ({ initial, publication: loadedPublication }));
   const publication = opened.publication;
   const [publishAt, setPublishAt] = useState(initialPublishAt ?? "");
-  const [conflict, setConflict] = useState<{ changed: string[]; current: ConflictCurrent; intent: NewsStatus } | null>(null);
+  const [conflict, setConflict] = useState<{ changed: string[]; current: NewsConflictCurrent; intent: NewsStatus } | null>(null);
   const [values, setValues] = useState<NewsFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>(() => firstErrors(serverResult?.fieldErrors));
   const [picked, setPicked] = useState<PickedFile | null>(null);
@@ -227,7 +214,7 @@ export function NewsForm({
         media?: "saved" | "new" | "existing" | "none";
         status?: NewsStatus;
         publishedAt?: string;
-        error?: { code?: string; message?: string; current?: ConflictCurrent };
+        error?: { code?: string; message?: string; current?: NewsConflictCurrent };
       } | null;
       if (request.status >= 200 && request.status < 300 && answer?.id && answer.media) {
         setStatus("success");
@@ -263,7 +250,7 @@ export function NewsForm({
   }
 
   /** What the other save changed, compared with the version this form was opened on. */
-  function changedFields(current: ConflictCurrent): string[] {
+  function changedFields(current: NewsConflictCurrent): string[] {
     const names = t.newsForm.conflictFields;
     const initial = opened.initial;
     const changed: string[] = [];
