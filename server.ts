@@ -109,8 +109,7 @@ async function main() {
   outer.use(
     compression({
       // Server-Sent Events must reach the browser as they are written.
-      filter: (req, res) =>
-        !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+      filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
       // What is compressed here is compressed on the fly (the page cache keeps its own brotli copies): gzip 6, and
       // brotli, only for a client that takes nothing else, at quality 4 with a 256 KiB window instead of 4 MiB.
       brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },

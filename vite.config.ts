@@ -2,7 +2,8 @@ import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
 /** What every page loads: React, React DOM and React Router. */
-const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router[\\/][^\\/]+|turbo-stream|cookie|set-cookie-parser)[\\/]/;
+const FRAMEWORK =
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router[\\/][^\\/]+|turbo-stream|cookie|set-cookie-parser)[\\/]/;
 /** Code the reader pages share: texts, helpers, the news and layout components, icons. */
 const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]|vite[\\/]preload-helper/;
 /** …but not the admin menu, nor the form schemas (they bring zod along). */

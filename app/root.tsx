@@ -29,7 +29,6 @@ import "./styles/global.css";
 import barlowCondensed700 from "@fontsource/barlow-condensed/files/barlow-condensed-latin-700-normal.woff2?url";
 import inter400 from "@fontsource/inter/files/inter-latin-400-normal.woff2?url";
 
-
 /**
  * The two faces every reader page shows above the fold, preloaded so the text does not wait for the stylesheet to
  * be parsed before they start: Barlow Condensed 700 (the header's name and the headings) and Inter 400 (the text).
@@ -115,9 +114,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       <a className="skip-link" href="#conteudo">
         {t.layout.skipToContent}
       </a>
-      <SiteHeader>
-        {isAdmin ? <AdminMenuButton /> : null}
-      </SiteHeader>
+      <SiteHeader>{isAdmin ? <AdminMenuButton /> : null}</SiteHeader>
       <main id="conteudo" tabIndex={-1} className="site-main">
         {children}
       </main>

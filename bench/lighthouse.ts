@@ -50,14 +50,20 @@ const performanceOf = (lhr: Result) => Math.round((lhr.categories.performance?.s
 function summarise(page: ReaderPage, lhr: Result, allPerformanceScores: string[]): PageResult {
   const score = (id: (typeof CATEGORIES)[number]) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-  const summary = (lhr.audits["resource-summary"]?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined)?.items ?? [];
+  const summary =
+    (lhr.audits["resource-summary"]?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined)?.items ?? [];
   const failing = Object.values(lhr.categories)
     .flatMap((category) => category.auditRefs.filter((ref) => ref.weight > 0).map((ref) => lhr.audits[ref.id]!))
     .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative")
     .map((audit) => ({ id: audit.id, title: audit.title, score: audit.score, displayValue: audit.displayValue }));
   return {
     ...page,
-    scores: { performance: score("performance"), accessibility: score("accessibility"), "best-practices": score("best-practices"), seo: score("seo") },
+    scores: {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      "best-practices": score("best-practices"),
+      seo: score("seo"),
+    },
     lcpMs: numeric("largest-contentful-paint"),
     cls: numeric("cumulative-layout-shift"),
     tbtMs: numeric("total-blocking-time"),
@@ -92,7 +98,8 @@ function table(results: PageResult[]): string {
     (result.totalBytes / 1024).toFixed(1),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -122,7 +129,13 @@ async function main() {
       const clean = lhrs.filter((lhr) => !paintDelayed(lhr));
       const sorted = (clean.length ? clean : lhrs).sort((a, b) => performanceOf(a) - performanceOf(b));
       const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-      results.push(summarise(page, median, lhrs.map((lhr) => `${performanceOf(lhr)}${paintDelayed(lhr) ? "*" : ""}`)));
+      results.push(
+        summarise(
+          page,
+          median,
+          lhrs.map((lhr) => `${performanceOf(lhr)}${paintDelayed(lhr) ? "*" : ""}`),
+        ),
+      );
       reports[page.name] = median;
     }
     console.log(
@@ -139,7 +152,8 @@ async function main() {
     for (const result of results) {
       if (!result.failing.length) continue;
       console.log(`\nAuditorias com perda em ${result.name}:`);
-      for (const failing of result.failing) console.log(`  ${failing.id} (${failing.score}): ${failing.title}${failing.displayValue ? ` — ${failing.displayValue}` : ""}`);
+      for (const failing of result.failing)
+        console.log(`  ${failing.id} (${failing.score}): ${failing.title}${failing.displayValue ? ` — ${failing.displayValue}` : ""}`);
     }
     const file = resultFile("lighthouse");
     fs.writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), runs, pages: results, reports }, null, 2));

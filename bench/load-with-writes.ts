@@ -127,7 +127,12 @@ function startEditor(url: string, cookie: string) {
       try {
         if (kind === 0 || live.size < 2) {
           const title = `Plantão ${step}: gol no clássico`;
-          const result = await call("create", "POST", "/api/news", { title, subtitle: `Atualização ${step}`, fullContent: `Texto ${step}.`, category: "Futebol" });
+          const result = await call("create", "POST", "/api/news", {
+            title,
+            subtitle: `Atualização ${step}`,
+            fullContent: `Texto ${step}.`,
+            category: "Futebol",
+          });
           if (result.ok) {
             live.set((JSON.parse(result.text) as { id: string }).id, title);
             log.created++;
@@ -239,8 +244,12 @@ async function runOne(kind: "sqlite" | "postgres", options: Options) {
 function report(run: Awaited<ReturnType<typeof runOne>>, options: Options) {
   const line = (page: string, load: LoadResult) =>
     `${page.padEnd(44)} ${load.perSecond.toFixed(0).padStart(7)} ${load.p50Ms.toFixed(1).padStart(8)} ${load.p99Ms.toFixed(1).padStart(8)} ${String(load.non2xx).padStart(9)} ${String(load.errors).padStart(7)}`;
-  console.log(`\n${run.kind === "sqlite" ? "SQLite" : "PostgreSQL"}: ${options.readers} leitores por ${options.seconds} s (${run.tool}), uma escrita por segundo`);
-  console.log(`${"página".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"não-2xx".padStart(9)} ${"erros".padStart(7)}`);
+  console.log(
+    `\n${run.kind === "sqlite" ? "SQLite" : "PostgreSQL"}: ${options.readers} leitores por ${options.seconds} s (${run.tool}), uma escrita por segundo`,
+  );
+  console.log(
+    `${"página".padEnd(44)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"não-2xx".padStart(9)} ${"erros".padStart(7)}`,
+  );
   for (const [index, page] of run.pages.entries()) console.log(line(page, run.loads[index]!));
   const { log } = run;
   console.log(
@@ -250,8 +259,7 @@ function report(run: Awaited<ReturnType<typeof runOne>>, options: Options) {
   console.log(`RSS pico do servidor: ${(run.peakRss / 1024 / 1024).toFixed(0)} MB; linhas 5xx/erro no log: ${run.serverErrorCount}`);
   for (const failure of log.failed.slice(0, 5)) console.log(`  falha ${failure.op}: ${failure.status} ${failure.body}`);
   for (const problem of run.problems.slice(0, 10)) console.log(`  ✖ ${problem}`);
-  const ok =
-    run.loads.every((load) => load.non2xx === 0) && log.failed.length === 0 && run.problems.length === 0 && run.serverErrorCount === 0;
+  const ok = run.loads.every((load) => load.non2xx === 0) && log.failed.length === 0 && run.problems.length === 0 && run.serverErrorCount === 0;
   console.log(ok ? "✔ zero 5xx, todas as escritas visíveis" : "✖ houve falhas (acima)");
   return ok;
 }

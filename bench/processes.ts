@@ -50,7 +50,8 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
 async function waitFor200(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`O servidor saiu (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`O servidor saiu (${child.exitCode ?? child.signalCode}):\n${output()}`);
     try {
       if ((await rawGet(url)).status === 200) return;
     } catch {

@@ -147,7 +147,8 @@ function formatTable(rows: Row[]): string {
     row.cacheState,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  const format = (cells: string[]) => cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const format = (cells: string[]) =>
+    cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   return [format(header), widths.map((width) => "-".repeat(width)).join("  "), ...lines.map(format)].join("\n");
 }
 
@@ -168,16 +169,28 @@ function checkBudgets(rows: Row[], coldStartMs: number, listHtmlBytes: number): 
   for (const page of ["home", "artigo"]) {
     const row = find(page, "cache");
     budgets.push(
-      { name: `${page} com cache ≥ 50 % do estático`, measured: `${Math.round((row.ratio ?? 0) * 100)} %`, pass: clean(row) && (row.ratio ?? 0) >= 0.5 },
+      {
+        name: `${page} com cache ≥ 50 % do estático`,
+        measured: `${Math.round((row.ratio ?? 0) * 100)} %`,
+        pass: clean(row) && (row.ratio ?? 0) >= 0.5,
+      },
       { name: `${page} com cache p99 < 10 ms`, measured: `${row.p99Ms.toFixed(2)} ms`, pass: clean(row) && row.p99Ms < 10 },
     );
   }
   const uncachedHome = find("home", "sem cache");
-  budgets.push({ name: "home sem cache p99 < 100 ms", measured: `${uncachedHome.p99Ms.toFixed(2)} ms`, pass: clean(uncachedHome) && uncachedHome.p99Ms < 100 });
+  budgets.push({
+    name: "home sem cache p99 < 100 ms",
+    measured: `${uncachedHome.p99Ms.toFixed(2)} ms`,
+    pass: clean(uncachedHome) && uncachedHome.p99Ms < 100,
+  });
   const peak = Math.max(...rows.filter((row) => row.mode !== "estático").map((row) => row.peakRssBytes));
   budgets.push({ name: "pico de RSS do servidor ≤ 250 MB", measured: `${Math.round(peak / MB)} MB`, pass: peak <= 250 * MB });
   budgets.push({ name: "partida a frio ≤ 1 s", measured: `${Math.round(coldStartMs)} ms`, pass: coldStartMs <= 1000 });
-  budgets.push({ name: "lista: primeira tela < 200 kB de HTML", measured: `${Math.round(listHtmlBytes / 1024)} kB`, pass: listHtmlBytes < 200 * 1024 });
+  budgets.push({
+    name: "lista: primeira tela < 200 kB de HTML",
+    measured: `${Math.round(listHtmlBytes / 1024)} kB`,
+    pass: listHtmlBytes < 200 * 1024,
+  });
   return budgets;
 }
 

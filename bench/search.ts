@@ -24,7 +24,10 @@ loadDotEnv();
 const config = parseConfig({ ...process.env, LOG_LEVEL: "silent", SEED_DEMO: "0" });
 const services = createServices(config, createLogger({ logLevel: "silent" }));
 try {
-  const count = await services.database.db.selectFrom("news").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const count = await services.database.db
+    .selectFrom("news")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   console.log(`${services.database.dialect}: ${Number(count.n).toLocaleString("pt-BR")} notícias`);
   for (const { query, page = 1 } of QUERIES) {
     const times: number[] = [];
@@ -41,7 +44,9 @@ try {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     const label = `"${query}"${page > 1 ? ` página ${page}` : ""}`;
-    console.log(`${label.padEnd(36)} mediana ${median.toFixed(1).padStart(7)} ms  máx ${times.at(-1)!.toFixed(1).padStart(7)} ms  ${found} resultados${more ? " (e mais)" : ""}`);
+    console.log(
+      `${label.padEnd(36)} mediana ${median.toFixed(1).padStart(7)} ms  máx ${times.at(-1)!.toFixed(1).padStart(7)} ms  ${found} resultados${more ? " (e mais)" : ""}`,
+    );
   }
 } finally {
   await services.events.close();

@@ -64,7 +64,10 @@ async function weigh(browser: Awaited<ReturnType<typeof chromium.launch>>, base:
         if (response.status() >= 300 && response.status() < 400) return null;
         const body = await response.body().catch(() => null);
         if (!body) return null;
-        const sizes = await response.request().sizes().catch(() => null);
+        const sizes = await response
+          .request()
+          .sizes()
+          .catch(() => null);
         const wireBytes = sizes ? sizes.responseBodySize + sizes.responseHeadersSize : body.length;
         return { url: response.url().replace(base, ""), kind: kindOf(response), bytes: body.length, gzipBytes: gzipSync(body).length, wireBytes };
       })(),
@@ -105,7 +108,8 @@ function table(weights: PageWeight[]): string {
     kB(weight.totals.document.gzipBytes),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -121,7 +125,9 @@ async function main() {
     console.log(`\nO que um leitor baixa na primeira visita (celular, cache vazio):\n\n${table(weights)}\n`);
     for (const weight of weights) {
       const scripts = weight.resources.filter((resource) => resource.kind === "script").sort((a, b) => b.gzipBytes - a.gzipBytes);
-      console.log(`${weight.name} (${weight.path}): ${scripts.map((script) => `${script.url.replace(/^\/assets\//, "")} ${kB(script.gzipBytes)}`).join(", ")}`);
+      console.log(
+        `${weight.name} (${weight.path}): ${scripts.map((script) => `${script.url.replace(/^\/assets\//, "")} ${kB(script.gzipBytes)}`).join(", ")}`,
+      );
     }
     const file = resultFile("weight");
     fs.writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), pages: weights }, null, 2));

@@ -34,11 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // "All news, newest first" and the home's "highlighted first, then newest".
   await db.schema.createIndex("news_created_at_idx").on("news").columns(["created_at", "id"]).execute();
-  await db.schema
-    .createIndex("news_highlight_created_at_idx")
-    .on("news")
-    .columns(["is_highlighted", "created_at", "id"])
-    .execute();
+  await db.schema.createIndex("news_highlight_created_at_idx").on("news").columns(["is_highlighted", "created_at", "id"]).execute();
   await db.schema.createIndex("news_media_id_idx").on("news").column("media_id").execute();
 
   await db.schema

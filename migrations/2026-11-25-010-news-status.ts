@@ -25,7 +25,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("status", "text", (col) => col.notNull().defaultTo("published").check(sql`status in ('draft', 'scheduled', 'published')`))
     .execute();
   await db.schema.alterTable("news").addColumn("published_at", "text").execute();
-  await db.schema.alterTable("news").addColumn("version", "integer", (col) => col.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable("news")
+    .addColumn("version", "integer", (col) => col.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable("news").addColumn("updated_by", "text").execute();
   await db.updateTable("news").set({ published_at: sql`created_at` }).execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) {

@@ -17,8 +17,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (col) => col.notNull())
     .addPrimaryKeyConstraint("taxonomy_terms_pk", ["kind", "slug"])
     .execute();
-  await db.schema.alterTable("news").addColumn("category_slug", "text", (col) => col.notNull().defaultTo("")).execute();
-  await db.schema.alterTable("news").addColumn("author_slug", "text", (col) => col.notNull().defaultTo("")).execute();
+  await db.schema
+    .alterTable("news")
+    .addColumn("category_slug", "text", (col) => col.notNull().defaultTo(""))
+    .execute();
+  await db.schema
+    .alterTable("news")
+    .addColumn("author_slug", "text", (col) => col.notNull().defaultTo(""))
+    .execute();
 
   // Each distinct spelling, in the order it was first used.
   for (const [kind, column, slugColumn] of [

@@ -62,12 +62,15 @@ export class BackupError extends Error {
 }
 
 /** The embedded setup only: SQLite and media on the local disk. Anything else has its own backup tools. */
-export function assertEmbeddedSetup(config: Pick<AppConfig, "database" | "media">, action: "backup" | "restore"): asserts config is Pick<AppConfig, "media"> & { database: { kind: "sqlite"; file: string } } {
+export function assertEmbeddedSetup(
+  config: Pick<AppConfig, "database" | "media">,
+  action: "backup" | "restore",
+): asserts config is Pick<AppConfig, "media"> & { database: { kind: "sqlite"; file: string } } {
   const command = action === "backup" ? "npm run backup" : "npm run restore";
   if (config.database.kind !== "sqlite") {
     throw new BackupError(
       `${command} cobre só a instalação embutida (SQLite + mídia local), e DATABASE_URL aponta para um PostgreSQL.\n` +
-        "  Para o banco, use as ferramentas do PostgreSQL: pg_dump -Fc \"$DATABASE_URL\" > banco.dump (e pg_restore para voltar),\n" +
+        '  Para o banco, use as ferramentas do PostgreSQL: pg_dump -Fc "$DATABASE_URL" > banco.dump (e pg_restore para voltar),\n' +
         "  ou os backups/snapshots automáticos do seu PostgreSQL gerenciado.",
     );
   }
@@ -157,7 +160,10 @@ function copyNewFiles(from: string, to: string, skip: ReadonlySet<string>): numb
 }
 
 function timestamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 /** Media keys a SQLite database refers to (originals and variants); external media (imported addresses) has no file. */
@@ -285,7 +291,9 @@ if (import.meta.main) {
     console.log(`  banco: ${formatBytes(manifest.database.size)} (sha256 ${manifest.database.sha256})`);
     console.log(`  mídia: ${media} arquivo(s); total ${formatBytes(total)}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (manifest.missingMedia.length) {
-      console.warn(`⚠ ${manifest.missingMedia.length} arquivo(s) de mídia citados no banco não estavam na pasta de mídia (já faltavam antes do backup):`);
+      console.warn(
+        `⚠ ${manifest.missingMedia.length} arquivo(s) de mídia citados no banco não estavam na pasta de mídia (já faltavam antes do backup):`,
+      );
       for (const key of manifest.missingMedia.slice(0, 20)) console.warn(`  ${key}`);
     }
     const shown = path.relative(process.cwd(), dir);

@@ -17,7 +17,10 @@ const PITCH_DARK = "#06331f";
 const YELLOW = "#f5c400";
 
 async function ball(size: number): Promise<Buffer> {
-  return sharp(logo, { density: Math.ceil((72 * size) / 64) }).resize(size, size).png().toBuffer();
+  return sharp(logo, { density: Math.ceil((72 * size) / 64) })
+    .resize(size, size)
+    .png()
+    .toBuffer();
 }
 
 async function square(size: number, ballShare: number, file: string): Promise<void> {

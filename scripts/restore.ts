@@ -90,8 +90,15 @@ export function verifyBackup(dir: string, signature?: { key: Buffer | null; allo
   } catch {
     throw new BackupError(`${manifestFile} está corrompido (não é um JSON válido). Restauração recusada.`);
   }
-  if (manifest?.format !== MANIFEST_FORMAT || (manifest.version !== 1 && manifest.version !== 2) || !manifest.database || !Array.isArray(manifest.files)) {
-    throw new BackupError(`${manifestFile} não é um manifesto de backup reconhecido (formato ${MANIFEST_FORMAT}, versão 1 ou 2). Restauração recusada.`);
+  if (
+    manifest?.format !== MANIFEST_FORMAT ||
+    (manifest.version !== 1 && manifest.version !== 2) ||
+    !manifest.database ||
+    !Array.isArray(manifest.files)
+  ) {
+    throw new BackupError(
+      `${manifestFile} não é um manifesto de backup reconhecido (formato ${MANIFEST_FORMAT}, versão 1 ou 2). Restauração recusada.`,
+    );
   }
   if (manifest.database.path !== BACKUP_DB_FILE) throw new BackupError(`Manifesto inválido: o banco deveria ser ${BACKUP_DB_FILE}.`);
   const listed = new Set<string>();
@@ -174,7 +181,10 @@ export async function serverAnswers(config: Pick<AppConfig, "port">): Promise<bo
 }
 
 function timestamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 export interface RestoreResult {
@@ -346,13 +356,19 @@ if (import.meta.main) {
     console.log(`Backup de ${manifest.createdAt} restaurado em ${config.dataDir}`);
     console.log(`  banco: ${config.database.kind === "sqlite" ? config.database.file : ""}; ${manifest.files.length} arquivo(s) de mídia e segredos`);
     if (movedAside) console.log(`  os dados anteriores foram movidos para ${movedAside}`);
-    console.log(`  ${result.endedSessions} sessão(ões) e ${result.endedTokens} link(s) de redefinição/confirmação da época do backup foram encerrados: todos entram de novo.`);
+    console.log(
+      `  ${result.endedSessions} sessão(ões) e ${result.endedTokens} link(s) de redefinição/confirmação da época do backup foram encerrados: todos entram de novo.`,
+    );
     if (result.admins.kept === "backup") {
       console.log(`  administradores: os ${result.admins.count} do backup (--keep-admins).`);
     } else if (result.admins.count || result.admins.dropped) {
-      console.log(`  administradores: mantidos os ${result.admins.count} de antes da restauração${result.admins.dropped ? ` (${result.admins.dropped} sem conta no backup ficaram de fora)` : ""}; os do backup não voltam sem --keep-admins.`);
+      console.log(
+        `  administradores: mantidos os ${result.admins.count} de antes da restauração${result.admins.dropped ? ` (${result.admins.dropped} sem conta no backup ficaram de fora)` : ""}; os do backup não voltam sem --keep-admins.`,
+      );
     } else {
-      console.log("  administradores: nenhum (os do backup não voltam sem --keep-admins). Crie um: npm run admin -- create --email voce@exemplo.com.br");
+      console.log(
+        "  administradores: nenhum (os do backup não voltam sem --keep-admins). Crie um: npm run admin -- create --email voce@exemplo.com.br",
+      );
     }
     console.log("Pode iniciar o servidor (npm start).");
   } catch (error) {

@@ -47,7 +47,11 @@ function readOptions(argv: string[]): Options {
     if (!Number.isInteger(parsed) || parsed < min || parsed > max) throw new Error(`--${name} precisa ser um inteiro entre ${min} e ${max}.`);
     return parsed;
   };
-  return { minutes: number("minutes", values.minutes!, 5, 240), level: number("level", values.level!, 1, 5), risk: number("risk", values.risk!, 1, 3) };
+  return {
+    minutes: number("minutes", values.minutes!, 5, 240),
+    level: number("level", values.level!, 1, 5),
+    risk: number("risk", values.risk!, 1, 3),
+  };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
@@ -189,10 +193,9 @@ export function sqlmapRequestArgs(base: string, target: SqlmapTarget, cookie: st
     headers.push("Content-Type: application/json");
     args.push(`--data=${JSON.stringify(target.body.fields)}`);
   } else if (target.body?.type === "multipart") {
-    const body =
-      `${Object.entries(target.body.fields)
-        .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-        .join("")}--${BOUNDARY}--\r\n`;
+    const body = `${Object.entries(target.body.fields)
+      .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join("")}--${BOUNDARY}--\r\n`;
     headers.push(`Content-Type: multipart/form-data; boundary=${BOUNDARY}`);
     args.push(`--data=${body}`);
   }
@@ -220,9 +223,17 @@ function sqlmapTargets(ids: Awaited<ReturnType<typeof seed>>, sitemapFile: strin
       name: "cadastro (formulário)",
       method: "POST",
       path: "/admin/login",
-      body: { type: "form", fields: { intent: "register", name: "Leitor", email: "novo@teste.example", password: "senha-nova-12", confirmPassword: "senha-nova-12" } },
+      body: {
+        type: "form",
+        fields: { intent: "register", name: "Leitor", email: "novo@teste.example", password: "senha-nova-12", confirmPassword: "senha-nova-12" },
+      },
     },
-    { name: "esqueci a senha (formulário)", method: "POST", path: "/admin/login", body: { type: "form", fields: { intent: "forgot", email: "leitor@teste.example" } } },
+    {
+      name: "esqueci a senha (formulário)",
+      method: "POST",
+      path: "/admin/login",
+      body: { type: "form", fields: { intent: "forgot", email: "leitor@teste.example" } },
+    },
     { name: "redefinir senha (token)", method: "GET", path: "/admin/reset-password?token=abc123" },
     {
       name: "redefinir senha (formulário)",
@@ -231,18 +242,41 @@ function sqlmapTargets(ids: Awaited<ReturnType<typeof seed>>, sitemapFile: strin
       body: { type: "form", fields: { token: "abc123", password: "senha-nova-12", confirmPassword: "senha-nova-12" } },
     },
     { name: "confirmar e-mail (token)", method: "GET", path: "/admin/verify-email?token=abc123" },
-    { name: "Better Auth: entrar (JSON)", method: "POST", path: "/api/auth/sign-in/email", body: { type: "json", fields: { email: "leitor@teste.example", password: "senha-errada-1" } } },
+    {
+      name: "Better Auth: entrar (JSON)",
+      method: "POST",
+      path: "/api/auth/sign-in/email",
+      body: { type: "json", fields: { email: "leitor@teste.example", password: "senha-errada-1" } },
+    },
     // The newsroom, with the admin's session.
     { name: "editar notícia (id)", method: "GET", path: `/edit-news/${newest}*`, admin: true },
     { name: "editar notícia (formulário)", method: "POST", path: `/edit-news/${second}`, admin: true, body: { type: "multipart", fields: news } },
     { name: "nova notícia (formulário)", method: "POST", path: "/add-news", admin: true, body: { type: "multipart", fields: news } },
     { name: "API criar notícia (JSON)", method: "POST", path: "/api/news", admin: true, body: { type: "json", fields: news } },
-    { name: "API alterar notícia (JSON)", method: "PATCH", path: `/api/news/${second}`, admin: true, body: { type: "json", fields: { title: "Varredura", category: "Vôlei" } } },
+    {
+      name: "API alterar notícia (JSON)",
+      method: "PATCH",
+      path: `/api/news/${second}`,
+      admin: true,
+      body: { type: "json", fields: { title: "Varredura", category: "Vôlei" } },
+    },
     { name: "API substituir notícia (JSON)", method: "PUT", path: `/api/news/${second}*`, admin: true, body: { type: "json", fields: news } },
     { name: "API apagar notícia (id)", method: "DELETE", path: `/api/news/${third}*`, admin: true },
-    { name: "patrocinadores (apagar, formulário)", method: "POST", path: "/SponsorManager", admin: true, body: { type: "multipart", fields: { intent: "delete", id: ids.sponsorId } } },
+    {
+      name: "patrocinadores (apagar, formulário)",
+      method: "POST",
+      path: "/SponsorManager",
+      admin: true,
+      body: { type: "multipart", fields: { intent: "delete", id: ids.sponsorId } },
+    },
     { name: "API apagar patrocinador (id)", method: "DELETE", path: `/api/sponsors/${ids.sponsorId}*`, admin: true },
-    { name: "segurança (2FA, formulário)", method: "POST", path: "/admin/security", admin: true, body: { type: "form", fields: { intent: "enable", password: "senha-errada-1" } } },
+    {
+      name: "segurança (2FA, formulário)",
+      method: "POST",
+      path: "/admin/security",
+      admin: true,
+      body: { type: "form", fields: { intent: "enable", password: "senha-errada-1" } },
+    },
   ];
 }
 
@@ -307,7 +341,8 @@ async function runSqlmap(base: string, targets: SqlmapTarget[], cookie: string, 
         "--disable-coloring",
         // Refusals are normal answers here (a wrong password is a 401, a bad id a 404): test them instead of skipping.
         "--ignore-code=400,401,403,404,405,409,413,415,422,429",
-        "--output-dir", dir,
+        "--output-dir",
+        dir,
         // Boolean, error and UNION based; not the time-based ones (time-based blind and stacked queries), which a
         // slow, shared machine turns into false positives and which multiply the run time.
         "--technique=BEU",
@@ -315,7 +350,8 @@ async function runSqlmap(base: string, targets: SqlmapTarget[], cookie: string, 
       { logFile: path.join(dir, `sqlmap-${index}.log`), timeoutMs: Math.min(left, 6 * 60_000) },
     );
     const findings = sqlmapFindings(result.output);
-    if (result.code !== 0 && !result.timedOut) findings.push(`sqlmap saiu com código ${result.code}: ${result.output.trim().split("\n").slice(-3).join(" / ")}`);
+    if (result.code !== 0 && !result.timedOut)
+      findings.push(`sqlmap saiu com código ${result.code}: ${result.output.trim().split("\n").slice(-3).join(" / ")}`);
     console.log(`${seconds(result.ms)}${result.timedOut ? ", NÃO TERMINOU" : ""}${findings.length ? `, ${findings.length} achado(s)` : ", nada"}`);
     results.push({ target, findings, ms: result.ms, timedOut: result.timedOut, code: result.code });
   }
@@ -327,8 +363,21 @@ async function runSqlmap(base: string, targets: SqlmapTarget[], cookie: string, 
 
 /** Wapiti's modules run here: all but those that reach outside (wapp, nikto, ssrf, xxe) and those that do not fit. */
 export const WAPITI_MODULES = [
-  "backup", "blindsql", "cookieflags", "crlf", "csp", "exec", "file", "htaccess", "http_headers",
-  "methods", "permanentxss", "redirect", "shellshock", "sql", "xss",
+  "backup",
+  "blindsql",
+  "cookieflags",
+  "crlf",
+  "csp",
+  "exec",
+  "file",
+  "htaccess",
+  "http_headers",
+  "methods",
+  "permanentxss",
+  "redirect",
+  "shellshock",
+  "sql",
+  "xss",
 ];
 
 /**
@@ -369,7 +418,14 @@ export function wapitiFindings(report: unknown): { findings: WapitiEntry[]; expe
   ] as const) {
     for (const [category, entries] of Object.entries(groups)) {
       for (const raw of entries as Array<Record<string, string>>) {
-        const entry: WapitiEntry = { kind, category, method: raw.method ?? "", path: raw.path ?? "", info: raw.info ?? "", parameter: raw.parameter ?? "" };
+        const entry: WapitiEntry = {
+          kind,
+          category,
+          method: raw.method ?? "",
+          path: raw.path ?? "",
+          info: raw.info ?? "",
+          parameter: raw.parameter ?? "",
+        };
         const known = kind === "vulnerabilidade" ? WAPITI_EXPECTED.find((rule) => rule.info.test(entry.info)) : undefined;
         if (known) expected.push({ ...entry, reason: known.reason });
         else findings.push(entry);
@@ -385,35 +441,65 @@ async function runWapiti(base: string, label: string, cookie: string | null, wor
   fs.mkdirSync(dir, { recursive: true });
   const report = path.join(dir, "report.json");
   const args = [
-    "-u", `${base}/`,
-    "--scope", "folder",
-    "-m", WAPITI_MODULES.join(","),
+    "-u",
+    `${base}/`,
+    "--scope",
+    "folder",
+    "-m",
+    WAPITI_MODULES.join(","),
     "--flush-session",
-    "--store-session", path.join(dir, "session"),
-    "--store-config", path.join(dir, "config"),
+    "--store-session",
+    path.join(dir, "session"),
+    "--store-config",
+    path.join(dir, "config"),
     // Its SSRF/XXE endpoint (a public server by default) pointed at the target itself; the modules using it are off.
-    "--external-endpoint", `${base}/`,
-    "--internal-endpoint", `${base}/`,
+    "--external-endpoint",
+    `${base}/`,
+    "--internal-endpoint",
+    `${base}/`,
     "--no-bugreport",
-    "--max-scan-time", String(maxSeconds),
-    "--max-attack-time", String(Math.max(30, Math.floor(maxSeconds / 6))),
-    "-d", "4",
-    "--max-links-per-page", "40",
-    "--max-files-per-dir", "60",
-    "-t", "15",
-    "-H", "Accept-Encoding: identity",
-    "-f", "json",
-    "-o", report,
-    "-v", "1",
+    "--max-scan-time",
+    String(maxSeconds),
+    "--max-attack-time",
+    String(Math.max(30, Math.floor(maxSeconds / 6))),
+    "-d",
+    "4",
+    "--max-links-per-page",
+    "40",
+    "--max-files-per-dir",
+    "60",
+    "-t",
+    "15",
+    "-H",
+    "Accept-Encoding: identity",
+    "-f",
+    "json",
+    "-o",
+    report,
+    "-v",
+    "1",
   ];
-  if (cookie) args.push("-H", `Cookie: ${cookie}`, "-s", `${base}/news-list`, "-s", `${base}/add-news`, "-s", `${base}/SponsorManager`, "-s", `${base}/admin/security`);
+  if (cookie)
+    args.push(
+      "-H",
+      `Cookie: ${cookie}`,
+      "-s",
+      `${base}/news-list`,
+      "-s",
+      `${base}/add-news`,
+      "-s",
+      `${base}/SponsorManager`,
+      "-s",
+      `${base}/admin/security`,
+    );
   else args.push("-s", `${base}/admin/login`, "-s", `${base}/admin/login?view=register`, "-s", `${base}/admin/reset-password?token=abc123`);
   process.stdout.write(`  wapiti (${label}): `);
   const result = await run("wapiti", args, { logFile: path.join(dir, "wapiti.log"), timeoutMs: (maxSeconds + 120) * 1000 });
   const problems: string[] = [];
   let parsed: ReturnType<typeof wapitiFindings> = { findings: [], expected: [] };
   if (result.timedOut) problems.push(`wapiti (${label}) não terminou em ${maxSeconds + 120} s`);
-  if (!fs.existsSync(report)) problems.push(`wapiti (${label}) não escreveu o relatório (código ${result.code}): ${result.output.trim().split("\n").slice(-5).join(" / ")}`);
+  if (!fs.existsSync(report))
+    problems.push(`wapiti (${label}) não escreveu o relatório (código ${result.code}): ${result.output.trim().split("\n").slice(-5).join(" / ")}`);
   else parsed = wapitiFindings(JSON.parse(fs.readFileSync(report, "utf8")));
   const crawled = /found (\d+) URLs and forms/i.exec(result.output)?.[1];
   // A module stopped by --max-attack-time did not try everything: said, not failed (the time is bounded on purpose).
@@ -506,7 +592,9 @@ async function main() {
       const result = await runWapiti(server.url, label, session, workDir, perRun);
       failures.push(...result.problems);
       for (const finding of result.findings) {
-        failures.push(`wapiti (${label}): ${finding.kind} ${finding.category}: ${finding.method} ${finding.path}${finding.parameter ? ` [${finding.parameter}]` : ""}: ${finding.info}`);
+        failures.push(
+          `wapiti (${label}): ${finding.kind} ${finding.category}: ${finding.method} ${finding.path}${finding.parameter ? ` [${finding.parameter}]` : ""}: ${finding.info}`,
+        );
       }
       for (const known of result.expected) console.log(`    esperado: ${known.category}: ${known.info} (${known.reason})`);
     }

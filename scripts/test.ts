@@ -28,7 +28,9 @@ async function postgresAvailable(): Promise<boolean> {
 const timings: Array<[string, number]> = [];
 
 function run(command: string, args: string[], env: Record<string, string> = {}) {
-  const label = `${Object.entries(env).map(([key, value]) => `${key}=${value} `).join("")}${command} ${args.join(" ")}`;
+  const label = `${Object.entries(env)
+    .map(([key, value]) => `${key}=${value} `)
+    .join("")}${command} ${args.join(" ")}`;
   console.log(`\n▶ ${label}`);
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });

@@ -211,7 +211,14 @@ export function createPageCache(options: PageCacheOptions) {
     if (!options.onServed) return;
     const onServed = options.onServed;
     res.once("finish", () =>
-      onServed({ id, method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, state: state(), ms: Math.round(performance.now() - started) }),
+      onServed({
+        id,
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        status: res.statusCode,
+        state: state(),
+        ms: Math.round(performance.now() - started),
+      }),
     );
   }
 

@@ -64,11 +64,7 @@ export interface AppServices {
 }
 
 /** Builds every service from the configuration. Nothing here reads process.env. */
-export function createServices(
-  config: AppConfig,
-  log: Logger = createLogger(config),
-  options: Parameters<typeof openDatabase>[1] = {},
-): AppServices {
+export function createServices(config: AppConfig, log: Logger = createLogger(config), options: Parameters<typeof openDatabase>[1] = {}): AppServices {
   const database = openDatabase(config, {
     onPoolError: (error) => log.warn({ err: error }, "idle database connection lost"),
     ...options,
@@ -84,9 +80,7 @@ export function createServices(
   const admins = createAdminService({ db: database.db, log });
   const media = createMediaService({ ...deps, log, installation });
   const events =
-    config.database.kind === "postgres"
-      ? createPostgresEventBus({ url: config.database.url, db: database.db, log })
-      : createMemoryEventBus();
+    config.database.kind === "postgres" ? createPostgresEventBus({ url: config.database.url, db: database.db, log }) : createMemoryEventBus();
   const editorDeps = { db: database.db, media, store, events, log };
   const { redisUrl } = config.auth.rateLimit;
   const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
@@ -155,7 +149,11 @@ async function hasAuthTables(database: Pick<DatabaseHandle, "db" | "dialect">): 
   const names = ["user", "session", "account", "verification", "twoFactor"];
   const { rows } =
     database.dialect === "postgres"
-      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name in (${sql.join(names)})`.execute(database.db)
+      ? await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name in (${sql.join(names)})`.execute(
+          database.db,
+        )
       : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name in (${sql.join(names)})`.execute(database.db);
   return rows.length === names.length;
 }

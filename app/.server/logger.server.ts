@@ -11,19 +11,15 @@ export type { Logger };
  */
 export function createLogger(config: Pick<AppConfig, "logLevel">, options: { buffered?: boolean } = {}): Logger {
   const destination = options.buffered ? pino.destination({ dest: 1, sync: false }) : undefined;
-  return pino({
-    level: config.logLevel,
-    base: { app: "esporte-em-foco" },
-    redact: {
-      paths: [
-        "req.headers.cookie",
-        "req.headers.authorization",
-        'res.headers["set-cookie"]',
-        "*.password",
-        "*.token",
-        "*.secret",
-      ],
-      censor: "[redigido]",
+  return pino(
+    {
+      level: config.logLevel,
+      base: { app: "esporte-em-foco" },
+      redact: {
+        paths: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]', "*.password", "*.token", "*.secret"],
+        censor: "[redigido]",
+      },
     },
-  }, destination as pino.DestinationStream);
+    destination as pino.DestinationStream,
+  );
 }

@@ -175,7 +175,7 @@ export const t = {
     mediaCaption: "Legenda (opcional)",
     mediaCaptionHint: "Aparece embaixo da imagem.",
     mediaCredit: "Crédito (opcional)",
-    mediaCreditHint: "Quem fez a foto ou o vídeo, ex.: Maria Silva/Agência. Aparece como \"Foto: …\".",
+    mediaCreditHint: 'Quem fez a foto ou o vídeo, ex.: Maria Silva/Agência. Aparece como "Foto: …".',
     tooLong: (label: string, max: number) => `${label} pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
     controlCharacters: (label: string) => `${label} tem caracteres de controle invisíveis. Apague-os e tente de novo.`,
     directionCharacters: (label: string) => `${label} tem caracteres que invertem a direção do texto. Apague-os e tente de novo.`,
@@ -305,8 +305,7 @@ export const t = {
     malformed: "O envio do formulário chegou incompleto ou inválido. Por favor, tente novamente.",
     tooManyFiles: "Envie apenas um arquivo por vez.",
     fieldsTooLarge: "O formulário tem campos demais ou um campo longo demais.",
-    busyAdmin: (seconds: number) =>
-      `Você já tem envios de arquivo em andamento. Aguarde um deles terminar e tente de novo em ${seconds} segundos.`,
+    busyAdmin: (seconds: number) => `Você já tem envios de arquivo em andamento. Aguarde um deles terminar e tente de novo em ${seconds} segundos.`,
     busySite: (seconds: number) => `Muitos envios de arquivo em andamento no site agora. Tente de novo em ${seconds} segundos.`,
   },
   storage: {
@@ -316,8 +315,7 @@ export const t = {
     connectText: "Para enviar imagens e vídeos, conecte a conta do Google Drive da redação.",
     loginFailed: "Falha ao fazer login no Google Drive. Tente novamente.",
     /** Shown under loginFailed on iPhone/iPad (the spec's iOS advice). */
-    iosHint:
-      "No iPhone ou iPad, permita cookies e pop-ups para este site (Ajustes > Safari) ou tente outro navegador.",
+    iosHint: "No iPhone ou iPad, permita cookies e pop-ups para este site (Ajustes > Safari) ou tente outro navegador.",
     disconnect: "Desconectar",
     /** The Drive routes on a site whose media is not in Google Drive (MEDIA_STORE). */
     notThisStore: "O Google Drive não é o armazenamento deste site.",
@@ -332,8 +330,7 @@ export const t = {
     title: "Acesso Administrativo",
     note: "Apenas administradores autorizados podem fazer login",
     google: "Entrar com Google",
-    googleUnavailable:
-      "Login com Google indisponível neste servidor: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET para ativá-lo.",
+    googleUnavailable: "Login com Google indisponível neste servidor: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET para ativá-lo.",
     or: "ou",
     email: "E-mail",
     password: "Senha",
@@ -412,16 +409,14 @@ export const t = {
     notAdmin: "Usuário não autorizado. Apenas administradores podem fazer login.",
     registeredNotAdmin: "Usuário registrado, mas não autorizado como admin.",
     uidLine: (id: string) => `UID: ${id}`,
-    uidHint: (id: string) =>
-      `Use este UID para configurar o acesso de administrador. No servidor, execute: npm run admin -- grant ${id}`,
+    uidHint: (id: string) => `Use este UID para configurar o acesso de administrador. No servidor, execute: npm run admin -- grant ${id}`,
     resetSent: "Email de redefinição enviado! Verifique sua caixa de entrada e a caixa de spam.",
     resetSendFailed: "Erro ao enviar email de redefinição.",
     resetTitle: "Criar nova senha",
     resetSubmit: "Salvar nova senha",
     resetDone: "Senha alterada! Entre com a nova senha.",
     resetInvalid: "Este link de redefinição é inválido ou expirou. Peça um novo.",
-    rateLimited: (minutes: number) =>
-      `Muitas tentativas de login. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,
+    rateLimited: (minutes: number) => `Muitas tentativas de login. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,
     checking: "Verificando acesso…",
     passwordRules: {
       tooShort: (min: number) => `A senha deve ter pelo menos ${min} caracteres.`,
@@ -478,8 +473,7 @@ export const t = {
   mostRead: {
     title: "Mais lidas",
     /** The admin list: each item's reads of the last 7 days. */
-    readsLastWeek: (count: number) =>
-      `${count.toLocaleString("pt-BR")} ${count === 1 ? "leitura" : "leituras"} nos últimos 7 dias`,
+    readsLastWeek: (count: number) => `${count.toLocaleString("pt-BR")} ${count === 1 ? "leitura" : "leituras"} nos últimos 7 dias`,
     invalidRead: "Leitura inválida: envie o id da notícia.",
   },
   api: {
@@ -490,8 +484,7 @@ export const t = {
   errors: {
     unexpected: "Erro interno.",
     diskFull: "O servidor está sem espaço em disco e nada foi salvo. Avise o responsável pelo site e tente de novo mais tarde.",
-    tryAgain: (requestId: string | null) =>
-      `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
+    tryAgain: (requestId: string | null) => `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
     bodyTimeout: "Os dados demoraram demais para chegar e o envio foi interrompido. Tente de novo.",
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",

@@ -17,8 +17,7 @@ export const PRIVATE_NO_STORE = "private, no-store";
  * page of a signed-in viewer private), then the public default (with its CDN-Cache-Control).
  */
 export const pageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders, parentHeaders }): Record<string, string> => {
-  const cacheControl =
-    errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control");
+  const cacheControl = errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? parentHeaders.get("Cache-Control");
   if (cacheControl && cacheControl !== PUBLIC_CACHE) return { "Cache-Control": cacheControl };
   return { "Cache-Control": PUBLIC_CACHE, "CDN-Cache-Control": PUBLIC_CDN_CACHE };
 };

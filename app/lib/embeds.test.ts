@@ -26,7 +26,12 @@ describe("parseEmbedUrl", () => {
     });
     expect(parseEmbedUrl("https://instagram.com/reel/C9z8Y7x6W5v")?.frameSrc).toBe("https://www.instagram.com/reel/C9z8Y7x6W5v/embed/");
     expect(parseEmbedUrl("https://www.instagram.com/cbf_futebol/p/C1a2B3c4D5e/")?.frameSrc).toBe("https://www.instagram.com/p/C1a2B3c4D5e/embed/");
-    for (const link of ["https://x.com/CBF_Futebol/status/1790000000000000001", "https://twitter.com/CBF_Futebol/status/1790000000000000001?s=20", "https://mobile.twitter.com/i/web/status/1790000000000000001", "https://x.com/CBF_Futebol/status/1790000000000000001/photo/1"]) {
+    for (const link of [
+      "https://x.com/CBF_Futebol/status/1790000000000000001",
+      "https://twitter.com/CBF_Futebol/status/1790000000000000001?s=20",
+      "https://mobile.twitter.com/i/web/status/1790000000000000001",
+      "https://x.com/CBF_Futebol/status/1790000000000000001/photo/1",
+    ]) {
       expect(parseEmbedUrl(link), link).toEqual({
         provider: "x",
         frameSrc: "https://platform.twitter.com/embed/Tweet.html?id=1790000000000000001&dnt=true&lang=pt",
@@ -41,7 +46,12 @@ describe("parseEmbedUrl", () => {
   });
 
   it("every player comes from an origin the CSP's frame-src allows", () => {
-    for (const link of ["https://youtu.be/dQw4w9WgXcQ", "https://www.instagram.com/p/C1a2B3c4D5e/", "https://x.com/a/status/1", "https://www.tiktok.com/@a/video/1"]) {
+    for (const link of [
+      "https://youtu.be/dQw4w9WgXcQ",
+      "https://www.instagram.com/p/C1a2B3c4D5e/",
+      "https://x.com/a/status/1",
+      "https://www.tiktok.com/@a/video/1",
+    ]) {
       const origin = new URL(parseEmbedUrl(link)?.frameSrc ?? "about:blank").origin;
       expect(EMBED_FRAME_ORIGINS as readonly string[]).toContain(origin);
     }

@@ -33,7 +33,14 @@ const INSTAGRAM_CODE = /^[A-Za-z0-9_-]{5,64}$/;
 const NUMERIC_ID = /^[0-9]{1,20}$/;
 const TIKTOK_USER = /^[A-Za-z0-9._]{1,32}$/;
 
-const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
+const YOUTUBE_HOSTS = new Set([
+  "youtube.com",
+  "www.youtube.com",
+  "m.youtube.com",
+  "music.youtube.com",
+  "youtube-nocookie.com",
+  "www.youtube-nocookie.com",
+]);
 const INSTAGRAM_HOSTS = new Set(["instagram.com", "www.instagram.com"]);
 const X_HOSTS = new Set(["x.com", "www.x.com", "twitter.com", "www.twitter.com", "mobile.twitter.com", "mobile.x.com"]);
 const TIKTOK_HOSTS = new Set(["tiktok.com", "www.tiktok.com", "m.tiktok.com"]);

@@ -54,9 +54,7 @@ const checkbox = z
   .transform((value) => value === true || value === "on" || value === "true" || value === "1");
 
 /** Draft, scheduled or published; absent: published for a new item, unchanged for an edit. */
-const status = z
-  .enum(["draft", "scheduled", "published"], { error: t.newsForm.invalidStatus })
-  .optional();
+const status = z.enum(["draft", "scheduled", "published"], { error: t.newsForm.invalidStatus }).optional();
 /** When a scheduled item goes live: "2026-11-25T10:00" on the site's clock, or an ISO instant with its zone. */
 const publishAt = z
   .string({ error: t.newsForm.invalidPublishAt })
@@ -82,21 +80,24 @@ const publishing = { status, publishAt, version };
  * The news form, checked in the browser before sending and again by the server action. Every field but the author
  * is required after trimming, with the original's messages.
  */
-export const newsFormSchema = z.object({
-  title: required("title", t.newsForm.titleRequired),
-  subtitle: required("subtitle", t.newsForm.subtitleRequired),
-  fullContent: required("fullContent", t.newsForm.fullContentRequired),
-  category: required("category", t.newsForm.categoryRequired),
-  author: text("author", null).optional().default(""),
-  mediaDescription: text("mediaDescription", null).optional().default(""),
-  mediaCaption: text("mediaCaption", null).optional().default(""),
-  mediaCredit: text("mediaCredit", null).optional().default(""),
-  isHighlighted: checkbox,
-  removeMedia: checkbox,
-  ...publishing,
-}).superRefine((value, ctx) => {
-  if (value.status === "scheduled" && !value.publishAt) ctx.addIssue({ code: "custom", path: ["publishAt"], message: t.newsForm.publishAtRequired });
-});
+export const newsFormSchema = z
+  .object({
+    title: required("title", t.newsForm.titleRequired),
+    subtitle: required("subtitle", t.newsForm.subtitleRequired),
+    fullContent: required("fullContent", t.newsForm.fullContentRequired),
+    category: required("category", t.newsForm.categoryRequired),
+    author: text("author", null).optional().default(""),
+    mediaDescription: text("mediaDescription", null).optional().default(""),
+    mediaCaption: text("mediaCaption", null).optional().default(""),
+    mediaCredit: text("mediaCredit", null).optional().default(""),
+    isHighlighted: checkbox,
+    removeMedia: checkbox,
+    ...publishing,
+  })
+  .superRefine((value, ctx) => {
+    if (value.status === "scheduled" && !value.publishAt)
+      ctx.addIssue({ code: "custom", path: ["publishAt"], message: t.newsForm.publishAtRequired });
+  });
 
 export type NewsFormInput = z.infer<typeof newsFormSchema>;
 
@@ -132,9 +133,9 @@ export const newsInputSchema = z.object({
 
 export type NewsInput = z.infer<typeof newsInputSchema>;
 
-const flag = z.union([z.boolean(), z.string()], { error: t.api.fieldType("isHighlighted") }).transform(
-  (value) => value === true || value === "on" || value === "true" || value === "1",
-);
+const flag = z
+  .union([z.boolean(), z.string()], { error: t.api.fieldType("isHighlighted") })
+  .transform((value) => value === true || value === "on" || value === "true" || value === "1");
 
 /**
  * A partial change (PATCH): only the fields sent change, each under the same rules as a whole item (a title sent
@@ -146,9 +147,12 @@ export const newsPatchSchema = z
     isHighlighted: flag,
     removeMedia: flag,
     status: status.unwrap(),
-    publishAt: z.string({ error: t.newsForm.invalidPublishAt }).trim().refine((value) => LOCAL_DATE_TIME.test(value) || ZONED_DATE_TIME.test(value), {
-      error: t.newsForm.invalidPublishAt,
-    }),
+    publishAt: z
+      .string({ error: t.newsForm.invalidPublishAt })
+      .trim()
+      .refine((value) => LOCAL_DATE_TIME.test(value) || ZONED_DATE_TIME.test(value), {
+        error: t.newsForm.invalidPublishAt,
+      }),
   })
   .partial()
   .extend({ version })

@@ -40,7 +40,14 @@ export function parsePublishAt(value: string, timeZone: string): Date | null {
   }
   const match = LOCAL_DATE_TIME.exec(value);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(wall);
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;

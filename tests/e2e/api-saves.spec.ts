@@ -7,14 +7,27 @@ test("PATCH muda só o que veio; PUT substitui; item inexistente é 404; tipo er
   const site = await launchSite({
     env: { LOGIN_RATE_LIMIT: "1000" },
     async setup(services) {
-      id = await createNews(services, { title: "Antes", fullContent: "Texto que fica", category: "Vôlei", author: "Ana", isHighlighted: true, media: null });
+      id = await createNews(services, {
+        title: "Antes",
+        fullContent: "Texto que fica",
+        category: "Vôlei",
+        author: "Ana",
+        isHighlighted: true,
+        media: null,
+      });
     },
   });
   const admin = await browser.newContext();
   await signInAsAdmin(admin, site);
   const headers = { Origin: site.url };
   const read = async () =>
-    (await siteQuery<Record<string, unknown>>(site, "SELECT title, subtitle, full_content, category, author, is_highlighted FROM news WHERE id = ?", id))[0];
+    (
+      await siteQuery<Record<string, unknown>>(
+        site,
+        "SELECT title, subtitle, full_content, category, author, is_highlighted FROM news WHERE id = ?",
+        id,
+      )
+    )[0];
 
   const patched = await admin.request.patch(`${site.url}/api/news/${id}`, { data: { title: "Depois", subtitle: "Novo sub" }, headers });
   expect(patched.status()).toBe(200);

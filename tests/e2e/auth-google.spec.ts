@@ -61,7 +61,9 @@ async function signInWithGoogle(page: Page, site: GoogleSite, login: string) {
 
 async function userByEmail(site: RunningSite, email: string) {
   const [user] = await siteQuery<{ id: string; email: string; name: string }>(site, 'SELECT id, email, name FROM "user" WHERE email = ?', email);
-  const accounts = user ? await siteQuery<{ provider: string }>(site, 'SELECT "providerId" AS provider FROM account WHERE "userId" = ?', user.id) : [];
+  const accounts = user
+    ? await siteQuery<{ provider: string }>(site, 'SELECT "providerId" AS provider FROM account WHERE "userId" = ?', user.id)
+    : [];
   const sessions = user ? (await siteQuery(site, 'SELECT id FROM session WHERE "userId" = ?', user.id)).length : 0;
   return { user, providers: accounts.map((account) => account.provider), sessions };
 }

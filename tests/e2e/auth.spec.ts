@@ -241,9 +241,19 @@ test.describe("entrar com e-mail e senha", () => {
   test("com a verificação em duas etapas ativada, o login pede o código do aplicativo", async ({ page, authSite }) => {
     const admin = await withSiteServices(authSite, (services) => createAdmin(services, { password: "Senha-2fa-1" }));
     const secret = await withSiteServices(authSite, async (services) => {
-      const signedIn = await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "198.51.100.7", headers: new Headers() });
+      const signedIn = await services.auth.signInWithPassword({
+        email: admin.email,
+        password: admin.password,
+        ip: "198.51.100.7",
+        headers: new Headers(),
+      });
       if (!signedIn.ok) throw new Error(signedIn.message);
-      const session = new Headers({ cookie: signedIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ") });
+      const session = new Headers({
+        cookie: signedIn.headers
+          .getSetCookie()
+          .map((line) => line.split(";")[0])
+          .join("; "),
+      });
       const started = await services.auth.startTwoFactor({ password: admin.password, headers: session });
       if (!started.ok) throw new Error(started.message);
       const key = new TextDecoder().decode(base32.decode(new URL(started.totpURI).searchParams.get("secret")!));
@@ -307,7 +317,11 @@ test.describe("registro", () => {
     const error = authError(page);
     await expect(error).toContainText("Usuário registrado, mas não autorizado como admin.");
     await expect(error.getByTestId("auth-notice")).toHaveText(t.auth.registeredCheckEmail);
-    const [row] = await siteQuery<{ id: string; emailVerified: number | boolean }>(authSite, 'SELECT id, "emailVerified" FROM "user" WHERE email = ?', email);
+    const [row] = await siteQuery<{ id: string; emailVerified: number | boolean }>(
+      authSite,
+      'SELECT id, "emailVerified" FROM "user" WHERE email = ?',
+      email,
+    );
     expect(row, "a conta foi criada").toBeDefined();
     expect(Boolean(row!.emailVerified), "sem confirmar o e-mail").toBe(false);
     await expect(error.getByTestId("auth-uid")).toHaveText(`UID: ${row!.id}`);
@@ -427,10 +441,12 @@ test.describe("menu administrativo", () => {
     await expect(drawer).toHaveCSS("width", "360px");
     // Opens from the right: its right edge is the viewport's (once the slide-in animation is over).
     const viewport = page.viewportSize()!;
-    await expect.poll(async () => {
-      const box = await drawer.boundingBox();
-      return box ? [Math.round(box.x + box.width), Math.round(box.width), Math.round(box.y)] : null;
-    }).toEqual([viewport.width, 360, 0]);
+    await expect
+      .poll(async () => {
+        const box = await drawer.boundingBox();
+        return box ? [Math.round(box.x + box.width), Math.round(box.width), Math.round(box.y)] : null;
+      })
+      .toEqual([viewport.width, 360, 0]);
 
     const items = drawer.getByRole("navigation").getByRole("listitem");
     await expect(items).toHaveText(["Adicionar notícia", "Lista de notícias", "Gerenciar patrocinadores", "Sair"]);
@@ -444,7 +460,10 @@ test.describe("menu administrativo", () => {
     await expect(trigger).toBeFocused();
   });
 
-  test("os itens navegam; 'Sair' encerra a sessão, vai para /admin/login e as páginas protegidas voltam a redirecionar", async ({ page, authSite }) => {
+  test("os itens navegam; 'Sair' encerra a sessão, vai para /admin/login e as páginas protegidas voltam a redirecionar", async ({
+    page,
+    authSite,
+  }) => {
     await signInThroughPage(page, authSite, authSite.admin.email, authSite.admin.password);
     await expect(page).toHaveURL(`${authSite.url}/news-list`);
     const go = async (label: string, path: string) => {
@@ -483,7 +502,13 @@ test.describe("menu administrativo", () => {
 
 test.describe("botão Editar da notícia", () => {
   test("o administrador vê 'Editar', que leva a /edit-news/{id}", async ({ page, authSite }) => {
-    await signInThroughPage(page, authSite, authSite.admin.email, authSite.admin.password, `?redirectTo=${encodeURIComponent(`/article/${authSite.articleId}`)}`);
+    await signInThroughPage(
+      page,
+      authSite,
+      authSite.admin.email,
+      authSite.admin.password,
+      `?redirectTo=${encodeURIComponent(`/article/${authSite.articleId}`)}`,
+    );
     await expect(page).toHaveURL(`${authSite.url}/article/${authSite.articleId}`);
     const edit = page.getByRole("link", { name: "Editar", exact: true });
     await expect(edit).toHaveAttribute("href", `/edit-news/${authSite.articleId}`);

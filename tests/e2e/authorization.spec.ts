@@ -162,7 +162,9 @@ async function signInCookie(factory: { newContext: () => Promise<APIRequestConte
       maxRedirects: 0,
     });
     expect(response.status(), await response.text()).toBe(302);
-    const setCookie = response.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`));
+    const setCookie = response
+      .headersArray()
+      .find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`));
     expect(setCookie, "cookie de sessão").toBeDefined();
     return setCookie!.value.split(";")[0]!;
   } finally {
@@ -270,7 +272,10 @@ test("o build em uso (build/server) tem as mesmas rotas que app/routes.ts", () =
   expect(serverBuild, "rode `npx react-router build`").toHaveLength(1);
   const code = fs.readFileSync(path.join(dir, serverBuild[0]!), "utf8");
   const missing = ALL_ROUTES.filter((route) => !code.includes(JSON.stringify(route.id)));
-  expect(missing.map((route) => route.id), "rotas de app/routes.ts ausentes do build: rode `npx react-router build`").toEqual([]);
+  expect(
+    missing.map((route) => route.id),
+    "rotas de app/routes.ts ausentes do build: rode `npx react-router build`",
+  ).toEqual([]);
 });
 
 for (const route of GUARDED) {
@@ -422,8 +427,13 @@ test.describe("CSRF e cookie de sessão", () => {
         maxRedirects: 0,
       });
       expect(response.status()).toBe(302);
-      const cookie = response.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`))!.value;
-      const attributes = cookie.split(";").slice(1).map((part) => part.trim().toLowerCase());
+      const cookie = response
+        .headersArray()
+        .find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith(`${SESSION_COOKIE}=`))!.value;
+      const attributes = cookie
+        .split(";")
+        .slice(1)
+        .map((part) => part.trim().toLowerCase());
       expect(attributes).toContain("httponly");
       expect(attributes).toContain("samesite=lax");
       expect(attributes).toContain("path=/");
@@ -454,8 +464,13 @@ test.describe("CSRF e cookie de sessão", () => {
         maxRedirects: 0,
       });
       expect(response.status(), await response.text()).toBe(302);
-      const cookie = response.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && /session_token=/.test(header.value))!.value;
-      const attributes = cookie.split(";").slice(1).map((part) => part.trim().toLowerCase());
+      const cookie = response
+        .headersArray()
+        .find((header) => header.name.toLowerCase() === "set-cookie" && /session_token=/.test(header.value))!.value;
+      const attributes = cookie
+        .split(";")
+        .slice(1)
+        .map((part) => part.trim().toLowerCase());
       expect(cookie.startsWith(`__Secure-${SESSION_COOKIE}=`)).toBe(true);
       expect(attributes).toEqual(expect.arrayContaining(["secure", "httponly", "samesite=lax", "path=/"]));
     } finally {
@@ -516,7 +531,8 @@ async function apiWrite(request: APIRequestContext, site: AuthzSite, write: ApiW
   const isSponsor = target.startsWith("/api/sponsors");
   const options: Parameters<APIRequestContext["fetch"]>[1] = { method: write.method, headers: { ...headers, origin: site.url }, maxRedirects: 0 };
   if (write.body === "json") options.data = API_NEWS;
-  if (write.body === "multipart") options.multipart = isSponsor ? { image: await apiImage() } : { ...API_NEWS, mediaDescription: "Foto de teste.", media: await apiImage() };
+  if (write.body === "multipart")
+    options.multipart = isSponsor ? { image: await apiImage() } : { ...API_NEWS, mediaDescription: "Foto de teste.", media: await apiImage() };
   return request.fetch(site.url + target, options);
 }
 
@@ -563,11 +579,15 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
     // Leave the site as the other tests expect it: only the original news item and sponsor.
     const listed = (await (await request.get(`${authzSite.url}/api/news`)).json()) as { news: Array<{ id: string }> };
     for (const item of listed.news.filter((news) => news.id !== authzSite.newsId)) {
-      expect((await request.delete(`${authzSite.url}/api/news/${item.id}`, { headers: { cookie: adminCookie, origin: authzSite.url } })).status()).toBe(204);
+      expect(
+        (await request.delete(`${authzSite.url}/api/news/${item.id}`, { headers: { cookie: adminCookie, origin: authzSite.url } })).status(),
+      ).toBe(204);
     }
     const sponsors = (await (await request.get(`${authzSite.url}/api/sponsors`)).json()) as { sponsors: Array<{ id: string }> };
     for (const item of sponsors.sponsors.filter((sponsor) => sponsor.id !== authzSite.sponsorId)) {
-      expect((await request.delete(`${authzSite.url}/api/sponsors/${item.id}`, { headers: { cookie: adminCookie, origin: authzSite.url } })).status()).toBe(204);
+      expect(
+        (await request.delete(`${authzSite.url}/api/sponsors/${item.id}`, { headers: { cookie: adminCookie, origin: authzSite.url } })).status(),
+      ).toBe(204);
     }
     expect(created.length).toBe(2);
   });

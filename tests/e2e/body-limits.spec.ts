@@ -67,7 +67,10 @@ test("um formulário de login de 100 MB recebe 413 em português, sem ser lido, 
   expect(grown).toBeLessThan(100);
 
   // A body without a declared length is refused too (411), so it cannot stream forever.
-  const chunked = await postLarge(`${site.url}/admin/login`, 1024, { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" });
+  const chunked = await postLarge(`${site.url}/admin/login`, 1024, {
+    "Content-Type": "application/x-www-form-urlencoded",
+    "Transfer-Encoding": "chunked",
+  });
   expect(chunked).toEqual({ status: 411, text: t.errors.lengthRequired });
 
   // An ordinary sign-in is untouched.

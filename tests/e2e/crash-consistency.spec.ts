@@ -75,7 +75,9 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
     const doomedNews = await post("/api/news", { ...NEWS_FIELDS, title: "Notícia que será apagada" }, "media", image);
     const before = await snapshot(site);
     const keptMedia = before.media.filter((row) => row.id !== before.news.find((item) => item.id === doomedNews)!.media_id);
-    const keptKeys = [...new Set(keptMedia.flatMap((row) => [row.key, ...(JSON.parse(row.variants) as Array<{ key: string }>).map((variant) => variant.key)]))];
+    const keptKeys = [
+      ...new Set(keptMedia.flatMap((row) => [row.key, ...(JSON.parse(row.variants) as Array<{ key: string }>).map((variant) => variant.key)])),
+    ];
     expect(keptKeys.length).toBeGreaterThanOrEqual(16);
     const known = () => new Set(storedObjects(site.dataDir));
     // Saves that finished before the kill could land (see `crashMidSave`): whole items, kept like the others.
@@ -108,7 +110,11 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
           `${what} (tentativa ${attempt})`,
           () => filesUnder(tmp).length > 0 || storedObjects(site.dataDir).some((key) => !existing.has(key)),
           () => {
-            const request = rawRequest(`${site.url}${pathname}`, "POST", { ...headers(), "Content-Type": body.contentType, "Content-Length": String(body.length) });
+            const request = rawRequest(`${site.url}${pathname}`, "POST", {
+              ...headers(),
+              "Content-Type": body.contentType,
+              "Content-Length": String(body.length),
+            });
             request.request.end(Buffer.concat([body.head, body.file, body.tail]));
             return request;
           },
@@ -128,7 +134,11 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
         "notícia: no meio do corpo",
         () => filesUnder(uploads).some((name) => fs.statSync(path.join(uploads, name), { throwIfNoEntry: false })?.size),
         () => {
-          const request = rawRequest(`${site.url}/api/news`, "POST", { ...headers(), "Content-Type": body.contentType, "Content-Length": String(body.length) });
+          const request = rawRequest(`${site.url}/api/news`, "POST", {
+            ...headers(),
+            "Content-Type": body.contentType,
+            "Content-Length": String(body.length),
+          });
           request.request.write(body.head);
           request.request.write(body.file.subarray(0, body.file.length >> 1));
           return request;

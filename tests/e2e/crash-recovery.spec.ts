@@ -17,7 +17,19 @@ const root = path.resolve(import.meta.dirname, "../..");
 function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "0", LOG_LEVEL: "warn", SITE_URL: `http://127.0.0.1:${port}`, ALLOW_INSECURE_HTTP: "1", PAGE_CACHE: "0", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SEED_DEMO: "0",
+      LOG_LEVEL: "warn",
+      SITE_URL: `http://127.0.0.1:${port}`,
+      ALLOW_INSECURE_HTTP: "1",
+      PAGE_CACHE: "0",
+      ...env,
+    },
     detached: true,
     stdio: "ignore",
   });
@@ -38,7 +50,10 @@ function start(dataDir: string, port: number, env: Record<string, string> = {}):
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 test("kill -9 during an upload leaves no record, and the sweeper removes the partial file", async () => {
@@ -63,7 +78,10 @@ test("kill -9 during an upload leaves no record, and the sweeper removes the par
       headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
       body: "intent=login&email=editor%40exemplo.com&password=segredo1",
     });
-    const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const cookie = login.headers
+      .getSetCookie()
+      .map((value) => value.split(";")[0])
+      .join("; ");
     expect(cookie).toContain("session_token");
 
     // Start a 6 MB upload, send 2 MB, then kill the server without warning.
@@ -75,7 +93,12 @@ test("kill -9 during an upload leaves no record, and the sweeper removes the par
     );
     const request = http.request(`${origin}/api/news`, {
       method: "POST",
-      headers: { Origin: origin, Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(head.length + 6 * 1024 * 1024 + 64) },
+      headers: {
+        Origin: origin,
+        Cookie: cookie,
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Content-Length": String(head.length + 6 * 1024 * 1024 + 64),
+      },
     });
     request.on("error", () => undefined);
     request.write(head);

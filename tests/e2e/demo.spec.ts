@@ -26,7 +26,10 @@ test.describe("conteúdo de demonstração", () => {
     expect(imageResponse.headers()["content-type"]).toMatch(/^image\//);
 
     // Footer: the four demo sponsors.
-    const sponsors = page.locator("footer").last().getByRole("img", { name: /^Patrocinador \d+$/ });
+    const sponsors = page
+      .locator("footer")
+      .last()
+      .getByRole("img", { name: /^Patrocinador \d+$/ });
     await expect(sponsors).toHaveCount(4);
     await expect(page.getByText(t.footer.noSponsors)).toHaveCount(0);
 
@@ -51,7 +54,10 @@ test.describe("conteúdo de demonstração", () => {
 
   test("um artigo de vídeo (o clipe de demo/media), com pôster", async ({ page, demoSite }) => {
     await openPage(page, demoSite, "/news-list");
-    const videoCard = page.getByRole("tabpanel").getByTestId("news-card").filter({ has: page.locator("video") });
+    const videoCard = page
+      .getByRole("tabpanel")
+      .getByTestId("news-card")
+      .filter({ has: page.locator("video") });
     await expect(videoCard).toHaveCount(1);
     await videoCard.click();
     await expect(page).toHaveURL(/\/article\//);

@@ -69,7 +69,9 @@ function freeBytes(dir: string): number {
   return stats.bavail * stats.bsize;
 }
 
-test("disco cheio: envio e gravação recusados com mensagem clara, nada pela metade, o site segue no ar, e depois de liberar espaço o mesmo envio funciona", async ({ browser }) => {
+test("disco cheio: envio e gravação recusados com mensagem clara, nada pela metade, o site segue no ar, e depois de liberar espaço o mesmo envio funciona", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "eef-disk-"));
   const mount = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${DISK_BYTES},mode=0700`, "tmpfs", mountPoint], { encoding: "utf8" });
@@ -122,7 +124,8 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
       expect(storedObjects(site!.dataDir), what).toEqual(objectsBefore);
       const now = await snapshot(site!);
       expect(now.news.length + now.sponsors.length + now.media.length, what).toBe(before.news.length + before.sponsors.length + before.media.length);
-      for (const page of ["/", "/news-list", "/api/news", "/api/sponsors"]) expect((await fetch(`${url}${page}`)).status, `${what}: ${page}`).toBe(200);
+      for (const page of ["/", "/news-list", "/api/news", "/api/sponsors"])
+        expect((await fetch(`${url}${page}`)).status, `${what}: ${page}`).toBe(200);
     };
 
     // 1. The upload itself: not even the temporary file fits.

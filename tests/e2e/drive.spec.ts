@@ -116,7 +116,9 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
     expect(file.permissions).toEqual([{ id: "anyoneWithLink", type: "anyone", role: "reader" }]);
   }
   await expect(footerSponsors(page)).toHaveCount(1);
-  const footerLogo = footerSponsors(page).first().getByRole("img", { name: t.footer.sponsorAlt(1) });
+  const footerLogo = footerSponsors(page)
+    .first()
+    .getByRole("img", { name: t.footer.sponsorAlt(1) });
   await expect(footerLogo).toHaveAttribute("src", /^\/media\/[a-f0-9]{12}\/img\//);
   // Served by our /media route, streamed from Drive.
   await expect.poll(() => footerLogo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
@@ -131,11 +133,16 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
 
   // A news item with a photo, through the editor's API: its variants land on Drive too.
   const before = new Set(drive.files.keys());
-  const newsId = await createNewsThroughApi(page.context(), site, { title: "Notícia com foto no Drive" }, {
-    name: "foto.jpg",
-    mimeType: "image/jpeg",
-    buffer: await makeTestImage(900, 600),
-  });
+  const newsId = await createNewsThroughApi(
+    page.context(),
+    site,
+    { title: "Notícia com foto no Drive" },
+    {
+      name: "foto.jpg",
+      mimeType: "image/jpeg",
+      buffer: await makeTestImage(900, 600),
+    },
+  );
   const added = [...drive.files.values()].filter((candidate) => !before.has(candidate.id));
   expect(added.length).toBeGreaterThan(0);
   await openPage(page, site, `/article/${newsId}`);
@@ -181,7 +188,12 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
   await expect(connectButton(page)).toBeVisible();
   expect(new URL(page.url()).pathname).toBe("/add-news");
   await expect(page.getByText(t.storage.loginFailed)).toHaveCount(0);
-  expect(drive.calls("revoke").slice(revokesBefore).map((call) => call.status)).toEqual([200]);
+  expect(
+    drive
+      .calls("revoke")
+      .slice(revokesBefore)
+      .map((call) => call.status),
+  ).toEqual([200]);
 
   // ------------------------------------------------------------------ consent refused: the failure message
   await connectThroughGoogle(page, site, drive, "Cancelar");

@@ -93,7 +93,8 @@ async function recordProgress(page: Page) {
 }
 
 /** The public URLs of a news item's stored media (main file and every variant). */
-const mediaUrls = async (site: RunningSite, newsId: string) => (await mediaKeysOf(site, newsId)).map((key) => ({ key, url: `${site.url}/media/${key}` }));
+const mediaUrls = async (site: RunningSite, newsId: string) =>
+  (await mediaKeysOf(site, newsId)).map((key) => ({ key, url: `${site.url}/media/${key}` }));
 
 // ------------------------------------------------------------------------------------------- create form
 
@@ -211,7 +212,13 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     expect(jpeg.length).toBeGreaterThan(700_000);
     const title = uniqueTitle("Seleção vence com imagem");
     await openPage(page, editorSite, "/add-news");
-    await fillNews(page, { title, subtitle: "Subtítulo com imagem.", fullContent: "Linha 1\nLinha 2", category: "Futebol", author: "Repórter Teste" });
+    await fillNews(page, {
+      title,
+      subtitle: "Subtítulo com imagem.",
+      fullContent: "Linha 1\nLinha 2",
+      category: "Futebol",
+      author: "Repórter Teste",
+    });
     await fileInput(page).setInputFiles({ name: "estadio-ruidoso.jpg", mimeType: "image/jpeg", buffer: jpeg });
     await expect(page.getByTestId("media-preview").locator("img")).toBeVisible();
     await expect(page.getByTestId("media-name")).toHaveText("estadio-ruidoso.jpg");
@@ -235,14 +242,24 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await unthrottle();
 
     const seen = await progressTexts();
-    const percents = seen.map((text) => /^Enviando… (\d+)%$/.exec(text)?.[1]).filter((value) => value !== undefined).map(Number);
-    expect(percents.some((value) => value > 0 && value < 100), `percentuais intermediários vistos: ${seen.join(" | ")}`).toBe(true);
-    expect([...percents].sort((a, b) => a - b), "o percentual só cresce").toEqual(percents);
+    const percents = seen
+      .map((text) => /^Enviando… (\d+)%$/.exec(text)?.[1])
+      .filter((value) => value !== undefined)
+      .map(Number);
+    expect(
+      percents.some((value) => value > 0 && value < 100),
+      `percentuais intermediários vistos: ${seen.join(" | ")}`,
+    ).toBe(true);
+    expect(
+      [...percents].sort((a, b) => a - b),
+      "o percentual só cresce",
+    ).toEqual(percents);
     expect(seen, "a etapa de processamento aparece depois do envio").toContain("Processando mídia…");
     expect(seen.indexOf("Processando mídia…")).toBeGreaterThan(seen.findIndex((text) => text.startsWith("Enviando…")));
 
     // The form is cleared.
-    for (const label of ["Título", "Subtítulo", "Conteúdo completo", "Categoria", "Autor (opcional)"]) await expect(field(page, label)).toHaveValue("");
+    for (const label of ["Título", "Subtítulo", "Conteúdo completo", "Categoria", "Autor (opcional)"])
+      await expect(field(page, label)).toHaveValue("");
     await expect(page.getByTestId("media-preview")).toHaveCount(0);
     await expect(page.getByTestId("upload-progress")).toHaveCount(0);
     await expect(mediaGroup(page).getByText(t.newsForm.mediaPick)).toBeVisible();
@@ -382,7 +399,11 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
     expect((await served.body()).equals(video)).toBe(true);
     // The old image's files stay in the store: the previous version, kept as a revision, refers to them (it can be
     // restored with its picture). The orphan sweeper removes them once no revision does.
-    const [revision] = await siteQuery<{ media_id: string | null }>(editorSite, "SELECT media_id FROM news_revisions WHERE news_id = ? AND version = 1", id);
+    const [revision] = await siteQuery<{ media_id: string | null }>(
+      editorSite,
+      "SELECT media_id FROM news_revisions WHERE news_id = ? AND version = 1",
+      id,
+    );
     expect(revision?.media_id).toBeTruthy();
     for (const { key, url } of oldMedia) {
       expect(fs.existsSync(path.join(editorSite.dataDir, "media", key)), key).toBe(true);
@@ -419,7 +440,9 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
   test("ID inexistente: a mensagem com o ID e o erro, e um botão para a página inicial", async ({ page, editorSite }) => {
     const response = await openPage(page, editorSite, "/edit-news/nao-existe");
     expect(response.status()).toBe(404);
-    await expect(page.getByText('Notícia com ID "nao-existe" não encontrada ou erro ao carregar: Notícia não encontrada', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('Notícia com ID "nao-existe" não encontrada ou erro ao carregar: Notícia não encontrada', { exact: true }),
+    ).toBeVisible();
     await expect(field(page, "Título")).toHaveCount(0);
     const home = page.getByRole("link", { name: t.article.backHome, exact: true });
     await expect(home).toHaveAttribute("href", "/");
@@ -496,17 +519,24 @@ test.describe("excluir na lista (/news-list)", () => {
     const keep = uniqueTitle("Notícia mantida");
     const gone = uniqueTitle("Notícia excluída");
     const keepId = await createNewsThroughApi(page.context(), editorSite, { title: keep });
-    const goneId = await createNewsThroughApi(page.context(), editorSite, { title: gone }, {
-      name: "apagar.jpg",
-      mimeType: "image/jpeg",
-      buffer: await makeNoisyJpeg(320, 240),
-    });
+    const goneId = await createNewsThroughApi(
+      page.context(),
+      editorSite,
+      { title: gone },
+      {
+        name: "apagar.jpg",
+        mimeType: "image/jpeg",
+        buffer: await makeNoisyJpeg(320, 240),
+      },
+    );
     const goneMedia = await mediaUrls(editorSite, goneId);
     await openPage(page, editorSite, "/news-list");
     await markPage(page);
 
     // Cancel keeps it.
-    await cardOf(page, keep).getByRole("button", { name: `Excluir notícia: ${keep}` }).click();
+    await cardOf(page, keep)
+      .getByRole("button", { name: `Excluir notícia: ${keep}` })
+      .click();
     const dialog = page.getByRole("alertdialog", { name: t.newsAdmin.deleteTitle });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(keep);
@@ -518,7 +548,9 @@ test.describe("excluir na lista (/news-list)", () => {
     expect((await page.request.get(`${editorSite.url}/api/news/${keepId}`)).status()).toBe(200);
 
     // Confirm deletes it, without a reload.
-    await cardOf(page, gone).getByRole("button", { name: `Excluir notícia: ${gone}` }).click();
+    await cardOf(page, gone)
+      .getByRole("button", { name: `Excluir notícia: ${gone}` })
+      .click();
     await expect(dialog).toContainText(gone);
     const deleted = page.waitForResponse((response) => response.request().method() === "DELETE");
     await dialog.getByRole("button", { name: t.newsAdmin.deleteConfirm, exact: true }).click();
@@ -546,7 +578,9 @@ test.describe("excluir na lista (/news-list)", () => {
     const dialog = page.getByRole("alertdialog", { name: t.newsAdmin.deleteTitle });
 
     // Deleted through the API while the dialog is open: the live update removes the card (and its dialog).
-    await cardOf(page, first).getByRole("button", { name: `Excluir notícia: ${first}` }).click();
+    await cardOf(page, first)
+      .getByRole("button", { name: `Excluir notícia: ${first}` })
+      .click();
     await expect(dialog).toBeVisible();
     const byApi = await page.context().request.delete(`${editorSite.url}/api/news/${firstId}`, { headers: { origin: editorSite.url } });
     await expectStatus(byApi, 204, "DELETE /api/news/:id");
@@ -555,7 +589,9 @@ test.describe("excluir na lista (/news-list)", () => {
     await expectNoReload(page);
 
     // Deleted behind this server's back (another instance, whose event never reaches this page): confirming fails.
-    await cardOf(page, second).getByRole("button", { name: `Excluir notícia: ${second}` }).click();
+    await cardOf(page, second)
+      .getByRole("button", { name: `Excluir notícia: ${second}` })
+      .click();
     await expect(dialog).toBeVisible();
     await runSql(editorSite, "DELETE FROM news WHERE id = ?", secondId);
     await dialog.getByRole("button", { name: t.newsAdmin.deleteConfirm, exact: true }).click();

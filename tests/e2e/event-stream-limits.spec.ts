@@ -35,11 +35,13 @@ test("no máximo 20 fluxos de eventos por endereço; o 21º recebe 429 em portug
     expect((await fetch(`${site.url}/`)).status).toBe(200);
     // One closes: there is room again.
     open.pop()!.request.destroy();
-    await expect.poll(async () => {
-      const retry = await openStream(site.url);
-      retry.request.destroy();
-      return retry.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const retry = await openStream(site.url);
+        retry.request.destroy();
+        return retry.status;
+      })
+      .toBe(200);
   } finally {
     for (const stream of open) stream.request.destroy();
   }

@@ -37,7 +37,10 @@ async function serverHead(page: Page, request: APIRequestContext, site: RunningS
       fetchpriority: picture.querySelector("img")?.getAttribute("fetchpriority") ?? null,
     }));
     return { links, pictures: sources };
-  }, html) as Promise<{ links: HeadLink[]; pictures: Array<{ webp: string | null; sizes: string | null; loading: string | null; fetchpriority: string | null }> }>;
+  }, html) as Promise<{
+    links: HeadLink[];
+    pictures: Array<{ webp: string | null; sizes: string | null; loading: string | null; fetchpriority: string | null }>;
+  }>;
 }
 
 const imagePreloads = (links: HeadLink[]) => links.filter((link) => link.rel === "preload" && link.as === "image" && link.imagesrcset);
@@ -57,7 +60,11 @@ function expectPreloadOf(links: HeadLink[], picture: { webp: string | null; size
 }
 
 test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () => {
-  test("home: o card principal é pré-carregado com srcset WebP e fetchpriority=high; o resto é preguiçoso", async ({ page, request, standardSite }) => {
+  test("home: o card principal é pré-carregado com srcset WebP e fetchpriority=high; o resto é preguiçoso", async ({
+    page,
+    request,
+    standardSite,
+  }) => {
     const { links, pictures } = await serverHead(page, request, standardSite, "/");
     expect(imagePreloads(links)).toHaveLength(1);
     expectPreloadOf(links, pictures[0]!);
@@ -86,7 +93,11 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
     for (const picture of pictures.slice(1)) expect(picture).toMatchObject({ loading: "lazy", fetchpriority: null });
   });
 
-  test("fontes: duas pré-carregadas (woff2, crossorigin), só o subconjunto latino, font-display swap, cada arquivo baixado uma vez", async ({ page, request, standardSite }) => {
+  test("fontes: duas pré-carregadas (woff2, crossorigin), só o subconjunto latino, font-display swap, cada arquivo baixado uma vez", async ({
+    page,
+    request,
+    standardSite,
+  }) => {
     const { links } = await serverHead(page, request, standardSite, "/");
     const fonts = links.filter((link) => link.rel === "preload" && link.as === "font");
     expect(fonts.map((link) => link.href)).toEqual([
@@ -131,9 +142,11 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
       });
       await openPage(page, standardSite, path.replace(":dated", standardSite.ids.dated));
       await page.evaluate(() => document.fonts.ready);
-      const images = await page.locator("main img").evaluateAll((elements) =>
-        (elements as HTMLImageElement[]).map((image) => ({ width: image.getAttribute("width"), height: image.getAttribute("height") })),
-      );
+      const images = await page
+        .locator("main img")
+        .evaluateAll((elements) =>
+          (elements as HTMLImageElement[]).map((image) => ({ width: image.getAttribute("width"), height: image.getAttribute("height") })),
+        );
       expect(images.length).toBeGreaterThan(0);
       for (const image of images) {
         expect(Number(image.width)).toBeGreaterThan(0);

@@ -1,7 +1,6 @@
 import { expect, openPage, t, test } from "./support/fixtures.ts";
 
-const currentYear = () =>
-  Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: "America/Sao_Paulo" }).format(new Date()));
+const currentYear = () => Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: "America/Sao_Paulo" }).format(new Date()));
 
 test.describe("cabeçalho", () => {
   test("é fixo e tem 70 px de altura", async ({ page, standardSite }) => {
@@ -104,7 +103,10 @@ test.describe("rodapé", () => {
     await openPage(page, standardSite, "/");
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
-    const logo = page.locator("footer").last().getByRole("link", { name: t.footer.backToTopLogo("Esporte em Foco") });
+    const logo = page
+      .locator("footer")
+      .last()
+      .getByRole("link", { name: t.footer.backToTopLogo("Esporte em Foco") });
     await expect(logo).toHaveAttribute("href", "/");
     await logo.click();
     await expect(page).toHaveURL(`${standardSite.url}/`);

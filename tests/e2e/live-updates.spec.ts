@@ -135,7 +135,13 @@ test("notícias criadas, editadas e excluídas pela redação aparecem para os l
   // Edited through the JSON API: the open article follows, and so do the lists.
   const edited = "Time da casa vira o jogo e assume a liderança";
   const put = await admin.request.put(`${site.url}/api/news/${site.articleId}`, {
-    data: { title: edited, subtitle: "Subtítulo revisto.", fullContent: "Texto revisto.\nCom duas linhas.", category: "Futebol", isHighlighted: true },
+    data: {
+      title: edited,
+      subtitle: "Subtítulo revisto.",
+      fullContent: "Texto revisto.\nCom duas linhas.",
+      category: "Futebol",
+      isHighlighted: true,
+    },
     headers: { origin: site.url },
   });
   await expectStatus(put, 200, "PUT /api/news/:id");
@@ -170,7 +176,9 @@ test("patrocinadores adicionados e removidos aparecem no rodapé dos leitores se
   // Added through the sponsor manager, in the admin's browser.
   const manager = await admin.newPage();
   await openPage(manager, site, "/SponsorManager");
-  await manager.locator('input[type="file"][name="image"]').setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") });
+  await manager
+    .locator('input[type="file"][name="image"]')
+    .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") });
   await manager.getByRole("button", { name: t.sponsors.add }).click();
   await expect(manager.getByTestId("sponsor-item")).toHaveCount(1);
 
@@ -188,9 +196,17 @@ test("patrocinadores adicionados e removidos aparecem no rodapé dos leitores se
   await expectStatus(added, 201, "POST /api/sponsors");
   const secondId = ((await added.json()) as { id: string }).id;
   await expect(footerSponsors(home)).toHaveCount(2);
-  await expectStatus(await admin.request.delete(`${site.url}/api/sponsors/${secondId}`, { headers: { origin: site.url } }), 204, "DELETE /api/sponsors/:id");
+  await expectStatus(
+    await admin.request.delete(`${site.url}/api/sponsors/${secondId}`, { headers: { origin: site.url } }),
+    204,
+    "DELETE /api/sponsors/:id",
+  );
   await expect(footerSponsors(home)).toHaveCount(1);
-  await manager.getByTestId("sponsor-item").first().getByRole("button", { name: t.sponsors.delete(1) }).click();
+  await manager
+    .getByTestId("sponsor-item")
+    .first()
+    .getByRole("button", { name: t.sponsors.delete(1) })
+    .click();
   await expect(manager.getByTestId("sponsor-item")).toHaveCount(0);
   for (const page of [home, list]) {
     await expect(footerSponsors(page)).toHaveCount(0);

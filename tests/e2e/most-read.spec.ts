@@ -22,7 +22,10 @@ async function readsOf(site: RunningSite, newsId: string): Promise<number> {
 
 /** Inserts `reads` reads of `newsId` in the hour `hoursAgo` hours before now (setup, before the server starts). */
 async function insertReads(services: AppServices, newsId: string, hoursAgo: number, reads: number) {
-  await services.database.db.insertInto("news_reads").values({ news_id: newsId, hour: hourOf(Date.now() - hoursAgo * HOUR), reads }).execute();
+  await services.database.db
+    .insertInto("news_reads")
+    .values({ news_id: newsId, hour: hourOf(Date.now() - hoursAgo * HOUR), reads })
+    .execute();
 }
 
 /** Opens an article as a reader and waits for its read beacon's answer; returns how the page itself was served. */
@@ -89,7 +92,15 @@ test("ler um artigo conta uma leitura por visualização, também com a página 
 
 test("Mais lidas: as mais lidas das últimas 24 h em ordem, na home e sob o artigo (sem ele mesmo)", async ({ launchSite, page }) => {
   const ids: string[] = [];
-  const titles = ["Notícia pouco lida", "Campeã de leituras", "Segunda mais lida", "Terceira mais lida", "Quarta mais lida", "Quinta mais lida", "Sexta mais lida"];
+  const titles = [
+    "Notícia pouco lida",
+    "Campeã de leituras",
+    "Segunda mais lida",
+    "Terceira mais lida",
+    "Quarta mais lida",
+    "Quinta mais lida",
+    "Sexta mais lida",
+  ];
   const site = await launchSite({
     async setup(services) {
       for (const title of titles) ids.push(await createNews(services, { title, media: null }));

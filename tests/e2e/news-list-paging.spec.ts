@@ -1,14 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
-import {
-  createNewsThroughApi,
-  expect,
-  openPage,
-  signInAsAdmin,
-  t,
-  test,
-  waitForHydration,
-} from "./support/fixtures.ts";
+import { createNewsThroughApi, expect, openPage, signInAsAdmin, t, test, waitForHydration } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
 
 // Sixty news, one a minute (newest is "Notícia paginada 60"), every other one highlighted: two and a half pages of
@@ -87,7 +79,12 @@ test.describe("lista paginada", () => {
     await moreLink(page).focus();
     await page.keyboard.press("Enter");
     await expect(cards(page)).toHaveCount(COUNT, { timeout: 15_000 });
-    await expect(cards(page).nth(2 * PAGE).getByRole("link").first()).toBeFocused();
+    await expect(
+      cards(page)
+        .nth(2 * PAGE)
+        .getByRole("link")
+        .first(),
+    ).toBeFocused();
     await expect(moreLink(page)).toHaveCount(0);
   });
 

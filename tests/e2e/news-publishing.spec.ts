@@ -174,7 +174,10 @@ test("dois administradores editam a mesma notícia: o segundo salvamento não so
   await expect(field(second, t.newsForm.subtitle)).toHaveValue("Subtítulo da segunda editora");
 
   // The API says the same with a stable code.
-  const stale = await admin.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { title: "Velho", version: 1 }, headers: apiHeaders(site) });
+  const stale = await admin.request.patch(`${site.url}/api/news/${site.articleId}`, {
+    data: { title: "Velho", version: 1 },
+    headers: apiHeaders(site),
+  });
   await expectStatus(stale, 409, "PATCH com versão antiga");
   expect(((await stale.json()) as { error: { code: string } }).error.code).toBe("news_version_conflict");
 
@@ -216,7 +219,10 @@ test("o histórico de uma notícia: as versões com quem e quando, as diferença
   await expect(comparison.locator("ins").first()).toContainText("Título");
   await expect(comparison.getByText(t.revisions.fields.fullContent!, { exact: true })).toBeVisible();
 
-  await versions.nth(1).getByRole("button", { name: `${t.revisions.restore}: ${t.revisions.version(1)}` }).click();
+  await versions
+    .nth(1)
+    .getByRole("button", { name: `${t.revisions.restore}: ${t.revisions.version(1)}` })
+    .click();
   await expect(page.getByTestId("banner-success")).toHaveText(t.revisions.restored(3));
   await expect(versions).toHaveCount(3);
   await expect(versions.nth(0)).toContainText("Notícia publicada de janeiro");

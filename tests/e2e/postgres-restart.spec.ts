@@ -31,7 +31,12 @@ import { freePort, type RunningSite, startSite } from "./support/site.ts";
 /** The newest PostgreSQL server binaries installed by Debian, or why there are none usable. */
 function postgresBin(): { bin: string } | { reason: string } {
   const base = "/usr/lib/postgresql";
-  const versions = fs.existsSync(base) ? fs.readdirSync(base).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(base)
+    ? fs
+        .readdirSync(base)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const version = versions.find((name) => ["initdb", "pg_ctl", "postgres"].every((tool) => fs.existsSync(path.join(base, name, "bin", tool))));
   if (!version) return { reason: `sem initdb/pg_ctl/postgres em ${base}/*/bin` };
   if (process.getuid?.() !== 0) return { reason: "precisa de root para rodar o PostgreSQL como o usuário postgres" };
@@ -133,7 +138,8 @@ test("PostgreSQL reiniciado com leitores no ar: 503 e páginas de erro rápidas 
       body: Buffer.concat([logo.head, logo.file, logo.tail]),
     });
     expect(sponsor.status).toBe(201);
-    const sponsorSrc = ((await (await fetch(`${url}/api/sponsors`)).json()) as { sponsors: Array<{ image: { src: string } }> }).sponsors[0]!.image.src;
+    const sponsorSrc = ((await (await fetch(`${url}/api/sponsors`)).json()) as { sponsors: Array<{ image: { src: string } }> }).sponsors[0]!.image
+      .src;
 
     // Readers, all along: two loops, one request at a time each, each bounded by a 6 s timeout (a hang shows as
     // "sem resposta"). They leave the home and the privacy page alone: those are first asked for during the outage.
@@ -157,7 +163,8 @@ test("PostgreSQL reiniciado com leitores no ar: 503 e páginas de erro rápidas 
     };
     const readers = Promise.all([reader(0), reader(2)]);
     await expect.poll(() => samples.filter((sample) => sample.status === 200).length).toBeGreaterThan(10);
-    const get = (pathname: string, headers: Record<string, string> = {}) => fetch(`${url}${pathname}`, { headers, signal: AbortSignal.timeout(6_000) });
+    const get = (pathname: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}${pathname}`, { headers, signal: AbortSignal.timeout(6_000) });
 
     // Down.
     const downAt = Date.now() - started;

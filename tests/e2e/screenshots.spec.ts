@@ -18,9 +18,11 @@ async function loadEveryImage(page: Page) {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect
     .poll(() =>
-      page.locator("img").evaluateAll((images) =>
-        (images as HTMLImageElement[]).every((image) => image.complete && (image.naturalWidth > 0 || image.dataset.fallback)),
-      ),
+      page
+        .locator("img")
+        .evaluateAll((images) =>
+          (images as HTMLImageElement[]).every((image) => image.complete && (image.naturalWidth > 0 || image.dataset.fallback)),
+        ),
     )
     .toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0));

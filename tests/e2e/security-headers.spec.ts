@@ -120,7 +120,10 @@ async function checkAnswer(url: string, path: string, cookie?: string): Promise<
   expect(scriptSrc[0], label).toBe("'self'");
   expect(scriptSrc, label).not.toContain("'unsafe-inline'");
   expect(scriptSrc, label).not.toContain("'unsafe-eval'");
-  expect(scriptSrc.slice(1).every((source) => /^'(nonce|sha256)-[A-Za-z0-9+/=]+'$/.test(source)), label).toBe(true);
+  expect(
+    scriptSrc.slice(1).every((source) => /^'(nonce|sha256)-[A-Za-z0-9+/=]+'$/.test(source)),
+    label,
+  ).toBe(true);
   const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? null;
   const cached = response.headers.get("x-page-cache");
   let scripts = 0;
@@ -189,7 +192,12 @@ test("cabeçalhos de segurança e CSP em toda rota da tabela (anônimo e admin),
 
     // Two rendered answers never share a nonce (anonymous sign-in page, admin page).
     const nonces = new Set<string>();
-    for (const [path, cookie] of [["/admin/login", undefined], ["/admin/login", undefined], ["/add-news", adminCookie], ["/add-news", adminCookie]] as const) {
+    for (const [path, cookie] of [
+      ["/admin/login", undefined],
+      ["/admin/login", undefined],
+      ["/add-news", adminCookie],
+      ["/add-news", adminCookie],
+    ] as const) {
       const { nonce, cached } = await checkAnswer(site.url, path, cookie);
       expect(cached).toBeNull();
       expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);

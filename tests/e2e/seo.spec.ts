@@ -59,7 +59,9 @@ test.describe("prévias de link e SEO", () => {
     expect(ld!.author).toMatchObject({ name: STANDARD.dated.author });
   });
 
-  test("uma notícia sem imagem (aqui, um vídeo) usa o cartão da marca, e o endereço com slug errado leva ao certo (301)", async ({ standardSite }) => {
+  test("uma notícia sem imagem (aqui, um vídeo) usa o cartão da marca, e o endereço com slug errado leva ao certo (301)", async ({
+    standardSite,
+  }) => {
     const site = publicUrl(standardSite.url);
     const id = standardSite.ids.video;
     const { result } = await ogs({ html: await htmlOf(`${standardSite.url}/article/${id}`) });
@@ -103,7 +105,12 @@ test.describe("prévias de link e SEO", () => {
     await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest.webmanifest");
     const response = await fetch(`${standardSite.url}/manifest.webmanifest`);
     expect(response.headers.get("content-type")).toBe("application/manifest+json; charset=utf-8");
-    const manifest = (await response.json()) as { name: string; start_url: string; display: string; icons: Array<{ src: string; sizes: string; purpose: string }> };
+    const manifest = (await response.json()) as {
+      name: string;
+      start_url: string;
+      display: string;
+      icons: Array<{ src: string; sizes: string; purpose: string }>;
+    };
     expect(manifest).toMatchObject({ name: "Esporte em Foco", start_url: "/", display: "standalone" });
     expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(["192x192 any", "512x512 any", "512x512 maskable"]);
     for (const icon of manifest.icons) {
@@ -115,7 +122,11 @@ test.describe("prévias de link e SEO", () => {
 });
 
 test.describe("compartilhar", () => {
-  test("links simples para WhatsApp, X, Facebook e Telegram com o endereço canônico, e Copiar link com confirmação", async ({ page, context, standardSite }) => {
+  test("links simples para WhatsApp, X, Facebook e Telegram com o endereço canônico, e Copiar link com confirmação", async ({
+    page,
+    context,
+    standardSite,
+  }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const requested: string[] = [];
     page.on("request", (request) => requested.push(request.url()));

@@ -40,7 +40,9 @@ const problem = (page: Page) => page.getByRole("alert");
 
 /** A PNG of random noise (does not compress): about width×height×3 bytes. */
 function noisyPng(width: number, height: number): Promise<Buffer> {
-  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 }
 
 async function addSponsorThroughApi(page: Page, site: RunningSite, logo: Buffer): Promise<string> {
@@ -152,7 +154,10 @@ test("adicionar: 'Adicionando...' e desabilitado durante o envio; o logo aparece
   expect((await page.request.get(site.url + src)).status()).toBe(200);
 
   // Delete: gone from the grid and the footer, and its files from the store.
-  await items(page).first().getByRole("button", { name: t.sponsors.delete(1), exact: true }).click();
+  await items(page)
+    .first()
+    .getByRole("button", { name: t.sponsors.delete(1), exact: true })
+    .click();
   await expect(items(page)).toHaveCount(0);
   await expect(page.getByText("Nenhum patrocinador adicionado ainda.", { exact: true })).toBeVisible();
   await expect(footerSponsors(page)).toHaveCount(0);
@@ -179,15 +184,21 @@ test("grade: 1 coluna em 375 px e 4 colunas em 1280 px (com 4 ou mais patrocinad
   expect(Math.round(wide[4]!.x)).toBe(Math.round(wide[0]!.x));
 
   await page.setViewportSize({ width: 375, height: 800 });
-  await expect.poll(async () => new Set((await Promise.all((await items(page).all()).map((item) => item.boundingBox()))).map((box) => Math.round(box!.x))).size).toBe(1);
+  await expect
+    .poll(async () => new Set((await Promise.all((await items(page).all()).map((item) => item.boundingBox()))).map((box) => Math.round(box!.x))).size)
+    .toBe(1);
   const narrow = await Promise.all((await items(page).all()).map((item) => item.boundingBox()));
   for (let index = 1; index < narrow.length; index++) expect(narrow[index]!.y).toBeGreaterThan(narrow[index - 1]!.y);
   // A column fills the card's width (no horizontal overflow on a phone).
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
   // Oldest first, in the grid and in the footer.
-  const gridSrcs = await items(page).locator("img").evaluateAll((images) => images.map((image) => image.getAttribute("src")));
-  const footerSrcs = await footerSponsors(page).locator("img").evaluateAll((images) => images.map((image) => image.getAttribute("src")));
+  const gridSrcs = await items(page)
+    .locator("img")
+    .evaluateAll((images) => images.map((image) => image.getAttribute("src")));
+  const footerSrcs = await footerSponsors(page)
+    .locator("img")
+    .evaluateAll((images) => images.map((image) => image.getAttribute("src")));
   expect(footerSrcs).toEqual(gridSrcs);
   const api = (await (await page.request.get(`${site.url}/api/sponsors`)).json()) as { sponsors: Array<{ id: string }> };
   expect(api.sponsors.map((sponsor) => sponsor.id)).toEqual(ids);

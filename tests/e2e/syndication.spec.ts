@@ -12,7 +12,11 @@ const publicUrl = (url: string) => url.replace("//127.0.0.1:", "//localhost:");
 const localUrl = (url: string) => url.replace("//localhost:", "//127.0.0.1:");
 
 test.describe("feeds, sitemaps e robots.txt", () => {
-  test("/rss.xml e /rss/destaques.xml são RSS 2.0 que um leitor de feeds entende, descobertos a partir das páginas", async ({ page, request, standardSite }) => {
+  test("/rss.xml e /rss/destaques.xml são RSS 2.0 que um leitor de feeds entende, descobertos a partir das páginas", async ({
+    page,
+    request,
+    standardSite,
+  }) => {
     const latest = await request.get(`${standardSite.url}/rss.xml`);
     expect(latest.status()).toBe(200);
     expect(latest.headers()["content-type"]).toBe("application/rss+xml; charset=utf-8");

@@ -42,7 +42,11 @@ test.beforeAll(async () => {
     },
   });
   // A category whose news have all moved elsewhere: still a page, with nothing on it.
-  await siteQuery(site, "INSERT INTO taxonomy_terms (kind, slug, name, created_at) VALUES ('category', 'xadrez', 'Xadrez', ?)", new Date().toISOString());
+  await siteQuery(
+    site,
+    "INSERT INTO taxonomy_terms (kind, slug, name, created_at) VALUES ('category', 'xadrez', 'Xadrez', ?)",
+    new Date().toISOString(),
+  );
 });
 
 test.afterAll(async () => {
@@ -107,7 +111,10 @@ test.describe("páginas de categoria e de autor", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Vôlei");
 
     // The rest of the card still opens the article.
-    await cards(page).filter({ hasText: volley(VOLLEY - 1) }).getByRole("link", { name: volley(VOLLEY - 1) }).click();
+    await cards(page)
+      .filter({ hasText: volley(VOLLEY - 1) })
+      .getByRole("link", { name: volley(VOLLEY - 1) })
+      .click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(volley(VOLLEY - 1));
     await expect(page.getByRole("main").getByRole("link", { name: "Vôlei", exact: true })).toHaveAttribute("href", "/categoria/volei");
     await page.getByRole("main").getByRole("link", { name: "Bruno Lima" }).click();
@@ -148,7 +155,9 @@ test.describe("páginas de categoria e de autor", () => {
     const category = page.getByLabel(t.newsForm.category, { exact: true });
     const listId = await category.getAttribute("list");
     expect(listId).toBeTruthy();
-    const suggestions = await page.locator(`datalist[id="${listId}"] option`).evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const suggestions = await page
+      .locator(`datalist[id="${listId}"] option`)
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
     expect(suggestions).toEqual(["Futebol", "Vôlei"]);
 
     await page.getByLabel(t.newsForm.title, { exact: true }).fill("Vôlei digitado sem acento");
@@ -157,7 +166,11 @@ test.describe("páginas de categoria e de autor", () => {
     await category.fill("volei");
     await page.getByRole("button", { name: t.newsForm.submitCreate }).click();
     await expect(page.getByLabel(t.newsForm.title, { exact: true })).toHaveValue("");
-    const rows = await siteQuery<{ category: string; category_slug: string }>(site, "SELECT category, category_slug FROM news WHERE title = ?", "Vôlei digitado sem acento");
+    const rows = await siteQuery<{ category: string; category_slug: string }>(
+      site,
+      "SELECT category, category_slug FROM news WHERE title = ?",
+      "Vôlei digitado sem acento",
+    );
     expect(rows).toEqual([{ category: "Vôlei", category_slug: "volei" }]);
     await openPage(page, site, "/categoria/volei");
     await expect(cards(page).first()).toContainText("Vôlei digitado sem acento");

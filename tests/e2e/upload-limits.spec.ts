@@ -17,11 +17,11 @@ const BOUNDARY = "----limite-de-envios";
 /** A news form with a `media` file, as multipart bytes. */
 function newsForm(title: string, image: Buffer): Buffer {
   const fields = { title, subtitle: "Subtítulo", fullContent: "Texto.", category: "Futebol", mediaDescription: "Foto de teste." };
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
+  const parts = Object.entries(fields).map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
   return Buffer.concat([
-    Buffer.from(`${parts.join("")}--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `${parts.join("")}--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="foto.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     image,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);

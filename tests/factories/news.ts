@@ -29,10 +29,7 @@ export async function makeTestImage(width = 1200, height = 675, format: "jpeg" |
 }
 
 /** Inserts a news item (and its media) through the same code the app uses. Returns its id. */
-export async function createNews(
-  services: Pick<AppServices, "database" | "media">,
-  input: NewsInput = {},
-): Promise<string> {
+export async function createNews(services: Pick<AppServices, "database" | "media">, input: NewsInput = {}): Promise<string> {
   counter++;
   const id = randomUUID();
   let mediaId: string | null = null;
@@ -66,16 +63,10 @@ export async function createNews(
 }
 
 /** Inserts a sponsor with a generated logo. Returns its id. */
-export async function createSponsor(
-  services: Pick<AppServices, "database" | "media">,
-  createdAt: Date = new Date(),
-): Promise<string> {
+export async function createSponsor(services: Pick<AppServices, "database" | "media">, createdAt: Date = new Date()): Promise<string> {
   const id = randomUUID();
   const logo = await services.media.saveImage(await makeTestImage(400, 400, "png"), "logo.png");
-  await services.database.db
-    .insertInto("sponsors")
-    .values({ id, media_id: logo.id, created_at: createdAt.toISOString() })
-    .execute();
+  await services.database.db.insertInto("sponsors").values({ id, media_id: logo.id, created_at: createdAt.toISOString() }).execute();
   return id;
 }
 

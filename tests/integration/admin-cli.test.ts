@@ -173,9 +173,7 @@ describe("npm run admin -- create", () => {
   it("recusa senhas fora da política, com a mensagem em português, e não cria nada", async () => {
     const services = await open({ PASSWORD_REQUIRE_SYMBOL: "1" });
     const short = await cliError(cli(services, "create", "--email", "curta@redacao.example", "--password", "abc"));
-    expect(short.message).toBe(
-      `Não foi possível criar a conta: ${t.auth.passwordRules.tooShort(6)}\n${t.auth.passwordRules.symbol}`,
-    );
+    expect(short.message).toBe(`Não foi possível criar a conta: ${t.auth.passwordRules.tooShort(6)}\n${t.auth.passwordRules.symbol}`);
     const noSymbol = await cliError(cli(services, "create", "--email", "curta@redacao.example", "--password", "abcdefgh"));
     expect(noSymbol.message).toBe(`Não foi possível criar a conta: ${t.auth.passwordRules.symbol}`);
     expect(await services.admins.findUser("curta@redacao.example")).toBeUndefined();
@@ -204,7 +202,9 @@ describe("npm run admin -- grant / revoke / list", () => {
     const services = await open();
     const byId = await createUser(services);
     const byEmail = await createUser(services);
-    expect(await cli(services, "grant", byId.id, "--yes")).toBe(`${byId.email} (${byId.id}) agora é administrador. A senha não foi alterada; 0 sessões encerradas.`);
+    expect(await cli(services, "grant", byId.id, "--yes")).toBe(
+      `${byId.email} (${byId.id}) agora é administrador. A senha não foi alterada; 0 sessões encerradas.`,
+    );
     expect(await cli(services, "grant", byEmail.email.toUpperCase(), "--yes")).toContain(`${byEmail.email} (${byEmail.id}) agora é administrador.`);
     expect(await cli(services, "grant", byId.id)).toBe(`${byId.email} (${byId.id}) já é administrador.`); // idempotent
     expect(await services.admins.isAdmin(byId.id)).toBe(true);
@@ -249,9 +249,7 @@ describe("npm run admin -- grant / revoke / list", () => {
     expect((await cliError(cli(services, "revoke", "a", "b"))).message).toBe("Uso: npm run admin -- revoke <id-ou-email>");
     const missing = uniqueEmail("ninguem");
     expect((await cliError(cli(services, "grant", missing))).message).toBe(`Nenhuma conta encontrada com id ou e-mail "${missing}".`);
-    expect((await cliError(cli(services, "revoke", "id-inexistente"))).message).toBe(
-      'Nenhuma conta encontrada com id ou e-mail "id-inexistente".',
-    );
+    expect((await cliError(cli(services, "revoke", "id-inexistente"))).message).toBe('Nenhuma conta encontrada com id ou e-mail "id-inexistente".');
     for (const argv of [[], ["ajuda"], ["--help"]]) {
       const usage = await cliError(runAdminCli(argv, services));
       expect(usage.message).toMatch(/^Uso:/);
@@ -305,7 +303,11 @@ describe("accounts never made admins are removed after STALE_ACCOUNT_DAYS", () =
     // Make the first two look 40 days old.
     const old = new Date(Date.now() - 40 * 86_400_000);
     const when = services.database.dialect === "postgres" ? old : old.toISOString();
-    await services.database.db.updateTable("user").set({ createdAt: when as never }).where("id", "in", [oldUser.id, admin.id]).execute();
+    await services.database.db
+      .updateTable("user")
+      .set({ createdAt: when as never })
+      .where("id", "in", [oldUser.id, admin.id])
+      .execute();
     const removed = await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() - 30 * 86_400_000));
     expect(removed).toBe(1);
     expect(await services.admins.findUser(oldUser.id)).toBeUndefined();
@@ -328,7 +330,15 @@ describe("the first start on an installation without admins (announceFirstAdmin)
     return printed.join("\n");
   }
 
-  const users = async (services: Services) => Number((await services.database.db.selectFrom("user").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const users = async (services: Services) =>
+    Number(
+      (
+        await services.database.db
+          .selectFrom("user")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("in production never creates an account: it prints the command that creates one (which asks for the password)", async () => {
     const services = await open({ NODE_ENV: "production" });

@@ -153,7 +153,12 @@ describe("limite de tentativas de login", () => {
 /** The .eml files written to the outbox so far (SMTP_URL unset), oldest first. */
 const outboxFiles = (services: Services) => {
   const dir = path.join(services.dataDir, "outbox");
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith(".eml")).sort() : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith(".eml"))
+        .sort()
+    : [];
 };
 async function waitForOutbox(services: Services, count: number) {
   const deadline = Date.now() + 5000;
@@ -216,7 +221,13 @@ describe("register", () => {
     const services = await open();
     const owner = await createUser(services);
     const result = await register(services, owner.email, "outra-senha-1");
-    expect(result).toMatchObject({ ok: false, code: "registered_not_admin", message: t.auth.registeredNotAdmin, notice: t.auth.registeredCheckEmail, status: 403 });
+    expect(result).toMatchObject({
+      ok: false,
+      code: "registered_not_admin",
+      message: t.auth.registeredNotAdmin,
+      notice: t.auth.registeredCheckEmail,
+      status: 403,
+    });
     expect(result.ok ? undefined : result.uid).toMatch(/^\w{16,}$/);
     expect(result.ok ? undefined : result.uid).not.toBe(owner.id);
     expect(await services.admins.findUser(result.ok ? "" : result.uid!)).toBeUndefined();
@@ -233,7 +244,11 @@ describe("register", () => {
     const services = await open({ LOGIN_RATE_LIMIT: "5" });
     const email = uniqueEmail("insistente");
     for (let attempt = 0; attempt < 3; attempt++) expect((await register(services, email, "senha-nova-1")).ok).toBe(false);
-    expect(await register(services, email, "senha-nova-1")).toMatchObject({ code: "rate_limited", status: 429, message: t.auth.registerRateLimited(15) });
+    expect(await register(services, email, "senha-nova-1")).toMatchObject({
+      code: "rate_limited",
+      status: 429,
+      message: t.auth.registerRateLimited(15),
+    });
     // Per IP: five sign-ups from one address, then refused whatever the e-mail.
     const ip = freshIp();
     for (let attempt = 0; attempt < 5; attempt++) {

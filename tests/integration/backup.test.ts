@@ -12,7 +12,15 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { BACKUP_DB_FILE, BackupError, type BackupManifest, createBackup, MANIFEST_FILE, SIGNATURE_FILE, SIGNING_KEY_FILE } from "../../scripts/backup.ts";
+import {
+  BACKUP_DB_FILE,
+  BackupError,
+  type BackupManifest,
+  createBackup,
+  MANIFEST_FILE,
+  SIGNATURE_FILE,
+  SIGNING_KEY_FILE,
+} from "../../scripts/backup.ts";
 import { restoreBackup, serverAnswers, verifyBackup } from "../../scripts/restore.ts";
 import { createAdmin } from "../factories/auth.ts";
 import { createNews, createSponsor, listAllNews } from "../factories/news.ts";
@@ -104,7 +112,9 @@ describe("backup e restauração (instalação embutida)", () => {
     const restoredBytes = await mediaBytes(restored);
     expect([...restoredBytes.keys()]).toEqual([...bytes.keys()]);
     for (const [key, value] of bytes) expect(restoredBytes.get(key)!.equals(value), key).toBe(true);
-    expect(fs.readFileSync(path.join(target, "secrets", "auth-secret"), "utf8")).toBe(fs.readFileSync(path.join(dataDir, "secrets", "auth-secret"), "utf8"));
+    expect(fs.readFileSync(path.join(target, "secrets", "auth-secret"), "utf8")).toBe(
+      fs.readFileSync(path.join(dataDir, "secrets", "auth-secret"), "utf8"),
+    );
     expect(fs.statSync(path.join(target, "secrets", "auth-secret")).mode & 0o777).toBe(0o600);
   });
 
@@ -189,7 +199,9 @@ describe("backup e restauração (instalação embutida)", () => {
     await openServices(target); // this process now holds the target's database open, as a running server would
     const config = configFor(target, sqliteEnv(target));
     const before = fs.readdirSync(target).sort();
-    await expect(restoreBackup(config, dir, { force: true })).rejects.toThrow(new RegExp(`aberto pelo\\(s\\) processo\\(s\\) ${process.pid}\\b.*pare-o antes de restaurar`));
+    await expect(restoreBackup(config, dir, { force: true })).rejects.toThrow(
+      new RegExp(`aberto pelo\\(s\\) processo\\(s\\) ${process.pid}\\b.*pare-o antes de restaurar`),
+    );
     expect(fs.readdirSync(target).sort()).toEqual(before);
   });
 
@@ -300,7 +312,9 @@ describe("backup e restauração (instalação embutida)", () => {
     const boss = await createAdmin(services, { email: "chefe@redacao.example" });
     const revoked = await createAdmin(services, { email: "ex-editor@redacao.example" });
     for (const admin of [boss, revoked]) {
-      expect((await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "10.1.1.1", headers: new Headers() })).ok).toBe(true);
+      expect(
+        (await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "10.1.1.1", headers: new Headers() })).ok,
+      ).toBe(true);
     }
     await services.auth.requestPasswordReset({ email: boss.email, ip: "10.1.1.2", headers: new Headers() });
     await services.mailer.idle();

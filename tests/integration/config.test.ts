@@ -98,12 +98,8 @@ describe("parseConfig: overrides", () => {
       kind: "sqlite",
       file: path.resolve("./tmp/outro.sqlite"),
     });
-    expect(sqliteFile(parseConfig({ DATABASE_URL: "file:///var/lib/eef/banco.sqlite" }))).toBe(
-      "/var/lib/eef/banco.sqlite",
-    );
-    expect(sqliteFile(parseConfig({ DATABASE_URL: "sqlite:/srv/db.sqlite", DATA_DIR: "/tmp/x" }))).toBe(
-      "/srv/db.sqlite",
-    );
+    expect(sqliteFile(parseConfig({ DATABASE_URL: "file:///var/lib/eef/banco.sqlite" }))).toBe("/var/lib/eef/banco.sqlite");
+    expect(sqliteFile(parseConfig({ DATABASE_URL: "sqlite:/srv/db.sqlite", DATA_DIR: "/tmp/x" }))).toBe("/srv/db.sqlite");
   });
 
   it("DATABASE_URL=postgres://… selects PostgreSQL with a pool (DATABASE_POOL_SIZE, default 10)", () => {
@@ -239,7 +235,14 @@ describe("EXTERNAL_MEDIA_ORIGINS: where imported media left on Google Drive may 
         .externalOrigins,
     ).toEqual(["https://drive.google.com", "https://*.googleusercontent.com"]);
     expect(parseConfig({ EXTERNAL_MEDIA_ORIGINS: "https://midia.example:8443" }).media.externalOrigins).toEqual(["https://midia.example:8443"]);
-    for (const bad of ["http://drive.google.com", "https://drive.google.com/thumbnail", "drive.google.com", "https://*", "'self'", "https://a.example; script-src *"]) {
+    for (const bad of [
+      "http://drive.google.com",
+      "https://drive.google.com/thumbnail",
+      "drive.google.com",
+      "https://*",
+      "'self'",
+      "https://a.example; script-src *",
+    ]) {
       const error = configErrorFor({ EXTERNAL_MEDIA_ORIGINS: bad });
       expect(error.message, bad).toMatch(/EXTERNAL_MEDIA_ORIGINS: .*não é uma origem https sem caminho/);
     }
@@ -252,7 +255,13 @@ describe(".env.example", () => {
     // Set (`NAME=…`) or shown commented out (`# NAME=…`).
     const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!));
     const read = Object.keys(envSchema.shape);
-    expect(read.filter((name) => !listed.has(name)), "missing from .env.example").toEqual([]);
-    expect([...listed].filter((name) => !read.includes(name)), "in .env.example but not read").toEqual([]);
+    expect(
+      read.filter((name) => !listed.has(name)),
+      "missing from .env.example",
+    ).toEqual([]);
+    expect(
+      [...listed].filter((name) => !read.includes(name)),
+      "in .env.example but not read",
+    ).toEqual([]);
   });
 });

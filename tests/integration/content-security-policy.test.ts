@@ -29,9 +29,7 @@ describe("the policy from the configuration", () => {
   });
 
   it("sign-in with Google and the Drive store add Google's consent origin to form-action; S3_PUBLIC_URL to img-src and media-src", () => {
-    const google = policyOptionsFromConfig(
-      parseConfig({ ...BASE_ENV, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "segredo" }),
-    );
+    const google = policyOptionsFromConfig(parseConfig({ ...BASE_ENV, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "segredo" }));
     expect(directive(contentSecurityPolicy(google), "form-action")).toBe("form-action 'self' https://accounts.google.com");
     const drive = policyOptionsFromConfig(
       parseConfig({ ...BASE_ENV, MEDIA_STORE: "gdrive", GOOGLE_DRIVE_CLIENT_ID: "id", GOOGLE_DRIVE_CLIENT_SECRET: "segredo" }),

@@ -14,7 +14,14 @@ const SLOW = 90_000;
 async function counts(services: Services) {
   const { db } = services.database;
   const count = async (table: "news" | "sponsors" | "media") =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { news: await count("news"), sponsors: await count("sponsors"), media: await count("media") };
 }
 
@@ -127,18 +134,22 @@ describe("seedDemoContent on an installation that already has news", () => {
     fs.rmSync(services.dataDir, { recursive: true, force: true });
   });
 
-  it("does not seed (even without a marker), and never seeds later", async () => {
-    const id = await createNews(services, { media: null, title: "Notícia da redação" });
-    const marker = await services.database.db.selectFrom("app_settings").selectAll().execute();
-    expect(marker).toEqual([]);
+  it(
+    "does not seed (even without a marker), and never seeds later",
+    async () => {
+      const id = await createNews(services, { media: null, title: "Notícia da redação" });
+      const marker = await services.database.db.selectFrom("app_settings").selectAll().execute();
+      expect(marker).toEqual([]);
 
-    expect(await seedDemoContent(services)).toBe(false);
-    expect(await counts(services)).toEqual({ news: 1, sponsors: 0, media: 0 });
-    expect((await listAllNews(services)).map((item) => item.id)).toEqual([id]);
+      expect(await seedDemoContent(services)).toBe(false);
+      expect(await counts(services)).toEqual({ news: 1, sponsors: 0, media: 0 });
+      expect((await listAllNews(services)).map((item) => item.id)).toEqual([id]);
 
-    // Once decided, the decision sticks: emptying the site does not bring the demo back.
-    await services.database.db.deleteFrom("news").execute();
-    expect(await seedDemoContent(services)).toBe(false);
-    expect(await counts(services)).toEqual({ news: 0, sponsors: 0, media: 0 });
-  }, SLOW);
+      // Once decided, the decision sticks: emptying the site does not bring the demo back.
+      await services.database.db.deleteFrom("news").execute();
+      expect(await seedDemoContent(services)).toBe(false);
+      expect(await counts(services)).toEqual({ news: 0, sponsors: 0, media: 0 });
+    },
+    SLOW,
+  );
 });

@@ -49,7 +49,13 @@ describe.skipIf(!fs.existsSync("/dev/full"))("disco cheio", () => {
 
   it("o 53100 do PostgreSQL conta; outras falhas não", () => {
     expect(isDiskFull(Object.assign(new Error("could not extend file"), { code: "53100" }))).toBe(true);
-    for (const other of [new Error("x"), Object.assign(new Error("y"), { code: "ECONNREFUSED" }), new AppError("news_not_found", "Notícia não encontrada", 404), null, "texto"]) {
+    for (const other of [
+      new Error("x"),
+      Object.assign(new Error("y"), { code: "ECONNREFUSED" }),
+      new AppError("news_not_found", "Notícia não encontrada", 404),
+      null,
+      "texto",
+    ]) {
       expect(isDiskFull(other)).toBe(false);
       expect(diskFullOr(other)).toBe(other);
     }

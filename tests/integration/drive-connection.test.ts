@@ -5,7 +5,12 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DRIVE_CREDENTIALS_KEY, DRIVE_FAILURE_KEY, DRIVE_SCOPE, createDriveConnection } from "../../app/.server/storage/google-drive/connection.server.ts";
+import {
+  DRIVE_CREDENTIALS_KEY,
+  DRIVE_FAILURE_KEY,
+  DRIVE_SCOPE,
+  createDriveConnection,
+} from "../../app/.server/storage/google-drive/connection.server.ts";
 import { decryptSecret, encryptSecret } from "../../app/.server/storage/google-drive/crypto.server.ts";
 import { DriveAuthError } from "../../app/.server/storage/google-drive/errors.server.ts";
 import {
@@ -223,7 +228,9 @@ describe("OAuth state bound to the admin's session", () => {
   it("sets an HttpOnly, SameSite=Lax cookie limited to /admin/drive", () => {
     const { setCookie, state } = started();
     expect(state).toMatch(/^[\w-]{32}$/);
-    expect(setCookie).toMatch(new RegExp(`^${DRIVE_STATE_COOKIE.replace(".", "\\.")}=[\\w-]+\\.[\\w-]+; Path=/admin/drive; Max-Age=600; HttpOnly; SameSite=Lax$`));
+    expect(setCookie).toMatch(
+      new RegExp(`^${DRIVE_STATE_COOKIE.replace(".", "\\.")}=[\\w-]+\\.[\\w-]+; Path=/admin/drive; Max-Age=600; HttpOnly; SameSite=Lax$`),
+    );
     expect(createDriveOAuthState({ secret: SECRET, userId: "u", request: request(""), returnTo: "/", secure: true }).setCookie).toMatch(/; Secure$/);
     expect(clearDriveOAuthStateCookie(false)).toMatch(/Max-Age=0/);
   });
@@ -250,7 +257,9 @@ describe("OAuth state bound to the admin's session", () => {
 
 describe("iOS detection", () => {
   it("recognises iPhone, iPad and iPod browsers only", () => {
-    expect(isIosUserAgent("Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1")).toBe(true);
+    expect(
+      isIosUserAgent("Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1"),
+    ).toBe(true);
     expect(isIosUserAgent("Mozilla/5.0 (iPad; CPU OS 16_0 like Mac OS X) AppleWebKit/605.1.15 CriOS/120.0 Mobile/15E148 Safari/604.1")).toBe(true);
     expect(isIosUserAgent("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36")).toBe(false);
     expect(isIosUserAgent(null)).toBe(false);

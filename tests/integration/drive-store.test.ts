@@ -102,7 +102,12 @@ describe("Google Drive store: configuration", () => {
   it("MEDIA_STORE=gdrive needs an OAuth client, which defaults to GOOGLE_CLIENT_ID/SECRET; the URLs default to Google's", () => {
     expect(() => parseConfig({ MEDIA_STORE: "gdrive" })).toThrow(ConfigError);
     expect(() => parseConfig({ MEDIA_STORE: "gdrive" })).toThrow(/GOOGLE_DRIVE_CLIENT_ID/);
-    const config = parseConfig({ MEDIA_STORE: "gdrive", GOOGLE_CLIENT_ID: "id-login", GOOGLE_CLIENT_SECRET: "segredo-login", SITE_URL: "https://www.exemplo.com.br/" });
+    const config = parseConfig({
+      MEDIA_STORE: "gdrive",
+      GOOGLE_CLIENT_ID: "id-login",
+      GOOGLE_CLIENT_SECRET: "segredo-login",
+      SITE_URL: "https://www.exemplo.com.br/",
+    });
     expect(config.media.store).toBe("gdrive");
     expect(config.media.gdrive).toEqual({
       clientId: "id-login",

@@ -47,7 +47,18 @@ async function run(services: Services, input: string, options: { mediaDir?: stri
 }
 
 /** The news columns the import writes (not PostgreSQL's generated search column, which the database derives). */
-const NEWS_COLUMNS = ["id", "title", "subtitle", "full_content", "category", "author", "is_highlighted", "media_id", "created_at", "updated_at"] as const;
+const NEWS_COLUMNS = [
+  "id",
+  "title",
+  "subtitle",
+  "full_content",
+  "category",
+  "author",
+  "is_highlighted",
+  "media_id",
+  "created_at",
+  "updated_at",
+] as const;
 
 const newsRow = (services: Services, id: string) =>
   services.database.db.selectFrom("news").select(NEWS_COLUMNS).where("id", "=", id).executeTakeFirst();
@@ -128,7 +139,11 @@ describe("each format of the export", () => {
       .select(["sponsors.created_at", "media.key", "media.kind"])
       .where("sponsors.id", "=", "Sp0nsorLojaVerde0002")
       .executeTakeFirstOrThrow();
-    expect(sponsor).toEqual({ created_at: "2024-03-10T10:00:00.500Z", key: "https://cdn.lojaverde.example/logo.png#sponsors-Sp0nsorLojaVerde0002", kind: "image" });
+    expect(sponsor).toEqual({
+      created_at: "2024-03-10T10:00:00.500Z",
+      key: "https://cdn.lojaverde.example/logo.png#sponsors-Sp0nsorLojaVerde0002",
+      kind: "image",
+    });
   });
 
   it("NDJSON (path/data per line, read line by line): subcollection lines skipped, a bad line and bad text refused on their own lines", async () => {
@@ -295,9 +310,7 @@ describe("running it twice", () => {
     expect(first.stdout).toContain("news: 5 importadas, 0 já existentes, 3 recusadas, 1 com mídia externa, 1 com mídia copiada");
     expect(first.stdout).toContain("sponsors: 3 importadas, 0 já existentes, 0 recusadas, 3 com mídia externa, 0 com mídia copiada");
     expect(first.stdout).toContain("npm run admin -- create --email editora@exemplo.com.br    # uid original: uidFirebaseEditora01");
-    expect(first.stdout).toContain(
-      'EXTERNAL_MEDIA_ORIGINS="https://*.googleusercontent.com https://cdn.lojaverde.example https://drive.google.com"',
-    );
+    expect(first.stdout).toContain('EXTERNAL_MEDIA_ORIGINS="https://*.googleusercontent.com https://cdn.lojaverde.example https://drive.google.com"');
     expect(first.stderr.split("\n").filter(Boolean).sort()).toEqual(
       [
         "export.ndjson:5: a linha não é um JSON válido",
@@ -432,7 +445,9 @@ describe("media", () => {
   it("feeds link external media at its address (without the #news-… marker), with its type", async () => {
     const services = await open();
     await run(services, FORMAT_A);
-    const xml = await createSyndication({ db: services.database.db, store: services.store, site: services.config.site }).rss({ highlightedOnly: true });
+    const xml = await createSyndication({ db: services.database.db, store: services.store, site: services.config.site }).rss({
+      highlightedOnly: true,
+    });
     expect(xml).toContain(`<enclosure url="${THUMBNAIL.replace("&", "&amp;")}" length="0" type="image/jpeg"/>`);
     expect(xml).not.toContain("#news-");
   });
@@ -457,7 +472,19 @@ describe("media", () => {
     await services.store.put(key, Buffer.from("arquivo de verdade"), "image/jpeg");
     await db
       .insertInto("media")
-      .values({ id: "externa-1", kind: "image", store: "external", key, mime_type: "image/jpeg", size_bytes: 0, width: null, height: null, variants: "[]", original_name: null, created_at: new Date().toISOString() })
+      .values({
+        id: "externa-1",
+        kind: "image",
+        store: "external",
+        key,
+        mime_type: "image/jpeg",
+        size_bytes: 0,
+        width: null,
+        height: null,
+        variants: "[]",
+        original_name: null,
+        created_at: new Date().toISOString(),
+      })
       .execute();
     expect(await services.media.deleteMedia("externa-1")).toBe(true);
     expect(await db.selectFrom("media").select("id").where("id", "=", "externa-1").executeTakeFirst()).toBeUndefined();
@@ -481,7 +508,19 @@ describe("media", () => {
     const old = "2020-01-01T00:00:00.000Z";
     await db
       .insertInto("media")
-      .values({ id: "externa-sweep", kind: "image", store: "external", key, mime_type: "image/jpeg", size_bytes: 0, width: null, height: null, variants: "[]", original_name: null, created_at: old })
+      .values({
+        id: "externa-sweep",
+        kind: "image",
+        store: "external",
+        key,
+        mime_type: "image/jpeg",
+        size_bytes: 0,
+        width: null,
+        height: null,
+        variants: "[]",
+        original_name: null,
+        created_at: old,
+      })
       .execute();
     await db.deleteFrom("news").execute();
     await db.deleteFrom("sponsors").execute();
@@ -519,7 +558,9 @@ describe("the summary", () => {
       summaryLines(base, { dryRun: false, externalOrigins, database, pageCacheTtlSeconds: 300 }).join("\n");
     expect(text([], "sqlite")).toContain('EXTERNAL_MEDIA_ORIGINS="https://*.googleusercontent.com https://drive.google.com"');
     expect(text(["https://drive.google.com", "https://*.googleusercontent.com"], "sqlite")).not.toContain("EXTERNAL_MEDIA_ORIGINS");
-    expect(text(["https://drive.google.com"], "sqlite")).toContain('EXTERNAL_MEDIA_ORIGINS="https://drive.google.com https://*.googleusercontent.com"');
+    expect(text(["https://drive.google.com"], "sqlite")).toContain(
+      'EXTERNAL_MEDIA_ORIGINS="https://drive.google.com https://*.googleusercontent.com"',
+    );
     expect(text([], "sqlite")).toContain("em até 300 s (PAGE_CACHE_TTL_SECONDS), ou reinicie o servidor");
     expect(text([], "postgres")).toContain("Servidores em execução foram avisados (PostgreSQL LISTEN/NOTIFY)");
   });

@@ -27,7 +27,14 @@ async function uploaded(services: TestServices, kind: "image" | "video" = "image
 
 const input = (fields: Record<string, unknown>) => newsInputSchema.parse({ title: "Título", subtitle: "Sub", ...fields });
 const mediaCount = async (services: TestServices) =>
-  Number((await services.database.db.selectFrom("media").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await services.database.db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe("image description, caption and credit", () => {
   it("a new image without a description is refused in pt-BR, with nothing stored and the upload removed", async () => {

@@ -38,7 +38,14 @@ function listFiles(dir: string): string[] {
 const mediaDir = (services: Services) => path.join(services.dataDir, "media");
 const variantsOf = (row: { variants: string }) => JSON.parse(row.variants) as StoredVariant[];
 const mediaCount = async (services: Services) =>
-  Number((await services.database.db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await services.database.db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** A PNG header announcing a 20000×20000 grey image (400 M pixels) followed by a tiny data chunk. */
 function decompressionBombPng(): Buffer {
@@ -221,7 +228,9 @@ describe("saveImage", () => {
     const input = await sharp({ create: { width: 1000, height: 500, channels: 3, background: "#ff0000" } })
       .composite([
         {
-          input: await sharp({ create: { width: 500, height: 500, channels: 3, background: "#0000ff" } }).png().toBuffer(),
+          input: await sharp({ create: { width: 500, height: 500, channels: 3, background: "#0000ff" } })
+            .png()
+            .toBuffer(),
           left: 500,
           top: 0,
         },
@@ -258,10 +267,14 @@ describe("saveImage", () => {
     const services = await open();
     const frames = await Promise.all(
       ["#e11", "#1e1", "#11e"].map((background) =>
-        sharp({ create: { width: 640, height: 480, channels: 3, background } }).png().toBuffer(),
+        sharp({ create: { width: 640, height: 480, channels: 3, background } })
+          .png()
+          .toBuffer(),
       ),
     );
-    const input = await sharp(frames, { join: { animated: true } }).gif({ delay: [200, 200, 200], loop: 0 }).toBuffer();
+    const input = await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [200, 200, 200], loop: 0 })
+      .toBuffer();
     const inputMeta = await sharp(input, { animated: true }).metadata();
     expect(inputMeta.pages).toBe(3);
 

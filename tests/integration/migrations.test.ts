@@ -16,7 +16,10 @@ async function indexColumns(db: Kysely<any>, table: string): Promise<Map<string,
   const result = new Map<string, string[]>();
   for (const { name } of indexes) {
     const { rows } = await sql<{ name: string; seqno: number }>`select name, seqno from pragma_index_info(${name}) order by seqno`.execute(db);
-    result.set(name, rows.map((row) => row.name));
+    result.set(
+      name,
+      rows.map((row) => row.name),
+    );
   }
   return result;
 }
@@ -68,15 +71,42 @@ describe("migrations", () => {
       (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name).sort();
     expect(await columns("news")).toEqual(
       [
-        "author", "author_slug", "category", "category_slug", "created_at", "full_content", "id", "is_highlighted", "media_id", "published_at",
-        "status", "subtitle", "title", "updated_at", "updated_by", "version",
+        "author",
+        "author_slug",
+        "category",
+        "category_slug",
+        "created_at",
+        "full_content",
+        "id",
+        "is_highlighted",
+        "media_id",
+        "published_at",
+        "status",
+        "subtitle",
+        "title",
+        "updated_at",
+        "updated_by",
+        "version",
       ].sort(),
     );
     expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);
     expect(await columns("media")).toEqual(
       [
-        "caption", "created_at", "credit", "description", "duration_ms", "height", "id", "key", "kind", "mime_type", "original_name",
-        "size_bytes", "store", "variants", "width",
+        "caption",
+        "created_at",
+        "credit",
+        "description",
+        "duration_ms",
+        "height",
+        "id",
+        "key",
+        "kind",
+        "mime_type",
+        "original_name",
+        "size_bytes",
+        "store",
+        "variants",
+        "width",
       ].sort(),
     );
   });
@@ -94,7 +124,10 @@ describe("migrations", () => {
   });
 
   it("index names are as declared in the migration", async () => {
-    const { rows } = await sql<{ name: string; tbl_name: string }>`select name, tbl_name from sqlite_master where type = 'index' and name not like 'sqlite_%' order by name`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+      tbl_name: string;
+    }>`select name, tbl_name from sqlite_master where type = 'index' and name not like 'sqlite_%' order by name`.execute(db);
     expect(rows).toEqual(
       expect.arrayContaining([
         { name: "news_status_published_at_idx", tbl_name: "news" },
@@ -141,11 +174,15 @@ describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes",
   const queries: CompiledQuery[] = [];
 
   beforeAll(async () => {
-    services = await createTestServices(makeDataDir("eef-plan-"), {}, {
-      onQuery: (event) => {
-        if (event.level === "query") queries.push(event.query);
+    services = await createTestServices(
+      makeDataDir("eef-plan-"),
+      {},
+      {
+        onQuery: (event) => {
+          if (event.level === "query") queries.push(event.query);
+        },
       },
-    });
+    );
     for (let i = 0; i < 5; i++) await createNews(services, { media: null, isHighlighted: i % 2 === 0 });
     await createSponsor(services, new Date("2026-01-01T00:00:00Z"));
   });
@@ -213,11 +250,15 @@ describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes",
 describe.runIf(TEST_DATABASE === "postgres")("listing queries use the indexes on PostgreSQL", () => {
   it("the home and every page of the list (both tabs) are index scans in order, with no sort", async () => {
     const queries: CompiledQuery[] = [];
-    const services = await createTestServices(makeDataDir("eef-pgplan-"), {}, {
-      onQuery: (event) => {
-        if (event.level === "query") queries.push(event.query);
+    const services = await createTestServices(
+      makeDataDir("eef-pgplan-"),
+      {},
+      {
+        onQuery: (event) => {
+          if (event.level === "query") queries.push(event.query);
+        },
       },
-    });
+    );
     try {
       for (let i = 0; i < 5; i++) await createNews(services, { media: null, isHighlighted: i % 2 === 0 });
       // (The sponsor list, a few dozen rows read whole, is sorted in memory by PostgreSQL's choice; its index is
@@ -238,7 +279,9 @@ describe.runIf(TEST_DATABASE === "postgres")("listing queries use the indexes on
         await services.database.db.connection().execute(async (connection) => {
           await sql`set enable_seqscan = off`.execute(connection);
           for (const query of captured) {
-            const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>({ ...query, sql: `explain ${query.sql}` } as CompiledQuery<{ "QUERY PLAN": string }>);
+            const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>({ ...query, sql: `explain ${query.sql}` } as CompiledQuery<{
+              "QUERY PLAN": string;
+            }>);
             plans.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
           }
           await sql`reset enable_seqscan`.execute(connection);
@@ -249,7 +292,9 @@ describe.runIf(TEST_DATABASE === "postgres")("listing queries use the indexes on
         expect(plan).toMatch(/Index (Only )?Scan( Backward)? using news_\w+_idx/);
         expect(plan).not.toMatch(/^\s*(->\s*)?(Incremental )?Sort/m);
       }
-      expect(plans.filter((plan) => /Index Cond: .*ROW\(news\.published_at, news\.id\) < ROW|Index Cond: .*\(published_at, id\) < ROW/.test(plan)).length).toBe(2);
+      expect(
+        plans.filter((plan) => /Index Cond: .*ROW\(news\.published_at, news\.id\) < ROW|Index Cond: .*\(published_at, id\) < ROW/.test(plan)).length,
+      ).toBe(2);
     } finally {
       await services.close();
       fs.rmSync(services.dataDir, { recursive: true, force: true });

@@ -170,7 +170,11 @@ describe("no lost edits", () => {
     const response = toApiError(error, new Request("http://localhost/api/news/x"), services.log);
     expect(response.status).toBe(409);
     const body = (await response.json()) as { error: { code: string; message: string; current: { title: string; version: number } } };
-    expect(body.error).toMatchObject({ code: "news_version_conflict", message: t.newsForm.conflict, current: { title: "Primeira edição", version: 2 } });
+    expect(body.error).toMatchObject({
+      code: "news_version_conflict",
+      message: t.newsForm.conflict,
+      current: { title: "Primeira edição", version: 2 },
+    });
     expect((await services.news.getNews(id)).title).toBe("Primeira edição");
     // Overwriting on purpose names the version now saved.
     await services.newsEditor.updateNews(id, input({ title: "Segunda edição", version: body.error.current.version }), null);
@@ -195,7 +199,12 @@ describe("revisions", () => {
     );
     const id = created.id;
     await services.database.db.updateTable("news").set({ media_id: image.id }).where("id", "=", id).execute();
-    await services.newsEditor.updateNews(id, input({ title: "Versão dois", fullContent: "Texto mudado", category: "Futebol", removeMedia: true, version: 1 }), null, admin.userId);
+    await services.newsEditor.updateNews(
+      id,
+      input({ title: "Versão dois", fullContent: "Texto mudado", category: "Futebol", removeMedia: true, version: 1 }),
+      null,
+      admin.userId,
+    );
     await services.newsEditor.patchNews(id, { subtitle: "Outro subtítulo" }, null, null);
 
     const versions = (await listNewsVersions(services.database.db, id))!;

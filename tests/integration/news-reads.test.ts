@@ -68,10 +68,12 @@ describe("contagem por hora", () => {
     await counter.flush();
     counter.record(a!);
     await counter.flush();
-    expect(await rows(services)).toEqual([
-      { news_id: a, hour: "2026-11-25T14:00:00.000Z", reads: 3 },
-      { news_id: b, hour: "2026-11-25T14:00:00.000Z", reads: 1 },
-    ].sort((x, y) => x.news_id!.localeCompare(y.news_id!)));
+    expect(await rows(services)).toEqual(
+      [
+        { news_id: a, hour: "2026-11-25T14:00:00.000Z", reads: 3 },
+        { news_id: b, hour: "2026-11-25T14:00:00.000Z", reads: 1 },
+      ].sort((x, y) => x.news_id!.localeCompare(y.news_id!)),
+    );
 
     clock.now = NOW + HOUR;
     counter.record(a!);
@@ -222,6 +224,8 @@ describe("limite por cliente e robôs", () => {
     expect(isBotAgent("curl/8.5.0")).toBe(true);
     expect(isBotAgent("")).toBe(true);
     expect(isBotAgent(null)).toBe(true);
-    expect(isBotAgent("Mozilla/5.0 (Linux; Android 14; moto g54) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36")).toBe(false);
+    expect(isBotAgent("Mozilla/5.0 (Linux; Android 14; moto g54) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36")).toBe(
+      false,
+    );
   });
 });

@@ -36,7 +36,14 @@ async function row(services: Services, id: string) {
   return services.database.db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
 }
 const mediaCount = async (services: Services) =>
-  Number((await services.database.db.selectFrom("media").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await services.database.db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 const patch = (fields: Record<string, unknown>) => newsPatchSchema.parse(fields);
 
@@ -109,7 +116,9 @@ describe("saves of an item that is gone", () => {
     const before = await mediaCount(services);
     const upload = await uploadedImage(services);
     await expect(services.newsEditor.patchNews("nao-existe", patch({ title: "X" }), upload)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(services.newsEditor.updateNews("nao-existe", { title: "X", subtitle: "Y", isHighlighted: false, removeMedia: false }, null)).rejects.toMatchObject({
+    await expect(
+      services.newsEditor.updateNews("nao-existe", { title: "X", subtitle: "Y", isHighlighted: false, removeMedia: false }, null),
+    ).rejects.toMatchObject({
       status: 404,
       code: "news_not_found",
     });
@@ -140,7 +149,9 @@ describe("saves of an item that is gone", () => {
       },
     });
     const before = await mediaCount(services);
-    await expect(editor.patchNews(id, patch({ title: "Tarde demais", mediaDescription: "Foto do estádio." }), await uploadedImage(services))).rejects.toMatchObject({ status: 404 });
+    await expect(
+      editor.patchNews(id, patch({ title: "Tarde demais", mediaDescription: "Foto do estádio." }), await uploadedImage(services)),
+    ).rejects.toMatchObject({ status: 404 });
     expect(stored).not.toBeNull();
     expect(await mediaCount(services)).toBe(before);
     // No stored object is left (the store's own temporary folder aside).
@@ -164,12 +175,15 @@ describe("errors that say nothing to strangers", () => {
     await services.database.close();
     const failure = await services.news.listNewsPage({ limit: 24 }).catch((error: unknown) => error);
     const lines: string[] = [];
-    const log = pino({ level: "error" }, new Writable({
+    const log = pino(
+      { level: "error" },
+      new Writable({
         write: (chunk, _encoding, done) => {
           lines.push(String(chunk));
           done();
         },
-      }));
+      }),
+    );
     const response = toApiError(failure, new Request("http://localhost/api/news", { headers: { "x-request-id": "req-42" } }), log);
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: { code: string; message: string } };

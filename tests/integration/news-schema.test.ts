@@ -8,7 +8,9 @@ const firstMessage = (result: { success: boolean; error?: { issues: Array<{ mess
 describe("news text fields: what is refused, with which message", () => {
   it("control characters (NUL, ESC, BEL, DEL) are refused; tab and line breaks stay", () => {
     for (const bad of ["\u0000", "\u001b[31m", "\u0007", "\u007f", "\u0085"]) {
-      expect(firstMessage(newsInputSchema.safeParse({ ...base, title: `Gol${bad}` })), JSON.stringify(bad)).toBe(t.newsForm.controlCharacters("Título"));
+      expect(firstMessage(newsInputSchema.safeParse({ ...base, title: `Gol${bad}` })), JSON.stringify(bad)).toBe(
+        t.newsForm.controlCharacters("Título"),
+      );
     }
     const ok = newsFormSchema.parse({ ...base, fullContent: "Linha 1\r\nLinha 2\tcom tab" });
     expect(ok.fullContent).toBe("Linha 1\nLinha 2\tcom tab");

@@ -34,9 +34,7 @@ const ids = (items: NewsSummary[]) => items.map((item) => item.id);
 async function seedNews(services: Services, count: number, highlighted: number[] = []): Promise<string[]> {
   const created: string[] = [];
   for (let i = 0; i < count; i++) {
-    created.push(
-      await createNews(services, { media: null, createdAt: at(i), isHighlighted: highlighted.includes(i), title: `Notícia ${i}` }),
-    );
+    created.push(await createNews(services, { media: null, createdAt: at(i), isHighlighted: highlighted.includes(i), title: `Notícia ${i}` }));
   }
   return created;
 }
@@ -287,7 +285,11 @@ describe("getNews", () => {
   it("reads the updated_at column", async () => {
     const services = await open();
     const id = await createNews(services, { media: null, createdAt: at(2) });
-    await services.database.db.updateTable("news").set({ updated_at: at(7) }).where("id", "=", id).execute();
+    await services.database.db
+      .updateTable("news")
+      .set({ updated_at: at(7) })
+      .where("id", "=", id)
+      .execute();
     const article = await services.news.getNews(id);
     expect(article.createdAt).toBe(at(2));
     expect(article.updatedAt).toBe(at(7));

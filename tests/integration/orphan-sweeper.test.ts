@@ -223,7 +223,16 @@ describe("sweepOrphans only ever removes this installation's objects", () => {
     // An old unreferenced record whose files have no mark (from before ids): neither it nor its file is touched.
     await services.database.db
       .insertInto("media")
-      .values({ id: "legada", kind: "video", store: "local", key: "vid/legada-0001.mp4", mime_type: "video/mp4", size_bytes: 1, variants: "[]", created_at: new Date(Date.now() - 30 * 24 * HOUR).toISOString() })
+      .values({
+        id: "legada",
+        kind: "video",
+        store: "local",
+        key: "vid/legada-0001.mp4",
+        mime_type: "video/mp4",
+        size_bytes: 1,
+        variants: "[]",
+        created_at: new Date(Date.now() - 30 * 24 * HOUR).toISOString(),
+      })
       .execute();
     writeFile(path.join(mediaDir(services), "vid/legada-0001.mp4"));
     const result = await sweepOrphans(deps);
@@ -282,7 +291,14 @@ describe("startOrphanSweeper", () => {
       const first = await services.media.saveVideo(Buffer.from("um"), "video/mp4", "1.mp4");
       await ageMedia(services, first.id, 2 * HOUR);
       const installationId = () => services.installation.id();
-      const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log: silent, graceMs: GRACE, intervalMs: 10 * 60 * 1000, installationId });
+      const sweeper = startOrphanSweeper({
+        db: services.database.db,
+        store: services.store,
+        log: silent,
+        graceMs: GRACE,
+        intervalMs: 10 * 60 * 1000,
+        installationId,
+      });
       await sweeper.idle();
       // A server started on the wrong database deletes nothing before anyone can look.
       expect(await mediaIds(services)).toEqual([first.id]);
@@ -313,7 +329,14 @@ describe("startOrphanSweeper", () => {
     const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     const installationId = await services.installation.id();
     await services.close();
-    const sweeper = startOrphanSweeper({ db: services.database.db, store: services.store, log, graceMs: GRACE, intervalMs: HOUR, installationId: async () => installationId });
+    const sweeper = startOrphanSweeper({
+      db: services.database.db,
+      store: services.store,
+      log,
+      graceMs: GRACE,
+      intervalMs: HOUR,
+      installationId: async () => installationId,
+    });
     vi.advanceTimersByTime(HOUR);
     vi.useRealTimers();
     await sweeper.idle();
@@ -346,10 +369,7 @@ describe("deleteMedia", () => {
     };
     expect(await media.deleteMedia(row.id)).toBe(true);
     expect(await mediaIds(services)).toEqual([]);
-    expect(log.warn).toHaveBeenCalledWith(
-      expect.objectContaining({ mediaId: row.id, key: row.key }),
-      expect.stringContaining("sweeper"),
-    );
+    expect(log.warn).toHaveBeenCalledWith(expect.objectContaining({ mediaId: row.id, key: row.key }), expect.stringContaining("sweeper"));
     expect(listFiles(mediaDir(services))).toEqual([row.key]);
 
     age(path.join(mediaDir(services), row.key), 2 * HOUR);

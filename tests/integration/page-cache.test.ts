@@ -80,10 +80,12 @@ describe("cacheKey: what the cache may answer", () => {
 describe("the page cache", () => {
   it("renders once, then answers from memory in brotli, gzip or plain, with an ETag and 304", async () => {
     let renders = 0;
-    const { get, cache } = await serve({ render: async (url) => {
+    const { get, cache } = await serve({
+      render: async (url) => {
         renders++;
         return page(url);
-      } });
+      },
+    });
     const first = await get("/", { "Accept-Encoding": "gzip, deflate, br" });
     expect(first.headers["x-page-cache"]).toBe("miss");
     expect(first.headers["content-encoding"]).toBe("br");
@@ -179,10 +181,13 @@ describe("the page cache", () => {
 
   it("keeps at most maxBytes, dropping the least recently used pages", async () => {
     let renders = 0;
-    const { get, cache } = await serve({ maxBytes: 6000, render: async (url) => {
+    const { get, cache } = await serve({
+      maxBytes: 6000,
+      render: async (url) => {
         renders++;
         return page(url);
-      } });
+      },
+    });
     await get("/article/1");
     await get("/article/2");
     await get("/article/1"); // 1 is now the most recently used
@@ -196,10 +201,14 @@ describe("the page cache", () => {
   it("re-renders a page older than the TTL (safety net), serving the old copy meanwhile", async () => {
     let clock = 0;
     let renders = 0;
-    const { get } = await serve({ ttlMs: 1000, now: () => clock, render: async (url) => {
+    const { get } = await serve({
+      ttlMs: 1000,
+      now: () => clock,
+      render: async (url) => {
         renders++;
         return page(url);
-      } });
+      },
+    });
     await get("/userLicence");
     clock = 999;
     expect((await get("/userLicence")).headers["x-page-cache"]).toBe("hit");

@@ -5,8 +5,7 @@ import { fieldErrorsOf, registerSchema, resetSchema } from "../../app/lib/auth-s
 import { type PasswordPolicy, passwordProblems, passwordSchema } from "../../app/lib/password-policy.ts";
 
 const rules = t.auth.passwordRules;
-const policyFromEnv = (env: Record<string, string> = {}): PasswordPolicy =>
-  parseConfig({ DATA_DIR: "/tmp/eef-policy", ...env }).auth.passwordPolicy;
+const policyFromEnv = (env: Record<string, string> = {}): PasswordPolicy => parseConfig({ DATA_DIR: "/tmp/eef-policy", ...env }).auth.passwordPolicy;
 const relaxed: PasswordPolicy = {
   minLength: 6,
   maxLength: 128,

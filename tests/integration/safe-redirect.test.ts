@@ -58,7 +58,14 @@ describe("safeRedirectPath: nada que saia do site (sem open redirect)", () => {
   });
 
   it("truques codificados nunca produzem um destino fora do site", () => {
-    for (const input of ["/%2F%2Fevil.example", "/%2f%2fevil.example", "/%5Cevil.example", "/%5C%5Cevil.example", "/%09/evil.example", "/%E3%80%82evil"]) {
+    for (const input of [
+      "/%2F%2Fevil.example",
+      "/%2f%2fevil.example",
+      "/%5Cevil.example",
+      "/%5C%5Cevil.example",
+      "/%09/evil.example",
+      "/%E3%80%82evil",
+    ]) {
       const result = safeRedirectPath(input);
       // Whatever is kept must stay a path of this site once a browser resolves it.
       const resolved = new URL(result, "https://site.example");
@@ -69,9 +76,16 @@ describe("safeRedirectPath: nada que saia do site (sem open redirect)", () => {
   });
 
   it("não volta para a página de login (sem laço de redirecionamento)", () => {
-    for (const input of ["/admin/login", "/admin/login?redirectTo=/admin/login", "/admin/login/", "/admin/login?view=register", "/admin/login#x",
+    for (const input of [
+      "/admin/login",
+      "/admin/login?redirectTo=/admin/login",
+      "/admin/login/",
+      "/admin/login?view=register",
+      "/admin/login#x",
       // Routes match case-insensitively, so these open the login page too.
-      "/ADMIN/LOGIN", "/Admin/Login?redirectTo=/x"]) {
+      "/ADMIN/LOGIN",
+      "/Admin/Login?redirectTo=/x",
+    ]) {
       expect(safeRedirectPath(input), input).toBe(FALLBACK);
     }
   });

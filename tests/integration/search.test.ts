@@ -19,7 +19,7 @@ describe("Portuguese text processing", () => {
     expect(queryTerms("jogadores")).toEqual(queryTerms("jogador"));
     // Stop words only: nothing to search.
     expect(queryTerms("de que o")).toEqual([]);
-    expect(queryTerms("  \"*\" -:() ")).toEqual([]);
+    expect(queryTerms('  "*" -:() ')).toEqual([]);
   });
 
   it("turns query syntax into plain words", () => {
@@ -119,9 +119,33 @@ describe(`search on ${TEST_DATABASE}`, () => {
 
   it("never fails on query syntax: quotes, operators, parentheses", async () => {
     const queries = [
-      '"', '""', "'", "*", "gol*", "-gol", "gol -clássico", "title:gol", "NEAR(gol minuto)", "gol AND", "AND", "OR OR",
-      "NOT", "(gol", "gol)", "^gol", "{gol}", "gol + minuto", "gol & minuto | x", "!gol", "gol <-> minuto", "\\", "%_",
-      "'; drop table news; --", "<img src=x onerror=alert(1)>", "\u0000gol", "😀 gol",
+      '"',
+      '""',
+      "'",
+      "*",
+      "gol*",
+      "-gol",
+      "gol -clássico",
+      "title:gol",
+      "NEAR(gol minuto)",
+      "gol AND",
+      "AND",
+      "OR OR",
+      "NOT",
+      "(gol",
+      "gol)",
+      "^gol",
+      "{gol}",
+      "gol + minuto",
+      "gol & minuto | x",
+      "!gol",
+      "gol <-> minuto",
+      "\\",
+      "%_",
+      "'; drop table news; --",
+      "<img src=x onerror=alert(1)>",
+      "\u0000gol",
+      "😀 gol",
     ];
     for (const query of queries) {
       const page = await services.search.search({ query });
@@ -154,10 +178,22 @@ describe(`search on ${TEST_DATABASE}`, () => {
 
   it("keeps the index in sync for rows written directly (bulk seed, raw SQL)", async () => {
     const db = services.database.db;
-    await db.insertInto("news").values({
-      id: "direta-1", title: "Xadrez: brasileira avança", subtitle: "Torneio em Baku", full_content: "x", category: "Xadrez",
-      author: "Redação", is_highlighted: 0, media_id: null, created_at: at(100), published_at: at(100), updated_at: at(100),
-    }).execute();
+    await db
+      .insertInto("news")
+      .values({
+        id: "direta-1",
+        title: "Xadrez: brasileira avança",
+        subtitle: "Torneio em Baku",
+        full_content: "x",
+        category: "Xadrez",
+        author: "Redação",
+        is_highlighted: 0,
+        media_id: null,
+        created_at: at(100),
+        published_at: at(100),
+        updated_at: at(100),
+      })
+      .execute();
     expect((await services.search.search({ query: "xadrez baku" })).hits.map((hit) => hit.id)).toEqual(["direta-1"]);
     await db.updateTable("news").set({ subtitle: "Torneio em Tbilisi" }).where("id", "=", "direta-1").execute();
     expect((await services.search.search({ query: "baku" })).hits).toEqual([]);

@@ -15,7 +15,11 @@ describe("npm run security", () => {
   });
 
   it("sends the admin's cookie and a same-site Origin only where asked", () => {
-    const admin = sqlmapRequestArgs("http://127.0.0.1:4000", { name: "x", method: "PATCH", path: "/api/news/1", admin: true, body: { type: "json", fields: { title: "a" } } }, "s=1");
+    const admin = sqlmapRequestArgs(
+      "http://127.0.0.1:4000",
+      { name: "x", method: "PATCH", path: "/api/news/1", admin: true, body: { type: "json", fields: { title: "a" } } },
+      "s=1",
+    );
     expect(admin).toContain("--cookie=s=1");
     expect(admin).toContain('--data={"title":"a"}');
     expect(admin.find((arg) => arg.startsWith("--headers="))).toContain("Origin: http://127.0.0.1:4000");
@@ -62,7 +66,11 @@ describe("npm run security", () => {
         ],
         "SQL Injection": [],
       },
-      anomalies: { "Internal Server Error": [{ method: "GET", path: "/news-list", info: "The server responded with a 500 HTTP error code", parameter: "cursor" }] },
+      anomalies: {
+        "Internal Server Error": [
+          { method: "GET", path: "/news-list", info: "The server responded with a 500 HTTP error code", parameter: "cursor" },
+        ],
+      },
     };
     const { findings, expected } = wapitiFindings(report);
     expect(expected.map((entry) => entry.info)).toEqual(["Strict-Transport-Security is not set"]);

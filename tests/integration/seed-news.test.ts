@@ -17,7 +17,10 @@ const SPACING_MS = 600_000;
 const COUNT = 1200;
 
 async function count(services: Services, table: "news" | "media"): Promise<number> {
-  const row = await services.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const row = await services.database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -65,7 +68,13 @@ describe("seedBulkNews", () => {
     const rows = await services.database.db.selectFrom("news").selectAll().execute();
     expect(new Set(rows.map((row) => row.category))).toEqual(new Set(CATEGORIES));
     for (const row of rows) {
-      const parsed = newsInputSchema.safeParse({ title: row.title, subtitle: row.subtitle, fullContent: row.full_content, category: row.category, author: row.author });
+      const parsed = newsInputSchema.safeParse({
+        title: row.title,
+        subtitle: row.subtitle,
+        fullContent: row.full_content,
+        category: row.category,
+        author: row.author,
+      });
       expect(parsed.success, row.title).toBe(true);
       for (const text of [row.title, row.subtitle, row.full_content]) expect(text).not.toMatch(/[{}]/);
       expect(row.full_content.split("\n\n").length).toBeGreaterThanOrEqual(3);
@@ -102,7 +111,13 @@ describe("seedBulkNews", () => {
 
   it("leaves nothing the orphan sweeper would remove, and deleting one news item removes only its own picture", async () => {
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const swept = await sweepOrphans({ db: services.database.db, store: services.store, log, graceMs: 0, installationId: await services.installation.id() });
+    const swept = await sweepOrphans({
+      db: services.database.db,
+      store: services.store,
+      log,
+      graceMs: 0,
+      installationId: await services.installation.id(),
+    });
     expect(swept).toMatchObject({ removedRecords: 0, removedFiles: 0 });
 
     const [newest, second] = await listAllNews(services);

@@ -48,7 +48,6 @@ function rawClient(): S3Client {
   return createS3Client(s3Config(CONTRACT_BUCKET));
 }
 
-
 describeMediaStoreContract("local", async () => {
   const root = makeDataDir("eef-contract-local-");
   return {
@@ -215,10 +214,7 @@ describe("S3 store", () => {
       commands.length = 0;
       const source = generatedStream(LARGE_OBJECT_SIZE);
       await store.put("vid/grande-00000001.mp4", source.stream, "video/mp4");
-      expect(commands.filter((name) => name !== "UploadPartCommand")).toEqual([
-        "CreateMultipartUploadCommand",
-        "CompleteMultipartUploadCommand",
-      ]);
+      expect(commands.filter((name) => name !== "UploadPartCommand")).toEqual(["CreateMultipartUploadCommand", "CompleteMultipartUploadCommand"]);
       expect(commands.filter((name) => name === "UploadPartCommand")).toHaveLength(Math.ceil(LARGE_OBJECT_SIZE / (8 * 1024 * 1024)));
       expect(await store.stat("vid/grande-00000001.mp4")).toEqual({ size: LARGE_OBJECT_SIZE });
     } finally {

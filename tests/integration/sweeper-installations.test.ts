@@ -23,7 +23,6 @@ afterAll(async () => {
   await s3?.stop();
 });
 
-
 it("a second installation on a fresh database against the same bucket sweeps none of the first one's objects", async () => {
   const env = s3.env(BUCKET);
   const production = await createTestServices(makeDataDir("eef-prod-"), env);

@@ -133,10 +133,25 @@ describe("sitemaps", () => {
     const services = await open();
     const rows = Array.from({ length: 2_300 }, (_, i) => {
       const createdAt = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-      return { id: `n${String(i).padStart(5, "0")}`, title: `T${i}`, subtitle: "s", full_content: "c", category: "Geral", author: "A", is_highlighted: 0, media_id: null, created_at: createdAt, published_at: createdAt, updated_at: createdAt };
+      return {
+        id: `n${String(i).padStart(5, "0")}`,
+        title: `T${i}`,
+        subtitle: "s",
+        full_content: "c",
+        category: "Geral",
+        author: "A",
+        is_highlighted: 0,
+        media_id: null,
+        created_at: createdAt,
+        published_at: createdAt,
+        updated_at: createdAt,
+      };
     });
     for (let start = 0; start < rows.length; start += 500) {
-      await services.database.db.insertInto("news").values(rows.slice(start, start + 500)).execute();
+      await services.database.db
+        .insertInto("news")
+        .values(rows.slice(start, start + 500))
+        .execute();
     }
     const syndication = syndicationOf(services, 10_000);
     const entries = await parseSitemap((await syndication.sitemapArticles(1))!);
@@ -206,7 +221,8 @@ describe("sitemaps validate against the sitemaps.org schema (libxml2's xmllint)"
       expect(result.valid, name).toBe(true);
     }
     // The control: the same check refuses a urlset that breaks the schema.
-    const broken = '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><lastmod>ontem</lastmod></url></urlset>';
+    const broken =
+      '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><lastmod>ontem</lastmod></url></urlset>';
     expect((await validateXML({ xml: { fileName: "broken.xml", contents: broken }, schema })).valid).toBe(false);
   });
 });

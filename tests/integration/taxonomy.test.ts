@@ -107,13 +107,25 @@ describe.skipIf(TEST_DATABASE === "postgres")("the taxonomy migration", () => {
       const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
       expect(error).toBeUndefined();
       const row = (id: string, category: string, author: string, createdAt: string) => ({
-        id, title: id, subtitle: "s", full_content: "c", category, author, is_highlighted: 0, media_id: null, created_at: createdAt, updated_at: createdAt,
+        id,
+        title: id,
+        subtitle: "s",
+        full_content: "c",
+        category,
+        author,
+        is_highlighted: 0,
+        media_id: null,
+        created_at: createdAt,
+        updated_at: createdAt,
       });
-      await db.insertInto("news").values([
-        row("b", "volei", "Ana", "2026-01-02T00:00:00.000Z"),
-        row("a", "Vôlei", "ANA", "2026-01-01T00:00:00.000Z"),
-        row("c", "Futebol", "Bruno", "2026-01-03T00:00:00.000Z"),
-      ]).execute();
+      await db
+        .insertInto("news")
+        .values([
+          row("b", "volei", "Ana", "2026-01-02T00:00:00.000Z"),
+          row("a", "Vôlei", "ANA", "2026-01-01T00:00:00.000Z"),
+          row("c", "Futebol", "Bruno", "2026-01-03T00:00:00.000Z"),
+        ])
+        .execute();
       await migrateToLatest(db);
       const rows = await db.selectFrom("news").select(["id", "category", "category_slug", "author", "author_slug"]).orderBy("id").execute();
       expect(rows).toEqual([
@@ -143,11 +155,15 @@ describe.skipIf(TEST_DATABASE === "postgres")("the taxonomy migration", () => {
 describe("category and author pages use their indexes", () => {
   it("every page, on both databases", async () => {
     const queries: CompiledQuery[] = [];
-    const services = await createTestServices(makeDataDir("eef-taxplan-"), {}, {
-      onQuery: (event) => {
-        if (event.level === "query") queries.push(event.query);
+    const services = await createTestServices(
+      makeDataDir("eef-taxplan-"),
+      {},
+      {
+        onQuery: (event) => {
+          if (event.level === "query") queries.push(event.query);
+        },
       },
-    });
+    );
     try {
       for (let i = 0; i < 6; i++) {
         await createNews(services, { media: null, category: i % 2 ? "Vôlei" : "Futebol", author: i % 3 ? "Ana" : "Bruno" });
@@ -164,11 +180,17 @@ describe("category and author pages use their indexes", () => {
           await services.database.db.connection().execute(async (connection) => {
             if (TEST_DATABASE === "postgres") {
               await sql`set enable_seqscan = off`.execute(connection);
-              const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>({ ...captured[0]!, sql: `explain ${captured[0]!.sql}` } as CompiledQuery<{ "QUERY PLAN": string }>);
+              const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>({
+                ...captured[0]!,
+                sql: `explain ${captured[0]!.sql}`,
+              } as CompiledQuery<{ "QUERY PLAN": string }>);
               await sql`reset enable_seqscan`.execute(connection);
               plans.push({ plan: rows.map((row) => row["QUERY PLAN"]).join("\n"), later: Boolean(cursor) });
             } else {
-              const { rows } = await connection.executeQuery<{ detail: string }>({ ...captured[0]!, sql: `explain query plan ${captured[0]!.sql}` } as CompiledQuery<{ detail: string }>);
+              const { rows } = await connection.executeQuery<{ detail: string }>({
+                ...captured[0]!,
+                sql: `explain query plan ${captured[0]!.sql}`,
+              } as CompiledQuery<{ detail: string }>);
               plans.push({ plan: rows.map((row) => row.detail).join(" | "), later: Boolean(cursor) });
             }
           });

@@ -65,9 +65,16 @@ describe("verificação em duas etapas (TOTP) para administradores", () => {
       code: "two_factor_invalid",
       message: t.auth.twoFactor.invalidCode,
     });
-    const second = await services.auth.verifySecondFactor({ code: await createOTP(secret).totp(), method: "totp", ip: freshIp(), headers: challenge });
+    const second = await services.auth.verifySecondFactor({
+      code: await createOTP(secret).totp(),
+      method: "totp",
+      ip: freshIp(),
+      headers: challenge,
+    });
     expect(second.ok).toBe(true);
-    const viewer = await services.auth.getViewer(new Request("http://localhost/", { headers: cookiesFrom((second as { headers: Headers }).headers) }));
+    const viewer = await services.auth.getViewer(
+      new Request("http://localhost/", { headers: cookiesFrom((second as { headers: Headers }).headers) }),
+    );
     expect(viewer).toMatchObject({ userId: admin.id, isAdmin: true, twoFactorEnabled: true });
 
     // Without the first step's cookie a code alone opens nothing.

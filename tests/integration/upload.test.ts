@@ -59,7 +59,14 @@ function listFiles(dir: string): string[] {
 const tmpOf = (services: Services) => path.join(services.dataDir, "tmp", "uploads");
 const mediaDir = (services: Services) => path.join(services.dataDir, "media");
 const mediaCount = async (services: Services) =>
-  Number((await services.database.db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await services.database.db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Nothing of a refused upload may remain: no temporary file, no stored file, no record. */
 async function expectNothingStored(services: Services) {
@@ -214,7 +221,11 @@ describe("parseUploadForm + saveUpload: accepted files", () => {
   it("accepts a PNG and keeps PNG next to WebP", async () => {
     const services = await open();
     const png = await makeTestImage(500, 500, "png");
-    const { file } = await parse(services, formRequest(formWith(new Blob([new Uint8Array(png)], { type: "image/png" }), "logo.png")), SPONSOR_IMAGE_RULES);
+    const { file } = await parse(
+      services,
+      formRequest(formWith(new Blob([new Uint8Array(png)], { type: "image/png" }), "logo.png")),
+      SPONSOR_IMAGE_RULES,
+    );
     expect(file).toMatchObject({ kind: "image", mimeType: "image/png", extension: "png", size: png.length });
     const row = await services.media.saveUpload(file!);
     expect(row.mime_type).toBe("image/png");
@@ -226,10 +237,14 @@ describe("parseUploadForm + saveUpload: accepted files", () => {
     const services = await open();
     const frames = await Promise.all(
       ["#c00", "#0c0", "#00c", "#cc0"].map((background) =>
-        sharp({ create: { width: 480, height: 270, channels: 3, background } }).png().toBuffer(),
+        sharp({ create: { width: 480, height: 270, channels: 3, background } })
+          .png()
+          .toBuffer(),
       ),
     );
-    const gif = await sharp(frames, { join: { animated: true } }).gif({ delay: [150, 150, 150, 150], loop: 0 }).toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [150, 150, 150, 150], loop: 0 })
+      .toBuffer();
     expect((await sharp(gif, { animated: true }).metadata()).pages).toBe(4);
 
     const { file } = await parse(services, formRequest(formWith(new Blob([new Uint8Array(gif)], { type: "image/gif" }), "lance.gif")));
@@ -292,7 +307,10 @@ describe("parseUploadForm + saveUpload: accepted files", () => {
     const services = await open();
     const video = makeVideo(extension);
     // The browser's declared type is deliberately useless: detection uses the bytes.
-    const { file } = await parse(services, formRequest(formWith(new Blob([new Uint8Array(video)], { type: "application/octet-stream" }), `clipe.${extension}`)));
+    const { file } = await parse(
+      services,
+      formRequest(formWith(new Blob([new Uint8Array(video)], { type: "application/octet-stream" }), `clipe.${extension}`)),
+    );
     expect(file).toMatchObject({ kind: "video", mimeType, extension });
     const row = await services.media.saveUpload(file!);
     expect(row.key.endsWith(`.${extension}`)).toBe(true);
@@ -356,7 +374,9 @@ describe("parseUploadForm: type detection from the magic bytes", () => {
   it.skipIf(!hasFfmpeg)("a sponsor logo must be an image: a real MP4 is refused", async () => {
     const services = await open();
     const mp4 = makeVideo("mp4");
-    const error = await rejectionOf(parse(services, formRequest(formWith(new Blob([new Uint8Array(mp4)], { type: "image/png" }), "logo.png")), SPONSOR_IMAGE_RULES));
+    const error = await rejectionOf(
+      parse(services, formRequest(formWith(new Blob([new Uint8Array(mp4)], { type: "image/png" }), "logo.png")), SPONSOR_IMAGE_RULES),
+    );
     expect(error.code).toBe("upload_invalid_type");
     await expectNothingStored(services);
   });
@@ -464,17 +484,26 @@ describe("parseUploadForm: malformed requests", () => {
   it("refuses a field over the field limit, and too many fields", async () => {
     const services = await open();
     const long = formWith(null, "", { fullContent: "á".repeat(70_000) }); // 140 000 bytes of UTF-8
-    const error = await rejectionOf(parseUploadForm(formRequest(long), { fileField: "media", rules: NEWS_MEDIA_RULES, tmpDir: tmpOf(services), maxFieldBytes: 100_000 }));
+    const error = await rejectionOf(
+      parseUploadForm(formRequest(long), { fileField: "media", rules: NEWS_MEDIA_RULES, tmpDir: tmpOf(services), maxFieldBytes: 100_000 }),
+    );
     expect(error.code).toBe("upload_malformed");
     expect(error.message).toBe(UPLOAD_MESSAGES.fieldsTooLarge);
     // Exactly at the limit is fine.
     const exact = formWith(null, "", { fullContent: "a".repeat(100_000) });
-    const parsed = await parseUploadForm(formRequest(exact), { fileField: "media", rules: NEWS_MEDIA_RULES, tmpDir: tmpOf(services), maxFieldBytes: 100_000 });
+    const parsed = await parseUploadForm(formRequest(exact), {
+      fileField: "media",
+      rules: NEWS_MEDIA_RULES,
+      tmpDir: tmpOf(services),
+      maxFieldBytes: 100_000,
+    });
     expect(parsed.fields.fullContent!.length).toBe(100_000);
 
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`campo${i}`] = "x";
-    const tooMany = await rejectionOf(parseUploadForm(formRequest(formWith(null, "", many)), { fileField: "media", rules: NEWS_MEDIA_RULES, tmpDir: tmpOf(services), maxFields: 4 }));
+    const tooMany = await rejectionOf(
+      parseUploadForm(formRequest(formWith(null, "", many)), { fileField: "media", rules: NEWS_MEDIA_RULES, tmpDir: tmpOf(services), maxFields: 4 }),
+    );
     expect(tooMany.code).toBe("upload_malformed");
   });
 });
@@ -482,7 +511,9 @@ describe("parseUploadForm: malformed requests", () => {
 describe("saveUpload: images that cannot be processed", () => {
   it("refuses a truncated JPEG as corrupt and stores nothing", async () => {
     const services = await open();
-    const jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+    const jpeg = await sharp({
+      create: { width: 1200, height: 800, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 50 } },
+    })
       .jpeg({ quality: 85 })
       .toBuffer();
     const truncated = jpeg.subarray(0, Math.floor(jpeg.length * 0.6));

@@ -33,7 +33,21 @@ function makeClip(size: string, seconds: number, extra: string[] = []): { file: 
   const dir = makeDataDir("eef-poster-clip-");
   dirs.push(dir);
   const file = path.join(dir, "clip.mp4");
-  execFileSync(FFMPEG!, ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=s=${size}:d=${seconds}`, "-pix_fmt", "yuv420p", ...extra, "-c:v", "libx264", file]);
+  execFileSync(FFMPEG!, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=s=${size}:d=${seconds}`,
+    "-pix_fmt",
+    "yuv420p",
+    ...extra,
+    "-c:v",
+    "libx264",
+    file,
+  ]);
   return { file, bytes: fs.readFileSync(file) };
 }
 
@@ -75,7 +89,8 @@ describe("makeVideoPoster", () => {
   });
 
   it("parses ffmpeg's description of its input", () => {
-    const text = "Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'a.mp4':\n  Duration: 00:01:02.50, start: 0.000000, bitrate: 98 kb/s\n" +
+    const text =
+      "Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'a.mp4':\n  Duration: 00:01:02.50, start: 0.000000, bitrate: 98 kb/s\n" +
       "    Stream #0:0(und): Video: h264 (High) (avc1 / 0x31637661), yuv420p, 1920x1080 [SAR 1:1 DAR 16:9], 95 kb/s, 25 fps\n";
     expect(parseDurationMs(text)).toBe(62_500);
     expect(parseFrameSize(text)).toEqual({ width: 1920, height: 1080 });
@@ -114,7 +129,12 @@ describe("saving videos", () => {
     );
     const webp800 = variants.find((variant) => variant.format === "webp" && variant.width === 800)!;
     const jpeg1200 = variants.find((variant) => variant.format === "jpeg" && variant.width === 1200)!;
-    expect(view).toMatchObject({ kind: "video", src: services.store.publicUrl(stored.key), poster: services.store.publicUrl(webp800.key), width: 1280 });
+    expect(view).toMatchObject({
+      kind: "video",
+      src: services.store.publicUrl(stored.key),
+      poster: services.store.publicUrl(webp800.key),
+      width: 1280,
+    });
     expect(previewImage(site, view)).toEqual({
       url: `https://esporte.example${services.store.publicUrl(jpeg1200.key)}`,
       width: 1200,
@@ -124,9 +144,9 @@ describe("saving videos", () => {
 
     // Deleting the media removes the video and every poster file.
     await services.media.deleteMedia(row.id);
-    const left = fs.readdirSync(path.join(services.dataDir, "media"), { recursive: true }).filter((entry) =>
-      fs.statSync(path.join(services.dataDir, "media", String(entry))).isFile(),
-    );
+    const left = fs
+      .readdirSync(path.join(services.dataDir, "media"), { recursive: true })
+      .filter((entry) => fs.statSync(path.join(services.dataDir, "media", String(entry))).isFile());
     expect(left).toEqual([]);
   });
 

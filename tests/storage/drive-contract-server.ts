@@ -274,7 +274,8 @@ export async function startDriveContractServer(options: DriveContractServerOptio
       return sendJson(res, 401, {
         error: {
           code: 401,
-          message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+          message:
+            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
           errors: [{ message: "Invalid Credentials", domain: "global", reason: "authError", location: "Authorization", locationType: "header" }],
           status: "UNAUTHENTICATED",
         },
@@ -390,7 +391,13 @@ export async function startDriveContractServer(options: DriveContractServerOptio
       return sendOAuthError(res, 400, "invalid_request", "Content-Type must be application/x-www-form-urlencoded");
     }
     const forced = takeFailure(operation);
-    if (forced) return sendOAuthError(res, forced.status, forced.reason ?? (forced.status >= 500 ? "internal_failure" : "invalid_grant"), forced.message ?? "Forced failure");
+    if (forced)
+      return sendOAuthError(
+        res,
+        forced.status,
+        forced.reason ?? (forced.status >= 500 ? "internal_failure" : "invalid_grant"),
+        forced.message ?? "Forced failure",
+      );
     const client = clientOf(form, req);
     if (client.id !== clientId || client.secret !== clientSecret) return sendOAuthError(res, 401, "invalid_client", "Unauthorized");
     if (form.grant_type === "authorization_code") {
@@ -405,7 +412,10 @@ export async function startDriveContractServer(options: DriveContractServerOptio
         refreshToken = `1//${id(32)}`;
         refreshTokens.set(refreshToken, { clientId: client.id, scope: code.scope, revoked: false });
       }
-      return sendJson(res, 200, { ...issueAccessToken(client.id, code.scope, refreshToken), ...(refreshToken ? { refresh_token: refreshToken } : {}) });
+      return sendJson(res, 200, {
+        ...issueAccessToken(client.id, code.scope, refreshToken),
+        ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      });
     }
     if (form.grant_type === "refresh_token") {
       const refresh = refreshTokens.get(form.refresh_token ?? "");
@@ -455,7 +465,14 @@ export async function startDriveContractServer(options: DriveContractServerOptio
     return parents;
   }
 
-  function createFile(client: string, metadata: Record<string, unknown>, parents: string[], data: Buffer, mimeType: string, uploadType: FakeDriveFile["uploadType"]) {
+  function createFile(
+    client: string,
+    metadata: Record<string, unknown>,
+    parents: string[],
+    data: Buffer,
+    mimeType: string,
+    uploadType: FakeDriveFile["uploadType"],
+  ) {
     const file: FakeDriveFile = {
       id: id(21),
       name: typeof metadata.name === "string" ? metadata.name : "Untitled",

@@ -25,11 +25,9 @@ export interface TestS3Server {
  */
 export async function startS3Server(buckets: string[]): Promise<TestS3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "eef-s3rver-"));
-  const child = spawn(
-    process.execPath,
-    ["--openssl-legacy-provider", LAUNCHER, JSON.stringify({ directory, buckets })],
-    { stdio: ["pipe", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, ["--openssl-legacy-provider", LAUNCHER, JSON.stringify({ directory, buckets })], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let port: number;
   try {
     port = await readPort(child);

@@ -151,10 +151,7 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       await services.admins.grant(userId);
       if (!sendLink) return `Administrador criado: ${email} (${userId}). Entre em /admin/login.`;
       const sent = await services.auth.sendSetPasswordLink(email);
-      const where =
-        sent === "outbox"
-          ? ` O e-mail foi gravado em ${services.config.mail.outboxDir} (SMTP_URL não definido).`
-          : "";
+      const where = sent === "outbox" ? ` O e-mail foi gravado em ${services.config.mail.outboxDir} (SMTP_URL não definido).` : "";
       return `Administrador criado: ${email} (${userId}). Um link para definir a senha (válido por 1 hora) foi enviado para ${email}.${where}`;
     }
     case "grant": {

@@ -263,7 +263,11 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
     /** Confirms the setup with a code of the app; returns the renewed session cookie. */
     async confirmTwoFactor(input: { code: string; headers: Headers }): Promise<AuthResult> {
       try {
-        const confirmed = await (await auth.get()).api.verifyTOTP({ body: { code: input.code.replace(/\s+/g, "") }, headers: input.headers, returnHeaders: true });
+        const confirmed = await (await auth.get()).api.verifyTOTP({
+          body: { code: input.code.replace(/\s+/g, "") },
+          headers: input.headers,
+          returnHeaders: true,
+        });
         return { ok: true, headers: confirmed.headers };
       } catch (error) {
         return securityFailure(error);
@@ -276,7 +280,11 @@ export function createAuthService({ auth, mailer, admins, limiter, config, log }
         return { ok: false, code: "failed", message: t.auth.twoFactor.cannotDisable, status: 403 };
       }
       try {
-        const disabled = await (await auth.get()).api.disableTwoFactor({ body: { password: input.password }, headers: input.headers, returnHeaders: true });
+        const disabled = await (await auth.get()).api.disableTwoFactor({
+          body: { password: input.password },
+          headers: input.headers,
+          returnHeaders: true,
+        });
         return { ok: true, headers: disabled.headers };
       } catch (error) {
         return securityFailure(error);

@@ -4,7 +4,15 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { t } from "../../i18n/pt-BR.ts";
 import { passwordProblems } from "../../lib/password-policy.ts";
-import { type AuthDeps, AUTH_BASE_PATH, markEmailVerified, RESET_PASSWORD_PATH, RESET_TOKEN_TTL_SECONDS, VERIFY_EMAIL_PATH, VERIFY_EMAIL_TTL_SECONDS } from "./auth.server.ts";
+import {
+  type AuthDeps,
+  AUTH_BASE_PATH,
+  markEmailVerified,
+  RESET_PASSWORD_PATH,
+  RESET_TOKEN_TTL_SECONDS,
+  VERIFY_EMAIL_PATH,
+  VERIFY_EMAIL_TTL_SECONDS,
+} from "./auth.server.ts";
 
 /** The Better Auth instance on our database: e-mail + password, and Google (OpenID Connect) when configured. */
 export function buildBetterAuth({ config, db, dialect, secret, mailer, log }: AuthDeps) {
@@ -53,7 +61,12 @@ export function buildBetterAuth({ config, db, dialect, secret, mailer, log }: Au
         await markEmailVerified(db, user.id);
       },
       async onExistingUserSignUp({ user }) {
-        send(user.email, t.auth.mail.existingSubject(config.site.name), t.auth.mail.existingText(config.site.name, `${config.site.url}/admin/login?view=forgot`), "existing account notice");
+        send(
+          user.email,
+          t.auth.mail.existingSubject(config.site.name),
+          t.auth.mail.existingText(config.site.name, `${config.site.url}/admin/login?view=forgot`),
+          "existing account notice",
+        );
       },
     },
     emailVerification: {
@@ -95,4 +108,3 @@ export function buildBetterAuth({ config, db, dialect, secret, mailer, log }: Au
     ],
   });
 }
-

@@ -39,10 +39,7 @@ export const envSchema = z.object({
   SOCIAL_TWITTER_URL: z.url().default("https://twitter.com/esporteemfoco"),
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/esporteemfoco"),
   CONTACT_EMAIL: z.email({ error: "precisa ser um e-mail válido" }).optional(),
-  TIME_ZONE: z
-    .string()
-    .default("America/Sao_Paulo")
-    .refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
+  TIME_ZONE: z.string().default("America/Sao_Paulo").refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
   SEED_DEMO: booleanFlag.default(true),
   MEDIA_STORE: z.enum(["local", "s3", "gdrive"]).default("local"),
   S3_BUCKET: z.string().trim().min(3).optional(),
@@ -60,7 +57,11 @@ export const envSchema = z.object({
   /** Google Drive store (MEDIA_STORE=gdrive): OAuth client (defaults to GOOGLE_CLIENT_ID/SECRET) and optional folder. */
   GOOGLE_DRIVE_CLIENT_ID: z.string().trim().min(1).optional(),
   GOOGLE_DRIVE_CLIENT_SECRET: z.string().trim().min(1).optional(),
-  GOOGLE_DRIVE_FOLDER_ID: z.string().trim().regex(/^[\w-]+$/, { error: "use o id da pasta (o final do endereço dela no Drive)" }).optional(),
+  GOOGLE_DRIVE_FOLDER_ID: z
+    .string()
+    .trim()
+    .regex(/^[\w-]+$/, { error: "use o id da pasta (o final do endereço dela no Drive)" })
+    .optional(),
   /** Google's documented endpoints; changed only to point at a test server. */
   GOOGLE_DRIVE_AUTH_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_DRIVE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
@@ -139,7 +140,10 @@ export const envSchema = z.object({
   PASSWORD_REQUIRE_SYMBOL: booleanFlag.default(false),
   /** Sign-in attempts allowed per window, per IP and per account. */
   /** Redis shared by every instance for sign-in rate limits (optional; memory otherwise). */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, { error: "use redis://host:6379" }).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: "use redis://host:6379" })
+    .optional(),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
@@ -200,7 +204,6 @@ export interface AppConfig {
   backup: { signingKey: string | null };
 }
 
-
 /** The part of the configuration the browser may see (sent by the root loader). */
 export interface PublicSiteConfig {
   name: string;
@@ -250,9 +253,7 @@ export class ConfigError extends Error {
  * e.g. `PORT: Too big: expected number to be <=65535`.
  */
 export function parseConfig(source: Record<string, string | undefined> = process.env): AppConfig {
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -277,9 +278,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
   const driveClientSecret = env.GOOGLE_DRIVE_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET;
   if (env.MEDIA_STORE === "gdrive" && (!driveClientId || !driveClientSecret)) {
     const missing = driveClientId ? "GOOGLE_DRIVE_CLIENT_SECRET" : "GOOGLE_DRIVE_CLIENT_ID";
-    throw new ConfigError(
-      `Configuração inválida:\n  ${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`,
-    );
+    throw new ConfigError(`Configuração inválida:\n  ${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`);
   }
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -359,9 +358,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     site: {
       name: env.SITE_NAME,
       url: siteUrl,
-      description:
-        env.SITE_DESCRIPTION ??
-        "Futebol, basquete, vôlei e tudo o que move o esporte brasileiro, com cobertura diária e independente.",
+      description: env.SITE_DESCRIPTION ?? "Futebol, basquete, vôlei e tudo o que move o esporte brasileiro, com cobertura diária e independente.",
       footerTitle: env.FOOTER_TITLE ?? env.SITE_NAME,
       defaultAuthor: `Redação ${env.SITE_NAME}`,
       contactEmail: env.CONTACT_EMAIL ?? null,

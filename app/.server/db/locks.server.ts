@@ -9,11 +9,7 @@ export const LOCK_KEYS = { orphanSweep: 72_615_001, migrations: 72_615_002, demo
  * session advisory lock held on one pooled connection for the task's duration (released even if the task fails).
  * SQLite serves a single process, so the task simply runs.
  */
-export async function runExclusive(
-  database: Pick<DatabaseHandle, "db" | "dialect">,
-  key: number,
-  task: () => Promise<unknown>,
-): Promise<boolean> {
+export async function runExclusive(database: Pick<DatabaseHandle, "db" | "dialect">, key: number, task: () => Promise<unknown>): Promise<boolean> {
   if (database.dialect !== "postgres") {
     await task();
     return true;

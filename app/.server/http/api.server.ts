@@ -1,5 +1,14 @@
 import type { z } from "zod";
-import { AppError, DiskFullError, diskFullOr, FieldsError, isExpectedError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import {
+  AppError,
+  DiskFullError,
+  diskFullOr,
+  FieldsError,
+  isExpectedError,
+  publicErrorMessage,
+  requestIdFrom,
+  retryAfterHeaders,
+} from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { getServices } from "../app.server.ts";
@@ -63,4 +72,3 @@ export function parseFields<T extends z.ZodType>(schema: T, fields: Record<strin
   const byField = fieldErrorsOf(result.error);
   throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? "Dados inválidos.", byField);
 }
-

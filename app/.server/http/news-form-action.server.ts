@@ -58,7 +58,8 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
     }
     let result: Awaited<ReturnType<typeof newsEditor.createNews>>;
     try {
-      result = newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file, actor) : await newsEditor.createNews(parsed.data, file, actor);
+      result =
+        newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file, actor) : await newsEditor.createNews(parsed.data, file, actor);
     } catch (error) {
       if (error instanceof FieldsError) return data<NewsFormActionData>({ fieldErrors: error.fields, values: sentValues(fields) }, { status: 400 });
       throw error;

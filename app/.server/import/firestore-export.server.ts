@@ -15,9 +15,7 @@ import readline from "node:readline";
  */
 
 /** One document of the export, or one line saying what could not be read (pt-BR, for the operator). */
-export type ExportEntry =
-  | { type: "document"; collection: string; id: string; data: Record<string, unknown> }
-  | { type: "problem"; message: string };
+export type ExportEntry = { type: "document"; collection: string; id: string; data: Record<string, unknown> } | { type: "problem"; message: string };
 
 const EXPORT_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
 
@@ -52,8 +50,7 @@ export async function* readFirestoreExport(input: string): AsyncGenerator<Export
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 async function* readJson(file: string): AsyncGenerator<ExportEntry> {
   const name = path.basename(file);

@@ -62,9 +62,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   const variants: ImageVariant[] = [];
   for (const target of variantWidths(width)) {
     for (const outFormat of unique(["webp", format] as const)) {
-      const pipeline = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated })
-        .rotate()
-        .resize({ width: target, withoutEnlargement: true });
+      const pipeline = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated }).rotate().resize({ width: target, withoutEnlargement: true });
       const { data, info } = await encode(pipeline, outFormat).toBuffer({ resolveWithObject: true });
       variants.push({
         width: info.width,

@@ -19,8 +19,7 @@ export interface Installation {
  */
 export function createInstallation(db: Kysely<Database>): Installation {
   let cached: Promise<string> | null = null;
-  const read = async () =>
-    (await db.selectFrom("app_settings").select("value").where("key", "=", INSTALLATION_ID_KEY).executeTakeFirst())?.value;
+  const read = async () => (await db.selectFrom("app_settings").select("value").where("key", "=", INSTALLATION_ID_KEY).executeTakeFirst())?.value;
   return {
     id() {
       cached ??= (async () => {

@@ -55,7 +55,14 @@ export function createMediaService({
   async function insertRecord(row: NewMediaRow, keys: string[]): Promise<MediaRow> {
     try {
       await db.insertInto("media").values(row).execute();
-      return { description: null, caption: null, credit: null, ...row, variants: row.variants ?? "[]", duration_ms: row.duration_ms ?? null } as MediaRow;
+      return {
+        description: null,
+        caption: null,
+        credit: null,
+        ...row,
+        variants: row.variants ?? "[]",
+        duration_ms: row.duration_ms ?? null,
+      } as MediaRow;
     } catch (error) {
       await Promise.allSettled(keys.map((key) => store.delete(key)));
       throw error;
@@ -142,12 +149,7 @@ export function createMediaService({
   }
 
   /** Stores a video and its poster's files, then the record; a failure removes whatever was written. */
-  async function storeVideo(
-    key: string,
-    poster: PosterFiles,
-    put: () => Promise<void>,
-    record: NewMediaRow,
-  ): Promise<MediaRow> {
+  async function storeVideo(key: string, poster: PosterFiles, put: () => Promise<void>, record: NewMediaRow): Promise<MediaRow> {
     const posterKeys = poster.variants.map((variant) => variant.key);
     try {
       await put();
@@ -169,24 +171,29 @@ export function createMediaService({
     const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
     const poster = await storePoster(id, filePath, mimeType);
     const record = videoRecord(id, key, mimeType, size, originalName, poster);
-    return storeVideo(key, poster, async () => {
-      const check = createHash("sha256");
-      let streamed = 0;
-      const tee = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          check.update(chunk);
-          streamed += chunk.length;
-          callback(null, chunk);
-        },
-      });
-      const source = createReadStream(filePath);
-      source.once("error", (error) => tee.destroy(error));
-      await store.put(key, source.pipe(tee), mimeType);
-      if (streamed !== size || check.digest("hex") !== first.hash) {
-        await store.delete(key).catch(() => undefined);
-        throw new Error("O vídeo mudou enquanto era armazenado");
-      }
-    }, record);
+    return storeVideo(
+      key,
+      poster,
+      async () => {
+        const check = createHash("sha256");
+        let streamed = 0;
+        const tee = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            check.update(chunk);
+            streamed += chunk.length;
+            callback(null, chunk);
+          },
+        });
+        const source = createReadStream(filePath);
+        source.once("error", (error) => tee.destroy(error));
+        await store.put(key, source.pipe(tee), mimeType);
+        if (streamed !== size || check.digest("hex") !== first.hash) {
+          await store.delete(key).catch(() => undefined);
+          throw new Error("O vídeo mudou enquanto era armazenado");
+        }
+      },
+      record,
+    );
   }
 
   return {
@@ -361,7 +368,17 @@ function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publi
   if (row.media_store === EXTERNAL_STORE) {
     // The address as imported (the `#news-…` fragment never reaches the other server). Dimensions are unknown.
     const src = row.media_key;
-    return { kind: row.media_kind, src, mimeType: row.media_mime_type, width: null, height: null, srcSet: null, webpSrcSet: null, largeSrc: src, external: true };
+    return {
+      kind: row.media_kind,
+      src,
+      mimeType: row.media_mime_type,
+      width: null,
+      height: null,
+      srcSet: null,
+      webpSrcSet: null,
+      largeSrc: src,
+      external: true,
+    };
   }
   const src = store.publicUrl(row.media_key);
   const variants = parseVariants(row.media_variants);

@@ -55,8 +55,10 @@ export interface SweepResult {
 }
 
 const UNREFERENCED = {
-  news: (eb: ExpressionBuilder<Database, "media">) => eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
-  sponsors: (eb: ExpressionBuilder<Database, "media">) => eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
+  news: (eb: ExpressionBuilder<Database, "media">) =>
+    eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
+  sponsors: (eb: ExpressionBuilder<Database, "media">) =>
+    eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
   // An older version of a news item can be restored with its media: kept as long as a revision refers to it.
   revisions: (eb: ExpressionBuilder<Database, "media">) =>
     eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").whereRef("news_revisions.media_id", "=", "media.id"))),
@@ -134,7 +136,13 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
 
   for (const row of unreferenced) {
     // The delete repeats the "unreferenced" test, so a record attached to a news item since the select is kept.
-    const deleted = await db.deleteFrom("media").where("id", "=", row.id).where(UNREFERENCED.news).where(UNREFERENCED.sponsors).where(UNREFERENCED.revisions).executeTakeFirst();
+    const deleted = await db
+      .deleteFrom("media")
+      .where("id", "=", row.id)
+      .where(UNREFERENCED.news)
+      .where(UNREFERENCED.sponsors)
+      .where(UNREFERENCED.revisions)
+      .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) continue;
     result.removedRecords++;
     for (const key of mediaKeys(row)) {

@@ -144,7 +144,8 @@ export async function parseUploadForm(
       return { fields: received.fields, file: null };
     }
     // file-type is loaded with the first upload, not at start.
-    const detected = temp.size > 0 ? await import("file-type").then(({ fileTypeFromFile }) => fileTypeFromFile(temp.path)).catch(() => undefined) : undefined;
+    const detected =
+      temp.size > 0 ? await import("file-type").then(({ fileTypeFromFile }) => fileTypeFromFile(temp.path)).catch(() => undefined) : undefined;
     const accepted = detected ? mediaTypeByExtension(detected.ext) : undefined;
     if (!accepted || !rules.accept.includes(accepted.kind)) {
       throw new UploadError("upload_invalid_type", rules.messages.invalidType);
@@ -185,10 +186,7 @@ interface ReceiveOptions {
   maxRequestBytes: number;
 }
 
-function receive(
-  body: ReadableStream<Uint8Array>,
-  options: ReceiveOptions,
-): Promise<{ fields: Record<string, string>; file: ReceivedFile | null }> {
+function receive(body: ReadableStream<Uint8Array>, options: ReceiveOptions): Promise<{ fields: Record<string, string>; file: ReceivedFile | null }> {
   return new Promise((resolve, reject) => {
     let source: Readable;
     let parser: busboy.Busboy;
@@ -278,21 +276,22 @@ function receive(
       tempPath = target;
       stream.once("limit", () => fail(new UploadError("upload_too_large", options.rules.messages.tooLarge)));
       const out = createWriteStream(target, { flags: "wx" });
-      writing = pipeline(stream, out).then(
-        () => {
-          if (stream.truncated) return; // the limit handler has already failed the upload
-          file = {
-            path: target,
-            size: out.bytesWritten,
-            filename: cleanName(info.filename),
-            declaredType: info.mimeType,
-          };
-        },
-        (error: unknown) => {
-          // The parser was destroyed (limit, broken form) or the disk refused the write (full: a 507 that says so).
-          if (!settled) fail(diskFullOr(error));
-        },
-      )
+      writing = pipeline(stream, out)
+        .then(
+          () => {
+            if (stream.truncated) return; // the limit handler has already failed the upload
+            file = {
+              path: target,
+              size: out.bytesWritten,
+              filename: cleanName(info.filename),
+              declaredType: info.mimeType,
+            };
+          },
+          (error: unknown) => {
+            // The parser was destroyed (limit, broken form) or the disk refused the write (full: a 507 that says so).
+            if (!settled) fail(diskFullOr(error));
+          },
+        )
         // Only once the file is closed can it be removed for good (a late open would recreate it).
         .then(() => (out.closed ? undefined : once(out, "close").then(() => undefined)));
     });

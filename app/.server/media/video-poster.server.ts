@@ -57,8 +57,31 @@ export async function makeVideoPoster(path: string, mimeType: string): Promise<V
 
 async function grabFrame(input: string[], path: string, seconds: number): Promise<Buffer> {
   const result = await runFfmpeg(
-    [...input, "-ss", seconds.toFixed(3), "-i", `file:${path}`, "-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn", "-threads", "1",
-      "-f", "image2pipe", "-c:v", "mjpeg", "-q:v", "2", "-v", "error", "pipe:1"],
+    [
+      ...input,
+      "-ss",
+      seconds.toFixed(3),
+      "-i",
+      `file:${path}`,
+      "-map",
+      "0:v:0",
+      "-frames:v",
+      "1",
+      "-an",
+      "-sn",
+      "-dn",
+      "-threads",
+      "1",
+      "-f",
+      "image2pipe",
+      "-c:v",
+      "mjpeg",
+      "-q:v",
+      "2",
+      "-v",
+      "error",
+      "pipe:1",
+    ],
     { timeoutMs: 30_000 },
   );
   if (result.code !== 0) throw new Error(`ffmpeg falhou (${result.code}): ${lastLine(result.stderr)}`);

@@ -33,7 +33,6 @@ export interface PublishingInput {
   version?: number | undefined;
 }
 
-
 /**
  * A save based on an older version than the saved one (someone else saved in between): a 409 with a stable code,
  * carrying what is saved now so the editor can see what changed, reload, or overwrite on purpose.
@@ -257,7 +256,6 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     });
   }
 
-
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
     async createNews(
@@ -285,7 +283,17 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (saved) await db.updateTable("media").set(text).where("id", "=", saved.id).execute();
           await db
             .insertInto("news")
-            .values({ id, ...fields, ...terms, ...publication, version: 1, media_id: saved?.id ?? null, created_at: now, updated_at: now, updated_by: actor })
+            .values({
+              id,
+              ...fields,
+              ...terms,
+              ...publication,
+              version: 1,
+              media_id: saved?.id ?? null,
+              created_at: now,
+              updated_at: now,
+              updated_by: actor,
+            })
             .execute();
         } catch (error) {
           if (saved) await removeMediaQuietly(saved.id);
@@ -303,16 +311,25 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
     async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: string | null = null) {
-      return saveChanges(id, file, patch.removeMedia === true, patch, actor, (existing) => {
-        const changes: Partial<ReturnType<typeof columns>> = {};
-        if (patch.title !== undefined) changes.title = patch.title;
-        if (patch.subtitle !== undefined) changes.subtitle = patch.subtitle;
-        if (patch.fullContent !== undefined) changes.full_content = patch.fullContent.trim() ? patch.fullContent : (patch.subtitle ?? existing.subtitle);
-        if (patch.category !== undefined) changes.category = patch.category.trim() || t.news.defaultCategory;
-        if (patch.author !== undefined) changes.author = patch.author.trim() || defaultAuthor;
-        if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
-        return changes;
-      }, mediaTextOf(patch, false));
+      return saveChanges(
+        id,
+        file,
+        patch.removeMedia === true,
+        patch,
+        actor,
+        (existing) => {
+          const changes: Partial<ReturnType<typeof columns>> = {};
+          if (patch.title !== undefined) changes.title = patch.title;
+          if (patch.subtitle !== undefined) changes.subtitle = patch.subtitle;
+          if (patch.fullContent !== undefined)
+            changes.full_content = patch.fullContent.trim() ? patch.fullContent : (patch.subtitle ?? existing.subtitle);
+          if (patch.category !== undefined) changes.category = patch.category.trim() || t.news.defaultCategory;
+          if (patch.author !== undefined) changes.author = patch.author.trim() || defaultAuthor;
+          if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
+          return changes;
+        },
+        mediaTextOf(patch, false),
+      );
     },
 
     /**
@@ -320,25 +337,26 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
      * replaces is kept as a revision too). The status and publication date stay as they are.
      */
     async restoreRevision(id: string, revisionId: string, actor: string | null, version?: number) {
-      const revision = await db
-        .selectFrom("news_revisions")
-        .selectAll()
-        .where("id", "=", revisionId)
-        .where("news_id", "=", id)
-        .executeTakeFirst();
+      const revision = await db.selectFrom("news_revisions").selectAll().where("id", "=", revisionId).where("news_id", "=", id).executeTakeFirst();
       if (!revision) throw new NotFoundError("revision_not_found", t.revisions.notFound);
-      const media = revision.media_id
-        ? await db.selectFrom("media").select("id").where("id", "=", revision.media_id).executeTakeFirst()
-        : undefined;
-      return saveChanges(id, null, !media, { version }, actor, () => ({
-        title: revision.title,
-        subtitle: revision.subtitle,
-        full_content: revision.full_content,
-        category: revision.category,
-        author: revision.author,
-        is_highlighted: revision.is_highlighted,
-        ...(media ? { media_id: media.id } : {}),
-      }), {});
+      const media = revision.media_id ? await db.selectFrom("media").select("id").where("id", "=", revision.media_id).executeTakeFirst() : undefined;
+      return saveChanges(
+        id,
+        null,
+        !media,
+        { version },
+        actor,
+        () => ({
+          title: revision.title,
+          subtitle: revision.subtitle,
+          full_content: revision.full_content,
+          category: revision.category,
+          author: revision.author,
+          is_highlighted: revision.is_highlighted,
+          ...(media ? { media_id: media.id } : {}),
+        }),
+        {},
+      );
     },
 
     async setHighlight(id: string, highlighted: boolean): Promise<void> {

@@ -5,13 +5,7 @@ import { NotFoundError, wrapFailure } from "../errors.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import {
-  findHighlightsFilled,
-  findNewsById,
-  findNewsPage,
-  findRecentNews,
-  type NewsWithMediaRow,
-} from "./news.queries.server.ts";
+import { findHighlightsFilled, findNewsById, findNewsPage, findRecentNews, type NewsWithMediaRow } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { findTermName, listCategoryNames, type TermKind } from "./taxonomy.server.ts";
 
@@ -42,7 +36,17 @@ export interface NewsPage {
 export function toNewsSummary(
   row: Pick<
     NewsWithMediaRow,
-    "id" | "title" | "subtitle" | "category" | "author" | "category_slug" | "author_slug" | "is_highlighted" | "created_at" | "published_at" | "status"
+    | "id"
+    | "title"
+    | "subtitle"
+    | "category"
+    | "author"
+    | "category_slug"
+    | "author_slug"
+    | "is_highlighted"
+    | "created_at"
+    | "published_at"
+    | "status"
   > &
     JoinedMediaColumns,
   store: Pick<MediaStore, "publicUrl">,
@@ -104,10 +108,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
     /** The home's two blocks, in two queries whatever the number of news. */
     getHome(): Promise<{ recent: NewsSummary[]; highlights: NewsSummary[] }> {
       return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
-        const [recent, highlights] = await Promise.all([
-          findRecentNews(db, HOME_RECENT_COUNT),
-          findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT),
-        ]);
+        const [recent, highlights] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT)]);
         return { recent: recent.map(toSummary), highlights: highlights.map(toSummary) };
       });
     },

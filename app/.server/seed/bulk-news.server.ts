@@ -112,11 +112,23 @@ export async function seedBulkNews(
       if (index === 0) result.newestId = id;
       if (highlighted) result.highlighted++;
       const terms = await canonicalNewsTermsCached(text);
-      rows.push({ id, ...text, ...terms, is_highlighted: highlighted ? 1 : 0, media_id: mediaId, created_at: createdAt, published_at: createdAt, updated_at: createdAt });
+      rows.push({
+        id,
+        ...text,
+        ...terms,
+        is_highlighted: highlighted ? 1 : 0,
+        media_id: mediaId,
+        created_at: createdAt,
+        published_at: createdAt,
+        updated_at: createdAt,
+      });
     }
     await db.transaction().execute(async (trx) => {
       for (let offset = 0; offset < rows.length; offset += perStatement) {
-        await trx.insertInto("news").values(rows.slice(offset, offset + perStatement)).execute();
+        await trx
+          .insertInto("news")
+          .values(rows.slice(offset, offset + perStatement))
+          .execute();
       }
     });
     result.inserted += rows.length;

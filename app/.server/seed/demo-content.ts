@@ -27,7 +27,7 @@ export const DEMO_NEWS: DemoNews[] = [
     subtitle:
       "Depois de sair perdendo por 2 a 0, o time da serra marcou três gols no segundo tempo e dormiu na ponta da tabela pela primeira vez na temporada.",
     fullContent:
-      "O Estádio das Araucárias viveu uma noite para entrar na história.\n\nO Atlético Serrano saiu para o intervalo perdendo por 2 a 0 para o Esporte Clube Litoral, com uma atuação apagada e vaiado pela torcida. O técnico Marcos Vieira mexeu no time: colocou dois atacantes e adiantou a marcação.\n\nAos 18 minutos, Dudu Ferraz diminuiu de cabeça. O empate veio aos 37, em cobrança de falta de Renan Salles. E, aos 49, o zagueiro Thiago Lopes aproveitou o rebote do goleiro e virou o jogo.\n\n\"Ninguém desistiu. A torcida nos empurrou o tempo todo\", disse o capitão após a partida.\n\nCom o resultado, o Serrano chega a 41 pontos e assume a liderança isolada do campeonato.",
+      'O Estádio das Araucárias viveu uma noite para entrar na história.\n\nO Atlético Serrano saiu para o intervalo perdendo por 2 a 0 para o Esporte Clube Litoral, com uma atuação apagada e vaiado pela torcida. O técnico Marcos Vieira mexeu no time: colocou dois atacantes e adiantou a marcação.\n\nAos 18 minutos, Dudu Ferraz diminuiu de cabeça. O empate veio aos 37, em cobrança de falta de Renan Salles. E, aos 49, o zagueiro Thiago Lopes aproveitou o rebote do goleiro e virou o jogo.\n\n"Ninguém desistiu. A torcida nos empurrou o tempo todo", disse o capitão após a partida.\n\nCom o resultado, o Serrano chega a 41 pontos e assume a liderança isolada do campeonato.',
     category: "Futebol",
     isHighlighted: true,
     hoursAgo: 2,
@@ -35,8 +35,7 @@ export const DEMO_NEWS: DemoNews[] = [
   },
   {
     title: "Seleção feminina de vôlei garante vaga na final com atuação impecável",
-    subtitle:
-      "Em três sets diretos, as brasileiras dominaram o bloqueio e o saque e agora decidem o título no domingo.",
+    subtitle: "Em três sets diretos, as brasileiras dominaram o bloqueio e o saque e agora decidem o título no domingo.",
     fullContent:
       "A seleção brasileira feminina de vôlei não deu chances às adversárias na semifinal: 25/19, 25/21 e 25/17.\n\nA oposta Carla Menezes foi a maior pontuadora, com 19 pontos, e o bloqueio brasileiro somou 14 pontos no jogo.\n\nA final será no domingo, às 10h (horário de Brasília).",
     category: "Vôlei",

@@ -70,18 +70,12 @@ export async function seedDemoContent(
       .execute();
   }
   await markSeeded(services, now);
-  services.log.info(
-    { news: DEMO_NEWS.length, sponsors: DEMO_SPONSOR_COUNT, ms: Math.round(performance.now() - started) },
-    "demo content created",
-  );
+  services.log.info({ news: DEMO_NEWS.length, sponsors: DEMO_SPONSOR_COUNT, ms: Math.round(performance.now() - started) }, "demo content created");
   return true;
 }
 
 async function markSeeded(services: Pick<AppServices, "database">, now: Date) {
-  await services.database.db
-    .insertInto("app_settings")
-    .values({ key: SEEDED_KEY, value: now.toISOString() })
-    .execute();
+  await services.database.db.insertInto("app_settings").values({ key: SEEDED_KEY, value: now.toISOString() }).execute();
 }
 
 /**

@@ -4,14 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import {
-  assertValidKey,
-  type ByteRange,
-  isValidKey,
-  type MediaStore,
-  type StoredEntry,
-  type StoredObject,
-} from "./media-store.ts";
+import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
 
 /** The folder, under the store's root, where objects are written before being renamed into place. */
 export const LOCAL_TEMP_DIR = ".tmp";

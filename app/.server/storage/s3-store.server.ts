@@ -11,14 +11,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { S3Config } from "../config/env.server.ts";
-import {
-  assertValidKey,
-  type ByteRange,
-  isValidKey,
-  type MediaStore,
-  type StoredEntry,
-  type StoredObject,
-} from "./media-store.ts";
+import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
 
 /** Media keys are content-hashed, so an object never changes once written. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -126,9 +119,7 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
       const Key = objectKey(key);
       let response;
       try {
-        response = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
-        );
+        response = await client.send(new GetObjectCommand({ Bucket: bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
       } catch (error) {
         if (isMissingObject(error)) return null;
         throw error;

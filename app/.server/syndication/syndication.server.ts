@@ -7,14 +7,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
 import { EXTERNAL_STORE } from "../media/media-types.ts";
 import type { MediaStore } from "../storage/media-store.ts";
-import {
-  countNews,
-  type FeedNewsRow,
-  findNewsForFeed,
-  findNewsSince,
-  findSitemapBatch,
-  findSitemapBoundary,
-} from "./syndication.queries.server.ts";
+import { countNews, type FeedNewsRow, findNewsForFeed, findNewsSince, findSitemapBatch, findSitemapBoundary } from "./syndication.queries.server.ts";
 
 /** URLs per sitemap part (the protocol allows 50 000; smaller parts stay well under its 50 MB too). */
 export const SITEMAP_PART_SIZE = 10_000;

@@ -35,7 +35,6 @@ export interface NewsFormPublication {
   mediaId: string | null;
 }
 
-
 interface NewsFormProps {
   mode: "create" | "edit";
   newsId?: string;
@@ -120,7 +119,11 @@ export function NewsForm({
   const [status, setStatus] = useState<"idle" | "submitting" | "success" | "error">("idle");
   const [progress, setProgress] = useState<{ percent: number; stage: "upload" | "processing" } | null>(null);
   const [banner, setBanner] = useState<{ kind: BannerKind; message: string } | null>(() =>
-    serverResult?.error ? { kind: "error", message: serverResult.error } : serverResult?.success ? { kind: "success", message: serverResult.success } : null,
+    serverResult?.error
+      ? { kind: "error", message: serverResult.error }
+      : serverResult?.success
+        ? { kind: "success", message: serverResult.success }
+        : null,
   );
   const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
   const formId = useId();
@@ -169,7 +172,12 @@ export function NewsForm({
       return;
     }
     setConflict(null);
-    const parsed = newsFormSchema.safeParse({ ...values, isHighlighted: values.isHighlighted, status: intent, publishAt: intent === "scheduled" ? publishAt : undefined });
+    const parsed = newsFormSchema.safeParse({
+      ...values,
+      isHighlighted: values.isHighlighted,
+      status: intent,
+      publishAt: intent === "scheduled" ? publishAt : undefined,
+    });
     const nextErrors: Partial<Record<Field, string>> = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) nextErrors[issue.path[0] as Field] ??= issue.message;
@@ -292,201 +300,210 @@ export function NewsForm({
 
   return (
     <>
-    {drive ? <DriveForms /> : null}
-    <Form method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
-      <div className={styles.head}>
-        <h1 className="page-title">{editing ? t.newsForm.editTitle : t.newsForm.createTitle}</h1>
-        <label className={styles.star} title={values.isHighlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn} data-active={values.isHighlighted}>
-          <input
-            type="checkbox"
-            name="isHighlighted"
-            className="visually-hidden"
-            checked={values.isHighlighted}
-            onChange={(event) => update("isHighlighted", event.target.checked)}
-            disabled={busy}
-            aria-label={values.isHighlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn}
-          />
-          <Star aria-hidden="true" size={28} fill={values.isHighlighted ? "currentColor" : "none"} />
-          <span>{values.isHighlighted ? t.newsForm.highlighted : t.newsForm.notHighlighted}</span>
-        </label>
-      </div>
+      {drive ? <DriveForms /> : null}
+      <Form method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <div className={styles.head}>
+          <h1 className="page-title">{editing ? t.newsForm.editTitle : t.newsForm.createTitle}</h1>
+          <label
+            className={styles.star}
+            title={values.isHighlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn}
+            data-active={values.isHighlighted}
+          >
+            <input
+              type="checkbox"
+              name="isHighlighted"
+              className="visually-hidden"
+              checked={values.isHighlighted}
+              onChange={(event) => update("isHighlighted", event.target.checked)}
+              disabled={busy}
+              aria-label={values.isHighlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn}
+            />
+            <Star aria-hidden="true" size={28} fill={values.isHighlighted ? "currentColor" : "none"} />
+            <span>{values.isHighlighted ? t.newsForm.highlighted : t.newsForm.notHighlighted}</span>
+          </label>
+        </div>
 
-      {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
-      {conflict ? (
-        <div className={styles.conflict} role="alert" data-testid="conflict">
-          <p>
-            <strong>{t.newsForm.conflict}</strong> {t.newsForm.conflictChanged(conflict.changed)}
-          </p>
-          <div className={styles.conflictActions}>
-            <button type="button" className={buttons.secondary} onClick={() => onReload?.()}>
-              {t.newsForm.conflictReload}
-            </button>
-            <button type="button" className={buttons.primary} onClick={() => send(conflict.intent, conflict.current.version)}>
-              {t.newsForm.conflictOverwrite}
-            </button>
+        {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
+        {conflict ? (
+          <div className={styles.conflict} role="alert" data-testid="conflict">
+            <p>
+              <strong>{t.newsForm.conflict}</strong> {t.newsForm.conflictChanged(conflict.changed)}
+            </p>
+            <div className={styles.conflictActions}>
+              <button type="button" className={buttons.secondary} onClick={() => onReload?.()}>
+                {t.newsForm.conflictReload}
+              </button>
+              <button type="button" className={buttons.primary} onClick={() => send(conflict.intent, conflict.current.version)}>
+                {t.newsForm.conflictOverwrite}
+              </button>
+            </div>
           </div>
-        </div>
-      ) : null}
-      {editing && publication ? (
-        <p className={styles.hint} data-testid="news-status">
-          {t.newsForm.currentStatus(
-            t.newsForm.statusLabel[publication.status],
-            publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
-          )}{" "}
-          <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>
-        </p>
-      ) : null}
-      {drive ? (
-        <DriveConnectionCard status={drive} warning={t.newsForm.driveRequired} />
-      ) : !storeConnected ? (
-        <Banner kind="warning" message={t.newsForm.driveRequired} />
-      ) : null}
-
-      <div className={styles.field}>
-        <label htmlFor={`${formId}-title`}>{t.newsForm.title}</label>
-        <input {...fieldProps("title")} value={values.title} onChange={(event) => update("title", event.target.value)} />
-        {fieldError("title")}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${formId}-subtitle`}>{t.newsForm.subtitle}</label>
-        <textarea {...fieldProps("subtitle")} rows={4} value={values.subtitle} onChange={(event) => update("subtitle", event.target.value)} />
-        {fieldError("subtitle")}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${formId}-fullContent`}>{t.newsForm.fullContent}</label>
-        <textarea
-          {...fieldProps("fullContent")}
-          rows={contentRows}
-          value={values.fullContent}
-          onChange={(event) => update("fullContent", event.target.value)}
-        />
-        {fieldError("fullContent")}
-      </div>
-      <div className={styles.row}>
-        <div className={styles.field}>
-          <label htmlFor={`${formId}-category`}>{t.newsForm.category}</label>
-          <input
-            {...fieldProps("category")}
-            placeholder={t.newsForm.categoryHint}
-            value={values.category}
-            onChange={(event) => update("category", event.target.value)}
-            aria-describedby={errors.category ? `${formId}-category-erro` : `${formId}-category-dica`}
-            list={`${formId}-categorias`}
-            autoComplete="off"
-          />
-          <datalist id={`${formId}-categorias`} data-testid="category-suggestions">
-            {categorySuggestions.map((name) => (
-              <option key={name} value={name} />
-            ))}
-          </datalist>
-          <p id={`${formId}-category-dica`} className={styles.hint}>
-            {t.newsForm.categoryHint}
+        ) : null}
+        {editing && publication ? (
+          <p className={styles.hint} data-testid="news-status">
+            {t.newsForm.currentStatus(
+              t.newsForm.statusLabel[publication.status],
+              publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
+            )}{" "}
+            <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>
           </p>
-          {fieldError("category")}
+        ) : null}
+        {drive ? (
+          <DriveConnectionCard status={drive} warning={t.newsForm.driveRequired} />
+        ) : !storeConnected ? (
+          <Banner kind="warning" message={t.newsForm.driveRequired} />
+        ) : null}
+
+        <div className={styles.field}>
+          <label htmlFor={`${formId}-title`}>{t.newsForm.title}</label>
+          <input {...fieldProps("title")} value={values.title} onChange={(event) => update("title", event.target.value)} />
+          {fieldError("title")}
         </div>
         <div className={styles.field}>
-          <label htmlFor={`${formId}-author`}>{t.newsForm.author}</label>
-          <input {...fieldProps("author")} placeholder={defaultAuthor} value={values.author} onChange={(event) => update("author", event.target.value)} />
-          <p className={styles.hint}>{t.newsForm.authorHint(defaultAuthor)}</p>
+          <label htmlFor={`${formId}-subtitle`}>{t.newsForm.subtitle}</label>
+          <textarea {...fieldProps("subtitle")} rows={4} value={values.subtitle} onChange={(event) => update("subtitle", event.target.value)} />
+          {fieldError("subtitle")}
         </div>
-      </div>
-
-      <MediaPicker
-        picked={picked}
-        onPick={onPick}
-        current={removeMedia ? null : currentMedia}
-        onRemoveCurrent={() => setRemoveMedia(true)}
-        progress={progress}
-        disabled={busy}
-        error={errors.media}
-      />
-      {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
-      {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
-
-      <div className={styles.field}>
-        <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
-        <input
-          id={`${formId}-publishAt`}
-          name="publishAt"
-          type="datetime-local"
-          value={publishAt}
-          onChange={(event) => {
-            setPublishAt(event.target.value);
-            if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
-          }}
-          disabled={busy}
-          aria-invalid={errors.publishAt ? true : undefined}
-          aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
-        />
-        <p id={`${formId}-publishAt-dica`} className={styles.hint}>
-          {t.newsForm.publishAtHint(timeZone)}
-        </p>
-        {fieldError("publishAt")}
-      </div>
-
-      <fieldset className={styles.mediaText} disabled={busy}>
-        <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>
         <div className={styles.field}>
-          <label htmlFor={`${formId}-mediaDescription`}>{t.newsForm.mediaDescription}</label>
+          <label htmlFor={`${formId}-fullContent`}>{t.newsForm.fullContent}</label>
           <textarea
-            {...fieldProps("mediaDescription")}
-            rows={2}
-            value={values.mediaDescription}
-            onChange={(event) => update("mediaDescription", event.target.value)}
-            aria-describedby={`${formId}-mediaDescription-dica${errors.mediaDescription ? ` ${formId}-mediaDescription-erro` : ""}`}
+            {...fieldProps("fullContent")}
+            rows={contentRows}
+            value={values.fullContent}
+            onChange={(event) => update("fullContent", event.target.value)}
           />
-          <p id={`${formId}-mediaDescription-dica`} className={styles.hint}>
-            {t.newsForm.mediaDescriptionHint}
-          </p>
-          {fieldError("mediaDescription")}
+          {fieldError("fullContent")}
         </div>
         <div className={styles.row}>
           <div className={styles.field}>
-            <label htmlFor={`${formId}-mediaCaption`}>{t.newsForm.mediaCaption}</label>
+            <label htmlFor={`${formId}-category`}>{t.newsForm.category}</label>
             <input
-              {...fieldProps("mediaCaption")}
-              value={values.mediaCaption}
-              onChange={(event) => update("mediaCaption", event.target.value)}
-              aria-describedby={`${formId}-mediaCaption-dica${errors.mediaCaption ? ` ${formId}-mediaCaption-erro` : ""}`}
+              {...fieldProps("category")}
+              placeholder={t.newsForm.categoryHint}
+              value={values.category}
+              onChange={(event) => update("category", event.target.value)}
+              aria-describedby={errors.category ? `${formId}-category-erro` : `${formId}-category-dica`}
+              list={`${formId}-categorias`}
+              autoComplete="off"
             />
-            <p id={`${formId}-mediaCaption-dica`} className={styles.hint}>
-              {t.newsForm.mediaCaptionHint}
+            <datalist id={`${formId}-categorias`} data-testid="category-suggestions">
+              {categorySuggestions.map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+            <p id={`${formId}-category-dica`} className={styles.hint}>
+              {t.newsForm.categoryHint}
             </p>
-            {fieldError("mediaCaption")}
+            {fieldError("category")}
           </div>
           <div className={styles.field}>
-            <label htmlFor={`${formId}-mediaCredit`}>{t.newsForm.mediaCredit}</label>
+            <label htmlFor={`${formId}-author`}>{t.newsForm.author}</label>
             <input
-              {...fieldProps("mediaCredit")}
-              value={values.mediaCredit}
-              onChange={(event) => update("mediaCredit", event.target.value)}
-              aria-describedby={`${formId}-mediaCredit-dica${errors.mediaCredit ? ` ${formId}-mediaCredit-erro` : ""}`}
+              {...fieldProps("author")}
+              placeholder={defaultAuthor}
+              value={values.author}
+              onChange={(event) => update("author", event.target.value)}
             />
-            <p id={`${formId}-mediaCredit-dica`} className={styles.hint}>
-              {t.newsForm.mediaCreditHint}
-            </p>
-            {fieldError("mediaCredit")}
+            <p className={styles.hint}>{t.newsForm.authorHint(defaultAuthor)}</p>
           </div>
         </div>
-      </fieldset>
 
-      <div className={styles.actions}>
-        <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
-          {t.newsForm.cancel}
-        </Link>
-        {/* The first submit button is what Enter in a field presses: saving a draft never publishes by accident. */}
-        <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
-          {t.newsForm.saveDraft}
-        </button>
-        <button type="submit" name="status" value="scheduled" className={buttons.secondary} disabled={busy}>
-          {t.newsForm.schedule}
-        </button>
-        <button type="submit" name="status" value="published" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
-          {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
-          {busy ? t.newsForm.saving : editing && publication?.status === "published" ? t.newsForm.submitEdit : t.newsForm.submitCreate}
-        </button>
-      </div>
-    </Form>
+        <MediaPicker
+          picked={picked}
+          onPick={onPick}
+          current={removeMedia ? null : currentMedia}
+          onRemoveCurrent={() => setRemoveMedia(true)}
+          progress={progress}
+          disabled={busy}
+          error={errors.media}
+        />
+        {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
+        {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
+
+        <div className={styles.field}>
+          <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
+          <input
+            id={`${formId}-publishAt`}
+            name="publishAt"
+            type="datetime-local"
+            value={publishAt}
+            onChange={(event) => {
+              setPublishAt(event.target.value);
+              if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
+            }}
+            disabled={busy}
+            aria-invalid={errors.publishAt ? true : undefined}
+            aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
+          />
+          <p id={`${formId}-publishAt-dica`} className={styles.hint}>
+            {t.newsForm.publishAtHint(timeZone)}
+          </p>
+          {fieldError("publishAt")}
+        </div>
+
+        <fieldset className={styles.mediaText} disabled={busy}>
+          <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>
+          <div className={styles.field}>
+            <label htmlFor={`${formId}-mediaDescription`}>{t.newsForm.mediaDescription}</label>
+            <textarea
+              {...fieldProps("mediaDescription")}
+              rows={2}
+              value={values.mediaDescription}
+              onChange={(event) => update("mediaDescription", event.target.value)}
+              aria-describedby={`${formId}-mediaDescription-dica${errors.mediaDescription ? ` ${formId}-mediaDescription-erro` : ""}`}
+            />
+            <p id={`${formId}-mediaDescription-dica`} className={styles.hint}>
+              {t.newsForm.mediaDescriptionHint}
+            </p>
+            {fieldError("mediaDescription")}
+          </div>
+          <div className={styles.row}>
+            <div className={styles.field}>
+              <label htmlFor={`${formId}-mediaCaption`}>{t.newsForm.mediaCaption}</label>
+              <input
+                {...fieldProps("mediaCaption")}
+                value={values.mediaCaption}
+                onChange={(event) => update("mediaCaption", event.target.value)}
+                aria-describedby={`${formId}-mediaCaption-dica${errors.mediaCaption ? ` ${formId}-mediaCaption-erro` : ""}`}
+              />
+              <p id={`${formId}-mediaCaption-dica`} className={styles.hint}>
+                {t.newsForm.mediaCaptionHint}
+              </p>
+              {fieldError("mediaCaption")}
+            </div>
+            <div className={styles.field}>
+              <label htmlFor={`${formId}-mediaCredit`}>{t.newsForm.mediaCredit}</label>
+              <input
+                {...fieldProps("mediaCredit")}
+                value={values.mediaCredit}
+                onChange={(event) => update("mediaCredit", event.target.value)}
+                aria-describedby={`${formId}-mediaCredit-dica${errors.mediaCredit ? ` ${formId}-mediaCredit-erro` : ""}`}
+              />
+              <p id={`${formId}-mediaCredit-dica`} className={styles.hint}>
+                {t.newsForm.mediaCreditHint}
+              </p>
+              {fieldError("mediaCredit")}
+            </div>
+          </div>
+        </fieldset>
+
+        <div className={styles.actions}>
+          <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
+            {t.newsForm.cancel}
+          </Link>
+          {/* The first submit button is what Enter in a field presses: saving a draft never publishes by accident. */}
+          <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
+            {t.newsForm.saveDraft}
+          </button>
+          <button type="submit" name="status" value="scheduled" className={buttons.secondary} disabled={busy}>
+            {t.newsForm.schedule}
+          </button>
+          <button type="submit" name="status" value="published" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
+            {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
+            {busy ? t.newsForm.saving : editing && publication?.status === "published" ? t.newsForm.submitEdit : t.newsForm.submitCreate}
+          </button>
+        </div>
+      </Form>
     </>
   );
 }

@@ -35,14 +35,7 @@ export function ArticleMedia({ media, title }: { media: MediaView; title: string
       <figure className={styles.figure}>
         {media.kind === "video" ? (
           <div className={styles.videoWrap}>
-            <video
-              className={styles.video}
-              src={media.src}
-              poster={media.poster ?? undefined}
-              controls
-              preload="metadata"
-              playsInline
-            >
+            <video className={styles.video} src={media.src} poster={media.poster ?? undefined} controls preload="metadata" playsInline>
               <track kind="captions" />
             </video>
             <button {...trigger} className={styles.expand} aria-label={t.article.openVideo} title={t.article.openVideo}>

@@ -60,15 +60,7 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
   return (
     <picture>
       {image.webpSrcSet ? <source type="image/webp" srcSet={image.webpSrcSet} sizes={sizes} /> : null}
-      <img
-        {...common}
-        alt={alt}
-        ref={ref}
-        src={image.src}
-        srcSet={image.srcSet ?? undefined}
-        sizes={sizes}
-        onError={() => setFailed(true)}
-      />
+      <img {...common} alt={alt} ref={ref} src={image.src} srcSet={image.srcSet ?? undefined} sizes={sizes} onError={() => setFailed(true)} />
     </picture>
   );
 }

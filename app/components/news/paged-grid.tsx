@@ -90,9 +90,12 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
   useEffect(() => {
     const link = moreLink.current;
     if (!link || !next || status !== "idle" || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) void loadMore();
-    }, { rootMargin: "0px 0px 800px 0px" });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void loadMore();
+      },
+      { rootMargin: "0px 0px 800px 0px" },
+    );
     observer.observe(link);
     return () => observer.disconnect();
   }, [next, status, loadMore]);

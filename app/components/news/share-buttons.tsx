@@ -53,11 +53,7 @@ export function ShareButtons({ url, title }: ShareButtonsProps) {
       <ul className={styles.list}>
         {canShare ? (
           <li>
-            <button
-              type="button"
-              className={styles.button}
-              onClick={() => void navigator.share({ title, url }).catch(() => undefined)}
-            >
+            <button type="button" className={styles.button} onClick={() => void navigator.share({ title, url }).catch(() => undefined)}>
               <Share2 aria-hidden="true" size={18} /> {t.share.native}
             </button>
           </li>

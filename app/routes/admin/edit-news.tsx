@@ -38,7 +38,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (!(error instanceof AppError && error.status < 500)) getServices().log.error({ err: error, reqId: requestId }, "news load for editing failed");
     // The page says what went wrong, with the status that goes with it (a missing item is a 404, not a 200).
     const status = error instanceof AppError ? error.status : 500;
-    return data({ ...common, article: null, initialPublishAt: "", loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) }, { status });
+    return data(
+      { ...common, article: null, initialPublishAt: "", loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) },
+      { status },
+    );
   }
 }
 

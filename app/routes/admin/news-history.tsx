@@ -126,7 +126,12 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
                 <Form method="post">
                   <input type="hidden" name="revisionId" value={version.revisionId} />
                   <input type="hidden" name="version" value={currentVersion} />
-                  <button type="submit" className={buttons.secondary} disabled={busy} aria-label={`${t.revisions.restore}: ${t.revisions.version(version.version)}`}>
+                  <button
+                    type="submit"
+                    className={buttons.secondary}
+                    disabled={busy}
+                    aria-label={`${t.revisions.restore}: ${t.revisions.version(version.version)}`}
+                  >
                     {t.revisions.restore}
                   </button>
                 </Form>

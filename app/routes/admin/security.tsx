@@ -57,7 +57,9 @@ export async function action({ request }: Route.ActionArgs) {
     }
     case "confirm": {
       const totpURI = String(form.get("totpURI") ?? "");
-      const backupCodes = String(form.get("backupCodes") ?? "").split(",").filter(Boolean);
+      const backupCodes = String(form.get("backupCodes") ?? "")
+        .split(",")
+        .filter(Boolean);
       const confirmed = await auth.confirmTwoFactor({ code: String(form.get("code") ?? ""), headers: request.headers });
       if (!confirmed.ok) {
         // A mistyped code: the same setup stays on screen (the secret has not changed).

@@ -201,7 +201,14 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
           <ul className={styles.grid}>
             {sponsors.map((sponsor, index) => (
               <li key={sponsor.id} className={styles.item} data-testid="sponsor-item" aria-busy={deletingId === sponsor.id}>
-                <MediaImage media={sponsor.image} alt={t.footer.sponsorAlt(index + 1)} sizes="200px" className={styles.logo} width={160} height={160} />
+                <MediaImage
+                  media={sponsor.image}
+                  alt={t.footer.sponsorAlt(index + 1)}
+                  sizes="200px"
+                  className={styles.logo}
+                  width={160}
+                  height={160}
+                />
                 <Form method="post">
                   <input type="hidden" name="intent" value="delete" />
                   <input type="hidden" name="id" value={sponsor.id} />

@@ -40,7 +40,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       limit,
       status,
     });
-    const reads = await adminReadsOf(request, page.items.map((item) => item.id));
+    const reads = await adminReadsOf(
+      request,
+      page.items.map((item) => item.id),
+    );
     // The newsroom's view (drafts, schedules, read counts) is personal: never stored.
     const personal = newsroom || reads ? { headers: { "Cache-Control": "private, no-store" } } : undefined;
     return Response.json({ news: page.items, nextCursor: page.nextCursor, ...(reads ? { reads } : {}) }, personal);

@@ -4,7 +4,6 @@ import { getServices } from "../../.server/app.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
 import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 
-
 /** Media keys are content-hashed, so what a URL serves never changes. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 

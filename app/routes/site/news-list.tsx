@@ -36,8 +36,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   try {
     const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE, status });
     // Signed in as admin: each item's reads of the last 7 days.
-    const reads = await adminReadsOf(request, page.items.map((item) => item.id));
-    return { news: page.items, reads, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null, statusFilter, timeZone: config.timeZone };
+    const reads = await adminReadsOf(
+      request,
+      page.items.map((item) => item.id),
+    );
+    return {
+      news: page.items,
+      reads,
+      nextCursor: page.nextCursor,
+      continued: Boolean(cursor),
+      failure: null,
+      statusFilter,
+      timeZone: config.timeZone,
+    };
   } catch (error) {
     const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
     if (!invalidCursor) log.error({ err: error }, "news list load failed");
@@ -182,4 +193,3 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
-

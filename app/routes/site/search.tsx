@@ -79,7 +79,15 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
             <label htmlFor="busca-pagina" className="visually-hidden">
               {t.search.pageFieldLabel}
             </label>
-            <input id="busca-pagina" type="search" name="q" maxLength={MAX_QUERY_LENGTH} required className={styles.input} placeholder={t.search.placeholder} />
+            <input
+              id="busca-pagina"
+              type="search"
+              name="q"
+              maxLength={MAX_QUERY_LENGTH}
+              required
+              className={styles.input}
+              placeholder={t.search.placeholder}
+            />
             <button type="submit" className={styles.submit}>
               {t.search.submit}
             </button>
@@ -106,7 +114,13 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           <p className={grid.emptyHint}>{t.search.noResultsHint}</p>
         </div>
       ) : (
-        <Results key={searchHref(query, loaderData.page)} query={query} first={loaderData.hits} page={loaderData.page} nextPage={loaderData.nextPage} />
+        <Results
+          key={searchHref(query, loaderData.page)}
+          query={query}
+          first={loaderData.hits}
+          page={loaderData.page}
+          nextPage={loaderData.nextPage}
+        />
       )}
     </div>
   );

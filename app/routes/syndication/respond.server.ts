@@ -32,6 +32,9 @@ export async function respondWith(
     return new Response(Readable.toWeb(body) as ReadableStream, { headers });
   } catch (error) {
     getServices().log.error({ err: error, reqId: requestIdFrom(request) }, "syndication request failed");
-    return new Response(t.feeds.unavailable, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30", "Cache-Control": "no-store" } });
+    return new Response(t.feeds.unavailable, {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30", "Cache-Control": "no-store" },
+    });
   }
 }

@@ -50,7 +50,13 @@ export function multipartBody(fields: Record<string, string>, file: { field: str
       `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { contentType: `multipart/form-data; boundary=${boundary}`, head, file: file.data, tail, length: head.length + file.data.length + tail.length };
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    head,
+    file: file.data,
+    tail,
+    length: head.length + file.data.length + tail.length,
+  };
 }
 
 export type Outcome = { status: number; body: string } | { error: string };

@@ -148,7 +148,10 @@ export async function signInAsAdmin(target: Page | BrowserContext, site: Running
     maxRedirects: 0,
   });
   expect(response.status(), `login do administrador: ${(await response.text()).slice(0, 300)}`).toBe(302);
-  expect((await context.cookies(site.url)).some((cookie) => cookie.name === SESSION_COOKIE), "cookie de sessão").toBe(true);
+  expect(
+    (await context.cookies(site.url)).some((cookie) => cookie.name === SESSION_COOKIE),
+    "cookie de sessão",
+  ).toBe(true);
   return admin;
 }
 
@@ -159,7 +162,9 @@ export async function signInAsAdmin(target: Page | BrowserContext, site: Running
  * (1200×900 ≈ 1.1 MB): big enough for an upload whose progress can be watched.
  */
 export async function makeNoisyJpeg(width: number, height: number): Promise<Buffer> {
-  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 let mp4: Buffer | null = null;

@@ -14,7 +14,10 @@ import { freePort } from "./site.ts";
 
 /** The little of oidc-provider's API this file uses. */
 interface OidcProviderClass {
-  new (issuer: string, configuration: Record<string, unknown>): {
+  new (
+    issuer: string,
+    configuration: Record<string, unknown>,
+  ): {
     listen(port: number, host: string, ready: () => void): Server;
     on(event: "authorization_code.saved", listener: (code: IssuedCode) => void): void;
   };

@@ -241,7 +241,5 @@ async function secretsOf(database: { dbFile: string; databaseUrl: string | null 
   // Reset tokens are stored as "reset-password:<token>": the token alone is the secret. User ids (the value of several
   // verification rows) and short values (counters) are not secrets.
   const userIds = new Set((await siteQuery<{ id: string }>(database, 'SELECT id FROM "user"')).map((row) => row.id));
-  return [...new Set(values.flatMap((value) => [value, value.split(":").pop()!]))].filter(
-    (value) => value.length >= 16 && !userIds.has(value),
-  );
+  return [...new Set(values.flatMap((value) => [value, value.split(":").pop()!]))].filter((value) => value.length >= 16 && !userIds.has(value));
 }

@@ -75,7 +75,11 @@ export async function oauthError(operation: string, response: Response): Promise
   } catch {
     // not JSON: keep the text
   }
-  return new DriveAuthError(`Google OAuth: ${operation} falhou (HTTP ${response.status}${code ? `, ${code}` : ""}): ${description}`, response.status, code);
+  return new DriveAuthError(
+    `Google OAuth: ${operation} falhou (HTTP ${response.status}${code ? `, ${code}` : ""}): ${description}`,
+    response.status,
+    code,
+  );
 }
 
 /** Rate limits and server errors: Google asks clients to retry these with exponential backoff. */

@@ -32,7 +32,13 @@ export interface GoogleDriveStoreOptions {
  */
 export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaStore {
   const { db, config, connection, log } = options;
-  const client = createDriveClient({ config, connection, log, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.sleep ? { sleep: options.sleep } : {}) });
+  const client = createDriveClient({
+    config,
+    connection,
+    log,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
   const fileUrl = (fileId: string) => `${client.filesUrl}/${encodeURIComponent(fileId)}`;
 
   async function row(key: string): Promise<DriveFilesTable | null> {

@@ -59,7 +59,11 @@ async function uploadMultipart(client: DriveClient, metadata: DriveFileMetadata,
  * A resumable upload session: the metadata first, then the bytes in chunks read from `chunks` (one chunk of
  * read-ahead, so the last one can state the total). A failed or cut chunk resumes from what the session holds.
  */
-async function uploadResumable(client: DriveClient, metadata: DriveFileMetadata, chunks: AsyncIterator<Buffer>): Promise<{ id: string; size: number }> {
+async function uploadResumable(
+  client: DriveClient,
+  metadata: DriveFileMetadata,
+  chunks: AsyncIterator<Buffer>,
+): Promise<{ id: string; size: number }> {
   const start = await client.call("início do envio", `${client.uploadUrl}?uploadType=resumable&fields=id,name`, {
     method: "POST",
     headers: { "Content-Type": "application/json; charset=UTF-8", "X-Upload-Content-Type": metadata.mimeType },
