@@ -218,7 +218,7 @@ export function bootApp(): Promise<AppServices> {
 
 /** The running application's services. Route loaders and actions call this. */
 export function getServices(): AppServices {
-  if (!current) throw new Error("A aplicação ainda não foi iniciada (bootApp).");
+  if (!current) throw new Error("The application has not been started yet (call bootApp first).");
   return current;
 }
 

@@ -130,6 +130,14 @@ export const t = {
     defaultAuthor: (siteName: string) => `Redação ${siteName}`,
     notFound: "Notícia não encontrada",
     imageAlt: (title: string) => title,
+    /** The site's description when SITE_DESCRIPTION is not set (home page and feeds). */
+    defaultSiteDescription: "Futebol, basquete, vôlei e tudo o que move o esporte brasileiro, com cobertura diária e independente.",
+    /** Prefixes of unexpected failures ("Falha ao buscar notícias: …"); clients see only the prefix. */
+    listFailed: "Falha ao buscar notícias",
+    getFailed: "Falha ao buscar notícia",
+    createFailed: "Falha ao adicionar notícia",
+    updateFailed: "Falha ao atualizar notícia",
+    deleteFailed: "Falha ao deletar notícia",
   },
   newsForm: {
     createTitle: "Adicionar notícia",
@@ -277,6 +285,10 @@ export const t = {
   },
   sponsors: {
     notFound: "Patrocinador não encontrado",
+    /** Prefixes of unexpected failures, as for news. */
+    listFailedPrefix: "Falha ao buscar patrocinadores",
+    addFailedPrefix: "Falha ao adicionar patrocinador",
+    deleteFailedPrefix: "Falha ao deletar patrocinador",
     title: "Gerenciar Patrocinadores",
     addTitle: "Adicionar novo patrocinador",
     pick: "Clique para escolher a imagem do patrocinador",
@@ -325,6 +337,49 @@ export const t = {
     title: "Política de Privacidade",
     metaDescription: (site: string) => `Como o ${site} usa cookies e dados de navegação, e como você pode escolher o que é coletado.`,
     contactPlaceholder: "[e-mail de contato ainda não definido]",
+    /** The intro names the site between its two parts. */
+    introLead: "Esta política explica como o",
+    introRest: "trata as informações de quem visita o site. Ao continuar navegando, você concorda com as práticas descritas abaixo.",
+    sections: [
+      {
+        title: "Uso de cookies",
+        text:
+          "Usamos cookies, pequenos arquivos guardados no seu navegador, para lembrar preferências, medir a audiência das páginas e exibir publicidade. " +
+          "Cookies essenciais mantêm o site funcionando; os demais podem ser recusados nas configurações do seu navegador.",
+      },
+      {
+        title: "Dados coletados",
+        text:
+          "Coletamos automaticamente dados técnicos de navegação: endereço IP, tipo de navegador e de dispositivo, páginas visitadas, tempo de " +
+          "permanência e a página de origem. Não pedimos dados pessoais para a leitura das notícias.",
+      },
+      {
+        title: "Como usamos os dados",
+        text:
+          "Os dados servem para manter o site seguro e no ar, entender quais conteúdos interessam mais aos leitores, melhorar a experiência de navegação " +
+          "e sustentar o jornalismo por meio de publicidade.",
+      },
+      {
+        title: "Compartilhamento com parceiros de publicidade",
+        text:
+          "Podemos compartilhar dados agregados e anonimizados, que não identificam você, com parceiros de publicidade, para exibir anúncios relevantes e " +
+          "medir seus resultados. Não vendemos dados pessoais.",
+      },
+      {
+        title: "Como recusar (opt-out)",
+        text:
+          "Você pode bloquear ou apagar cookies nas configurações do navegador, usar a navegação anônima ou desativar a publicidade personalizada nas " +
+          "configurações de anúncios da sua conta no Google e em outras plataformas. Algumas funções podem deixar de funcionar sem cookies.",
+      },
+      {
+        title: "Personalização de anúncios",
+        text:
+          "Com o seu consentimento, parceiros podem usar cookies para mostrar anúncios de acordo com seus interesses. Sem ele, você continuará vendo " +
+          "anúncios, mas não personalizados.",
+      },
+    ],
+    contactTitle: "Contato",
+    contactLead: "Dúvidas sobre esta política ou sobre seus dados? Escreva para",
   },
   auth: {
     title: "Acesso Administrativo",
@@ -480,6 +535,11 @@ export const t = {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",
     methodNotAllowed: (allowed: string) => `Método não permitido. Use ${allowed}.`,
+    loginRequired: "Faça login como administrador.",
+    adminOnly: "Apenas administradores podem fazer isso.",
+    invalidData: "Dados inválidos.",
+    invalidJson: "Corpo JSON inválido.",
+    unsupportedMediaType: "Envie multipart/form-data ou JSON.",
   },
   errors: {
     unexpected: "Erro interno.",
@@ -493,6 +553,14 @@ export const t = {
     genericTitle: "Algo deu errado",
     genericText: "Ocorreu um erro inesperado. Por favor, tente novamente em instantes.",
     backHome: "Voltar ao início",
+    /** The plain-text 404 of files and resources (media, auth endpoints that are not public). */
+    notFound: "Não encontrado",
+    /** A state-changing request whose Origin (or Referer) is not the site's own. */
+    originRefused: "Requisição recusada: origem não confirmada.",
+  },
+  formats: {
+    /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
+    dateTime: (date: string, time: string) => `${date} às ${time}`,
   },
 } as const;
 

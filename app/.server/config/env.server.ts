@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 export type { PasswordPolicy };
 
@@ -358,9 +359,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
     site: {
       name: env.SITE_NAME,
       url: siteUrl,
-      description: env.SITE_DESCRIPTION ?? "Futebol, basquete, vôlei e tudo o que move o esporte brasileiro, com cobertura diária e independente.",
+      description: env.SITE_DESCRIPTION ?? t.news.defaultSiteDescription,
       footerTitle: env.FOOTER_TITLE ?? env.SITE_NAME,
-      defaultAuthor: `Redação ${env.SITE_NAME}`,
+      defaultAuthor: t.news.defaultAuthor(env.SITE_NAME),
       contactEmail: env.CONTACT_EMAIL ?? null,
       timeZone: env.TIME_ZONE,
       social: {

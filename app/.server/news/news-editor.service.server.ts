@@ -189,7 +189,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     changes: (existing: { subtitle: string }) => Partial<ReturnType<typeof columns>>,
     mediaText: MediaText,
   ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
-    return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
+    return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
       const existing = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
       let publication: ReturnType<typeof publicationAfter>;
       const now = clock().toISOString();
@@ -263,7 +263,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       file: UploadedFile | null,
       actor: string | null = null,
     ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
-      return wrapFailure("news_create_failed", "Falha ao adicionar notícia", async () => {
+      return wrapFailure("news_create_failed", t.news.createFailed, async () => {
         const text = mediaTextOf(input, true);
         const now = clock().toISOString();
         let publication: ReturnType<typeof publicationAfter>;
@@ -360,7 +360,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     },
 
     async setHighlight(id: string, highlighted: boolean): Promise<void> {
-      return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
+      return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
         const result = await db
           .updateTable("news")
           .set((eb) => ({ is_highlighted: highlighted ? 1 : 0, updated_at: clock().toISOString(), version: eb("version", "+", 1) }))
@@ -372,7 +372,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     },
 
     async deleteNews(id: string): Promise<void> {
-      return wrapFailure("news_delete_failed", "Falha ao deletar notícia", async () => {
+      return wrapFailure("news_delete_failed", t.news.deleteFailed, async () => {
         const existing = await db.selectFrom("news").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
         // The item and its revisions go together.

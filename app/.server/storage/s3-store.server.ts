@@ -195,7 +195,7 @@ function toNodeReadable(body: unknown): Readable {
   if (body && typeof (body as { transformToWebStream?: unknown }).transformToWebStream === "function") {
     return Readable.fromWeb((body as { transformToWebStream(): NodeReadableStream<Uint8Array> }).transformToWebStream());
   }
-  throw new Error("Resposta do S3 sem corpo");
+  throw new Error("S3 answer without a body");
 }
 
 /** A 404 for the object (NoSuchKey, or HeadObject's bodiless NotFound); a missing bucket is not "missing object". */

@@ -58,7 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * clock): the answer says `status`, `publishedAt` and `version`.
  */
 export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST.");
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
   try {
     const viewer = await requireAdminApi(request);
     const { newsEditor } = getServices();

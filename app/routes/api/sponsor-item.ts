@@ -1,10 +1,11 @@
 import type { Route } from "./+types/sponsor-item";
 import { getServices } from "../../.server/app.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 /** DELETE /api/sponsors/:id (admin). */
 export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "DELETE") return apiError(405, "method_not_allowed", "Use DELETE.");
+  if (request.method !== "DELETE") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("DELETE"));
   try {
     await requireAdminApi(request);
     await getServices().sponsorEditor.deleteSponsor(params.id);
@@ -15,5 +16,5 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return apiError(405, "method_not_allowed", "Use DELETE.");
+  return apiError(405, "method_not_allowed", t.api.methodNotAllowed("DELETE"));
 }
