@@ -1,3 +1,5 @@
+import { API_PAGE_SIZE_MAX, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../lib/limits.ts";
+
 /**
  * Every user-facing text of the site, in Brazilian Portuguese. Code and tests import from here, so a text
  * changes in one place. Texts quoted by the product specification are kept verbatim.
@@ -74,7 +76,7 @@ export const t = {
     retry: "Tentar de novo",
     end: "Você chegou ao fim da lista.",
     invalidCursor: "Endereço de página inválido. Volte ao início da lista.",
-    invalidLimit: "O parâmetro limit deve ser um número inteiro de 1 a 100.",
+    invalidLimit: `O parâmetro limit deve ser um número inteiro de 1 a ${API_PAGE_SIZE_MAX}.`,
     metaDescription: (siteName: string) => `Todas as notícias do ${siteName}, das mais recentes às mais antigas: futebol, basquete, vôlei e mais.`,
     metaDescriptionHighlights: (siteName: string) => `As notícias em destaque do ${siteName}, das mais recentes às mais antigas.`,
     statusFilterLabel: "Filtrar por situação",
@@ -155,7 +157,7 @@ export const t = {
     notHighlighted: "Sem destaque",
     media: "Mídia da Notícia",
     mediaPick: "Clique para adicionar imagem ou vídeo",
-    mediaTypes: "JPG, PNG, GIF, MP4, MOV, AVI (máx. 10MB)",
+    mediaTypes: `JPG, PNG, GIF, MP4, MOV, AVI (máx. ${megabytes(NEWS_MEDIA_MAX_BYTES)}MB)`,
     mediaRemove: "Remover mídia",
     mediaChange: "Trocar arquivo",
     mediaCurrent: "Mídia atual",
@@ -193,7 +195,7 @@ export const t = {
     fullContentRequired: "Conteúdo completo é obrigatório.",
     categoryRequired: "Categoria é obrigatória.",
     invalidMedia: "Por favor, selecione um arquivo de imagem ou vídeo válido.",
-    mediaTooLarge: "O arquivo é muito grande. Por favor, selecione um arquivo menor que 10MB.",
+    mediaTooLarge: `O arquivo é muito grande. Por favor, selecione um arquivo menor que ${megabytes(NEWS_MEDIA_MAX_BYTES)}MB.`,
     driveRequired: "Você precisa conectar ao Google Drive antes de enviar a notícia.",
     loadError: (id: string, message: string) => `Notícia com ID "${id}" não encontrada ou erro ao carregar: ${message}`,
     submitError: (editing: boolean, message: string) =>
@@ -292,7 +294,7 @@ export const t = {
     title: "Gerenciar Patrocinadores",
     addTitle: "Adicionar novo patrocinador",
     pick: "Clique para escolher a imagem do patrocinador",
-    pickHint: "JPG, PNG, GIF ou WebP, até 5MB",
+    pickHint: `JPG, PNG, GIF ou WebP, até ${megabytes(SPONSOR_IMAGE_MAX_BYTES)}MB`,
     remove: "Remover imagem",
     add: "Adicionar patrocinador",
     adding: "Adicionando...",
@@ -303,7 +305,7 @@ export const t = {
     addFailed: "Falha ao adicionar o patrocinador. Por favor, tente novamente.",
     deleteFailed: "Falha ao remover o patrocinador. Por favor, tente novamente.",
     imageOnly: "Por favor, selecione apenas arquivos de imagem válidos (JPG, PNG, etc.).",
-    tooLarge: "O arquivo é muito grande. Por favor, selecione uma imagem menor que 5MB.",
+    tooLarge: `O arquivo é muito grande. Por favor, selecione uma imagem menor que ${megabytes(SPONSOR_IMAGE_MAX_BYTES)}MB.`,
     imageRequired: "Por favor, selecione uma imagem do patrocinador.",
     driveRequired: "Você precisa conectar ao Google Drive antes de adicionar um patrocinador.",
     added: "Patrocinador adicionado.",
