@@ -458,6 +458,6 @@ describe("local store", () => {
     const services = await open();
     await services.store.put("vid/onde.mp4", Buffer.from("x"), "video/mp4");
     expect(fs.existsSync(path.join(services.dataDir, "media", "vid", "onde.mp4"))).toBe(true);
-    expect(services.config.media.dir).toBe(path.join(services.dataDir, "media"));
+    expect(services.config.media).toMatchObject({ store: "local", dir: path.join(services.dataDir, "media") });
   });
 });

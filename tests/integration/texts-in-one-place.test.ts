@@ -14,7 +14,6 @@ const ALLOWED: Record<string, string> = {
   "app/.server/seed/demo-content.ts": "the demo's news and sponsors (content, not interface text)",
   "app/.server/seed/bulk-news-words.ts": "words the bulk seed builds fake news from (content)",
   "app/.server/config/env.server.ts": "configuration refusals for the person starting the server (kept verbatim: documented and tested)",
-  "app/.server/storage/create-store.server.ts": "configuration refusals, the same texts as env.server.ts",
   "app/.server/admins/admin-cli.server.ts": "terminal output of `npm run admin` for the person running it",
   "app/.server/seed/bulk-news.server.ts": "category names of the bulk seed (content)",
   "app/.server/admins/first-admin.server.ts": "terminal output at start-up for the person running the server",
