@@ -10,6 +10,7 @@ import type { SiteEvent } from "../events/event-bus.ts";
 import { EXTERNAL_STORE, mediaTypeByExtension } from "../media/media-types.ts";
 import { newsColumns } from "../news/news-editor.service.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
+import { publishedNewsRow } from "../news/news-rows.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";
 
 /**
@@ -302,7 +303,7 @@ export async function importFirestore(services: ImportServices, input: string, o
         const terms = await canonicalNewsTerms(trx, columns, createdAt);
         await trx
           .insertInto("news")
-          .values({ id, ...columns, ...terms, media_id: mediaId, created_at: createdAt, published_at: createdAt, updated_at: updatedAt })
+          .values(publishedNewsRow({ id, content: columns, terms, mediaId, createdAt, updatedAt }))
           .execute();
       });
       counted("news", outcome, plan);

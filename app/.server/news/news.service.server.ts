@@ -2,11 +2,11 @@ import type { Kysely } from "kysely";
 import type { NewsArticle, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
-import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { findHighlightsFilled, findNewsById, findNewsPage, findRecentNews, type NewsWithMediaRow } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { findTermName, listCategoryNames, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
@@ -30,41 +30,6 @@ export interface NewsPage {
   items: NewsSummary[];
   /** Where the next page starts, or null when this page reaches the oldest item. */
   nextCursor: string | null;
-}
-
-/** A news row (with its joined media columns) as list pages show it. */
-export function toNewsSummary(
-  row: Pick<
-    NewsWithMediaRow,
-    | "id"
-    | "title"
-    | "subtitle"
-    | "category"
-    | "author"
-    | "category_slug"
-    | "author_slug"
-    | "is_highlighted"
-    | "created_at"
-    | "published_at"
-    | "status"
-  > &
-    JoinedMediaColumns,
-  store: Pick<MediaStore, "publicUrl">,
-): NewsSummary {
-  return {
-    id: row.id,
-    title: row.title,
-    subtitle: row.subtitle,
-    category: row.category,
-    author: row.author,
-    categorySlug: row.category_slug || null,
-    authorSlug: row.author_slug || null,
-    isHighlighted: Boolean(row.is_highlighted),
-    createdAt: row.created_at,
-    publishedAt: row.published_at,
-    status: row.status,
-    media: toMediaView(row, store),
-  };
 }
 
 export interface NewsServiceDeps {
@@ -121,7 +86,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
       return wrapFailure("news_get_failed", t.news.getFailed, async () => {
         const row = await findNewsById(db, id, { includeUnpublished });
         if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
-        return { ...toSummary(row), fullContent: row.full_content, updatedAt: row.updated_at, version: row.version, mediaId: row.media_id };
+        return toNewsArticle(row, store);
       });
     },
   };

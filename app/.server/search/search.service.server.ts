@@ -3,7 +3,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, wrapFailure } from "../errors.ts";
-import { toNewsSummary } from "../news/news.service.server.ts";
+import { toNewsSummary } from "../news/news-rows.server.ts";
 import { findNewsWithTextByIds } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { excerpt, foldWord, highlight, MAX_QUERY_LENGTH, queryTerms, type TextSegment } from "./portuguese.ts";
