@@ -22,6 +22,10 @@ const ALLOWED: Record<string, string> = {
   "app/routes/resources/readyz.ts": "probe values of /readyz (a documented contract for monitoring)",
 };
 const PORTUGUESE_LETTER = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/;
+/** Common Portuguese words written without accents; looked for only in texts of two words or more (ids like "x-erro" are not texts). */
+const PORTUGUESE_WORD =
+  /\b(uma|sem|foi|fora|pelo|pela|seu|sua|ainda|tente|novamente|apenas|nada|chave|arquivo|envie|dados|corpo|erro|falha|recusad[ao]s?|encontrad[ao]s?|agora|senha|conta|patrocinador\w*|nenhum\w*|muito|pode|deve|precisa|para)\b/i;
+const looksPortuguese = (text: string) => PORTUGUESE_LETTER.test(text) || (/\S\s+\S/.test(text) && PORTUGUESE_WORD.test(text));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -45,7 +49,7 @@ function portugueseLiterals(fileName: string, source: string): Array<{ line: num
     let text: string | null = null;
     if (type === "StringLiteral" || type === "JSXText") text = (node as { value: string }).value;
     else if (type === "TemplateElement") text = (node as { value: { raw: string } }).value.raw;
-    if (text !== null && loc && PORTUGUESE_LETTER.test(text)) found.push({ line: loc.start.line, text: text.trim().slice(0, 80) });
+    if (text !== null && loc && looksPortuguese(text)) found.push({ line: loc.start.line, text: text.trim().slice(0, 80) });
     for (const [key, child] of Object.entries(node)) {
       if (key !== "loc" && key !== "leadingComments" && key !== "trailingComments" && key !== "innerComments") visit(child);
     }
@@ -64,8 +68,10 @@ describe("user texts in one place", () => {
       "const b = `Olá ${name}, você`;",
       "const c = <p>Página</p>;",
       'const d = "plain English";',
+      'const e = "Dados recusados pelo servidor";',
+      'const f = "mensagem-erro";',
     ].join("\n");
-    expect(portugueseLiterals("sample.tsx", source).map((hit) => hit.line)).toEqual([3, 4, 4, 5]);
+    expect(portugueseLiterals("sample.tsx", source).map((hit) => hit.line)).toEqual([3, 4, 4, 5, 7]);
   });
 
   it("app/ and server/ hold no Portuguese text outside app/i18n/pt-BR.ts and the allowed files", () => {

@@ -128,7 +128,7 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
       const size = range ? totalFromContentRange(response.ContentRange) : response.ContentLength;
       if (size === undefined) {
         body.destroy();
-        throw new Error(`Resposta do S3 sem tamanho para ${Key} (Content-Range: ${response.ContentRange ?? "ausente"})`);
+        throw new Error(`S3 answer without a size for ${Key} (Content-Range: ${response.ContentRange ?? "missing"})`);
       }
       return { body, size };
     },
