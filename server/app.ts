@@ -18,6 +18,7 @@ import {
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
+import { servicesContext } from "../app/.server/context.server.ts";
 
 export interface RunningApp {
   app: express.Express;
@@ -75,6 +76,7 @@ export async function createApp(): Promise<RunningApp> {
       build: services.config.env === "development" ? loadBuild : build,
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
+        context.set(servicesContext, services);
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         context.set(cspNonceContext, (res.locals.cspNonce as string | undefined) ?? null);
         return context;
@@ -112,6 +114,7 @@ function createAppPageCache(
     },
     async render(url) {
       const context = new RouterContextProvider();
+      context.set(servicesContext, services);
       const response = await handler(new Request(origin + url, { headers: { "User-Agent": "esporte-em-foco page cache" } }), context);
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     },

@@ -1,7 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
@@ -12,9 +12,9 @@ export function meta() {
 }
 
 /** The link of the confirmation mail: confirms the address, then tells the owner their UID (for an admin to grant). */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const result = await getServices().auth.verifyEmail(token);
+  const result = await servicesOf(context).auth.verifyEmail(token);
   const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
   if (!result.ok) return data({ uid: null, message: result.message }, { status: result.status, headers });
   return data({ uid: result.uid, message: null }, { headers });

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/article";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
 import { MostRead } from "../../components/news/most-read.tsx";
@@ -25,14 +25,15 @@ import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 
-export async function loader({ params, request }: Route.LoaderArgs) {
-  const { news, config, log } = getServices();
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const services = servicesOf(context);
+  const { news, config, log } = services;
   let article: Awaited<ReturnType<typeof news.getNews>>;
   // Started with the article's query, not after it: the list is shared and usually already in memory.
-  const mostRead = loadMostRead(request, params.id);
+  const mostRead = loadMostRead(request, services, params.id);
   try {
     // A draft or a scheduled item exists only for the newsroom: for everyone else it is a 404 like a missing one.
-    const newsroom = await isNewsroomViewer(request);
+    const newsroom = await isNewsroomViewer(request, context);
     article = await news.getNews(params.id, { includeUnpublished: newsroom });
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;

@@ -3,7 +3,7 @@ import { Fragment, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/search";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { parseSearchPage, type SearchHit } from "../../.server/search/search.service.server.ts";
 import { NewsCard } from "../../components/news/news-card.tsx";
@@ -15,8 +15,8 @@ import styles from "./search.module.css";
 
 type Failure = "page" | "load" | null;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { search, log } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { search, log } = servicesOf(context);
   const params = new URL(request.url).searchParams;
   const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
   const empty = { query, page: 1, hits: [] as SearchHit[], nextPage: null as number | null };

@@ -2,7 +2,7 @@ import { Newspaper } from "lucide-react";
 import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/term-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import type { TermKind } from "../../.server/news/taxonomy.server.ts";
 import { PagedGrid } from "../../components/news/paged-grid.tsx";
@@ -20,8 +20,8 @@ function kindOf(pathname: string): TermKind {
   return pathname.startsWith("/autor/") ? "author" : "category";
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { news, log, config } = getServices();
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { news, log, config } = servicesOf(context);
   const kind = kindOf(new URL(request.url).pathname);
   const cursor = new URL(request.url).searchParams.get("cursor");
   let term: Awaited<ReturnType<typeof news.getTerm>>;
