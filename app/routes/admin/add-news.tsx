@@ -1,4 +1,5 @@
 import type { Route } from "./+types/add-news";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
@@ -6,7 +7,7 @@ import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/ne
 import { t } from "../../i18n/pt-BR.ts";
 
 export function meta() {
-  return [{ title: t.newsForm.createTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.newsForm.createTitle);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { data, Link, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/edit-news";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
@@ -13,7 +14,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { toLocalInputValue } from "../../lib/zoned-time.ts";
 
 export function meta() {
-  return [{ title: t.newsForm.editTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.newsForm.editTitle);
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -2,6 +2,7 @@ import { CheckCircle2, LogIn } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
+import { noindexMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import type { AuthFailure } from "../../.server/auth/auth.service.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
@@ -23,8 +24,7 @@ export interface ActionData {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
-  return [{ title: `${t.auth.title} | ${root?.site?.name ?? ""}` }, { name: "robots", content: "noindex" }];
+  return noindexMeta(titleWithSite(t.auth.title, siteOf(matches)));
 }
 
 /** A refused sign-in (429) tells when to come back; the sign-in page itself is never cached. */

@@ -1,6 +1,7 @@
 import { diffWordsWithSpace } from "diff";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/news-history";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
@@ -12,7 +13,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import styles from "./news-history.module.css";
 
 export function meta() {
-  return [{ title: t.revisions.metaTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.revisions.metaTitle);
 }
 
 /** A piece of a compared field: unchanged, removed (only in the older version) or added (only in the newer). */

@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { NewPasswordFields } from "../../components/auth/text-field.tsx";
@@ -9,7 +10,7 @@ import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-sch
 import styles from "../../components/auth/auth.module.css";
 
 export function meta() {
-  return [{ title: t.auth.resetTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.auth.resetTitle);
 }
 
 export function loader({ request }: Route.LoaderArgs) {

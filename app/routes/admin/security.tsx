@@ -2,6 +2,7 @@ import { CheckCircle2, ShieldCheck } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { renderSVG } from "uqr";
 import type { Route } from "./+types/security";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
@@ -13,7 +14,7 @@ import styles from "../../components/auth/auth.module.css";
 const tf = t.auth.twoFactor;
 
 export function meta() {
-  return [{ title: tf.pageTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(tf.pageTitle);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -2,6 +2,7 @@ import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import type { Route } from "./+types/sponsor-manager";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError, diskFullOr, retryAfterHeaders } from "../../.server/errors.ts";
@@ -17,7 +18,7 @@ import type { SponsorView } from "../../lib/news-view.ts";
 import styles from "./sponsor-manager.module.css";
 
 export function meta() {
-  return [{ title: t.sponsors.title }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.sponsors.title);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

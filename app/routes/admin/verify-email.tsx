@@ -1,6 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
+import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -8,7 +9,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import styles from "../../components/auth/auth.module.css";
 
 export function meta() {
-  return [{ title: t.auth.verifyTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.auth.verifyTitle);
 }
 
 /** The link of the confirmation mail: confirms the address, then tells the owner their UID (for an admin to grant). */

@@ -18,7 +18,7 @@ import buttons from "../../components/ui/button.module.css";
 import { formatDateTime, formatLongDate } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
-import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf } from "../../lib/seo.ts";
+import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { contentBlocks } from "../../lib/embeds.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
@@ -64,13 +64,12 @@ export const headers = pageHeaders;
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   const site = siteOf(matches);
-  const siteName = site?.name ?? "";
-  if (!loaderData) return [{ title: `${t.article.notFound} | ${siteName}` }];
+  if (!loaderData) return [{ title: titleWithSite(t.article.notFound, site) }];
   const { article, canonicalPath, defaultAuthor } = loaderData;
   const author = article.author.trim() || defaultAuthor;
   const image = site ? previewImage(site, article.media) : undefined;
   return pageMeta(site, {
-    title: `${article.title} | ${siteName}`,
+    title: titleWithSite(article.title, site),
     shareTitle: article.title,
     description: article.subtitle,
     path: canonicalPath,

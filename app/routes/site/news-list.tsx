@@ -11,7 +11,7 @@ import { PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/news-view.ts";
-import { pageMeta, siteOf } from "../../lib/seo.ts";
+import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 
@@ -80,7 +80,7 @@ export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   const highlights = new URLSearchParams(location.search).get("tab") === "1";
   const cursor = new URLSearchParams(location.search).get("cursor");
   return pageMeta(site, {
-    title: `${t.newsList.title} | ${name}`,
+    title: titleWithSite(t.newsList.title, site),
     description: highlights ? t.newsList.metaDescriptionHighlights(name) : t.newsList.metaDescription(name),
     path: `/news-list${listHref(highlights, cursor) === "?" ? "" : listHref(highlights, cursor)}`,
     // The pages after the first are there to be followed (they reach every article), not to be listed themselves.

@@ -2,6 +2,7 @@ import { SearchX, Search as SearchIcon } from "lucide-react";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/search";
+import { siteOf, titleWithSite } from "../../lib/seo.ts";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
@@ -37,10 +38,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers = pageHeaders;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
   const heading = loaderData?.query ? t.search.resultsTitle(loaderData.query) : t.search.title;
   return [
-    { title: `${heading} | ${root?.site?.name ?? ""}` },
+    { title: titleWithSite(heading, siteOf(matches)) },
     // Result pages lead to articles, but are not pages to be listed themselves.
     { name: "robots", content: "noindex, follow" },
   ];

@@ -10,7 +10,7 @@ import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
-import { pageMeta, siteOf } from "../../lib/seo.ts";
+import { noindexMeta, pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { termPath } from "../../lib/slug.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./term-list.module.css";
@@ -68,13 +68,13 @@ export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   const siteName = site?.name ?? "";
   if (!loaderData) {
     const missing = kindOf(location.pathname) === "author" ? t.taxonomy.authorNotFound : t.taxonomy.categoryNotFound;
-    return [{ title: `${missing} | ${siteName}` }, { name: "robots", content: "noindex" }];
+    return noindexMeta(titleWithSite(missing, site));
   }
   const { term, continued, news } = loaderData;
   const category = term.kind === "category";
   const cursor = new URLSearchParams(location.search).get("cursor");
   return pageMeta(site, {
-    title: `${category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} | ${siteName}`,
+    title: titleWithSite(category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name), site),
     description: category ? t.taxonomy.metaCategory(term.name, siteName) : t.taxonomy.metaAuthor(term.name, siteName),
     path: pageHref(term, cursor),
     // Later pages are there to be followed, not listed; an empty page has nothing to list.
