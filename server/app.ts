@@ -89,7 +89,7 @@ export async function createApp(): Promise<RunningApp> {
 
 /**
  * The page cache on this app: pages are rendered by React Router's own request handler for an anonymous request
- * (no cookie, no client address, no nonce), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here
+ * (no cookie, no client address, no nonce; the services on its context like every request's), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here
  * and, through the event bus, on every other instance. A stored page is shared by every reader, so it cannot carry a
  * per-response nonce: its Content-Security-Policy lists the hashes of its inline scripts instead, computed once
  * when the page is stored (decision record 004).

@@ -1,6 +1,8 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { AppServices } from "./app.server.ts";
 
+export type { AppServices };
+
 /**
  * The running application's services, set by the server on every request's context (`getLoadContext` in
  * server/app.ts, and the page cache's own renders). Loaders, actions, middleware, guards and the entry's

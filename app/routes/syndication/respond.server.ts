@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { AppServices } from "../../.server/app.server.ts";
+import type { AppServices } from "../../.server/context.server.ts";
 import { createSyndication, type Syndication } from "../../.server/syndication/syndication.server.ts";
 import { requestIdFrom } from "../../.server/errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
