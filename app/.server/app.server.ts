@@ -158,6 +158,7 @@ async function hasAuthTables(database: Pick<DatabaseHandle, "db" | "dialect">): 
   return rows.length === names.length;
 }
 
+/** The services bootApp started, kept only for shutdownApp (requests get theirs from their context). */
 let current: AppServices | undefined;
 let sweeper: OrphanSweeper | undefined;
 let scheduler: NewsScheduler | undefined;
@@ -214,12 +215,6 @@ export function bootApp(): Promise<AppServices> {
     return services;
   })();
   return booting;
-}
-
-/** The running application's services. Route loaders and actions call this. */
-export function getServices(): AppServices {
-  if (!current) throw new Error("The application has not been started yet (call bootApp first).");
-  return current;
 }
 
 export async function shutdownApp(): Promise<void> {
