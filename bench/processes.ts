@@ -83,13 +83,18 @@ export async function startAppServer(options: {
   logFile: string;
   /** Overrides (e.g. DATABASE_URL and AUTH_SECRET for PostgreSQL). */
   env?: Record<string, string>;
+  /** Extra Node options before `server.ts` (e.g. `--cpu-prof`) and arguments after it (e.g. `--demo`). */
+  nodeArgs?: string[];
+  serverArgs?: string[];
+  /** The checkout whose build runs (default: this one). */
+  root?: string;
 }): Promise<BenchProcess> {
   const port = await freePort();
   const log = fs.openSync(options.logFile, "a");
   const started = performance.now();
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas.
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", "server.ts"], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...(options.nodeArgs ?? []), "server.ts", ...(options.serverArgs ?? [])], {
+    cwd: options.root ?? ROOT,
     env: {
       ...process.env,
       MALLOC_ARENA_MAX: "2",
