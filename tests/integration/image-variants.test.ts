@@ -57,4 +57,24 @@ describe("processImage", () => {
       expect(await meanDifference(variant.data, original)).toBeLessThan((await meanDifference(reference.data, original)) + 1);
     }
   });
+
+  it("keepWebpOriginal (project files only): a plain WebP is its own full-width variant, byte for byte; with metadata it is re-encoded", async () => {
+    const plain = await sharp(await photo(1600, 900, false))
+      .webp({ quality: 74 })
+      .toBuffer();
+    const kept = await processImage(plain, { keepWebpOriginal: true });
+    expect(kept.variants.map((variant) => variant.width)).toEqual([400, 800, 1200, 1600]);
+    expect(kept.variants.at(-1)!.data.equals(plain)).toBe(true);
+    for (const variant of kept.variants.slice(0, -1)) expect(variant.data.equals(plain)).toBe(false);
+    expect((await processImage(plain)).variants.at(-1)!.data.equals(plain)).toBe(false); // never without the option
+
+    const withExif = await sharp(plain)
+      .webp({ quality: 74 })
+      .withMetadata({ exif: { IFD0: { Artist: "Fulano" } } })
+      .toBuffer();
+    expect((await sharp(withExif).metadata()).exif).toBeDefined();
+    const reencoded = await processImage(withExif, { keepWebpOriginal: true });
+    expect(reencoded.variants.at(-1)!.data.equals(withExif)).toBe(false);
+    expect(reencoded.variants.at(-1)!.data.toString("latin1")).not.toContain("Fulano");
+  });
 });

@@ -46,6 +46,12 @@ export interface EncodeOptions {
    * 1–4 % larger at the same quality setting.
    */
   webpEffort?: number;
+  /**
+   * Only for files of the project itself (the demo pictures), never for uploads, whose bytes are always re-encoded:
+   * a WebP original with no metadata (EXIF, XMP, colour profile) and one frame is stored as is as the WebP variant of
+   * its own width, instead of being decoded and encoded again (the heaviest variant, and a generation of loss).
+   */
+  keepWebpOriginal?: boolean;
 }
 
 /** Largest number of pixels we agree to decode (a 20000×20000 bomb is 400 M). */
@@ -79,9 +85,15 @@ export async function processImage(input: Buffer, options: EncodeOptions = {}): 
     const { data, info } = await source().raw().toBuffer({ resolveWithObject: true });
     source = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   }
+  const keepOriginal =
+    options.keepWebpOriginal === true && format === "webp" && !animated && (meta.orientation ?? 1) === 1 && !meta.exif && !meta.xmp && !meta.icc;
   const variants: ImageVariant[] = [];
   for (const target of variantWidths(width)) {
     for (const outFormat of unique(["webp", format] as const)) {
+      if (keepOriginal && target === width) {
+        variants.push({ width, height, format: "webp", mimeType: MIME.webp, data: input });
+        continue;
+      }
       const pipeline = source().resize({ width: target, withoutEnlargement: true });
       const { data, info } = await encode(pipeline, outFormat, options).toBuffer({ resolveWithObject: true });
       variants.push({
