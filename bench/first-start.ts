@@ -3,14 +3,16 @@
  * server to its first answer. Each run gets a new, empty DATA_DIR and starts the production server on 127.0.0.1 as
  * `npm run demo` does (`server.ts --demo`: migrations, demo content with its pictures, video poster and logos, demo
  * admin), then without the demo (SEED_DEMO=0); it reports the time from spawning to the first 200 on `/`, and the
- * median of the runs. Each demo run also checks that the first page is complete: the home lists the demo news and
- * every picture it shows answers 200.
+ * median of the runs, with the CPU time the server had used by then (all threads, and ffmpeg: far less dependent
+ * on what else the machine runs). Each demo run also checks that the first page is complete: the home lists the
+ * demo news and every picture it shows answers 200.
  *
  * The steps of a start are read from the server's log (pino's `time` against the spawn time); `--cpu-prof` writes
  * a V8 CPU profile of each demo run to bench-results/first-start-<run>.cpuprofile (open it in Chrome DevTools).
  * `--compare DIR` also measures the build of another checkout (e.g. `git archive main` unpacked and built there),
  * alternating with this one run by run, so that both see the same load on the machine.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,6 +32,8 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs precisa ser um 
 
 interface Run {
   ms: number;
+  /** CPU time the server (all its threads, and its finished children: ffmpeg) had used by then: less load-dependent. */
+  cpuMs: number | null;
   /** Log messages and their offset from the spawn, in ms. */
   steps: Array<[string, number]>;
 }
@@ -53,6 +57,27 @@ async function assertCompleteHome(url: string): Promise<void> {
   }
 }
 
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU time of a process and its reaped children, in ms (Linux /proc; null elsewhere). */
+function cpuTimeMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime, stime, cutime, cstime: fields 14-17 of the line, 11-14 after the command name.
+    const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 async function once(root: string, demo: boolean, index: number): Promise<Run> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-first-start-"));
   const dataDir = path.join(workDir, "data");
@@ -72,6 +97,7 @@ async function once(root: string, demo: boolean, index: number): Promise<Run> {
       nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=first-start-${index + 1}.cpuprofile`] : [],
     });
     const ms = server.coldStartMs;
+    const cpuMs = cpuTimeMs(server.pid);
     try {
       if (demo) await assertCompleteHome(server.url);
     } finally {
@@ -87,7 +113,7 @@ async function once(root: string, demo: boolean, index: number): Promise<Run> {
         // not a log line
       }
     }
-    return { ms, steps };
+    return { ms, cpuMs, steps };
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
@@ -101,18 +127,24 @@ const summary: Record<string, number> = {};
 for (const demo of [true, false]) {
   const label = demo ? "com demonstração (--demo)" : "sem demonstração (SEED_DEMO=0)";
   const times = new Map<string, number[]>(roots.map((root) => [root, []]));
+  const cpu = new Map<string, number[]>(roots.map((root) => [root, []]));
   for (let index = 0; index < runs; index++) {
     for (const root of roots) {
       const run = await once(root, demo, index);
       times.get(root)!.push(run.ms);
+      if (run.cpuMs !== null) cpu.get(root)!.push(run.cpuMs);
       const steps = run.steps.map(([message, at]) => `${message} @${at} ms`).join("; ");
-      console.log(`  ${root} ${label} #${index + 1}: ${run.ms.toFixed(0)} ms  [${steps}]`);
+      console.log(`  ${root} ${label} #${index + 1}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs ?? "?"} ms  [${steps}]`);
     }
   }
   for (const root of roots) {
     const list = times.get(root)!;
-    summary[`${root} ${demo ? "demo" : "plain"}`] = Math.round(median(list));
-    console.log(`${root} ${label}: mediana ${median(list).toFixed(0)} ms (${list.map((time) => time.toFixed(0)).join(", ")})`);
+    const cpuList = cpu.get(root)!;
+    const key = `${root} ${demo ? "demo" : "plain"}`;
+    summary[key] = Math.round(median(list));
+    if (cpuList.length) summary[`${key} cpu`] = Math.round(median(cpuList));
+    const cpuText = cpuList.length ? `; CPU até a resposta: mediana ${median(cpuList).toFixed(0)} ms` : "";
+    console.log(`${root} ${label}: mediana ${median(list).toFixed(0)} ms (${list.map((time) => time.toFixed(0)).join(", ")})${cpuText}`);
   }
 }
 console.log(`load ao fim: ${os.loadavg()[0]!.toFixed(2)}`);
