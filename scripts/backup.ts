@@ -65,7 +65,7 @@ export class BackupError extends Error {
 export function assertEmbeddedSetup(
   config: Pick<AppConfig, "database" | "media">,
   action: "backup" | "restore",
-): asserts config is Pick<AppConfig, "media"> & { database: { kind: "sqlite"; file: string } } {
+): asserts config is { media: Extract<AppConfig["media"], { store: "local" }>; database: { kind: "sqlite"; file: string } } {
   const command = action === "backup" ? "npm run backup" : "npm run restore";
   if (config.database.kind !== "sqlite") {
     throw new BackupError(

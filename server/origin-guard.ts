@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { t } from "../app/i18n/pt-BR.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -14,7 +15,7 @@ export function originGuard(siteUrls: string[]) {
     const origin = req.get("origin") ?? originOf(req.get("referer"));
     const own = `${req.protocol}://${req.get("host")}`;
     if (origin ? origin === own || configured.has(origin) : !req.headers.cookie) return next();
-    res.status(403).type("text/plain; charset=utf-8").send("Requisição recusada: origem não confirmada.");
+    res.status(403).type("text/plain; charset=utf-8").send(t.errors.originRefused);
   };
 }
 

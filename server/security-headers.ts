@@ -22,16 +22,18 @@ export interface SecurityPolicyOptions {
 export function policyOptionsFromConfig(config: {
   env: string;
   site: { url: string };
-  media: { s3: { publicUrl: string | null } | null; gdrive?: { authUrl: string }; externalOrigins?: string[] };
+  media: ({ store: "local" } | { store: "s3"; s3: { publicUrl: string | null } } | { store: "gdrive"; gdrive: { authUrl: string } }) & {
+    externalOrigins?: string[];
+  };
   auth: { google: { discoveryUrl: string } | null };
 }): SecurityPolicyOptions {
   const formOrigins = new Set<string>();
   // Google publishes its authorization endpoint on the same origin as its discovery document (accounts.google.com);
   // tests point both at a local OpenID provider.
   if (config.auth.google) formOrigins.add(new URL(config.auth.google.discoveryUrl).origin);
-  if (config.media.gdrive) formOrigins.add(new URL(config.media.gdrive.authUrl).origin);
+  if (config.media.store === "gdrive") formOrigins.add(new URL(config.media.gdrive.authUrl).origin);
   const siteOrigin = new URL(config.site.url).origin;
-  const publicUrl = config.media.s3?.publicUrl;
+  const publicUrl = config.media.store === "s3" ? config.media.s3.publicUrl : null;
   const mediaOrigin = publicUrl ? new URL(publicUrl).origin : null;
   // Imported media left on Google Drive (EXTERNAL_MEDIA_ORIGINS), after the bucket.
   const mediaOrigins = new Set([...(mediaOrigin ? [mediaOrigin] : []), ...(config.media.externalOrigins ?? [])]);

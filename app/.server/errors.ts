@@ -70,7 +70,7 @@ export class FieldsError extends AppError {
   override name = "FieldsError";
   readonly fields: Record<string, string[]>;
   constructor(code: string, fields: Record<string, string[]>) {
-    super(code, Object.values(fields).flat()[0] ?? "Dados inválidos.", 400);
+    super(code, Object.values(fields).flat()[0] ?? t.api.invalidData, 400);
     this.fields = fields;
   }
 }

@@ -40,5 +40,5 @@ export function formatDateTime(value: string, timeZone: string): string {
   if (Number.isNaN(date.getTime())) return value;
   const parts = formatter("dateTime", timeZone).formatToParts(date);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
-  return `${get("day")}/${get("month")}/${get("year")} às ${get("hour")}:${get("minute")}`;
+  return t.formats.dateTime(`${get("day")}/${get("month")}/${get("year")}`, `${get("hour")}:${get("minute")}`);
 }

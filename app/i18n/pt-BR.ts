@@ -1,3 +1,5 @@
+import { API_PAGE_SIZE_MAX, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../lib/limits.ts";
+
 /**
  * Every user-facing text of the site, in Brazilian Portuguese. Code and tests import from here, so a text
  * changes in one place. Texts quoted by the product specification are kept verbatim.
@@ -74,7 +76,7 @@ export const t = {
     retry: "Tentar de novo",
     end: "Você chegou ao fim da lista.",
     invalidCursor: "Endereço de página inválido. Volte ao início da lista.",
-    invalidLimit: "O parâmetro limit deve ser um número inteiro de 1 a 100.",
+    invalidLimit: `O parâmetro limit deve ser um número inteiro de 1 a ${API_PAGE_SIZE_MAX}.`,
     metaDescription: (siteName: string) => `Todas as notícias do ${siteName}, das mais recentes às mais antigas: futebol, basquete, vôlei e mais.`,
     metaDescriptionHighlights: (siteName: string) => `As notícias em destaque do ${siteName}, das mais recentes às mais antigas.`,
     statusFilterLabel: "Filtrar por situação",
@@ -130,6 +132,14 @@ export const t = {
     defaultAuthor: (siteName: string) => `Redação ${siteName}`,
     notFound: "Notícia não encontrada",
     imageAlt: (title: string) => title,
+    /** The site's description when SITE_DESCRIPTION is not set (home page and feeds). */
+    defaultSiteDescription: "Futebol, basquete, vôlei e tudo o que move o esporte brasileiro, com cobertura diária e independente.",
+    /** Prefixes of unexpected failures ("Falha ao buscar notícias: …"); clients see only the prefix. */
+    listFailed: "Falha ao buscar notícias",
+    getFailed: "Falha ao buscar notícia",
+    createFailed: "Falha ao adicionar notícia",
+    updateFailed: "Falha ao atualizar notícia",
+    deleteFailed: "Falha ao deletar notícia",
   },
   newsForm: {
     createTitle: "Adicionar notícia",
@@ -147,7 +157,7 @@ export const t = {
     notHighlighted: "Sem destaque",
     media: "Mídia da Notícia",
     mediaPick: "Clique para adicionar imagem ou vídeo",
-    mediaTypes: "JPG, PNG, GIF, MP4, MOV, AVI (máx. 10MB)",
+    mediaTypes: `JPG, PNG, GIF, MP4, MOV, AVI (máx. ${megabytes(NEWS_MEDIA_MAX_BYTES)}MB)`,
     mediaRemove: "Remover mídia",
     mediaChange: "Trocar arquivo",
     mediaCurrent: "Mídia atual",
@@ -185,7 +195,7 @@ export const t = {
     fullContentRequired: "Conteúdo completo é obrigatório.",
     categoryRequired: "Categoria é obrigatória.",
     invalidMedia: "Por favor, selecione um arquivo de imagem ou vídeo válido.",
-    mediaTooLarge: "O arquivo é muito grande. Por favor, selecione um arquivo menor que 10MB.",
+    mediaTooLarge: `O arquivo é muito grande. Por favor, selecione um arquivo menor que ${megabytes(NEWS_MEDIA_MAX_BYTES)}MB.`,
     driveRequired: "Você precisa conectar ao Google Drive antes de enviar a notícia.",
     loadError: (id: string, message: string) => `Notícia com ID "${id}" não encontrada ou erro ao carregar: ${message}`,
     submitError: (editing: boolean, message: string) =>
@@ -277,10 +287,14 @@ export const t = {
   },
   sponsors: {
     notFound: "Patrocinador não encontrado",
+    /** Prefixes of unexpected failures, as for news. */
+    listFailedPrefix: "Falha ao buscar patrocinadores",
+    addFailedPrefix: "Falha ao adicionar patrocinador",
+    deleteFailedPrefix: "Falha ao deletar patrocinador",
     title: "Gerenciar Patrocinadores",
     addTitle: "Adicionar novo patrocinador",
     pick: "Clique para escolher a imagem do patrocinador",
-    pickHint: "JPG, PNG, GIF ou WebP, até 5MB",
+    pickHint: `JPG, PNG, GIF ou WebP, até ${megabytes(SPONSOR_IMAGE_MAX_BYTES)}MB`,
     remove: "Remover imagem",
     add: "Adicionar patrocinador",
     adding: "Adicionando...",
@@ -291,7 +305,7 @@ export const t = {
     addFailed: "Falha ao adicionar o patrocinador. Por favor, tente novamente.",
     deleteFailed: "Falha ao remover o patrocinador. Por favor, tente novamente.",
     imageOnly: "Por favor, selecione apenas arquivos de imagem válidos (JPG, PNG, etc.).",
-    tooLarge: "O arquivo é muito grande. Por favor, selecione uma imagem menor que 5MB.",
+    tooLarge: `O arquivo é muito grande. Por favor, selecione uma imagem menor que ${megabytes(SPONSOR_IMAGE_MAX_BYTES)}MB.`,
     imageRequired: "Por favor, selecione uma imagem do patrocinador.",
     driveRequired: "Você precisa conectar ao Google Drive antes de adicionar um patrocinador.",
     added: "Patrocinador adicionado.",
@@ -325,6 +339,49 @@ export const t = {
     title: "Política de Privacidade",
     metaDescription: (site: string) => `Como o ${site} usa cookies e dados de navegação, e como você pode escolher o que é coletado.`,
     contactPlaceholder: "[e-mail de contato ainda não definido]",
+    /** The intro names the site between its two parts. */
+    introLead: "Esta política explica como o",
+    introRest: "trata as informações de quem visita o site. Ao continuar navegando, você concorda com as práticas descritas abaixo.",
+    sections: [
+      {
+        title: "Uso de cookies",
+        text:
+          "Usamos cookies, pequenos arquivos guardados no seu navegador, para lembrar preferências, medir a audiência das páginas e exibir publicidade. " +
+          "Cookies essenciais mantêm o site funcionando; os demais podem ser recusados nas configurações do seu navegador.",
+      },
+      {
+        title: "Dados coletados",
+        text:
+          "Coletamos automaticamente dados técnicos de navegação: endereço IP, tipo de navegador e de dispositivo, páginas visitadas, tempo de " +
+          "permanência e a página de origem. Não pedimos dados pessoais para a leitura das notícias.",
+      },
+      {
+        title: "Como usamos os dados",
+        text:
+          "Os dados servem para manter o site seguro e no ar, entender quais conteúdos interessam mais aos leitores, melhorar a experiência de navegação " +
+          "e sustentar o jornalismo por meio de publicidade.",
+      },
+      {
+        title: "Compartilhamento com parceiros de publicidade",
+        text:
+          "Podemos compartilhar dados agregados e anonimizados, que não identificam você, com parceiros de publicidade, para exibir anúncios relevantes e " +
+          "medir seus resultados. Não vendemos dados pessoais.",
+      },
+      {
+        title: "Como recusar (opt-out)",
+        text:
+          "Você pode bloquear ou apagar cookies nas configurações do navegador, usar a navegação anônima ou desativar a publicidade personalizada nas " +
+          "configurações de anúncios da sua conta no Google e em outras plataformas. Algumas funções podem deixar de funcionar sem cookies.",
+      },
+      {
+        title: "Personalização de anúncios",
+        text:
+          "Com o seu consentimento, parceiros podem usar cookies para mostrar anúncios de acordo com seus interesses. Sem ele, você continuará vendo " +
+          "anúncios, mas não personalizados.",
+      },
+    ],
+    contactTitle: "Contato",
+    contactLead: "Dúvidas sobre esta política ou sobre seus dados? Escreva para",
   },
   auth: {
     title: "Acesso Administrativo",
@@ -480,6 +537,11 @@ export const t = {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",
     methodNotAllowed: (allowed: string) => `Método não permitido. Use ${allowed}.`,
+    loginRequired: "Faça login como administrador.",
+    adminOnly: "Apenas administradores podem fazer isso.",
+    invalidData: "Dados inválidos.",
+    invalidJson: "Corpo JSON inválido.",
+    unsupportedMediaType: "Envie multipart/form-data ou JSON.",
   },
   errors: {
     unexpected: "Erro interno.",
@@ -493,6 +555,14 @@ export const t = {
     genericTitle: "Algo deu errado",
     genericText: "Ocorreu um erro inesperado. Por favor, tente novamente em instantes.",
     backHome: "Voltar ao início",
+    /** The plain-text 404 of files and resources (media, auth endpoints that are not public). */
+    notFound: "Não encontrado",
+    /** A state-changing request whose Origin (or Referer) is not the site's own. */
+    originRefused: "Requisição recusada: origem não confirmada.",
+  },
+  formats: {
+    /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
+    dateTime: (date: string, time: string) => `${date} às ${time}`,
   },
 } as const;
 

@@ -1,23 +1,8 @@
 import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
 import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
+import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "./limits.ts";
 
-/** Largest news media file: 10 MB (10485760 bytes). */
-export const NEWS_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
-/** Largest sponsor image: 5 MB (5242880 bytes). */
-export const SPONSOR_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-
-/** The most characters each text field takes (one source for the form, the API and their messages). */
-export const NEWS_LIMITS = {
-  title: 300,
-  subtitle: 1000,
-  fullContent: 100_000,
-  category: 60,
-  author: 120,
-  mediaDescription: 300,
-  mediaCaption: 500,
-  mediaCredit: 120,
-} as const;
 type NewsTextField = keyof typeof NEWS_LIMITS;
 
 /** C0/C1 control characters other than tab and line breaks, DEL included. */

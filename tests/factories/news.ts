@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { insertNews } from "../../app/.server/news/news.queries.server.ts";
+import { newsContentColumns, publishedNewsRow } from "../../app/.server/news/news-rows.server.ts";
 import { canonicalNewsTerms } from "../../app/.server/news/taxonomy.server.ts";
 
 export interface NewsInput {
@@ -42,23 +43,16 @@ export async function createNews(services: Pick<AppServices, "database" | "media
     input.createdAt instanceof Date
       ? input.createdAt.toISOString()
       : (input.createdAt ?? new Date(Date.UTC(2026, 0, 1) + counter * 60_000).toISOString());
-  const terms = await canonicalNewsTerms(
-    services.database.db,
-    { category: input.category ?? "Futebol", author: input.author ?? "Redação Esporte em Foco" },
-    createdAt,
-  );
-  await insertNews(services.database.db, {
-    id,
+  const content = newsContentColumns({
     title: input.title ?? `Notícia de teste ${counter}`,
     subtitle: input.subtitle ?? `Subtítulo da notícia de teste ${counter}`,
-    full_content: input.fullContent ?? `Conteúdo completo da notícia ${counter}.`,
-    ...terms,
-    is_highlighted: input.isHighlighted ? 1 : 0,
-    media_id: mediaId,
-    created_at: createdAt,
-    published_at: createdAt,
-    updated_at: createdAt,
+    fullContent: input.fullContent ?? `Conteúdo completo da notícia ${counter}.`,
+    category: input.category ?? "Futebol",
+    author: input.author ?? "Redação Esporte em Foco",
+    isHighlighted: Boolean(input.isHighlighted),
   });
+  const terms = await canonicalNewsTerms(services.database.db, content, createdAt);
+  await insertNews(services.database.db, publishedNewsRow({ id, content, terms, mediaId, createdAt }));
   return id;
 }
 

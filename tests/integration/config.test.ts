@@ -41,7 +41,6 @@ describe("parseConfig: defaults", () => {
       sweepGraceMs: 6 * 60 * 60_000,
       sweepIntervalMs: 60 * 60_000,
       parallelUploads: { perAdmin: 2, total: 4 },
-      s3: null,
       externalOrigins: [],
     });
   });
@@ -90,7 +89,7 @@ describe("parseConfig: overrides", () => {
     const config = parseConfig({ DATA_DIR: "/tmp/eef-config-test" });
     expect(config.dataDir).toBe("/tmp/eef-config-test");
     expect(path.dirname(sqliteFile(config))).toBe("/tmp/eef-config-test");
-    expect(config.media.dir).toBe("/tmp/eef-config-test/media");
+    expect(config.media).toMatchObject({ store: "local", dir: "/tmp/eef-config-test/media" });
   });
 
   it("DATABASE_URL=file:… points to that SQLite file (relative or absolute)", () => {
@@ -142,6 +141,25 @@ describe("parseConfig: overrides", () => {
 
   it("the site URL without SITE_URL follows PORT", () => {
     expect(parseConfig({ PORT: "4321" }).site.url).toBe("http://localhost:4321");
+  });
+});
+
+describe("MEDIA_STORE: the chosen store and only its settings", () => {
+  it("local keeps the folder; s3 the bucket; gdrive the OAuth client; settings of another store are dropped", () => {
+    const bucket = { S3_BUCKET: "fotos", S3_PUBLIC_URL: "https://cdn.example/fotos/" };
+    const local = parseConfig({ DATA_DIR: "/tmp/eef-config-test", ...bucket }).media;
+    expect(local).toMatchObject({ store: "local", dir: "/tmp/eef-config-test/media" });
+    expect(local).not.toHaveProperty("s3");
+    const s3 = parseConfig({ MEDIA_STORE: "s3", ...bucket }).media;
+    expect(s3).toMatchObject({ store: "s3", s3: { bucket: "fotos", region: "us-east-1", publicUrl: "https://cdn.example/fotos", prefix: "" } });
+    expect(s3).not.toHaveProperty("dir");
+    const drive = parseConfig({ MEDIA_STORE: "gdrive", GOOGLE_DRIVE_CLIENT_ID: "id", GOOGLE_DRIVE_CLIENT_SECRET: "segredo", ...bucket }).media;
+    expect(drive).toMatchObject({ store: "gdrive", gdrive: { clientId: "id", clientSecret: "segredo", folderId: null } });
+    expect(drive).not.toHaveProperty("s3");
+    expect(() => parseConfig({ MEDIA_STORE: "s3" })).toThrow("Configuração inválida:\n  S3_BUCKET: obrigatório com MEDIA_STORE=s3");
+    expect(() => parseConfig({ MEDIA_STORE: "gdrive", GOOGLE_DRIVE_CLIENT_ID: "id" })).toThrow(
+      "Configuração inválida:\n  GOOGLE_DRIVE_CLIENT_SECRET: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)",
+    );
   });
 });
 

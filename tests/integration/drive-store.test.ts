@@ -109,7 +109,7 @@ describe("Google Drive store: configuration", () => {
       SITE_URL: "https://www.exemplo.com.br/",
     });
     expect(config.media.store).toBe("gdrive");
-    expect(config.media.gdrive).toEqual({
+    expect(config.media.store === "gdrive" && config.media.gdrive).toEqual({
       clientId: "id-login",
       clientSecret: "segredo-login",
       folderId: null,
@@ -121,12 +121,10 @@ describe("Google Drive store: configuration", () => {
       redirectUri: "https://www.exemplo.com.br/admin/drive/callback",
     });
     const own = parseConfig({ ...server().env(), GOOGLE_CLIENT_ID: "id-login", GOOGLE_CLIENT_SECRET: "segredo-login" });
-    expect(own.media.gdrive?.clientId).toBe(server().clientId);
-    expect(own.media.gdrive?.folderId).toBe(server().folderId);
-    expect(own.media.gdrive?.apiUrl).toBe(server().url);
+    expect(own.media).toMatchObject({ store: "gdrive", gdrive: { clientId: server().clientId, folderId: server().folderId, apiUrl: server().url } });
     expect(() => parseConfig({ ...server().env(), GOOGLE_DRIVE_FOLDER_ID: "../x" })).toThrow(/GOOGLE_DRIVE_FOLDER_ID/);
-    // Other stores carry no Drive settings.
-    expect(parseConfig({}).media.gdrive).toBeUndefined();
+    // Other stores carry no Drive settings, even with the Google login configured.
+    expect(parseConfig({ GOOGLE_CLIENT_ID: "id-login", GOOGLE_CLIENT_SECRET: "segredo-login" }).media).not.toHaveProperty("gdrive");
   });
 
   it("createMediaStore builds it with the database and the connection, which the services expose", async () => {

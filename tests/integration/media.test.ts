@@ -446,7 +446,7 @@ describe("local store", () => {
     "img//a.jpg",
     "",
   ])("refuses the key %j", async (key) => {
-    await expect(store.put(key, Buffer.from("x"), "text/plain")).rejects.toThrow(/inválida|fora/);
+    await expect(store.put(key, Buffer.from("x"), "text/plain")).rejects.toThrow(/invalid media key|outside the store/);
     await expect(store.get(key)).rejects.toThrow();
     await expect(store.stat(key)).rejects.toThrow();
     await expect(store.delete(key)).rejects.toThrow();
@@ -458,6 +458,6 @@ describe("local store", () => {
     const services = await open();
     await services.store.put("vid/onde.mp4", Buffer.from("x"), "video/mp4");
     expect(fs.existsSync(path.join(services.dataDir, "media", "vid", "onde.mp4"))).toBe(true);
-    expect(services.config.media.dir).toBe(path.join(services.dataDir, "media"));
+    expect(services.config.media).toMatchObject({ store: "local", dir: path.join(services.dataDir, "media") });
   });
 });

@@ -156,7 +156,7 @@ describe("saves of an item that is gone", () => {
     expect(await mediaCount(services)).toBe(before);
     // No stored object is left (the store's own temporary folder aside).
     const files = fs
-      .readdirSync(services.config.media.dir, { recursive: true, withFileTypes: true })
+      .readdirSync(path.join(services.dataDir, "media"), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && !entry.parentPath.includes(".tmp"));
     expect(files).toEqual([]);
   });

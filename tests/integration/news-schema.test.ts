@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { t } from "../../app/i18n/pt-BR.ts";
-import { newsFormSchema, newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
+import { API_PAGE_SIZE_MAX, NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../app/lib/limits.ts";
+import { checkNewsMediaFile, checkSponsorImageFile, newsFormSchema, newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 
 const base = { title: "Título", subtitle: "Sub", fullContent: "Texto", category: "Futebol" };
 const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues[0]?.message;
@@ -38,5 +39,29 @@ describe("news text fields: what is refused, with which message", () => {
   it("a field of the wrong type is a type error, never its text", () => {
     expect(firstMessage(newsPatchSchema.safeParse({ author: 42 }))).toBe(t.api.fieldType("author"));
     expect(newsInputSchema.safeParse({ ...base, title: { $gt: "" } }).success).toBe(false);
+  });
+});
+
+describe("limits: one number, quoted by the texts", () => {
+  it("the size texts say the limits the checks apply, in the specification's words", () => {
+    expect(NEWS_MEDIA_MAX_BYTES).toBe(10 * 1024 * 1024);
+    expect(SPONSOR_IMAGE_MAX_BYTES).toBe(5 * 1024 * 1024);
+    expect(t.newsForm.mediaTooLarge).toBe("O arquivo é muito grande. Por favor, selecione um arquivo menor que 10MB.");
+    expect(t.newsForm.mediaTypes).toBe("JPG, PNG, GIF, MP4, MOV, AVI (máx. 10MB)");
+    expect(t.sponsors.tooLarge).toBe("O arquivo é muito grande. Por favor, selecione uma imagem menor que 5MB.");
+    expect(t.sponsors.pickHint).toBe("JPG, PNG, GIF ou WebP, até 5MB");
+    expect(t.newsList.invalidLimit).toBe(`O parâmetro limit deve ser um número inteiro de 1 a ${API_PAGE_SIZE_MAX}.`);
+    expect(checkNewsMediaFile({ type: "video/mp4", size: NEWS_MEDIA_MAX_BYTES })).toBeNull();
+    expect(checkNewsMediaFile({ type: "video/mp4", size: NEWS_MEDIA_MAX_BYTES + 1 })).toBe(t.newsForm.mediaTooLarge);
+    expect(checkSponsorImageFile({ type: "image/png", size: SPONSOR_IMAGE_MAX_BYTES + 1 })).toBe(t.sponsors.tooLarge);
+  });
+
+  it("each text field refuses one character over its limit, naming the limit", () => {
+    for (const [field, max] of Object.entries(NEWS_LIMITS)) {
+      const fits = newsInputSchema.safeParse({ ...base, [field]: "a".repeat(max) });
+      expect(fits.success, field).toBe(true);
+      const over = newsInputSchema.safeParse({ ...base, [field]: "a".repeat(max + 1) });
+      expect(firstMessage(over), field).toBe(t.newsForm.tooLong(t.newsForm.fieldLabel[field as keyof typeof NEWS_LIMITS], max));
+    }
   });
 });

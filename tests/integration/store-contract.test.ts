@@ -39,7 +39,7 @@ afterAll(async () => {
 function s3Config(bucket: string, extra: Record<string, string> = {}) {
   const config = parseConfig({ DATA_DIR: makeDataDir("eef-s3cfg-"), ...server().env(bucket, extra) });
   fs.rmSync(config.dataDir, { recursive: true, force: true });
-  if (!config.media.s3) throw new Error("no S3 config");
+  if (config.media.store !== "s3") throw new Error("no S3 config");
   return config.media.s3;
 }
 

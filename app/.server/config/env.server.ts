@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 export type { PasswordPolicy };
 
@@ -174,17 +175,12 @@ export interface AppConfig {
   demoAdmin: boolean;
   /** What the production start-up checks look at (see `assertProductionReady`). */
   deployment: { siteUrlSet: boolean; allowInsecureHttp: boolean; authSecretSet: boolean };
-  media: {
-    store: "local" | "s3" | "gdrive";
-    dir: string;
+  media: MediaStoreConfig & {
     uploadTmpDir: string;
     sweepGraceMs: number;
     sweepIntervalMs: number;
     /** Uploads handled at the same time, per admin and in all. */
     parallelUploads: { perAdmin: number; total: number };
-    s3: S3Config | null;
-    /** Present only with MEDIA_STORE=gdrive. */
-    gdrive?: GoogleDriveConfig;
     /** EXTERNAL_MEDIA_ORIGINS: where imported media left on other sites may be shown from (lowercase origins). */
     externalOrigins: string[];
   };
@@ -215,6 +211,13 @@ export interface PublicSiteConfig {
   timeZone: string;
   social: { instagram: string; twitter: string; facebook: string };
 }
+
+/**
+ * Where media is stored (MEDIA_STORE), with the settings of that store only: the local directory under DATA_DIR,
+ * the bucket, or the Google Drive client. Settings of another store (an S3_BUCKET left set with MEDIA_STORE=local)
+ * are not kept.
+ */
+export type MediaStoreConfig = { store: "local"; dir: string } | { store: "s3"; s3: S3Config } | { store: "gdrive"; gdrive: GoogleDriveConfig };
 
 export interface S3Config {
   bucket: string;
@@ -263,9 +266,6 @@ export function parseConfig(source: Record<string, string | undefined> = process
   if (env.PASSWORD_MAX_LENGTH < env.PASSWORD_MIN_LENGTH) {
     throw new ConfigError("Configuração inválida:\n  PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH");
   }
-  if (env.MEDIA_STORE === "s3" && !env.S3_BUCKET) {
-    throw new ConfigError("Configuração inválida:\n  S3_BUCKET: obrigatório com MEDIA_STORE=s3");
-  }
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     const missing = env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
     throw new ConfigError(`Configuração inválida:\n  ${missing}: defina S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntos`);
@@ -274,14 +274,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
     const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
     throw new ConfigError(`Configuração inválida:\n  ${missing}: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET juntos`);
   }
-  const driveClientId = env.GOOGLE_DRIVE_CLIENT_ID ?? env.GOOGLE_CLIENT_ID;
-  const driveClientSecret = env.GOOGLE_DRIVE_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET;
-  if (env.MEDIA_STORE === "gdrive" && (!driveClientId || !driveClientSecret)) {
-    const missing = driveClientId ? "GOOGLE_DRIVE_CLIENT_SECRET" : "GOOGLE_DRIVE_CLIENT_ID";
-    throw new ConfigError(`Configuração inválida:\n  ${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`);
-  }
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const mediaStore = mediaStoreConfig(env, dataDir, siteUrl);
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -296,40 +291,12 @@ export function parseConfig(source: Record<string, string | undefined> = process
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
-      store: env.MEDIA_STORE,
-      dir: path.join(dataDir, "media"),
+      ...mediaStore,
       uploadTmpDir: path.join(dataDir, "tmp", "uploads"),
       sweepGraceMs: env.MEDIA_SWEEP_GRACE_SECONDS * 1000,
       sweepIntervalMs: env.MEDIA_SWEEP_INTERVAL_SECONDS * 1000,
       parallelUploads: { perAdmin: env.UPLOADS_PER_ADMIN, total: Math.max(env.UPLOADS_TOTAL, env.UPLOADS_PER_ADMIN) },
       externalOrigins: [...new Set(env.EXTERNAL_MEDIA_ORIGINS.map((origin) => origin.toLowerCase()))],
-      s3: env.S3_BUCKET
-        ? {
-            bucket: env.S3_BUCKET,
-            region: env.S3_REGION,
-            endpoint: env.S3_ENDPOINT ?? null,
-            accessKeyId: env.S3_ACCESS_KEY_ID ?? null,
-            secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? null,
-            forcePathStyle: env.S3_FORCE_PATH_STYLE,
-            publicUrl: env.S3_PUBLIC_URL?.replace(/\/+$/, "") ?? null,
-            prefix: env.S3_PREFIX,
-          }
-        : null,
-      ...(env.MEDIA_STORE === "gdrive" && driveClientId && driveClientSecret
-        ? {
-            gdrive: {
-              clientId: driveClientId,
-              clientSecret: driveClientSecret,
-              folderId: env.GOOGLE_DRIVE_FOLDER_ID ?? null,
-              authUrl: env.GOOGLE_DRIVE_AUTH_URL,
-              tokenUrl: env.GOOGLE_DRIVE_TOKEN_URL,
-              revokeUrl: env.GOOGLE_DRIVE_REVOKE_URL,
-              apiUrl: env.GOOGLE_DRIVE_API_URL.replace(/\/+$/, ""),
-              uploadUrl: env.GOOGLE_DRIVE_UPLOAD_URL.replace(/\/+$/, ""),
-              redirectUri: `${siteUrl}/admin/drive/callback`,
-            },
-          }
-        : {}),
     },
     auth: {
       secret: env.AUTH_SECRET ?? null,
@@ -358,9 +325,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
     site: {
       name: env.SITE_NAME,
       url: siteUrl,
-      description: env.SITE_DESCRIPTION ?? "Futebol, basquete, vôlei e tudo o que move o esporte brasileiro, com cobertura diária e independente.",
+      description: env.SITE_DESCRIPTION ?? t.news.defaultSiteDescription,
       footerTitle: env.FOOTER_TITLE ?? env.SITE_NAME,
-      defaultAuthor: `Redação ${env.SITE_NAME}`,
+      defaultAuthor: t.news.defaultAuthor(env.SITE_NAME),
       contactEmail: env.CONTACT_EMAIL ?? null,
       timeZone: env.TIME_ZONE,
       social: {
@@ -398,6 +365,53 @@ export function assertProductionReady(config: AppConfig): void {
     );
   }
   if (problems.length) throw new ConfigError(`Configuração inválida para produção:\n  ${problems.join("\n  ")}`);
+}
+
+/** The chosen store's settings, refusing a store whose required settings are missing. */
+function mediaStoreConfig(env: z.infer<typeof envSchema>, dataDir: string, siteUrl: string): MediaStoreConfig {
+  switch (env.MEDIA_STORE) {
+    case "local":
+      return { store: "local", dir: path.join(dataDir, "media") };
+    case "s3":
+      if (!env.S3_BUCKET) throw new ConfigError("Configuração inválida:\n  S3_BUCKET: obrigatório com MEDIA_STORE=s3");
+      return {
+        store: "s3",
+        s3: {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT ?? null,
+          accessKeyId: env.S3_ACCESS_KEY_ID ?? null,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? null,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          publicUrl: env.S3_PUBLIC_URL?.replace(/\/+$/, "") ?? null,
+          prefix: env.S3_PREFIX,
+        },
+      };
+    case "gdrive": {
+      const clientId = env.GOOGLE_DRIVE_CLIENT_ID ?? env.GOOGLE_CLIENT_ID;
+      const clientSecret = env.GOOGLE_DRIVE_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET;
+      if (!clientId || !clientSecret) {
+        const missing = clientId ? "GOOGLE_DRIVE_CLIENT_SECRET" : "GOOGLE_DRIVE_CLIENT_ID";
+        throw new ConfigError(
+          `Configuração inválida:\n  ${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`,
+        );
+      }
+      return {
+        store: "gdrive",
+        gdrive: {
+          clientId,
+          clientSecret,
+          folderId: env.GOOGLE_DRIVE_FOLDER_ID ?? null,
+          authUrl: env.GOOGLE_DRIVE_AUTH_URL,
+          tokenUrl: env.GOOGLE_DRIVE_TOKEN_URL,
+          revokeUrl: env.GOOGLE_DRIVE_REVOKE_URL,
+          apiUrl: env.GOOGLE_DRIVE_API_URL.replace(/\/+$/, ""),
+          uploadUrl: env.GOOGLE_DRIVE_UPLOAD_URL.replace(/\/+$/, ""),
+          redirectUri: `${siteUrl}/admin/drive/callback`,
+        },
+      };
+    }
+  }
 }
 
 function parseTrustProxy(value: string | undefined): false | number | string {

@@ -12,7 +12,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const failed = results.find((result) => result.status === "Error");
   if (error || failed) {
     const name = failed?.migrationName ?? "?";
-    throw new Error(`Migração ${name} falhou: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`Migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     });
   }

@@ -60,8 +60,8 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
 export async function requireAdminApi(request: Request, context: RequestContext): Promise<Viewer> {
   const { auth } = servicesOf(context);
   const viewer = await auth.getViewer(request);
-  if (!viewer) throw apiError(401, "unauthorized", "Faça login como administrador.");
-  if (!viewer.isAdmin) throw apiError(403, "forbidden", "Apenas administradores podem fazer isso.");
+  if (!viewer) throw apiError(401, "unauthorized", t.api.loginRequired);
+  if (!viewer.isAdmin) throw apiError(403, "forbidden", t.api.adminOnly);
   if (await auth.lacksRequiredTwoFactor(viewer)) throw apiError(403, "two_factor_required", t.auth.twoFactor.required);
   return viewer;
 }
@@ -71,5 +71,5 @@ export function parseFields<T extends z.ZodType>(schema: T, fields: Record<strin
   const result = schema.safeParse(fields);
   if (result.success) return result.data;
   const byField = fieldErrorsOf(result.error);
-  throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? "Dados inválidos.", byField);
+  throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? t.api.invalidData, byField);
 }

@@ -28,9 +28,9 @@ export async function readSubmission(
     try {
       body = await request.json();
     } catch {
-      throw new AppError("invalid_json", "Corpo JSON inválido.", 400);
+      throw new AppError("invalid_json", t.api.invalidJson, 400);
     }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", "Corpo JSON inválido.", 400);
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
     // Text stays text and flags may be true/false; anything else (a number, an object as a title) is refused, never
     // stored as its JSON text.
     const fields: Record<string, string> = {};
@@ -48,7 +48,7 @@ export async function readSubmission(
     for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
     return { fields, file: null };
   }
-  throw new AppError("unsupported_media_type", "Envie multipart/form-data ou JSON.", 415);
+  throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
 }
 
 /** A news submission (form or API): the optional `media` file under the news limits, long text fields allowed. */

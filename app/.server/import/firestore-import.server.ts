@@ -2,13 +2,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromFile } from "file-type";
 import type { Kysely } from "kysely";
-import { NEWS_MEDIA_MAX_BYTES, newsInputSchema, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/news-schema.ts";
+import { newsInputSchema } from "../../lib/news-schema.ts";
+import { IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/limits.ts";
 import type { AppServices } from "../app.server.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { SiteEvent } from "../events/event-bus.ts";
 import { EXTERNAL_STORE, mediaTypeByExtension } from "../media/media-types.ts";
 import { newsColumns } from "../news/news-editor.service.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
+import { publishedNewsRow } from "../news/news-rows.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";
 
 /**
@@ -75,13 +77,13 @@ type ImportServices = Pick<AppServices, "database" | "media" | "store" | "events
 export const driveThumbnailUrl = (fileId: string) => `https://drive.google.com/thumbnail?id=${encodeURIComponent(fileId)}&sz=w1600`;
 
 /** Ids we keep as they are: what Firestore generates (20 letters and digits) and any other URL-safe id. */
-const DOCUMENT_ID = /^[A-Za-z0-9_-][A-Za-z0-9._~-]{0,127}$/;
+const DOCUMENT_ID = new RegExp(`^[A-Za-z0-9_-][A-Za-z0-9._~-]{0,${IMPORT_DOCUMENT_ID_MAX_LENGTH - 1}}$`);
 const DRIVE_FILE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 const MAX_URL_LENGTH = 2000;
 
 /** Reasons a document is refused (pt-BR, after `collection/id: `). */
 const REFUSED = {
-  badId: "id do documento inválido (use até 128 letras, números, -, _, . ou ~)",
+  badId: `id do documento inválido (use até ${IMPORT_DOCUMENT_ID_MAX_LENGTH} letras, números, -, _, . ou ~)`,
   createdAt: "data de criação ausente ou inválida",
   updatedAt: "data de atualização inválida",
   highlight: "isHighlighted precisa ser verdadeiro ou falso",
@@ -97,7 +99,7 @@ const MEDIA_NOTES = {
   fileRefused: (file: string, reason: string) => `arquivo ${file} não usado (${reason}); a mídia fica externa`,
   unknownType: "tipo não aceito",
   notAnImage: "não é uma imagem",
-  tooLarge: (max: number) => `maior que ${Math.round(max / 1024 / 1024)} MB`,
+  tooLarge: (max: number) => `maior que ${megabytes(max)} MB`,
   corrupt: "imagem corrompida ou grande demais",
 };
 
@@ -301,7 +303,7 @@ export async function importFirestore(services: ImportServices, input: string, o
         const terms = await canonicalNewsTerms(trx, columns, createdAt);
         await trx
           .insertInto("news")
-          .values({ id, ...columns, ...terms, media_id: mediaId, created_at: createdAt, published_at: createdAt, updated_at: updatedAt })
+          .values(publishedNewsRow({ id, content: columns, terms, mediaId, createdAt, updatedAt }))
           .execute();
       });
       counted("news", outcome, plan);

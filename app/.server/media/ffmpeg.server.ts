@@ -31,7 +31,7 @@ export interface FfmpegResult {
  */
 export function runFfmpeg(args: string[], { timeoutMs = 30_000, maxOutputBytes = 16 * 1024 * 1024 } = {}): Promise<FfmpegResult> {
   const binary = ffmpegPath();
-  if (!binary) return Promise.reject(new Error("ffmpeg não disponível nesta plataforma"));
+  if (!binary) return Promise.reject(new Error("ffmpeg is not available on this platform"));
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs, killSignal: "SIGKILL" });
     const out: Buffer[] = [];

@@ -74,7 +74,7 @@ export async function processImage(input: Buffer, options: EncodeOptions = {}): 
   const width = rotated ? (meta.height ?? 0) : (meta.width ?? 0);
   const pageHeight = meta.pageHeight ?? meta.height ?? 0;
   const height = rotated ? (meta.width ?? 0) : pageHeight;
-  if (!width || !height) throw new Error("Imagem sem dimensões legíveis");
+  if (!width || !height) throw new Error("image without readable dimensions");
 
   const hash = createHash("sha256").update(input).digest("hex").slice(0, 32);
   // A small, plain picture (one frame, 8-bit sRGB, no colour profile) is decoded once and every variant is made from
@@ -136,7 +136,7 @@ function normaliseFormat(format: string | undefined): ImageVariant["format"] {
     case "avif":
       return "avif";
     default:
-      throw new Error(`Formato de imagem não suportado: ${format ?? "desconhecido"}`);
+      throw new Error(`unsupported image format: ${format ?? "unknown"}`);
   }
 }
 

@@ -166,7 +166,7 @@ export function createMediaService({
    */
   async function saveVideoFile(filePath: string, mimeType: string, size: number, originalName: string | null = null): Promise<MediaRow> {
     const first = await hashFile(filePath);
-    if (first.size !== size) throw new Error(`Tamanho do vídeo mudou: esperado ${size}, lido ${first.size}`);
+    if (first.size !== size) throw new Error(`video size changed: expected ${size}, read ${first.size}`);
     const id = randomUUID();
     const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
     const poster = await storePoster(id, filePath, mimeType);
@@ -189,7 +189,7 @@ export function createMediaService({
         await store.put(key, source.pipe(tee), mimeType);
         if (streamed !== size || check.digest("hex") !== first.hash) {
           await store.delete(key).catch(() => undefined);
-          throw new Error("O vídeo mudou enquanto era armazenado");
+          throw new Error("the video changed while it was being stored");
         }
       },
       record,
@@ -338,7 +338,7 @@ function objectFolder(hash: string, id: string): string {
 function pickDefault(variants: StoredVariant[], originalFormat: string): StoredVariant {
   const original = variants.filter((variant) => variant.format === originalFormat);
   const chosen = original.find((variant) => variant.width === 800) ?? original.at(-1) ?? variants[0];
-  if (!chosen) throw new Error("Nenhuma variante gerada");
+  if (!chosen) throw new Error("no variant generated");
   return chosen;
 }
 

@@ -15,7 +15,7 @@ export interface VideoPoster {
  */
 function inputArgs(mimeType: string): string[] {
   const demuxer = mediaTypeByMimeType(mimeType)?.demuxer;
-  if (!demuxer) throw new Error(`Tipo de vídeo sem leitor conhecido: ${mimeType}`);
+  if (!demuxer) throw new Error(`no known demuxer for video type ${mimeType}`);
   return ["-hide_banner", "-nostdin", "-protocol_whitelist", "file", "-f", demuxer];
 }
 
@@ -45,13 +45,13 @@ export async function makeVideoPoster(path: string, mimeType: string): Promise<V
   const probe = await runFfmpeg([...input, "-i", `file:${path}`], { timeoutMs: 15_000, maxOutputBytes: 0 });
   const durationMs = parseDurationMs(probe.stderr);
   const size = parseFrameSize(probe.stderr);
-  if (!size) throw new Error(`Nenhuma faixa de vídeo legível: ${lastLine(probe.stderr)}`);
+  if (!size) throw new Error(`no readable video track: ${lastLine(probe.stderr)}`);
   if (size.width * size.height > MAX_INPUT_PIXELS) throw new Error(`Quadro grande demais: ${size.width}x${size.height}`);
 
   const seconds = durationMs ? Math.min(1, durationMs / 4000) : 0;
   let frame = await grabFrame(input, path, seconds);
   if (frame.length === 0 && seconds > 0) frame = await grabFrame(input, path, 0);
-  if (frame.length === 0) throw new Error("Nenhum quadro decodificado");
+  if (frame.length === 0) throw new Error("no frame decoded");
   return { image: await processImage(frame), durationMs };
 }
 

@@ -12,6 +12,7 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
+import { type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } from "./news-rows.server.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 
 export interface NewsEditorDeps {
@@ -50,15 +51,15 @@ export class NewsConflictError extends AppError {
  * The columns of a news item from checked input, with the original's defaults: fullContent is the subtitle, the
  * category 'Geral' and the author the newsroom (also used by the Firestore import).
  */
-export function newsColumns(input: NewsInput, defaultAuthor: string) {
-  return {
+export function newsColumns(input: NewsInput, defaultAuthor: string): NewsContentColumns {
+  return newsContentColumns({
     title: input.title,
     subtitle: input.subtitle,
-    full_content: input.fullContent?.trim() ? input.fullContent : input.subtitle,
+    fullContent: input.fullContent?.trim() ? input.fullContent : input.subtitle,
     category: input.category?.trim() || t.news.defaultCategory,
     author: input.author?.trim() || defaultAuthor,
-    is_highlighted: input.isHighlighted ? 1 : 0,
-  };
+    isHighlighted: Boolean(input.isHighlighted),
+  });
 }
 
 /** The description, caption and credit of a news item's media: a text, null to clear, absent to leave as it is. */
@@ -144,21 +145,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
   async function currentOf(id: string): Promise<NewsConflictCurrent | null> {
     const row = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) return null;
-    return {
-      id: row.id,
-      version: row.version,
-      title: row.title,
-      subtitle: row.subtitle,
-      fullContent: row.full_content,
-      category: row.category,
-      author: row.author,
-      isHighlighted: Boolean(row.is_highlighted),
-      status: row.status,
-      publishedAt: row.published_at,
-      mediaId: row.media_id,
-      updatedAt: row.updated_at,
-    };
+    return row ? toNewsConflictCurrent(row) : null;
   }
 
   async function requireConnectedStore() {
@@ -189,7 +176,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     changes: (existing: { subtitle: string }) => Partial<ReturnType<typeof columns>>,
     mediaText: MediaText,
   ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
-    return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
+    return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
       const existing = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
       let publication: ReturnType<typeof publicationAfter>;
       const now = clock().toISOString();
@@ -263,7 +250,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       file: UploadedFile | null,
       actor: string | null = null,
     ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
-      return wrapFailure("news_create_failed", "Falha ao adicionar notícia", async () => {
+      return wrapFailure("news_create_failed", t.news.createFailed, async () => {
         const text = mediaTextOf(input, true);
         const now = clock().toISOString();
         let publication: ReturnType<typeof publicationAfter>;
@@ -360,7 +347,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     },
 
     async setHighlight(id: string, highlighted: boolean): Promise<void> {
-      return wrapFailure("news_update_failed", "Falha ao atualizar notícia", async () => {
+      return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
         const result = await db
           .updateTable("news")
           .set((eb) => ({ is_highlighted: highlighted ? 1 : 0, updated_at: clock().toISOString(), version: eb("version", "+", 1) }))
@@ -372,7 +359,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     },
 
     async deleteNews(id: string): Promise<void> {
-      return wrapFailure("news_delete_failed", "Falha ao deletar notícia", async () => {
+      return wrapFailure("news_delete_failed", t.news.deleteFailed, async () => {
         const existing = await db.selectFrom("news").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
         // The item and its revisions go together.

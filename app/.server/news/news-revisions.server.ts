@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { newsContentOf } from "./news-rows.server.ts";
 
 /** One version of a news item as the history shows and compares it. */
 export interface NewsVersionView {
@@ -62,12 +63,7 @@ export async function listNewsVersions(db: Kysely<Database>, newsId: string): Pr
   const view = (row: typeof current, revisionId: string | null): NewsVersionView => ({
     revisionId,
     version: row.version,
-    title: row.title,
-    subtitle: row.subtitle,
-    fullContent: row.full_content,
-    category: row.category,
-    author: row.author,
-    isHighlighted: Boolean(row.is_highlighted),
+    ...newsContentOf(row),
     mediaId: row.media_id,
     savedAt: row.saved_at,
     savedBy: row.user_name?.trim() || row.user_email || null,

@@ -2,11 +2,11 @@ import type { Kysely } from "kysely";
 import type { NewsArticle, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
-import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { findHighlightsFilled, findNewsById, findNewsPage, findRecentNews, type NewsWithMediaRow } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { findTermName, listCategoryNames, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
@@ -32,41 +32,6 @@ export interface NewsPage {
   nextCursor: string | null;
 }
 
-/** A news row (with its joined media columns) as list pages show it. */
-export function toNewsSummary(
-  row: Pick<
-    NewsWithMediaRow,
-    | "id"
-    | "title"
-    | "subtitle"
-    | "category"
-    | "author"
-    | "category_slug"
-    | "author_slug"
-    | "is_highlighted"
-    | "created_at"
-    | "published_at"
-    | "status"
-  > &
-    JoinedMediaColumns,
-  store: Pick<MediaStore, "publicUrl">,
-): NewsSummary {
-  return {
-    id: row.id,
-    title: row.title,
-    subtitle: row.subtitle,
-    category: row.category,
-    author: row.author,
-    categorySlug: row.category_slug || null,
-    authorSlug: row.author_slug || null,
-    isHighlighted: Boolean(row.is_highlighted),
-    createdAt: row.created_at,
-    publishedAt: row.published_at,
-    status: row.status,
-    media: toMediaView(row, store),
-  };
-}
-
 export interface NewsServiceDeps {
   db: Kysely<Database>;
   store: Pick<MediaStore, "publicUrl">;
@@ -81,7 +46,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
      * Throws InvalidInputError for a cursor this service did not make.
      */
     listNewsPage({ cursor, highlightedOnly = false, limit, status = "published", categorySlug, authorSlug }: NewsPageRequest): Promise<NewsPage> {
-      return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
+      return wrapFailure("news_list_failed", t.news.listFailed, async () => {
         const after = cursor ? decodeListCursor(cursor) : null;
         // One row more than asked tells whether there is a next page without a count.
         const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1, status, categorySlug, authorSlug });
@@ -93,7 +58,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
 
     /** The shown name of a category or author slug; throws NotFoundError when no news ever used it. */
     getTerm(kind: TermKind, slug: string): Promise<{ kind: TermKind; slug: string; name: string }> {
-      return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
+      return wrapFailure("news_list_failed", t.news.listFailed, async () => {
         const name = await findTermName(db, kind, slug);
         if (name === null) throw new NotFoundError("term_not_found", kind === "category" ? t.taxonomy.categoryNotFound : t.taxonomy.authorNotFound);
         return { kind, slug, name };
@@ -102,12 +67,12 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
 
     /** Every category in use, by name (the news form's suggestions). */
     listCategories(): Promise<string[]> {
-      return wrapFailure("news_list_failed", "Falha ao buscar notícias", () => listCategoryNames(db));
+      return wrapFailure("news_list_failed", t.news.listFailed, () => listCategoryNames(db));
     },
 
     /** The home's two blocks, in two queries whatever the number of news. */
     getHome(): Promise<{ recent: NewsSummary[]; highlights: NewsSummary[] }> {
-      return wrapFailure("news_list_failed", "Falha ao buscar notícias", async () => {
+      return wrapFailure("news_list_failed", t.news.listFailed, async () => {
         const [recent, highlights] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT)]);
         return { recent: recent.map(toSummary), highlights: highlights.map(toSummary) };
       });
@@ -118,10 +83,10 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
      * not published and the caller is not an admin (`includeUnpublished`): a draft does not exist for readers.
      */
     getNews(id: string, { includeUnpublished = false }: { includeUnpublished?: boolean } = {}): Promise<NewsArticle> {
-      return wrapFailure("news_get_failed", "Falha ao buscar notícia", async () => {
+      return wrapFailure("news_get_failed", t.news.getFailed, async () => {
         const row = await findNewsById(db, id, { includeUnpublished });
         if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
-        return { ...toSummary(row), fullContent: row.full_content, updatedAt: row.updated_at, version: row.version, mediaId: row.media_id };
+        return toNewsArticle(row, store);
       });
     },
   };

@@ -3,7 +3,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, wrapFailure } from "../errors.ts";
-import { toNewsSummary } from "../news/news.service.server.ts";
+import { toNewsSummary } from "../news/news-rows.server.ts";
 import { findNewsWithTextByIds } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { excerpt, foldWord, highlight, MAX_QUERY_LENGTH, queryTerms, type TextSegment } from "./portuguese.ts";
@@ -89,7 +89,7 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
   return {
     /** One page of results for `query`. An empty or unsearchable query (punctuation, stop words) finds nothing. */
     search({ query, page = 1, limit = SEARCH_PAGE_SIZE }: { query: string; page?: number; limit?: number }): Promise<SearchPage> {
-      return wrapFailure("search_failed", "Falha ao buscar notícias", async () => {
+      return wrapFailure("search_failed", t.news.listFailed, async () => {
         const terms = queryTerms(query);
         if (terms.length === 0) return { terms, hits: [], page, nextPage: null };
         const words = [...query.slice(0, MAX_QUERY_LENGTH).matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map(([word]) => foldWord(word));

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
+import { publishedNewsRow } from "../news/news-rows.server.ts";
 import { loadSharp } from "../media/sharp.server.ts";
 import type { AppServices } from "../app.server.ts";
 import type { NewNewsRow } from "../db/schema.ts";
@@ -112,16 +113,7 @@ export async function seedBulkNews(
       if (index === 0) result.newestId = id;
       if (highlighted) result.highlighted++;
       const terms = await canonicalNewsTermsCached(text);
-      rows.push({
-        id,
-        ...text,
-        ...terms,
-        is_highlighted: highlighted ? 1 : 0,
-        media_id: mediaId,
-        created_at: createdAt,
-        published_at: createdAt,
-        updated_at: createdAt,
-      });
+      rows.push(publishedNewsRow({ id, content: { ...text, is_highlighted: highlighted ? 1 : 0 }, terms, mediaId, createdAt }));
     }
     await db.transaction().execute(async (trx) => {
       for (let offset = 0; offset < rows.length; offset += perStatement) {

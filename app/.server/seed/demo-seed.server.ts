@@ -6,6 +6,7 @@ import type { AppServices } from "../app.server.ts";
 import type { EncodeOptions } from "../media/image-variants.server.ts";
 import { insertNews } from "../news/news.queries.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
+import { newsContentColumns, publishedNewsRow } from "../news/news-rows.server.ts";
 import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT } from "./demo-content.ts";
 
 const SEEDED_KEY = "demo_seeded_at";
@@ -62,19 +63,9 @@ export async function seedDemoContent(
 
   for (const [index, item] of DEMO_NEWS.entries()) {
     const createdAt = new Date(now.getTime() - item.hoursAgo * 3_600_000).toISOString();
-    const terms = await canonicalNewsTerms(db, { category: item.category, author: item.author ?? services.config.site.defaultAuthor }, createdAt);
-    await insertNews(db, {
-      id: randomUUID(),
-      title: item.title,
-      subtitle: item.subtitle,
-      full_content: item.fullContent,
-      ...terms,
-      is_highlighted: item.isHighlighted ? 1 : 0,
-      media_id: mediaIds[index] ?? null,
-      created_at: createdAt,
-      published_at: createdAt,
-      updated_at: createdAt,
-    });
+    const content = newsContentColumns({ ...item, author: item.author ?? services.config.site.defaultAuthor });
+    const terms = await canonicalNewsTerms(db, content, createdAt);
+    await insertNews(db, publishedNewsRow({ id: randomUUID(), content, terms, mediaId: mediaIds[index] ?? null, createdAt }));
   }
 
   for (const [index, mediaId] of logoIds.entries()) {

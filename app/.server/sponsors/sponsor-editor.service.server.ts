@@ -22,7 +22,7 @@ export interface SponsorEditorDeps {
 export function createSponsorEditor({ db, media, store, events, log, clock = () => new Date() }: SponsorEditorDeps) {
   return {
     async addSponsor(file: UploadedFile | null): Promise<{ id: string }> {
-      return wrapFailure("sponsor_add_failed", "Falha ao adicionar patrocinador", async () => {
+      return wrapFailure("sponsor_add_failed", t.sponsors.addFailedPrefix, async () => {
         if (!(await store.isConnected())) throw new AppError("storage_not_connected", t.sponsors.driveRequired, 409);
         if (!file) throw new AppError("sponsor_image_required", t.sponsors.imageRequired, 400);
         if (file.kind !== "image") {
@@ -43,7 +43,7 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
     },
 
     async deleteSponsor(id: string): Promise<void> {
-      return wrapFailure("sponsor_delete_failed", "Falha ao deletar patrocinador", async () => {
+      return wrapFailure("sponsor_delete_failed", t.sponsors.deleteFailedPrefix, async () => {
         const existing = await db.selectFrom("sponsors").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
         if (!existing) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
         const deleted = await db.deleteFrom("sponsors").where("id", "=", id).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { SponsorView } from "../../lib/news-view.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
 import { toMediaView } from "../media/media.service.server.ts";
@@ -15,7 +16,7 @@ export function createSponsorService({ db, store }: SponsorServiceDeps) {
   return {
     /** Every sponsor, oldest first. */
     listSponsors(): Promise<SponsorView[]> {
-      return wrapFailure("sponsors_list_failed", "Falha ao buscar patrocinadores", async () => {
+      return wrapFailure("sponsors_list_failed", t.sponsors.listFailedPrefix, async () => {
         const rows = await db
           .selectFrom("sponsors")
           .leftJoin("media", "media.id", "sponsors.media_id")

@@ -20,7 +20,7 @@ export function createLocalStore(options: { root: string; publicPath?: string })
   function resolveKey(key: string): string {
     assertValidKey(key);
     const file = path.resolve(root, key);
-    if (!file.startsWith(root + path.sep)) throw new Error(`Chave fora do armazenamento: ${key}`);
+    if (!file.startsWith(root + path.sep)) throw new Error(`key outside the store: ${key}`);
     return file;
   }
 

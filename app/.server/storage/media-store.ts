@@ -65,6 +65,6 @@ const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;
 /** Refuses keys that could escape the store's root or that we would never have generated. */
 export function assertValidKey(key: string): void {
   if (key.length > 200 || !KEY_PATTERN.test(key) || key.split("/").some((part) => part === ".." || part === ".")) {
-    throw new Error(`Chave de mídia inválida: ${JSON.stringify(key)}`);
+    throw new Error(`invalid media key: ${JSON.stringify(key)}`);
   }
 }

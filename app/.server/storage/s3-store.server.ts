@@ -128,7 +128,7 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
       const size = range ? totalFromContentRange(response.ContentRange) : response.ContentLength;
       if (size === undefined) {
         body.destroy();
-        throw new Error(`Resposta do S3 sem tamanho para ${Key} (Content-Range: ${response.ContentRange ?? "ausente"})`);
+        throw new Error(`S3 answer without a size for ${Key} (Content-Range: ${response.ContentRange ?? "missing"})`);
       }
       return { body, size };
     },
@@ -195,7 +195,7 @@ function toNodeReadable(body: unknown): Readable {
   if (body && typeof (body as { transformToWebStream?: unknown }).transformToWebStream === "function") {
     return Readable.fromWeb((body as { transformToWebStream(): NodeReadableStream<Uint8Array> }).transformToWebStream());
   }
-  throw new Error("Resposta do S3 sem corpo");
+  throw new Error("S3 answer without a body");
 }
 
 /** A 404 for the object (NoSuchKey, or HeadObject's bodiless NotFound); a missing bucket is not "missing object". */

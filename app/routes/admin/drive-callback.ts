@@ -27,8 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const code = url.searchParams.get("code");
   const refused = url.searchParams.get("error");
   try {
-    if (!check.valid) throw new Error("state do OAuth ausente, expirado ou de outra sessão");
-    if (refused || !code) throw new Error(`consentimento não concedido (${refused ?? "sem código"})`);
+    if (!check.valid) throw new Error("OAuth state missing, expired or from another session");
+    if (refused || !code) throw new Error(`consent not given (${refused ?? "no code"})`);
     await drive.completeAuthorization(code, viewer.userId);
   } catch (error) {
     log.warn({ err: error, userId: viewer.userId }, "Google Drive connection failed");

@@ -66,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * clock): the answer says `status`, `publishedAt` and `version`.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST.");
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
   const services = servicesOf(context);
   const { newsEditor, log } = services;
   try {

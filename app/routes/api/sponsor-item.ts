@@ -1,10 +1,11 @@
 import type { Route } from "./+types/sponsor-item";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 /** DELETE /api/sponsors/:id (admin). */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "DELETE") return apiError(405, "method_not_allowed", "Use DELETE.");
+  if (request.method !== "DELETE") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("DELETE"));
   const { sponsorEditor, log } = servicesOf(context);
   try {
     await requireAdminApi(request, context);
@@ -16,5 +17,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return apiError(405, "method_not_allowed", "Use DELETE.");
+  return apiError(405, "method_not_allowed", t.api.methodNotAllowed("DELETE"));
 }

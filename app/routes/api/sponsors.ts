@@ -2,6 +2,7 @@ import type { Route } from "./+types/sponsors";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 /** GET /api/sponsors: every sponsor, oldest first (public). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** POST /api/sponsors: adds a sponsor from the `image` file (admin, multipart). */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST.");
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
   const services = servicesOf(context);
   const { sponsorEditor, log } = services;
   try {

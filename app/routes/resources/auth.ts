@@ -1,6 +1,7 @@
 import type { Route } from "./+types/auth";
 import { type RequestContext, servicesOf } from "../../.server/context.server.ts";
 import { PUBLIC_AUTH_PATHS } from "../../.server/auth/auth.server.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 /**
  * Better Auth's HTTP handler, opened only for what the browser must reach directly (the OpenID Connect callback).
@@ -8,7 +9,7 @@ import { PUBLIC_AUTH_PATHS } from "../../.server/auth/auth.server.ts";
  */
 async function handle(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
-  if (!PUBLIC_AUTH_PATHS.some((path) => pathname === path)) return new Response("Não encontrado", { status: 404 });
+  if (!PUBLIC_AUTH_PATHS.some((path) => pathname === path)) return new Response(t.errors.notFound, { status: 404 });
   return (await servicesOf(context).betterAuth.get()).handler(request);
 }
 

@@ -3,6 +3,7 @@ import type { Route } from "./+types/media";
 import { servicesOf } from "../../.server/context.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
 import { contentTypeOfKey } from "../../.server/media/media-types.ts";
+import { t } from "../../i18n/pt-BR.ts";
 
 /** Media keys are content-hashed, so what a URL serves never changes. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -12,15 +13,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
   const { store } = servicesOf(context);
   const contentType = contentTypeOfKey(key);
-  if (!contentType) return new Response("Não encontrado", { status: 404 });
+  if (!contentType) return new Response(t.errors.notFound, { status: 404 });
 
   let stat: { size: number } | null;
   try {
     stat = await store.stat(key);
   } catch {
-    return new Response("Não encontrado", { status: 404 });
+    return new Response(t.errors.notFound, { status: 404 });
   }
-  if (!stat) return new Response("Não encontrado", { status: 404 });
+  if (!stat) return new Response(t.errors.notFound, { status: 404 });
 
   const etag = `"${key.replace(/[^a-z0-9]/g, "")}"`;
   const headers = new Headers({
@@ -37,7 +38,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     return new Response(null, { status: 416, headers });
   }
   const object = await store.get(key, range ?? undefined);
-  if (!object) return new Response("Não encontrado", { status: 404 });
+  if (!object) return new Response(t.errors.notFound, { status: 404 });
   const length = range ? range.end - range.start + 1 : stat.size;
   headers.set("Content-Length", String(length));
   if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);

@@ -50,14 +50,14 @@ export function createDriveClient(options: DriveClientOptions) {
           await sleep(backoff(attempt));
           continue;
         }
-        throw new Error(`Google Drive: ${operation} falhou: ${(error as Error).message}`, { cause: error });
+        throw new Error(`Google Drive: ${operation} failed: ${(error as Error).message}`, { cause: error });
       }
       if (response.ok || allow.includes(response.status)) return response;
       const error = await driveApiError(operation, response);
       if (response.status === 401) {
         connection.rejectToken(token);
         if (refreshed) {
-          await connection.fail(`${operation}: 401 com um token recém-renovado`);
+          await connection.fail(`${operation}: 401 with a freshly refreshed token`);
           throw new DriveNotConnectedError();
         }
         if (replayable) {

@@ -108,7 +108,7 @@ export function createDriveConnection(options: DriveConnectionOptions) {
     if (decrypted?.cipher === cipher) return decrypted;
     try {
       const credentials = JSON.parse(decryptSecret(secret, DRIVE_CREDENTIALS_KEY, cipher)) as StoredCredentials;
-      if (typeof credentials.refreshToken !== "string" || !credentials.refreshToken) throw new Error("sem refresh token");
+      if (typeof credentials.refreshToken !== "string" || !credentials.refreshToken) throw new Error("no refresh token");
       decrypted = { cipher, credentials };
       return decrypted;
     } catch (error) {
@@ -144,13 +144,13 @@ export function createDriveConnection(options: DriveConnectionOptions) {
         signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new DriveAuthError(`Google OAuth: ${url} não respondeu: ${(error as Error).message}`, 0, null);
+      throw new DriveAuthError(`Google OAuth: ${url} did not answer: ${(error as Error).message}`, 0, null);
     }
   }
 
   function tokenFrom(body: { access_token?: unknown; expires_in?: unknown }, credentials: string): AccessToken {
     if (typeof body.access_token !== "string" || !body.access_token) {
-      throw new DriveAuthError("Google OAuth: resposta sem access_token", 200, null);
+      throw new DriveAuthError("Google OAuth: answer without access_token", 200, null);
     }
     const seconds = Number(body.expires_in);
     const lifetimeMs = (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
@@ -167,7 +167,7 @@ export function createDriveConnection(options: DriveConnectionOptions) {
       client_secret: config.clientSecret,
     });
     if (!response.ok) {
-      const error = await oauthError("renovação do token", response);
+      const error = await oauthError("token refresh", response);
       if (error.code === "invalid_grant") {
         log?.warn({ status: error.status }, "Google Drive refresh token refused (revoked or expired): not connected");
         await forget(true, stored.cipher);
@@ -293,16 +293,16 @@ export function createDriveConnection(options: DriveConnectionOptions) {
         client_id: config.clientId,
         client_secret: config.clientSecret,
       });
-      if (!response.ok) throw await oauthError("troca do código de autorização", response);
+      if (!response.ok) throw await oauthError("authorization code exchange", response);
       const body = (await response.json()) as { access_token?: string; expires_in?: number; refresh_token?: string; scope?: string };
       if (typeof body.refresh_token !== "string" || !body.refresh_token) {
-        throw new DriveAuthError("Google OAuth: a resposta não trouxe refresh_token (acesso offline negado)", 200, null);
+        throw new DriveAuthError("Google OAuth: the answer has no refresh_token (offline access refused)", 200, null);
       }
       // Google's consent screen lets the user untick a scope: without drive.file nothing would work.
       const scope = typeof body.scope === "string" ? body.scope : DRIVE_SCOPE;
       if (!scope.split(/\s+/).includes(DRIVE_SCOPE)) {
         await postForm(config.revokeUrl, { token: body.refresh_token }).catch(() => undefined);
-        throw new DriveAuthError("Google OAuth: a permissão de acesso aos arquivos do Drive não foi concedida", 200, "insufficient_scope");
+        throw new DriveAuthError("Google OAuth: access to the Drive files was not granted", 200, "insufficient_scope");
       }
       await saveRefreshToken(body.refresh_token, { scope, connectedBy });
       if (typeof body.access_token === "string" && decrypted) {
@@ -354,7 +354,7 @@ export function createDriveConnection(options: DriveConnectionOptions) {
         try {
           const response = await postForm(config.revokeUrl, { token: stored.credentials.refreshToken });
           // 400 invalid_token: already revoked or expired, which is what we want anyway.
-          if (!response.ok) log?.warn({ err: await oauthError("revogação", response) }, "Google Drive token revocation refused");
+          if (!response.ok) log?.warn({ err: await oauthError("revocation", response) }, "Google Drive token revocation refused");
           else await response.body?.cancel();
         } catch (error) {
           log?.warn({ err: error }, "Google Drive token revocation failed; forgetting the token anyway");

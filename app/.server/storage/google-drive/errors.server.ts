@@ -25,7 +25,7 @@ export class DriveApiError extends Error {
   /** The first `errors[].reason` (`notFound`, `userRateLimitExceeded`, `authError`…), when Google gave one. */
   readonly reason: string | null;
   constructor(operation: string, status: number, reason: string | null, detail: string) {
-    super(`Google Drive: ${operation} falhou (HTTP ${status}${reason ? `, ${reason}` : ""}): ${detail}`);
+    super(`Google Drive: ${operation} failed (HTTP ${status}${reason ? `, ${reason}` : ""}): ${detail}`);
     this.status = status;
     this.reason = reason;
   }
@@ -76,7 +76,7 @@ export async function oauthError(operation: string, response: Response): Promise
     // not JSON: keep the text
   }
   return new DriveAuthError(
-    `Google OAuth: ${operation} falhou (HTTP ${response.status}${code ? `, ${code}` : ""}): ${description}`,
+    `Google OAuth: ${operation} failed (HTTP ${response.status}${code ? `, ${code}` : ""}): ${description}`,
     response.status,
     code,
   );

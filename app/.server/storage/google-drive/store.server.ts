@@ -56,7 +56,7 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaS
   }
 
   async function grantAnyoneReader(fileId: string): Promise<void> {
-    const response = await client.call("permissão de leitura", `${fileUrl(fileId)}/permissions`, {
+    const response = await client.call("read permission", `${fileUrl(fileId)}/permissions`, {
       method: "POST",
       headers: { "Content-Type": "application/json; charset=UTF-8" },
       body: JSON.stringify({ role: "reader", type: "anyone" }),
@@ -65,7 +65,7 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaS
   }
 
   async function deleteFile(fileId: string): Promise<void> {
-    const response = await client.call("exclusão", fileUrl(fileId), { method: "DELETE" }, { allow: [404] });
+    const response = await client.call("delete", fileUrl(fileId), { method: "DELETE" }, { allow: [404] });
     await response.body?.cancel();
   }
 
@@ -115,7 +115,7 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaS
       const found = await row(key);
       if (!found) return null;
       const response = await client.call(
-        "leitura",
+        "read",
         `${fileUrl(found.file_id)}?alt=media`,
         { method: "GET", headers: range ? { Range: `bytes=${range.start}-${range.end}` } : {} },
         { allow: [404] },
@@ -125,7 +125,7 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaS
         log?.warn({ key, fileId: found.file_id }, "Drive file missing (removed outside the site?)");
         return null;
       }
-      if (!response.body) throw new Error("Google Drive: resposta sem corpo");
+      if (!response.body) throw new Error("Google Drive: answer without a body");
       let body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
       let size = found.size;
       if (range && response.status === 206) {

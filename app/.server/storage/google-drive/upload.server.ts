@@ -47,7 +47,7 @@ async function uploadMultipart(client: DriveClient, metadata: DriveFileMetadata,
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const response = await client.call("envio", `${client.uploadUrl}?uploadType=multipart&fields=id,name`, {
+  const response = await client.call("upload", `${client.uploadUrl}?uploadType=multipart&fields=id,name`, {
     method: "POST",
     headers: { "Content-Type": `multipart/related; boundary=${boundary}` },
     body,
@@ -64,14 +64,14 @@ async function uploadResumable(
   metadata: DriveFileMetadata,
   chunks: AsyncIterator<Buffer>,
 ): Promise<{ id: string; size: number }> {
-  const start = await client.call("início do envio", `${client.uploadUrl}?uploadType=resumable&fields=id,name`, {
+  const start = await client.call("resumable upload start", `${client.uploadUrl}?uploadType=resumable&fields=id,name`, {
     method: "POST",
     headers: { "Content-Type": "application/json; charset=UTF-8", "X-Upload-Content-Type": metadata.mimeType },
     body: JSON.stringify(metadata),
   });
   await start.body?.cancel();
   const session = start.headers.get("location");
-  if (!session) throw new Error("Google Drive: o envio retomável não devolveu o endereço da sessão (Location)");
+  if (!session) throw new Error("Google Drive: the resumable upload returned no session address (Location)");
 
   let offset = 0;
   let current = await chunks.next();
@@ -88,7 +88,7 @@ async function uploadResumable(
       try {
         response = await client.fetch(session, { method: "PUT", headers: { "Content-Range": range }, body: part as Uint8Array<ArrayBuffer> });
       } catch (error) {
-        if (attempt++ >= DRIVE_MAX_ATTEMPTS) throw new Error(`Google Drive: envio do trecho falhou: ${(error as Error).message}`, { cause: error });
+        if (attempt++ >= DRIVE_MAX_ATTEMPTS) throw new Error(`Google Drive: uploading a chunk failed: ${(error as Error).message}`, { cause: error });
         await client.sleep(client.backoff(attempt));
         sent = (await persistedBytes(client, session, total)) - offset;
         continue;
@@ -96,13 +96,13 @@ async function uploadResumable(
       if (response.status === 308) {
         await response.body?.cancel();
         sent = rangeEnd(response.headers.get("range")) - offset;
-        if (sent < 0) throw new Error("Google Drive: a sessão de envio perdeu trechos já confirmados");
+        if (sent < 0) throw new Error("Google Drive: the upload session lost chunks it had confirmed");
         continue;
       }
       if (response.ok) {
         if (!last || sent + part.length !== chunk.length) {
           await response.body?.cancel();
-          throw new Error("Google Drive: o envio terminou antes do último trecho");
+          throw new Error("Google Drive: the upload finished before its last chunk");
         }
         return { id: await fileIdFrom(response), size: offset + chunk.length };
       }
@@ -117,20 +117,20 @@ async function uploadResumable(
     offset += chunk.length;
     current = next;
   }
-  throw new Error("Google Drive: o envio retomável terminou sem resposta final");
+  throw new Error("Google Drive: the resumable upload ended without a final answer");
 }
 
 /** How many bytes the session holds (status query: an empty PUT with `bytes *\/total`). */
 async function persistedBytes(client: DriveClient, session: string, total: string): Promise<number> {
   const response = await client.fetch(session, { method: "PUT", headers: { "Content-Range": `bytes */${total}` }, body: "" });
   await response.body?.cancel();
-  if (response.status !== 308) throw new Error(`Google Drive: consulta da sessão de envio respondeu HTTP ${response.status}`);
+  if (response.status !== 308) throw new Error(`Google Drive: the upload session status query answered HTTP ${response.status}`);
   return rangeEnd(response.headers.get("range"));
 }
 
 async function fileIdFrom(response: Response): Promise<string> {
   const body = (await response.json()) as { id?: unknown };
-  if (typeof body.id !== "string" || !body.id) throw new DriveApiError("envio", response.status, null, "resposta sem id do arquivo");
+  if (typeof body.id !== "string" || !body.id) throw new DriveApiError("upload", response.status, null, "answer without the file id");
   return body.id;
 }
 

@@ -1,0 +1,126 @@
+import type { NewsArticle, NewsConflictCurrent, NewsSummary } from "../../lib/news-view.ts";
+import type { NewNewsRow, NewsRow } from "../db/schema.ts";
+import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
+import type { MediaStore } from "../storage/media-store.ts";
+import type { NewsWithMediaRow } from "./news.queries.server.ts";
+
+/**
+ * The one mapping between a `news` row (snake_case, the highlight as 0/1, slugs stored as "" when unknown) and the
+ * objects of app/lib/news-view.ts. Services, the editor, the history, the search, the seeds and the test factories
+ * all go through here.
+ */
+
+/** The texts and highlight of a news item, as views and forms name them. */
+export interface NewsContent {
+  title: string;
+  subtitle: string;
+  fullContent: string;
+  category: string;
+  author: string;
+  isHighlighted: boolean;
+}
+
+/** The columns that hold a news item's texts and highlight (news and news_revisions have the same). */
+export type NewsContentColumns = Pick<NewsRow, "title" | "subtitle" | "full_content" | "category" | "author" | "is_highlighted">;
+
+export function newsContentOf(row: NewsContentColumns): NewsContent {
+  return {
+    title: row.title,
+    subtitle: row.subtitle,
+    fullContent: row.full_content,
+    category: row.category,
+    author: row.author,
+    isHighlighted: Boolean(row.is_highlighted),
+  };
+}
+
+export function newsContentColumns(content: NewsContent): NewsContentColumns {
+  return {
+    title: content.title,
+    subtitle: content.subtitle,
+    full_content: content.fullContent,
+    category: content.category,
+    author: content.author,
+    is_highlighted: content.isHighlighted ? 1 : 0,
+  };
+}
+
+/** A news row (with its joined media columns) as list pages show it. */
+export function toNewsSummary(
+  row: Pick<
+    NewsWithMediaRow,
+    | "id"
+    | "title"
+    | "subtitle"
+    | "category"
+    | "author"
+    | "category_slug"
+    | "author_slug"
+    | "is_highlighted"
+    | "created_at"
+    | "published_at"
+    | "status"
+  > &
+    JoinedMediaColumns,
+  store: Pick<MediaStore, "publicUrl">,
+): NewsSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    subtitle: row.subtitle,
+    category: row.category,
+    author: row.author,
+    categorySlug: row.category_slug || null,
+    authorSlug: row.author_slug || null,
+    isHighlighted: Boolean(row.is_highlighted),
+    createdAt: row.created_at,
+    publishedAt: row.published_at,
+    status: row.status,
+    media: toMediaView(row, store),
+  };
+}
+
+/** A news row with its full text and joined media as the article page (and GET /api/news/:id) shows it. */
+export function toNewsArticle(
+  row: Parameters<typeof toNewsSummary>[0] & Pick<NewsRow, "full_content" | "updated_at" | "version" | "media_id">,
+  store: Pick<MediaStore, "publicUrl">,
+): NewsArticle {
+  return { ...toNewsSummary(row, store), fullContent: row.full_content, updatedAt: row.updated_at, version: row.version, mediaId: row.media_id };
+}
+
+/** The item as saved now, for the answer to a save based on an older version (409). */
+export function toNewsConflictCurrent(row: NewsRow): NewsConflictCurrent {
+  return {
+    id: row.id,
+    version: row.version,
+    ...newsContentOf(row),
+    status: row.status,
+    publishedAt: row.published_at,
+    mediaId: row.media_id,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * A row for a news item published when it was created (created, published and, unless said, updated at
+ * `createdAt`): the demo and bulk seeds, the Firestore import and the test factories. `terms` are the canonical
+ * category and author with their slugs (taxonomy.server.ts), which take the place of the content's spelling.
+ */
+export function publishedNewsRow(item: {
+  id: string;
+  content: NewsContentColumns;
+  terms: Pick<NewNewsRow, "category" | "author" | "category_slug" | "author_slug">;
+  mediaId: string | null;
+  createdAt: string;
+  updatedAt?: string;
+}): NewNewsRow {
+  return {
+    id: item.id,
+    ...item.content,
+    ...item.terms,
+    media_id: item.mediaId,
+    created_at: item.createdAt,
+    published_at: item.createdAt,
+    updated_at: item.updatedAt ?? item.createdAt,
+  };
+}

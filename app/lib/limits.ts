@@ -1,0 +1,32 @@
+/**
+ * Limits shared by the forms, the JSON API, the import and the texts that state them: each number is written here
+ * only. No imports, so app/i18n/pt-BR.ts can quote them.
+ */
+
+/** Largest news media file: 10 MB (10485760 bytes). */
+export const NEWS_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
+/** Largest sponsor image: 5 MB (5242880 bytes). */
+export const SPONSOR_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The most characters each news text field takes (the form, the API and their messages). */
+export const NEWS_LIMITS = {
+  title: 300,
+  subtitle: 1000,
+  fullContent: 100_000,
+  category: 60,
+  author: 120,
+  mediaDescription: 300,
+  mediaCaption: 500,
+  mediaCredit: 120,
+} as const;
+
+/** The most news one page of the JSON API lists (`?limit=`). */
+export const API_PAGE_SIZE_MAX = 100;
+
+/** The longest document id the Firestore import takes (Firestore's own ids are 20 characters). */
+export const IMPORT_DOCUMENT_ID_MAX_LENGTH = 128;
+
+/** Whole megabytes, for texts: 10485760 → 10. */
+export function megabytes(bytes: number): number {
+  return Math.round(bytes / 1024 / 1024);
+}
