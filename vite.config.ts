@@ -43,7 +43,10 @@ export default defineConfig({
     // Native and Node-only packages stay external in the server bundle.
     external: ["sharp", "better-auth", "pino", "pino-pretty", "pino-http"],
     // Bundled (and tree-shaken) into the server build: importing the whole icon package at start cost ~140 ms for
-    // the two dozen icons the pages use.
-    noExternal: ["lucide-react"],
+    // the two dozen icons the pages use. @react-router/express goes through Vite too, so that under `npm run dev` its
+    // `react-router` is the copy server/app.ts and the routes get (Vite resolves it with the "development"
+    // condition, Node without): otherwise its check that getLoadContext returned a RouterContextProvider failed on
+    // every request the page cache did not answer (500 "Invalid `context` value").
+    noExternal: ["lucide-react", "@react-router/express"],
   },
 });

@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
-import { getServices } from "./.server/app.server.ts";
+import { servicesOf } from "./.server/context.server.ts";
 import { requestIdFrom } from "./.server/errors.ts";
 import { cspNonceContext } from "./lib/request-context.ts";
 
@@ -15,12 +15,13 @@ export const streamTimeout = 5_000;
  * trace on standard error. A 404 or 405 is an answer, not a failure: logged at debug only. An aborted request (the
  * browser went away) is not an error.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   let log;
   try {
-    log = getServices().log;
+    log = servicesOf(context).log;
   } catch {
+    // A request handled without the server's context (no services on it).
     console.error(error);
     return;
   }
@@ -43,9 +44,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
-  const nonce = _loadContext.get(cspNonceContext) ?? undefined;
+  const nonce = loadContext.get(cspNonceContext) ?? undefined;
   // https://httpwg.org/specs/rfc9110.html#HEAD
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -78,7 +79,7 @@ export default function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors inside an already sent shell; those of the shell itself reject and reach handleError.
-        if (shellRendered) handleError(error, { request, params: {}, context: _loadContext } as never);
+        if (shellRendered) handleError(error, { request, params: {}, context: loadContext } as never);
       },
     });
   });

@@ -12,7 +12,7 @@ import {
   type LinksFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { getServices } from "./.server/app.server.ts";
+import { servicesOf } from "./.server/context.server.ts";
 import { AdminMenuButton } from "./components/layout/admin-menu-button.tsx";
 import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
@@ -45,8 +45,8 @@ export const links: LinksFunction = () => [
   { rel: "alternate", type: "application/rss+xml", title: t.feeds.highlightsLink, href: "/rss/destaques.xml" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { config, sponsors, auth, log } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { config, sponsors, auth, log } = servicesOf(context);
   const viewer = await auth.getViewer(request);
   let sponsorList: RootData["sponsors"] = [];
   let sponsorsFailed = false;

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { freePort } from "../tests/e2e/support/site.ts";
+import { freePort, waitUntilServing } from "../tests/e2e/support/site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -46,22 +46,6 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
   });
 }
 
-/** Resolves once `url` answers 200, polling every 10 ms; fails if `child` exits first or after `timeoutMs`. */
-async function waitFor200(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`O servidor saiu (${child.exitCode ?? child.signalCode}):\n${output()}`);
-    try {
-      if ((await rawGet(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`O servidor não respondeu 200 em ${timeoutMs / 1000} s:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 function stopper(child: ChildProcess): () => Promise<void> {
   return async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -83,13 +67,18 @@ export async function startAppServer(options: {
   logFile: string;
   /** Overrides (e.g. DATABASE_URL and AUTH_SECRET for PostgreSQL). */
   env?: Record<string, string>;
+  /** Extra Node options before `server.ts` (e.g. `--cpu-prof`) and arguments after it (e.g. `--demo`). */
+  nodeArgs?: string[];
+  serverArgs?: string[];
+  /** The checkout whose build runs (default: this one). */
+  root?: string;
 }): Promise<BenchProcess> {
   const port = await freePort();
   const log = fs.openSync(options.logFile, "a");
   const started = performance.now();
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas.
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", "server.ts"], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...(options.nodeArgs ?? []), "server.ts", ...(options.serverArgs ?? [])], {
+    cwd: options.root ?? ROOT,
     env: {
       ...process.env,
       MALLOC_ARENA_MAX: "2",
@@ -113,7 +102,8 @@ export async function startAppServer(options: {
   const url = `http://127.0.0.1:${port}`;
   const stop = stopper(child);
   try {
-    await waitFor200(`${url}/`, child, () => fs.readFileSync(options.logFile, "utf8").slice(-4000), 60_000);
+    // Asked every 10 ms: the cold start is measured to the first answer.
+    await waitUntilServing(`${url}/`, child, () => fs.readFileSync(options.logFile, "utf8").slice(-4000), { intervalMs: 10 });
   } catch (error) {
     await stop();
     throw error;
@@ -143,7 +133,7 @@ export async function startStaticServer(page: StaticPage, workDir: string): Prom
   const url = `http://127.0.0.1:${port}`;
   const stop = stopper(child);
   try {
-    await waitFor200(`${url}/`, child, () => output, 10_000);
+    await waitUntilServing(`${url}/`, child, () => output, { timeoutMs: 10_000, intervalMs: 10 });
   } catch (error) {
     await stop();
     throw error;

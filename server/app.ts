@@ -18,6 +18,7 @@ import {
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
+import { servicesContext } from "../app/.server/context.server.ts";
 
 export interface RunningApp {
   app: express.Express;
@@ -75,6 +76,7 @@ export async function createApp(): Promise<RunningApp> {
       build: services.config.env === "development" ? loadBuild : build,
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
+        context.set(servicesContext, services);
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         context.set(cspNonceContext, (res.locals.cspNonce as string | undefined) ?? null);
         return context;
@@ -87,7 +89,7 @@ export async function createApp(): Promise<RunningApp> {
 
 /**
  * The page cache on this app: pages are rendered by React Router's own request handler for an anonymous request
- * (no cookie, no client address, no nonce), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here
+ * (no cookie, no client address, no nonce; the services on its context like every request's), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here
  * and, through the event bus, on every other instance. A stored page is shared by every reader, so it cannot carry a
  * per-response nonce: its Content-Security-Policy lists the hashes of its inline scripts instead, computed once
  * when the page is stored (decision record 004).
@@ -112,6 +114,7 @@ function createAppPageCache(
     },
     async render(url) {
       const context = new RouterContextProvider();
+      context.set(servicesContext, services);
       const response = await handler(new Request(origin + url, { headers: { "User-Agent": "esporte-em-foco page cache" } }), context);
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     },

@@ -158,6 +158,7 @@ async function hasAuthTables(database: Pick<DatabaseHandle, "db" | "dialect">): 
   return rows.length === names.length;
 }
 
+/** The services bootApp started, kept only for shutdownApp (requests get theirs from their context). */
 let current: AppServices | undefined;
 let sweeper: OrphanSweeper | undefined;
 let scheduler: NewsScheduler | undefined;
@@ -182,8 +183,13 @@ export function bootApp(): Promise<AppServices> {
     // Google Drive not connected yet: no media can be stored, so the demo waits for a start after the connection.
     const seedable = services.store.name !== "gdrive" || (await services.store.isConnected());
     if (config.seedDemo && !seedable) services.log.warn("Google Drive not connected: demo content not created on this start");
-    if (config.seedDemo && seedable) await runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services));
-    await announceFirstAdmin(services);
+    // The demo content and the first admin do not depend on each other: the demo admin's password is hashed on the
+    // main thread while the demo pictures are encoded on libvips' threads.
+    const firstStart = await Promise.allSettled([
+      config.seedDemo && seedable ? runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services)) : null,
+      announceFirstAdmin(services),
+    ]);
+    for (const result of firstStart) if (result.status === "rejected") throw result.reason;
     // Recorded now, so the first upload does not have to.
     await services.installation.id();
     sweeper = startOrphanSweeper({
@@ -214,12 +220,6 @@ export function bootApp(): Promise<AppServices> {
     return services;
   })();
   return booting;
-}
-
-/** The running application's services. Route loaders and actions call this. */
-export function getServices(): AppServices {
-  if (!current) throw new Error("A aplicação ainda não foi iniciada (bootApp).");
-  return current;
 }
 
 export async function shutdownApp(): Promise<void> {

@@ -17,6 +17,16 @@ export function siteOf(matches: ReadonlyArray<{ loaderData?: unknown } | undefin
   return (matches[0]?.loaderData as Partial<RootData> | undefined)?.site ?? null;
 }
 
+/** A page's title as the tab shows it, "Page | Site" (the site's name from `siteOf`; empty before it loads). */
+export function titleWithSite(title: string, site: Pick<Site, "name"> | null): string {
+  return `${title} | ${site?.name ?? ""}`;
+}
+
+/** The meta of a page that is never indexed (the newsroom's, sign-in and account pages): its title and `noindex`. */
+export function noindexMeta(title: string): MetaDescriptor[] {
+  return [{ title }, { name: "robots", content: "noindex" }];
+}
+
 /** `path` as an absolute URL on the site's public address (SITE_URL). */
 export function absoluteUrl(site: Pick<Site, "url">, path: string): string {
   return new URL(path, `${new URL(site.url).origin}/`).href;

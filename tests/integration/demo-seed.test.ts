@@ -108,6 +108,21 @@ describe("seedDemoContent on a fresh database", () => {
     }
   });
 
+  it("keeps each committed WebP picture as its own full-width variant; the smaller ones and the logos are encoded", async () => {
+    const rows = await services.database.db.selectFrom("media").select(["original_name", "variants"]).where("kind", "=", "image").execute();
+    const pictures = rows.filter((row) => row.original_name?.endsWith(".webp"));
+    expect(pictures.length).toBeGreaterThanOrEqual(6);
+    for (const row of [...pictures, ...rows.filter((row) => row.original_name?.endsWith(".png"))]) {
+      const committed = fs.readFileSync(path.join(demoMediaDir(), row.original_name!));
+      const variants = (JSON.parse(row.variants) as Array<{ key: string; width: number; format: string }>).sort((a, b) => a.width - b.width);
+      expect(variants.length, row.original_name!).toBeGreaterThan(1);
+      const stored = variants.map((variant) => fs.readFileSync(path.join(services.dataDir, "media", variant.key)));
+      const kept = variants.filter((_, index) => stored[index]!.equals(committed));
+      if (row.original_name!.endsWith(".webp")) expect(kept.map((variant) => `${variant.format} ${variant.width}`)).toEqual(["webp 1600"]);
+      else expect(kept, row.original_name!).toEqual([]);
+    }
+  });
+
   it("running it again creates nothing", async () => {
     const before = await counts(services);
     const files = fileCount(path.join(services.dataDir, "media"));

@@ -11,7 +11,7 @@ import {
 } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
-import { getServices } from "../app.server.ts";
+import { type RequestContext, servicesOf } from "../context.server.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Viewer } from "../auth/auth.service.server.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
@@ -34,7 +34,7 @@ export function apiError(status: number, code: string, message: string, fields?:
  * with the request id and answered with the operation's pt-BR prefix and that id only (never a driver's message:
  * during an outage those name hosts, users and paths).
  */
-export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, "error"> = getServices().log): Response {
+export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, "error">): Response {
   if (thrown instanceof Response) return thrown;
   const error = diskFullOr(thrown);
   const requestId = requestIdFrom(request);
@@ -57,11 +57,12 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
 }
 
 /** The admin calling the API; anyone else gets 401 (no session) or 403 (not an admin) as JSON. */
-export async function requireAdminApi(request: Request): Promise<Viewer> {
-  const viewer = await getServices().auth.getViewer(request);
+export async function requireAdminApi(request: Request, context: RequestContext): Promise<Viewer> {
+  const { auth } = servicesOf(context);
+  const viewer = await auth.getViewer(request);
   if (!viewer) throw apiError(401, "unauthorized", "Faça login como administrador.");
   if (!viewer.isAdmin) throw apiError(403, "forbidden", "Apenas administradores podem fazer isso.");
-  if (await getServices().auth.lacksRequiredTwoFactor(viewer)) throw apiError(403, "two_factor_required", t.auth.twoFactor.required);
+  if (await auth.lacksRequiredTwoFactor(viewer)) throw apiError(403, "two_factor_required", t.auth.twoFactor.required);
   return viewer;
 }
 

@@ -2,11 +2,13 @@ import { data, redirect } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
-import { getServices } from "../app.server.ts";
+import type { AppServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
+import { type RequestContext, servicesOf } from "../context.server.ts";
 import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { formatDateTime } from "../../i18n/format.ts";
 import { NewsConflictError } from "../news/news-editor.service.server.ts";
+import { storeLabelOf, storeStatusOf } from "../storage/store-status.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {
@@ -23,22 +25,37 @@ function sentValues(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(names.filter((name) => typeof fields[name] === "string").map((name) => [name, fields[name]!]));
 }
 
+/** What the news form's page (add-news, edit-news) needs besides the news item: suggestions, defaults, the store. */
+export async function newsFormLoaderData(request: Request, services: Pick<AppServices, "config" | "news" | "store" | "drive">) {
+  const { config, news, store } = services;
+  const { storeConnected, drive } = await storeStatusOf(request, services);
+  return {
+    categorySuggestions: await news.listCategories(),
+    defaultAuthor: config.site.defaultAuthor,
+    timeZone: config.timeZone,
+    storeConnected,
+    storeLabel: storeLabelOf(store),
+    drive,
+  };
+}
+
 /**
  * The news form's action when it is sent without JavaScript (multipart). With JavaScript the form uses the JSON
  * API instead; both end in the same service calls.
  */
-export async function handleNewsFormAction(request: Request, newsId: string | null) {
-  const viewer = await requireAdmin(request);
-  const { newsEditor, store } = getServices();
+export async function handleNewsFormAction(request: Request, context: RequestContext, newsId: string | null) {
+  const viewer = await requireAdmin(request, context);
+  const services = servicesOf(context);
+  const { newsEditor, store, log, config } = services;
   const editing = newsId !== null;
   try {
-    return await withUploadSlot(request, viewer.userId, () => save(request, newsId, viewer.userId));
+    return await withUploadSlot(request, viewer.userId, services, () => save(request, newsId, viewer.userId));
   } catch (thrown) {
     if (thrown instanceof Response) throw thrown;
     const error = diskFullOr(thrown);
     const requestId = requestIdFrom(request);
     const status = error instanceof AppError ? error.status : 500;
-    if (status >= 500) getServices().log.error({ err: error, reqId: requestId }, "news form failed");
+    if (status >= 500) log.error({ err: error, reqId: requestId }, "news form failed");
     if (error instanceof NewsConflictError) {
       // Without JavaScript the page reloads with the saved version; the message says the save did not happen.
       return data<NewsFormActionData>({ error: `${t.newsForm.conflict} ${t.newsForm.conflictNoScript}` }, { status });
@@ -50,7 +67,7 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
   }
 
   async function save(request: Request, newsId: string | null, actor: string) {
-    const { fields, file } = await readNewsSubmission(request);
+    const { fields, file } = await readNewsSubmission(request, services);
     const parsed = newsFormSchema.safeParse(fields);
     if (!parsed.success) {
       await file?.cleanup();
@@ -69,8 +86,8 @@ export async function handleNewsFormAction(request: Request, newsId: string | nu
       result.status === "draft"
         ? t.newsForm.draftSaved
         : result.status === "scheduled"
-          ? t.newsForm.scheduledSaved(formatDateTime(result.publishedAt, getServices().config.timeZone))
-          : t.newsForm.success(false, result.media, t.storage.labels[store.name] ?? store.name);
+          ? t.newsForm.scheduledSaved(formatDateTime(result.publishedAt, config.timeZone))
+          : t.newsForm.success(false, result.media, storeLabelOf(store));
     return data<NewsFormActionData>({ success });
   }
 }

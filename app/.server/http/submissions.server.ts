@@ -1,5 +1,5 @@
 import { t } from "../../i18n/pt-BR.ts";
-import { getServices } from "../app.server.ts";
+import type { AppServices } from "../app.server.ts";
 import { AppError } from "../errors.ts";
 import { NEWS_MEDIA_RULES, type ParsedForm, parseUploadForm, SPONSOR_IMAGE_RULES, type UploadRules } from "../media/upload.server.ts";
 
@@ -52,8 +52,7 @@ export async function readSubmission(
 }
 
 /** A news submission (form or API): the optional `media` file under the news limits, long text fields allowed. */
-export function readNewsSubmission(request: Request): Promise<ParsedForm> {
-  const { config } = getServices();
+export function readNewsSubmission(request: Request, { config }: Pick<AppServices, "config">): Promise<ParsedForm> {
   return readSubmission(request, {
     fileField: "media",
     rules: NEWS_MEDIA_RULES,
@@ -63,8 +62,8 @@ export function readNewsSubmission(request: Request): Promise<ParsedForm> {
 }
 
 /** A sponsor submission: the `image` file under the sponsor limits. */
-export function readSponsorSubmission(request: Request): Promise<ParsedForm> {
-  return readSubmission(request, { fileField: "image", rules: SPONSOR_IMAGE_RULES, tmpDir: getServices().config.media.uploadTmpDir });
+export function readSponsorSubmission(request: Request, { config }: Pick<AppServices, "config">): Promise<ParsedForm> {
+  return readSubmission(request, { fileField: "image", rules: SPONSOR_IMAGE_RULES, tmpDir: config.media.uploadTmpDir });
 }
 
 /**
@@ -73,11 +72,16 @@ export function readSponsorSubmission(request: Request): Promise<ParsedForm> {
  * at once (UploadBusyError: 429 for this admin's own uploads, 503 for the site's, with Retry-After) and its body is
  * read and thrown away as it arrives, so the client gets the answer instead of a reset and nothing is kept.
  */
-export async function withUploadSlot<T>(request: Request, adminId: string, handle: () => Promise<T>): Promise<T> {
+export async function withUploadSlot<T>(
+  request: Request,
+  adminId: string,
+  { uploadSlots }: Pick<AppServices, "uploadSlots">,
+  handle: () => Promise<T>,
+): Promise<T> {
   if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return handle();
   let release: () => void;
   try {
-    release = getServices().uploadSlots.acquire(adminId);
+    release = uploadSlots.acquire(adminId);
   } catch (error) {
     drainBody(request);
     throw error;

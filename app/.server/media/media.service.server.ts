@@ -10,7 +10,7 @@ import type { MediaView } from "../../lib/media-view.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
-import { extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
+import { type EncodeOptions, extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
 import { EXTERNAL_STORE, mediaTypeByMimeType } from "./media-types.ts";
 import { createInstallation, type Installation, ownPrefix } from "./installation.server.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
@@ -197,9 +197,9 @@ export function createMediaService({
   }
 
   return {
-    /** Re-encodes an image into variants, stores them and records the media. */
-    async saveImage(input: Buffer, originalName: string | null = null): Promise<MediaRow> {
-      return storeImage(await processImage(input), input.length, originalName);
+    /** Re-encodes an image into variants (`encoding`: how hard the encoders work), stores them and records the media. */
+    async saveImage(input: Buffer, originalName: string | null = null, encoding: EncodeOptions = {}): Promise<MediaRow> {
+      return storeImage(await processImage(input, encoding), input.length, originalName);
     },
 
     /**

@@ -1,14 +1,16 @@
 import type { MostReadLink } from "../../components/news/most-read.tsx";
-import { hasSessionCookie } from "../../lib/session-cookie.ts";
-import { getServices } from "../app.server.ts";
+import type { AppServices } from "../app.server.ts";
 import { requestIdFrom } from "../errors.ts";
 
 /**
  * The "Mais lidas" block of a page (without `excludeId`, the article being read): from the read counter's list,
  * computed once a minute at most for every page. A failure hides the block; the page is not affected.
  */
-export async function loadMostRead(request: Request, excludeId?: string): Promise<MostReadLink[]> {
-  const { reads, log } = getServices();
+export async function loadMostRead(
+  request: Request,
+  { reads, log }: Pick<AppServices, "reads" | "log">,
+  excludeId?: string,
+): Promise<MostReadLink[]> {
   try {
     const items = await reads.mostRead(excludeId === undefined ? {} : { excludeId });
     return items.map(({ id, title }) => ({ id, title }));
@@ -19,14 +21,10 @@ export async function loadMostRead(request: Request, excludeId?: string): Promis
 }
 
 /**
- * The reads of the last 7 days of `ids` when the request is a signed-in admin's (the news list shows them to the
- * newsroom), null for anyone else. Readers' requests (no session cookie) cost nothing here.
+ * The reads of the last 7 days of `ids`, by id (the news list shows them to the newsroom). Call it only for a
+ * signed-in admin's request (`newsroomAccess(…).admin`).
  */
-export async function adminReadsOf(request: Request, ids: readonly string[]): Promise<Record<string, number> | null> {
-  if (!hasSessionCookie(request.headers.get("Cookie"))) return null;
-  const { auth, reads } = getServices();
-  const viewer = await auth.getViewer(request);
-  if (!viewer?.isAdmin) return null;
+export async function readsLastWeekOf(ids: readonly string[], { reads }: Pick<AppServices, "reads">): Promise<Record<string, number>> {
   const counts = await reads.readsLastWeek(ids);
   return Object.fromEntries(ids.map((id) => [id, counts.get(id) ?? 0]));
 }

@@ -1,6 +1,7 @@
 import { Trash2 } from "lucide-react";
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy } from "react";
 import { t } from "../../i18n/pt-BR.ts";
+import { useLazyDialog } from "../ui/use-lazy-dialog.tsx";
 import styles from "./delete-news-button.module.css";
 
 const Dialog = lazy(() => import("./delete-news-button.tsx").then((module) => ({ default: module.DeleteNewsDialog })));
@@ -18,30 +19,21 @@ interface DeleteNewsButtonProps {
  * list never download them.
  */
 export function DeleteNewsButton(props: DeleteNewsButtonProps) {
-  const [open, setOpen] = useState(false);
-  const [wanted, setWanted] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
+  const confirm = useLazyDialog(Dialog);
   return (
     <>
       <button
-        ref={trigger}
+        ref={confirm.trigger}
         type="button"
         className={styles.trigger}
         aria-label={`${t.newsAdmin.delete}: ${props.title}`}
         title={t.newsAdmin.delete}
         aria-haspopup="dialog"
-        onClick={() => {
-          setWanted(true);
-          setOpen(true);
-        }}
+        onClick={confirm.show}
       >
         <Trash2 aria-hidden="true" size={18} />
       </button>
-      {wanted ? (
-        <Suspense fallback={null}>
-          <Dialog {...props} open={open} onOpenChange={setOpen} returnFocusTo={trigger} />
-        </Suspense>
-      ) : null}
+      {confirm.dialog(props)}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-callback";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/oauth-state.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -12,9 +12,9 @@ import { safeRedirectPath } from "../../lib/safe-redirect.ts";
  * then kept, encrypted, for the whole newsroom. Success or not, the admin goes back to the page the consent started
  * from, which then shows 'Google Drive conectado' or 'Falha ao fazer login no Google Drive. Tente novamente.'.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request);
-  const { drive, config, log } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { drive, config, log } = servicesOf(context);
   if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const url = new URL(request.url);
   const check = drive.verifyConsent({

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-connect";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -10,9 +10,9 @@ import { t } from "../../i18n/pt-BR.ts";
  * sends the admin to Google's consent page (scope drive.file, offline access). Google comes back to
  * /admin/drive/callback.
  */
-export async function action({ request }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request);
-  const { drive, config } = getServices();
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { drive, config } = servicesOf(context);
   if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const form = await request.formData();
   const { url, setCookie } = drive.beginConsent({
@@ -25,7 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 /** Connecting changes state: only by POST. A GET (a link, a reload) goes to the sponsor manager. */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,14 +1,14 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-disconnect";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 
 /** "Desconectar" (POST, admins only): revokes the newsroom's Google token and forgets it; uploads stop until reconnected. */
-export async function action({ request }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request);
-  const { drive, log } = getServices();
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { drive, log } = servicesOf(context);
   if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const form = await request.formData();
   await drive.disconnect();
@@ -16,7 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
   return redirect(safeRedirectPath(form.get("returnTo"), "/SponsorManager"), { headers: { "Cache-Control": "no-store" } });
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
 }

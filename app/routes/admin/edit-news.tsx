@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { data, Link, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/edit-news";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
-import { handleNewsFormAction } from "../../.server/http/news-form-action.server.ts";
-import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
+import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -14,28 +14,21 @@ import { t } from "../../i18n/pt-BR.ts";
 import { toLocalInputValue } from "../../lib/zoned-time.ts";
 
 export function meta() {
-  return [{ title: t.newsForm.editTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.newsForm.editTitle);
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const { config, store, news, drive: driveConnection } = getServices();
-  const drive = await driveStatusView(driveConnection, request);
-  const common = {
-    categorySuggestions: await news.listCategories(),
-    defaultAuthor: config.site.defaultAuthor,
-    timeZone: config.timeZone,
-    storeConnected: drive ? drive.connected : await store.isConnected(),
-    storeLabel: t.storage.labels[store.name] ?? store.name,
-    drive,
-  };
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const services = servicesOf(context);
+  const { config, news, log } = services;
+  const common = await newsFormLoaderData(request, services);
   try {
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
     return { ...common, article, initialPublishAt, loadError: null };
   } catch (error) {
     const requestId = requestIdFrom(request);
-    if (!(error instanceof AppError && error.status < 500)) getServices().log.error({ err: error, reqId: requestId }, "news load for editing failed");
+    if (!(error instanceof AppError && error.status < 500)) log.error({ err: error, reqId: requestId }, "news load for editing failed");
     // The page says what went wrong, with the status that goes with it (a missing item is a 404, not a 200).
     const status = error instanceof AppError ? error.status : 500;
     return data(
@@ -45,8 +38,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-export function action({ request, params }: Route.ActionArgs) {
-  return handleNewsFormAction(request, params.id);
+export function action({ request, params, context }: Route.ActionArgs) {
+  return handleNewsFormAction(request, context, params.id);
 }
 
 export default function EditNews({ loaderData, actionData, params }: Route.ComponentProps) {

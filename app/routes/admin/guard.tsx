@@ -8,8 +8,8 @@ import { requireAdmin, SECURITY_PATH } from "../../.server/auth/guards.server.ts
  * under this layout is reachable without an admin session. The children call `requireAdmin` too (belt and braces).
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request }) => {
-    await requireAdmin(request, { allowWithoutTwoFactor: isSecurityPage(request) });
+  async ({ request, context }) => {
+    await requireAdmin(request, context, { allowWithoutTwoFactor: isSecurityPage(request) });
   },
 ];
 
@@ -18,8 +18,8 @@ function isSecurityPage(request: Request): boolean {
   return new URL(request.url).pathname.replace(/\.data$/, "") === SECURITY_PATH;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, { allowWithoutTwoFactor: isSecurityPage(request) });
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireAdmin(request, context, { allowWithoutTwoFactor: isSecurityPage(request) });
   return { email: viewer.email };
 }
 

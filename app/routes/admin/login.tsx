@@ -2,7 +2,8 @@ import { CheckCircle2, LogIn } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import type { AuthFailure } from "../../.server/auth/auth.service.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { NewPasswordFields, TextField } from "../../components/auth/text-field.tsx";
@@ -23,8 +24,7 @@ export interface ActionData {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
-  return [{ title: `${t.auth.title} | ${root?.site?.name ?? ""}` }, { name: "robots", content: "noindex" }];
+  return noindexMeta(titleWithSite(t.auth.title, siteOf(matches)));
 }
 
 /** A refused sign-in (429) tells when to come back; the sign-in page itself is never cached. */
@@ -36,8 +36,8 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   return result;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { auth, config } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { auth, config } = servicesOf(context);
   const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
   const base = {
@@ -65,7 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth, config } = getServices();
+  const { auth, config } = servicesOf(context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const redirectTo = safeRedirectPath(form.get("redirectTo"));

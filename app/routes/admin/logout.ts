@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 
 /** Ends the session (POST only: a link or image can never sign anyone out) and goes to the login page. */
-export async function action({ request }: Route.ActionArgs) {
-  const { auth, log } = getServices();
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth, log } = servicesOf(context);
   try {
     const headers = await auth.signOut(request.headers);
     return redirect("/admin/login", { headers });

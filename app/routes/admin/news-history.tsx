@@ -1,7 +1,8 @@
 import { diffWordsWithSpace } from "diff";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/news-history";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { listNewsVersions, type NewsVersionView } from "../../.server/news/news-revisions.server.ts";
@@ -12,7 +13,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import styles from "./news-history.module.css";
 
 export function meta() {
-  return [{ title: t.revisions.metaTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.revisions.metaTitle);
 }
 
 /** A piece of a compared field: unchanged, removed (only in the older version) or added (only in the newer). */
@@ -46,9 +47,9 @@ function compare(from: NewsVersionView, to: NewsVersionView) {
   return fields;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const { database, config } = getServices();
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { database, config } = servicesOf(context);
   const versions = await listNewsVersions(database.db, params.id);
   if (!versions) throw data({ message: t.news.notFound }, { status: 404 });
   const search = new URL(request.url).searchParams;
@@ -73,13 +74,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const { newsEditor, log } = servicesOf(context);
   const form = await request.formData();
   const revisionId = String(form.get("revisionId") ?? "");
   const version = Number(form.get("version"));
   try {
-    const result = await getServices().newsEditor.restoreRevision(
+    const result = await newsEditor.restoreRevision(
       params.id,
       revisionId,
       viewer.userId,
@@ -89,7 +91,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error;
     const status = error instanceof AppError ? error.status : 500;
-    if (status >= 500) getServices().log.error({ err: error, reqId: requestIdFrom(request) }, "revision restore failed");
+    if (status >= 500) log.error({ err: error, reqId: requestIdFrom(request) }, "revision restore failed");
     return data({ error: publicErrorMessage(error, requestIdFrom(request)) }, { status });
   }
 }

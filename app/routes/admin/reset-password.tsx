@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { NewPasswordFields } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -9,7 +10,7 @@ import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-sch
 import styles from "../../components/auth/auth.module.css";
 
 export function meta() {
-  return [{ title: t.auth.resetTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.auth.resetTitle);
 }
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -22,8 +23,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { auth, config } = getServices();
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth, config } = servicesOf(context);
   const parsed = resetSchema(config.auth.passwordPolicy).safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return data({ fieldErrors: fieldErrorsOf(parsed.error) as FieldErrors, message: null }, { status: 400 });

@@ -2,7 +2,8 @@ import { CheckCircle2, ShieldCheck } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { renderSVG } from "uqr";
 import type { Route } from "./+types/security";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { TextField } from "../../components/auth/text-field.tsx";
@@ -13,12 +14,12 @@ import styles from "../../components/auth/auth.module.css";
 const tf = t.auth.twoFactor;
 
 export function meta() {
-  return [{ title: tf.pageTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(tf.pageTitle);
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, { allowWithoutTwoFactor: true });
-  const { auth } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireAdmin(request, context, { allowWithoutTwoFactor: true });
+  const { auth } = servicesOf(context);
   const status = await auth.twoFactorStatus(viewer.userId);
   return { ...status, required: auth.twoFactorRequired() };
 }
@@ -42,9 +43,9 @@ function setupView(totpURI: string, backupCodes: string[]): NonNullable<ActionDa
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request, { allowWithoutTwoFactor: true });
-  const { auth } = getServices();
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context, { allowWithoutTwoFactor: true });
+  const { auth } = servicesOf(context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const password = String(form.get("password") ?? "");

@@ -2,11 +2,12 @@ import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import type { Route } from "./+types/sponsor-manager";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError, diskFullOr, retryAfterHeaders } from "../../.server/errors.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { driveStatusView } from "../../.server/storage/google-drive/status.server.ts";
+import { storeStatusOf } from "../../.server/storage/store-status.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { DriveConnectionCard, DriveForms } from "../../components/admin/drive-connection.tsx";
 import { MediaImage } from "../../components/news/media-image.tsx";
@@ -17,12 +18,13 @@ import type { SponsorView } from "../../lib/news-view.ts";
 import styles from "./sponsor-manager.module.css";
 
 export function meta() {
-  return [{ title: t.sponsors.title }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.sponsors.title);
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const { sponsors, store, log, drive: driveConnection } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const services = servicesOf(context);
+  const { sponsors, log } = services;
   let list: SponsorView[] = [];
   let loadFailed = false;
   try {
@@ -31,18 +33,18 @@ export async function loader({ request }: Route.LoaderArgs) {
     log.error({ err: error }, "sponsor manager load failed");
     loadFailed = true;
   }
-  // With the Google Drive store: its connection state (card, 'Google Drive conectado', failure message).
-  const drive = await driveStatusView(driveConnection, request);
-  return { sponsors: list, loadFailed, storeConnected: drive ? drive.connected : await store.isConnected(), drive };
+  const { storeConnected, drive } = await storeStatusOf(request, services);
+  return { sponsors: list, loadFailed, storeConnected, drive };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request);
-  const { sponsorEditor, log } = getServices();
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const services = servicesOf(context);
+  const { sponsorEditor, log } = services;
   let intent = "add";
   try {
-    return await withUploadSlot(request, viewer.userId, async () => {
-      const { fields, file } = await readSponsorSubmission(request);
+    return await withUploadSlot(request, viewer.userId, services, async () => {
+      const { fields, file } = await readSponsorSubmission(request, services);
       if (fields.intent !== "add" && fields.intent !== "delete") {
         await file?.cleanup();
         throw new AppError("invalid_intent", t.sponsors.unknownIntent, 400);

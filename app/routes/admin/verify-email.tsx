@@ -1,20 +1,21 @@
 import { CheckCircle2 } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { getServices } from "../../.server/app.server.ts";
+import { noindexMeta } from "../../lib/seo.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "../../components/auth/auth.module.css";
 
 export function meta() {
-  return [{ title: t.auth.verifyTitle }, { name: "robots", content: "noindex" }];
+  return noindexMeta(t.auth.verifyTitle);
 }
 
 /** The link of the confirmation mail: confirms the address, then tells the owner their UID (for an admin to grant). */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const result = await getServices().auth.verifyEmail(token);
+  const result = await servicesOf(context).auth.verifyEmail(token);
   const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
   if (!result.ok) return data({ uid: null, message: result.message }, { status: result.status, headers });
   return data({ uid: result.uid, message: null }, { headers });

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/news-item";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -10,13 +10,14 @@ import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
  * GET /api/news/:id (public): a published item. For an admin also a draft or a scheduled one (with its `status`,
  * `publishedAt` and the `version` to send back with a save); for anyone else those are a 404.
  */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { news: newsService, log } = servicesOf(context);
   try {
-    const newsroom = await isNewsroomViewer(request);
-    const news = await getServices().news.getNews(params.id, { includeUnpublished: newsroom });
+    const newsroom = await isNewsroomViewer(request, context);
+    const news = await newsService.getNews(params.id, { includeUnpublished: newsroom });
     return Response.json({ news }, newsroom ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
   } catch (error) {
-    return toApiError(error, request);
+    return toApiError(error, request, log);
   }
 }
 
@@ -28,10 +29,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
  * `version` (from GET), a save based on an older version is refused with 409 `news_version_conflict` and the saved
  * item in `error.current`; without it the save is not checked.
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const services = servicesOf(context);
+  const { newsEditor, log } = services;
   try {
-    const viewer = await requireAdminApi(request);
-    const { newsEditor } = getServices();
+    const viewer = await requireAdminApi(request, context);
     if (request.method === "DELETE") {
       await newsEditor.deleteNews(params.id);
       return new Response(null, { status: 204 });
@@ -39,8 +41,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!["PUT", "PATCH", "POST"].includes(request.method)) {
       return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT, PATCH ou DELETE"));
     }
-    return await withUploadSlot(request, viewer.userId, async () => {
-      const form = await readNewsSubmission(request);
+    return await withUploadSlot(request, viewer.userId, services, async () => {
+      const form = await readNewsSubmission(request, services);
       if (request.method === "PATCH") {
         const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
         return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer.userId));
@@ -49,6 +51,6 @@ export async function action({ request, params }: Route.ActionArgs) {
       return Response.json(await newsEditor.updateNews(params.id, input, form.file, viewer.userId));
     });
   } catch (error) {
-    return toApiError(error, request);
+    return toApiError(error, request, log);
   }
 }

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/news";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
-import { adminReadsOf } from "../../.server/news/most-read.server.ts";
+import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
 import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { newsroomAccess } from "../../.server/auth/guards.server.ts";
 
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
@@ -15,7 +15,9 @@ import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
  * an admin `?status=` (draft, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
  * the last 7 days, by id.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = servicesOf(context);
+  const { news, log } = services;
   try {
     const params = new URL(request.url).searchParams;
     const limitParam = params.get("limit");
@@ -27,12 +29,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     const wanted = params.get("status");
     let status: NewsStatus | null = "published";
     let newsroom = false;
-    if (wanted !== null && wanted !== "published") {
-      if (!NEWS_STATUSES.includes(wanted as NewsStatus) && wanted !== "all") return apiError(400, "invalid_status", t.newsForm.invalidStatus);
-      newsroom = await isNewsroomViewer(request);
-      if (newsroom) status = wanted === "all" ? null : (wanted as NewsStatus);
+    if (wanted !== null && wanted !== "published" && !NEWS_STATUSES.includes(wanted as NewsStatus) && wanted !== "all") {
+      return apiError(400, "invalid_status", t.newsForm.invalidStatus);
     }
-    const page = await getServices().news.listNewsPage({
+    // One lookup of the viewer: an admin gets read counts, the newsroom the status it asked for.
+    const access = await newsroomAccess(request, context);
+    if (wanted !== null && wanted !== "published" && access.newsroom) {
+      newsroom = true;
+      status = wanted === "all" ? null : (wanted as NewsStatus);
+    }
+    const page = await news.listNewsPage({
       cursor: params.get("cursor"),
       highlightedOnly: params.get("highlighted") === "1",
       categorySlug: params.get("category"),
@@ -40,15 +46,17 @@ export async function loader({ request }: Route.LoaderArgs) {
       limit,
       status,
     });
-    const reads = await adminReadsOf(
-      request,
-      page.items.map((item) => item.id),
-    );
+    const reads = access.admin
+      ? await readsLastWeekOf(
+          page.items.map((item) => item.id),
+          services,
+        )
+      : null;
     // The newsroom's view (drafts, schedules, read counts) is personal: never stored.
     const personal = newsroom || reads ? { headers: { "Cache-Control": "private, no-store" } } : undefined;
     return Response.json({ news: page.items, nextCursor: page.nextCursor, ...(reads ? { reads } : {}) }, personal);
   } catch (error) {
-    return toApiError(error, request);
+    return toApiError(error, request, log);
   }
 }
 
@@ -57,18 +65,19 @@ export async function loader({ request }: Route.LoaderArgs) {
  * unless `status` is `draft`, or `scheduled` with `publishAt` (ISO 8601 with its zone, or without one on the site's
  * clock): the answer says `status`, `publishedAt` and `version`.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST.");
+  const services = servicesOf(context);
+  const { newsEditor, log } = services;
   try {
-    const viewer = await requireAdminApi(request);
-    const { newsEditor } = getServices();
-    return await withUploadSlot(request, viewer.userId, async () => {
-      const form = await readNewsSubmission(request);
+    const viewer = await requireAdminApi(request, context);
+    return await withUploadSlot(request, viewer.userId, services, async () => {
+      const form = await readNewsSubmission(request, services);
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
       const result = await newsEditor.createNews(input, form.file, viewer.userId);
       return Response.json(result, { status: 201 });
     });
   } catch (error) {
-    return toApiError(error, request);
+    return toApiError(error, request, log);
   }
 }

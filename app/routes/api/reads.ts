@@ -1,5 +1,5 @@
 import type { Route } from "./+types/reads";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { apiError } from "../../.server/http/api.server.ts";
 import { isBotAgent, READ_BEACON_HEADER } from "../../.server/news/read-limiter.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     id = undefined;
   }
   if (typeof id !== "string" || !NEWS_ID.test(id)) return apiError(400, "invalid_read", t.mostRead.invalidRead);
-  const { reads, readLimiter } = getServices();
+  const { reads, readLimiter } = servicesOf(context);
   if (
     request.headers.get(READ_BEACON_HEADER) === "1" &&
     !isBotAgent(request.headers.get("User-Agent")) &&

@@ -1,16 +1,17 @@
 import type { Route } from "./+types/sponsor-item";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 
 /** DELETE /api/sponsors/:id (admin). */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") return apiError(405, "method_not_allowed", "Use DELETE.");
+  const { sponsorEditor, log } = servicesOf(context);
   try {
-    await requireAdminApi(request);
-    await getServices().sponsorEditor.deleteSponsor(params.id);
+    await requireAdminApi(request, context);
+    await sponsorEditor.deleteSponsor(params.id);
     return new Response(null, { status: 204 });
   } catch (error) {
-    return toApiError(error, request);
+    return toApiError(error, request, log);
   }
 }
 

@@ -1,21 +1,21 @@
 import type { Route } from "./+types/auth";
-import { getServices } from "../../.server/app.server.ts";
+import { type RequestContext, servicesOf } from "../../.server/context.server.ts";
 import { PUBLIC_AUTH_PATHS } from "../../.server/auth/auth.server.ts";
 
 /**
  * Better Auth's HTTP handler, opened only for what the browser must reach directly (the OpenID Connect callback).
  * Sign-in, registration and resets go through our own forms and actions.
  */
-async function handle(request: Request): Promise<Response> {
+async function handle(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (!PUBLIC_AUTH_PATHS.some((path) => pathname === path)) return new Response("Não encontrado", { status: 404 });
-  return (await getServices().betterAuth.get()).handler(request);
+  return (await servicesOf(context).betterAuth.get()).handler(request);
 }
 
-export function loader({ request }: Route.LoaderArgs) {
-  return handle(request);
+export function loader({ request, context }: Route.LoaderArgs) {
+  return handle(request, context);
 }
 
-export function action({ request }: Route.ActionArgs) {
-  return handle(request);
+export function action({ request, context }: Route.ActionArgs) {
+  return handle(request, context);
 }

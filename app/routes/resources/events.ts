@@ -1,5 +1,5 @@
 import type { Route } from "./+types/events";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
 
@@ -36,7 +36,7 @@ function admitStream(address: string): (() => void) | null {
  * Public: the events carry no data, only the fact that something changed.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
-  const { events } = getServices();
+  const { events } = servicesOf(context);
   const release = admitStream(context.get(clientIpContext));
   if (!release) {
     return new Response(t.events.tooManyStreams, {

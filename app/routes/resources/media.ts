@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/media";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
 import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 
@@ -8,9 +8,9 @@ import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /** Serves stored media with HTTP range support (videos seek without downloading everything). */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
-  const { store } = getServices();
+  const { store } = servicesOf(context);
   const contentType = contentTypeOfKey(key);
   if (!contentType) return new Response("Não encontrado", { status: 404 });
 

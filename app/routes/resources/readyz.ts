@@ -1,13 +1,14 @@
 import { sql } from "kysely";
-import { getServices } from "../../.server/app.server.ts";
+import type { Route } from "./+types/readyz";
+import { servicesOf } from "../../.server/context.server.ts";
 
 /**
  * Readiness: the database answers and the media store is reachable. 503 with the failing part otherwise.
  * A Google Drive store waiting for an admin's consent is reported but does not fail readiness: the instance must
  * stay in the pool so an admin can reach 'Conectar ao Google Drive'.
  */
-export async function loader() {
-  const { database, store, log } = getServices();
+export async function loader({ context }: Route.LoaderArgs) {
+  const { database, store, log } = servicesOf(context);
   const checks: Record<string, "ok" | "falha" | "não conectado"> = {};
   try {
     await sql`select 1`.execute(database.db);

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/article";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
 import { MostRead } from "../../components/news/most-read.tsx";
@@ -18,21 +18,22 @@ import buttons from "../../components/ui/button.module.css";
 import { formatDateTime, formatLongDate } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
-import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf } from "../../lib/seo.ts";
+import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { contentBlocks } from "../../lib/embeds.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 
-export async function loader({ params, request }: Route.LoaderArgs) {
-  const { news, config, log } = getServices();
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const services = servicesOf(context);
+  const { news, config, log } = services;
   let article: Awaited<ReturnType<typeof news.getNews>>;
   // Started with the article's query, not after it: the list is shared and usually already in memory.
-  const mostRead = loadMostRead(request, params.id);
+  const mostRead = loadMostRead(request, services, params.id);
   try {
     // A draft or a scheduled item exists only for the newsroom: for everyone else it is a 404 like a missing one.
-    const newsroom = await isNewsroomViewer(request);
+    const newsroom = await isNewsroomViewer(request, context);
     article = await news.getNews(params.id, { includeUnpublished: newsroom });
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
@@ -63,13 +64,12 @@ export const headers = pageHeaders;
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   const site = siteOf(matches);
-  const siteName = site?.name ?? "";
-  if (!loaderData) return [{ title: `${t.article.notFound} | ${siteName}` }];
+  if (!loaderData) return [{ title: titleWithSite(t.article.notFound, site) }];
   const { article, canonicalPath, defaultAuthor } = loaderData;
   const author = article.author.trim() || defaultAuthor;
   const image = site ? previewImage(site, article.media) : undefined;
   return pageMeta(site, {
-    title: `${article.title} | ${siteName}`,
+    title: titleWithSite(article.title, site),
     shareTitle: article.title,
     description: article.subtitle,
     path: canonicalPath,

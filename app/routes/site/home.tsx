@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/home";
 import { PRIVATE_NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
 import { MostRead } from "../../components/news/most-read.tsx";
@@ -13,9 +13,10 @@ import { homeJsonLd, pageMeta, siteOf } from "../../lib/seo.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import styles from "./home.module.css";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { news, log } = getServices();
-  const mostRead = loadMostRead(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = servicesOf(context);
+  const { news, log } = services;
+  const mostRead = loadMostRead(request, services);
   try {
     return { ...(await news.getHome()), mostRead: await mostRead };
   } catch (error) {

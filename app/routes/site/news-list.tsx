@@ -3,15 +3,15 @@ import { useRef } from "react";
 import { data, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { adminReadsOf } from "../../.server/news/most-read.server.ts";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
+import { newsroomAccess } from "../../.server/auth/guards.server.ts";
 import { PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/news-view.ts";
-import { pageMeta, siteOf } from "../../lib/seo.ts";
+import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 
@@ -26,20 +26,25 @@ function statusFilterOf(value: string | null): StatusFilter {
   return value !== null && Object.hasOwn(STATUS_FILTERS, value) ? (value as StatusFilter) : "todas";
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { news, log, config } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = servicesOf(context);
+  const { news, log, config } = services;
   const params = new URL(request.url).searchParams;
   const cursor = params.get("cursor");
-  // Readers always get the published news; the newsroom picks a status (drafts and scheduled ones included).
-  const statusFilter = (await isNewsroomViewer(request)) ? statusFilterOf(params.get("situacao")) : null;
+  // One lookup of the viewer: an admin sees read counts, the newsroom picks a status (drafts and scheduled ones
+  // included); readers always get the published news.
+  const access = await newsroomAccess(request, context);
+  const statusFilter = access.newsroom ? statusFilterOf(params.get("situacao")) : null;
   const status = statusFilter ? STATUS_FILTERS[statusFilter] : "published";
   try {
     const page = await news.listNewsPage({ cursor, highlightedOnly: params.get("tab") === "1", limit: LIST_PAGE_SIZE, status });
     // Signed in as admin: each item's reads of the last 7 days.
-    const reads = await adminReadsOf(
-      request,
-      page.items.map((item) => item.id),
-    );
+    const reads = access.admin
+      ? await readsLastWeekOf(
+          page.items.map((item) => item.id),
+          services,
+        )
+      : null;
     return {
       news: page.items,
       reads,
@@ -75,7 +80,7 @@ export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   const highlights = new URLSearchParams(location.search).get("tab") === "1";
   const cursor = new URLSearchParams(location.search).get("cursor");
   return pageMeta(site, {
-    title: `${t.newsList.title} | ${name}`,
+    title: titleWithSite(t.newsList.title, site),
     description: highlights ? t.newsList.metaDescriptionHighlights(name) : t.newsList.metaDescription(name),
     path: `/news-list${listHref(highlights, cursor) === "?" ? "" : listHref(highlights, cursor)}`,
     // The pages after the first are there to be followed (they reach every article), not to be listed themselves.

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/privacy";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { pageMeta, siteOf } from "../../lib/seo.ts";
+import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./privacy.module.css";
 
@@ -10,7 +10,7 @@ export const headers = pageHeaders;
 export function meta({ matches }: Route.MetaArgs) {
   const site = siteOf(matches);
   const name = site?.name ?? "";
-  return pageMeta(site, { title: `${t.privacy.title} | ${name}`, description: t.privacy.metaDescription(name), path: "/userLicence" });
+  return pageMeta(site, { title: titleWithSite(t.privacy.title, site), description: t.privacy.metaDescription(name), path: "/userLicence" });
 }
 
 export default function Privacy() {

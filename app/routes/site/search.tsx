@@ -2,8 +2,9 @@ import { SearchX, Search as SearchIcon } from "lucide-react";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/search";
+import { siteOf, titleWithSite } from "../../lib/seo.ts";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { parseSearchPage, type SearchHit } from "../../.server/search/search.service.server.ts";
 import { NewsCard } from "../../components/news/news-card.tsx";
@@ -15,8 +16,8 @@ import styles from "./search.module.css";
 
 type Failure = "page" | "load" | null;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { search, log } = getServices();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { search, log } = servicesOf(context);
   const params = new URL(request.url).searchParams;
   const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
   const empty = { query, page: 1, hits: [] as SearchHit[], nextPage: null as number | null };
@@ -37,10 +38,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const headers = pageHeaders;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { site?: { name: string } } | undefined;
   const heading = loaderData?.query ? t.search.resultsTitle(loaderData.query) : t.search.title;
   return [
-    { title: `${heading} | ${root?.site?.name ?? ""}` },
+    { title: titleWithSite(heading, siteOf(matches)) },
     // Result pages lead to articles, but are not pages to be listed themselves.
     { name: "robots", content: "noindex, follow" },
   ];

@@ -2,7 +2,7 @@ import { Newspaper } from "lucide-react";
 import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/term-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import type { TermKind } from "../../.server/news/taxonomy.server.ts";
 import { PagedGrid } from "../../components/news/paged-grid.tsx";
@@ -10,7 +10,7 @@ import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
-import { pageMeta, siteOf } from "../../lib/seo.ts";
+import { noindexMeta, pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { termPath } from "../../lib/slug.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./term-list.module.css";
@@ -20,8 +20,8 @@ function kindOf(pathname: string): TermKind {
   return pathname.startsWith("/autor/") ? "author" : "category";
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { news, log, config } = getServices();
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { news, log, config } = servicesOf(context);
   const kind = kindOf(new URL(request.url).pathname);
   const cursor = new URL(request.url).searchParams.get("cursor");
   let term: Awaited<ReturnType<typeof news.getTerm>>;
@@ -68,13 +68,13 @@ export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   const siteName = site?.name ?? "";
   if (!loaderData) {
     const missing = kindOf(location.pathname) === "author" ? t.taxonomy.authorNotFound : t.taxonomy.categoryNotFound;
-    return [{ title: `${missing} | ${siteName}` }, { name: "robots", content: "noindex" }];
+    return noindexMeta(titleWithSite(missing, site));
   }
   const { term, continued, news } = loaderData;
   const category = term.kind === "category";
   const cursor = new URLSearchParams(location.search).get("cursor");
   return pageMeta(site, {
-    title: `${category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} | ${siteName}`,
+    title: titleWithSite(category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name), site),
     description: category ? t.taxonomy.metaCategory(term.name, siteName) : t.taxonomy.metaAuthor(term.name, siteName),
     path: pageHref(term, cursor),
     // Later pages are there to be followed, not listed; an empty page has nothing to list.

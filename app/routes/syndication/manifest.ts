@@ -1,9 +1,9 @@
 import type { Route } from "./+types/manifest";
-import { getServices } from "../../.server/app.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
 
 /** GET /manifest.webmanifest: lets phones add the site to the home screen, with its name, colours and icons. */
-export function loader(_: Route.LoaderArgs) {
-  const { site } = getServices().config;
+export function loader({ context }: Route.LoaderArgs) {
+  const { site } = servicesOf(context).config;
   const manifest = {
     name: site.name,
     // Home screens show about 12 characters under the icon.

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { getServices } from "../../.server/app.server.ts";
+import type { AppServices } from "../../.server/context.server.ts";
 import { createSyndication, type Syndication } from "../../.server/syndication/syndication.server.ts";
 import { requestIdFrom } from "../../.server/errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -7,10 +7,17 @@ import { t } from "../../i18n/pt-BR.ts";
 /** Crawlers and feed readers poll: a few minutes of freshness is plenty, and a CDN may keep a copy as long. */
 const SYNDICATION_CACHE = "public, max-age=300, s-maxage=300";
 
-let syndication: Syndication | undefined;
-function current(): Syndication {
-  const { database, store, config } = getServices();
-  syndication ??= createSyndication({ db: database.db, store, site: config.site });
+/** What the feeds, sitemaps and robots.txt read. */
+export type SyndicationDeps = Pick<AppServices, "database" | "store" | "config" | "log">;
+
+/** One syndication per running application (its caches), found by its database. */
+const syndications = new WeakMap<SyndicationDeps["database"], Syndication>();
+function syndicationOf({ database, store, config }: SyndicationDeps): Syndication {
+  let syndication = syndications.get(database);
+  if (!syndication) {
+    syndication = createSyndication({ db: database.db, store, site: config.site });
+    syndications.set(database, syndication);
+  }
   return syndication;
 }
 
@@ -20,18 +27,19 @@ function current(): Syndication {
  */
 export async function respondWith(
   request: Request,
+  services: SyndicationDeps,
   contentType: string,
   make: (syndication: Syndication) => Promise<string | Readable | null> | string | Readable | null,
 ): Promise<Response> {
   try {
-    const body = await make(current());
+    const body = await make(syndicationOf(services));
     if (body === null) return new Response(t.feeds.notFound, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     const headers = { "Content-Type": contentType, "Cache-Control": SYNDICATION_CACHE };
     if (typeof body === "string") return new Response(body, { headers });
-    body.on("error", (error) => getServices().log.error({ err: error, reqId: requestIdFrom(request) }, "sitemap stream failed"));
+    body.on("error", (error) => services.log.error({ err: error, reqId: requestIdFrom(request) }, "sitemap stream failed"));
     return new Response(Readable.toWeb(body) as ReadableStream, { headers });
   } catch (error) {
-    getServices().log.error({ err: error, reqId: requestIdFrom(request) }, "syndication request failed");
+    services.log.error({ err: error, reqId: requestIdFrom(request) }, "syndication request failed");
     return new Response(t.feeds.unavailable, {
       status: 503,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30", "Cache-Control": "no-store" },

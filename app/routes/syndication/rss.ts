@@ -1,8 +1,9 @@
 import type { Route } from "./+types/rss";
+import { servicesOf } from "../../.server/context.server.ts";
 import { respondWith } from "./respond.server.ts";
 
 /** GET /rss.xml (the latest 50 news) and /rss/destaques.xml (the latest 50 highlights). */
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const highlightedOnly = new URL(request.url).pathname === "/rss/destaques.xml";
-  return respondWith(request, "application/rss+xml; charset=utf-8", (syndication) => syndication.rss({ highlightedOnly }));
+  return respondWith(request, servicesOf(context), "application/rss+xml; charset=utf-8", (syndication) => syndication.rss({ highlightedOnly }));
 }

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/sitemap-index";
+import { servicesOf } from "../../.server/context.server.ts";
 import { respondWith } from "./respond.server.ts";
 
 /** GET /sitemap.xml: the sitemap index (pages, Google News, the article parts). */
-export function loader({ request }: Route.LoaderArgs) {
-  return respondWith(request, "application/xml; charset=utf-8", (syndication) => syndication.sitemapIndex());
+export function loader({ request, context }: Route.LoaderArgs) {
+  return respondWith(request, servicesOf(context), "application/xml; charset=utf-8", (syndication) => syndication.sitemapIndex());
 }

@@ -1,9 +1,10 @@
 import type { Route } from "./+types/sitemap-part";
+import { servicesOf } from "../../.server/context.server.ts";
 import { respondWith } from "./respond.server.ts";
 
 /** GET /sitemaps/pages.xml, /sitemaps/news.xml (Google News, last 48 h) and /sitemaps/articles-N.xml. */
-export function loader({ request, params }: Route.LoaderArgs) {
-  return respondWith(request, "application/xml; charset=utf-8", (syndication) => {
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return respondWith(request, servicesOf(context), "application/xml; charset=utf-8", (syndication) => {
     const file = params.file;
     if (file === "pages.xml") return syndication.sitemapPages();
     if (file === "news.xml") return syndication.sitemapNews();

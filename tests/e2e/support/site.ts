@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import type { AppServices } from "../../../app/.server/app.server.ts";
@@ -58,6 +59,39 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Whether `url` answers 200 right now (a connection of its own; the body is read and dropped). */
+function answers200(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode === 200));
+      response.on("error", () => resolve(false));
+    });
+    request.on("error", () => resolve(false));
+  });
+}
+
+/**
+ * Resolves once `url` answers 200, asking every `intervalMs` (100 ms by default); throws with the server's output
+ * when `child` exits first or after `timeoutMs` (60 s by default). The one wait of everything that starts the server:
+ * the browser tests (/healthz), `npm run bench`, `npm run bench:first-start` and `npm run security` (/).
+ */
+export async function waitUntilServing(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  { timeoutMs = 60_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`O servidor saiu com código ${child.exitCode ?? child.signalCode}:\n${output()}`);
+    if (await answers200(url)) return;
+    if (Date.now() > deadline) throw new Error(`O servidor não respondeu 200 em ${timeoutMs / 1000} s:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }
 
 export interface ServerProcess {
@@ -128,20 +162,8 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
     return exited;
   };
   const url = `http://127.0.0.1:${port}`;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const deadline = Date.now() + timeoutMs;
   try {
-    for (;;) {
-      if (!running()) throw new Error(`O servidor saiu com código ${child.exitCode ?? child.signalCode}:\n${output}`);
-      try {
-        const response = await fetch(`${url}/healthz`);
-        if (response.ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`O servidor não respondeu em ${timeoutMs / 1000} s:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntilServing(`${url}/healthz`, child, () => output, { timeoutMs: options.timeoutMs });
   } catch (error) {
     // Never leave a half-started server behind.
     await stop("SIGKILL");

@@ -1,0 +1,22 @@
+import { createContext, type RouterContextProvider } from "react-router";
+import type { AppServices } from "./app.server.ts";
+
+export type { AppServices };
+
+/**
+ * The running application's services, set by the server on every request's context (`getLoadContext` in
+ * server/app.ts, and the page cache's own renders). Loaders, actions, middleware, guards and the entry's
+ * `handleRequest`/`handleError` read them from there; nothing keeps them in a module variable.
+ */
+export const servicesContext = createContext<AppServices>();
+
+/** The context React Router hands to loaders, actions and middleware (read-only for them). */
+export type RequestContext = Readonly<RouterContextProvider>;
+
+/**
+ * The services of this request: `const { news, log } = servicesOf(context)`. Throws when the server did not set
+ * them (a request handled outside server/app.ts).
+ */
+export function servicesOf(context: RequestContext): AppServices {
+  return context.get(servicesContext);
+}
