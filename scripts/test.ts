@@ -1,8 +1,9 @@
 /**
  * `npm test`: the whole suite.
- *  1. integration tests (Vitest) on SQLite files;
- *  2. the same integration tests on PostgreSQL (each test file creates and drops its own database), when the
- *     server at TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) answers — required in CI;
+ *  1. unit tests and integration tests (Vitest) on SQLite files;
+ *  2. the integration tests again on PostgreSQL (each test file creates and drops its own database), when the
+ *     server at TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) answers — required in CI
+ *     (the unit tests touch no database: vitest.config.ts leaves them out of this pass);
  *  3. a fresh production build and the browser tests (Playwright driving Debian's Chromium on the real server), on
  *     SQLite;
  *  4. the browser tests again on PostgreSQL (a database per site; this pass also runs tests/e2e/multi-instance.spec.ts:

@@ -1,14 +1,62 @@
-import fs from "node:fs";
-import path from "node:path";
+/**
+ * Visual regression: four pages of the demo content at a phone width (375 px) and a desktop width (1280 px),
+ * compared with the committed baselines in tests/e2e/screenshots/ (see snapshotPathTemplate in playwright.config.ts),
+ * with a small tolerance for anti-aliasing (maxDiffPixelRatio there).
+ *
+ * A picture must not change from one run to the next, so whatever moves is frozen:
+ * - the content: the demo news and sponsors, seeded on a site of this file's own at a fixed date (DEMO_NOW), so the
+ *   dates shown and the order never depend on the day the test runs;
+ * - reads: the article page's read beacon is answered here with the server's own "204, not counted", so no
+ *   "Mais lidas" list appears on the pictures taken after an article was shown;
+ * - motion: reduced motion (the site's CSS then turns animations and transitions off), Playwright's
+ *   `animations: "disabled"` and hidden caret, fonts loaded, every lazy image loaded, scrolled back to the top;
+ * - the footer's year (the server's clock): masked; the site's address it shows: a fixed SITE_URL (the port is random);
+ * - pictures, logos and video: masked, as flat boxes of their size and place. The photos are not what these tests look
+ *   at (layout, spacing, colors, type), they would make the PNGs ten times bigger, and their resampling is the part
+ *   of a drawing most likely to differ by a pixel from one machine to another.
+ *
+ * The baselines are drawn by Debian's Chromium (/usr/bin/chromium, the one CI uses). After a deliberate change of
+ * the layout, look at the differences in the HTML report (test-results/report), then rewrite the baselines and commit
+ * the PNGs:
+ *   npm run build && npx playwright test tests/e2e/screenshots.spec.ts --update-snapshots
+ */
 import type { Page } from "@playwright/test";
-import { expect, openPage, test } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import { seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
+import { expect, openPage, test as base } from "./support/fixtures.ts";
+import { type RunningSite, startSite } from "./support/site.ts";
 
-/** A stable folder, kept by CI as an artifact (outside Playwright's outputDir, which is emptied every run). */
-const STABLE_DIR = path.resolve(import.meta.dirname, "../../test-results/screenshots");
-const WIDTHS = [375, 1280] as const;
+/** The moment the demo content is seeded at: every date on the pages derives from it. */
+const DEMO_NOW = new Date("2026-11-20T15:00:00.000Z");
+const VIEWPORTS = [
+  { width: 375, height: 812 },
+  { width: 1280, height: 800 },
+] as const;
 
-/** Scrolls through the page so every lazy image loads, waits for them, and goes back to the top. */
+const test = base.extend<object, { frozenDemoSite: RunningSite }>({
+  frozenDemoSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      const site = await startSite({
+        setup: (services) => seedDemoContent(services, DEMO_NOW).then(() => undefined),
+        env: { SITE_URL: "http://localhost:3000" },
+      });
+      try {
+        await use(site);
+      } finally {
+        await site.stop();
+      }
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
+});
+
+test.use({ reducedMotion: "reduce" });
+
+test.beforeEach(async ({ page }) => {
+  await page.route("**/api/reads", (route) => route.fulfill({ status: 204, headers: { "Cache-Control": "no-store" } }));
+});
+
+/** Scrolls through the page so every lazy image loads, waits for them and the fonts, and goes back to the top. */
 async function loadEveryImage(page: Page) {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   const step = Math.max(300, (page.viewportSize()?.height ?? 800) - 100);
@@ -33,47 +81,40 @@ async function loadEveryImage(page: Page) {
 }
 
 async function shoot(page: Page, site: RunningSite, route: string, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
     await openPage(page, site, route);
     await loadEveryImage(page);
-    const file = test.info().outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
-    fs.mkdirSync(STABLE_DIR, { recursive: true });
-    const stable = path.join(STABLE_DIR, `${name}-${width}.png`);
-    fs.copyFileSync(file, stable);
-    await test.info().attach(`${name}-${width}`, { path: file, contentType: "image/png" });
-    for (const saved of [file, stable]) {
-      const size = fs.statSync(saved).size;
-      expect(size, saved).toBeGreaterThan(10_000);
-      // A PNG signature, not an empty or broken file.
-      expect(fs.readFileSync(saved).subarray(1, 4).toString("latin1")).toBe("PNG");
-    }
+    await expect(page, `${name} a ${viewport.width} px`).toHaveScreenshot(`${name}-${viewport.width}.png`, {
+      fullPage: true,
+      mask: [page.getByText(/^© \d{4} /), page.locator("img, video")],
+      maskColor: "#9aa5b1",
+    });
     // Nothing sticks out sideways (no horizontal scroll at this width).
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `rolagem horizontal em ${route} a ${width} px`).toBeLessThanOrEqual(0);
+    expect(overflow, `rolagem horizontal em ${route} a ${viewport.width} px`).toBeLessThanOrEqual(0);
   }
 }
 
-test.describe("capturas de tela (site de demonstração)", () => {
+test.describe("capturas de tela (conteúdo de demonstração)", () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test("home", async ({ page, demoSite }) => {
-    await shoot(page, demoSite, "/", "home");
+  test("home", async ({ page, frozenDemoSite }) => {
+    await shoot(page, frozenDemoSite, "/", "home");
   });
 
-  test("lista de notícias", async ({ page, demoSite }) => {
-    await shoot(page, demoSite, "/news-list", "news-list");
+  test("lista de notícias", async ({ page, frozenDemoSite }) => {
+    await shoot(page, frozenDemoSite, "/news-list", "news-list");
   });
 
-  test("artigo", async ({ page, demoSite }) => {
-    await openPage(page, demoSite, "/");
+  test("artigo", async ({ page, frozenDemoSite }) => {
+    await openPage(page, frozenDemoSite, "/");
     const href = await page.getByTestId("news-card").first().getByRole("link").first().getAttribute("href");
     expect(href).toMatch(/^\/article\//);
-    await shoot(page, demoSite, href!, "article");
+    await shoot(page, frozenDemoSite, href!, "article");
   });
 
-  test("política de privacidade", async ({ page, demoSite }) => {
-    await shoot(page, demoSite, "/userLicence", "privacy");
+  test("política de privacidade", async ({ page, frozenDemoSite }) => {
+    await shoot(page, frozenDemoSite, "/userLicence", "privacy");
   });
 });

@@ -5,6 +5,7 @@ import { DEMO_MEDIA } from "../../app/.server/seed/demo-content.ts";
 import { demoMediaDir, seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
 import { createNews, listAllNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { useTestServices } from "../factories/use-services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
@@ -139,19 +140,12 @@ describe("seedDemoContent on a fresh database", () => {
 });
 
 describe("seedDemoContent on an installation that already has news", () => {
-  let services: Services;
-
-  beforeAll(async () => {
-    services = await createTestServices(makeDataDir("eef-seed-existing-"));
-  });
-  afterAll(async () => {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  });
+  const open = useTestServices("eef-seed-existing-");
 
   it(
     "does not seed (even without a marker), and never seeds later",
     async () => {
+      const services = await open();
       const id = await createNews(services, { media: null, title: "Notícia da redação" });
       const marker = await services.database.db.selectFrom("app_settings").selectAll().execute();
       expect(marker).toEqual([]);

@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importFirestore, type ImportSummary, summaryLines } from "../../app/.server/import/firestore-import.server.ts";
 import { parseTimestamp } from "../../app/.server/import/firestore-export.server.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
@@ -15,9 +15,8 @@ import { ownPrefix } from "../../app/.server/media/installation.server.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { referencedMediaKeys } from "../../scripts/backup.ts";
-import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+import { TEST_DATABASE } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const FIXTURES = path.resolve("tests/fixtures/firestore");
 const FORMAT_A = path.join(FIXTURES, "firestore-export-import.json");
@@ -27,20 +26,9 @@ const MEDIA = path.join(FIXTURES, "media");
 const DRIVE_IMAGE = "1ExKq9Zt_Fotografia-Final-Maracana";
 const THUMBNAIL = `https://drive.google.com/thumbnail?id=${DRIVE_IMAGE}&sz=w1600`;
 
-const opened: Services[] = [];
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-import-"));
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-import-");
 
-async function run(services: Services, input: string, options: { mediaDir?: string; dryRun?: boolean } = {}) {
+async function run(services: TestServices, input: string, options: { mediaDir?: string; dryRun?: boolean } = {}) {
   const lines: string[] = [];
   const summary = await importFirestore(services, input, { ...options, report: (line) => lines.push(line) });
   return { summary, lines };
@@ -60,11 +48,11 @@ const NEWS_COLUMNS = [
   "updated_at",
 ] as const;
 
-const newsRow = (services: Services, id: string) =>
+const newsRow = (services: TestServices, id: string) =>
   services.database.db.selectFrom("news").select(NEWS_COLUMNS).where("id", "=", id).executeTakeFirst();
 
 /** Every row of the tables the import writes, in a stable order. */
-async function dump(services: Services) {
+async function dump(services: TestServices) {
   const { db } = services.database;
   return {
     news: await db.selectFrom("news").select(NEWS_COLUMNS).orderBy("id").execute(),

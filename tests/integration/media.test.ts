@@ -4,27 +4,15 @@ import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { StoredVariant } from "../../app/.server/media/media.service.server.ts";
 import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
 import type { MediaStore } from "../../app/.server/storage/media-store.ts";
 import { makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
-
-const opened: Services[] = [];
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-media-"));
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-media-");
 
 /** Every regular file under `dir`, as paths relative to it with forward slashes ([] when dir is missing). */
 function listFiles(dir: string): string[] {
@@ -35,9 +23,9 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
-const mediaDir = (services: Services) => path.join(services.dataDir, "media");
+const mediaDir = (services: TestServices) => path.join(services.dataDir, "media");
 const variantsOf = (row: { variants: string }) => JSON.parse(row.variants) as StoredVariant[];
-const mediaCount = async (services: Services) =>
+const mediaCount = async (services: TestServices) =>
   Number(
     (
       await services.database.db

@@ -1,37 +1,21 @@
-import fs from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadLimiter, isBotAgent } from "../../app/.server/news/read-limiter.server.ts";
 import { createReadCounter, hourOf, type ReadCounter } from "../../app/.server/news/reads.service.server.ts";
 import { createNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
-
-const opened: Services[] = [];
-
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-reads-"));
-  opened.push(services);
-  return services;
-}
-
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-reads-");
 
 const HOUR = 3_600_000;
 /** 14:25 UTC: not on an hour boundary, so "the current hour" starts 25 minutes earlier. */
 const NOW = Date.UTC(2026, 10, 25, 14, 25, 0);
 
 /** A counter on the services' database whose clock the test moves; flushes only when told. */
-function counterAt(services: Services, clock: { now: number }): ReadCounter {
+function counterAt(services: TestServices, clock: { now: number }): ReadCounter {
   return createReadCounter({ db: services.database.db, log: services.log, now: () => clock.now, flushMs: 3_600_000 });
 }
 
-async function rows(services: Services) {
+async function rows(services: TestServices) {
   const found = await services.database.db.selectFrom("news_reads").select(["news_id", "hour", "reads"]).orderBy("hour").orderBy("news_id").execute();
   return found.map((row) => ({ ...row, reads: Number(row.reads) }));
 }
@@ -45,7 +29,7 @@ async function readAt(counter: ReadCounter, clock: { now: number }, newsId: stri
   clock.now = saved;
 }
 
-async function seed(services: Services, titles: string[]): Promise<string[]> {
+async function seed(services: TestServices, titles: string[]): Promise<string[]> {
   const ids: string[] = [];
   // Created one minute apart, oldest first: ties in reads list the newest first.
   for (const [index, title] of titles.entries()) {

@@ -2,36 +2,22 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError, NotFoundError } from "../../app/.server/errors.ts";
 import type { NewsSummary } from "../../app/lib/news-view.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createNews, listAllNews, makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
-
-const opened: Services[] = [];
-
-async function open(onQuery?: () => void): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-news-"), {}, onQuery ? { onQuery } : {});
-  opened.push(services);
-  return services;
-}
-
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const openServices = useTestServices("eef-news-");
+const open = (onQuery?: () => void) => openServices({}, onQuery ? { onQuery } : {});
 
 const BASE = Date.UTC(2026, 10, 1, 12, 0, 0);
 const at = (hours: number) => new Date(BASE + hours * 3_600_000).toISOString();
 const ids = (items: NewsSummary[]) => items.map((item) => item.id);
 
 /** Creates `count` news without media, one hour apart; index 0 is the oldest. Returns their ids. */
-async function seedNews(services: Services, count: number, highlighted: number[] = []): Promise<string[]> {
+async function seedNews(services: TestServices, count: number, highlighted: number[] = []): Promise<string[]> {
   const created: string[] = [];
   for (let i = 0; i < count; i++) {
     created.push(await createNews(services, { media: null, createdAt: at(i), isHighlighted: highlighted.includes(i), title: `Notícia ${i}` }));
@@ -49,7 +35,7 @@ function parseSrcSet(srcSet: string | null): Array<[string, number]> {
   });
 }
 
-function fileForUrl(services: Services, url: string): string {
+function fileForUrl(services: TestServices, url: string): string {
   expect(url.startsWith("/media/")).toBe(true);
   return path.join(services.dataDir, "media", url.slice("/media/".length));
 }
@@ -358,7 +344,7 @@ describe("getHome", () => {
 });
 
 /** Drops the news table; on PostgreSQL with CASCADE (news_reads has a foreign key to it). */
-async function dropNewsTable(services: Services) {
+async function dropNewsTable(services: TestServices) {
   await sql.raw(services.database.dialect === "postgres" ? "drop table news cascade" : "drop table news").execute(services.database.db);
 }
 

@@ -1,27 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../app/.server/logger.server.ts";
 import { createMediaService, mediaKeys } from "../../app/.server/media/media.service.server.ts";
 import { startOrphanSweeper, sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
 import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { makeDataDir } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
-
-const opened: Services[] = [];
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-sweeper-"));
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-sweeper-");
 
 const HOUR = 60 * 60 * 1000;
 const GRACE = HOUR;
@@ -35,8 +23,8 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
-const mediaDir = (services: Services) => path.join(services.dataDir, "media");
-const uploadTmp = (services: Services) => path.join(services.dataDir, "tmp", "uploads");
+const mediaDir = (services: TestServices) => path.join(services.dataDir, "media");
+const uploadTmp = (services: TestServices) => path.join(services.dataDir, "tmp", "uploads");
 
 /** Makes a file look `ms` old. */
 function age(file: string, ms: number) {
@@ -45,7 +33,7 @@ function age(file: string, ms: number) {
 }
 
 /** Makes a media record and all its files look `ms` old. */
-async function ageMedia(services: Services, mediaId: string, ms: number): Promise<string[]> {
+async function ageMedia(services: TestServices, mediaId: string, ms: number): Promise<string[]> {
   const row = await services.database.db.selectFrom("media").selectAll().where("id", "=", mediaId).executeTakeFirstOrThrow();
   await services.database.db
     .updateTable("media")
@@ -57,22 +45,22 @@ async function ageMedia(services: Services, mediaId: string, ms: number): Promis
   return keys;
 }
 
-async function mediaIdOfNews(services: Services, newsId: string): Promise<string> {
+async function mediaIdOfNews(services: TestServices, newsId: string): Promise<string> {
   const row = await services.database.db.selectFrom("news").select("media_id").where("id", "=", newsId).executeTakeFirstOrThrow();
   return row.media_id!;
 }
 
-async function mediaIdOfSponsor(services: Services, sponsorId: string): Promise<string> {
+async function mediaIdOfSponsor(services: TestServices, sponsorId: string): Promise<string> {
   const row = await services.database.db.selectFrom("sponsors").select("media_id").where("id", "=", sponsorId).executeTakeFirstOrThrow();
   return row.media_id;
 }
 
-async function mediaIds(services: Services): Promise<string[]> {
+async function mediaIds(services: TestServices): Promise<string[]> {
   return (await services.database.db.selectFrom("media").select("id").execute()).map((row) => row.id).sort();
 }
 
 /** The sweep's dependencies for `services` (this installation's id, the grace period). */
-async function sweepDeps(services: Services, extra: Partial<Parameters<typeof sweepOrphans>[0]> = {}) {
+async function sweepDeps(services: TestServices, extra: Partial<Parameters<typeof sweepOrphans>[0]> = {}) {
   return {
     db: services.database.db,
     store: services.store,
@@ -342,8 +330,6 @@ describe("startOrphanSweeper", () => {
     await sweeper.idle();
     sweeper.stop();
     expect(log.error).toHaveBeenCalledTimes(1);
-    opened.splice(opened.indexOf(services), 1);
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
   });
 });
 

@@ -1,8 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheKey, createPageCache, type PageCacheOptions, type RenderedPage } from "../../server/page-cache.ts";
+import { inlineScriptHashes } from "../../server/security-headers.ts";
 
 const quietLog = { warn() {}, error() {} };
 
@@ -245,5 +247,37 @@ describe("the page cache", () => {
     const answer = await get("/");
     expect(answer.status).toBe(500);
     expect(answer.body.toString()).toBe("fallback");
+  });
+});
+
+describe("the page cache's policy for stored pages", () => {
+  it("is computed once when a page is stored and sent with each answer; .data answers keep the fixed one", async () => {
+    let computed = 0;
+    const { get } = await serve({
+      maxBytes: 1024 * 1024,
+      headers: { "Content-Security-Policy": "fixa" },
+      documentPolicy: (html) => {
+        computed++;
+        return `hashes ${inlineScriptHashes(html).join(" ")}`;
+      },
+      async render(url) {
+        const html = url.endsWith(".data");
+        return {
+          status: 200,
+          headers: new Headers({ "Content-Type": html ? "text/x-script" : "text/html; charset=utf-8", "Cache-Control": "public, s-maxage=30" }),
+          body: Buffer.from(html ? "dados" : `<html><script>window.page=${JSON.stringify(url)}</script></html>`),
+        };
+      },
+    });
+    const expected = `hashes 'sha256-${createHash("sha256").update('window.page="/"').digest("base64")}'`;
+    for (let i = 0; i < 3; i++) {
+      const response = await get("/");
+      expect(response.headers["content-security-policy"]).toBe(expected);
+      expect(response.headers["x-page-cache"]).toBe(i === 0 ? "miss" : "hit");
+    }
+    expect(computed).toBe(1);
+    const data = await get("/news-list.data");
+    expect(data.headers["content-security-policy"]).toBe("fixa");
+    expect(computed).toBe(1);
   });
 });

@@ -1,25 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppError } from "../../app/.server/errors.ts";
 import { createSponsor } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { useTestServices } from "../factories/use-services.ts";
 
-type Services = Awaited<ReturnType<typeof createTestServices>>;
-
-const opened: Services[] = [];
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-sponsors-"));
-  opened.push(services);
-  return services;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-});
+const open = useTestServices("eef-sponsors-");
 
 describe("listSponsors", () => {
   it("lists sponsors oldest first, whatever the insertion order", async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
 import type { StoredVariant } from "../../app/.server/media/media.service.server.ts";
 import { UPLOAD_MESSAGES } from "../../app/.server/media/upload-messages.ts";
@@ -18,34 +18,15 @@ import {
   type UploadRules,
 } from "../../app/.server/media/upload.server.ts";
 import { makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+import { type TestServices, useScratchDirs, useTestServices } from "../factories/use-services.ts";
 
 // The app's own ffmpeg (@ffmpeg-installer/ffmpeg): no system package needed. Only a platform it ships no binary for
 // (none of Linux/macOS on x64/arm64) would skip the video cases.
 const FFMPEG = ffmpegPath() ?? "";
 const hasFfmpeg = FFMPEG !== "";
 
-const opened: Services[] = [];
-const dirs: string[] = [];
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-upload-"));
-  opened.push(services);
-  return services;
-}
-function scratchDir(): string {
-  const dir = makeDataDir("eef-upload-scratch-");
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const open = useTestServices("eef-upload-");
+const scratchDir = useScratchDirs("eef-upload-scratch-");
 
 /** Every regular file under `dir`, relative, with forward slashes ([] when dir is missing). */
 function listFiles(dir: string): string[] {
@@ -56,9 +37,9 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
-const tmpOf = (services: Services) => path.join(services.dataDir, "tmp", "uploads");
-const mediaDir = (services: Services) => path.join(services.dataDir, "media");
-const mediaCount = async (services: Services) =>
+const tmpOf = (services: TestServices) => path.join(services.dataDir, "tmp", "uploads");
+const mediaDir = (services: TestServices) => path.join(services.dataDir, "media");
+const mediaCount = async (services: TestServices) =>
   Number(
     (
       await services.database.db
@@ -69,7 +50,7 @@ const mediaCount = async (services: Services) =>
   );
 
 /** Nothing of a refused upload may remain: no temporary file, no stored file, no record. */
-async function expectNothingStored(services: Services) {
+async function expectNothingStored(services: TestServices) {
   expect(listFiles(tmpOf(services))).toEqual([]);
   expect(listFiles(mediaDir(services))).toEqual([]);
   expect(await mediaCount(services)).toBe(0);
@@ -87,7 +68,7 @@ function formWith(file: Blob | null, name = "arquivo", fields: Record<string, st
   return form;
 }
 
-async function parse(services: Services, request: Request, rules: UploadRules = NEWS_MEDIA_RULES, fileField = "media") {
+async function parse(services: TestServices, request: Request, rules: UploadRules = NEWS_MEDIA_RULES, fileField = "media") {
   return parseUploadForm(request, { fileField, rules, tmpDir: tmpOf(services) });
 }
 

@@ -2,36 +2,20 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
 import { createMediaService, type StoredVariant, toMediaView } from "../../app/.server/media/media.service.server.ts";
 import { makeVideoPoster, parseDurationMs, parseFrameSize } from "../../app/.server/media/video-poster.server.ts";
 import { previewImage } from "../../app/lib/seo.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-
-type Services = Awaited<ReturnType<typeof createTestServices>>;
+import { useScratchDirs, useTestServices } from "../factories/use-services.ts";
 
 const FFMPEG = ffmpegPath();
-const opened: Services[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const services of opened.splice(0)) {
-    await services.close();
-    fs.rmSync(services.dataDir, { recursive: true, force: true });
-  }
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function open(): Promise<Services> {
-  const services = await createTestServices(makeDataDir("eef-poster-"));
-  opened.push(services);
-  return services;
-}
+const open = useTestServices("eef-poster-");
+const scratchDir = useScratchDirs("eef-poster-files-");
 
 /** A real clip from the app's ffmpeg: `seconds` long, `size` (WxH), H.264 in MP4. */
 function makeClip(size: string, seconds: number, extra: string[] = []): { file: string; bytes: Buffer } {
-  const dir = makeDataDir("eef-poster-clip-");
-  dirs.push(dir);
+  const dir = scratchDir();
   const file = path.join(dir, "clip.mp4");
   execFileSync(FFMPEG!, [
     "-v",
@@ -77,8 +61,7 @@ describe("makeVideoPoster", () => {
   });
 
   it("refuses what is not a decodable video of the declared type", async () => {
-    const dir = makeDataDir("eef-poster-junk-");
-    dirs.push(dir);
+    const dir = scratchDir();
     const junk = path.join(dir, "junk.mp4");
     fs.writeFileSync(junk, Buffer.concat([Buffer.from("000000186674797069736f6d", "hex"), Buffer.alloc(4000, 7)]));
     await expect(makeVideoPoster(junk, "video/mp4")).rejects.toThrow();

@@ -1,13 +1,11 @@
 /**
- * The Content-Security-Policy built from the configuration, the hashes of a page's inline scripts, and the page
- * cache's per-page policy (computed once per stored page, sent with every answer of that page).
+ * The Content-Security-Policy built from the configuration and the hashes of a page's inline scripts. The page
+ * cache's per-page policy (computed once per stored page, sent with every answer of that page) is tested with the
+ * cache, in tests/integration/page-cache.test.ts.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { createPageCache } from "../../server/page-cache.ts";
 import { contentSecurityPolicy, inlineScriptHashes, policyOptionsFromConfig } from "../../server/security-headers.ts";
 
 const BASE_ENV = { DATA_DIR: "/tmp/eef-csp-config", SITE_URL: "https://noticias.example" };
@@ -75,49 +73,6 @@ describe("inlineScriptHashes", () => {
   it("leaves out data blocks (JSON-LD), which browsers never run", () => {
     const html = '<script type="application/ld+json">{"@type":"NewsArticle"}</script><script>go()</script>';
     expect(inlineScriptHashes(html)).toEqual([hash("go()")]);
-  });
-});
-
-describe("the page cache's policy for stored pages", () => {
-  const servers: http.Server[] = [];
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-  });
-
-  it("is computed once when a page is stored and sent with each answer; .data answers keep the fixed one", async () => {
-    let computed = 0;
-    const cache = createPageCache({
-      maxBytes: 1024 * 1024,
-      ttlMs: 60_000,
-      log: { warn() {}, error() {} },
-      headers: { "Content-Security-Policy": "fixa" },
-      documentPolicy: (html) => {
-        computed++;
-        return `hashes ${inlineScriptHashes(html).join(" ")}`;
-      },
-      async render(url) {
-        const html = url.endsWith(".data");
-        return {
-          status: 200,
-          headers: new Headers({ "Content-Type": html ? "text/x-script" : "text/html; charset=utf-8", "Cache-Control": "public, s-maxage=30" }),
-          body: Buffer.from(html ? "dados" : `<html><script>window.page=${JSON.stringify(url)}</script></html>`),
-        };
-      },
-    });
-    const server = http.createServer((req, res) => void cache.handle(req, res, () => res.writeHead(500).end()));
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const expected = `hashes 'sha256-${createHash("sha256").update('window.page="/"').digest("base64")}'`;
-    for (let i = 0; i < 3; i++) {
-      const response = await fetch(`${base}/`);
-      expect(response.headers.get("content-security-policy")).toBe(expected);
-      expect(response.headers.get("x-page-cache")).toBe(i === 0 ? "miss" : "hit");
-    }
-    expect(computed).toBe(1);
-    const data = await fetch(`${base}/news-list.data`);
-    expect(data.headers.get("content-security-policy")).toBe("fixa");
-    expect(computed).toBe(1);
   });
 });
 

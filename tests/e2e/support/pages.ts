@@ -1,0 +1,66 @@
+/**
+ * Helpers for a browser page of the site: waiting for hydration, opening a path, telling a client-side navigation
+ * from a reload, watching picked files and slowing uploads.
+ */
+import { expect, type Page, type Response } from "@playwright/test";
+import type { RunningSite } from "./site.ts";
+
+/** Waits until React has hydrated the page (the root sets `data-hydrated` on <html>). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator('html[data-hydrated="true"]')).toBeAttached();
+}
+
+/** Opens `path` on `site`, waits for hydration and returns the navigation response. */
+export async function openPage(page: Page, site: RunningSite, path: string): Promise<Response> {
+  const response = await page.goto(site.url + path);
+  if (!response) throw new Error(`Sem resposta para ${path}`);
+  await waitForHydration(page);
+  return response;
+}
+
+/** Sets `window.__marker` on the page; `expectNoReload` checks it survived (no full navigation happened). */
+export async function markPage(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __marker: number }).__marker = 1;
+  });
+}
+
+export async function expectNoReload(page: Page): Promise<void> {
+  expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker), "a página não foi recarregada").toBe(1);
+}
+
+/**
+ * Records, on this page, the name, type and size of every file picked in any file input, at the moment it is
+ * picked (the page may clear the input right after, as it does for a refused file). Read with `lastPickedFile`.
+ */
+export async function watchPickedFiles(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    document.addEventListener(
+      "change",
+      (event) => {
+        const file = (event.target as HTMLInputElement).files?.[0];
+        (window as unknown as { __picked: unknown }).__picked = file ? { name: file.name, type: file.type, size: file.size } : null;
+      },
+      true,
+    );
+  });
+}
+
+export function lastPickedFile(page: Page): Promise<{ name: string; type: string; size: number } | null> {
+  return page.evaluate(() => (window as unknown as { __picked?: { name: string; type: string; size: number } | null }).__picked ?? null);
+}
+
+/**
+ * Slows this page's uploads to `bytesPerSecond` with Chromium's own network emulation (DevTools protocol), so a
+ * real upload's progress can be watched. Nothing is mocked: the bytes still go to the real server. Returns a
+ * function that lifts the limit.
+ */
+export async function throttleUploads(page: Page, bytesPerSecond: number): Promise<() => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  return async () => {
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+  };
+}
