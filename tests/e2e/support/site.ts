@@ -112,7 +112,13 @@ export interface ServerProcess {
  * LOG_LEVEL=warn, SITE_URL on localhost with ALLOW_INSECURE_HTTP=1, on PostgreSQL the data directory's AUTH_SECRET):
  * pass DATA_DIR, DATABASE_URL and the rest in `env`.
  */
-export async function spawnServer(options: { port?: number; env: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
+export async function spawnServer(options: {
+  port?: number;
+  env: Record<string, string>;
+  timeoutMs?: number;
+  /** Arguments after server.ts: `["--dev"]` starts the development server (Vite in middleware mode). */
+  serverArgs?: string[];
+}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const env = { ...options.env };
   // Production refuses PostgreSQL without a shared AUTH_SECRET: use the one of the data directory (the secret the
@@ -123,7 +129,7 @@ export async function spawnServer(options: { port?: number; env: Record<string, 
   let output = "";
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas keep its memory
   // bounded under load.
-  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=4", "server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=4", "server.ts", ...(options.serverArgs ?? [])], {
     cwd: ROOT,
     env: {
       ...process.env,
