@@ -3,19 +3,23 @@ import type { MediaView } from "./media-view.ts";
 export type NewsStatus = "draft" | "scheduled" | "published";
 export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "scheduled", "published"];
 
-/**
- * What a save based on an older version is answered with (409 `news_version_conflict`, in the API and to the form):
- * the item as saved now, with GET /api/news/:id's names.
- */
-export interface NewsConflictCurrent {
-  id: string;
-  version: number;
+/** The texts and highlight of a news item, as views and forms name them (what a revision keeps of them too). */
+export interface NewsContent {
   title: string;
   subtitle: string;
   fullContent: string;
   category: string;
   author: string;
   isHighlighted: boolean;
+}
+
+/**
+ * What a save based on an older version is answered with (409 `news_version_conflict`, in the API and to the form):
+ * the item as saved now, with GET /api/news/:id's names.
+ */
+export interface NewsConflictCurrent extends NewsContent {
+  id: string;
+  version: number;
   status: NewsStatus;
   publishedAt: string;
   mediaId: string | null;

@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import type { Logger } from "../logger.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { ListCursor } from "./news.queries.server.ts";
 
@@ -22,4 +23,14 @@ export function decodeListCursor(cursor: string): ListCursor {
     if (separator > 0 && ISO_TIMESTAMP.test(publishedAt) && id.length > 0 && !/[\u0000-\u001f]/.test(id)) return { publishedAt, id };
   }
   throw new AppError("invalid_cursor", t.newsList.invalidCursor, 400);
+}
+
+/**
+ * How a list page answers a page it could not load: `cursor` (400, nothing logged) for a cursor this site did not
+ * make, `load` (500, logged as `message`) for anything else; never stored by a cache.
+ */
+export function listPageFailure(error: unknown, log: Pick<Logger, "error">, message: string): { failure: "cursor" | "load"; init: ResponseInit } {
+  const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
+  if (!invalidCursor) log.error({ err: error }, message);
+  return { failure: invalidCursor ? "cursor" : "load", init: { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } } };
 }

@@ -1,18 +1,13 @@
 import type { Kysely } from "kysely";
+import type { NewsContent } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { newsContentOf } from "./news-rows.server.ts";
 
 /** One version of a news item as the history shows and compares it. */
-export interface NewsVersionView {
+export interface NewsVersionView extends NewsContent {
   /** The revision's id; null for the current version. */
   revisionId: string | null;
   version: number;
-  title: string;
-  subtitle: string;
-  fullContent: string;
-  category: string;
-  author: string;
-  isHighlighted: boolean;
   mediaId: string | null;
   savedAt: string;
   /** Who saved it: the account's name (or e-mail), null when unknown (imports, scripts, the scheduler). */

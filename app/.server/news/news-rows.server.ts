@@ -1,4 +1,4 @@
-import type { NewsArticle, NewsConflictCurrent, NewsSummary } from "../../lib/news-view.ts";
+import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsSummary } from "../../lib/news-view.ts";
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
@@ -9,16 +9,6 @@ import type { NewsWithMediaRow } from "./news.queries.server.ts";
  * objects of app/lib/news-view.ts. Services, the editor, the history, the search, the seeds and the test factories
  * all go through here.
  */
-
-/** The texts and highlight of a news item, as views and forms name them. */
-export interface NewsContent {
-  title: string;
-  subtitle: string;
-  fullContent: string;
-  category: string;
-  author: string;
-  isHighlighted: boolean;
-}
 
 /** The columns that hold a news item's texts and highlight (news and news_revisions have the same). */
 export type NewsContentColumns = Pick<NewsRow, "title" | "subtitle" | "full_content" | "category" | "author" | "is_highlighted">;

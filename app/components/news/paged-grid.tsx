@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Banner } from "../admin/banner.tsx";
 import { DeleteNewsButton } from "../admin/lazy-delete-news-button.tsx";
 import { Spinner } from "../ui/spinner.tsx";
@@ -192,5 +192,23 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
         {!next && (continued || loaded.more.length > 0) ? <p className={grid.end}>{t.newsList.end}</p> : null}
       </div>
     </>
+  );
+}
+
+/**
+ * A list page's answer when its page could not load (`load`), or when its cursor is not one this site made
+ * (`cursor`, with a link back to the first page).
+ */
+export function ListFailure({ failure, firstPage }: { failure: "load" | "cursor"; firstPage: ReactNode }) {
+  return (
+    <p className={grid.error} role="alert">
+      {failure === "load" ? (
+        t.newsList.loadError
+      ) : (
+        <>
+          {t.newsList.invalidCursor} {firstPage}
+        </>
+      )}
+    </p>
   );
 }

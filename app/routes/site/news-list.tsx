@@ -4,10 +4,10 @@ import { data, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/news-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
+import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import { newsroomAccess } from "../../.server/auth/guards.server.ts";
-import { PagedGrid } from "../../components/news/paged-grid.tsx";
+import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/news-view.ts";
@@ -55,19 +55,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       timeZone: config.timeZone,
     };
   } catch (error) {
-    const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
-    if (!invalidCursor) log.error({ err: error }, "news list load failed");
+    const { failure, init } = listPageFailure(error, log, "news list load failed");
     return data(
       {
         news: [] as NewsSummary[],
         reads: null,
         nextCursor: null,
         continued: Boolean(cursor),
-        failure: invalidCursor ? ("cursor" as const) : ("load" as const),
+        failure,
         statusFilter,
         timeZone: config.timeZone,
       },
-      { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
+      init,
     );
   }
 }
@@ -167,14 +166,11 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
       <div role="tabpanel" id="painel-noticias" aria-labelledby={`aba-${active.value}`} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />
-        ) : loaderData.failure === "load" ? (
-          <p className={grid.error} role="alert">
-            {t.newsList.loadError}
-          </p>
-        ) : loaderData.failure === "cursor" ? (
-          <p className={grid.error} role="alert">
-            {t.newsList.invalidCursor} <Link to={listHref(activeIndex === 1, null, statusFilter)}>{t.newsList.title}</Link>
-          </p>
+        ) : loaderData.failure ? (
+          <ListFailure
+            failure={loaderData.failure}
+            firstPage={<Link to={listHref(activeIndex === 1, null, statusFilter)}>{t.newsList.title}</Link>}
+          />
         ) : loaderData.news.length === 0 && !loaderData.continued ? (
           <div className={grid.empty}>
             <Newspaper aria-hidden="true" size={48} />

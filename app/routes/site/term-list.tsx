@@ -3,9 +3,10 @@ import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteE
 import type { Route } from "./+types/term-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
+import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import type { TermKind } from "../../.server/news/taxonomy.server.ts";
-import { PagedGrid } from "../../components/news/paged-grid.tsx";
+import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
@@ -40,18 +41,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     });
     return { term, news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null, timeZone: config.timeZone };
   } catch (error) {
-    const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
-    if (!invalidCursor) log.error({ err: error }, "term page load failed");
+    const { failure, init } = listPageFailure(error, log, "term page load failed");
     return data(
       {
         term,
         news: [] as NewsSummary[],
         nextCursor: null,
         continued: Boolean(cursor),
-        failure: invalidCursor ? ("cursor" as const) : ("load" as const),
+        failure,
         timeZone: config.timeZone,
       },
-      { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } },
+      init,
     );
   }
 }
@@ -95,14 +95,8 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
       <section aria-label={category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />
-        ) : loaderData.failure === "load" ? (
-          <p className={grid.error} role="alert">
-            {t.newsList.loadError}
-          </p>
-        ) : loaderData.failure === "cursor" ? (
-          <p className={grid.error} role="alert">
-            {t.newsList.invalidCursor} <Link to={pageHref(term)}>{term.name}</Link>
-          </p>
+        ) : loaderData.failure ? (
+          <ListFailure failure={loaderData.failure} firstPage={<Link to={pageHref(term)}>{term.name}</Link>} />
         ) : loaderData.news.length === 0 && !loaderData.continued ? (
           <div className={grid.empty} data-testid="term-empty">
             <Newspaper aria-hidden="true" size={48} />
