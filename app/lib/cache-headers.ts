@@ -21,3 +21,6 @@ export const pageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders, pare
   if (cacheControl && cacheControl !== PUBLIC_CACHE) return { "Cache-Control": cacheControl };
   return { "Cache-Control": PUBLIC_CACHE, "CDN-Cache-Control": PUBLIC_CDN_CACHE };
 };
+
+/** The headers of a page that is never stored (the newsroom's pages). */
+export const privatePageHeaders: HeadersFunction = () => ({ "Cache-Control": PRIVATE_NO_STORE });

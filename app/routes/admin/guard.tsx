@@ -1,5 +1,6 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/guard";
+import { privatePageHeaders } from "../../lib/cache-headers.ts";
 import { requireAdmin, SECURITY_PATH } from "../../.server/auth/guards.server.ts";
 
 /**
@@ -23,9 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { email: viewer.email };
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
+export const headers = privatePageHeaders;
 
 export default function AdminGuard() {
   return <Outlet />;

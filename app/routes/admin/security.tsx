@@ -2,6 +2,7 @@ import { CheckCircle2, ShieldCheck } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { renderSVG } from "uqr";
 import type { Route } from "./+types/security";
+import { privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
@@ -86,9 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
+export const headers = privatePageHeaders;
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
