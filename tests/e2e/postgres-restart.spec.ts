@@ -170,7 +170,7 @@ test("PostgreSQL reiniciado com leitores no ar: 503 e páginas de erro rápidas 
     const downAt = Date.now() - started;
     cluster.stop();
     await expect.poll(async () => (await get("/readyz")).status, { timeout: 10_000 }).toBe(503);
-    expect(await (await get("/readyz")).json()).toEqual({ status: "indisponível", checks: { database: "falha", media: "ok" } });
+    expect(await (await get("/readyz")).json()).toEqual({ status: "unavailable", checks: { database: "failed", media: "ok" } });
     expect((await get("/healthz")).status).toBe(200);
 
     // An article nobody had opened: the pt-BR error page, at once, never stored.
@@ -237,7 +237,7 @@ test("PostgreSQL reiniciado com leitores no ar: 503 e páginas de erro rápidas 
     for (const sample of failed) {
       expect(sample.status, `${sample.path} em ${sample.at} ms`).toBeGreaterThanOrEqual(500);
       expect(sample.at + sample.ms, `${sample.path} falhou antes da queda`).toBeGreaterThanOrEqual(downAt);
-      expect(sample.body, sample.path).toMatch(/Algo deu errado|Tente novamente em instantes|indisponível/);
+      expect(sample.body, sample.path).toMatch(/Algo deu errado|Tente novamente em instantes|"status":"unavailable"/);
     }
     test.info().annotations.push({
       type: "leitores",

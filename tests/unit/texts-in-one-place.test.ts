@@ -19,7 +19,6 @@ const ALLOWED: Record<string, string> = {
   "app/.server/admins/first-admin.server.ts": "terminal output at start-up for the person running the server",
   "app/.server/import/firestore-import.server.ts": "terminal report of `npm run import` for the person running it",
   "app/.server/import/firestore-export.server.ts": "problems in the export file, printed in the import's terminal report",
-  "app/routes/resources/readyz.ts": "probe values of /readyz (a documented contract for monitoring)",
 };
 const PORTUGUESE_LETTER = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/;
 /** Common Portuguese words written without accents; looked for only in texts of two words or more (ids like "x-erro" are not texts). */
