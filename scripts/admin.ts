@@ -4,6 +4,7 @@ import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { CliError, type CliIO, runAdminCli } from "../app/.server/admins/admin-cli.server.ts";
 import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
+import { terminal } from "../app/i18n/pt-BR.ts";
 
 /** Reads one line from the terminal; with `hidden`, what is typed is not echoed. */
 function prompt(question: string, hidden: boolean): Promise<string> {
@@ -25,7 +26,7 @@ function prompt(question: string, hidden: boolean): Promise<string> {
     muted = hidden;
     rl.once("SIGINT", () => {
       rl.close();
-      reject(new CliError("\nCancelado."));
+      reject(new CliError(terminal.adminCli.cancelled));
     });
   });
 }

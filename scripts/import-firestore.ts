@@ -13,8 +13,9 @@ import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { ExportReadError } from "../app/.server/import/firestore-export.server.ts";
 import { importFirestore, summaryLines } from "../app/.server/import/firestore-import.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
+import { terminal } from "../app/i18n/pt-BR.ts";
 
-const USAGE = "Uso: npm run import:firestore -- <arquivo-ou-pasta> [--media-dir PASTA] [--dry-run]";
+const USAGE = terminal.import.usage;
 
 function fail(message: string): never {
   console.error(message);
@@ -32,9 +33,9 @@ try {
   fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
 }
 const [input, ...extra] = parsed.positionals;
-if (!input || extra.length) fail(`Informe um arquivo ou uma pasta de exportação.\n${USAGE}`);
+if (!input || extra.length) fail(`${terminal.import.inputRequired}\n${USAGE}`);
 const mediaDir = parsed.values["media-dir"] ?? null;
-if (mediaDir && !fs.statSync(mediaDir, { throwIfNoEntry: false })?.isDirectory()) fail(`--media-dir: ${mediaDir} não é uma pasta`);
+if (mediaDir && !fs.statSync(mediaDir, { throwIfNoEntry: false })?.isDirectory()) fail(terminal.import.mediaDirNotFolder(mediaDir));
 const dryRun = parsed.values["dry-run"];
 
 loadDotEnv();
@@ -43,10 +44,10 @@ const services = createServices(config, createLogger({ logLevel: "warn" }));
 try {
   await migrateAll(services);
   if (mediaDir && !dryRun && !(await services.store.isConnected())) {
-    fail("O armazenamento de mídia (Google Drive) não está conectado: conecte-o no painel ou rode sem --media-dir.");
+    fail(terminal.import.driveNotConnected);
   }
   const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
-  console.log(`${dryRun ? "Simulando a importação" : "Importando"} ${input} em ${where}…`);
+  console.log(terminal.import.starting(dryRun, input, where));
   const summary = await importFirestore(services, input, { mediaDir, dryRun, report: (line) => console.error(line) });
   console.log(
     summaryLines(summary, {

@@ -1,4 +1,4 @@
-import { API_PAGE_SIZE_MAX, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../lib/limits.ts";
+import { API_PAGE_SIZE_MAX, IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../lib/limits.ts";
 
 /**
  * Every user-facing text of the site, in Brazilian Portuguese. Code and tests import from here, so a text
@@ -567,3 +567,171 @@ export const t = {
 } as const;
 
 export type Messages = typeof t;
+
+/**
+ * Texts for the person at the terminal: configuration refusals, `npm run admin`, the first-admin notice at start-up and
+ * the report of `npm run import:firestore`. A separate export so the browser's bundle, which imports `t`, does not
+ * carry them.
+ */
+export const terminal = {
+  /**
+   * Refusals of the configuration (app/.server/config/env.server.ts), printed to whoever starts the server or a command.
+   * The README and the tests quote several of them.
+   */
+  config: {
+    invalid: (lines: string[]) => `Configuração inválida:\n  ${lines.join("\n  ")}`,
+    invalidForProduction: (problems: string[]) => `Configuração inválida para produção:\n  ${problems.join("\n  ")}`,
+    booleanFlag: "use 1/0, true/false, yes/no ou on/off",
+    url: "precisa ser uma URL completa (https://…)",
+    databaseUrl: "use file:caminho/para/banco.sqlite ou postgres://usuário:senha@host:5432/banco",
+    email: "precisa ser um e-mail válido",
+    timeZone: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)",
+    s3Prefix: "use um prefixo como midia/ (minúsculas, terminando em /)",
+    driveFolderId: "use o id da pasta (o final do endereço dela no Drive)",
+    externalOrigin: (origin: string) =>
+      `${origin} não é uma origem https sem caminho (ex.: https://drive.google.com https://*.googleusercontent.com)`,
+    secretTooShort: "precisa de pelo menos 32 caracteres",
+    trustProxy: "use loopback, um número de saltos (ex.: 1) ou endereços/CIDRs separados por vírgula",
+    admin2fa: "use optional ou required",
+    smtpUrl: "use smtp://usuário:senha@host:587 ou smtps://…",
+    passwordMinLength: "o mínimo aceito é 6",
+    redisUrl: "use redis://host:6379",
+    passwordMaxBelowMin: "PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH",
+    /** One of two variables set without the other (`missing` is the one not set). */
+    together: (missing: string, first: string, second: string) => `${missing}: defina ${first} e ${second} juntos`,
+    s3BucketRequired: "S3_BUCKET: obrigatório com MEDIA_STORE=s3",
+    driveClientRequired: (missing: string) => `${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`,
+    siteUrlRequired:
+      "SITE_URL: obrigatório em produção (o endereço público, ex.: https://www.exemplo.com.br). Para experimentar no seu computador, use npm run demo.",
+    siteUrlHttps:
+      "SITE_URL: precisa começar com https:// em produção (sem https os cookies de sessão viajam sem proteção). Se for de propósito, defina ALLOW_INSECURE_HTTP=1.",
+    authSecretRequired:
+      "AUTH_SECRET: obrigatório com PostgreSQL (DATABASE_URL): todas as instâncias precisam do mesmo segredo, com 32+ caracteres (ex.: openssl rand -hex 32).",
+  },
+  /** What the person running `npm run admin` reads (app/.server/admins/admin-cli.server.ts, scripts/admin.ts). */
+  adminCli: {
+    usage: `Uso:
+  npm run admin -- create --email EMAIL [--name NOME]     cria uma conta de administrador; a senha é pedida no
+                                                         terminal (ou lida da entrada padrão)
+        [--send-link]            em vez de pedir a senha, envia por e-mail um link para a pessoa definir a dela
+        [--password SENHA]       só para scripts: a senha fica no histórico do shell e visível em \`ps\`
+        [--yes]                  confirma dar acesso a uma conta que já existe (com e-mail confirmado)
+        [--replace-unverified]   apaga uma conta de mesmo e-mail que nunca confirmou o endereço e cria a nova
+  npm run admin -- grant <id-ou-email> [--yes]            dá acesso de administrador a uma conta com e-mail confirmado
+  npm run admin -- revoke <id-ou-email>                   retira o acesso (e encerra as sessões)
+  npm run admin -- list                                   lista os administradores`,
+    grantUsage: "Uso: npm run admin -- grant <id-ou-email> [--yes]",
+    revokeUsage: "Uso: npm run admin -- revoke <id-ou-email>",
+    noTerminal: "Sem terminal para perguntar.",
+    cancelled: "\nCancelado.",
+    invalidOption: (option: string | undefined) => `Opção inválida${option ? ` (${option})` : ""}.`,
+    unexpectedArgument: (argument: string) => `Argumento inesperado: ${argument}.`,
+    emailRequired: "Informe um e-mail válido com --email.",
+    sendLinkOrPassword: "Use --send-link ou --password, não os dois.",
+    unverifiedRefusal: (email: string) =>
+      `A conta ${email} existe, mas o e-mail dela nunca foi confirmado: qualquer pessoa pode tê-la criado pelo ` +
+      `formulário de registro. Por segurança ela não recebe acesso de administrador.\n` +
+      `Para apagá-la e criar a conta de administrador do zero: npm run admin -- create --email ${email} --replace-unverified`,
+    unverifiedDeleted: (email: string, id: string) => `A conta não confirmada ${email} (${id}) foi apagada.`,
+    alreadyAdmin: (email: string, id: string) => `${email} (${id}) já é administrador.`,
+    existsRepeatWithYes: (email: string) => `A conta ${email} já existe. Para dar acesso de administrador a ela, repita o comando com --yes.`,
+    confirmGrant: (email: string, id: string, createdOn: string) =>
+      `A conta ${email} (${id}, criada em ${createdOn}) já existe e tem o e-mail confirmado.\n` +
+      `Dar acesso de administrador a ela e encerrar as sessões abertas dela? [s/N] `,
+    nothingChanged: "Nada foi alterado.",
+    granted: (email: string, id: string, ended: number) =>
+      `${email} (${id}) agora é administrador. A senha não foi alterada; ${ended} ${ended === 1 ? "sessão encerrada" : "sessões encerradas"}.`,
+    passwordFlagWarning:
+      "Aviso: --password deixa a senha no histórico do shell e visível a outros usuários em `ps`. Prefira digitá-la quando pedida.",
+    passwordRequired: "Informe a senha na entrada padrão (uma linha), digite-a no terminal ou use --send-link.",
+    passwordPrompt: "Senha do novo administrador: ",
+    passwordRepeatPrompt: "Repita a senha: ",
+    passwordsDiffer: "As senhas não conferem. Nada foi criado.",
+    createFailed: (detail: string) => `Não foi possível criar a conta: ${detail}`,
+    created: (email: string, id: string) => `Administrador criado: ${email} (${id}). Entre em /admin/login.`,
+    /** `outboxDir`: where the e-mail was written instead of sent (no SMTP_URL), or null when it was sent. */
+    createdLinkSent: (email: string, id: string, outboxDir: string | null) =>
+      `Administrador criado: ${email} (${id}). Um link para definir a senha (válido por 1 hora) foi enviado para ${email}.` +
+      (outboxDir ? ` O e-mail foi gravado em ${outboxDir} (SMTP_URL não definido).` : ""),
+    notFound: (target: string) => `Nenhuma conta encontrada com id ou e-mail "${target}".`,
+    revoked: (email: string, id: string) => `${email} (${id}) não é mais administrador.`,
+    wasNotAdmin: (email: string, id: string) => `${email} (${id}) já não era administrador.`,
+    noAdmins: "Nenhum administrador cadastrado.",
+    listLine: (userId: string, email: string | null | undefined, since: string) => `${userId}  ${email ?? "(conta removida)"}  desde ${since}`,
+  },
+  /** Printed at start-up when the installation has no admin (app/.server/admins/first-admin.server.ts). */
+  firstAdmin: {
+    demoName: "Admin de demonstração",
+    demoCreated: (email: string, password: string, url: string) =>
+      `\n  Administrador de demonstração criado:\n    e-mail: ${email}\n    senha:  ${password}\n  Entre em ${url}. A senha não será mostrada de novo.\n`,
+    noAdmin: (url: string) =>
+      `\n  Nenhum administrador cadastrado. Para entrar na redação, crie um em outro terminal (a senha é pedida):\n    npm run admin -- create --email voce@exemplo.com.br\n  e acesse ${url}\n`,
+  },
+  /** The terminal report of `npm run import:firestore` (scripts/import-firestore.ts, app/.server/import/). */
+  import: {
+    usage: "Uso: npm run import:firestore -- <arquivo-ou-pasta> [--media-dir PASTA] [--dry-run]",
+    inputRequired: "Informe um arquivo ou uma pasta de exportação.",
+    mediaDirNotFolder: (dir: string) => `--media-dir: ${dir} não é uma pasta`,
+    driveNotConnected: "O armazenamento de mídia (Google Drive) não está conectado: conecte-o no painel ou rode sem --media-dir.",
+    starting: (dryRun: boolean, input: string, where: string) => `${dryRun ? "Simulando a importação" : "Importando"} ${input} em ${where}…`,
+    /** Problems in the export files, each after the file, `file:line` or `collection/id` it is about. */
+    export: {
+      notFound: (input: string) => `${input}: arquivo ou pasta não encontrado`,
+      notFileOrFolder: (input: string) => `${input}: não é um arquivo nem uma pasta`,
+      noExportFiles: (input: string) => `${input}: nenhum arquivo .json, .ndjson ou .jsonl nesta pasta`,
+      invalidJson: (name: string, detail: string) => `${name}: não é um JSON válido (${detail})`,
+      notCollections: (name: string) => `${name}: esperado um objeto de coleções ({"news": {…}, "sponsors": {…}})`,
+      collectionsNotObject: (name: string) => `${name}: __collections__ não é um objeto de coleções`,
+      collectionNotObject: (name: string, collection: string) => `${name}: a coleção ${collection} não é um objeto de documentos`,
+      documentNotObject: (document: string) => `${document}: o documento não é um objeto de campos`,
+      lineNotJson: (where: string) => `${where}: a linha não é um JSON válido`,
+      lineShape: (where: string) => `${where}: esperado {"path": "coleção/id", "data": {…}}`,
+      badPath: (where: string, documentPath: string) => `${where}: caminho de documento inválido: ${documentPath}`,
+    },
+    /** Reasons a document is refused (after `collection/id: `). */
+    refused: {
+      badId: `id do documento inválido (use até ${IMPORT_DOCUMENT_ID_MAX_LENGTH} letras, números, -, _, . ou ~)`,
+      createdAt: "data de criação ausente ou inválida",
+      updatedAt: "data de atualização inválida",
+      highlight: "isHighlighted precisa ser verdadeiro ou falso",
+      noSponsorImage: "patrocinador sem imagem utilizável (imageUrl, thumbnailUrl ou driveFileId)",
+      invalidData: "dados inválidos",
+      writeFailed: (detail: string) => `não foi possível gravar (${detail})`,
+    },
+    /** Media problems that do not refuse the document (after `collection/id: `). */
+    mediaNotes: {
+      badUrl: "endereço da mídia não é http(s); importada sem mídia",
+      badMediaType: (value: string) => `mediaType desconhecido (${value}); importada sem mídia`,
+      badDriveId: "driveFileId inválido; ignorado",
+      fileRefused: (file: string, reason: string) => `arquivo ${file} não usado (${reason}); a mídia fica externa`,
+      unknownType: "tipo não aceito",
+      notAnImage: "não é uma imagem",
+      tooLarge: (max: number) => `maior que ${megabytes(max)} MB`,
+      corrupt: "imagem corrompida ou grande demais",
+    },
+    /** The summary printed at the end; the lines under the title are indented by the code. */
+    summary: {
+      title: (dryRun: boolean) => (dryRun ? "Resumo da simulação (--dry-run: nada foi gravado):" : "Resumo:"),
+      counts: (collection: string, counts: { imported: number; existing: number; refused: number; externalMedia: number; copiedMedia: number }) =>
+        `${collection}: ${counts.imported} importadas, ${counts.existing} já existentes, ${counts.refused} recusadas, ` +
+        `${counts.externalMedia} com mídia externa, ${counts.copiedMedia} com mídia copiada`,
+      admins: (count: number) => `admins: ${count} (sem conta neste site)`,
+      ignored: (collection: string, count: number) => `${collection}: ${count} documento(s) ignorado(s) (coleção não importada)`,
+      unreadable: (count: number) => `${count} linha(s) ou arquivo(s) ilegível(is) (veja acima)`,
+      adminsTitle: "Administradores do produto original: os uids do Firebase não têm conta aqui e não podem ser reaproveitados.",
+      adminsHint: "Crie uma conta para cada pessoa (a senha é pedida no terminal; com --send-link ela recebe um link por e-mail):",
+      adminCommand: (email: string | null, uid: string) => `npm run admin -- create --email ${email ?? "EMAIL-DA-PESSOA"}    # uid original: ${uid}`,
+      externalMediaHidden: "A mídia externa fica no Google Drive e só aparece para os leitores se a política de segurança do site permitir.",
+      externalMediaSetting: (origins: string) => `Defina no .env (ou no ambiente) e reinicie o servidor: EXTERNAL_MEDIA_ORIGINS="${origins}"`,
+      externalMediaCopy: [
+        "Os arquivos precisam estar compartilhados como “Qualquer pessoa com o link”. Para trazê-los para este servidor,",
+        "baixe-os para uma pasta (nomeados pelo id do Drive) e rode de novo com --media-dir (notícias já importadas não mudam:",
+        "apague-as antes, ou troque a mídia pelo painel).",
+      ],
+      postgresNotified: "Servidores em execução foram avisados (PostgreSQL LISTEN/NOTIFY): as páginas se atualizam sozinhas.",
+      sqliteCache: (seconds: number) =>
+        `Com SQLite este comando não avisa o servidor em execução: as páginas em cache mostram as novidades em até ` +
+        `${seconds} s (PAGE_CACHE_TTL_SECONDS), ou reinicie o servidor.`,
+    },
+  },
+} as const;

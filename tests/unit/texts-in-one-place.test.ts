@@ -13,12 +13,7 @@ const ALLOWED: Record<string, string> = {
   "app/i18n/pt-BR.ts": "the one place for the site's texts",
   "app/.server/seed/demo-content.ts": "the demo's news and sponsors (content, not interface text)",
   "app/.server/seed/bulk-news-words.ts": "words the bulk seed builds fake news from (content)",
-  "app/.server/config/env.server.ts": "configuration refusals for the person starting the server (kept verbatim: documented and tested)",
-  "app/.server/admins/admin-cli.server.ts": "terminal output of `npm run admin` for the person running it",
   "app/.server/seed/bulk-news.server.ts": "category names of the bulk seed (content)",
-  "app/.server/admins/first-admin.server.ts": "terminal output at start-up for the person running the server",
-  "app/.server/import/firestore-import.server.ts": "terminal report of `npm run import` for the person running it",
-  "app/.server/import/firestore-export.server.ts": "problems in the export file, printed in the import's terminal report",
 };
 const PORTUGUESE_LETTER = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/;
 /** Common Portuguese words written without accents; looked for only in texts of two words or more (ids like "x-erro" are not texts). */

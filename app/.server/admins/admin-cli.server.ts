@@ -1,17 +1,7 @@
 import { parseArgs } from "node:util";
 import type { AppServices } from "../app.server.ts";
+import { terminal } from "../../i18n/pt-BR.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
-
-const USAGE = `Uso:
-  npm run admin -- create --email EMAIL [--name NOME]     cria uma conta de administrador; a senha é pedida no
-                                                         terminal (ou lida da entrada padrão)
-        [--send-link]            em vez de pedir a senha, envia por e-mail um link para a pessoa definir a dela
-        [--password SENHA]       só para scripts: a senha fica no histórico do shell e visível em \`ps\`
-        [--yes]                  confirma dar acesso a uma conta que já existe (com e-mail confirmado)
-        [--replace-unverified]   apaga uma conta de mesmo e-mail que nunca confirmou o endereço e cria a nova
-  npm run admin -- grant <id-ou-email> [--yes]            dá acesso de administrador a uma conta com e-mail confirmado
-  npm run admin -- revoke <id-ou-email>                   retira o acesso (e encerra as sessões)
-  npm run admin -- list                                   lista os administradores`;
 
 export class CliError extends Error {
   override name = "CliError";
@@ -34,8 +24,8 @@ export interface CliIO {
 /** A terminal nobody answers (scripts, tests): no questions, the password (if any) from standard input. */
 export const NON_INTERACTIVE_IO: CliIO = {
   interactive: false,
-  ask: () => Promise.reject(new CliError("Sem terminal para perguntar.")),
-  askHidden: () => Promise.reject(new CliError("Sem terminal para perguntar.")),
+  ask: () => Promise.reject(new CliError(terminal.adminCli.noTerminal)),
+  askHidden: () => Promise.reject(new CliError(terminal.adminCli.noTerminal)),
   readStdinLine: () => Promise.resolve(""),
   warn: (message) => void process.stderr.write(`${message}\n`),
 };
@@ -59,14 +49,9 @@ function parseOptions(args: string[]) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS_")) throw error;
     const option = /'(-[^']*)'/.exec((error as Error).message)?.[1];
-    throw new CliError(`Opção inválida${option ? ` (${option})` : ""}.\n${USAGE}`);
+    throw new CliError(`${terminal.adminCli.invalidOption(option)}\n${terminal.adminCli.usage}`);
   }
 }
-
-const unverifiedRefusal = (email: string) =>
-  `A conta ${email} existe, mas o e-mail dela nunca foi confirmado: qualquer pessoa pode tê-la criado pelo ` +
-  `formulário de registro. Por segurança ela não recebe acesso de administrador.\n` +
-  `Para apagá-la e criar a conta de administrador do zero: npm run admin -- create --email ${email} --replace-unverified`;
 
 /**
  * Gives admin rights to an existing account. Only an account whose owner proved the address (followed the
@@ -80,37 +65,34 @@ async function grantExisting(
   user: { id: string; email: string; emailVerified: boolean; createdAt: string },
   confirmed: boolean,
 ): Promise<string> {
-  if (!user.emailVerified) throw new CliError(unverifiedRefusal(user.email));
-  if (await services.admins.isAdmin(user.id)) return `${user.email} (${user.id}) já é administrador.`;
+  if (!user.emailVerified) throw new CliError(terminal.adminCli.unverifiedRefusal(user.email));
+  if (await services.admins.isAdmin(user.id)) return terminal.adminCli.alreadyAdmin(user.email, user.id);
   if (!confirmed) {
     if (!io.interactive) {
-      throw new CliError(`A conta ${user.email} já existe. Para dar acesso de administrador a ela, repita o comando com --yes.`);
+      throw new CliError(terminal.adminCli.existsRepeatWithYes(user.email));
     }
-    const answer = await io.ask(
-      `A conta ${user.email} (${user.id}, criada em ${user.createdAt.slice(0, 10)}) já existe e tem o e-mail confirmado.\n` +
-        `Dar acesso de administrador a ela e encerrar as sessões abertas dela? [s/N] `,
-    );
-    if (!/^s(im)?$/i.test(answer.trim())) throw new CliError("Nada foi alterado.");
+    const answer = await io.ask(terminal.adminCli.confirmGrant(user.email, user.id, user.createdAt.slice(0, 10)));
+    if (!/^s(im)?$/i.test(answer.trim())) throw new CliError(terminal.adminCli.nothingChanged);
   }
   await services.admins.grant(user.id);
   const ended = await services.admins.endSessions(user.id);
-  return `${user.email} (${user.id}) agora é administrador. A senha não foi alterada; ${ended} ${ended === 1 ? "sessão encerrada" : "sessões encerradas"}.`;
+  return terminal.adminCli.granted(user.email, user.id, ended);
 }
 
 /** The new account's password: from --password (with a warning), a hidden prompt (asked twice) or standard input. */
 async function readNewPassword(io: CliIO, flag: string | undefined): Promise<string> {
   if (flag !== undefined) {
-    io.warn("Aviso: --password deixa a senha no histórico do shell e visível a outros usuários em `ps`. Prefira digitá-la quando pedida.");
+    io.warn(terminal.adminCli.passwordFlagWarning);
     return flag;
   }
   if (!io.interactive) {
     const line = await io.readStdinLine();
-    if (!line) throw new CliError("Informe a senha na entrada padrão (uma linha), digite-a no terminal ou use --send-link.");
+    if (!line) throw new CliError(terminal.adminCli.passwordRequired);
     return line;
   }
-  const first = await io.askHidden("Senha do novo administrador: ");
-  const second = await io.askHidden("Repita a senha: ");
-  if (first !== second) throw new CliError("As senhas não conferem. Nada foi criado.");
+  const first = await io.askHidden(terminal.adminCli.passwordPrompt);
+  const second = await io.askHidden(terminal.adminCli.passwordRepeatPrompt);
+  if (first !== second) throw new CliError(terminal.adminCli.passwordsDiffer);
   return first;
 }
 
@@ -123,14 +105,14 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
   switch (command) {
     case "create": {
       const { values, positionals } = parseOptions(rest);
-      if (positionals.length) throw new CliError(`Argumento inesperado: ${positionals[0]}.\n${USAGE}`);
+      if (positionals.length) throw new CliError(`${terminal.adminCli.unexpectedArgument(positionals[0]!)}\n${terminal.adminCli.usage}`);
       const email = values.email?.trim().toLowerCase();
-      if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError("Informe um e-mail válido com --email.");
-      if (values["send-link"] && values.password !== undefined) throw new CliError("Use --send-link ou --password, não os dois.");
+      if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(terminal.adminCli.emailRequired);
+      if (values["send-link"] && values.password !== undefined) throw new CliError(terminal.adminCli.sendLinkOrPassword);
       let existing = await services.admins.findUser(email);
       if (existing && !existing.emailVerified && values["replace-unverified"]) {
         await deleteAccount(services.betterAuth, existing.id);
-        io.warn(`A conta não confirmada ${email} (${existing.id}) foi apagada.`);
+        io.warn(terminal.adminCli.unverifiedDeleted(email, existing.id));
         existing = undefined;
       }
       if (existing) return grantExisting(services, io, existing, Boolean(values.yes));
@@ -146,36 +128,35 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
         });
       } catch (error) {
         const detail = error instanceof PasswordPolicyError ? error.message : error instanceof Error ? error.message : String(error);
-        throw new CliError(`Não foi possível criar a conta: ${detail}`);
+        throw new CliError(terminal.adminCli.createFailed(detail));
       }
       await services.admins.grant(userId);
-      if (!sendLink) return `Administrador criado: ${email} (${userId}). Entre em /admin/login.`;
+      if (!sendLink) return terminal.adminCli.created(email, userId);
       const sent = await services.auth.sendSetPasswordLink(email);
-      const where = sent === "outbox" ? ` O e-mail foi gravado em ${services.config.mail.outboxDir} (SMTP_URL não definido).` : "";
-      return `Administrador criado: ${email} (${userId}). Um link para definir a senha (válido por 1 hora) foi enviado para ${email}.${where}`;
+      return terminal.adminCli.createdLinkSent(email, userId, sent === "outbox" ? services.config.mail.outboxDir : null);
     }
     case "grant": {
       const { values, positionals } = parseOptions(rest);
       const target = positionals[0];
-      if (!target || positionals.length > 1) throw new CliError("Uso: npm run admin -- grant <id-ou-email> [--yes]");
+      if (!target || positionals.length > 1) throw new CliError(terminal.adminCli.grantUsage);
       const user = await services.admins.findUser(target);
-      if (!user) throw new CliError(`Nenhuma conta encontrada com id ou e-mail "${target}".`);
+      if (!user) throw new CliError(terminal.adminCli.notFound(target));
       return grantExisting(services, io, user, Boolean(values.yes));
     }
     case "revoke": {
       const target = rest[0];
-      if (!target || rest.length > 1) throw new CliError("Uso: npm run admin -- revoke <id-ou-email>");
+      if (!target || rest.length > 1) throw new CliError(terminal.adminCli.revokeUsage);
       const user = await services.admins.findUser(target);
-      if (!user) throw new CliError(`Nenhuma conta encontrada com id ou e-mail "${target}".`);
+      if (!user) throw new CliError(terminal.adminCli.notFound(target));
       const was = await services.admins.revoke(user.id);
-      return was ? `${user.email} (${user.id}) não é mais administrador.` : `${user.email} (${user.id}) já não era administrador.`;
+      return was ? terminal.adminCli.revoked(user.email, user.id) : terminal.adminCli.wasNotAdmin(user.email, user.id);
     }
     case "list": {
       const admins = await services.admins.list();
-      if (!admins.length) return "Nenhum administrador cadastrado.";
-      return admins.map((admin) => `${admin.userId}  ${admin.email ?? "(conta removida)"}  desde ${admin.grantedAt}`).join("\n");
+      if (!admins.length) return terminal.adminCli.noAdmins;
+      return admins.map((admin) => terminal.adminCli.listLine(admin.userId, admin.email, admin.grantedAt)).join("\n");
     }
     default:
-      throw new CliError(USAGE);
+      throw new CliError(terminal.adminCli.usage);
   }
 }

@@ -1,3 +1,4 @@
+import { terminal } from "../../i18n/pt-BR.ts";
 import type { AppServices } from "../app.server.ts";
 import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
 
@@ -17,16 +18,12 @@ export async function announceFirstAdmin(services: Pick<AppServices, "admins" | 
     const password = `${unknowablePassword().slice(0, 12)}-A1`;
     const userId = await createVerifiedAccount(services.betterAuth, services.config.auth.passwordPolicy, {
       email: DEMO_ADMIN_EMAIL,
-      name: "Admin de demonstração",
+      name: terminal.firstAdmin.demoName,
       password,
     });
     await services.admins.grant(userId);
-    console.log(
-      `\n  Administrador de demonstração criado:\n    e-mail: ${DEMO_ADMIN_EMAIL}\n    senha:  ${password}\n  Entre em ${url}. A senha não será mostrada de novo.\n`,
-    );
+    console.log(terminal.firstAdmin.demoCreated(DEMO_ADMIN_EMAIL, password, url));
     return;
   }
-  console.log(
-    `\n  Nenhum administrador cadastrado. Para entrar na redação, crie um em outro terminal (a senha é pedida):\n    npm run admin -- create --email voce@exemplo.com.br\n  e acesse ${url}\n`,
-  );
+  console.log(terminal.firstAdmin.noAdmin(url));
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t, terminal } from "../../i18n/pt-BR.ts";
 
 export type { PasswordPolicy };
 
@@ -9,14 +9,14 @@ const DEFAULT_SITE_NAME = "Esporte em Foco";
 
 const booleanFlag = z
   .enum(["0", "1", "true", "false", "yes", "no", "on", "off"], {
-    error: "use 1/0, true/false, yes/no ou on/off",
+    error: terminal.config.booleanFlag,
   })
   .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
 /** One origin of EXTERNAL_MEDIA_ORIGINS: https, a host name (optionally `*.` for its subdomains), maybe a port, no path. */
 const ORIGIN = /^https:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d{1,5})?$/i;
 
-const optionalUrl = z.url({ error: "precisa ser uma URL completa (https://…)" }).optional();
+const optionalUrl = z.url({ error: terminal.config.url }).optional();
 
 /** Every environment variable the app reads, with its default. `.env.example` documents each one. */
 export const envSchema = z.object({
@@ -27,7 +27,7 @@ export const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^(file:|sqlite:|postgres:\/\/|postgresql:\/\/)/, {
-      error: "use file:caminho/para/banco.sqlite ou postgres://usuário:senha@host:5432/banco",
+      error: terminal.config.databaseUrl,
     })
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -39,8 +39,8 @@ export const envSchema = z.object({
   SOCIAL_INSTAGRAM_URL: z.url().default("https://www.instagram.com/esporteemfoco"),
   SOCIAL_TWITTER_URL: z.url().default("https://twitter.com/esporteemfoco"),
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/esporteemfoco"),
-  CONTACT_EMAIL: z.email({ error: "precisa ser um e-mail válido" }).optional(),
-  TIME_ZONE: z.string().default("America/Sao_Paulo").refine(isValidTimeZone, { error: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)" }),
+  CONTACT_EMAIL: z.email({ error: terminal.config.email }).optional(),
+  TIME_ZONE: z.string().default("America/Sao_Paulo").refine(isValidTimeZone, { error: terminal.config.timeZone }),
   SEED_DEMO: booleanFlag.default(true),
   MEDIA_STORE: z.enum(["local", "s3", "gdrive"]).default("local"),
   S3_BUCKET: z.string().trim().min(3).optional(),
@@ -53,7 +53,7 @@ export const envSchema = z.object({
   S3_PUBLIC_URL: z.url().optional(),
   S3_PREFIX: z
     .string()
-    .regex(/^([a-z0-9][a-z0-9._-]*\/)*$/, { error: "use um prefixo como midia/ (minúsculas, terminando em /)" })
+    .regex(/^([a-z0-9][a-z0-9._-]*\/)*$/, { error: terminal.config.s3Prefix })
     .default(""),
   /** Google Drive store (MEDIA_STORE=gdrive): OAuth client (defaults to GOOGLE_CLIENT_ID/SECRET) and optional folder. */
   GOOGLE_DRIVE_CLIENT_ID: z.string().trim().min(1).optional(),
@@ -61,7 +61,7 @@ export const envSchema = z.object({
   GOOGLE_DRIVE_FOLDER_ID: z
     .string()
     .trim()
-    .regex(/^[\w-]+$/, { error: "use o id da pasta (o final do endereço dela no Drive)" })
+    .regex(/^[\w-]+$/, { error: terminal.config.driveFolderId })
     .optional(),
   /** Google's documented endpoints; changed only to point at a test server. */
   GOOGLE_DRIVE_AUTH_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
@@ -81,7 +81,7 @@ export const envSchema = z.object({
       for (const origin of origins.filter((origin) => !ORIGIN.test(origin))) {
         ctx.addIssue({
           code: "custom",
-          message: `${origin} não é uma origem https sem caminho (ex.: https://drive.google.com https://*.googleusercontent.com)`,
+          message: terminal.config.externalOrigin(origin),
         });
       }
     })
@@ -100,7 +100,7 @@ export const envSchema = z.object({
   PAGE_CACHE: booleanFlag.default(true),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
-  AUTH_SECRET: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
+  AUTH_SECRET: z.string().min(32, { error: terminal.config.secretTooShort }).optional(),
   /**
    * Which peers may tell the client's address and protocol (X-Forwarded-For / -Proto): none by default; `loopback`,
    * a hop count, or addresses/CIDRs separated by commas when a reverse proxy or load balancer is in front.
@@ -109,17 +109,17 @@ export const envSchema = z.object({
     .string()
     .trim()
     .regex(/^(0|false|true|\d{1,2}|((loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*)?)+)$/, {
-      error: "use loopback, um número de saltos (ex.: 1) ou endereços/CIDRs separados por vírgula",
+      error: terminal.config.trustProxy,
     })
     .optional(),
   /** Accounts that registered and were never made admins are removed after this many days (0: never). */
   STALE_ACCOUNT_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** Signs backup manifests (HMAC); without it a key is generated in DATA_DIR/secrets and kept out of backups. */
-  BACKUP_SIGNING_KEY: z.string().min(32, { error: "precisa de pelo menos 32 caracteres" }).optional(),
+  BACKUP_SIGNING_KEY: z.string().min(32, { error: terminal.config.secretTooShort }).optional(),
   /** Production refuses a plain-http SITE_URL unless this says it is on purpose (a test box, a TLS proxy on the same host). */
   ALLOW_INSECURE_HTTP: booleanFlag.default(false),
   /** Two-factor sign-in for admins: `optional` (each admin may turn it on) or `required` (every admin must). */
-  ADMIN_2FA: z.enum(["optional", "required"], { error: "use optional ou required" }).default("optional"),
+  ADMIN_2FA: z.enum(["optional", "required"], { error: terminal.config.admin2fa }).default("optional"),
   /**
    * Creates a demo admin with a random password printed once, when there is no admin (set by `npm run dev` and
    * `npm run demo`; never do this on a public server).
@@ -130,10 +130,10 @@ export const envSchema = z.object({
   GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
   SMTP_URL: z
     .string()
-    .regex(/^smtps?:\/\//, { error: "use smtp://usuário:senha@host:587 ou smtps://…" })
+    .regex(/^smtps?:\/\//, { error: terminal.config.smtpUrl })
     .optional(),
   MAIL_FROM: z.string().trim().min(3).optional(),
-  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6, { error: "o mínimo aceito é 6" }).max(128).default(6),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6, { error: terminal.config.passwordMinLength }).max(128).default(6),
   PASSWORD_MAX_LENGTH: z.coerce.number().int().min(8).max(256).default(128),
   PASSWORD_REQUIRE_LOWERCASE: booleanFlag.default(false),
   PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(false),
@@ -143,7 +143,7 @@ export const envSchema = z.object({
   /** Redis shared by every instance for sign-in rate limits (optional; memory otherwise). */
   REDIS_URL: z
     .string()
-    .regex(/^rediss?:\/\//, { error: "use redis://host:6379" })
+    .regex(/^rediss?:\/\//, { error: terminal.config.redisUrl })
     .optional(),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
@@ -260,19 +260,19 @@ export function parseConfig(source: Record<string, string | undefined> = process
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Configuração inválida:\n  ${lines.join("\n  ")}`);
+    throw new ConfigError(terminal.config.invalid(lines));
   }
   const env = result.data;
   if (env.PASSWORD_MAX_LENGTH < env.PASSWORD_MIN_LENGTH) {
-    throw new ConfigError("Configuração inválida:\n  PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH");
+    throw new ConfigError(terminal.config.invalid([terminal.config.passwordMaxBelowMin]));
   }
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     const missing = env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
-    throw new ConfigError(`Configuração inválida:\n  ${missing}: defina S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntos`);
+    throw new ConfigError(terminal.config.invalid([terminal.config.together(missing, "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY")]));
   }
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
-    throw new ConfigError(`Configuração inválida:\n  ${missing}: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET juntos`);
+    throw new ConfigError(terminal.config.invalid([terminal.config.together(missing, "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET")]));
   }
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -351,20 +351,14 @@ export function assertProductionReady(config: AppConfig): void {
   const problems: string[] = [];
   const { siteUrlSet, allowInsecureHttp, authSecretSet } = config.deployment;
   if (!siteUrlSet) {
-    problems.push(
-      "SITE_URL: obrigatório em produção (o endereço público, ex.: https://www.exemplo.com.br). Para experimentar no seu computador, use npm run demo.",
-    );
+    problems.push(terminal.config.siteUrlRequired);
   } else if (new URL(config.site.url).protocol !== "https:" && !allowInsecureHttp) {
-    problems.push(
-      "SITE_URL: precisa começar com https:// em produção (sem https os cookies de sessão viajam sem proteção). Se for de propósito, defina ALLOW_INSECURE_HTTP=1.",
-    );
+    problems.push(terminal.config.siteUrlHttps);
   }
   if (config.database.kind === "postgres" && !authSecretSet) {
-    problems.push(
-      "AUTH_SECRET: obrigatório com PostgreSQL (DATABASE_URL): todas as instâncias precisam do mesmo segredo, com 32+ caracteres (ex.: openssl rand -hex 32).",
-    );
+    problems.push(terminal.config.authSecretRequired);
   }
-  if (problems.length) throw new ConfigError(`Configuração inválida para produção:\n  ${problems.join("\n  ")}`);
+  if (problems.length) throw new ConfigError(terminal.config.invalidForProduction(problems));
 }
 
 /** The chosen store's settings, refusing a store whose required settings are missing. */
@@ -373,7 +367,7 @@ function mediaStoreConfig(env: z.infer<typeof envSchema>, dataDir: string, siteU
     case "local":
       return { store: "local", dir: path.join(dataDir, "media") };
     case "s3":
-      if (!env.S3_BUCKET) throw new ConfigError("Configuração inválida:\n  S3_BUCKET: obrigatório com MEDIA_STORE=s3");
+      if (!env.S3_BUCKET) throw new ConfigError(terminal.config.invalid([terminal.config.s3BucketRequired]));
       return {
         store: "s3",
         s3: {
@@ -392,9 +386,7 @@ function mediaStoreConfig(env: z.infer<typeof envSchema>, dataDir: string, siteU
       const clientSecret = env.GOOGLE_DRIVE_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET;
       if (!clientId || !clientSecret) {
         const missing = clientId ? "GOOGLE_DRIVE_CLIENT_SECRET" : "GOOGLE_DRIVE_CLIENT_ID";
-        throw new ConfigError(
-          `Configuração inválida:\n  ${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`,
-        );
+        throw new ConfigError(terminal.config.invalid([terminal.config.driveClientRequired(missing)]));
       }
       return {
         store: "gdrive",

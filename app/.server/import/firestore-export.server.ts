@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
+import { terminal } from "../../i18n/pt-BR.ts";
 
 /**
  * Reading an export of the original product's Firestore database, in the shapes the common export tools write:
@@ -29,15 +30,15 @@ export async function exportFiles(input: string): Promise<string[]> {
   try {
     stat = await fs.stat(input);
   } catch {
-    throw new ExportReadError(`${input}: arquivo ou pasta não encontrado`);
+    throw new ExportReadError(terminal.import.export.notFound(input));
   }
   if (stat.isFile()) return [input];
-  if (!stat.isDirectory()) throw new ExportReadError(`${input}: não é um arquivo nem uma pasta`);
+  if (!stat.isDirectory()) throw new ExportReadError(terminal.import.export.notFileOrFolder(input));
   const names = (await fs.readdir(input, { withFileTypes: true }))
     .filter((entry) => entry.isFile() && EXPORT_EXTENSIONS.has(path.extname(entry.name).toLowerCase()))
     .map((entry) => entry.name)
     .sort();
-  if (!names.length) throw new ExportReadError(`${input}: nenhum arquivo .json, .ndjson ou .jsonl nesta pasta`);
+  if (!names.length) throw new ExportReadError(terminal.import.export.noExportFiles(input));
   return names.map((name) => path.join(input, name));
 }
 
@@ -58,26 +59,26 @@ async function* readJson(file: string): AsyncGenerator<ExportEntry> {
   try {
     parsed = JSON.parse((await fs.readFile(file, "utf8")).replace(/^\uFEFF/, ""));
   } catch (error) {
-    yield { type: "problem", message: `${name}: não é um JSON válido (${error instanceof Error ? error.message : String(error)})` };
+    yield { type: "problem", message: terminal.import.export.invalidJson(name, error instanceof Error ? error.message : String(error)) };
     return;
   }
   if (!isObject(parsed)) {
-    yield { type: "problem", message: `${name}: esperado um objeto de coleções ({"news": {…}, "sponsors": {…}})` };
+    yield { type: "problem", message: terminal.import.export.notCollections(name) };
     return;
   }
   const collections = "__collections__" in parsed ? parsed.__collections__ : parsed;
   if (!isObject(collections)) {
-    yield { type: "problem", message: `${name}: __collections__ não é um objeto de coleções` };
+    yield { type: "problem", message: terminal.import.export.collectionsNotObject(name) };
     return;
   }
   for (const [collection, documents] of Object.entries(collections)) {
     if (!isObject(documents)) {
-      yield { type: "problem", message: `${name}: a coleção ${collection} não é um objeto de documentos` };
+      yield { type: "problem", message: terminal.import.export.collectionNotObject(name, collection) };
       continue;
     }
     for (const [id, data] of Object.entries(documents)) {
       if (!isObject(data)) {
-        yield { type: "problem", message: `${collection}/${printable(id)}: o documento não é um objeto de campos` };
+        yield { type: "problem", message: terminal.import.export.documentNotObject(`${collection}/${printable(id)}`) };
         continue;
       }
       yield { type: "document", collection, id, data };
@@ -99,11 +100,11 @@ async function* readNdjson(file: string): AsyncGenerator<ExportEntry> {
     try {
       parsed = JSON.parse(line);
     } catch {
-      yield { type: "problem", message: `${where}: a linha não é um JSON válido` };
+      yield { type: "problem", message: terminal.import.export.lineNotJson(where) };
       continue;
     }
     if (!isObject(parsed) || typeof parsed.path !== "string" || !isObject(parsed.data)) {
-      yield { type: "problem", message: `${where}: esperado {"path": "coleção/id", "data": {…}}` };
+      yield { type: "problem", message: terminal.import.export.lineShape(where) };
       continue;
     }
     const segments = parsed.path.replace(/^\/+/, "").split("/");
@@ -111,7 +112,7 @@ async function* readNdjson(file: string): AsyncGenerator<ExportEntry> {
     if (segments.length > 2 && segments.length % 2 === 0) continue;
     const [collection, id] = segments;
     if (segments.length !== 2 || !collection || !id) {
-      yield { type: "problem", message: `${where}: caminho de documento inválido: ${printable(parsed.path)}` };
+      yield { type: "problem", message: terminal.import.export.badPath(where, printable(parsed.path)) };
       continue;
     }
     yield { type: "document", collection, id, data: parsed.data };

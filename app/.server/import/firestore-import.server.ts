@@ -3,7 +3,8 @@ import path from "node:path";
 import { fileTypeFromFile } from "file-type";
 import type { Kysely } from "kysely";
 import { newsInputSchema } from "../../lib/news-schema.ts";
-import { IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/limits.ts";
+import { terminal } from "../../i18n/pt-BR.ts";
+import { IMPORT_DOCUMENT_ID_MAX_LENGTH, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/limits.ts";
 import type { AppServices } from "../app.server.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { SiteEvent } from "../events/event-bus.ts";
@@ -81,27 +82,9 @@ const DOCUMENT_ID = new RegExp(`^[A-Za-z0-9_-][A-Za-z0-9._~-]{0,${IMPORT_DOCUMEN
 const DRIVE_FILE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 const MAX_URL_LENGTH = 2000;
 
-/** Reasons a document is refused (pt-BR, after `collection/id: `). */
-const REFUSED = {
-  badId: `id do documento inválido (use até ${IMPORT_DOCUMENT_ID_MAX_LENGTH} letras, números, -, _, . ou ~)`,
-  createdAt: "data de criação ausente ou inválida",
-  updatedAt: "data de atualização inválida",
-  highlight: "isHighlighted precisa ser verdadeiro ou falso",
-  noSponsorImage: "patrocinador sem imagem utilizável (imageUrl, thumbnailUrl ou driveFileId)",
-  writeFailed: (detail: string) => `não foi possível gravar (${detail})`,
-};
-
-/** Media problems that do not refuse the document (pt-BR, after `collection/id: `). */
-const MEDIA_NOTES = {
-  badUrl: "endereço da mídia não é http(s); importada sem mídia",
-  badMediaType: (value: string) => `mediaType desconhecido (${value}); importada sem mídia`,
-  badDriveId: "driveFileId inválido; ignorado",
-  fileRefused: (file: string, reason: string) => `arquivo ${file} não usado (${reason}); a mídia fica externa`,
-  unknownType: "tipo não aceito",
-  notAnImage: "não é uma imagem",
-  tooLarge: (max: number) => `maior que ${megabytes(max)} MB`,
-  corrupt: "imagem corrompida ou grande demais",
-};
+/** Reasons a document is refused, and media problems that do not refuse it (pt-BR, after `collection/id: `). */
+const REFUSED = terminal.import.refused;
+const MEDIA_NOTES = terminal.import.mediaNotes;
 
 const emptyCounts = (): CollectionCounts => ({ imported: 0, existing: 0, refused: 0, externalMedia: 0, copiedMedia: 0 });
 
@@ -290,7 +273,7 @@ export async function importFirestore(services: ImportServices, input: string, o
       author: field(data, "author"),
       isHighlighted: highlighted ?? false,
     });
-    if (!parsed.success) return refuse("news", id, parsed.error.issues[0]?.message ?? "dados inválidos");
+    if (!parsed.success) return refuse("news", id, parsed.error.issues[0]?.message ?? REFUSED.invalidData);
     const createdAt = parseTimestamp(field(data, "createdAt"));
     if (!createdAt) return refuse("news", id, REFUSED.createdAt);
     const updatedValue = field(data, "updatedAt");
@@ -401,29 +384,22 @@ export function summaryLines(
   summary: ImportSummary,
   context: { dryRun: boolean; externalOrigins: string[]; database: "sqlite" | "postgres"; pageCacheTtlSeconds: number | null },
 ): string[] {
+  const text = terminal.import.summary;
   const lines: string[] = [];
-  lines.push(context.dryRun ? "Resumo da simulação (--dry-run: nada foi gravado):" : "Resumo:");
+  lines.push(text.title(context.dryRun));
   for (const collection of ["news", "sponsors"] as const) {
-    const counts = summary[collection];
-    lines.push(
-      `  ${collection}: ${counts.imported} importadas, ${counts.existing} já existentes, ${counts.refused} recusadas, ` +
-        `${counts.externalMedia} com mídia externa, ${counts.copiedMedia} com mídia copiada`,
-    );
+    lines.push(`  ${text.counts(collection, summary[collection])}`);
   }
-  lines.push(`  admins: ${summary.admins.length} (sem conta neste site)`);
+  lines.push(`  ${text.admins(summary.admins.length)}`);
   for (const [collection, count] of Object.entries(summary.ignored)) {
-    lines.push(`  ${printable(collection)}: ${count} documento(s) ignorado(s) (coleção não importada)`);
+    lines.push(`  ${text.ignored(printable(collection), count)}`);
   }
-  if (summary.unreadable) lines.push(`  ${summary.unreadable} linha(s) ou arquivo(s) ilegível(is) (veja acima)`);
+  if (summary.unreadable) lines.push(`  ${text.unreadable(summary.unreadable)}`);
 
   if (summary.admins.length) {
-    lines.push(
-      "",
-      "Administradores do produto original: os uids do Firebase não têm conta aqui e não podem ser reaproveitados.",
-      "Crie uma conta para cada pessoa (a senha é pedida no terminal; com --send-link ela recebe um link por e-mail):",
-    );
+    lines.push("", text.adminsTitle, text.adminsHint);
     for (const admin of summary.admins) {
-      lines.push(`  npm run admin -- create --email ${admin.email ?? "EMAIL-DA-PESSOA"}    # uid original: ${admin.uid}`);
+      lines.push(`  ${text.adminCommand(admin.email, admin.uid)}`);
     }
   }
 
@@ -431,23 +407,18 @@ export function summaryLines(
   if (missing.length) {
     lines.push(
       "",
-      "A mídia externa fica no Google Drive e só aparece para os leitores se a política de segurança do site permitir.",
-      `Defina no .env (ou no ambiente) e reinicie o servidor: EXTERNAL_MEDIA_ORIGINS="${[...context.externalOrigins, ...missing].join(" ")}"`,
-      "Os arquivos precisam estar compartilhados como “Qualquer pessoa com o link”. Para trazê-los para este servidor,",
-      "baixe-os para uma pasta (nomeados pelo id do Drive) e rode de novo com --media-dir (notícias já importadas não mudam:",
-      "apague-as antes, ou troque a mídia pelo painel).",
+      text.externalMediaHidden,
+      text.externalMediaSetting([...context.externalOrigins, ...missing].join(" ")),
+      ...text.externalMediaCopy,
     );
   }
 
   if (summary.published.length) {
     lines.push("");
     if (context.database === "postgres") {
-      lines.push("Servidores em execução foram avisados (PostgreSQL LISTEN/NOTIFY): as páginas se atualizam sozinhas.");
+      lines.push(text.postgresNotified);
     } else if (context.pageCacheTtlSeconds) {
-      lines.push(
-        `Com SQLite este comando não avisa o servidor em execução: as páginas em cache mostram as novidades em até ` +
-          `${context.pageCacheTtlSeconds} s (PAGE_CACHE_TTL_SECONDS), ou reinicie o servidor.`,
-      );
+      lines.push(text.sqliteCache(context.pageCacheTtlSeconds));
     }
   }
   return lines;
