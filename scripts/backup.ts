@@ -24,6 +24,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writePrivateFile } from "../app/.server/config/data-dir.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
+import { terminal } from "../app/i18n/pt-BR.ts";
 
 export const MANIFEST_FILE = "manifest.json";
 export const SIGNATURE_FILE = "manifest.sig";
@@ -68,18 +69,10 @@ export function assertEmbeddedSetup(
 ): asserts config is { media: Extract<AppConfig["media"], { store: "local" }>; database: { kind: "sqlite"; file: string } } {
   const command = action === "backup" ? "npm run backup" : "npm run restore";
   if (config.database.kind !== "sqlite") {
-    throw new BackupError(
-      `${command} cobre só a instalação embutida (SQLite + mídia local), e DATABASE_URL aponta para um PostgreSQL.\n` +
-        '  Para o banco, use as ferramentas do PostgreSQL: pg_dump -Fc "$DATABASE_URL" > banco.dump (e pg_restore para voltar),\n' +
-        "  ou os backups/snapshots automáticos do seu PostgreSQL gerenciado.",
-    );
+    throw new BackupError(terminal.backup.postgresRefused(command));
   }
   if (config.media.store !== "local") {
-    throw new BackupError(
-      `${command} cobre só a instalação embutida (SQLite + mídia local), e MEDIA_STORE=${config.media.store}.\n` +
-        "  A mídia fica no armazenamento externo: use o versionamento, a replicação ou os backups do próprio bucket/serviço\n" +
-        "  (ex.: versionamento do S3/R2/MinIO), e copie o banco SQLite à parte.",
-    );
+    throw new BackupError(terminal.backup.mediaStoreRefused(command, config.media.store));
   }
 }
 
@@ -191,18 +184,18 @@ export function createBackup(config: AppConfig, outDir: string, now: Date = new 
   const out = path.resolve(outDir);
   const inside = path.relative(config.dataDir, out);
   if (!inside.startsWith("..") && !path.isAbsolute(inside)) {
-    throw new BackupError(`A pasta do backup (${out}) não pode ficar dentro de DATA_DIR (${config.dataDir}).`);
+    throw new BackupError(terminal.backup.outInsideDataDir(out, config.dataDir));
   }
   const dbFile = config.database.file;
   if (!fs.existsSync(dbFile)) {
-    throw new BackupError(`Banco de dados não encontrado em ${dbFile}: nada para copiar (confira DATA_DIR e DATABASE_URL).`);
+    throw new BackupError(terminal.backup.databaseNotFound(dbFile));
   }
   fs.mkdirSync(out, { recursive: true, mode: PRIVATE_DIR_MODE });
   const key = signingKey(config, { create: true })!;
   const name = `eef-backup-${timestamp(now)}`;
   const dir = path.join(out, name);
   const partial = `${dir}.incompleto`;
-  if (fs.existsSync(dir)) throw new BackupError(`Já existe um backup em ${dir}.`);
+  if (fs.existsSync(dir)) throw new BackupError(terminal.backup.alreadyExists(dir));
   fs.rmSync(partial, { recursive: true, force: true });
   makePrivateDir(partial);
   try {
@@ -272,9 +265,9 @@ function parseArgs(args: string[]): { out: string } {
     if (arg === "--out" && args[index + 1]) out = args[++index]!;
     else if (arg.startsWith("--out=")) out = arg.slice("--out=".length);
     else if (arg === "--help" || arg === "-h") {
-      console.log("Uso: npm run backup [-- --out PASTA]   (padrão: ./backups)");
+      console.log(terminal.backup.help);
       process.exit(0);
-    } else throw new BackupError(`Argumento desconhecido: ${arg}\nUso: npm run backup [-- --out PASTA]`);
+    } else throw new BackupError(terminal.backup.unknownArgument(arg));
   }
   return { out };
 }
@@ -287,17 +280,15 @@ if (import.meta.main) {
     const { dir, manifest } = createBackup(parseConfig(), out);
     const total = manifest.database.size + manifest.files.reduce((sum, file) => sum + file.size, 0);
     const media = manifest.files.filter((file) => file.path.startsWith("media/")).length;
-    console.log(`Backup criado em ${dir}`);
-    console.log(`  banco: ${formatBytes(manifest.database.size)} (sha256 ${manifest.database.sha256})`);
-    console.log(`  mídia: ${media} arquivo(s); total ${formatBytes(total)}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(terminal.backup.created(dir));
+    console.log(terminal.backup.database(formatBytes(manifest.database.size), manifest.database.sha256));
+    console.log(terminal.backup.media(media, formatBytes(total), ((Date.now() - started) / 1000).toFixed(1)));
     if (manifest.missingMedia.length) {
-      console.warn(
-        `⚠ ${manifest.missingMedia.length} arquivo(s) de mídia citados no banco não estavam na pasta de mídia (já faltavam antes do backup):`,
-      );
+      console.warn(terminal.backup.missingMedia(manifest.missingMedia.length));
       for (const key of manifest.missingMedia.slice(0, 20)) console.warn(`  ${key}`);
     }
     const shown = path.relative(process.cwd(), dir);
-    console.log(`Para restaurar (com o servidor parado): npm run restore -- ${shown.startsWith("..") ? dir : shown}`);
+    console.log(terminal.backup.restoreHint(shown.startsWith("..") ? dir : shown));
   } catch (error) {
     if (error instanceof BackupError || (error instanceof Error && error.name === "ConfigError")) {
       console.error(error.message);

@@ -10,6 +10,7 @@ import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { LOCK_KEYS, runWithLock } from "../app/.server/db/locks.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
 import { sweepOrphans } from "../app/.server/media/orphan-sweeper.server.ts";
+import { terminal } from "../app/i18n/pt-BR.ts";
 
 const { values } = parseArgs({ options: { "dry-run": { type: "boolean" }, force: { type: "boolean" } }, strict: true });
 loadDotEnv();
@@ -30,19 +31,17 @@ try {
       force: Boolean(values.force),
     }),
   );
-  console.log(`Instalação ${installationId} (armazenamento ${services.store.name}).`);
+  console.log(terminal.mediaSweep.installation(installationId, services.store.name));
   if (result.refused) {
-    console.error(`Recusado: ${result.refused}.\nConfira com --dry-run; se estiver certo, repita com --force.`);
+    console.error(terminal.mediaSweep.refused(result.refused));
     process.exitCode = 1;
   } else if (result.wouldRemove) {
     for (const key of result.wouldRemove) console.log(key);
-    console.log(`${result.wouldRemove.length} objeto(s) seriam removidos (simulação: nada foi apagado).`);
+    console.log(terminal.mediaSweep.wouldRemove(result.wouldRemove.length));
   } else {
-    console.log(
-      `Removidos: ${result.removedRecords} registro(s) de mídia, ${result.removedFiles} objeto(s), ${result.removedTempFiles} arquivo(s) temporário(s).`,
-    );
+    console.log(terminal.mediaSweep.removed(result.removedRecords, result.removedFiles, result.removedTempFiles));
   }
-  if (result.skippedUnowned) console.log(`${result.skippedUnowned} registro(s) antigo(s) sem a marca desta instalação ficaram como estão.`);
+  if (result.skippedUnowned) console.log(terminal.mediaSweep.skippedUnowned(result.skippedUnowned));
 } finally {
   await services.events.close();
   await services.database.close();

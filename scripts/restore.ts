@@ -24,6 +24,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { makePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../app/.server/config/data-dir.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
+import { terminal } from "../app/i18n/pt-BR.ts";
 import {
   assertEmbeddedSetup,
   BACKUP_DB_FILE,
@@ -61,34 +62,24 @@ export function checkSignature(dir: string, key: Buffer | null, allowUnsigned: b
     } catch {
       // reported below as a bad signature anyway
     }
-    throw new BackupError(
-      `A assinatura do manifesto não confere: o backup foi alterado depois de feito, ou assinado com outra chave` +
-        `${signedBy ? ` (a do backup tem id ${signedBy}; a configurada, ${keyId(key)})` : ""}. Restauração recusada.`,
-    );
+    throw new BackupError(terminal.restore.signatureMismatch(signedBy, keyId(key)));
   }
   if (allowUnsigned) return "unsigned";
-  throw new BackupError(
-    signature
-      ? `A assinatura do manifesto não pode ser conferida: falta a chave de assinatura de backups. Defina BACKUP_SIGNING_KEY ` +
-          `com a mesma chave da instalação de origem, ou copie o arquivo DATA_DIR/secrets/${SIGNING_KEY_FILE} dela para cá ` +
-          `(a chave nunca vai dentro do backup). Se não houver como, --unsigned restaura sem conferir (não recomendado).`
-      : `Este backup não tem assinatura (${SIGNATURE_FILE}): não há como saber se foi alterado. Use --unsigned para ` +
-          `restaurá-lo mesmo assim (não recomendado).`,
-  );
+  throw new BackupError(signature ? terminal.restore.signingKeyMissing(SIGNING_KEY_FILE) : terminal.restore.notSigned(SIGNATURE_FILE));
 }
 
 /** Reads and checks a backup folder: the manifest, and every file's size and checksum. Throws a BackupError. */
 export function verifyBackup(dir: string, signature?: { key: Buffer | null; allowUnsigned: boolean }): BackupManifest {
   const manifestFile = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(manifestFile)) {
-    throw new BackupError(`${dir} não é um backup do Esporte em Foco: falta ${MANIFEST_FILE} (backups incompletos terminam em .incompleto).`);
+    throw new BackupError(terminal.restore.notABackup(dir, MANIFEST_FILE));
   }
   if (signature) checkSignature(dir, signature.key, signature.allowUnsigned);
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as BackupManifest;
   } catch {
-    throw new BackupError(`${manifestFile} está corrompido (não é um JSON válido). Restauração recusada.`);
+    throw new BackupError(terminal.restore.manifestCorrupt(manifestFile));
   }
   if (
     manifest?.format !== MANIFEST_FORMAT ||
@@ -96,37 +87,35 @@ export function verifyBackup(dir: string, signature?: { key: Buffer | null; allo
     !manifest.database ||
     !Array.isArray(manifest.files)
   ) {
-    throw new BackupError(
-      `${manifestFile} não é um manifesto de backup reconhecido (formato ${MANIFEST_FORMAT}, versão 1 ou 2). Restauração recusada.`,
-    );
+    throw new BackupError(terminal.restore.manifestUnknown(manifestFile, MANIFEST_FORMAT));
   }
-  if (manifest.database.path !== BACKUP_DB_FILE) throw new BackupError(`Manifesto inválido: o banco deveria ser ${BACKUP_DB_FILE}.`);
+  if (manifest.database.path !== BACKUP_DB_FILE) throw new BackupError(terminal.restore.manifestDatabase(BACKUP_DB_FILE));
   const listed = new Set<string>();
   const problems: string[] = [];
   for (const entry of [manifest.database, ...manifest.files] as unknown[]) {
     if (!isSafeEntry(entry)) {
-      problems.push(`${String((entry as { path?: unknown } | null)?.path)}: entrada inválida no manifesto`);
+      problems.push(terminal.restore.problem.invalidEntry(String((entry as { path?: unknown } | null)?.path)));
       continue;
     }
     listed.add(entry.path);
     const file = path.join(dir, entry.path);
     if (!fs.existsSync(file)) {
-      problems.push(`${entry.path}: arquivo ausente`);
+      problems.push(terminal.restore.problem.missing(entry.path));
       continue;
     }
     const size = fs.statSync(file).size;
-    if (size !== entry.size) problems.push(`${entry.path}: tamanho ${size}, esperado ${entry.size}`);
-    else if (sha256File(file) !== entry.sha256) problems.push(`${entry.path}: soma SHA-256 não confere`);
+    if (size !== entry.size) problems.push(terminal.restore.problem.size(entry.path, size, entry.size));
+    else if (sha256File(file) !== entry.sha256) problems.push(terminal.restore.problem.checksum(entry.path));
   }
   for (const folder of BACKUP_FOLDERS) {
     for (const relative of listFiles(path.join(dir, folder))) {
-      if (!listed.has(`${folder}/${relative}`)) problems.push(`${folder}/${relative}: arquivo fora do manifesto`);
+      if (!listed.has(`${folder}/${relative}`)) problems.push(terminal.restore.problem.notListed(`${folder}/${relative}`));
     }
   }
   if (problems.length) {
     const shown = problems.slice(0, 20).map((problem) => `  ${problem}`);
-    if (problems.length > 20) shown.push(`  … e mais ${problems.length - 20}`);
-    throw new BackupError(`O backup em ${dir} não confere com o manifesto; restauração recusada:\n${shown.join("\n")}`);
+    if (problems.length > 20) shown.push(terminal.restore.problem.more(problems.length - 20));
+    throw new BackupError(terminal.restore.mismatch(dir, shown));
   }
   return manifest;
 }
@@ -267,10 +256,10 @@ export async function restoreBackup(
   if (options.checkServer ?? true) {
     const users = processesUsing(dbFile);
     if (users?.length) {
-      throw new BackupError(`O banco ${dbFile} está aberto pelo(s) processo(s) ${users.join(", ")} (o servidor?): pare-o antes de restaurar.`);
+      throw new BackupError(terminal.restore.databaseInUse(dbFile, users));
     }
     if (users === null && (await serverAnswers(config))) {
-      throw new BackupError(`Um servidor do Esporte em Foco responde na porta ${config.port}: pare-o antes de restaurar (os arquivos estão em uso).`);
+      throw new BackupError(terminal.restore.serverRunning(config.port));
     }
   }
 
@@ -278,10 +267,7 @@ export async function restoreBackup(
     (entry) => fs.existsSync(entry) && (!fs.statSync(entry).isDirectory() || fs.readdirSync(entry).length > 0),
   );
   if (existing.length && !options.force) {
-    throw new BackupError(
-      `DATA_DIR (${config.dataDir}) já tem dados:\n${existing.map((entry) => `  ${entry}`).join("\n")}\n` +
-        "Pare o servidor e rode de novo com --force para substituí-los (os atuais vão para DATA_DIR/antes-da-restauracao-…/).",
-    );
+    throw new BackupError(terminal.restore.dataDirNotEmpty(config.dataDir, existing));
   }
 
   makePrivateDir(config.dataDir);
@@ -312,12 +298,12 @@ export async function restoreBackup(
   fs.chmodSync(staged, PRIVATE_FILE_MODE);
   if (sha256File(staged) !== manifest.database.sha256) {
     fs.rmSync(staged, { force: true });
-    throw new BackupError("A cópia do banco não confere com o manifesto (disco cheio?). Restauração interrompida.");
+    throw new BackupError(terminal.restore.copyMismatch);
   }
   const check = new DatabaseSync(staged, { readOnly: true });
   try {
     const result = check.prepare("PRAGMA integrity_check").get() as { integrity_check: string };
-    if (result.integrity_check !== "ok") throw new BackupError(`O banco do backup falhou na verificação de integridade: ${result.integrity_check}`);
+    if (result.integrity_check !== "ok") throw new BackupError(terminal.restore.integrityFailed(result.integrity_check));
   } finally {
     check.close();
   }
@@ -326,7 +312,7 @@ export async function restoreBackup(
   return { manifest, movedAside, signature, ...access };
 }
 
-const USAGE = "Uso: npm run restore -- PASTA_DO_BACKUP [--force] [--keep-admins] [--unsigned]   (pare o servidor antes)";
+const USAGE = terminal.restore.usage;
 
 function parseArgs(args: string[]): { dir: string; force: boolean; keepAdmins: boolean; unsigned: boolean } {
   let dir: string | null = null;
@@ -339,9 +325,9 @@ function parseArgs(args: string[]): { dir: string; force: boolean; keepAdmins: b
       console.log(USAGE);
       process.exit(0);
     } else if (!arg.startsWith("-") && !dir) dir = arg;
-    else throw new BackupError(`Argumento desconhecido: ${arg}\n${USAGE}`);
+    else throw new BackupError(terminal.restore.unknownArgument(arg, USAGE));
   }
-  if (!dir) throw new BackupError("Informe a pasta do backup: npm run restore -- backups/eef-backup-… [--force]");
+  if (!dir) throw new BackupError(terminal.restore.dirRequired);
   return { dir, ...flags };
 }
 
@@ -352,25 +338,19 @@ if (import.meta.main) {
     const config = parseConfig();
     const result = await restoreBackup(config, dir, options);
     const { manifest, movedAside } = result;
-    if (result.signature === "unsigned") console.warn("⚠ Restaurado SEM conferir a assinatura do manifesto (--unsigned).");
-    console.log(`Backup de ${manifest.createdAt} restaurado em ${config.dataDir}`);
-    console.log(`  banco: ${config.database.kind === "sqlite" ? config.database.file : ""}; ${manifest.files.length} arquivo(s) de mídia e segredos`);
-    if (movedAside) console.log(`  os dados anteriores foram movidos para ${movedAside}`);
-    console.log(
-      `  ${result.endedSessions} sessão(ões) e ${result.endedTokens} link(s) de redefinição/confirmação da época do backup foram encerrados: todos entram de novo.`,
-    );
+    if (result.signature === "unsigned") console.warn(terminal.restore.unsignedWarning);
+    console.log(terminal.restore.restored(manifest.createdAt, config.dataDir));
+    console.log(terminal.restore.database(config.database.kind === "sqlite" ? config.database.file : "", manifest.files.length));
+    if (movedAside) console.log(terminal.restore.movedAside(movedAside));
+    console.log(terminal.restore.accessEnded(result.endedSessions, result.endedTokens));
     if (result.admins.kept === "backup") {
-      console.log(`  administradores: os ${result.admins.count} do backup (--keep-admins).`);
+      console.log(terminal.restore.adminsFromBackup(result.admins.count));
     } else if (result.admins.count || result.admins.dropped) {
-      console.log(
-        `  administradores: mantidos os ${result.admins.count} de antes da restauração${result.admins.dropped ? ` (${result.admins.dropped} sem conta no backup ficaram de fora)` : ""}; os do backup não voltam sem --keep-admins.`,
-      );
+      console.log(terminal.restore.adminsKept(result.admins.count, result.admins.dropped));
     } else {
-      console.log(
-        "  administradores: nenhum (os do backup não voltam sem --keep-admins). Crie um: npm run admin -- create --email voce@exemplo.com.br",
-      );
+      console.log(terminal.restore.noAdmins);
     }
-    console.log("Pode iniciar o servidor (npm start).");
+    console.log(terminal.restore.startServer);
   } catch (error) {
     if (error instanceof BackupError || (error instanceof Error && error.name === "ConfigError")) {
       console.error(error.message);

@@ -8,8 +8,9 @@ import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
 import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
+import { terminal } from "../app/i18n/pt-BR.ts";
 
-const USAGE = "Uso: npm run seed:news -- --count N [--highlighted-share 0.15] [--images 60]";
+const USAGE = terminal.seedNews.usage;
 
 /** Reads the options; a bad one ends the command with the usage line (exit code 1). */
 function readOptions(argv: string[]): { count: number; highlightedShare: number; withImages: number } {
@@ -27,11 +28,11 @@ function readOptions(argv: string[]): { count: number; highlightedShare: number;
     return fail(error instanceof Error ? error.message : String(error));
   }
   const count = Number(values.count);
-  if (!Number.isInteger(count) || count < 1) fail("Informe quantas notícias criar com --count (inteiro ≥ 1).");
+  if (!Number.isInteger(count) || count < 1) fail(terminal.seedNews.countRequired);
   const highlightedShare = Number(values["highlighted-share"] ?? 0.15);
-  if (!(highlightedShare >= 0 && highlightedShare <= 1)) fail("--highlighted-share vai de 0 a 1 (ex.: 0.15).");
+  if (!(highlightedShare >= 0 && highlightedShare <= 1)) fail(terminal.seedNews.highlightedShare);
   const withImages = Number(values.images ?? 60);
-  if (!Number.isInteger(withImages) || withImages < 0) fail("--images é um inteiro ≥ 0.");
+  if (!Number.isInteger(withImages) || withImages < 0) fail(terminal.seedNews.images);
   return { count, highlightedShare, withImages };
 }
 
@@ -45,7 +46,7 @@ const services = createServices(config, createLogger({ logLevel: "warn" }));
 try {
   await migrateAll(services);
   const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
-  console.log(`Adicionando ${formatNumber(options.count)} notícias em ${where}…`);
+  console.log(terminal.seedNews.adding(formatNumber(options.count), where));
   const started = performance.now();
   let lastReport = 0;
   const result = await seedBulkNews(services, {
@@ -57,11 +58,16 @@ try {
       console.log(`  ${formatNumber(inserted)} / ${formatNumber(total)} (${seconds(performance.now() - started)})`);
     },
   });
-  if (result.imagesSkipped) console.error("Aviso: o armazenamento de mídia não está conectado; as notícias foram criadas sem imagem.");
+  if (result.imagesSkipped) console.error(terminal.seedNews.imagesSkipped);
   const perSecond = Math.round(result.inserted / Math.max(result.ms / 1000, 0.001));
   console.log(
-    `${formatNumber(result.inserted)} notícias adicionadas em ${seconds(result.ms)} (${formatNumber(perSecond)}/s): ` +
-      `${formatNumber(result.highlighted)} em destaque, ${formatNumber(result.withImages)} com imagem.`,
+    terminal.seedNews.done(
+      formatNumber(result.inserted),
+      seconds(result.ms),
+      formatNumber(perSecond),
+      formatNumber(result.highlighted),
+      formatNumber(result.withImages),
+    ),
   );
 } finally {
   await services.events.close();

@@ -569,8 +569,9 @@ export const t = {
 export type Messages = typeof t;
 
 /**
- * Texts for the person at the terminal: configuration refusals, `npm run admin`, the first-admin notice at start-up and
- * the report of `npm run import:firestore`. A separate export so the browser's bundle, which imports `t`, does not
+ * Texts for the person at the terminal: configuration refusals, `npm run admin`, the first-admin notice at start-up,
+ * the report of `npm run import:firestore` and the operator commands of scripts/ (backup, restore, db:migrate,
+ * media:sweep, seed:news). A separate export so the browser's bundle, which imports `t`, does not
  * carry them.
  */
 export const terminal = {
@@ -733,5 +734,107 @@ export const terminal = {
         `Com SQLite este comando não avisa o servidor em execução: as páginas em cache mostram as novidades em até ` +
         `${seconds} s (PAGE_CACHE_TTL_SECONDS), ou reinicie o servidor.`,
     },
+  },
+  /** `npm run backup` (scripts/backup.ts); `command` is `npm run backup` or `npm run restore`. The tests quote some. */
+  backup: {
+    postgresRefused: (command: string) =>
+      `${command} cobre só a instalação embutida (SQLite + mídia local), e DATABASE_URL aponta para um PostgreSQL.\n` +
+      '  Para o banco, use as ferramentas do PostgreSQL: pg_dump -Fc "$DATABASE_URL" > banco.dump (e pg_restore para voltar),\n' +
+      "  ou os backups/snapshots automáticos do seu PostgreSQL gerenciado.",
+    mediaStoreRefused: (command: string, store: string) =>
+      `${command} cobre só a instalação embutida (SQLite + mídia local), e MEDIA_STORE=${store}.\n` +
+      "  A mídia fica no armazenamento externo: use o versionamento, a replicação ou os backups do próprio bucket/serviço\n" +
+      "  (ex.: versionamento do S3/R2/MinIO), e copie o banco SQLite à parte.",
+    outInsideDataDir: (out: string, dataDir: string) => `A pasta do backup (${out}) não pode ficar dentro de DATA_DIR (${dataDir}).`,
+    databaseNotFound: (file: string) => `Banco de dados não encontrado em ${file}: nada para copiar (confira DATA_DIR e DATABASE_URL).`,
+    alreadyExists: (dir: string) => `Já existe um backup em ${dir}.`,
+    help: "Uso: npm run backup [-- --out PASTA]   (padrão: ./backups)",
+    unknownArgument: (argument: string) => `Argumento desconhecido: ${argument}\nUso: npm run backup [-- --out PASTA]`,
+    created: (dir: string) => `Backup criado em ${dir}`,
+    database: (size: string, sha256: string) => `  banco: ${size} (sha256 ${sha256})`,
+    media: (files: number, total: string, seconds: string) => `  mídia: ${files} arquivo(s); total ${total}; ${seconds} s`,
+    /** Followed by the keys, one a line. */
+    missingMedia: (count: number) => `⚠ ${count} arquivo(s) de mídia citados no banco não estavam na pasta de mídia (já faltavam antes do backup):`,
+    restoreHint: (dir: string) => `Para restaurar (com o servidor parado): npm run restore -- ${dir}`,
+  },
+  /** `npm run restore` (scripts/restore.ts). The tests quote some. */
+  restore: {
+    usage: "Uso: npm run restore -- PASTA_DO_BACKUP [--force] [--keep-admins] [--unsigned]   (pare o servidor antes)",
+    unknownArgument: (argument: string, usage: string) => `Argumento desconhecido: ${argument}\n${usage}`,
+    dirRequired: "Informe a pasta do backup: npm run restore -- backups/eef-backup-… [--force]",
+    /** `signedBy`: the key id the manifest names ("" when it names none); `configured`: the id of the configured key. */
+    signatureMismatch: (signedBy: string, configured: string) =>
+      `A assinatura do manifesto não confere: o backup foi alterado depois de feito, ou assinado com outra chave` +
+      `${signedBy ? ` (a do backup tem id ${signedBy}; a configurada, ${configured})` : ""}. Restauração recusada.`,
+    signingKeyMissing: (keyFile: string) =>
+      `A assinatura do manifesto não pode ser conferida: falta a chave de assinatura de backups. Defina BACKUP_SIGNING_KEY ` +
+      `com a mesma chave da instalação de origem, ou copie o arquivo DATA_DIR/secrets/${keyFile} dela para cá ` +
+      `(a chave nunca vai dentro do backup). Se não houver como, --unsigned restaura sem conferir (não recomendado).`,
+    notSigned: (signatureFile: string) =>
+      `Este backup não tem assinatura (${signatureFile}): não há como saber se foi alterado. Use --unsigned para ` +
+      `restaurá-lo mesmo assim (não recomendado).`,
+    notABackup: (dir: string, manifestFile: string) =>
+      `${dir} não é um backup do Esporte em Foco: falta ${manifestFile} (backups incompletos terminam em .incompleto).`,
+    manifestCorrupt: (manifestFile: string) => `${manifestFile} está corrompido (não é um JSON válido). Restauração recusada.`,
+    manifestUnknown: (manifestFile: string, format: string) =>
+      `${manifestFile} não é um manifesto de backup reconhecido (formato ${format}, versão 1 ou 2). Restauração recusada.`,
+    manifestDatabase: (databaseFile: string) => `Manifesto inválido: o banco deveria ser ${databaseFile}.`,
+    /** Problems of the files against the manifest, each after the file's path. */
+    problem: {
+      invalidEntry: (file: string) => `${file}: entrada inválida no manifesto`,
+      missing: (file: string) => `${file}: arquivo ausente`,
+      size: (file: string, size: number, expected: number) => `${file}: tamanho ${size}, esperado ${expected}`,
+      checksum: (file: string) => `${file}: soma SHA-256 não confere`,
+      notListed: (file: string) => `${file}: arquivo fora do manifesto`,
+      more: (count: number) => `  … e mais ${count}`,
+    },
+    /** `lines`: the problems, already indented. */
+    mismatch: (dir: string, lines: string[]) => `O backup em ${dir} não confere com o manifesto; restauração recusada:\n${lines.join("\n")}`,
+    databaseInUse: (file: string, pids: number[]) =>
+      `O banco ${file} está aberto pelo(s) processo(s) ${pids.join(", ")} (o servidor?): pare-o antes de restaurar.`,
+    serverRunning: (port: number) =>
+      `Um servidor do Esporte em Foco responde na porta ${port}: pare-o antes de restaurar (os arquivos estão em uso).`,
+    dataDirNotEmpty: (dataDir: string, entries: string[]) =>
+      `DATA_DIR (${dataDir}) já tem dados:\n${entries.map((entry) => `  ${entry}`).join("\n")}\n` +
+      "Pare o servidor e rode de novo com --force para substituí-los (os atuais vão para DATA_DIR/antes-da-restauracao-…/).",
+    copyMismatch: "A cópia do banco não confere com o manifesto (disco cheio?). Restauração interrompida.",
+    integrityFailed: (detail: string) => `O banco do backup falhou na verificação de integridade: ${detail}`,
+    unsignedWarning: "⚠ Restaurado SEM conferir a assinatura do manifesto (--unsigned).",
+    restored: (createdAt: string, dataDir: string) => `Backup de ${createdAt} restaurado em ${dataDir}`,
+    database: (file: string, files: number) => `  banco: ${file}; ${files} arquivo(s) de mídia e segredos`,
+    movedAside: (dir: string) => `  os dados anteriores foram movidos para ${dir}`,
+    accessEnded: (sessions: number, tokens: number) =>
+      `  ${sessions} sessão(ões) e ${tokens} link(s) de redefinição/confirmação da época do backup foram encerrados: todos entram de novo.`,
+    adminsFromBackup: (count: number) => `  administradores: os ${count} do backup (--keep-admins).`,
+    adminsKept: (count: number, dropped: number) =>
+      `  administradores: mantidos os ${count} de antes da restauração${dropped ? ` (${dropped} sem conta no backup ficaram de fora)` : ""}; os do backup não voltam sem --keep-admins.`,
+    noAdmins: "  administradores: nenhum (os do backup não voltam sem --keep-admins). Crie um: npm run admin -- create --email voce@exemplo.com.br",
+    startServer: "Pode iniciar o servidor (npm start).",
+  },
+  /** `npm run db:migrate` (scripts/migrate.ts). */
+  migrate: {
+    applied: (names: string[]) => `Migrações aplicadas: ${names.join(", ")}`,
+    upToDate: "Banco de dados já está atualizado.",
+  },
+  /** `npm run media:sweep` (scripts/media-sweep.ts). */
+  mediaSweep: {
+    installation: (id: string, store: string) => `Instalação ${id} (armazenamento ${store}).`,
+    refused: (reason: string) => `Recusado: ${reason}.\nConfira com --dry-run; se estiver certo, repita com --force.`,
+    /** Printed after the keys, one a line. */
+    wouldRemove: (count: number) => `${count} objeto(s) seriam removidos (simulação: nada foi apagado).`,
+    removed: (records: number, files: number, tempFiles: number) =>
+      `Removidos: ${records} registro(s) de mídia, ${files} objeto(s), ${tempFiles} arquivo(s) temporário(s).`,
+    skippedUnowned: (count: number) => `${count} registro(s) antigo(s) sem a marca desta instalação ficaram como estão.`,
+  },
+  /** `npm run seed:news` (scripts/seed-news.ts); numbers and durations come formatted. The tests quote some. */
+  seedNews: {
+    usage: "Uso: npm run seed:news -- --count N [--highlighted-share 0.15] [--images 60]",
+    countRequired: "Informe quantas notícias criar com --count (inteiro ≥ 1).",
+    highlightedShare: "--highlighted-share vai de 0 a 1 (ex.: 0.15).",
+    images: "--images é um inteiro ≥ 0.",
+    adding: (count: string, where: string) => `Adicionando ${count} notícias em ${where}…`,
+    imagesSkipped: "Aviso: o armazenamento de mídia não está conectado; as notícias foram criadas sem imagem.",
+    done: (inserted: string, duration: string, perSecond: string, highlighted: string, withImages: string) =>
+      `${inserted} notícias adicionadas em ${duration} (${perSecond}/s): ` + `${highlighted} em destaque, ${withImages} com imagem.`,
   },
 } as const;

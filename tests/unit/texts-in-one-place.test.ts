@@ -4,9 +4,10 @@ import { parse } from "@babel/parser";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every text a user of the site can see lives in app/i18n/pt-BR.ts. This scans the source of app/ and server/ for
- * string literals, template pieces and JSX text with Portuguese letters (accents, cedilla) anywhere else. The few files
- * allowed to hold such text are listed with the reason.
+ * Every text a user of the site can see lives in app/i18n/pt-BR.ts, and so do the texts of the operator's commands
+ * (`terminal`). This scans the source of app/, server/ and scripts/ for string literals, template pieces and JSX text
+ * with Portuguese letters (accents, cedilla) anywhere else. The few files allowed to hold such text are listed with
+ * the reason.
  */
 const ROOT = join(import.meta.dirname, "..", "..");
 const ALLOWED: Record<string, string> = {
@@ -14,6 +15,10 @@ const ALLOWED: Record<string, string> = {
   "app/.server/seed/demo-content.ts": "the demo's news and sponsors (content, not interface text)",
   "app/.server/seed/bulk-news-words.ts": "words the bulk seed builds fake news from (content)",
   "app/.server/seed/bulk-news.server.ts": "category names of the bulk seed (content)",
+  "scripts/test.ts": "development only: `npm test`, run by the people working on the code and by CI, not by an operator",
+  "scripts/ensure-chromium.ts": "development only: installs the browser the e2e tests drive",
+  "scripts/security.ts": "development only: the scanner run (`npm run security`); its route labels and demo form values are test input",
+  "scripts/make-demo-media.ts": "development only: redraws the committed demo pictures (`npm run demo:media`)",
 };
 const PORTUGUESE_LETTER = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/;
 /** Common Portuguese words written without accents; looked for only in texts of two words or more (ids like "x-erro" are not texts). */
@@ -68,8 +73,10 @@ describe("user texts in one place", () => {
     expect(portugueseLiterals("sample.tsx", source).map((hit) => hit.line)).toEqual([3, 4, 4, 5, 7]);
   });
 
-  it("app/ and server/ hold no Portuguese text outside app/i18n/pt-BR.ts and the allowed files", () => {
-    const files = [...sourceFiles(join(ROOT, "app")), ...sourceFiles(join(ROOT, "server"))];
+  it("app/, server/ and scripts/ hold no Portuguese text outside app/i18n/pt-BR.ts and the allowed files", () => {
+    const scripts = sourceFiles(join(ROOT, "scripts"));
+    expect(scripts.length).toBeGreaterThan(10);
+    const files = [...sourceFiles(join(ROOT, "app")), ...sourceFiles(join(ROOT, "server")), ...scripts];
     expect(files.length).toBeGreaterThan(100);
     const offenders = files.flatMap((path) => {
       const name = relative(ROOT, path).split("\\").join("/");
