@@ -49,7 +49,10 @@ import {
  * refused: the backup was edited, or signed with another key.
  */
 export function checkSignature(dir: string, key: Buffer | null, allowUnsigned: boolean): "signed" | "unsigned" {
-  const manifestBytes = fs.readFileSync(path.join(dir, MANIFEST_FILE));
+  const manifestFile = path.join(dir, MANIFEST_FILE);
+  // A folder that does not exist, or is not a backup: the same clear refusal as verifyBackup's, not a stack trace.
+  if (!fs.existsSync(manifestFile)) throw new BackupError(terminal.restore.notABackup(dir, MANIFEST_FILE));
+  const manifestBytes = fs.readFileSync(manifestFile);
   const signatureFile = path.join(dir, SIGNATURE_FILE);
   const signature = fs.existsSync(signatureFile) ? fs.readFileSync(signatureFile, "utf8").trim() : null;
   if (signature && key) {

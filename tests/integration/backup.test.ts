@@ -12,6 +12,7 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
+import { terminal } from "../../app/i18n/pt-BR.ts";
 import {
   BACKUP_DB_FILE,
   BackupError,
@@ -170,6 +171,16 @@ describe("backup e restauração (instalação embutida)", () => {
     // Put back as it was: the backup is whole again.
     fs.writeFileSync(manifestFile, original);
     expect(verifyBackup(dir).database.sha256).toBe((JSON.parse(original) as BackupManifest).database.sha256);
+  });
+
+  it("uma pasta que não existe, ou que não é um backup: recusa clara, sem tocar no DATA_DIR", async () => {
+    const target = tempDir("eef-backup-dst-");
+    const config = configFor(target, sqliteEnv(target));
+    const missing = path.join(tempDir("eef-backup-none-"), "nao-existe");
+    await expect(restoreBackup(config, missing, { checkServer: false })).rejects.toThrow(terminal.restore.notABackup(missing, MANIFEST_FILE));
+    const empty = tempDir("eef-backup-empty-");
+    await expect(restoreBackup(config, empty, { checkServer: false })).rejects.toThrow(terminal.restore.notABackup(empty, MANIFEST_FILE));
+    expect(fs.readdirSync(target)).toEqual([]);
   });
 
   it("DATA_DIR com dados: recusa sem --force; com --force os dados atuais vão para uma pasta ao lado", async () => {
