@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { type AppServices, createServices, migrateAll } from "../../app/.server/app.server.ts";
+import type { Database } from "../../app/.server/db/schema.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
 
 /**
@@ -73,4 +74,13 @@ export async function createTestServices(
       await postgres?.drop();
     },
   };
+}
+
+/** How many rows a table holds now. */
+export async function countRows(services: Pick<AppServices, "database">, table: keyof Database): Promise<number> {
+  const row = await services.database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -8,7 +8,7 @@ import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/f
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
-import { makeDataDir } from "../factories/services.ts";
+import { countRows, makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 type Services = TestServices;
@@ -330,15 +330,7 @@ describe("the first start on an installation without admins (announceFirstAdmin)
     return printed.join("\n");
   }
 
-  const users = async (services: Services) =>
-    Number(
-      (
-        await services.database.db
-          .selectFrom("user")
-          .select((eb) => eb.fn.countAll().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const users = (services: Services) => countRows(services, "user");
 
   it("in production never creates an account: it prints the command that creates one (which asks for the password)", async () => {
     const services = await open({ NODE_ENV: "production" });

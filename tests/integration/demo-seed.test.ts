@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_MEDIA } from "../../app/.server/seed/demo-content.ts";
 import { demoMediaDir, seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
 import { createNews, listAllNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { countRows, createTestServices, makeDataDir } from "../factories/services.ts";
 import { useTestServices } from "../factories/use-services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
@@ -13,17 +13,7 @@ type Services = Awaited<ReturnType<typeof createTestServices>>;
 const SLOW = 90_000;
 
 async function counts(services: Services) {
-  const { db } = services.database;
-  const count = async (table: "news" | "sponsors" | "media") =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return { news: await count("news"), sponsors: await count("sponsors"), media: await count("media") };
+  return { news: await countRows(services, "news"), sponsors: await countRows(services, "sponsors"), media: await countRows(services, "media") };
 }
 
 function fileCount(dir: string): number {

@@ -9,7 +9,7 @@ import type { StoredVariant } from "../../app/.server/media/media.service.server
 import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
 import type { MediaStore } from "../../app/.server/storage/media-store.ts";
 import { makeTestImage } from "../factories/news.ts";
-import { makeDataDir } from "../factories/services.ts";
+import { countRows, makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-media-");
@@ -25,15 +25,7 @@ function listFiles(dir: string): string[] {
 
 const mediaDir = (services: TestServices) => path.join(services.dataDir, "media");
 const variantsOf = (row: { variants: string }) => JSON.parse(row.variants) as StoredVariant[];
-const mediaCount = async (services: TestServices) =>
-  Number(
-    (
-      await services.database.db
-        .selectFrom("media")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const mediaCount = (services: TestServices) => countRows(services, "media");
 
 /** A PNG header announcing a 20000×20000 grey image (400 M pixels) followed by a tiny data chunk. */
 function decompressionBombPng(): Buffer {

@@ -7,7 +7,7 @@ import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { type BulkNewsResult, seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { listAllNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { countRows, createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
@@ -15,14 +15,6 @@ const CATEGORIES = ["Futebol", "Basquete", "Vôlei", "Tênis", "Fórmula 1", "MM
 const NOW = new Date("2026-11-22T15:00:00.000Z");
 const SPACING_MS = 600_000;
 const COUNT = 1200;
-
-async function count(services: Services, table: "news" | "media"): Promise<number> {
-  const row = await services.database.db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 describe("seedBulkNews", () => {
   let services: Services;
@@ -50,7 +42,7 @@ describe("seedBulkNews", () => {
 
   it("adds exactly the news asked, in transactions, reporting progress after each", async () => {
     expect(first.inserted).toBe(COUNT);
-    expect(await count(services, "news")).toBe(COUNT);
+    expect(await countRows(services, "news")).toBe(COUNT);
     expect(progress).toEqual([200, 400, 600, 800, 1000, 1200]);
   });
 
@@ -122,7 +114,7 @@ describe("seedBulkNews", () => {
 
     const [newest, second] = await listAllNews(services);
     await services.newsEditor.deleteNews(newest!.id);
-    expect(await count(services, "media")).toBe(4);
+    expect(await countRows(services, "media")).toBe(4);
     const survivor = await services.news.getNews(second!.id);
     expect(survivor.media?.kind).toBe("image");
     const stillStored = await services.store.stat(survivor.media!.src.replace(/^\/media\//, ""));
@@ -130,11 +122,11 @@ describe("seedBulkNews", () => {
   });
 
   it("can run again on the same database: adds as many more, nothing collides", async () => {
-    const before = await count(services, "news");
+    const before = await countRows(services, "news");
     const again = await seedBulkNews(services, { count: 300, withImages: 2, now: NOW, seed: 42 });
     expect(again.inserted).toBe(300);
-    expect(await count(services, "news")).toBe(before + 300);
-    expect(await count(services, "media")).toBe(4 + 2);
+    expect(await countRows(services, "news")).toBe(before + 300);
+    expect(await countRows(services, "media")).toBe(4 + 2);
     const home = await services.news.getHome();
     expect(home.recent).toHaveLength(3);
     expect(home.highlights).toHaveLength(3);
@@ -175,19 +167,19 @@ describe("npm run seed:news", () => {
       expect(result.stdout).toMatch(/Adicionando 40 notícias em /);
       expect(result.stdout).toContain("40 / 40");
       expect(result.stdout).toMatch(/40 notícias adicionadas em [\d,]+ s \([\d.]+\/s\): 10 em destaque, 2 com imagem\./);
-      expect(await count(services, "news")).toBe(expected);
+      expect(await countRows(services, "news")).toBe(expected);
     }
-    expect(await count(services, "media")).toBe(4);
+    expect(await countRows(services, "media")).toBe(4);
   }, 120_000);
 
   it("refuses a missing or bad count with the usage line and exit code 1, adding nothing", async () => {
-    const before = await count(services, "news");
+    const before = await countRows(services, "news");
     for (const args of [[], ["--count", "0"], ["--count", "10", "--highlighted-share", "2"], ["--count", "dez"]]) {
       const result = run(args);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain("Uso: npm run seed:news -- --count N");
       expect(result.stderr).not.toMatch(/\bat \w/);
     }
-    expect(await count(services, "news")).toBe(before);
+    expect(await countRows(services, "news")).toBe(before);
   }, 60_000);
 });

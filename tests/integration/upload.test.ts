@@ -18,6 +18,7 @@ import {
   type UploadRules,
 } from "../../app/.server/media/upload.server.ts";
 import { makeTestImage } from "../factories/news.ts";
+import { countRows } from "../factories/services.ts";
 import { type TestServices, useScratchDirs, useTestServices } from "../factories/use-services.ts";
 
 // The app's own ffmpeg (@ffmpeg-installer/ffmpeg): no system package needed. Only a platform it ships no binary for
@@ -39,15 +40,7 @@ function listFiles(dir: string): string[] {
 
 const tmpOf = (services: TestServices) => path.join(services.dataDir, "tmp", "uploads");
 const mediaDir = (services: TestServices) => path.join(services.dataDir, "media");
-const mediaCount = async (services: TestServices) =>
-  Number(
-    (
-      await services.database.db
-        .selectFrom("media")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const mediaCount = (services: TestServices) => countRows(services, "media");
 
 /** Nothing of a refused upload may remain: no temporary file, no stored file, no record. */
 async function expectNothingStored(services: TestServices) {
