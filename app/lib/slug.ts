@@ -1,14 +1,19 @@
-/**
- * A readable URL segment from a title: accents folded ("Seleção" → "selecao"), lower case, words joined by hyphens,
- * at most `max` characters (cut at a word boundary). Empty when nothing readable is left.
- */
-export function slugify(text: string, max = 80): string {
-  const slug = text
+/** Accents folded ("Seleção" → "selecao"), lower case, every run of other characters one hyphen, none at the ends. */
+export function foldToSlug(text: string): string {
+  return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
+}
+
+/**
+ * A readable URL segment from a title: accents folded ("Seleção" → "selecao"), lower case, words joined by hyphens,
+ * at most `max` characters (cut at a word boundary). Empty when nothing readable is left.
+ */
+export function slugify(text: string, max = 80): string {
+  const slug = foldToSlug(text);
   if (slug.length <= max) return slug;
   const cut = slug.slice(0, max + 1);
   const lastHyphen = cut.lastIndexOf("-");

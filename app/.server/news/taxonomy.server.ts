@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { foldToSlug } from "../../lib/slug.ts";
 import type { Database } from "../db/schema.ts";
 
 export type TermKind = "category" | "author";
@@ -9,14 +10,7 @@ export type TermKind = "category" | "author";
  * bytes. Keep in step with the copy in migrations/2026-11-25-020-taxonomy.ts.
  */
 export function termSlug(text: string): string {
-  const slug = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/, "");
+  const slug = foldToSlug(text).slice(0, 80).replace(/-+$/, "");
   return slug || `t-${Buffer.from(text.trim().normalize("NFC"), "utf8").toString("hex").slice(0, 60)}`;
 }
 
