@@ -1,7 +1,7 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
 import type { RunningSite, SiteOptions } from "./support/site.ts";
-import { expect, openPage, t, test } from "./support/fixtures.ts";
+import { expect, openPage, t, test, watchViolations } from "./support/fixtures.ts";
 
 // Posts from other sites inside an article: a static block until the reader clicks, then the provider's player.
 // Nothing here reaches the internet: every request to another host is answered by the test (and recorded).
@@ -53,23 +53,6 @@ async function blockThirdParties(context: BrowserContext, site: RunningSite): Pr
     },
   );
   return requested;
-}
-
-/** CSP violations reported by the page (the DOM event) and by Chromium's console. */
-async function watchViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) found.push(message.text());
-  });
-  await page.exposeBinding("__reportCsp", (_source, violation: string) => {
-    found.push(violation);
-  });
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) =>
-      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(`${event.violatedDirective} ${event.blockedURI}`),
-    );
-  });
-  return found;
 }
 
 /** A site with one article whose text holds a post of each provider, and that article's path. */

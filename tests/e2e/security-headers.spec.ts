@@ -9,10 +9,9 @@
  *   and the admin pages, while React hydrates and client-side interactions work.
  */
 import { createHash } from "node:crypto";
-import type { Page } from "@playwright/test";
 import routes from "../../app/routes.ts";
 import { createNews } from "../factories/news.ts";
-import { expect, openPage, SESSION_COOKIE, signInAsAdmin, t, test, waitForHydration } from "./support/fixtures.ts";
+import { expect, openPage, SESSION_COOKIE, signInAsAdmin, t, test, waitForHydration, watchViolations } from "./support/fixtures.ts";
 
 const FIXED = {
   "x-content-type-options": "nosniff",
@@ -212,26 +211,6 @@ test("cabeçalhos de segurança e CSP em toda rota da tabela (anônimo e admin),
     await context.close();
   }
 });
-
-/**
- * Collects CSP violations two ways, across navigations: the DOM event (any directive, reported to the test through
- * a binding) and Chromium's console report.
- */
-async function watchViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) found.push(message.text());
-  });
-  await page.exposeBinding("__reportCsp", (_source, violation: string) => {
-    found.push(violation);
-  });
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) =>
-      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(`${event.violatedDirective} ${event.blockedURI} ${location.pathname}`),
-    );
-  });
-  return found;
-}
 
 test("no Chromium, nenhuma violação da CSP nas páginas públicas (com e sem cache), no login e nas páginas do admin; a hidratação funciona", async ({
   launchSite,

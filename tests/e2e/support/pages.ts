@@ -64,3 +64,23 @@ export async function throttleUploads(page: Page, bytesPerSecond: number): Promi
     await cdp.detach();
   };
 }
+
+/**
+ * Collects CSP violations two ways, across navigations: the DOM event (any directive, reported to the test through
+ * a binding) and Chromium's console report. Each DOM report reads `<directive> <blocked URI> <page path>`.
+ */
+export async function watchViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) found.push(message.text());
+  });
+  await page.exposeBinding("__reportCsp", (_source, violation: string) => {
+    found.push(violation);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(`${event.violatedDirective} ${event.blockedURI} ${location.pathname}`),
+    );
+  });
+  return found;
+}
