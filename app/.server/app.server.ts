@@ -87,7 +87,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
   const reads = createReadCounter({ db: database.db, log });
   // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance.
   events.subscribe((event) => {
-    if (event === "newsUpdated") reads.invalidate();
+    if (event === "newsUpdated" || event === "resync") reads.invalidate();
   });
   return {
     config,

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
 
 /**
- * Listens to the server's `newsUpdated` / `sponsorsUpdated` events and reloads the page's data (home, lists,
+ * Listens to the server's `newsUpdated` / `sponsorsUpdated` / `resync` events and reloads the page's data (home, lists,
  * article, footer) when one arrives. Several events in a burst cause one reload.
  */
 export function useLiveUpdates(): void {
@@ -19,6 +19,7 @@ export function useLiveUpdates(): void {
     };
     source.addEventListener("newsUpdated", onChange);
     source.addEventListener("sponsorsUpdated", onChange);
+    source.addEventListener("resync", onChange);
     return () => {
       clearTimeout(timer);
       source.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
-import type { createPostgresEventBus } from "../../app/.server/events/postgres-event-bus.server.ts";
+import { type createPostgresEventBus, parsePayload } from "../../app/.server/events/postgres-event-bus.server.ts";
 import { createTestServices, TEST_DATABASE } from "../factories/services.ts";
 
 describe("memory event bus", () => {
@@ -22,6 +22,29 @@ describe("memory event bus", () => {
   });
 });
 
+describe("event details", () => {
+  it("the memory bus hands each listener the event's detail", async () => {
+    const bus = createMemoryEventBus();
+    const received: unknown[] = [];
+    bus.subscribe((event, detail) => received.push([event, detail]));
+    await bus.publish("newsUpdated", { paths: ["/news/a", "/news/a.data"] });
+    await bus.publish("resync");
+    expect(received).toEqual([
+      ["newsUpdated", { paths: ["/news/a", "/news/a.data"] }],
+      ["resync", {}],
+    ]);
+  });
+
+  it("a notification's payload is read back, and a foreign or broken one is ignored or stripped of its detail", () => {
+    expect(parsePayload('abc:newsUpdated:{"paths":["/news/x"]}')).toEqual({ from: "abc", event: "newsUpdated", detail: { paths: ["/news/x"] } });
+    expect(parsePayload("abc:resync")).toEqual({ from: "abc", event: "resync", detail: {} });
+    expect(parsePayload("sponsorsUpdated")).toEqual({ from: null, event: "sponsorsUpdated", detail: {} });
+    expect(parsePayload("abc:dropTables")).toBeNull();
+    expect(parsePayload("abc:newsUpdated:{not json")).toEqual({ from: "abc", event: "newsUpdated", detail: {} });
+    expect(parsePayload('abc:newsUpdated:{"paths":[1,"/news/y"]}')).toEqual({ from: "abc", event: "newsUpdated", detail: { paths: ["/news/y"] } });
+  });
+});
+
 describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIFY)", () => {
   it("an event published by one instance reaches the subscribers of another", async () => {
     const first = await createTestServices();
@@ -35,6 +58,10 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
       await first.events.publish("newsUpdated");
       await first.events.publish("sponsorsUpdated");
       await expect.poll(() => received, { timeout: 5000 }).toEqual(["newsUpdated", "sponsorsUpdated"]);
+      const details: unknown[] = [];
+      bus.subscribe((event, detail) => details.push([event, detail]));
+      await first.events.publish("newsUpdated", { paths: ["/news/abc/velho", "/news/abc/novo"] });
+      await expect.poll(() => details, { timeout: 5000 }).toEqual([["newsUpdated", { paths: ["/news/abc/velho", "/news/abc/novo"] }]]);
     } finally {
       await second.events.close();
       await second.database.close();

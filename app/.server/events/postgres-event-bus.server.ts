@@ -4,16 +4,15 @@ import type pg from "pg";
 import { loadPg } from "../db/pg.server.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
-import { createSubscribers, type EventBus, type SiteEvent } from "./event-bus.ts";
+import { createSubscribers, type EventBus, SITE_EVENTS, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
 
 const CHANNEL = "eef_site_events";
-const EVENTS = new Set<SiteEvent>(["newsUpdated", "sponsorsUpdated"]);
 
 /**
  * Site events across instances through PostgreSQL LISTEN/NOTIFY, so a change made through any instance reaches the
  * pages open on all of them. The publishing instance delivers to its own subscribers at once (its page cache is stale
  * before the write's answer leaves, not a NOTIFY round trip later) and ignores its own notification when it comes
- * back; the payload is `<instance>:<event>`. Events
+ * back; the payload is `<instance>:<event>`, or `<instance>:<event>:<detail as JSON>` when the event carries one. Events
  * are published through the app's pool; one dedicated connection listens and reconnects by itself (with backoff)
  * after a failure.
  */
@@ -31,13 +30,9 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
     const next = new (loadPg().Client)({ connectionString: options.url });
     next.on("notification", (message) => {
       if (message.channel !== CHANNEL) return;
-      const payload = message.payload ?? "";
-      const separator = payload.lastIndexOf(":");
-      // A plain event name: from an instance of an earlier version (during a rolling update).
-      const from = separator < 0 ? null : payload.slice(0, separator);
-      const event = payload.slice(separator + 1) as SiteEvent;
-      if (from === origin || !EVENTS.has(event)) return;
-      subscribers.deliver(event);
+      const parsed = parsePayload(message.payload ?? "");
+      if (!parsed || parsed.from === origin) return;
+      subscribers.deliver(parsed.event, parsed.detail);
     });
     next.on("error", (error) => {
       options.log.warn({ err: error }, "event bus connection lost; reconnecting");
@@ -80,9 +75,10 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
 
   return {
     listening: start,
-    async publish(event) {
-      await sql`select pg_notify(${CHANNEL}, ${`${origin}:${event}`})`.execute(options.db);
-      subscribers.deliver(event);
+    async publish(event, detail) {
+      const payload = detail?.paths?.length ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
+      await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(options.db);
+      subscribers.deliver(event, detail);
     },
     subscribe(listener) {
       void start();
@@ -98,4 +94,22 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
       await current?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * `<instance>:<event>[:<detail JSON>]`, or a plain event name from an instance of an earlier version (during a rolling
+ * update). Anything else is ignored.
+ */
+export function parsePayload(payload: string): { from: string | null; event: SiteEvent; detail: SiteEventDetail } | null {
+  const [from = "", event, ...rest] = payload.split(":");
+  if (event === undefined) return SITE_EVENTS.has(from as SiteEvent) ? { from: null, event: from as SiteEvent, detail: {} } : null;
+  if (!SITE_EVENTS.has(event as SiteEvent)) return null;
+  if (rest.length === 0) return { from, event: event as SiteEvent, detail: {} };
+  try {
+    const value = JSON.parse(rest.join(":")) as { paths?: unknown };
+    const paths = Array.isArray(value.paths) ? value.paths.filter((path): path is string => typeof path === "string") : undefined;
+    return { from, event: event as SiteEvent, detail: paths ? { paths } : {} };
+  } catch {
+    return { from, event: event as SiteEvent, detail: {} };
+  }
 }

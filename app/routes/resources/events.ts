@@ -32,7 +32,7 @@ function admitStream(address: string): (() => void) | null {
 }
 
 /**
- * Server-Sent Events: `newsUpdated` and `sponsorsUpdated` reach every open page, which reloads its data.
+ * Server-Sent Events: `newsUpdated`, `sponsorsUpdated` and `resync` reach every open page, which reloads its data.
  * Public: the events carry no data, only the fact that something changed.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
