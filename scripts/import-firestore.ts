@@ -54,7 +54,6 @@ try {
       dryRun,
       externalOrigins: config.media.externalOrigins,
       database: config.database.kind,
-      pageCacheTtlSeconds: config.pageCache ? config.pageCache.ttlMs / 1000 : null,
     }).join("\n"),
   );
   if (summary.news.refused || summary.sponsors.refused || summary.unreadable) process.exitCode = 2;

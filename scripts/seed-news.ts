@@ -1,7 +1,8 @@
 /**
  * `npm run seed:news -- --count N [--highlighted-share 0.15] [--images 60]`: adds N generated news to the configured
  * database (DATABASE_URL / DATA_DIR from the environment or .env, like the server), for load tests and trying the
- * site with a big archive. Fires no event: restart a running server (or wait for its page cache TTL) to see them.
+ * site with a big archive. Running servers show them within seconds: on PostgreSQL the command publishes
+ * `newsUpdated` (LISTEN/NOTIFY); on SQLite they see the file change (app/.server/events/sqlite-event-bus.server.ts).
  */
 import { parseArgs } from "node:util";
 import { createServices, migrateAll } from "../app/.server/app.server.ts";
@@ -58,6 +59,7 @@ try {
       console.log(`  ${formatNumber(inserted)} / ${formatNumber(total)} (${seconds(performance.now() - started)})`);
     },
   });
+  if (result.inserted) await services.events.publish("newsUpdated");
   if (result.imagesSkipped) console.error(terminal.seedNews.imagesSkipped);
   const perSecond = Math.round(result.inserted / Math.max(result.ms / 1000, 0.001));
   console.log(

@@ -10,8 +10,9 @@ import { createRedisRateLimiter } from "./auth/redis-rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
 import { secureDataDir } from "./config/data-dir.server.ts";
 import { type AppConfig, assertProductionReady, loadDotEnv, parseConfig } from "./config/env.server.ts";
-import { createMemoryEventBus, type EventBus } from "./events/event-bus.ts";
+import type { EventBus } from "./events/event-bus.ts";
 import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
+import { createSqliteEventBus } from "./events/sqlite-event-bus.server.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { LOCK_KEYS, runExclusive, runWithLock } from "./db/locks.server.ts";
@@ -79,8 +80,11 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
   const betterAuth = createBetterAuth({ config, db: database.db, dialect: database.dialect, secret, mailer, log });
   const admins = createAdminService({ db: database.db, log });
   const media = createMediaService({ ...deps, log, installation });
+  // Other instances' (PostgreSQL) and other processes' (SQLite) changes reach this one's subscribers too.
   const events =
-    config.database.kind === "postgres" ? createPostgresEventBus({ url: config.database.url, db: database.db, log }) : createMemoryEventBus();
+    config.database.kind === "postgres"
+      ? createPostgresEventBus({ url: config.database.url, db: database.db, log })
+      : createSqliteEventBus({ db: database.db, log });
   const editorDeps = { db: database.db, media, store, events, log };
   const { redisUrl } = config.auth.rateLimit;
   const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();

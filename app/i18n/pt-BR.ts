@@ -730,9 +730,8 @@ export const terminal = {
         "apague-as antes, ou troque a mídia pelo painel).",
       ],
       postgresNotified: "Servidores em execução foram avisados (PostgreSQL LISTEN/NOTIFY): as páginas se atualizam sozinhas.",
-      sqliteCache: (seconds: number) =>
-        `Com SQLite este comando não avisa o servidor em execução: as páginas em cache mostram as novidades em até ` +
-        `${seconds} s (PAGE_CACHE_TTL_SECONDS), ou reinicie o servidor.`,
+      sqliteNoticed: (seconds: number) =>
+        `Servidores em execução com este arquivo SQLite percebem a mudança em até ${seconds} s: as páginas se atualizam sozinhas.`,
     },
   },
   /** `npm run backup` (scripts/backup.ts); `command` is `npm run backup` or `npm run restore`. The tests quote some. */

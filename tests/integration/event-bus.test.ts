@@ -1,7 +1,30 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
 import { type createPostgresEventBus, parsePayload } from "../../app/.server/events/postgres-event-bus.server.ts";
-import { createTestServices, TEST_DATABASE } from "../factories/services.ts";
+import type { createSqliteEventBus } from "../../app/.server/events/sqlite-event-bus.server.ts";
+import { countRows, createTestServices, TEST_DATABASE } from "../factories/services.ts";
+import { useTestServices } from "../factories/use-services.ts";
+
+const open = useTestServices("eef-events-");
+const run = promisify(execFile);
+
+/** `npm run seed:news` as its own process, on the test's database. */
+function seedNewsProcess(services: Awaited<ReturnType<typeof open>>, count: number) {
+  const database = services.config.database;
+  return run(process.execPath, [path.resolve("scripts/seed-news.ts"), "--count", String(count), "--images", "0"], {
+    env: {
+      ...process.env,
+      DATA_DIR: services.dataDir,
+      ...(database.kind === "postgres" ? { DATABASE_URL: database.url } : {}),
+      SEED_DEMO: "0",
+      NODE_ENV: "production",
+    },
+    timeout: 60_000,
+  });
+}
 
 describe("memory event bus", () => {
   it("delivers each event to every subscriber until it unsubscribes, and ends streams on close", async () => {
@@ -43,6 +66,85 @@ describe("event details", () => {
     expect(parsePayload("abc:newsUpdated:{not json")).toEqual({ from: "abc", event: "newsUpdated", detail: {} });
     expect(parsePayload('abc:newsUpdated:{"paths":[1,"/news/y"]}')).toEqual({ from: "abc", event: "newsUpdated", detail: { paths: ["/news/y"] } });
   });
+});
+
+describe("events sent with a commit", () => {
+  it("go out only if the transaction commits, after it, in order, with their detail", async () => {
+    const services = await open();
+    const url = services.config.database.kind === "postgres" ? services.config.database.url : null;
+    const other = url ? await createTestServices(undefined, { DATABASE_URL: url }) : null;
+    try {
+      const here: unknown[] = [];
+      const there: unknown[] = [];
+      services.events.subscribe((event, detail) => event !== "resync" && here.push([event, detail]));
+      other?.events.subscribe((event, detail) => event !== "resync" && there.push([event, detail]));
+      await (other?.events as ReturnType<typeof createPostgresEventBus> | undefined)?.listening();
+      const { db } = services.database;
+      // Sent, then the transaction fails: nothing is delivered anywhere, nothing is written.
+      await expect(
+        services.events.withCommit(db, async (trx, send) => {
+          await trx.insertInto("app_settings").values({ key: "k1", value: "v" }).execute();
+          await send("newsUpdated", { paths: ["/news/a"] });
+          throw new Error("after the send");
+        }),
+      ).rejects.toThrow("after the send");
+      expect(here).toEqual([]);
+      expect(await countRows(services, "app_settings")).toBe(0);
+      const result = await services.events.withCommit(db, async (trx, send) => {
+        await trx.insertInto("app_settings").values({ key: "k2", value: "v" }).execute();
+        await send("newsUpdated", { paths: ["/news/b"] });
+        // Not delivered yet: the transaction has not committed.
+        expect(here).toEqual([]);
+        await send("sponsorsUpdated");
+        return 42;
+      });
+      expect(result).toBe(42);
+      const expected = [
+        ["newsUpdated", { paths: ["/news/b"] }],
+        ["sponsorsUpdated", {}],
+      ];
+      expect(here).toEqual(expected);
+      if (other) {
+        await expect.poll(() => there, { timeout: 5000 }).toEqual(expected);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(there).toEqual(expected);
+      }
+    } finally {
+      await other?.close();
+    }
+  });
+});
+
+describe.runIf(TEST_DATABASE === "sqlite")("SQLite: changes made by another process", () => {
+  it("a second process writing to the file (npm run seed:news) makes this one's subscribers get resync within 2 s; its own writes do not", async () => {
+    const services = await open();
+    const bus = services.events as ReturnType<typeof createSqliteEventBus>;
+    const received: Array<{ event: SiteEvent; at: number }> = [];
+    bus.subscribe((event) => received.push({ event, at: Date.now() }));
+    await bus.checkNow();
+    // This process's own writes are not another process's: no resync.
+    await services.database.db.insertInto("app_settings").values({ key: "own", value: "write" }).execute();
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(received).toEqual([]);
+    const child = seedNewsProcess(services, 3);
+    await child;
+    const exited = Date.now();
+    expect(await countRows(services, "news")).toBe(3);
+    await expect.poll(() => received.map((entry) => entry.event), { timeout: 2_000, interval: 50 }).toContain("resync");
+    expect(received[0]!.at - exited).toBeLessThan(2_000);
+  }, 60_000);
+});
+
+describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL: commands reach running servers", () => {
+  it("npm run seed:news publishes newsUpdated through LISTEN/NOTIFY", async () => {
+    const services = await open();
+    const bus = services.events as ReturnType<typeof createPostgresEventBus>;
+    const received: SiteEvent[] = [];
+    bus.subscribe((event) => received.push(event));
+    await bus.listening();
+    await seedNewsProcess(services, 3);
+    await expect.poll(() => received, { timeout: 5000 }).toContain("newsUpdated");
+  }, 60_000);
 });
 
 describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIFY)", () => {
@@ -88,7 +190,7 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
     }
   });
 
-  it("reconnects after the listening connection is killed", async () => {
+  it("reconnects after the listening connection is killed, and tells its subscribers to resync", async () => {
     const services = await createTestServices();
     const url = services.config.database.kind === "postgres" ? services.config.database.url : "";
     const other = await createTestServices(undefined, { DATABASE_URL: url });
@@ -101,16 +203,19 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
       await sql`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()`.execute(
         services.database.db,
       );
+      // Whatever was sent while it was down is lost: once it listens again, its subscribers get resync.
+      await expect.poll(() => received, { timeout: 15_000, interval: 100 }).toContain("resync");
+      expect(received.filter((event) => event === "resync")).toHaveLength(1);
       // Events from another instance arrive only through the (re-established) listening connection.
       await expect
         .poll(
           async () => {
             await other.events.publish("newsUpdated");
-            return received.length;
+            return received.includes("newsUpdated");
           },
           { timeout: 15_000, interval: 300 },
         )
-        .toBeGreaterThan(0);
+        .toBe(true);
     } finally {
       await other.events.close();
       await other.database.close();

@@ -355,7 +355,7 @@ describe("running it twice", () => {
     expect(lines).toContain("news/malformado01: Título é obrigatório.");
     expect(await dump(services)).toEqual({ news: [], sponsors: [], media: [] });
     expect(listFiles(path.join(services.dataDir, "media"))).toEqual([]);
-    expect(summaryLines(summary, { dryRun: true, externalOrigins: [], database: "sqlite", pageCacheTtlSeconds: 300 })[0]).toBe(
+    expect(summaryLines(summary, { dryRun: true, externalOrigins: [], database: "sqlite" })[0]).toBe(
       "Resumo da simulação (--dry-run: nada foi gravado):",
     );
   });
@@ -543,13 +543,13 @@ describe("the summary", () => {
   };
   it("asks for EXTERNAL_MEDIA_ORIGINS only when they are not allowed yet, and says how running servers learn of the import", () => {
     const text = (externalOrigins: string[], database: "sqlite" | "postgres") =>
-      summaryLines(base, { dryRun: false, externalOrigins, database, pageCacheTtlSeconds: 300 }).join("\n");
+      summaryLines(base, { dryRun: false, externalOrigins, database }).join("\n");
     expect(text([], "sqlite")).toContain('EXTERNAL_MEDIA_ORIGINS="https://*.googleusercontent.com https://drive.google.com"');
     expect(text(["https://drive.google.com", "https://*.googleusercontent.com"], "sqlite")).not.toContain("EXTERNAL_MEDIA_ORIGINS");
     expect(text(["https://drive.google.com"], "sqlite")).toContain(
       'EXTERNAL_MEDIA_ORIGINS="https://drive.google.com https://*.googleusercontent.com"',
     );
-    expect(text([], "sqlite")).toContain("em até 300 s (PAGE_CACHE_TTL_SECONDS), ou reinicie o servidor");
+    expect(text([], "sqlite")).toContain("Servidores em execução com este arquivo SQLite percebem a mudança em até 2 s");
     expect(text([], "postgres")).toContain("Servidores em execução foram avisados (PostgreSQL LISTEN/NOTIFY)");
   });
 });

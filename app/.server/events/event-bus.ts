@@ -1,3 +1,7 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../db/schema.ts";
+import type { Logger } from "../logger.server.ts";
+
 /**
  * The page-wide events of the original, now pushed by the server to every open page, and `resync`: events may have
  * been missed (the listening connection came back, another process wrote to the database), so every subscriber
@@ -14,25 +18,51 @@ export interface SiteEventDetail {
 
 export type SiteEventListener = (event: SiteEvent, detail: SiteEventDetail) => void;
 
+/** Sends an event with the transaction it is given to: it goes out only if that transaction commits. */
+export type SendOnCommit = (event: SiteEvent, detail?: SiteEventDetail) => Promise<void>;
+
 /**
  * Publishes site events to every subscriber. In memory for one process; a PostgreSQL LISTEN/NOTIFY implementation
  * of the same interface carries them across instances.
  */
 export interface EventBus {
+  /**
+   * Sends an event now (after a change already committed): this instance's subscribers first, then the other
+   * instances. A failed notification is logged, never thrown: the change it announces is done.
+   */
   publish(event: SiteEvent, detail?: SiteEventDetail): Promise<void>;
+  /**
+   * Runs `work` in one transaction of `db`; the events it sends through `send` go with the commit. On PostgreSQL
+   * each is a `pg_notify` inside the transaction (other instances hear it only if the transaction commits); this
+   * instance's subscribers get them right after the commit, before `withCommit` resolves. A transaction that rolls
+   * back sends nothing. A failed notification is logged and never fails the committed work.
+   */
+  withCommit<T>(db: Kysely<Database>, work: (trx: Transaction<Database>, send: SendOnCommit) => Promise<T>): Promise<T>;
   subscribe(listener: SiteEventListener): () => void;
   /** Called once when the bus closes (shutdown), so open streams can end. */
   onClose(callback: () => void): () => void;
   close(): Promise<void>;
 }
 
-/** The subscriber bookkeeping every bus shares: who listens, who wants to know when the bus closes. */
-export function createSubscribers() {
+/**
+ * The subscriber bookkeeping every bus shares: who listens, who wants to know when the bus closes. A listener that
+ * throws is logged and the others still get the event (a broken subscriber must not fail the write that published).
+ */
+export function createSubscribers(log?: Pick<Logger, "warn">) {
   const listeners = new Set<SiteEventListener>();
   const closeCallbacks = new Set<() => void>();
   return {
     deliver(event: SiteEvent, detail: SiteEventDetail = {}) {
-      for (const listener of [...listeners]) listener(event, detail);
+      for (const listener of [...listeners]) {
+        try {
+          listener(event, detail);
+        } catch (error) {
+          log?.warn({ err: error, event }, "site event listener failed");
+        }
+      }
+    },
+    get size() {
+      return listeners.size;
     },
     subscribe(listener: SiteEventListener): () => void {
       listeners.add(listener);
@@ -51,12 +81,32 @@ export function createSubscribers() {
   };
 }
 
-export function createMemoryEventBus(): EventBus {
-  const subscribers = createSubscribers();
+/**
+ * `withCommit` for a bus whose events need nothing from the transaction (the memory bus): the events sent are kept
+ * and handed to `deliver` after the commit, in order; nothing when the work throws (the transaction rolled back).
+ */
+export async function runThenDeliver<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>, send: SendOnCommit) => Promise<T>,
+  deliver: (event: SiteEvent, detail: SiteEventDetail | undefined) => void,
+): Promise<T> {
+  const sent: Array<[SiteEvent, SiteEventDetail | undefined]> = [];
+  const result = await db.transaction().execute((trx) =>
+    work(trx, async (event, detail) => {
+      sent.push([event, detail]);
+    }),
+  );
+  for (const [event, detail] of sent) deliver(event, detail);
+  return result;
+}
+
+export function createMemoryEventBus(log?: Pick<Logger, "warn">): EventBus {
+  const subscribers = createSubscribers(log);
   return {
     async publish(event, detail) {
       subscribers.deliver(event, detail);
     },
+    withCommit: (db, work) => runThenDeliver(db, work, subscribers.deliver),
     subscribe: subscribers.subscribe,
     onClose: subscribers.onClose,
     async close() {

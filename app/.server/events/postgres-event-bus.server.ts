@@ -7,29 +7,41 @@ import type { Logger } from "../logger.server.ts";
 import { createSubscribers, type EventBus, SITE_EVENTS, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
 
 const CHANNEL = "eef_site_events";
+/** PostgreSQL refuses a payload of 8000 bytes or more; a longer detail is sent as `resync` (the receivers drop everything). */
+const MAX_PAYLOAD_BYTES = 7_900;
 
 /**
  * Site events across instances through PostgreSQL LISTEN/NOTIFY, so a change made through any instance reaches the
  * pages open on all of them. The publishing instance delivers to its own subscribers at once (its page cache is stale
  * before the write's answer leaves, not a NOTIFY round trip later) and ignores its own notification when it comes
  * back; the payload is `<instance>:<event>`, or `<instance>:<event>:<detail as JSON>` when the event carries one. Events
- * are published through the app's pool; one dedicated connection listens and reconnects by itself (with backoff)
- * after a failure.
+ * are published through the app's pool, or inside the transaction of the change they announce (`withCommit`: other
+ * instances hear them only if it commits). One dedicated connection listens and reconnects by itself (with backoff)
+ * after a failure; whatever was sent while it was down is lost, so once it is back this instance delivers `resync` to
+ * its own subscribers (the page cache drops everything, open pages reload their data).
  */
-export function createPostgresEventBus(options: { url: string; db: Kysely<Database>; log: Logger }): EventBus & {
+export function createPostgresEventBus(options: { url: string; db: Kysely<Database>; log: Logger; channel?: string }): EventBus & {
   /** Resolves once the listening connection is up (it opens with the first subscriber). */
   listening(): Promise<void>;
 } {
-  const subscribers = createSubscribers();
+  const subscribers = createSubscribers(options.log);
+  const channel = options.channel ?? CHANNEL;
   /** This instance's mark on its notifications. */
   const origin = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;
+  /** Whether a listening connection was up before: the next one to come up may have missed events. */
+  let listenedBefore = false;
+
+  function payloadOf(event: SiteEvent, detail: SiteEventDetail | undefined): string {
+    const payload = detail?.paths?.length ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
+    return Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES ? payload : `${origin}:resync`;
+  }
 
   async function connect(): Promise<void> {
     const next = new (loadPg().Client)({ connectionString: options.url });
     next.on("notification", (message) => {
-      if (message.channel !== CHANNEL) return;
+      if (message.channel !== channel) return;
       const parsed = parsePayload(message.payload ?? "");
       if (!parsed || parsed.from === origin) return;
       subscribers.deliver(parsed.event, parsed.detail);
@@ -40,12 +52,17 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
     });
     next.on("end", () => lost(next));
     await next.connect();
-    await next.query(`listen ${CHANNEL}`);
+    await next.query(`listen ${next.escapeIdentifier(channel)}`);
     if (closed) {
       await next.end();
       return;
     }
     client = next;
+    if (listenedBefore) {
+      options.log.info("event bus listening again: resync");
+      subscribers.deliver("resync");
+    }
+    listenedBefore = true;
   }
 
   async function connectWithRetry(): Promise<void> {
@@ -76,9 +93,38 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   return {
     listening: start,
     async publish(event, detail) {
-      const payload = detail?.paths?.length ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
-      await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(options.db);
       subscribers.deliver(event, detail);
+      try {
+        await sql`select pg_notify(${channel}, ${payloadOf(event, detail)})`.execute(options.db);
+      } catch (error) {
+        options.log.warn({ err: error, event }, "event notification failed; other instances catch up on their next resync or TTL");
+      }
+    },
+    async withCommit(db, work) {
+      const sent: Array<[SiteEvent, SiteEventDetail | undefined]> = [];
+      const failed: Array<[SiteEvent, SiteEventDetail | undefined]> = [];
+      const result = await db.transaction().execute((trx) =>
+        work(trx, async (event, detail) => {
+          sent.push([event, detail]);
+          // Under a savepoint: a notification PostgreSQL refuses must not abort the change it announces.
+          await sql`savepoint eef_notify`.execute(trx);
+          try {
+            await sql`select pg_notify(${channel}, ${payloadOf(event, detail)})`.execute(trx);
+            await sql`release savepoint eef_notify`.execute(trx);
+          } catch (error) {
+            await sql`rollback to savepoint eef_notify`.execute(trx);
+            options.log.warn({ err: error, event }, "event notification refused inside the transaction; retried after the commit");
+            failed.push([event, detail]);
+          }
+        }),
+      );
+      for (const [event, detail] of sent) subscribers.deliver(event, detail);
+      for (const [event, detail] of failed) {
+        await sql`select pg_notify(${channel}, ${payloadOf(event, detail)})`
+          .execute(options.db)
+          .catch((error: unknown) => options.log.warn({ err: error, event }, "event notification failed after the commit"));
+      }
+      return result;
     },
     subscribe(listener) {
       void start();

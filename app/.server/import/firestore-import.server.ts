@@ -8,6 +8,7 @@ import { IMPORT_DOCUMENT_ID_MAX_LENGTH, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_
 import type { AppServices } from "../app.server.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { SiteEvent } from "../events/event-bus.ts";
+import { SQLITE_CHANGE_POLL_MS } from "../events/sqlite-event-bus.server.ts";
 import { EXTERNAL_STORE, mediaTypeByExtension } from "../media/media-types.ts";
 import { newsColumns } from "../news/news-editor.service.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
@@ -336,6 +337,7 @@ export async function importFirestore(services: ImportServices, input: string, o
   summary.externalOrigins = [...origins].sort();
   if (!dryRun) {
     // With PostgreSQL the events reach every running server (LISTEN/NOTIFY): their page caches and open pages refresh.
+    // Servers on the same SQLite file see the commits themselves (sqlite-event-bus.server.ts).
     if (summary.news.imported) summary.published.push("newsUpdated");
     if (summary.sponsors.imported) summary.published.push("sponsorsUpdated");
     for (const event of summary.published) await services.events.publish(event);
@@ -382,7 +384,7 @@ export function originAllowed(origin: string, allowed: string[]): boolean {
  */
 export function summaryLines(
   summary: ImportSummary,
-  context: { dryRun: boolean; externalOrigins: string[]; database: "sqlite" | "postgres"; pageCacheTtlSeconds: number | null },
+  context: { dryRun: boolean; externalOrigins: string[]; database: "sqlite" | "postgres" },
 ): string[] {
   const text = terminal.import.summary;
   const lines: string[] = [];
@@ -415,11 +417,7 @@ export function summaryLines(
 
   if (summary.published.length) {
     lines.push("");
-    if (context.database === "postgres") {
-      lines.push(text.postgresNotified);
-    } else if (context.pageCacheTtlSeconds) {
-      lines.push(text.sqliteCache(context.pageCacheTtlSeconds));
-    }
+    lines.push(context.database === "postgres" ? text.postgresNotified : text.sqliteNoticed((2 * SQLITE_CHANGE_POLL_MS) / 1000));
   }
   return lines;
 }

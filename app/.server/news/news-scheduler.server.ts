@@ -97,7 +97,7 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
   }
 
   const unsubscribe = events.subscribe((event) => {
-    if (event === "newsUpdated") arm();
+    if (event === "newsUpdated" || event === "resync") arm();
   });
   // Anything already due (the server was down at its time) goes live now.
   fire();

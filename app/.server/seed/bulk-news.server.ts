@@ -59,7 +59,8 @@ const PICTURE_HUE: Record<string, number> = {
 /**
  * Adds `count` generated news straight into the database, newest first on a timeline going back from `now`, in
  * multi-row INSERTs grouped in transactions (100 000 rows take seconds, not the minutes one INSERT per row would).
- * Fires no event: a running server with the page cache on shows them after its TTL or a restart. Running it again
+ * Fires no event (`npm run seed:news` publishes one when it is done; servers on the same SQLite file see the
+ * commits themselves). Running it again
  * adds more news; nothing it writes can collide with what is there (random ids, per-record media keys).
  */
 export async function seedBulkNews(
