@@ -1,25 +1,27 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Updateable } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
 import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
-import type { Insertable, Selectable } from "kysely";
-import type { Database, NewsRevisionsTable, NewsStatus, NewsTable } from "../db/schema.ts";
+import type { Database, NewsStatus, NewsTable } from "../db/schema.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
 import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
+import { mediaExists, type MediaTextColumns, setMediaText } from "../media/media.queries.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
 import { type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } from "./news-rows.server.ts";
+import { deleteRevisionsOf, findRevision, insertRevision, revisionOf } from "./news-revisions.server.ts";
+import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtVersion } from "./news.queries.server.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
   media: Pick<MediaService, "saveUpload" | "deleteMedia">;
   store: Pick<MediaStore, "isConnected">;
-  events: Pick<EventBus, "publish">;
+  events: Pick<EventBus, "withCommit">;
   log: Logger;
   defaultAuthor: string;
   /** The site's time zone: a schedule without a zone ("2026-11-25T10:00") is on its clock. */
@@ -63,11 +65,7 @@ export function newsColumns(input: NewsInput, defaultAuthor: string): NewsConten
 }
 
 /** The description, caption and credit of a news item's media: a text, null to clear, absent to leave as it is. */
-export interface MediaText {
-  description?: string | null;
-  caption?: string | null;
-  credit?: string | null;
-}
+export type MediaText = MediaTextColumns;
 
 /** The media text of checked input: every field (a whole item) or only those sent (a PATCH). Blank clears. */
 function mediaTextOf(input: { mediaDescription?: string; mediaCaption?: string; mediaCredit?: string }, whole: boolean): MediaText {
@@ -95,10 +93,40 @@ async function requireImageDescription(file: UploadedFile | null, description: s
 /** What happened to the media of a saved news item (drives the success message). */
 export type MediaOutcome = "saved" | "new" | "existing" | "none";
 
+/** What a save answers. */
+export interface SavedNews {
+  id: string;
+  media: MediaOutcome;
+  status: NewsStatus;
+  publishedAt: string;
+  version: number;
+}
+
+/** One save of an existing item (see saveChanges). */
+interface ChangeRequest {
+  id: string;
+  /** A new media file, stored before the row is written. */
+  file: UploadedFile | null;
+  /** Whether the item ends without media (when no new file is given). */
+  removeMedia: boolean;
+  publishing: PublishingInput;
+  /** Who saves (a user id), or null. */
+  actor: string | null;
+  /** The columns that change, from the row as it is. */
+  changes: (existing: { subtitle: string }) => Updateable<NewsTable>;
+  /** The text of the media the item ends with. */
+  mediaText: MediaText;
+}
+
+/** Thrown inside a save's transaction when the row is no longer the version read (rolls everything back). */
+class StaleSave extends Error {}
+
 /**
- * Writing news: create, update (with media replacement), delete. Media is stored first and the record written
- * after; if the record fails the new media is removed again. Replaced or deleted media is removed after the record
- * is saved (a failure there is logged and left to the orphan sweeper). Every change fires `newsUpdated`.
+ * Writing news: create, update (with media replacement), delete. Media files are stored first; then the media's
+ * texts, the row and the revision it replaces are written in one transaction, which also sends `newsUpdated` (with
+ * the commit: a save that rolls back sends nothing). If the transaction fails, the new media is removed again.
+ * Replaced or deleted media is removed after the record is saved (a failure there is logged and left to the orphan
+ * sweeper).
  */
 export function createNewsEditor({ db, media, store, events, log, defaultAuthor, timeZone, clock = () => new Date() }: NewsEditorDeps) {
   const columns = (input: NewsInput) => newsColumns(input, defaultAuthor);
@@ -126,26 +154,17 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     return { status, published_at: existing?.status === status ? existing.published_at : now };
   }
 
-  function revisionOf(row: Selectable<NewsTable>): Insertable<NewsRevisionsTable> {
-    return {
-      id: randomUUID(),
-      news_id: row.id,
-      version: row.version,
-      title: row.title,
-      subtitle: row.subtitle,
-      full_content: row.full_content,
-      category: row.category,
-      author: row.author,
-      is_highlighted: row.is_highlighted,
-      media_id: row.media_id,
-      saved_by: row.updated_by,
-      saved_at: row.updated_at,
-    };
+  /** What is saved now, for a 409; null when the item is gone. */
+  async function currentOf(id: string): Promise<NewsConflictCurrent | null> {
+    const row = await findNewsRow(db, id);
+    return row ? toNewsConflictCurrent(row) : null;
   }
 
-  async function currentOf(id: string): Promise<NewsConflictCurrent | null> {
-    const row = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
-    return row ? toNewsConflictCurrent(row) : null;
+  /** The answer to a save that found the item changed or gone: 409 with what is saved now, or 404. */
+  async function conflictOrNotFound(id: string): Promise<never> {
+    const current = await currentOf(id);
+    if (current) throw new NewsConflictError(current);
+    throw new NotFoundError("news_not_found", t.news.notFound);
   }
 
   async function requireConnectedStore() {
@@ -161,32 +180,39 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
   }
 
   /**
-   * Saves changes to an existing item: the new media (if any) first, then the row. The UPDATE itself says whether
-   * the item still exists and is still the version the change was based on: an item deleted meanwhile is a 404, one
-   * saved by someone else meanwhile a conflict (409), and in both cases the media just stored for it is removed at
-   * once (not left to the sweeper). The media it replaced goes after the row is saved. Every save adds one to the
-   * version.
+   * A category or author in the spelling first used for it ("volei" becomes "Vôlei"), with its slug; recorded in the
+   * save's transaction, so a refused save records no new term.
    */
-  async function saveChanges(
-    id: string,
-    file: UploadedFile | null,
-    removeMedia: boolean,
-    publishing: PublishingInput,
-    actor: string | null,
-    changes: (existing: { subtitle: string }) => Partial<ReturnType<typeof columns>>,
-    mediaText: MediaText,
-  ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
+  async function withCanonicalTerms(trx: Kysely<Database>, patch: Updateable<NewsTable>, now: string): Promise<Updateable<NewsTable>> {
+    const result = { ...patch };
+    if (typeof patch.category === "string") {
+      const term = await canonicalTerm(trx, "category", patch.category, now);
+      result.category = term.name;
+      result.category_slug = term.slug;
+    }
+    if (typeof patch.author === "string") {
+      const term = await canonicalTerm(trx, "author", patch.author, now);
+      result.author = term.name;
+      result.author_slug = term.slug;
+    }
+    return result;
+  }
+
+  /**
+   * Saves changes to an existing item: the new media file (if any) first, then one transaction with the media's
+   * texts, the row (only if it is still the version the change was based on) and the revision of the version it
+   * replaces, and the event. An item deleted meanwhile is a 404, one saved by someone else meanwhile a conflict
+   * (409): the transaction rolls back (nothing of the save is kept, texts included) and the media just stored for
+   * it is removed at once (not left to the sweeper). Every save adds one to the version.
+   */
+  async function saveChanges({ id, file, removeMedia, publishing, actor, changes, mediaText }: ChangeRequest): Promise<SavedNews> {
     return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
-      const existing = await db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
+      const existing = await findNewsRow(db, id);
       let publication: ReturnType<typeof publicationAfter>;
       const now = clock().toISOString();
       try {
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
-        if (publishing.version !== undefined && publishing.version !== existing.version) {
-          const current = await currentOf(id);
-          if (!current) throw new NotFoundError("news_not_found", t.news.notFound);
-          throw new NewsConflictError(current);
-        }
+        if (publishing.version !== undefined && publishing.version !== existing.version) await conflictOrNotFound(id);
         publication = publicationAfter(existing, publishing, now);
         await requireImageDescription(file, mediaText.description);
         await requireConnectedStore();
@@ -194,45 +220,32 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         await file?.cleanup();
         throw error;
       }
-      const patch: Record<string, unknown> = { ...changes(existing) };
-      // A category or author is shown in the spelling first used for it ("volei" becomes "Vôlei").
-      for (const kind of ["category", "author"] as const) {
-        const name = patch[kind];
-        if (typeof name !== "string") continue;
-        const term = await canonicalTerm(db, kind, name, now);
-        patch[kind] = term.name;
-        patch[`${kind}_slug`] = term.slug;
-      }
       const saved = file ? await media.saveUpload(file) : null;
       const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
-      let updated: bigint;
       try {
-        // The text goes with the media the item ends with (the new file, or the one it keeps).
-        if (mediaId && Object.keys(mediaText).length > 0) await db.updateTable("media").set(mediaText).where("id", "=", mediaId).execute();
-        // The version being replaced becomes a revision, in the same transaction as the save that replaces it.
-        updated = await db.transaction().execute(async (trx) => {
-          const result = await trx
-            .updateTable("news")
-            .set({ media_id: mediaId, ...patch, ...publication, updated_at: now, updated_by: actor, version: existing.version + 1 })
-            .where("id", "=", id)
-            .where("version", "=", existing.version)
-            .executeTakeFirst();
-          if (result.numUpdatedRows > 0n) await trx.insertInto("news_revisions").values(revisionOf(existing)).execute();
-          return result.numUpdatedRows;
+        await events.withCommit(db, async (trx, send) => {
+          const patch = await withCanonicalTerms(trx, changes(existing), now);
+          // The text goes with the media the item ends with (the new file, or the one it keeps).
+          if (mediaId && Object.keys(mediaText).length > 0) await setMediaText(trx, mediaId, mediaText);
+          const updated = await updateNewsAtVersion(trx, id, existing.version, {
+            media_id: mediaId,
+            ...patch,
+            ...publication,
+            updated_at: now,
+            updated_by: actor,
+            version: existing.version + 1,
+          });
+          // Saved by someone else between our read and our write, or deleted: nothing of this save is kept.
+          if (updated === 0n) throw new StaleSave();
+          // The version being replaced becomes a revision. The media it had stays: the revision refers to it.
+          await insertRevision(trx, revisionOf(existing));
+          await send("newsUpdated");
         });
       } catch (error) {
         if (saved) await removeMediaQuietly(saved.id);
+        if (error instanceof StaleSave) await conflictOrNotFound(id);
         throw error;
       }
-      if (updated === 0n) {
-        if (saved) await removeMediaQuietly(saved.id);
-        // Saved by someone else between our read and our write, or deleted.
-        const current = await currentOf(id);
-        if (current) throw new NewsConflictError(current);
-        throw new NotFoundError("news_not_found", t.news.notFound);
-      }
-      // The media it replaced stays: the revision just kept refers to it (and can be restored with it).
-      await events.publish("newsUpdated");
       return {
         id,
         media: saved ? "new" : mediaId ? "existing" : "none",
@@ -245,11 +258,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
-    async createNews(
-      input: NewsInput,
-      file: UploadedFile | null,
-      actor: string | null = null,
-    ): Promise<{ id: string; media: MediaOutcome; status: NewsStatus; publishedAt: string; version: number }> {
+    async createNews(input: NewsInput, file: UploadedFile | null, actor: string | null = null): Promise<SavedNews> {
       return wrapFailure("news_create_failed", t.news.createFailed, async () => {
         const text = mediaTextOf(input, true);
         const now = clock().toISOString();
@@ -263,14 +272,13 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           throw error;
         }
         const fields = columns(input);
-        const terms = await canonicalNewsTerms(db, fields, now);
         const saved = file ? await media.saveUpload(file) : null;
         const id = randomUUID();
         try {
-          if (saved) await db.updateTable("media").set(text).where("id", "=", saved.id).execute();
-          await db
-            .insertInto("news")
-            .values({
+          await events.withCommit(db, async (trx, send) => {
+            const terms = await canonicalNewsTerms(trx, fields, now);
+            if (saved) await setMediaText(trx, saved.id, text);
+            await insertNews(trx, {
               id,
               ...fields,
               ...terms,
@@ -280,32 +288,40 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
               created_at: now,
               updated_at: now,
               updated_by: actor,
-            })
-            .execute();
+            });
+            await send("newsUpdated");
+          });
         } catch (error) {
           if (saved) await removeMediaQuietly(saved.id);
           throw error;
         }
-        await events.publish("newsUpdated");
         return { id, media: saved ? "saved" : "none", status: publication.status, publishedAt: publication.published_at, version: 1 };
       });
     },
 
     /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
     async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: string | null = null) {
-      return saveChanges(id, file, Boolean(input.removeMedia), input, actor, () => columns(input), mediaTextOf(input, true));
+      return saveChanges({
+        id,
+        file,
+        removeMedia: Boolean(input.removeMedia),
+        publishing: input,
+        actor,
+        changes: () => columns(input),
+        mediaText: mediaTextOf(input, true),
+      });
     },
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
     async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: string | null = null) {
-      return saveChanges(
+      return saveChanges({
         id,
         file,
-        patch.removeMedia === true,
-        patch,
+        removeMedia: patch.removeMedia === true,
+        publishing: patch,
         actor,
-        (existing) => {
-          const changes: Partial<ReturnType<typeof columns>> = {};
+        changes: (existing) => {
+          const changes: Updateable<NewsTable> = {};
           if (patch.title !== undefined) changes.title = patch.title;
           if (patch.subtitle !== undefined) changes.subtitle = patch.subtitle;
           if (patch.fullContent !== undefined)
@@ -315,8 +331,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
           return changes;
         },
-        mediaTextOf(patch, false),
-      );
+        mediaText: mediaTextOf(patch, false),
+      });
     },
 
     /**
@@ -324,53 +340,49 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
      * replaces is kept as a revision too). The status and publication date stay as they are.
      */
     async restoreRevision(id: string, revisionId: string, actor: string | null, version?: number) {
-      const revision = await db.selectFrom("news_revisions").selectAll().where("id", "=", revisionId).where("news_id", "=", id).executeTakeFirst();
+      const revision = await findRevision(db, id, revisionId);
       if (!revision) throw new NotFoundError("revision_not_found", t.revisions.notFound);
-      const media = revision.media_id ? await db.selectFrom("media").select("id").where("id", "=", revision.media_id).executeTakeFirst() : undefined;
-      return saveChanges(
+      const mediaKept = revision.media_id !== null && (await mediaExists(db, revision.media_id));
+      return saveChanges({
         id,
-        null,
-        !media,
-        { version },
+        file: null,
+        removeMedia: !mediaKept,
+        publishing: { version },
         actor,
-        () => ({
+        changes: () => ({
           title: revision.title,
           subtitle: revision.subtitle,
           full_content: revision.full_content,
           category: revision.category,
           author: revision.author,
           is_highlighted: revision.is_highlighted,
-          ...(media ? { media_id: media.id } : {}),
+          ...(mediaKept ? { media_id: revision.media_id } : {}),
         }),
-        {},
-      );
+        mediaText: {},
+      });
     },
 
     async setHighlight(id: string, highlighted: boolean): Promise<void> {
       return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
-        const result = await db
-          .updateTable("news")
-          .set((eb) => ({ is_highlighted: highlighted ? 1 : 0, updated_at: clock().toISOString(), version: eb("version", "+", 1) }))
-          .where("id", "=", id)
-          .executeTakeFirst();
-        if (!Number(result.numUpdatedRows)) throw new NotFoundError("news_not_found", t.news.notFound);
-        await events.publish("newsUpdated");
+        await events.withCommit(db, async (trx, send) => {
+          if (!(await setNewsHighlight(trx, id, highlighted, clock().toISOString()))) throw new NotFoundError("news_not_found", t.news.notFound);
+          await send("newsUpdated");
+        });
       });
     },
 
     async deleteNews(id: string): Promise<void> {
       return wrapFailure("news_delete_failed", t.news.deleteFailed, async () => {
-        const existing = await db.selectFrom("news").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
+        const existing = await findNewsRow(db, id);
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
-        // The item and its revisions go together.
-        const deleted = await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom("news_revisions").where("news_id", "=", id).execute();
-          return trx.deleteFrom("news").where("id", "=", id).executeTakeFirst();
+        // The item and its revisions go together. Deleted by someone else in between: nothing of ours to clean up,
+        // and the caller is told.
+        await events.withCommit(db, async (trx, send) => {
+          await deleteRevisionsOf(trx, id);
+          if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
+          await send("newsUpdated");
         });
-        // Deleted by someone else in between: nothing of ours to clean up, and the caller is told.
-        if (deleted.numDeletedRows === 0n) throw new NotFoundError("news_not_found", t.news.notFound);
         if (existing.media_id) await removeMediaQuietly(existing.media_id);
-        await events.publish("newsUpdated");
       });
     },
   };

@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import { randomUUID } from "node:crypto";
+import type { Insertable, Kysely, Selectable } from "kysely";
 import type { NewsContent } from "../../lib/news-view.ts";
-import type { Database } from "../db/schema.ts";
+import type { Database, NewsRevisionsTable, NewsTable } from "../db/schema.ts";
 import { newsContentOf } from "./news-rows.server.ts";
 
 /** One version of a news item as the history shows and compares it. */
@@ -64,4 +65,35 @@ export async function listNewsVersions(db: Kysely<Database>, newsId: string): Pr
     savedBy: row.user_name?.trim() || row.user_email || null,
   });
   return [view(current, null), ...revisions.map((row) => view(row, row.id))];
+}
+
+/** The revision that keeps `row` (the version a save is about to replace). */
+export function revisionOf(row: Selectable<NewsTable>): Insertable<NewsRevisionsTable> {
+  return {
+    id: randomUUID(),
+    news_id: row.id,
+    version: row.version,
+    title: row.title,
+    subtitle: row.subtitle,
+    full_content: row.full_content,
+    category: row.category,
+    author: row.author,
+    is_highlighted: row.is_highlighted,
+    media_id: row.media_id,
+    saved_by: row.updated_by,
+    saved_at: row.updated_at,
+  };
+}
+
+export function insertRevision(db: Kysely<Database>, revision: Insertable<NewsRevisionsTable>) {
+  return db.insertInto("news_revisions").values(revision).execute();
+}
+
+/** One revision of one item; undefined when there is none (or it belongs to another item). */
+export function findRevision(db: Kysely<Database>, newsId: string, revisionId: string) {
+  return db.selectFrom("news_revisions").selectAll().where("id", "=", revisionId).where("news_id", "=", newsId).executeTakeFirst();
+}
+
+export function deleteRevisionsOf(db: Kysely<Database>, newsId: string) {
+  return db.deleteFrom("news_revisions").where("news_id", "=", newsId).execute();
 }

@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
-import type { Database, NewNewsRow, NewsStatus } from "../db/schema.ts";
+import type { Kysely, Updateable } from "kysely";
+import type { Database, NewNewsRow, NewsStatus, NewsTable } from "../db/schema.ts";
 
 /** The media columns every listing joins (aliased as JoinedMediaColumns expects). */
 export const JOINED_MEDIA_COLUMNS = [
@@ -121,4 +121,34 @@ export function findNewsById(db: Kysely<Database>, id: string, { includeUnpublis
 
 export function insertNews(db: Kysely<Database>, row: NewNewsRow) {
   return db.insertInto("news").values(row).execute();
+}
+
+/** The whole row of one news item, whatever its status (the editor's starting point). */
+export function findNewsRow(db: Kysely<Database>, id: string) {
+  return db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * Writes `changes` to the item only if it is still at `version` (nobody saved in between); how many rows changed
+ * (0: saved by someone else meanwhile, or deleted).
+ */
+export async function updateNewsAtVersion(db: Kysely<Database>, id: string, version: number, changes: Updateable<NewsTable>): Promise<bigint> {
+  const result = await db.updateTable("news").set(changes).where("id", "=", id).where("version", "=", version).executeTakeFirst();
+  return result.numUpdatedRows;
+}
+
+/** Sets or clears the highlight flag, as a new version; how many rows changed (0: no such item). */
+export async function setNewsHighlight(db: Kysely<Database>, id: string, highlighted: boolean, now: string): Promise<bigint> {
+  const result = await db
+    .updateTable("news")
+    .set((eb) => ({ is_highlighted: highlighted ? 1 : 0, updated_at: now, version: eb("version", "+", 1) }))
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return result.numUpdatedRows;
+}
+
+/** Deletes the item's row (its revisions go first: see deleteRevisionsOf); how many rows went. */
+export async function deleteNewsRow(db: Kysely<Database>, id: string): Promise<bigint> {
+  const result = await db.deleteFrom("news").where("id", "=", id).executeTakeFirst();
+  return result.numDeletedRows;
 }
