@@ -3,9 +3,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
-import { type createPostgresEventBus, parsePayload } from "../../app/.server/events/postgres-event-bus.server.ts";
+import { createPostgresEventBus, parsePayload } from "../../app/.server/events/postgres-event-bus.server.ts";
 import type { createSqliteEventBus } from "../../app/.server/events/sqlite-event-bus.server.ts";
 import { countRows, createTestServices, TEST_DATABASE } from "../factories/services.ts";
+import { startTcpProxy } from "../factories/tcp-proxy.ts";
 import { useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-events-");
@@ -222,6 +223,46 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
       await services.close();
     }
   });
+});
+
+describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL: a cut database link", () => {
+  it("events missed while the link was down (cut, or down from the start) end in one resync once the bus listens again", async () => {
+    const services = await open();
+    const url = new URL(services.config.database.kind === "postgres" ? services.config.database.url : "");
+    const proxy = await startTcpProxy(Number(url.port || 5432));
+    url.port = String(proxy.port);
+    // Down from the start: its first attempt fails.
+    await proxy.cut();
+    const bus = createPostgresEventBus({ url: url.href, db: services.database.db, log: services.log });
+    try {
+      const received: SiteEvent[] = [];
+      bus.subscribe((event) => received.push(event));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(received).toEqual([]);
+      await proxy.restore();
+      await expect.poll(() => received, { timeout: 10_000, interval: 100 }).toEqual(["resync"]);
+      // Up, then cut for a few seconds while another instance publishes: that event is lost, the resync is not.
+      await proxy.cut();
+      await services.events.publish("newsUpdated");
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(received).toEqual(["resync"]);
+      await proxy.restore();
+      await expect.poll(() => received, { timeout: 10_000, interval: 100 }).toEqual(["resync", "resync"]);
+      // Listening again: the next event arrives as itself.
+      await expect
+        .poll(
+          async () => {
+            await services.events.publish("sponsorsUpdated");
+            return received.includes("sponsorsUpdated");
+          },
+          { timeout: 10_000, interval: 300 },
+        )
+        .toBe(true);
+    } finally {
+      await bus.close();
+      await proxy.close();
+    }
+  }, 40_000);
 });
 
 describe.runIf(TEST_DATABASE === "postgres")("advisory lock (one sweeper at a time)", () => {

@@ -9,6 +9,8 @@ import { createSubscribers, type EventBus, SITE_EVENTS, type SiteEvent, type Sit
 const CHANNEL = "eef_site_events";
 /** PostgreSQL refuses a payload of 8000 bytes or more; a longer detail is sent as `resync` (the receivers drop everything). */
 const MAX_PAYLOAD_BYTES = 7_900;
+/** The longest wait between two attempts to listen again. */
+const RETRY_MAX_MS = 4_000;
 
 /**
  * Site events across instances through PostgreSQL LISTEN/NOTIFY, so a change made through any instance reaches the
@@ -30,8 +32,8 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   const origin = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;
-  /** Whether a listening connection was up before: the next one to come up may have missed events. */
-  let listenedBefore = false;
+  /** Whether events may have gone unheard (a listening connection was lost, or failed to open): resync when one is up. */
+  let mayHaveMissed = false;
 
   function payloadOf(event: SiteEvent, detail: SiteEventDetail | undefined): string {
     const payload = detail?.paths?.length ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
@@ -51,18 +53,26 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
       lost(next);
     });
     next.on("end", () => lost(next));
-    await next.connect();
-    await next.query(`listen ${next.escapeIdentifier(channel)}`);
+    try {
+      await next.connect();
+      await next.query(`listen ${next.escapeIdentifier(channel)}`);
+    } catch (error) {
+      // Not the listening connection yet: close it here (its "end" is not a loss).
+      next.removeAllListeners();
+      next.on("error", () => undefined);
+      void next.end().catch(() => undefined);
+      throw error;
+    }
     if (closed) {
       await next.end();
       return;
     }
     client = next;
-    if (listenedBefore) {
+    if (mayHaveMissed) {
+      mayHaveMissed = false;
       options.log.info("event bus listening again: resync");
       subscribers.deliver("resync");
     }
-    listenedBefore = true;
   }
 
   async function connectWithRetry(): Promise<void> {
@@ -71,8 +81,10 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
         await connect();
         return;
       } catch (error) {
+        mayHaveMissed = true;
         options.log.warn({ err: error, attempt }, "event bus could not connect; retrying");
-        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)).unref());
+        // At most a few seconds apart: while it is down, this instance's pages miss other instances' changes.
+        await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MAX_MS, 250 * 2 ** attempt)).unref());
       }
     }
   }
@@ -80,6 +92,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   function lost(failed: pg.Client) {
     if (client !== failed) return;
     client = null;
+    mayHaveMissed = true;
     failed.removeAllListeners();
     failed.on("error", () => undefined);
     void failed.end().catch(() => undefined);
