@@ -10,7 +10,9 @@
  *   refused with the message;
  * - SIGTERM while an upload is in flight: the upload still completes (201) and the process exits 0 within seconds;
  * - /readyz: 200 on both; 503 naming the database when PostgreSQL becomes unreachable (through a proxy the test
- *   cuts), and 200 again when it comes back.
+ *   cuts), and 200 again when it comes back;
+ * - an instance whose database link is cut for ~5 s while another publishes a story: once the link is back, its
+ *   home shows the story and its open page reloads its data (the event bus listens again and delivers resync).
  * The sweeper's "one instance at a time" is covered by tests/integration/event-bus.test.ts.
  *
  * PostgreSQL only: it runs in the PostgreSQL browser pass (TEST_DATABASE=postgres; `npm test` runs it when
@@ -409,6 +411,60 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
     } finally {
       await test.info().attach("instância c: log", { body: instance.logs(), contentType: "text/plain" });
       await instance.stop("SIGKILL");
+    }
+  });
+
+  test("o link de B com o banco cai por ~5 s enquanto A publica: quando volta, a home de B mostra a notícia e a página aberta em B se atualiza", async ({
+    cluster,
+    playwright,
+    reader,
+  }) => {
+    test.slow();
+    // This instance (B') reaches PostgreSQL through a TCP proxy the test cuts; its pages and streams stay up.
+    const proxy = await startTcpProxy(5432);
+    const url = new URL(cluster.database.url);
+    url.port = String(proxy.port);
+    let instance: Instance | undefined;
+    try {
+      instance = await cluster.startInstance("link", { DATABASE_URL: url.href });
+      const b = instance;
+      const page = await openLive(reader, b.url, "/");
+      // Its home is in its page cache (the page cache is on), rendered before the story exists.
+      expect((await fetch(`${b.url}/`)).headers.get("x-page-cache")).toMatch(/hit|stale/);
+      const title = `Notícia durante a queda ${randomBytes(3).toString("hex")}`;
+
+      await proxy.cut();
+      const cutAt = Date.now();
+      const admin = await adminRequest(playwright.request, cluster.a.url, cluster.admin);
+      try {
+        const created = await admin.post(`${cluster.a.url}/api/news`, {
+          multipart: { title, subtitle: "Criada na A enquanto a B estava sem banco.", fullContent: "Conteúdo.", category: "Futebol" },
+          headers: { origin: cluster.a.url },
+        });
+        await expectStatus(created, 201, "POST /api/news na instância A");
+      } finally {
+        await admin.dispose();
+      }
+      // A has it at once; B heard nothing (its listening connection is down).
+      await expect.poll(async () => (await fetch(`${cluster.a.url}/`)).text()).toContain(title);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 5_000 - (Date.now() - cutAt))));
+      await expect(page.getByText(title)).toHaveCount(0);
+      await proxy.restore();
+      const restoredAt = Date.now();
+
+      // Back: B treats the gap as "anything may have changed". Its open page reloads its data and shows the story
+      // (no full reload), and its home, asked afresh, has it — long before the page cache's TTL (300 s).
+      const card = page.getByRole("region", { name: t.home.recentTitle }).getByTestId("news-card").filter({ hasText: title });
+      await expect(card).toBeVisible({ timeout: 20_000 });
+      await expectNoReload(page);
+      await expect.poll(async () => (await fetch(`${b.url}/`)).text(), { timeout: 10_000 }).toContain(title);
+      test
+        .info()
+        .annotations.push({ type: "tempo até a página de B mostrar a notícia", description: `${Date.now() - restoredAt} ms após o link voltar` });
+    } finally {
+      if (instance) await test.info().attach("instância link: log", { body: instance.logs(), contentType: "text/plain" });
+      await instance?.stop();
+      await proxy.close();
     }
   });
 
