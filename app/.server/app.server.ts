@@ -232,9 +232,18 @@ export async function shutdownApp(): Promise<void> {
   sweeper?.stop();
   await sweeper?.idle();
   sweeper = undefined;
-  await services?.events.close();
-  await services?.rateLimiter.close?.();
+  if (services) await closeServices(services);
+}
+
+/**
+ * Closes everything the services hold open (the event bus's listening connection, Redis, mail, the database pool),
+ * so a process that built them (the server at shutdown, every `npm run` command) can end by itself.
+ */
+export async function closeServices(services: Pick<AppServices, "events" | "rateLimiter" | "reads" | "mailer" | "database" | "log">): Promise<void> {
+  await services.events.close();
+  await services.rateLimiter.close?.();
   // Reads counted in the last seconds are written before the database closes.
-  await services?.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
-  await services?.database.close();
+  await services.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
+  await services.mailer.idle();
+  await services.database.close();
 }

@@ -76,8 +76,8 @@ export function createLocalStore(options: { root: string; publicPath?: string })
         if (entry.key.startsWith(prefix)) yield entry;
       }
     },
-    removeStaleTemp(olderThan) {
-      return removeStalePartFiles(path.join(root, LOCAL_TEMP_DIR), olderThan);
+    removeStaleTemp(olderThan, options) {
+      return removeStalePartFiles(path.join(root, LOCAL_TEMP_DIR), olderThan, options);
     },
   };
 }
@@ -106,25 +106,30 @@ async function* walk(dir: string, prefix: string): AsyncGenerator<StoredEntry> {
 
 /**
  * Removes the `*.part` files directly in `dir` last modified before `olderThan` (temporary files of uploads or
- * writes that never finished). Younger ones may still be in use and are left alone. Returns how many went.
+ * writes that never finished). Younger ones may still be in use and are left alone: a file being written is
+ * modified with every chunk. Returns the paths removed (with `dryRun`, the paths that would go; nothing is removed).
  */
-export async function removeStalePartFiles(dir: string, olderThan: Date): Promise<number> {
+export async function removeStalePartFiles(dir: string, olderThan: Date, options: { dryRun?: boolean } = {}): Promise<string[]> {
   let handle: Dir;
   try {
     handle = await fs.opendir(dir);
   } catch (error) {
-    if (isMissing(error)) return 0;
+    if (isMissing(error)) return [];
     throw error;
   }
-  let removed = 0;
+  const removed: string[] = [];
   for await (const entry of handle) {
     if (!entry.isFile() || !entry.name.endsWith(".part")) continue;
     const file = path.join(dir, entry.name);
     const stats = await statFile(file);
     if (!stats || stats.mtime >= olderThan) continue;
+    if (options.dryRun) {
+      removed.push(file);
+      continue;
+    }
     try {
       await fs.unlink(file);
-      removed++;
+      removed.push(file);
     } catch (error) {
       if (!isMissing(error)) throw error;
     }

@@ -38,9 +38,10 @@ export interface MediaStore {
   list(prefix?: string): AsyncIterable<StoredEntry>;
   /**
    * Removes the store's own temporary files (half-written objects of a crashed write) last modified before
-   * `olderThan`, returning how many went. Stores that keep no temporary files leave it out.
+   * `olderThan`, returning their paths (with `dryRun`: lists them, removes nothing). Stores that keep no temporary
+   * files leave it out.
    */
-  removeStaleTemp?(olderThan: Date): Promise<number>;
+  removeStaleTemp?(olderThan: Date, options?: { dryRun?: boolean }): Promise<string[]>;
 }
 
 /** One object as listed by `MediaStore.list()`. */
