@@ -557,6 +557,8 @@ export const t = {
     backHome: "Voltar ao início",
     /** The plain-text 404 of files and resources (media, auth endpoints that are not public). */
     notFound: "Não encontrado",
+    /** The plain-text 503 of a media file while the media store cannot be reached (S3 down, Drive failing). */
+    mediaUnavailable: "Arquivo temporariamente indisponível. Tente de novo em instantes.",
     /** A state-changing request whose Origin (or Referer) is not the site's own. */
     originRefused: "Requisição recusada: origem não confirmada.",
   },
