@@ -121,6 +121,8 @@ export function createRedisRateLimiter(options: {
             number,
             number,
           ];
+          // A command that works ends an outage the connection never saw (a slow Redis answering again).
+          recovered();
           return { allowed: count <= max, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
         } catch (error) {
           failed(error);
