@@ -1,9 +1,7 @@
 /** `npm run admin -- …`: manage newsroom administrators (see app/.server/admins/admin-cli.server.ts). */
 import readline from "node:readline";
-import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { CliError, type CliIO, runAdminCli } from "../app/.server/admins/admin-cli.server.ts";
-import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { createLogger } from "../app/.server/logger.server.ts";
+import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
 import { terminal } from "../app/i18n/pt-BR.ts";
 
 /** Reads one line from the terminal; with `hidden`, what is typed is not echoed. */
@@ -48,20 +46,4 @@ const io: CliIO = {
   warn: (message) => console.error(message),
 };
 
-loadDotEnv();
-const config = parseConfig();
-const services = createServices(config, createLogger({ logLevel: "warn" }));
-try {
-  await migrateAll(services);
-  console.log(await runAdminCli(process.argv.slice(2), services, io));
-} catch (error) {
-  if (error instanceof CliError) {
-    console.error(error.message);
-    process.exitCode = 1;
-  } else {
-    throw error;
-  }
-} finally {
-  await services.mailer.idle();
-  await services.database.close();
-}
+await runCommand(() => withCommandServices(async (services) => console.log(await runAdminCli(process.argv.slice(2), services, io))));

@@ -8,11 +8,8 @@
  */
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { createServices, migrateAll } from "../app/.server/app.server.ts";
-import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { ExportReadError } from "../app/.server/import/firestore-export.server.ts";
+import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
 import { importFirestore, summaryLines } from "../app/.server/import/firestore-import.server.ts";
-import { createLogger } from "../app/.server/logger.server.ts";
 import { terminal } from "../app/i18n/pt-BR.ts";
 
 const USAGE = terminal.import.usage;
@@ -38,31 +35,24 @@ const mediaDir = parsed.values["media-dir"] ?? null;
 if (mediaDir && !fs.statSync(mediaDir, { throwIfNoEntry: false })?.isDirectory()) fail(terminal.import.mediaDirNotFolder(mediaDir));
 const dryRun = parsed.values["dry-run"];
 
-loadDotEnv();
-const config = parseConfig();
-const services = createServices(config, createLogger({ logLevel: "warn" }));
-try {
-  await migrateAll(services);
-  if (mediaDir && !dryRun && !(await services.store.isConnected())) {
-    fail(terminal.import.driveNotConnected);
-  }
-  const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
-  console.log(terminal.import.starting(dryRun, input, where));
-  const summary = await importFirestore(services, input, { mediaDir, dryRun, report: (line) => console.error(line) });
-  console.log(
-    summaryLines(summary, {
-      dryRun,
-      externalOrigins: config.media.externalOrigins,
-      database: config.database.kind,
-    }).join("\n"),
-  );
-  if (summary.news.refused || summary.sponsors.refused || summary.unreadable) process.exitCode = 2;
-} catch (error) {
-  if (error instanceof ExportReadError) fail(error.message);
-  throw error;
-} finally {
-  await services.events.close();
-  await services.rateLimiter.close?.();
-  await services.mailer.idle();
-  await services.database.close();
-}
+// An unreadable export (ExportReadError) ends the command with its message and exit code 1 (runCommand).
+await runCommand(() =>
+  withCommandServices(async (services, { config }) => {
+    if (mediaDir && !dryRun && !(await services.store.isConnected())) {
+      console.error(terminal.import.driveNotConnected);
+      process.exitCode = 1;
+      return;
+    }
+    const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
+    console.log(terminal.import.starting(dryRun, input, where));
+    const summary = await importFirestore(services, input, { mediaDir, dryRun, report: (line) => console.error(line) });
+    console.log(
+      summaryLines(summary, {
+        dryRun,
+        externalOrigins: config.media.externalOrigins,
+        database: config.database.kind,
+      }).join("\n"),
+    );
+    if (summary.news.refused || summary.sponsors.refused || summary.unreadable) process.exitCode = 2;
+  }),
+);

@@ -5,9 +5,7 @@
  * `newsUpdated` (LISTEN/NOTIFY); on SQLite they see the file change (app/.server/events/sqlite-event-bus.server.ts).
  */
 import { parseArgs } from "node:util";
-import { createServices, migrateAll } from "../app/.server/app.server.ts";
-import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { createLogger } from "../app/.server/logger.server.ts";
+import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
 import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
 import { terminal } from "../app/i18n/pt-BR.ts";
 
@@ -41,39 +39,32 @@ const formatNumber = (value: number) => value.toLocaleString("pt-BR");
 const seconds = (ms: number) => `${(ms / 1000).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} s`;
 
 const options = readOptions(process.argv.slice(2));
-loadDotEnv();
-const config = parseConfig();
-const services = createServices(config, createLogger({ logLevel: "warn" }));
-try {
-  await migrateAll(services);
-  const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
-  console.log(terminal.seedNews.adding(formatNumber(options.count), where));
-  const started = performance.now();
-  let lastReport = 0;
-  const result = await seedBulkNews(services, {
-    ...options,
-    onProgress(inserted, total) {
-      // About ten lines whatever the size, plus the last one.
-      if (inserted < total && inserted - lastReport < total / 10) return;
-      lastReport = inserted;
-      console.log(`  ${formatNumber(inserted)} / ${formatNumber(total)} (${seconds(performance.now() - started)})`);
-    },
-  });
-  if (result.inserted) await services.events.publish("newsUpdated");
-  if (result.imagesSkipped) console.error(terminal.seedNews.imagesSkipped);
-  const perSecond = Math.round(result.inserted / Math.max(result.ms / 1000, 0.001));
-  console.log(
-    terminal.seedNews.done(
-      formatNumber(result.inserted),
-      seconds(result.ms),
-      formatNumber(perSecond),
-      formatNumber(result.highlighted),
-      formatNumber(result.withImages),
-    ),
-  );
-} finally {
-  await services.events.close();
-  await services.rateLimiter.close?.();
-  await services.mailer.idle();
-  await services.database.close();
-}
+await runCommand(() =>
+  withCommandServices(async (services, { config }) => {
+    const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
+    console.log(terminal.seedNews.adding(formatNumber(options.count), where));
+    const started = performance.now();
+    let lastReport = 0;
+    const result = await seedBulkNews(services, {
+      ...options,
+      onProgress(inserted, total) {
+        // About ten lines whatever the size, plus the last one.
+        if (inserted < total && inserted - lastReport < total / 10) return;
+        lastReport = inserted;
+        console.log(`  ${formatNumber(inserted)} / ${formatNumber(total)} (${seconds(performance.now() - started)})`);
+      },
+    });
+    if (result.inserted) await services.events.publish("newsUpdated");
+    if (result.imagesSkipped) console.error(terminal.seedNews.imagesSkipped);
+    const perSecond = Math.round(result.inserted / Math.max(result.ms / 1000, 0.001));
+    console.log(
+      terminal.seedNews.done(
+        formatNumber(result.inserted),
+        seconds(result.ms),
+        formatNumber(perSecond),
+        formatNumber(result.highlighted),
+        formatNumber(result.withImages),
+      ),
+    );
+  }),
+);

@@ -4,7 +4,6 @@ import { pinoHttp } from "pino-http";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext } from "../app/lib/request-context.ts";
-import { contentTypeOfKey } from "../app/.server/media/media-types.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
 import {
@@ -36,7 +35,7 @@ export interface RunningApp {
  */
 export async function createApp(): Promise<RunningApp> {
   const services = await bootApp();
-  const policy = policyOptionsFromConfig(services.config);
+  const policy = policyOptionsFromConfig(services.config, services.store);
   const app = express();
   app.disable("x-powered-by");
   // Proxy headers (X-Forwarded-For, -Proto) are believed only when TRUST_PROXY says a proxy is in front: otherwise
@@ -62,9 +61,9 @@ export async function createApp(): Promise<RunningApp> {
   app.use(refuseUnknownMethods);
   // A nonce per response for the inline scripts of the pages React Router renders (Content-Security-Policy).
   app.use(cspNonceMiddleware(policy));
-  // Media on the local disk is served like static files (sendfile, Range, 304), before React Router: a burst of
-  // readers loading the same pictures costs no rendering and no stream copies. Other stores go through the route.
-  if (services.config.media.store === "local") app.use("/media", localMediaFiles(services.config.media.dir));
+  // A store whose objects are files here (local disk) serves them before React Router; the others go through the route.
+  const mediaFiles = services.store.staticFiles?.();
+  if (mediaFiles) app.use(mediaFiles.path, mediaFiles.handler);
   app.use(originGuard([services.config.site.url]));
   app.use(bodyLimit());
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -151,27 +150,4 @@ function refuseUnknownMethods(req: express.Request, res: express.Response, next:
     .set({ Allow: [...KNOWN_METHODS].join(", "), "Cache-Control": "no-store" })
     .type("text/plain; charset=utf-8")
     .send(t.api.methodNotAllowed("GET, POST, PUT, PATCH ou DELETE"));
-}
-
-/**
- * The local media folder as static files: only the allowed media types (anything else falls through to the route,
- * which answers 404), never dot-files (the store's `.tmp`), cached for a year (keys are content-hashed), `nosniff`.
- */
-function localMediaFiles(dir: string) {
-  const files = express.static(dir, {
-    dotfiles: "deny",
-    index: false,
-    redirect: false,
-    fallthrough: true,
-    immutable: true,
-    maxAge: "1y",
-    setHeaders(res, file) {
-      res.setHeader("Content-Type", contentTypeOfKey(file) ?? "application/octet-stream");
-      res.setHeader("X-Content-Type-Options", "nosniff");
-    },
-  });
-  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !contentTypeOfKey(req.path)) return next();
-    files(req, res, next);
-  };
 }

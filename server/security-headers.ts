@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import type { MediaStore } from "../app/.server/storage/media-store.ts";
 import { EMBED_FRAME_ORIGINS } from "../app/lib/embeds.ts";
 
 /** What the Content-Security-Policy depends on besides the site itself (read from the configuration once). */
@@ -18,25 +19,28 @@ export interface SecurityPolicyOptions {
   development?: boolean;
 }
 
-/** The options the app's configuration implies (see `app/.server/config/env.server.ts`). */
-export function policyOptionsFromConfig(config: {
-  env: string;
-  site: { url: string };
-  media: ({ store: "local" } | { store: "s3"; s3: { publicUrl: string | null } } | { store: "gdrive"; gdrive: { authUrl: string } }) & {
-    externalOrigins?: string[];
-  };
-  auth: { google: { discoveryUrl: string } | null };
-}): SecurityPolicyOptions {
+/**
+ * The options the app's configuration implies (see `app/.server/config/env.server.ts`), with what its media store
+ * asks for (`MediaStore.publicOrigins`: a bucket's public origin, a consent page its connect form leads to).
+ */
+export function policyOptionsFromConfig(
+  config: {
+    env: string;
+    site: { url: string };
+    media: { externalOrigins?: string[] };
+    auth: { google: { discoveryUrl: string } | null };
+  },
+  store: Pick<MediaStore, "publicOrigins">,
+): SecurityPolicyOptions {
+  const storeOrigins = store.publicOrigins();
   const formOrigins = new Set<string>();
   // Google publishes its authorization endpoint on the same origin as its discovery document (accounts.google.com);
   // tests point both at a local OpenID provider.
   if (config.auth.google) formOrigins.add(new URL(config.auth.google.discoveryUrl).origin);
-  if (config.media.store === "gdrive") formOrigins.add(new URL(config.media.gdrive.authUrl).origin);
+  for (const origin of storeOrigins.forms) formOrigins.add(origin);
   const siteOrigin = new URL(config.site.url).origin;
-  const publicUrl = config.media.store === "s3" ? config.media.s3.publicUrl : null;
-  const mediaOrigin = publicUrl ? new URL(publicUrl).origin : null;
-  // Imported media left on Google Drive (EXTERNAL_MEDIA_ORIGINS), after the bucket.
-  const mediaOrigins = new Set([...(mediaOrigin ? [mediaOrigin] : []), ...(config.media.externalOrigins ?? [])]);
+  // Imported media left on Google Drive (EXTERNAL_MEDIA_ORIGINS), after the store's.
+  const mediaOrigins = new Set([...storeOrigins.media, ...(config.media.externalOrigins ?? [])]);
   return {
     siteUrl: config.site.url,
     mediaOrigins: [...mediaOrigins].filter((origin) => origin !== siteOrigin),

@@ -6,7 +6,7 @@ import { removeStaleAccounts } from "./auth/accounts.server.ts";
 import { type BetterAuthInstance, createBetterAuth, type LazyBetterAuth } from "./auth/auth.server.ts";
 import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
 import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
-import { createRedisRateLimiter } from "./auth/redis-rate-limiter.server.ts";
+import { createRedisRateLimiter, type SharedRateLimiter } from "./auth/redis-rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
 import { secureDataDir } from "./config/data-dir.server.ts";
 import { type AppConfig, assertProductionReady, loadDotEnv, parseConfig } from "./config/env.server.ts";
@@ -57,7 +57,8 @@ export interface AppServices {
   admins: AdminService;
   auth: AuthService;
   events: EventBus;
-  rateLimiter: RateLimiter & { close?(): Promise<void> };
+  /** In memory, or in Redis (REDIS_URL): then `backend()` says whether Redis counts now or memory stands in. */
+  rateLimiter: RateLimiter & Partial<Pick<SharedRateLimiter, "backend" | "close">>;
   newsEditor: NewsEditor;
   sponsorEditor: SponsorEditor;
   /** Uploads handled at the same time, per admin and in all (see withUploadSlot). */
@@ -184,9 +185,11 @@ export function bootApp(): Promise<AppServices> {
     const services = createServices(config, log);
     const applied = await migrateAll(services, { deferAuthSchema: true });
     if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
-    // Google Drive not connected yet: no media can be stored, so the demo waits for a start after the connection.
-    const seedable = services.store.name !== "gdrive" || (await services.store.isConnected());
-    if (config.seedDemo && !seedable) services.log.warn("Google Drive not connected: demo content not created on this start");
+    // A store an admin must connect (Google Drive) and has not yet: no media can be stored, so the demo waits for a
+    // start after the connection.
+    const seedable = !services.store.needsConnection || (await services.store.isConnected());
+    if (config.seedDemo && !seedable)
+      services.log.warn({ store: services.store.name }, "media store not connected: demo content not created on this start");
     // The demo content and the first admin do not depend on each other: the demo admin's password is hashed on the
     // main thread while the demo pictures are encoded on libvips' threads.
     const firstStart = await Promise.allSettled([
@@ -236,9 +239,18 @@ export async function shutdownApp(): Promise<void> {
   sweeper?.stop();
   await sweeper?.idle();
   sweeper = undefined;
-  await services?.events.close();
-  await services?.rateLimiter.close?.();
+  if (services) await closeServices(services);
+}
+
+/**
+ * Closes everything the services hold open (the event bus's listening connection, Redis, mail, the database pool),
+ * so a process that built them (the server at shutdown, every `npm run` command) can end by itself.
+ */
+export async function closeServices(services: Pick<AppServices, "events" | "rateLimiter" | "reads" | "mailer" | "database" | "log">): Promise<void> {
+  await services.events.close();
+  await services.rateLimiter.close?.();
   // Reads counted in the last seconds are written before the database closes.
-  await services?.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
-  await services?.database.close();
+  await services.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
+  await services.mailer.idle();
+  await services.database.close();
 }

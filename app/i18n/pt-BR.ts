@@ -557,6 +557,8 @@ export const t = {
     backHome: "Voltar ao início",
     /** The plain-text 404 of files and resources (media, auth endpoints that are not public). */
     notFound: "Não encontrado",
+    /** The plain-text 503 of a media file while the media store cannot be reached (S3 down, Drive failing). */
+    mediaUnavailable: "Arquivo temporariamente indisponível. Tente de novo em instantes.",
     /** A state-changing request whose Origin (or Referer) is not the site's own. */
     originRefused: "Requisição recusada: origem não confirmada.",
   },
@@ -575,6 +577,11 @@ export type Messages = typeof t;
  * carry them.
  */
 export const terminal = {
+  /** Every `npm run` command (app/.server/cli.server.ts). */
+  command: {
+    /** Something the command opened was left open after its work; `handles` are Node's names for them. */
+    keptAlive: (handles: string) => `O comando terminou, mas algo ficou aberto (${handles}); encerrando assim mesmo.`,
+  },
   /**
    * Refusals of the configuration (app/.server/config/env.server.ts), printed to whoever starts the server or a command.
    * The README and the tests quote several of them.
@@ -821,6 +828,8 @@ export const terminal = {
     refused: (reason: string) => `Recusado: ${reason}.\nConfira com --dry-run; se estiver certo, repita com --force.`,
     /** Printed after the keys, one a line. */
     wouldRemove: (count: number) => `${count} objeto(s) seriam removidos (simulação: nada foi apagado).`,
+    /** Printed after the temporary files' paths, one a line. */
+    wouldRemoveTemp: (count: number) => `${count} arquivo(s) temporário(s) (.part) de envios interrompidos seriam removidos.`,
     removed: (records: number, files: number, tempFiles: number) =>
       `Removidos: ${records} registro(s) de mídia, ${files} objeto(s), ${tempFiles} arquivo(s) temporário(s).`,
     skippedUnowned: (count: number) => `${count} registro(s) antigo(s) sem a marca desta instalação ficaram como estão.`,

@@ -6,7 +6,7 @@ import pg from "pg";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { type AppServices, createServices, migrateAll } from "../../app/.server/app.server.ts";
 import type { Database } from "../../app/.server/db/schema.ts";
-import { createLogger } from "../../app/.server/logger.server.ts";
+import { createLogger, type Logger } from "../../app/.server/logger.server.ts";
 
 /**
  * Which database the tests run on: `sqlite` (default) or `postgres` (TEST_DATABASE=postgres; the server at
@@ -47,11 +47,14 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-/** Real services on a real, freshly migrated database (SQLite file, or PostgreSQL). Call `close()` when done. */
+/**
+ * Real services on a real, freshly migrated database (SQLite file, or PostgreSQL). Call `close()` when done.
+ * `options.log` replaces the silent logger (to read what the services log); the rest goes to the database.
+ */
 export async function createTestServices(
   dataDir: string = makeDataDir(),
   env: Record<string, string> = {},
-  options: Parameters<typeof createServices>[2] = {},
+  { log, ...options }: Parameters<typeof createServices>[2] & { log?: Logger } = {},
 ): Promise<AppServices & { dataDir: string; close(): Promise<void> }> {
   const postgres = TEST_DATABASE === "postgres" && !env.DATABASE_URL ? await createPostgresDatabase() : null;
   const config = parseConfig({
@@ -61,7 +64,7 @@ export async function createTestServices(
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
-  const services = createServices(config, createLogger({ logLevel: "silent" }), options);
+  const services = createServices(config, log ?? createLogger({ logLevel: "silent" }), options);
   await migrateAll(services);
   return {
     ...services,

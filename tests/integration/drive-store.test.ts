@@ -95,7 +95,12 @@ const filesNamed = (name: string) => [...server().files.values()].filter((file) 
 describeMediaStoreContract("gdrive (contract server)", async () => {
   const services = await driveServices();
   const store = await connected(appStore(services));
-  return { store, cleanup: () => closeServices(services) };
+  return {
+    store,
+    cleanup: () => closeServices(services),
+    // Media through the site's /media route; the connect form leads to the consent page (here, the contract server).
+    expected: { needsConnection: true, origins: { media: [], forms: [new URL(server().url).origin] }, staticFiles: false },
+  };
 });
 
 describe("Google Drive store: configuration", () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { createRedisRateLimiter } from "../../app/.server/auth/redis-rate-limiter.server.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
@@ -49,6 +50,34 @@ describe("Redis rate limiter", () => {
       expect((await limiter.hit("k", 1, 60)).allowed).toBe(false);
     } finally {
       await limiter.close();
+    }
+  });
+
+  it("with a Redis that accepts connections and never answers, checks go to memory without waiting; one warning", async () => {
+    const sockets = new Set<net.Socket>();
+    const blackHole = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
+    const warnings: string[] = [];
+    const recording = { ...log, warn: (_fields: unknown, message: string) => void warnings.push(message), info: () => undefined };
+    const limiter = createRedisRateLimiter({ url: `redis://127.0.0.1:${(blackHole.address() as net.AddressInfo).port}`, log: recording as never });
+    try {
+      await limiter.hit("aquecimento", 10, 60);
+      const durations: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const started = performance.now();
+        expect((await limiter.hit("k", 3, 60)).allowed).toBe(attempt < 3);
+        durations.push(performance.now() - started);
+      }
+      expect(Math.max(...durations), durations.join(", ")).toBeLessThan(50);
+      expect(await limiter.backend()).toBe("memory");
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await limiter.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => blackHole.close(resolve));
     }
   });
 });

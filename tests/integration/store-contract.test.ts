@@ -55,6 +55,7 @@ describeMediaStoreContract("local", async () => {
     async cleanup() {
       fs.rmSync(root, { recursive: true, force: true });
     },
+    expected: { needsConnection: false, origins: { media: [], forms: [] }, staticFiles: true },
   };
 });
 
@@ -65,6 +66,8 @@ describeMediaStoreContract("s3 (s3rver, path-style)", async () => {
     async cleanup() {
       client.destroy();
     },
+    // No S3_PUBLIC_URL: browsers get the objects through the site's /media route.
+    expected: { needsConnection: false, origins: { media: [], forms: [] }, staticFiles: false },
   };
 });
 
@@ -72,7 +75,11 @@ describeMediaStoreContract("s3 (s3rver, path-style)", async () => {
 describeMediaStoreContract("s3 (s3rver, prefix + public URL, from the configuration)", async () => {
   const dataDir = makeDataDir("eef-s3cfg-");
   const store = createMediaStore(parseConfig({ DATA_DIR: dataDir, ...server().env(PREFIXED_BUCKET, { S3_PREFIX: "midia/", S3_PUBLIC_URL: CDN }) }));
-  return { store, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  return {
+    store,
+    cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    expected: { needsConnection: false, origins: { media: [new URL(CDN).origin], forms: [] }, staticFiles: false },
+  };
 });
 
 describe("S3 store", () => {
@@ -127,6 +134,37 @@ describe("S3 store", () => {
       expect(await missing.isConnected()).toBe(false);
       expect(await missing.isConnected()).toBe(false);
       expect(checks).toBe(4);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it("asks the bucket again at once after a request failed (not after a missing object)", async () => {
+    const config = s3Config(CONTRACT_BUCKET);
+    const client = createS3Client(config);
+    let checks = 0;
+    let failNext = false;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === "HeadBucketCommand") checks++;
+        if (failNext && context.commandName === "HeadObjectCommand") {
+          failNext = false;
+          throw Object.assign(new Error("connect ECONNREFUSED"), { name: "Error" });
+        }
+        return next(args);
+      },
+      { step: "initialize", name: "failOnce" },
+    );
+    try {
+      const store = createS3Store({ ...config, client });
+      expect(await store.isConnected()).toBe(true);
+      expect(await store.stat("falha-nada/800.webp")).toBeNull();
+      expect(await store.isConnected()).toBe(true);
+      expect(checks).toBe(1);
+      failNext = true;
+      await expect(store.stat("falha-nada/800.webp")).rejects.toThrow("ECONNREFUSED");
+      expect(await store.isConnected()).toBe(true);
+      expect(checks).toBe(2);
     } finally {
       client.destroy();
     }

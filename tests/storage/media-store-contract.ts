@@ -1,13 +1,22 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MediaStore, StoredEntry } from "../../app/.server/storage/media-store.ts";
+import type { MediaStore, StoredEntry, StoreOrigins } from "../../app/.server/storage/media-store.ts";
 
 export interface StoreUnderTest {
   store: MediaStore;
   /** Removes whatever the store left behind (folders, buckets, clients). */
   cleanup(): Promise<void>;
+  /** What the store must say about itself to its callers (the server, the CSP, /readyz). */
+  expected: {
+    needsConnection: boolean;
+    origins: StoreOrigins;
+    /** Whether it hands the server a static handler for its files (local disk). */
+    staticFiles: boolean;
+  };
 }
 
 /** Size of the large streamed object: above two 8 MiB parts, and not a multiple of any power of two. */
@@ -39,6 +48,54 @@ export function describeMediaStoreContract(name: string, makeStore: () => Promis
 
     it("is connected", async () => {
       expect(await store().isConnected()).toBe(true);
+    });
+
+    it("says whether an admin must connect it", () => {
+      expect(store().needsConnection).toBe(subject!.expected.needsConnection);
+    });
+
+    it("names the origins the Content-Security-Policy must allow, and every public URL is on the site or one of them", async () => {
+      const origins = store().publicOrigins();
+      expect(origins).toEqual(subject!.expected.origins);
+      for (const origin of [...origins.media, ...origins.forms]) expect(new URL(origin).origin).toBe(origin);
+      const url = store().publicUrl(key("origins/800.webp"));
+      if (url.startsWith("/")) expect(url.startsWith("//")).toBe(false);
+      else expect(origins.media).toContain(new URL(url).origin);
+    });
+
+    it("serves its own files to the server when it says it can, and nothing but media files", async () => {
+      const files = store().staticFiles?.();
+      expect(Boolean(files)).toBe(subject!.expected.staticFiles);
+      if (!files) return;
+      const bytes = randomBytes(777);
+      await store().put(key("static/400.webp"), bytes, "image/webp");
+      const app = express();
+      app.use(files.path, files.handler);
+      app.use((_req, res) => void res.status(404).send("rota"));
+      const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
+        const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+      });
+      try {
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const url = store().publicUrl(key("static/400.webp"));
+        expect(url.startsWith(`${files.path}/`)).toBe(true);
+        const served = await fetch(base + url);
+        expect(served.status).toBe(200);
+        expect(served.headers.get("content-type")).toBe("image/webp");
+        expect(served.headers.get("cache-control")).toContain("immutable");
+        expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+        const ranged = await fetch(base + url, { headers: { Range: "bytes=0-9" } });
+        expect(ranged.status).toBe(206);
+        expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(0, 10))).toBe(true);
+        // Not a media type, a dot-folder, a missing file: left to the routes.
+        for (const other of [`${files.path}/${key("static/notas.txt")}`, `${files.path}/.tmp/x.part`, `${files.path}/${key("static/nada.webp")}`]) {
+          const response = await fetch(base + other);
+          expect(response.status, other).toBe(404);
+          expect(await response.text(), other).toBe("rota");
+        }
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
 
     it("stores a Buffer and gives back the same bytes", async () => {

@@ -6,9 +6,16 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
+import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
 import { contentSecurityPolicy, inlineScriptHashes, policyOptionsFromConfig } from "../../server/security-headers.ts";
 
 const BASE_ENV = { DATA_DIR: "/tmp/eef-csp-config", SITE_URL: "https://noticias.example" };
+
+/** The policy options of a configuration, with the media store it builds (local and S3 need no database). */
+function optionsOf(env: Record<string, string>) {
+  const config = parseConfig(env);
+  return policyOptionsFromConfig(config, createMediaStore(config));
+}
 
 const directive = (policy: string, name: string) =>
   policy
@@ -18,7 +25,7 @@ const directive = (policy: string, name: string) =>
 
 describe("the policy from the configuration", () => {
   it("local media, no Google: forms and media only to the site", () => {
-    const policy = contentSecurityPolicy(policyOptionsFromConfig(parseConfig(BASE_ENV)), "'nonce-abc'");
+    const policy = contentSecurityPolicy(optionsOf(BASE_ENV), "'nonce-abc'");
     expect(directive(policy, "form-action")).toBe("form-action 'self'");
     expect(directive(policy, "img-src")).toBe("img-src 'self' data: blob:");
     expect(directive(policy, "script-src")).toBe("script-src 'self' 'nonce-abc'");
@@ -27,15 +34,14 @@ describe("the policy from the configuration", () => {
   });
 
   it("sign-in with Google and the Drive store add Google's consent origin to form-action; S3_PUBLIC_URL to img-src and media-src", () => {
-    const google = policyOptionsFromConfig(parseConfig({ ...BASE_ENV, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "segredo" }));
+    const google = optionsOf({ ...BASE_ENV, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "segredo" });
     expect(directive(contentSecurityPolicy(google), "form-action")).toBe("form-action 'self' https://accounts.google.com");
-    const drive = policyOptionsFromConfig(
-      parseConfig({ ...BASE_ENV, MEDIA_STORE: "gdrive", GOOGLE_DRIVE_CLIENT_ID: "id", GOOGLE_DRIVE_CLIENT_SECRET: "segredo" }),
-    );
+    // The Drive store's own origins (its consent page) are checked by the store contract (drive-store.test.ts).
+    const drive = policyOptionsFromConfig(parseConfig(BASE_ENV), {
+      publicOrigins: () => ({ media: [], forms: ["https://accounts.google.com"] }),
+    });
     expect(directive(contentSecurityPolicy(drive), "form-action")).toBe("form-action 'self' https://accounts.google.com");
-    const s3 = contentSecurityPolicy(
-      policyOptionsFromConfig(parseConfig({ ...BASE_ENV, MEDIA_STORE: "s3", S3_BUCKET: "fotos", S3_PUBLIC_URL: "https://cdn.example/fotos/" })),
-    );
+    const s3 = contentSecurityPolicy(optionsOf({ ...BASE_ENV, MEDIA_STORE: "s3", S3_BUCKET: "fotos", S3_PUBLIC_URL: "https://cdn.example/fotos/" }));
     expect(directive(s3, "img-src")).toBe("img-src 'self' data: blob: https://cdn.example");
     expect(directive(s3, "media-src")).toBe("media-src 'self' data: blob: https://cdn.example");
     expect(directive(s3, "form-action")).toBe("form-action 'self'");
@@ -43,15 +49,13 @@ describe("the policy from the configuration", () => {
 
   it("EXTERNAL_MEDIA_ORIGINS (imported media left on Google Drive) are added to img-src and media-src only, after the bucket", () => {
     const policy = contentSecurityPolicy(
-      policyOptionsFromConfig(
-        parseConfig({
-          ...BASE_ENV,
-          MEDIA_STORE: "s3",
-          S3_BUCKET: "fotos",
-          S3_PUBLIC_URL: "https://cdn.example/fotos/",
-          EXTERNAL_MEDIA_ORIGINS: "https://drive.google.com https://*.googleusercontent.com https://cdn.example",
-        }),
-      ),
+      optionsOf({
+        ...BASE_ENV,
+        MEDIA_STORE: "s3",
+        S3_BUCKET: "fotos",
+        S3_PUBLIC_URL: "https://cdn.example/fotos/",
+        EXTERNAL_MEDIA_ORIGINS: "https://drive.google.com https://*.googleusercontent.com https://cdn.example",
+      }),
     );
     const sources = "'self' data: blob: https://cdn.example https://drive.google.com https://*.googleusercontent.com";
     expect(directive(policy, "img-src")).toBe(`img-src ${sources}`);

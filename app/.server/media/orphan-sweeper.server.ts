@@ -52,6 +52,8 @@ export interface SweepResult {
   refused?: string;
   /** With `dryRun`: the keys that would go (records' files and stray files). */
   wouldRemove?: string[];
+  /** With `dryRun`: the stale temporary files (`*.part`) that would go, as paths. */
+  wouldRemoveTemp?: string[];
 }
 
 const UNREFERENCED = {
@@ -122,6 +124,7 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
   }
   if (deps.dryRun) {
     result.wouldRemove = candidates.sort();
+    result.wouldRemoveTemp = (await sweepTempFiles(deps, cutoff, true)).sort();
     return result;
   }
 
@@ -156,25 +159,35 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
   }
 
   // (c) Stale temporary files (this installation's own folders).
-  for (const dir of deps.tmpDirs ?? []) {
-    try {
-      result.removedTempFiles += await removeStalePartFiles(dir, cutoff);
-    } catch (error) {
-      log.warn({ err: error, dir }, "could not sweep temporary upload files");
-    }
-  }
-  if (store.removeStaleTemp) {
-    try {
-      result.removedTempFiles += await store.removeStaleTemp(cutoff);
-    } catch (error) {
-      log.warn({ err: error }, "could not sweep the media store's temporary files");
-    }
-  }
+  result.removedTempFiles = (await sweepTempFiles(deps, cutoff, false)).length;
 
   if (result.removedRecords || result.removedFiles || result.removedTempFiles || result.skippedUnowned) {
     log.info({ ...result }, "orphan media swept");
   }
   return result;
+}
+
+/**
+ * The `*.part` files older than `cutoff` in the upload folders and the store's temporary folder: removed, or with
+ * `dryRun` only listed. Returns their paths. A folder that cannot be read is logged and skipped.
+ */
+async function sweepTempFiles(deps: SweepDeps, cutoff: Date, dryRun: boolean): Promise<string[]> {
+  const files: string[] = [];
+  for (const dir of deps.tmpDirs ?? []) {
+    try {
+      files.push(...(await removeStalePartFiles(dir, cutoff, { dryRun })));
+    } catch (error) {
+      deps.log.warn({ err: error, dir }, "could not sweep temporary upload files");
+    }
+  }
+  if (deps.store.removeStaleTemp) {
+    try {
+      files.push(...(await deps.store.removeStaleTemp(cutoff, { dryRun })));
+    } catch (error) {
+      deps.log.warn({ err: error }, "could not sweep the media store's temporary files");
+    }
+  }
+  return files;
 }
 
 async function removeFile(store: MediaStore, key: string, log: SweepDeps["log"], mediaId?: string): Promise<boolean> {

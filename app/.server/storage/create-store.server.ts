@@ -5,7 +5,8 @@ import type { Logger } from "../logger.server.ts";
 import { createDriveConnection, type DriveConnection } from "./google-drive/connection.server.ts";
 import { createGoogleDriveStore } from "./google-drive/store.server.ts";
 import { createLocalStore } from "./local-store.server.ts";
-import { assertValidKey, type MediaStore } from "./media-store.ts";
+import type { MediaStore } from "./media-store.ts";
+import { s3PublicOrigins, s3PublicUrl } from "./s3-public.ts";
 
 /** What the Google Drive store needs besides its configuration: its table and its connection. */
 export interface MediaStoreDeps {
@@ -54,19 +55,16 @@ export function createMediaStore(config: Pick<AppConfig, "media">, deps: MediaSt
 function lazyS3Store(config: S3Config): MediaStore {
   let loading: Promise<MediaStore> | undefined;
   const load = () => (loading ??= import("./s3-store.server.ts").then(({ createS3Store }) => createS3Store(config)));
-  const publicBase = config.publicUrl?.replace(/\/+$/, "") ?? null;
   return {
     name: "s3",
+    needsConnection: false,
+    publicOrigins: () => s3PublicOrigins(config),
     isConnected: async () => (await load()).isConnected(),
     put: async (key, body, contentType) => (await load()).put(key, body, contentType),
     get: async (key, range) => (await load()).get(key, range),
     stat: async (key) => (await load()).stat(key),
     delete: async (key) => (await load()).delete(key),
-    publicUrl(key) {
-      // The same answer as the S3 store's own publicUrl (checked by the store contract test).
-      assertValidKey(key);
-      return publicBase ? `${publicBase}/${config.prefix}${key}` : `/media/${key}`;
-    },
+    publicUrl: s3PublicUrl(config),
     async *list(prefix) {
       yield* (await load()).list(prefix);
     },

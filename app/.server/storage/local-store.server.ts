@@ -4,6 +4,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
+import express from "express";
+import { contentTypeOfKey } from "../media/media-types.ts";
 import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
 
 /** The folder, under the store's root, where objects are written before being renamed into place. */
@@ -26,6 +28,10 @@ export function createLocalStore(options: { root: string; publicPath?: string })
 
   return {
     name: "local",
+    needsConnection: false,
+    // Served by the site itself, under publicPath.
+    publicOrigins: () => ({ media: [], forms: [] }),
+    staticFiles: () => ({ path: publicPath, handler: staticMediaFiles(root) }),
     /** Local disk needs no sign-in: it is "connected" whenever its folder can be written. */
     async isConnected() {
       try {
@@ -76,9 +82,34 @@ export function createLocalStore(options: { root: string; publicPath?: string })
         if (entry.key.startsWith(prefix)) yield entry;
       }
     },
-    removeStaleTemp(olderThan) {
-      return removeStalePartFiles(path.join(root, LOCAL_TEMP_DIR), olderThan);
+    removeStaleTemp(olderThan, options) {
+      return removeStalePartFiles(path.join(root, LOCAL_TEMP_DIR), olderThan, options);
     },
+  };
+}
+
+/**
+ * The media folder as static files, before the routes: a burst of readers loading the same pictures costs no
+ * rendering and no stream copies (sendfile, Range, 304). Only the allowed media types (anything else falls through
+ * to the route, which answers 404), never dot-files (the `.tmp` folder), cached for a year (keys are content-hashed),
+ * `nosniff`.
+ */
+function staticMediaFiles(root: string): express.RequestHandler {
+  const files = express.static(root, {
+    dotfiles: "deny",
+    index: false,
+    redirect: false,
+    fallthrough: true,
+    immutable: true,
+    maxAge: "1y",
+    setHeaders(res, file) {
+      res.setHeader("Content-Type", contentTypeOfKey(file) ?? "application/octet-stream");
+      res.setHeader("X-Content-Type-Options", "nosniff");
+    },
+  });
+  return (req, res, next) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !contentTypeOfKey(req.path)) return next();
+    files(req, res, next);
   };
 }
 
@@ -106,25 +137,30 @@ async function* walk(dir: string, prefix: string): AsyncGenerator<StoredEntry> {
 
 /**
  * Removes the `*.part` files directly in `dir` last modified before `olderThan` (temporary files of uploads or
- * writes that never finished). Younger ones may still be in use and are left alone. Returns how many went.
+ * writes that never finished). Younger ones may still be in use and are left alone: a file being written is
+ * modified with every chunk. Returns the paths removed (with `dryRun`, the paths that would go; nothing is removed).
  */
-export async function removeStalePartFiles(dir: string, olderThan: Date): Promise<number> {
+export async function removeStalePartFiles(dir: string, olderThan: Date, options: { dryRun?: boolean } = {}): Promise<string[]> {
   let handle: Dir;
   try {
     handle = await fs.opendir(dir);
   } catch (error) {
-    if (isMissing(error)) return 0;
+    if (isMissing(error)) return [];
     throw error;
   }
-  let removed = 0;
+  const removed: string[] = [];
   for await (const entry of handle) {
     if (!entry.isFile() || !entry.name.endsWith(".part")) continue;
     const file = path.join(dir, entry.name);
     const stats = await statFile(file);
     if (!stats || stats.mtime >= olderThan) continue;
+    if (options.dryRun) {
+      removed.push(file);
+      continue;
+    }
     try {
       await fs.unlink(file);
-      removed++;
+      removed.push(file);
     } catch (error) {
       if (!isMissing(error)) throw error;
     }

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { RequestHandler } from "express";
 
 /** A byte range, both ends inclusive, as in an HTTP `Range: bytes=start-end` header. */
 export interface ByteRange {
@@ -19,8 +20,25 @@ export interface StoredObject {
 export interface MediaStore {
   /** Short name stored with each media record (`local`, `s3`, `gdrive`). */
   readonly name: string;
+  /**
+   * Whether an admin must connect the store (Google Drive's consent) before it can hold media. While such a store
+   * is not connected, /readyz reports "not connected" without failing (the instance must stay reachable so an admin
+   * can connect it) and the demo content waits; for any other store, not connected is a failure.
+   */
+  readonly needsConnection: boolean;
   /** Whether uploads can go through right now (local disk always can). */
   isConnected(): Promise<boolean>;
+  /**
+   * What the Content-Security-Policy must allow for this store besides the site itself: the origins browsers load
+   * media from (`img-src`, `media-src`: a bucket's public URL) and the origins its forms lead to (`form-action`: the
+   * consent page of a store an admin connects). Each entry is an origin (`https://host[:port]`), no path.
+   */
+  publicOrigins(): StoreOrigins;
+  /**
+   * Files the HTTP server can send itself (sendfile, Range, 304), mounted at `path` before the routes, which answer
+   * what it passes on (`next()`). Only stores whose objects are plain files on this machine have it.
+   */
+  staticFiles?(): { path: string; handler: RequestHandler };
   put(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
   /** The object (or the requested range of it), or null when the key does not exist. */
   get(key: string, range?: ByteRange): Promise<StoredObject | null>;
@@ -38,9 +56,16 @@ export interface MediaStore {
   list(prefix?: string): AsyncIterable<StoredEntry>;
   /**
    * Removes the store's own temporary files (half-written objects of a crashed write) last modified before
-   * `olderThan`, returning how many went. Stores that keep no temporary files leave it out.
+   * `olderThan`, returning their paths (with `dryRun`: lists them, removes nothing). Stores that keep no temporary
+   * files leave it out.
    */
-  removeStaleTemp?(olderThan: Date): Promise<number>;
+  removeStaleTemp?(olderThan: Date, options?: { dryRun?: boolean }): Promise<string[]>;
+}
+
+/** See `MediaStore.publicOrigins`. */
+export interface StoreOrigins {
+  media: string[];
+  forms: string[];
 }
 
 /** One object as listed by `MediaStore.list()`. */

@@ -12,6 +12,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import type { S3Config } from "../config/env.server.ts";
 import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
+import { s3PublicOrigins, s3PublicUrl } from "./s3-public.ts";
 
 /** Media keys are content-hashed, so an object never changes once written. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -66,10 +67,23 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
   const client = options.client ?? createS3Client(options);
   const bucket = options.bucket;
   const prefix = options.prefix;
-  const publicBase = options.publicUrl?.replace(/\/+$/, "") ?? null;
+  const publicUrl = s3PublicUrl(options);
   const now = options.now ?? Date.now;
   let connectedUntil = 0;
   let checking: Promise<boolean> | null = null;
+
+  /**
+   * A request that failed for another reason than a missing object: the bucket may be gone, so the next
+   * `isConnected` (e.g. /readyz) asks the bucket again at once instead of trusting its last answer for 10 s.
+   */
+  async function tracked<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!isMissingObject(error)) connectedUntil = 0;
+      throw error;
+    }
+  }
 
   function objectKey(key: string): string {
     assertValidKey(key);
@@ -91,6 +105,8 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
 
   return {
     name: "s3",
+    needsConnection: false,
+    publicOrigins: () => s3PublicOrigins(options),
     isConnected() {
       if (now() < connectedUntil) return Promise.resolve(true);
       checking ??= checkBucket().finally(() => {
@@ -109,7 +125,7 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
         leavePartsOnError: false,
       });
       try {
-        await upload.done();
+        await tracked(() => upload.done());
       } catch (error) {
         if (!Buffer.isBuffer(body)) body.destroy();
         throw error;
@@ -119,7 +135,9 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
       const Key = objectKey(key);
       let response;
       try {
-        response = await client.send(new GetObjectCommand({ Bucket: bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        response = await tracked(() =>
+          client.send(new GetObjectCommand({ Bucket: bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined })),
+        );
       } catch (error) {
         if (isMissingObject(error)) return null;
         throw error;
@@ -135,7 +153,7 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
     async stat(key) {
       const Key = objectKey(key);
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key }));
+        const head = await tracked(() => client.send(new HeadObjectCommand({ Bucket: bucket, Key })));
         return { size: head.ContentLength ?? 0 };
       } catch (error) {
         if (isMissingObject(error)) return null;
@@ -145,15 +163,12 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
     async delete(key) {
       const Key = objectKey(key);
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key }));
+        await tracked(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key })));
       } catch (error) {
         if (!isMissingObject(error)) throw error;
       }
     },
-    publicUrl(key) {
-      assertValidKey(key);
-      return publicBase ? `${publicBase}/${prefix}${key}` : `/media/${key}`;
-    },
+    publicUrl,
     list(keyPrefix = "") {
       return listObjects(client, bucket, prefix, options.listPageSize, keyPrefix);
     },

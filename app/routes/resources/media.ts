@@ -7,21 +7,35 @@ import { t } from "../../i18n/pt-BR.ts";
 
 /** Media keys are content-hashed, so what a URL serves never changes. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
+/** How long a client (or a CDN) should wait before asking again while the store cannot be reached. */
+const RETRY_AFTER_SECONDS = 30;
 
-/** Serves stored media with HTTP range support (videos seek without downloading everything). */
+/**
+ * Serves stored media with HTTP range support (videos seek without downloading everything). A key the store does
+ * not have is a 404; a store that cannot answer (S3 down, Drive failing) is a 503 with Retry-After and no-store,
+ * never a 404 a CDN would keep, and a warning in the log (the store checks itself again on the next /readyz).
+ */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
-  const { store } = servicesOf(context);
+  const { store, log } = servicesOf(context);
   const contentType = contentTypeOfKey(key);
-  if (!contentType) return new Response(t.errors.notFound, { status: 404 });
+  if (!contentType) return notFound();
+
+  const unavailable = (error: unknown) => {
+    log.warn({ err: error, key, store: store.name }, "media store unavailable; answered 503");
+    return new Response(t.errors.mediaUnavailable, {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
+  };
 
   let stat: { size: number } | null;
   try {
     stat = await store.stat(key);
-  } catch {
-    return new Response(t.errors.notFound, { status: 404 });
+  } catch (error) {
+    return unavailable(error);
   }
-  if (!stat) return new Response(t.errors.notFound, { status: 404 });
+  if (!stat) return notFound();
 
   const etag = `"${key.replace(/[^a-z0-9]/g, "")}"`;
   const headers = new Headers({
@@ -37,12 +51,22 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     headers.set("Content-Range", `bytes */${stat.size}`);
     return new Response(null, { status: 416, headers });
   }
-  const object = await store.get(key, range ?? undefined);
-  if (!object) return new Response(t.errors.notFound, { status: 404 });
+  let object: Awaited<ReturnType<typeof store.get>>;
+  try {
+    object = await store.get(key, range ?? undefined);
+  } catch (error) {
+    return unavailable(error);
+  }
+  if (!object) return notFound();
   const length = range ? range.end - range.start + 1 : stat.size;
   headers.set("Content-Length", String(length));
   if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
   const body = request.method === "HEAD" ? null : (Readable.toWeb(object.body) as ReadableStream<Uint8Array>);
   if (!body) object.body.destroy();
   return new Response(body, { status: range ? 206 : 200, headers });
+}
+
+/** A key the store does not have, or a type it never serves. */
+function notFound() {
+  return new Response(t.errors.notFound, { status: 404 });
 }

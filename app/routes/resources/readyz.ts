@@ -2,17 +2,22 @@ import { sql } from "kysely";
 import type { Route } from "./+types/readyz";
 import { servicesOf } from "../../.server/context.server.ts";
 
+type Check = "ok" | "failed" | "not connected" | "unavailable, limits in memory";
+
 /**
  * Readiness: the database answers and the media store is reachable. 503 with the failing part otherwise.
- * A Google Drive store waiting for an admin's consent is reported but does not fail readiness: the instance must
- * stay in the pool so an admin can reach the Google Drive connection page.
+ * A store an admin must connect (Google Drive waiting for consent) is reported but does not fail readiness: the
+ * instance must stay in the pool so an admin can reach the connection page. Redis (REDIS_URL, the shared rate
+ * limits) is reported when configured and does not fail readiness either: while it is unreachable every instance
+ * counts the limits in its own memory, and taking the instances out of the pool would take the site down.
  *
  * The answer is for load balancers and monitoring, in English like the logs: `{ status: "ok" | "unavailable",
- * checks: { database, media } }`, each check "ok", "failed" or (media on Google Drive only) "not connected".
+ * checks: { database, media, redis? } }`, each check "ok", "failed", (media) "not connected" or (redis)
+ * "unavailable, limits in memory".
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { database, store, log } = servicesOf(context);
-  const checks: Record<string, "ok" | "failed" | "not connected"> = {};
+  const { database, store, rateLimiter, log } = servicesOf(context);
+  const checks: Record<string, Check> = {};
   try {
     await sql`select 1`.execute(database.db);
     checks.database = "ok";
@@ -22,11 +27,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   }
   try {
     const connected = await store.isConnected();
-    checks.media = connected ? "ok" : store.name === "gdrive" ? "not connected" : "failed";
+    checks.media = connected ? "ok" : store.needsConnection ? "not connected" : "failed";
   } catch (error) {
     log.error({ err: error }, "readiness: media store check failed");
     checks.media = "failed";
   }
+  if (rateLimiter.backend) checks.redis = (await rateLimiter.backend()) === "redis" ? "ok" : "unavailable, limits in memory";
   const ready = Object.values(checks).every((value) => value !== "failed");
   return Response.json({ status: ready ? "ok" : "unavailable", checks }, { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

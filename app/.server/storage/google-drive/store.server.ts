@@ -71,6 +71,10 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaS
 
   return {
     name: "gdrive",
+    // An admin connects the newsroom's Drive (Google's consent page) before anything can be stored.
+    needsConnection: true,
+    // Media go through the site's /media route; the "Conectar ao Google Drive" form leads to Google's consent page.
+    publicOrigins: () => ({ media: [], forms: [new URL(config.authUrl).origin] }),
 
     isConnected: () => connection.isConnected(),
 
