@@ -1,21 +1,50 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { t } from "../../i18n/pt-BR.ts";
 import { isAPIError } from "./api-error.server.ts";
-import {
-  type AuthFailure,
-  type AuthResult,
-  type AuthServiceDeps,
-  admitOnlyAdmins,
-  countAttempt,
-  errorCode,
-  type Viewer,
-} from "./auth-results.server.ts";
+import { type AuthFailure, type AuthResult, type AuthServiceDeps, admitOnlyAdmins, refusal, errorCode, type Viewer } from "./auth-results.server.ts";
 
 /** The second step of a sign-in, and turning two-factor on and off on the security page. */
 export function createTwoFactorFlow(deps: AuthServiceDeps) {
-  const { auth, config, log } = deps;
+  const { auth, config, limiter, log } = deps;
   const { rateLimit } = config.auth;
-  // Second-factor codes per IP (Better Auth also locks the account after 10 failures).
-  const limits = { perAccount: rateLimit.max * 3, perIp: rateLimit.max * 3, message: t.auth.rateLimited };
+  const expired: AuthFailure = { ok: false, code: "two_factor_expired", message: t.auth.twoFactor.expired, status: 401 };
+
+  /**
+   * The pending sign-in this request's challenge cookie names (set by the password step, signed with the auth
+   * secret, stored with its expiry): its id and the account's, or null when the cookie is missing, forged, expired
+   * or already used. Nothing is counted before this check, so a request without a real challenge (which only the
+   * account's password gives) cannot spend anybody's attempts.
+   */
+  async function pendingChallenge(headers: Headers): Promise<{ id: string; userId: string } | null> {
+    const context = await (await auth.get()).$context;
+    const name = context.createAuthCookie(TWO_FACTOR_COOKIE).name;
+    const signed = cookieValue(headers.get("cookie"), name);
+    const dot = signed?.lastIndexOf(".") ?? -1;
+    if (!signed || dot < 1) return null;
+    const id = signed.slice(0, dot);
+    const expected = Buffer.from(createHmac("sha256", context.secret).update(id).digest("base64"));
+    const given = Buffer.from(signed.slice(dot + 1));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const stored = await context.internalAdapter.findVerificationValue(id);
+    if (!stored || new Date(stored.expiresAt).getTime() <= Date.now()) return null;
+    return { id, userId: stored.value };
+  }
+
+  /**
+   * Counts one code against the challenge and against its account. A challenge gets TWO_FACTOR_CODES_PER_CHALLENGE
+   * codes: past them it is ended (the password step must be done again) and the account is not touched. The
+   * account's own count (every challenge of it in a window) only ever sees people who knew its password.
+   */
+  async function countCode(challenge: { id: string; userId: string }): Promise<AuthFailure | null> {
+    const perChallenge = await limiter.hit(`2fa:challenge:${challenge.id}`, TWO_FACTOR_CODES_PER_CHALLENGE, rateLimit.windowSeconds);
+    if (!perChallenge.allowed) {
+      const context = await (await auth.get()).$context;
+      await context.internalAdapter.deleteVerificationByIdentifier(challenge.id).catch(() => {});
+      return expired;
+    }
+    const perAccount = await limiter.hit(`2fa:account:${challenge.userId}`, rateLimit.max * 2, rateLimit.windowSeconds);
+    return perAccount.allowed ? null : refusal(perAccount.retryAfterSeconds, t.auth.rateLimited);
+  }
 
   /** A failure of a security-page operation (wrong password, wrong code) as a pt-BR message. */
   function securityFailure(error: unknown): AuthFailure {
@@ -42,10 +71,14 @@ export function createTwoFactorFlow(deps: AuthServiceDeps) {
   return {
     /**
      * The second step of a sign-in with two-factor on: a code of the authenticator app or a recovery code, checked
-     * against the challenge cookie of the first step. Better Auth locks the account for 15 min after 10 failures.
+     * against the challenge cookie of the first step. Without a real challenge it is refused and nothing counts;
+     * with one, the attempt counts against that challenge and that account (see countCode). Better Auth also
+     * locks the account for 15 min after 10 wrong codes in a row, which takes two challenges, hence the password.
      */
     async verifySecondFactor(input: { code: string; method: "totp" | "backup"; ip: string; headers: Headers }): Promise<AuthResult> {
-      const blocked = await countAttempt(deps, "twoFactor", limits, input.ip, "challenge");
+      const challenge = await pendingChallenge(input.headers);
+      if (!challenge) return expired;
+      const blocked = await countCode(challenge);
       if (blocked) return blocked;
       const code = input.code.replace(/\s+/g, "");
       let verified;
@@ -61,7 +94,7 @@ export function createTwoFactorFlow(deps: AuthServiceDeps) {
         }
         const reason = errorCode(error);
         if (reason === "INVALID_TWO_FACTOR_COOKIE" || reason === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE") {
-          return { ok: false, code: "two_factor_expired", message: t.auth.twoFactor.expired, status: 401 };
+          return expired;
         }
         if (reason === "ACCOUNT_TEMPORARILY_LOCKED") {
           return { ok: false, code: "two_factor_locked", message: t.auth.twoFactor.locked, status: 429 };
@@ -146,4 +179,24 @@ export function createTwoFactorFlow(deps: AuthServiceDeps) {
       return config.auth.twoFactor === "required";
     },
   };
+}
+
+/** Better Auth's challenge cookie (its name before the "eef." prefix, and "__Secure-" on https). */
+const TWO_FACTOR_COOKIE = "two_factor";
+
+/** Codes one challenge (one password step) may try before it is ended; Better Auth's own count is the same. */
+export const TWO_FACTOR_CODES_PER_CHALLENGE = 5;
+
+/** The (percent-decoded) value of cookie `name` in a Cookie header. */
+function cookieValue(header: string | null, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(at + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
