@@ -30,3 +30,9 @@ export const IMPORT_DOCUMENT_ID_MAX_LENGTH = 128;
 export function megabytes(bytes: number): number {
   return Math.round(bytes / 1024 / 1024);
 }
+
+/**
+ * At most one password-reset mail per address in this many seconds (5 min): more requests for it get the same
+ * answer and no mail, so nobody fills an inbox, and the link already sent (valid 1 h) still works.
+ */
+export const RESET_MAIL_INTERVAL_SECONDS = 5 * 60;
