@@ -549,6 +549,7 @@ export const t = {
     tryAgain: (requestId: string | null) => `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
     bodyTimeout: "Os dados demoraram demais para chegar e o envio foi interrompido. Tente de novo.",
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
+    tooManyBodies: "Envios demais ao mesmo tempo a partir deste endereço. Aguarde alguns segundos e tente de novo.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
     pageNotFoundTitle: "Página não encontrada",
     pageNotFoundText: "O endereço que você procurou não existe ou foi removido.",
