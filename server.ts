@@ -27,6 +27,8 @@ interface RunningApp {
   /** Public pages for readers without a session, answered from memory before Express (null when off). */
   pageCache: { handle(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean } | null;
   securityHeaders: express.RequestHandler;
+  /** Watches every request body (server/slow-body.ts); true when it answered the request itself. */
+  watchBody(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   services: {
     config: { port: number; host: string; site: { url: string } };
     log: { info: (o: object, m: string) => void };
@@ -132,6 +134,9 @@ async function main() {
   const { config, log } = running.services;
   const { pageCache } = running;
   const server = http.createServer((req, res) => {
+    // First, for every request: a body that is slow, or one too many from its address, is dealt with here, whether
+    // or not anything ever reads it (an early 401/403/413/429 leaves it arriving).
+    if (running.watchBody(req, res)) return;
     if (pageCache?.handle(req, res, () => outer(req, res))) return;
     outer(req, res);
   });

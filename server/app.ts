@@ -1,6 +1,8 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { pinoHttp } from "pino-http";
+import proxyAddr from "proxy-addr";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext } from "../app/lib/request-context.ts";
@@ -16,6 +18,7 @@ import {
 } from "./security-headers.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
+import { createSlowBodyWatch } from "./slow-body.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
 import { servicesContext } from "../app/.server/context.server.ts";
 
@@ -26,6 +29,11 @@ export interface RunningApp {
   pageCache: PageCache | null;
   /** Sets the security headers; the outer server runs it first, for static files too. */
   securityHeaders: express.RequestHandler;
+  /**
+   * Watches the request's body (server/slow-body.ts); the outer server calls it first on every request. True when
+   * it answered the request itself (too many bodies in flight from that address).
+   */
+  watchBody(req: IncomingMessage, res: ServerResponse): boolean;
   shutdown(): Promise<void>;
 }
 
@@ -41,6 +49,13 @@ export async function createApp(): Promise<RunningApp> {
   // Proxy headers (X-Forwarded-For, -Proto) are believed only when TRUST_PROXY says a proxy is in front: otherwise
   // anyone could pick the address the rate limits count.
   app.set("trust proxy", services.config.trustProxy);
+  // Every request body is watched (slow bodies cut, bodies in flight per address capped), with the client address
+  // the rate limits use. The outer server calls it before the page cache; here it covers requests that came another way.
+  const trusted = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  const bodies = createSlowBodyWatch({ addressOf: (req) => proxyAddr(req, trusted) });
+  app.use((req, res, next) => {
+    if (!bodies.watch(req, res)) next();
+  });
   app.use(
     pinoHttp({
       logger: services.log,
@@ -83,7 +98,7 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   const pageCache = services.config.pageCache ? createAppPageCache(services, build, services.config.pageCache, policy) : null;
-  return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(policy), shutdown: shutdownApp };
+  return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(policy), watchBody: bodies.watch, shutdown: shutdownApp };
 }
 
 /**

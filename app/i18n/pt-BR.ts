@@ -549,6 +549,7 @@ export const t = {
     tryAgain: (requestId: string | null) => `Tente novamente em instantes.${requestId ? ` Se persistir, informe o código ${requestId}.` : ""}`,
     bodyTimeout: "Os dados demoraram demais para chegar e o envio foi interrompido. Tente de novo.",
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
+    tooManyBodies: "Envios demais ao mesmo tempo a partir deste endereço. Aguarde alguns segundos e tente de novo.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
     pageNotFoundTitle: "Página não encontrada",
     pageNotFoundText: "O endereço que você procurou não existe ou foi removido.",
@@ -623,7 +624,8 @@ export const terminal = {
                                                          terminal (ou lida da entrada padrão)
         [--send-link]            em vez de pedir a senha, envia por e-mail um link para a pessoa definir a dela
         [--password SENHA]       só para scripts: a senha fica no histórico do shell e visível em \`ps\`
-        [--yes]                  confirma dar acesso a uma conta que já existe (com e-mail confirmado)
+        [--yes]                  não pergunta antes de dar acesso a uma conta que já existia, depois que o dono do
+                                 e-mail definiu uma nova senha pelo link que o comando enviou
         [--replace-unverified]   apaga uma conta de mesmo e-mail que nunca confirmou o endereço e cria a nova
   npm run admin -- grant <id-ou-email> [--yes]            dá acesso de administrador a uma conta com e-mail confirmado
   npm run admin -- revoke <id-ou-email>                   retira o acesso (e encerra as sessões)
@@ -647,6 +649,17 @@ export const terminal = {
       `A conta ${email} (${id}, criada em ${createdOn}) já existe e tem o e-mail confirmado.\n` +
       `Dar acesso de administrador a ela e encerrar as sessões abertas dela? [s/N] `,
     nothingChanged: "Nada foi alterado.",
+    /** `outboxDir`: where the e-mail was written instead of sent (no SMTP_URL), or null when it was sent. */
+    ownershipLinkSent: (email: string, id: string, createdOn: string, outboxDir: string | null) =>
+      `A conta ${email} (${id}, criada em ${createdOn}) já existe e a senha dela não foi definida por você: quem ` +
+      `registrou o endereço primeiro pode não ser o dono dele. Ela ainda não recebeu acesso de administrador.\n` +
+      `Um link para definir uma nova senha (válido por 1 hora) foi enviado para ${email}` +
+      (outboxDir ? ` (gravado em ${outboxDir}: SMTP_URL não definido)` : "") +
+      `. Ao usá-lo, a senha antiga deixa de valer e todas as sessões da conta são encerradas.\n` +
+      `Depois que o dono do e-mail definir a nova senha: npm run admin -- grant ${email}`,
+    ownershipPending: (email: string, requestedAt: string) =>
+      `A conta ${email} ainda não pode receber acesso: o dono do e-mail precisa primeiro definir uma nova senha pelo ` +
+      `link enviado em ${requestedAt} (UTC). Para enviar um novo link: npm run admin -- create --email ${email}`,
     granted: (email: string, id: string, ended: number) =>
       `${email} (${id}) agora é administrador. A senha não foi alterada; ${ended} ${ended === 1 ? "sessão encerrada" : "sessões encerradas"}.`,
     passwordFlagWarning:

@@ -30,3 +30,21 @@ export const IMPORT_DOCUMENT_ID_MAX_LENGTH = 128;
 export function megabytes(bytes: number): number {
   return Math.round(bytes / 1024 / 1024);
 }
+
+/**
+ * At most one password-reset mail per address in this many seconds (5 min): more requests for it get the same
+ * answer and no mail, so nobody fills an inbox, and the link already sent (valid 1 h) still works.
+ */
+export const RESET_MAIL_INTERVAL_SECONDS = 5 * 60;
+
+/**
+ * Request bodies one client address may have arriving at the same time (forms, uploads, API writes). More are
+ * answered 429 at once: a few addresses can no longer hold thousands of slow bodies open.
+ */
+export const BODIES_IN_FLIGHT_PER_ADDRESS = 8;
+
+/**
+ * The slowest an upload may arrive, averaged over its last 30 s: 1 KiB/s (a 10 MB file then takes under 3 hours).
+ * A body trickled slower (1 byte/s) is cut after 30 s instead of holding its connection for minutes.
+ */
+export const BODY_MIN_BYTES_PER_SECOND = 1024;

@@ -219,6 +219,30 @@ test.describe("entrar com e-mail e senha", () => {
     expect(response.headers().location).toBe("/news-list");
   });
 
+  test("caminhos que viram outro site depois de normalizados (/.//, /..//, %2F%2F) levam a /news-list, com e sem oauth=google", async ({
+    page,
+    authSite,
+  }) => {
+    const nasty = ["/.//evil.example/x", "/..//evil.example/x", "/%2e%2e//evil.example/x", "/%2F%2Fevil.example/x", "/\\evil.example/x"];
+    for (const target of nasty) {
+      const response = await page.request.post(`${authSite.url}/admin/login`, {
+        form: { intent: "login", email: authSite.admin.email, password: authSite.admin.password, redirectTo: target },
+        headers: { origin: authSite.url },
+        maxRedirects: 0,
+      });
+      expect(response.status(), target).toBe(302);
+      expect(response.headers().location, target).toBe("/news-list");
+    }
+    // Signed in now (the session cookie is in this page's jar): back from Google, the loader redirects.
+    for (const target of nasty) {
+      const response = await page.request.get(`${authSite.url}/admin/login?oauth=google&redirectTo=${encodeURIComponent(target)}`, {
+        maxRedirects: 0,
+      });
+      expect(response.status(), target).toBe(302);
+      expect(response.headers().location, target).toBe("/news-list");
+    }
+  });
+
   test("senha errada: 'Falha na autenticação com email e senha.' e nenhuma sessão", async ({ page, authSite }) => {
     await signInThroughPage(page, authSite, authSite.admin.email, "senha-errada");
     await expect(authError(page)).toHaveText("Falha na autenticação com email e senha.");
@@ -261,6 +285,15 @@ test.describe("entrar com e-mail e senha", () => {
       if (!confirmed.ok) throw new Error(confirmed.message);
       return key;
     });
+    // A stranger floods the second step without a challenge (no cookie): refused, and nothing is counted.
+    for (let attempt = 0; attempt < 31; attempt++) {
+      const flood = await fetch(`${authSite.url}/admin/login`, {
+        method: "POST",
+        headers: { Origin: authSite.url },
+        body: new URLSearchParams({ intent: "2fa", code: "000000", redirectTo: "/news-list" }),
+      });
+      expect(flood.status).toBe(401);
+    }
     await signInThroughPage(page, authSite, admin.email, admin.password);
     await expect(page).toHaveURL(`${authSite.url}/admin/login?view=2fa`);
     expect(await sessionCookie(page), "a senha sozinha não abre sessão").toBeUndefined();
@@ -363,6 +396,48 @@ test.describe("registro", () => {
     await expect(authError(page)).toHaveText(t.auth.emailLoginFailed);
     await expectSignedOut(page, authSite);
     await signInThroughPage(page, authSite, newsroom, "Senha-operador-1");
+    await expect(page).toHaveURL(`${authSite.url}/news-list`);
+    await expect(menuButton(page)).toBeVisible();
+  });
+
+  test("um estranho registra o e-mail da redação e o dono confirma sem querer: create --yes não dá acesso; só depois da nova senha pelo link", async ({
+    page,
+    authSite,
+  }) => {
+    // Register, confirm, two commands, a reset and three sign-ins: 20-24 s measured, 32 s with the machine at load 23.
+    test.setTimeout(60_000);
+    const newsroom = uniqueEmail("redacao-confirmada");
+    const registered = await page.request.post(`${authSite.url}/admin/login`, {
+      form: { intent: "register", email: newsroom, password: "Senha-intruso-1", confirmPassword: "Senha-intruso-1", redirectTo: "/news-list" },
+      headers: { Origin: authSite.url },
+    });
+    expect(registered.status()).toBe(403);
+    // The owner clicks the unexpected confirmation mail.
+    const verify = /(http:\/\/\S+\/admin\/verify-email\?token=\S+)/.exec((await outboxMails(authSite, newsroom)).join("\n"))![1]!;
+    await page.goto(verify.replace(/^http:\/\/[^/]+/, authSite.url));
+    await expect(page.getByRole("status")).toContainText(t.auth.verifyDone);
+    const [outsider] = await siteQuery<{ id: string }>(authSite, 'SELECT id FROM "user" WHERE email = ?', newsroom);
+
+    // The operator runs the README's command with --yes: no access; a reset link goes to the address instead.
+    const output = await withSiteServices(authSite, (services) =>
+      runAdminCli(["create", "--email", newsroom, "--password", "Senha-operador-1", "--yes"], services),
+    );
+    expect(output).toContain(`npm run admin -- grant ${newsroom}`);
+    expect(await siteQuery(authSite, "SELECT user_id FROM admins WHERE user_id = ?", outsider!.id)).toHaveLength(0);
+    await signInThroughPage(page, authSite, newsroom, "Senha-intruso-1");
+    await expect(authError(page)).toContainText(t.auth.notAdmin);
+
+    // The owner sets a new password through the link; then grant works, and only the owner's password opens.
+    const reset = /(http:\/\/\S+\/admin\/reset-password\?token=\S+)/.exec((await outboxMails(authSite, newsroom)).join("\n"))![1]!;
+    await page.goto(reset.replace(/^http:\/\/[^/]+/, authSite.url));
+    await page.getByLabel(t.auth.newPassword, { exact: true }).fill("Senha-dono-1");
+    await page.getByLabel(t.auth.confirmPassword, { exact: true }).fill("Senha-dono-1");
+    await page.getByRole("button", { name: t.auth.resetSubmit, exact: true }).click();
+    await expect(page).toHaveURL(`${authSite.url}/admin/login?reset=ok`);
+    await withSiteServices(authSite, (services) => runAdminCli(["grant", newsroom, "--yes"], services));
+    await signInThroughPage(page, authSite, newsroom, "Senha-intruso-1");
+    await expect(authError(page)).toHaveText(t.auth.emailLoginFailed);
+    await signInThroughPage(page, authSite, newsroom, "Senha-dono-1");
     await expect(page).toHaveURL(`${authSite.url}/news-list`);
     await expect(menuButton(page)).toBeVisible();
   });

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import http from "node:http";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { expect, t, test } from "./support/fixtures.ts";
+import { BODIES_IN_FLIGHT_PER_ADDRESS } from "../../app/lib/limits.ts";
+import { adminOf, expect, SESSION_COOKIE, t, test } from "./support/fixtures.ts";
 
 /** The server's resident memory in MB (Linux /proc). */
 function rssMb(pid: number): number {
@@ -127,4 +128,107 @@ test("um formulário que chega a conta-gotas (1 byte/s) é cortado com 408 em po
   expect(answer).toEqual({ status: 408, text: t.errors.bodyTimeout });
   // Cut by the 15 s deadline for forms, not at once (the check runs every second).
   expect((Date.now() - started) / 1000).toBeGreaterThanOrEqual(14);
+});
+
+/**
+ * A body sent `chunk` bytes every `everyMs` (never faster), from `localAddress`: when the answer came and when the
+ * server closed the connection, in seconds from the start.
+ */
+function dripBody(
+  url: string,
+  options: { declared: number; headers?: Record<string, string>; localAddress?: string; chunk?: number; everyMs?: number },
+) {
+  const started = Date.now();
+  const seconds = () => (Date.now() - started) / 1000;
+  const request = http.request(url, {
+    method: "POST",
+    agent: false,
+    localAddress: options.localAddress,
+    headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(options.declared), ...options.headers },
+  });
+  request.flushHeaders();
+  let sent = 0;
+  const drip = setInterval(() => {
+    if (sent < options.declared && !request.destroyed) {
+      const size = Math.min(options.chunk ?? 1, options.declared - sent);
+      sent += size;
+      request.write(Buffer.alloc(size, "a"));
+    }
+  }, options.everyMs ?? 1000);
+  request.on("error", () => undefined);
+  const answer = new Promise<{ status: number; text: string; at: number }>((resolve) => {
+    request.on("response", (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (part) => (text += part));
+      const done = () => resolve({ status: response.statusCode ?? 0, text, at: seconds() });
+      response.on("end", done);
+      response.on("error", done);
+    });
+  });
+  const closed = new Promise<number>((resolve) => request.on("socket", (socket) => socket.once("close", () => resolve(seconds()))));
+  void closed.then(() => clearInterval(drip));
+  return { answer, closed, stop: () => request.destroy() };
+}
+
+test("envios anônimos a conta-gotas (1 byte/s) para /api/news e /add-news: a resposta vem e a conexão fecha em até 15 s", async ({ launchSite }) => {
+  test.setTimeout(60_000);
+  const site = await launchSite();
+  for (const path of ["/api/news", "/add-news"]) {
+    const body = dripBody(`${site.url}${path}`, { declared: 5 * 1024 * 1024, headers: { Origin: site.url } });
+    const answer = await body.answer;
+    expect([401, 302, 403], `${path}: ${answer.status}`).toContain(answer.status);
+    expect((await body.closed) - answer.at, path).toBeLessThanOrEqual(16);
+  }
+});
+
+test("um envio de administrador a conta-gotas (1 byte/s), que o servidor lê, é cortado com 408 em ~30 s (taxa mínima), não em ~5 min", async ({
+  launchSite,
+}) => {
+  test.setTimeout(90_000);
+  const site = await launchSite();
+  const admin = await adminOf(site);
+  const login = await fetch(`${site.url}/admin/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: site.url },
+    body: new URLSearchParams({ intent: "login", email: admin.email, password: admin.password, redirectTo: "/news-list" }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0]!)
+    .join("; ");
+  expect(cookie).toContain(SESSION_COOKIE);
+  const body = dripBody(`${site.url}/api/news`, { declared: 5 * 1024 * 1024, headers: { Origin: site.url, Cookie: cookie } });
+  const answer = await body.answer;
+  expect(answer).toMatchObject({ status: 408, text: t.errors.bodyTimeout });
+  expect(answer.at).toBeGreaterThanOrEqual(29);
+  expect(answer.at).toBeLessThan(40);
+});
+
+test(`no máximo ${BODIES_IN_FLIGHT_PER_ADDRESS} corpos a caminho por endereço: o seguinte recebe 429 na hora; outro endereço segue`, async ({
+  launchSite,
+}) => {
+  test.setTimeout(60_000);
+  const site = await launchSite();
+  // Sign-in forms the server reads, trickled: each stays in flight (until the 15 s cut).
+  const form = { declared: 2000, headers: { Origin: site.url, "Content-Type": "application/x-www-form-urlencoded" }, everyMs: 200 };
+  const held = Array.from({ length: BODIES_IN_FLIGHT_PER_ADDRESS }, () =>
+    dripBody(`${site.url}/admin/login`, { ...form, localAddress: "127.0.0.2" }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const started = Date.now();
+  const refused = dripBody(`${site.url}/admin/login`, { ...form, localAddress: "127.0.0.2" });
+  const answer = await refused.answer;
+  expect(answer).toMatchObject({ status: 429, text: t.errors.tooManyBodies });
+  expect(Date.now() - started).toBeLessThan(3000);
+  // Another address is not affected.
+  const other = await fetch(`${site.url}/admin/login`, {
+    method: "POST",
+    headers: { Origin: site.url },
+    body: new URLSearchParams({ intent: "login", email: "ninguem@redacao.example", password: "errada" }),
+  });
+  expect(other.status).toBe(401);
+  for (const body of held) body.stop();
+  refused.stop();
 });

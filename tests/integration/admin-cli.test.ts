@@ -118,38 +118,60 @@ describe("npm run admin -- create", () => {
     expect((await signIn(services, "redacao@jornal.example", "senha-dona-1")).ok).toBe(true);
   });
 
-  it("uma conta existente e confirmada só vira administradora com confirmação, e perde as sessões abertas", async () => {
-    const services = await open();
-    const user = await createUser(services, { password: "senha-antiga-1" });
-    // Somebody is signed in with it (e.g. a session from before; Better Auth creates it as a sign-in would).
+  it("create para uma conta que já existia nunca dá acesso (nem com --yes): manda um link de nova senha; só depois dele grant dá acesso", async () => {
+    const services = await open({ SITE_URL: "http://127.0.0.1:4321" });
+    // An outsider registered the newsroom's address first, and its owner clicked the unexpected confirmation mail.
+    const user = await createUser(services, { email: "redacao@jornal.example", password: "senha-do-intruso" });
     await (await (await services.betterAuth.get()).$context).internalAdapter.createSession(user.id);
     expect(await sessions(services, user.id)).toBe(1);
 
-    // Without a terminal and without --yes: refused, nothing changes.
-    const noYes = await cliError(cli(services, "create", "--email", user.email.toUpperCase(), "--password", "senha-nova-9"));
-    expect(noYes.message).toContain("--yes");
+    for (const argv of [
+      ["create", "--email", user.email.toUpperCase(), "--password", "senha-nova-9"],
+      ["create", "--email", user.email, "--yes"],
+    ]) {
+      const output = await cli(services, ...argv);
+      expect(output).toContain(`A conta ${user.email} (${user.id}`);
+      expect(output).toContain(`npm run admin -- grant ${user.email}`);
+      expect(await services.admins.isAdmin(user.id)).toBe(false);
+    }
+    // Not before the owner followed the link: grant refuses too, even with --yes.
+    expect((await cliError(cli(services, "grant", user.email, "--yes"))).message).toContain("definir uma nova senha");
+    expect((await cliError(runAdminCli(["grant", user.id], services, terminal({ interactive: true, answers: ["s"] }).io))).message).toContain(
+      "definir uma nova senha",
+    );
     expect(await services.admins.isAdmin(user.id)).toBe(false);
+    expect((await signIn(services, user.email, "senha-do-intruso")).ok).toBe(false);
 
-    // At a terminal, "n" keeps everything as it was.
+    // The owner follows the newest link: the outsider's password and every session are gone.
+    const outbox = path.join(services.dataDir, "outbox");
+    const files = fs.readdirSync(outbox).sort();
+    expect(files).toHaveLength(2);
+    const mail = await simpleParser(fs.readFileSync(path.join(outbox, files.at(-1)!)));
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined).toBe(user.email);
+    const token = decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail.text ?? "")![1]!);
+    expect((await services.auth.resetPassword({ token, newPassword: "senha-do-dono-1" })).ok).toBe(true);
+    expect(await sessions(services, user.id)).toBe(0);
+
+    // At a terminal, "n" keeps everything as it was; "s" grants.
     const declined = terminal({ interactive: true, answers: ["n"] });
     expect((await cliError(runAdminCli(["grant", user.email], services, declined.io))).message).toBe("Nada foi alterado.");
     expect(declined.asked[0]!.question).toContain(user.email);
     expect(await services.admins.isAdmin(user.id)).toBe(false);
-
-    // "s" grants it and ends its sessions; the password stays.
     const accepted = terminal({ interactive: true, answers: ["s"] });
-    const output = await runAdminCli(["grant", user.email], services, accepted.io);
-    expect(output).toContain(`${user.email} (${user.id}) agora é administrador.`);
-    expect(output).toContain("1 sessão encerrada");
+    expect(await runAdminCli(["grant", user.email], services, accepted.io)).toContain(`${user.email} (${user.id}) agora é administrador.`);
     expect(await services.admins.isAdmin(user.id)).toBe(true);
-    expect(await sessions(services, user.id)).toBe(0);
-    expect(await signIn(services, user.email, "senha-nova-9")).toMatchObject({ ok: false, code: "invalid" });
-    expect((await signIn(services, user.email, "senha-antiga-1")).ok).toBe(true);
+    expect(await signIn(services, user.email, "senha-do-intruso")).toMatchObject({ ok: false, code: "invalid" });
+    expect((await signIn(services, user.email, "senha-do-dono-1")).ok).toBe(true);
+    expect(await cli(services, "create", "--email", user.email, "--yes")).toBe(`${user.email} (${user.id}) já é administrador.`);
 
-    // With --yes, no question; granting an admin again says so.
+    // Once proven, create --yes grants without a question (the owner set the password).
     const other = await createUser(services);
-    expect(await cli(services, "create", "--email", other.email, "--yes")).toContain("agora é administrador");
-    expect(await cli(services, "grant", other.email, "--yes")).toBe(`${other.email} (${other.id}) já é administrador.`);
+    await cli(services, "create", "--email", other.email, "--yes");
+    const [latest] = fs.readdirSync(outbox).sort().reverse();
+    const otherMail = await simpleParser(fs.readFileSync(path.join(outbox, latest!)));
+    const otherToken = decodeURIComponent(/reset-password\?token=(\S+)/.exec(otherMail.text ?? "")![1]!);
+    expect((await services.auth.resetPassword({ token: otherToken, newPassword: "senha-da-outra-1" })).ok).toBe(true);
+    expect(await cli(services, "create", "--email", other.email, "--yes")).toContain(`${other.email} (${other.id}) agora é administrador.`);
   });
 
   it("--send-link cria a conta sem senha conhecida e manda por e-mail o link para a pessoa definir a dela", async () => {

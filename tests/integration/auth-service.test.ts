@@ -3,7 +3,10 @@ import path from "node:path";
 import { sql } from "kysely";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
+import { createAuthService } from "../../app/.server/auth/auth.service.server.ts";
+import { createMemoryRateLimiter } from "../../app/.server/auth/rate-limiter.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
+import { RESET_MAIL_INTERVAL_SECONDS } from "../../app/lib/limits.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -352,6 +355,44 @@ describe("requestPasswordReset: sem enumeração de usuários", () => {
     const token = decodeURIComponent(/reset-password\?token=([^\s]+)/.exec(mail.text ?? "")![1]!);
     expect((await services.auth.resetPassword({ token, newPassword: "nova-senha-2" })).ok).toBe(true);
     expect(await sessionCount(services, admin.id)).toBe(0);
+  });
+});
+
+describe("requestPasswordReset: limites que não travam o dono", () => {
+  it("uma enxurrada para o e-mail do administrador, de um endereço: só esse endereço espera; o dono pede de outro lugar e recebe; um e-mail por vez", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const attacker = freshIp();
+    const request = (email: string, ip: string) => services.auth.requestPasswordReset({ email, ip, headers: new Headers() });
+    for (let attempt = 0; attempt < 10; attempt++) expect((await request(admin.email, attacker)).ok).toBe(true);
+    expect(await request(admin.email.toUpperCase(), attacker)).toMatchObject({ ok: false, code: "rate_limited", status: 429 });
+    // The admin, elsewhere: the same answer as always, never a 429.
+    expect(await request(admin.email, freshIp())).toEqual({ ok: true, headers: new Headers() });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await waitForOutbox(services, 1)).toHaveLength(1);
+  });
+
+  it("depois do intervalo, um novo pedido manda um novo e-mail; um endereço desconhecido recebe a mesma resposta", async () => {
+    const services = await open();
+    const user = await createUser(services);
+    const ip = freshIp();
+    // The same service on a limiter whose clock the test moves.
+    let now = Date.now();
+    const auth = createAuthService({ ...services, auth: services.betterAuth, limiter: createMemoryRateLimiter(() => now) });
+    const request = (email: string, from = freshIp()) => auth.requestPasswordReset({ email, ip: from, headers: new Headers() });
+    expect((await request(user.email, ip)).ok).toBe(true);
+    await waitForOutbox(services, 1);
+    now += (RESET_MAIL_INTERVAL_SECONDS - 10) * 1000;
+    expect((await request(user.email)).ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(outboxFiles(services)).toHaveLength(1);
+    now += 20_000;
+    expect((await request(user.email)).ok).toBe(true);
+    expect(await waitForOutbox(services, 2)).toHaveLength(2);
+    const unknown = uniqueEmail("ninguem");
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect(await request(unknown, ip)).toEqual({ ok: true, headers: new Headers() });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import { describe, expect, it } from "vitest";
+import { TWO_FACTOR_CODES_PER_CHALLENGE } from "../../app/.server/auth/two-factor.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { createAdmin } from "../factories/auth.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -117,5 +118,58 @@ describe("verificação em duas etapas (TOTP) para administradores", () => {
       ok: false,
       message: t.auth.twoFactor.cannotDisable,
     });
+  });
+
+  it("sem desafio válido (nenhum cookie, cookie forjado) a tentativa é recusada sem contar: um estranho não bloqueia o administrador", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const { secret } = await enableTwoFactor(services, admin.email, admin.password);
+    const forged = new Headers({ cookie: "eef.two_factor=2fa-aaaaaaaaaaaaaaaaaaaa.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%3D" });
+    const strangerIp = freshIp();
+    for (let attempt = 0; attempt < 31; attempt++) {
+      const headers = attempt % 2 ? forged : new Headers();
+      expect(await services.auth.verifySecondFactor({ code: "000000", method: "totp", ip: strangerIp, headers })).toMatchObject({
+        ok: false,
+        code: "two_factor_expired",
+        status: 401,
+      });
+    }
+    // The real admin, from the same address even: password, then the right code.
+    const first = await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: strangerIp, headers: new Headers() });
+    const challenge = cookiesFrom((first as { headers: Headers }).headers);
+    const second = await services.auth.verifySecondFactor({
+      code: await createOTP(secret).totp(),
+      method: "totp",
+      ip: strangerIp,
+      headers: challenge,
+    });
+    expect(second.ok).toBe(true);
+  });
+
+  it("uma enxurrada de códigos errados num desafio real encerra esse desafio, não a conta", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const { secret } = await enableTwoFactor(services, admin.email, admin.password);
+    const first = await signIn(services, admin.email, admin.password);
+    const challenge = cookiesFrom((first as { headers: Headers }).headers);
+    const ip = freshIp();
+    const answers = [];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      answers.push((await services.auth.verifySecondFactor({ code: "000000", method: "totp", ip, headers: challenge })) as { code: string });
+    }
+    expect(answers.slice(0, TWO_FACTOR_CODES_PER_CHALLENGE).map((answer) => answer.code)).toEqual(
+      Array(TWO_FACTOR_CODES_PER_CHALLENGE).fill("two_factor_invalid"),
+    );
+    expect(new Set(answers.slice(TWO_FACTOR_CODES_PER_CHALLENGE).map((answer) => answer.code))).toEqual(new Set(["two_factor_expired"]));
+    // That challenge is over, even with the right code…
+    expect(await services.auth.verifySecondFactor({ code: await createOTP(secret).totp(), method: "totp", ip, headers: challenge })).toMatchObject({
+      ok: false,
+      code: "two_factor_expired",
+    });
+    // …but the account is not locked: a new password step and the right code open the session.
+    const again = cookiesFrom(((await signIn(services, admin.email, admin.password)) as { headers: Headers }).headers);
+    expect((await services.auth.verifySecondFactor({ code: await createOTP(secret).totp(), method: "totp", ip: freshIp(), headers: again })).ok).toBe(
+      true,
+    );
   });
 });

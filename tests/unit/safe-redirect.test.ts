@@ -53,6 +53,30 @@ describe("safeRedirectPath: nada que saia do site (sem open redirect)", () => {
     "/news-list\u001f",
     "",
     "   ",
+    // Dot segments resolved before the check (a browser would go to evil.example).
+    "/.//evil.example/x",
+    "/..//evil.example/x",
+    "/a/../..//evil.example",
+    "/%2e%2e//evil.example",
+    "/%2E//evil.example",
+    "/./\\evil.example",
+    // Encoded slashes, backslashes and controls.
+    "/%2F%2Fevil.example",
+    "/%2f%2fevil.example",
+    "/%2F/evil.example",
+    "/%5Cevil.example",
+    "/%5C%5Cevil.example",
+    "/%09/evil.example",
+    "/%0d%0aSet-Cookie:%20x=1",
+    "/news%00-list",
+    "/%E0%A4%A",
+    "/\\x",
+    "\\\\x",
+    "/\\t/x",
+    "https:/evil.example",
+    "https:evil.example",
+    "javascript://%0aalert(1)",
+    "/\u007f/evil.example",
   ])("%j → fallback", (input) => {
     expect(safeRedirectPath(input)).toBe(FALLBACK);
   });

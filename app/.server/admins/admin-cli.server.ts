@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { AppServices } from "../app.server.ts";
 import { terminal } from "../../i18n/pt-BR.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
+import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
 
 export class CliError extends Error {
   override name = "CliError";
@@ -30,7 +31,7 @@ export const NON_INTERACTIVE_IO: CliIO = {
   warn: (message) => void process.stderr.write(`${message}\n`),
 };
 
-type CliServices = Pick<AppServices, "admins" | "betterAuth" | "config" | "auth">;
+type CliServices = Pick<AppServices, "admins" | "betterAuth" | "config" | "auth" | "database">;
 
 const OPTIONS = {
   email: { type: "string" },
@@ -67,6 +68,9 @@ async function grantExisting(
 ): Promise<string> {
   if (!user.emailVerified) throw new CliError(terminal.adminCli.unverifiedRefusal(user.email));
   if (await services.admins.isAdmin(user.id)) return terminal.adminCli.alreadyAdmin(user.email, user.id);
+  const ownership = await ownershipOf(services.database.db, user.id);
+  if (ownership.state === "pending")
+    throw new CliError(terminal.adminCli.ownershipPending(user.email, ownership.requestedAt.slice(0, 16).replace("T", " ")));
   if (!confirmed) {
     if (!io.interactive) {
       throw new CliError(terminal.adminCli.existsRepeatWithYes(user.email));
@@ -75,8 +79,31 @@ async function grantExisting(
     if (!/^s(im)?$/i.test(answer.trim())) throw new CliError(terminal.adminCli.nothingChanged);
   }
   await services.admins.grant(user.id);
+  await clearOwnershipCheck(services.database.db, user.id);
   const ended = await services.admins.endSessions(user.id);
   return terminal.adminCli.granted(user.email, user.id, ended);
+}
+
+/**
+ * `create` for an address that already has an account. Its password was not set by the operator: whoever
+ * registered the address first (maybe not its owner, who may even have clicked the confirmation mail) knows it. So
+ * the account is never granted here, with or without --yes: the address is mailed a fresh reset link, and once its
+ * owner has set a new password through it (which ends every session of the account), `grant` (or `create` again)
+ * gives access.
+ */
+async function createForExisting(
+  services: CliServices,
+  io: CliIO,
+  user: { id: string; email: string; emailVerified: boolean; createdAt: string },
+  confirmed: boolean,
+): Promise<string> {
+  if (!user.emailVerified) throw new CliError(terminal.adminCli.unverifiedRefusal(user.email));
+  if (await services.admins.isAdmin(user.id)) return terminal.adminCli.alreadyAdmin(user.email, user.id);
+  if ((await ownershipOf(services.database.db, user.id)).state === "proven") return grantExisting(services, io, user, confirmed);
+  await requestOwnershipProof(services.database.db, user.id);
+  const sent = await services.auth.sendSetPasswordLink(user.email);
+  const outbox = sent === "outbox" ? services.config.mail.outboxDir : null;
+  return terminal.adminCli.ownershipLinkSent(user.email, user.id, user.createdAt.slice(0, 10), outbox);
 }
 
 /** The new account's password: from --password (with a warning), a hidden prompt (asked twice) or standard input. */
@@ -115,7 +142,7 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
         io.warn(terminal.adminCli.unverifiedDeleted(email, existing.id));
         existing = undefined;
       }
-      if (existing) return grantExisting(services, io, existing, Boolean(values.yes));
+      if (existing) return createForExisting(services, io, existing, Boolean(values.yes));
 
       const sendLink = Boolean(values["send-link"]);
       const password = sendLink ? unknowablePassword() : await readNewPassword(io, values.password);

@@ -4,6 +4,7 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { t } from "../../i18n/pt-BR.ts";
 import { passwordProblems } from "../../lib/password-policy.ts";
+import { markOwnershipProven } from "../admins/ownership.server.ts";
 import {
   type AuthDeps,
   AUTH_BASE_PATH,
@@ -56,9 +57,11 @@ export function buildBetterAuth({ config, db, dialect, secret, mailer, log }: Au
         send(user.email, t.auth.mail.resetSubject(config.site.name), t.auth.mail.resetText(config.site.name, url), "password reset");
       },
       // Following a reset link proves the address as well as a verification link does: an account someone else
-      // registered with the newsroom's address becomes its owner's, verified, with every session ended.
+      // registered with the newsroom's address becomes its owner's, verified, with every session ended; and an
+      // account `admin create` is waiting on (ownership.server.ts) may now be granted.
       async onPasswordReset({ user }) {
         await markEmailVerified(db, user.id);
+        await markOwnershipProven(db, user.id);
       },
       async onExistingUserSignUp({ user }) {
         send(

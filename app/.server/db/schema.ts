@@ -10,6 +10,8 @@ export interface Database {
   sponsors: SponsorsTable;
   media: MediaTable;
   admins: AdminsTable;
+  /** Accounts `admin create` found existing: admin only once the address's owner reset the password (ownership.server.ts). */
+  ownership_checks: OwnershipChecksTable;
   app_settings: AppSettingsTable;
   /** The Google Drive store's map of our media keys to Drive file ids (MEDIA_STORE=gdrive). */
   drive_files: DriveFilesTable;
@@ -141,6 +143,12 @@ export interface MediaTable {
   /** Who made it, shown as "Foto: {credit}". */
   credit: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
+}
+
+export interface OwnershipChecksTable {
+  user_id: string;
+  requested_at: string;
+  proven_at: string | null;
 }
 
 export interface AdminsTable {

@@ -1,0 +1,74 @@
+import { t } from "../../i18n/pt-BR.ts";
+import { RESET_MAIL_INTERVAL_SECONDS } from "../../lib/limits.ts";
+import type { Mailer } from "../mail/mailer.server.ts";
+import { isAPIError } from "./api-error.server.ts";
+import { type AuthFailure, type AuthResult, type AuthServiceDeps, errorCode, refusal } from "./auth-results.server.ts";
+
+/** Asking for a reset link, the operator's set-password link, and choosing the new password. */
+export function createPasswordResetFlow(deps: AuthServiceDeps) {
+  const { auth, mailer, limiter, config, log } = deps;
+  const { rateLimit } = config.auth;
+
+  /**
+   * Requests are refused (429) per requesting address, and per address and target together: only the place that
+   * sends too many waits. Nothing refuses per target alone, so a flood for the admin's address from elsewhere never
+   * stops the admin's own request; what the target limits is the mail (see mailDue).
+   */
+  async function requestLimited(ip: string, email: string): Promise<AuthFailure | null> {
+    const results = [
+      await limiter.hit(`reset:ip:${ip}`, rateLimit.max * 3, rateLimit.windowSeconds),
+      await limiter.hit(`reset:ip-target:${ip}:${email}`, rateLimit.max, rateLimit.windowSeconds),
+    ];
+    const waits = results.filter((result) => !result.allowed).map((result) => result.retryAfterSeconds);
+    return waits.length ? refusal(Math.max(...waits), t.auth.rateLimited) : null;
+  }
+
+  /** Whether a mail may go to `email` now: one per RESET_MAIL_INTERVAL_SECONDS, whoever asks and whether or not it has an account. */
+  async function mailDue(email: string): Promise<boolean> {
+    return (await limiter.hit(`reset:mail:${email}`, 1, RESET_MAIL_INTERVAL_SECONDS)).allowed;
+  }
+
+  return {
+    /**
+     * Always answers the same way whether the account exists or not (no user enumeration), and whether or not a
+     * mail went: within RESET_MAIL_INTERVAL_SECONDS of the last one for that address, none goes.
+     */
+    async requestPasswordReset(input: { email: string; ip: string; headers: Headers }): Promise<AuthResult> {
+      const email = input.email.trim().toLowerCase();
+      const blocked = await requestLimited(input.ip, email);
+      if (blocked) return blocked;
+      if (!(await mailDue(email))) return { ok: true, headers: new Headers() };
+      try {
+        await (await auth.get()).api.requestPasswordReset({ body: { email }, headers: input.headers });
+        return { ok: true, headers: new Headers() };
+      } catch (error) {
+        log.error({ err: error }, "password reset request failed");
+        return { ok: false, code: "failed", message: t.auth.resetSendFailed, status: 500 };
+      }
+    },
+
+    /**
+     * Mails `email` a link to choose a password (the reset flow): for accounts the admin command creates with
+     * --send-link. Waits until the message is written or sent. Returns how it went out.
+     */
+    async sendSetPasswordLink(email: string): Promise<Mailer["mode"]> {
+      await (await auth.get()).api.requestPasswordReset({ body: { email } });
+      await mailer.idle();
+      return mailer.mode;
+    },
+
+    async resetPassword(input: { token: string; newPassword: string }): Promise<AuthResult> {
+      try {
+        await (await auth.get()).api.resetPassword({ body: { token: input.token, newPassword: input.newPassword } });
+        return { ok: true, headers: new Headers() };
+      } catch (error) {
+        if (isAPIError(error)) {
+          if (errorCode(error) === "PASSWORD_POLICY") return { ok: false, code: "policy", message: error.message, status: 400 };
+          return { ok: false, code: "invalid", message: t.auth.resetInvalid, status: 400 };
+        }
+        log.error({ err: error }, "password reset failed");
+        return { ok: false, code: "failed", message: t.auth.resetSendFailed, status: 500 };
+      }
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { t } from "../app/i18n/pt-BR.ts";
+import { BODIES_IN_FLIGHT_PER_ADDRESS, BODY_MIN_BYTES_PER_SECOND } from "../app/lib/limits.ts";
+import { FORM_BODY_MAX_BYTES } from "./body-limit.ts";
+
+/**
+ * How long a request body may take, whoever reads it and whether or not it is ever read:
+ * - a small body (declared length up to FORM_BODY_MAX_BYTES: every form without a file) arrives whole within `formMs`;
+ * - a larger or chunked one (an upload) brings at least BODY_MIN_BYTES_PER_SECOND on average over each `rateWindowMs`;
+ * - once the request is answered (an early 401, 403, 413 or 429 that never reads the body), what is left of the body
+ *   has `afterAnswerMs` to arrive (Node discards it as it comes), then the connection is closed.
+ */
+export const BODY_TIMEOUTS = { formMs: 15_000, rateWindowMs: 30_000, afterAnswerMs: 15_000, checkEveryMs: 1_000 };
+
+export interface SlowBodyOptions {
+  timeouts?: typeof BODY_TIMEOUTS;
+  /** Bodies one address may have in flight at once (BODIES_IN_FLIGHT_PER_ADDRESS). */
+  perAddress?: number;
+  minBytesPerSecond?: number;
+  /** The client's address (the proxy's X-Forwarded-For only with TRUST_PROXY). */
+  addressOf?: (req: IncomingMessage) => string;
+}
+
+const watched = Symbol("slow-body watch");
+
+/**
+ * The watch over every request body, for the outer HTTP server to call first on every request (before the page
+ * cache and Express). Returns true when it answered the request itself (429: too many bodies from that address).
+ */
+export function createSlowBodyWatch(options: SlowBodyOptions = {}) {
+  const timeouts = options.timeouts ?? BODY_TIMEOUTS;
+  const perAddress = options.perAddress ?? BODIES_IN_FLIGHT_PER_ADDRESS;
+  const minBytesPerSecond = options.minBytesPerSecond ?? BODY_MIN_BYTES_PER_SECOND;
+  const addressOf = options.addressOf ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? "unknown");
+  const inFlight = new Map<string, number>();
+
+  function release(address: string) {
+    const left = (inFlight.get(address) ?? 1) - 1;
+    if (left > 0) inFlight.set(address, left);
+    else inFlight.delete(address);
+  }
+
+  return {
+    /** Starts watching `req`'s body (once per request); true when the request was answered here (429). */
+    watch(req: IncomingMessage, res: ServerResponse): boolean {
+      const flagged = req as IncomingMessage & { [watched]?: true };
+      if (flagged[watched] || !hasBody(req)) return false;
+      flagged[watched] = true;
+      const address = addressOf(req);
+      const busy = (inFlight.get(address) ?? 0) >= perAddress;
+      if (!busy) {
+        inFlight.set(address, (inFlight.get(address) ?? 0) + 1);
+        let released = false;
+        const done = () => {
+          if (released) return;
+          released = true;
+          release(address);
+        };
+        req.once("end", done);
+        req.once("close", done);
+        req.socket.once("close", done);
+      }
+      watchTiming(req, res, timeouts, minBytesPerSecond);
+      if (!busy) return false;
+      res.writeHead(429, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "no-store",
+        "Retry-After": "10",
+        "X-Content-Type-Options": "nosniff",
+        Connection: "close",
+      });
+      res.end(t.errors.tooManyBodies);
+      return true;
+    },
+    /** Bodies in flight per address (tests). */
+    inFlight(): ReadonlyMap<string, number> {
+      return inFlight;
+    },
+  };
+}
+
+/** Whether the request carries a body (the same test as Node's parser: a chunked encoding or a length above 0). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+/**
+ * Checks the body every `checkEveryMs` from the socket's byte count (the stream the app reads is not touched): too
+ * slow before an answer is a 408 in pt-BR and a closed connection; after an answer, the connection goes once
+ * `afterAnswerMs` have passed with the body still arriving.
+ */
+function watchTiming(req: IncomingMessage, res: ServerResponse, timeouts: typeof BODY_TIMEOUTS, minBytesPerSecond: number) {
+  const started = Date.now();
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  const small = req.headers["transfer-encoding"] === undefined && declared <= FORM_BODY_MAX_BYTES;
+  const samples: Array<{ at: number; bytes: number }> = [{ at: started, bytes: req.socket.bytesRead }];
+  let answeredAt: number | null = null;
+  const timer = setInterval(() => {
+    if (req.complete || req.socket.destroyed) return clearInterval(timer);
+    const now = Date.now();
+    if (res.writableEnded) {
+      answeredAt ??= now;
+      if (now - answeredAt < timeouts.afterAnswerMs) return;
+      clearInterval(timer);
+      return void req.socket.destroy();
+    }
+    samples.push({ at: now, bytes: req.socket.bytesRead });
+    while (samples.length > 1 && now - samples[1]!.at >= timeouts.rateWindowMs) samples.shift();
+    const oldest = samples[0]!;
+    const tooSlow = small
+      ? now - started > timeouts.formMs
+      : now - started >= timeouts.rateWindowMs && req.socket.bytesRead - oldest.bytes < (minBytesPerSecond * (now - oldest.at)) / 1000;
+    if (!tooSlow) return;
+    clearInterval(timer);
+    if (!res.headersSent) {
+      res.writeHead(408, { Connection: "close", "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" });
+      res.end(t.errors.bodyTimeout);
+    }
+    // Whatever was reading the body gets an error, and the socket goes.
+    setTimeout(() => req.socket.destroy(), 100).unref();
+  }, timeouts.checkEveryMs);
+  timer.unref();
+  req.once("end", () => clearInterval(timer));
+  req.socket.once("close", () => clearInterval(timer));
+}
