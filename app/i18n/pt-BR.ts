@@ -189,7 +189,8 @@ export const t = {
     tooLong: (label: string, max: number) => `${label} pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
     controlCharacters: (label: string) => `${label} tem caracteres de controle invisíveis. Apague-os e tente de novo.`,
     directionCharacters: (label: string) => `${label} tem caracteres que invertem a direção do texto. Apague-os e tente de novo.`,
-    onlyInvisible: (label: string) => `${label} só tem caracteres invisíveis.`,
+    invisibleCharacters: (label: string, codePoint: string) =>
+      `${label} tem um caractere invisível (${codePoint}) que não pode ser usado. Apague-o e tente de novo.`,
     titleRequired: "Título é obrigatório.",
     subtitleRequired: "Subtítulo é obrigatório.",
     fullContentRequired: "Conteúdo completo é obrigatório.",

@@ -243,6 +243,8 @@ describe("the original's defaults and the form's rules", () => {
           semTitulo: { ...ok, title: "   " },
           longo: { ...ok, title: "x".repeat(301) },
           direcao: { ...ok, title: "abc\u202Edef" },
+          marca: { ...ok, title: "T", author: "Ana\u200F" },
+          separador: { ...ok, title: "T", fullContent: "linha\u2028outra" },
           tipo: { ...ok, title: 42 },
           destaque: { ...ok, title: "T", isHighlighted: "sim" },
           atualizacao: { ...ok, title: "T", updatedAt: "amanhã" },
@@ -258,6 +260,8 @@ describe("the original's defaults and the form's rules", () => {
       "news/semTitulo: Título é obrigatório.",
       "news/longo: Título pode ter no máximo 300 caracteres.",
       "news/direcao: Título tem caracteres que invertem a direção do texto. Apague-os e tente de novo.",
+      "news/marca: Autor tem caracteres que invertem a direção do texto. Apague-os e tente de novo.",
+      "news/separador: Conteúdo completo tem um caractere invisível (U+2028) que não pode ser usado. Apague-o e tente de novo.",
       // A title that is not text is refused as the form refuses a missing one.
       "news/tipo: Título é obrigatório.",
       "news/destaque: isHighlighted precisa ser verdadeiro ou falso",
@@ -267,7 +271,7 @@ describe("the original's defaults and the form's rules", () => {
       "sponsors/semImagem: patrocinador sem imagem utilizável (imageUrl, thumbnailUrl ou driveFileId)",
       "sponsors/semData: data de criação ausente ou inválida",
     ]);
-    expect(summary.news.refused).toBe(7);
+    expect(summary.news.refused).toBe(9);
     expect(summary.news.imported).toBe(1);
     // Text is normalised as the form does it (NFC, trimmed).
     expect((await newsRow(services, "bom"))?.title).toBe("Café com NFC");
