@@ -89,10 +89,10 @@ export function createReadLimiter(limits: ReadLimits = READ_LIMITS, now: () => n
    * enough here (nothing is verified against it); it costs a tenth of an HMAC, and a read takes four.
    */
   const counterOf = (value: string) => createHash("sha256").update(key).update(value).digest("base64url").slice(0, 16);
-  const valueOf = (counter: string) => recent.get(counter) ?? older.get(counter) ?? 0;
+  const readsOf = (counter: string) => recent.get(counter) ?? older.get(counter) ?? 0;
 
   function bump(counter: string) {
-    const value = valueOf(counter) + 1;
+    const value = readsOf(counter) + 1;
     older.delete(counter);
     recent.set(counter, value);
     if (recent.size >= limits.maxCounters / 2) {
@@ -119,7 +119,7 @@ export function createReadLimiter(limits: ReadLimits = READ_LIMITS, now: () => n
         [counterOf(`n ${network}`), limits.perNetwork],
         [counterOf(`N ${newsId} ${network}`), limits.perNetworkArticle],
       ];
-      if (checks.some(([counter, max]) => valueOf(counter) >= max)) return false;
+      if (checks.some(([counter, max]) => readsOf(counter) >= max)) return false;
       for (const [counter] of checks) bump(counter);
       return true;
     },
