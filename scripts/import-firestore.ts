@@ -12,13 +12,18 @@ import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { ExportReadError } from "../app/.server/import/firestore-export.server.ts";
 import { importFirestore, summaryLines } from "../app/.server/import/firestore-import.server.ts";
+import { terminalText } from "../app/.server/import/terminal-text.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
 import { terminal } from "../app/i18n/pt-BR.ts";
 
 const USAGE = terminal.import.usage;
 
+/** Everything printed goes through terminalText: paths, names and messages may come from the export. */
+const say = (text: string) => console.log(text.split("\n").map(terminalText).join("\n"));
+const warn = (text: string) => console.error(text.split("\n").map(terminalText).join("\n"));
+
 function fail(message: string): never {
-  console.error(message);
+  warn(message);
   process.exit(1);
 }
 
@@ -47,9 +52,9 @@ try {
     fail(terminal.import.driveNotConnected);
   }
   const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
-  console.log(terminal.import.starting(dryRun, input, where));
-  const summary = await importFirestore(services, input, { mediaDir, dryRun, report: (line) => console.error(line) });
-  console.log(
+  say(terminal.import.starting(dryRun, input, where));
+  const summary = await importFirestore(services, input, { mediaDir, dryRun, report: warn });
+  say(
     summaryLines(summary, {
       dryRun,
       externalOrigins: config.media.externalOrigins,
