@@ -726,8 +726,10 @@ export const terminal = {
       adminsHint: "Crie uma conta para cada pessoa (a senha é pedida no terminal; com --send-link ela recebe um link por e-mail):",
       /** `email` and `uid` arrive quoted for the shell. */
       adminCommand: (email: string | null, uid: string) => `npm run admin -- create --email ${email ?? "EMAIL-DA-PESSOA"}    # uid original: ${uid}`,
-      externalMediaHidden:
-        "A mídia externa só aparece para os leitores se EXTERNAL_MEDIA_ORIGINS permitir a origem dela. Origens usadas pela mídia importada que ainda não são permitidas:",
+      externalMediaHidden: [
+        "A mídia externa só aparece para os leitores se EXTERNAL_MEDIA_ORIGINS permitir a origem dela.",
+        "Origens usadas pela mídia importada que ainda não são permitidas:",
+      ],
       originDrive: "(Google Drive, a do produto original)",
       originHttp: "(http: não pode ser permitida, só https; essa mídia não aparece)",
       originCheck: "(não é do Google Drive: confira de quem é antes de permitir)",

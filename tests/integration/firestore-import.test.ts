@@ -568,7 +568,7 @@ describe("the summary", () => {
     const text = (externalOrigins: string[], database: "sqlite" | "postgres") =>
       summaryLines(base, { dryRun: false, externalOrigins, database, pageCacheTtlSeconds: 300 }).join("\n");
     expect(text([], "sqlite")).toContain(`  - https://*.googleusercontent.com  ${t.originDrive}\n  - https://drive.google.com  ${t.originDrive}`);
-    expect(text(["https://drive.google.com", "https://*.googleusercontent.com"], "sqlite")).not.toContain(t.externalMediaHidden);
+    expect(text(["https://drive.google.com", "https://*.googleusercontent.com"], "sqlite")).not.toContain(t.externalMediaHidden[0]);
     expect(text(["https://drive.google.com"], "sqlite")).not.toContain("  - https://drive.google.com");
     expect(text(["https://drive.google.com"], "sqlite")).toContain("  - https://*.googleusercontent.com");
     for (const allowed of [[], ["https://drive.google.com"]]) expect(text(allowed, "sqlite")).not.toContain("EXTERNAL_MEDIA_ORIGINS=");

@@ -66,7 +66,7 @@ function originLines(origins: string[], allowed: string[]): string[] {
     DRIVE_ORIGINS.includes(origin) ? text.originDrive : origin.startsWith("http:") ? text.originHttp : text.originCheck;
   return [
     "",
-    text.externalMediaHidden,
+    ...text.externalMediaHidden,
     ...missing.map((origin) => `  - ${origin}  ${mark(origin)}`),
     ...text.externalMediaReview,
     ...text.externalMediaCopy,
