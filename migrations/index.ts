@@ -9,6 +9,7 @@ import * as mediaText from "./2026-11-25-020-taxonomy-media-text.ts";
 import * as videoPosters from "./2026-11-25-030-video-posters.ts";
 import * as newsReads from "./2026-11-25-040-news-reads.ts";
 import * as ownershipChecks from "./2026-11-26-401-ownership-checks.ts";
+import * as searchPublishedOnly from "./2026-11-26-500-search-published-only.ts";
 
 /** Every migration, in order. Listed statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-030-video-posters": videoPosters,
   "2026-11-25-040-news-reads": newsReads,
   "2026-11-26-401-ownership-checks": ownershipChecks,
+  "2026-11-26-500-search-published-only": searchPublishedOnly,
 };

@@ -9,13 +9,19 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
+import { ExportReadError } from "../app/.server/import/firestore-export.server.ts";
 import { importFirestore, summaryLines } from "../app/.server/import/firestore-import.server.ts";
+import { terminalText } from "../app/.server/import/terminal-text.ts";
 import { terminal } from "../app/i18n/pt-BR.ts";
 
 const USAGE = terminal.import.usage;
 
+/** Everything printed goes through terminalText: paths, names and messages may come from the export. */
+const say = (text: string) => console.log(text.split("\n").map(terminalText).join("\n"));
+const warn = (text: string) => console.error(text.split("\n").map(terminalText).join("\n"));
+
 function fail(message: string): never {
-  console.error(message);
+  warn(message);
   process.exit(1);
 }
 
@@ -35,24 +41,25 @@ const mediaDir = parsed.values["media-dir"] ?? null;
 if (mediaDir && !fs.statSync(mediaDir, { throwIfNoEntry: false })?.isDirectory()) fail(terminal.import.mediaDirNotFolder(mediaDir));
 const dryRun = parsed.values["dry-run"];
 
-// An unreadable export (ExportReadError) ends the command with its message and exit code 1 (runCommand).
+// An unreadable export (ExportReadError) ends the command with its message and exit code 1; its text, which may quote
+// the export, is printed terminal-safe like everything else.
 await runCommand(() =>
   withCommandServices(async (services, { config }) => {
     if (mediaDir && !dryRun && !(await services.store.isConnected())) {
-      console.error(terminal.import.driveNotConnected);
+      warn(terminal.import.driveNotConnected);
       process.exitCode = 1;
       return;
     }
     const where = config.database.kind === "postgres" ? "PostgreSQL" : config.database.file;
-    console.log(terminal.import.starting(dryRun, input, where));
-    const summary = await importFirestore(services, input, { mediaDir, dryRun, report: (line) => console.error(line) });
-    console.log(
-      summaryLines(summary, {
-        dryRun,
-        externalOrigins: config.media.externalOrigins,
-        database: config.database.kind,
-      }).join("\n"),
-    );
-    if (summary.news.refused || summary.sponsors.refused || summary.unreadable) process.exitCode = 2;
+    say(terminal.import.starting(dryRun, input, where));
+    try {
+      const summary = await importFirestore(services, input, { mediaDir, dryRun, report: warn });
+      say(summaryLines(summary, { dryRun, externalOrigins: config.media.externalOrigins, database: config.database.kind }).join("\n"));
+      if (summary.news.refused || summary.sponsors.refused || summary.unreadable) process.exitCode = 2;
+    } catch (error) {
+      if (!(error instanceof ExportReadError)) throw error;
+      warn(error.message);
+      process.exitCode = 1;
+    }
   }),
 );

@@ -189,7 +189,8 @@ export const t = {
     tooLong: (label: string, max: number) => `${label} pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
     controlCharacters: (label: string) => `${label} tem caracteres de controle invisíveis. Apague-os e tente de novo.`,
     directionCharacters: (label: string) => `${label} tem caracteres que invertem a direção do texto. Apague-os e tente de novo.`,
-    onlyInvisible: (label: string) => `${label} só tem caracteres invisíveis.`,
+    invisibleCharacters: (label: string, codePoint: string) =>
+      `${label} tem um caractere invisível (${codePoint}) que não pode ser usado. Apague-o e tente de novo.`,
     titleRequired: "Título é obrigatório.",
     subtitleRequired: "Subtítulo é obrigatório.",
     fullContentRequired: "Conteúdo completo é obrigatório.",
@@ -730,6 +731,8 @@ export const terminal = {
       tooLarge: (max: number) => `maior que ${megabytes(max)} MB`,
       corrupt: "imagem corrompida ou grande demais",
     },
+    /** An admin document's e-mail that registration would refuse (after `admins/uid: `). */
+    adminEmailInvalid: "e-mail inválido no documento (não usado); informe o e-mail da pessoa no comando",
     /** The summary printed at the end; the lines under the title are indented by the code. */
     summary: {
       title: (dryRun: boolean) => (dryRun ? "Resumo da simulação (--dry-run: nada foi gravado):" : "Resumo:"),
@@ -741,9 +744,19 @@ export const terminal = {
       unreadable: (count: number) => `${count} linha(s) ou arquivo(s) ilegível(is) (veja acima)`,
       adminsTitle: "Administradores do produto original: os uids do Firebase não têm conta aqui e não podem ser reaproveitados.",
       adminsHint: "Crie uma conta para cada pessoa (a senha é pedida no terminal; com --send-link ela recebe um link por e-mail):",
+      /** `email` and `uid` arrive quoted for the shell. */
       adminCommand: (email: string | null, uid: string) => `npm run admin -- create --email ${email ?? "EMAIL-DA-PESSOA"}    # uid original: ${uid}`,
-      externalMediaHidden: "A mídia externa fica no Google Drive e só aparece para os leitores se a política de segurança do site permitir.",
-      externalMediaSetting: (origins: string) => `Defina no .env (ou no ambiente) e reinicie o servidor: EXTERNAL_MEDIA_ORIGINS="${origins}"`,
+      externalMediaHidden: [
+        "A mídia externa só aparece para os leitores se EXTERNAL_MEDIA_ORIGINS permitir a origem dela.",
+        "Origens usadas pela mídia importada que ainda não são permitidas:",
+      ],
+      originDrive: "(Google Drive, a do produto original)",
+      originHttp: "(http: não pode ser permitida, só https; essa mídia não aparece)",
+      originCheck: "(não é do Google Drive: confira de quem é antes de permitir)",
+      externalMediaReview: [
+        "Confira cada origem: ao permiti-la, o navegador de todo leitor passa a buscar arquivos nela. Para permitir, acrescente",
+        "a origem a EXTERNAL_MEDIA_ORIGINS no .env (origens https separadas por espaço) e reinicie o servidor.",
+      ],
       externalMediaCopy: [
         "Os arquivos precisam estar compartilhados como “Qualquer pessoa com o link”. Para trazê-los para este servidor,",
         "baixe-os para uma pasta (nomeados pelo id do Drive) e rode de novo com --media-dir (notícias já importadas não mudam:",

@@ -2,12 +2,14 @@ import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
 import { passwordSchema, type PasswordPolicy } from "./password-policy.ts";
 
-const email = z
+/** An e-mail address as registration takes it (trimmed, checked, lower-cased): sign-in, registration, reset, the import. */
+export const emailSchema = z
   .string({ error: t.auth.emailRequired })
   .trim()
   .min(1, { error: t.auth.emailRequired })
   .pipe(z.email({ error: t.auth.emailInvalid }))
   .transform((value) => value.toLowerCase());
+const email = emailSchema;
 
 /** Sign-in: e-mail and password required (the policy is not checked here: old passwords stay valid). */
 export const loginSchema = z.object({

@@ -1,21 +1,15 @@
 import { z } from "./zod.ts";
 import { t } from "../i18n/pt-BR.ts";
+import { refuseInvisible } from "./invisible-characters.ts";
 import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "./limits.ts";
 
 type NewsTextField = keyof typeof NEWS_LIMITS;
 
-/** C0/C1 control characters other than tab and line breaks, DEL included. */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-/** Bidirectional overrides and isolates, which can make text read differently from what it is. */
-const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
-/** Characters that show nothing: zero-width spaces and joiners, word joiner, BOM, soft hyphen. */
-const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
-
 /**
- * One text field: Unicode-normalised (NFC), trimmed, refused with its own pt-BR message when it holds control
- * characters or direction overrides, when it is longer than its limit, and (when required) when nothing visible is
- * left. Only strings are accepted (a number or an object is a type error, never its text).
+ * One text field: Unicode-normalised (NFC), trimmed, refused with its own pt-BR message when it holds control,
+ * direction or other invisible characters (app/lib/invisible-characters.ts), when it is longer than its limit, and
+ * (when required) when it is empty. Only strings are accepted (a number or an object is a type error, never its text).
  */
 function text(field: NewsTextField, requiredMessage: string | null) {
   const label = t.newsForm.fieldLabel[field];
@@ -23,12 +17,10 @@ function text(field: NewsTextField, requiredMessage: string | null) {
     .string({ error: requiredMessage ?? t.api.fieldType(field) })
     .transform((value) => value.normalize("NFC").replace(/\r\n?/g, "\n").trim())
     .superRefine((value, ctx) => {
-      if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: t.newsForm.controlCharacters(label) });
-      else if (BIDI.test(value)) ctx.addIssue({ code: "custom", message: t.newsForm.directionCharacters(label) });
+      const refused = refuseInvisible(label, value);
+      if (refused) ctx.addIssue({ code: "custom", message: refused });
       else if (value.length > NEWS_LIMITS[field]) ctx.addIssue({ code: "custom", message: t.newsForm.tooLong(label, NEWS_LIMITS[field]) });
-      else if (value.replace(INVISIBLE, "").trim() === "" && (requiredMessage || value !== "")) {
-        ctx.addIssue({ code: "custom", message: requiredMessage ?? t.newsForm.onlyInvisible(label) });
-      }
+      else if (value === "" && requiredMessage) ctx.addIssue({ code: "custom", message: requiredMessage });
     });
 }
 

@@ -174,6 +174,34 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     expect(requests, "nada foi enviado ao servidor").toBe(0);
   });
 
+  test("caracteres invisíveis (U+200F, U+2028) recusados com a mensagem do campo, no navegador e na API", async ({ page, editorSite }) => {
+    await openPage(page, editorSite, "/add-news");
+    const title = uniqueTitle("Gol\u200F de placa");
+    await fillNews(page, { title, subtitle: "Primeira linha\u2028segunda", fullContent: "Texto.", category: "Futebol" });
+    let requests = 0;
+    page.on("request", (request) => {
+      if (request.method() === "POST") requests++;
+    });
+    await submitCreate(page).click();
+    await expect(page.getByText(t.newsForm.directionCharacters("Título"), { exact: true })).toBeVisible();
+    await expect(page.getByText(t.newsForm.invisibleCharacters("Subtítulo", "U+2028"), { exact: true })).toBeVisible();
+    await expect(field(page, "Subtítulo")).toHaveAttribute("aria-invalid", "true");
+    expect(requests, "nada foi enviado ao servidor").toBe(0);
+
+    // The server applies the same rule to whatever reaches it (a script, an old page).
+    const refused = await page.request.post(`${editorSite.url}/api/news`, {
+      multipart: { title: "Arábico\u061C escondido", subtitle: "Sub", fullContent: "Texto", category: "Futebol" },
+      headers: { Origin: editorSite.url },
+    });
+    expect(refused.status()).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain(t.newsForm.directionCharacters("Título"));
+    const emoji = await page.request.post(`${editorSite.url}/api/news`, {
+      multipart: { title: uniqueTitle("Família 👨\u200D👩\u200D👧 na torcida"), subtitle: "Sub", fullContent: "Texto", category: "Futebol" },
+      headers: { Origin: editorSite.url },
+    });
+    expect(emoji.status(), "um emoji com ZWJ passa").toBe(201);
+  });
+
   test("arquivo que não é imagem nem vídeo, e arquivo maior que 10 MB, são recusados com as mensagens", async ({ page, editorSite }, testInfo) => {
     await openPage(page, editorSite, "/add-news");
     await watchPickedFiles(page);

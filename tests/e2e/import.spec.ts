@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
+import { terminal } from "../../app/i18n/pt-BR.ts";
 import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -57,8 +58,10 @@ test.describe("importação do produto original (Firestore)", () => {
         // The sample has malformed documents on purpose: exit code 2, the others imported.
         expect(result.status, result.stderr).toBe(2);
         expect(result.stdout).toContain("news: 5 importadas");
-        // Drive is already allowed: the command asks only for the sponsor logo's other site, keeping what is set.
-        expect(result.stdout).toContain(`EXTERNAL_MEDIA_ORIGINS="${ORIGINS} https://cdn.lojaverde.example"`);
+        // Drive is already allowed: the command lists only the sponsor logo's other site, to review (never a line to paste).
+        expect(result.stdout).toContain(`  - https://cdn.lojaverde.example  ${terminal.import.summary.originCheck}`);
+        expect(result.stdout).not.toContain("  - https://drive.google.com");
+        expect(result.stdout).not.toContain("EXTERNAL_MEDIA_ORIGINS=");
       },
     });
     const external = await keepOffline(page.context());

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { createNews } from "../factories/news.ts";
 import { expect, openPage, signInAsAdmin, siteQuery, t, test } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
@@ -39,9 +40,14 @@ test.beforeAll(async () => {
           });
         }
       }
+      // An embargoed story: its category and author must not be confirmable.
+      await services.newsEditor.createNews(
+        newsInputSchema.parse({ title: "Contratação secreta", subtitle: "s", category: "Embargo Plugh", author: "Fonte Xyzzy", status: "draft" }),
+        null,
+      );
     },
   });
-  // A category whose news have all moved elsewhere: still a page, with nothing on it.
+  // A category whose news have all moved elsewhere: no page any more.
   await siteQuery(
     site,
     "INSERT INTO taxonomy_terms (kind, slug, name, created_at) VALUES ('category', 'xadrez', 'Xadrez', ?)",
@@ -133,7 +139,7 @@ test.describe("páginas de categoria e de autor", () => {
     await expect(moreLink(page)).toHaveCount(0);
   });
 
-  test("um endereço desconhecido é 404 com mensagem em português; uma categoria sem notícias mostra o estado vazio", async ({ page }) => {
+  test("um endereço desconhecido é 404 com mensagem em português, e também uma categoria ou um autor sem notícia publicada", async ({ page }) => {
     const missing = await page.goto(`${site.url}/categoria/nao-existe`);
     expect(missing?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.taxonomy.categoryNotFound);
@@ -141,12 +147,18 @@ test.describe("páginas de categoria e de autor", () => {
     expect(missingAuthor?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.taxonomy.authorNotFound);
 
-    const empty = await openPage(page, site, "/categoria/xadrez");
-    expect(empty.status()).toBe(200);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Xadrez");
-    await expect(page.getByTestId("term-empty")).toContainText(t.taxonomy.emptyCategory);
-    await expect(cards(page)).toHaveCount(0);
-    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, follow");
+    // No published story: a 404 like a never-used name, whether the news moved away or only a draft uses it.
+    for (const [path, heading] of [
+      ["/categoria/xadrez", t.taxonomy.categoryNotFound],
+      ["/categoria/embargo-plugh", t.taxonomy.categoryNotFound],
+      ["/autor/fonte-xyzzy", t.taxonomy.authorNotFound],
+    ] as const) {
+      const answer = await page.goto(`${site.url}${path}`);
+      expect(answer?.status(), path).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      const html = await answer!.text();
+      for (const secret of ["Embargo", "Xyzzy", "Xadrez", "Contratação"]) expect(html, path).not.toContain(secret);
+    }
   });
 
   test("o formulário sugere as categorias existentes, e 'volei' digitado entra em Vôlei", async ({ page }) => {

@@ -6,10 +6,13 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { importFirestore, type ImportSummary, summaryLines } from "../../app/.server/import/firestore-import.server.ts";
 import { parseTimestamp } from "../../app/.server/import/firestore-export.server.ts";
+import { shellQuote, terminalText } from "../../app/.server/import/terminal-text.ts";
+import { terminal } from "../../app/i18n/pt-BR.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
 import { ownPrefix } from "../../app/.server/media/installation.server.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
@@ -27,6 +30,8 @@ const DRIVE_IMAGE = "1ExKq9Zt_Fotografia-Final-Maracana";
 const THUMBNAIL = `https://drive.google.com/thumbnail?id=${DRIVE_IMAGE}&sz=w1600`;
 
 const open = useTestServices("eef-import-");
+/** The summary's texts. */
+const t = terminal.import.summary;
 
 async function run(services: TestServices, input: string, options: { mediaDir?: string; dryRun?: boolean } = {}) {
   const lines: string[] = [];
@@ -72,6 +77,16 @@ const counts = (imported: number, existing: number, refused: number, externalMed
   refused,
   externalMedia,
   copiedMedia,
+});
+
+const emptySummary = (): ImportSummary => ({
+  news: counts(0, 0, 0, 0, 0),
+  sponsors: counts(0, 0, 0, 0, 0),
+  admins: [],
+  ignored: {},
+  unreadable: 0,
+  externalOrigins: [],
+  published: [],
 });
 
 describe("each format of the export", () => {
@@ -243,6 +258,8 @@ describe("the original's defaults and the form's rules", () => {
           semTitulo: { ...ok, title: "   " },
           longo: { ...ok, title: "x".repeat(301) },
           direcao: { ...ok, title: "abc\u202Edef" },
+          marca: { ...ok, title: "T", author: "Ana\u200F" },
+          separador: { ...ok, title: "T", fullContent: "linha\u2028outra" },
           tipo: { ...ok, title: 42 },
           destaque: { ...ok, title: "T", isHighlighted: "sim" },
           atualizacao: { ...ok, title: "T", updatedAt: "amanhã" },
@@ -258,6 +275,8 @@ describe("the original's defaults and the form's rules", () => {
       "news/semTitulo: Título é obrigatório.",
       "news/longo: Título pode ter no máximo 300 caracteres.",
       "news/direcao: Título tem caracteres que invertem a direção do texto. Apague-os e tente de novo.",
+      "news/marca: Autor tem caracteres que invertem a direção do texto. Apague-os e tente de novo.",
+      "news/separador: Conteúdo completo tem um caractere invisível (U+2028) que não pode ser usado. Apague-o e tente de novo.",
       // A title that is not text is refused as the form refuses a missing one.
       "news/tipo: Título é obrigatório.",
       "news/destaque: isHighlighted precisa ser verdadeiro ou falso",
@@ -267,7 +286,7 @@ describe("the original's defaults and the form's rules", () => {
       "sponsors/semImagem: patrocinador sem imagem utilizável (imageUrl, thumbnailUrl ou driveFileId)",
       "sponsors/semData: data de criação ausente ou inválida",
     ]);
-    expect(summary.news.refused).toBe(7);
+    expect(summary.news.refused).toBe(9);
     expect(summary.news.imported).toBe(1);
     // Text is normalised as the form does it (NFC, trimmed).
     expect((await newsRow(services, "bom"))?.title).toBe("Café com NFC");
@@ -297,8 +316,12 @@ describe("running it twice", () => {
     expect(first.status, first.stderr).toBe(2);
     expect(first.stdout).toContain("news: 5 importadas, 0 já existentes, 3 recusadas, 1 com mídia externa, 1 com mídia copiada");
     expect(first.stdout).toContain("sponsors: 3 importadas, 0 já existentes, 0 recusadas, 3 com mídia externa, 0 com mídia copiada");
-    expect(first.stdout).toContain("npm run admin -- create --email editora@exemplo.com.br    # uid original: uidFirebaseEditora01");
-    expect(first.stdout).toContain('EXTERNAL_MEDIA_ORIGINS="https://*.googleusercontent.com https://cdn.lojaverde.example https://drive.google.com"');
+    expect(first.stdout).toContain("npm run admin -- create --email 'editora@exemplo.com.br'    # uid original: 'uidFirebaseEditora01'");
+    // The origins to review, one a line, marked; never a setting line to paste.
+    expect(first.stdout).toContain(`  - https://cdn.lojaverde.example  ${t.originCheck}`);
+    expect(first.stdout).toContain(`  - https://drive.google.com  ${t.originDrive}`);
+    expect(first.stdout).toContain(`  - https://*.googleusercontent.com  ${t.originDrive}`);
+    expect(first.stdout).not.toContain("EXTERNAL_MEDIA_ORIGINS=");
     expect(first.stderr.split("\n").filter(Boolean).sort()).toEqual(
       [
         "export.ndjson:5: a linha não é um JSON válido",
@@ -541,15 +564,93 @@ describe("the summary", () => {
     externalOrigins: ["https://*.googleusercontent.com", "https://drive.google.com"],
     published: ["newsUpdated"],
   };
-  it("asks for EXTERNAL_MEDIA_ORIGINS only when they are not allowed yet, and says how running servers learn of the import", () => {
+  it("lists the origins not allowed yet for review, only when there are some, and says how running servers learn of the import", () => {
     const text = (externalOrigins: string[], database: "sqlite" | "postgres") =>
       summaryLines(base, { dryRun: false, externalOrigins, database }).join("\n");
-    expect(text([], "sqlite")).toContain('EXTERNAL_MEDIA_ORIGINS="https://*.googleusercontent.com https://drive.google.com"');
-    expect(text(["https://drive.google.com", "https://*.googleusercontent.com"], "sqlite")).not.toContain("EXTERNAL_MEDIA_ORIGINS");
-    expect(text(["https://drive.google.com"], "sqlite")).toContain(
-      'EXTERNAL_MEDIA_ORIGINS="https://drive.google.com https://*.googleusercontent.com"',
-    );
+    expect(text([], "sqlite")).toContain(`  - https://*.googleusercontent.com  ${t.originDrive}\n  - https://drive.google.com  ${t.originDrive}`);
+    expect(text(["https://drive.google.com", "https://*.googleusercontent.com"], "sqlite")).not.toContain(t.externalMediaHidden[0]);
+    expect(text(["https://drive.google.com"], "sqlite")).not.toContain("  - https://drive.google.com");
+    expect(text(["https://drive.google.com"], "sqlite")).toContain("  - https://*.googleusercontent.com");
+    for (const allowed of [[], ["https://drive.google.com"]]) expect(text(allowed, "sqlite")).not.toContain("EXTERNAL_MEDIA_ORIGINS=");
     expect(text([], "sqlite")).toContain("Servidores em execução com este arquivo SQLite percebem a mudança em até 2 s");
     expect(text([], "postgres")).toContain("Servidores em execução foram avisados (PostgreSQL LISTEN/NOTIFY)");
+  });
+});
+
+describe("an export is not trusted: what the import prints", () => {
+  /** Any character that would act on a terminal or change how a line reads. */
+  const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\u2028\u2029\uFEFF]/u;
+  const hostile = {
+    admins: {
+      comando: { email: "x@$(id>p)" },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${IFS}, literally (the red-team's input).
+      ponto: { email: ";touch${IFS}pwned;#" },
+      crase: { email: "`touch pwned`@exemplo.com.br" },
+      aspas: { email: "O'Brien@Exemplo.com.br" },
+      "esc\u001b]0;janela\u0007\u001b[2J": { email: "ok@exemplo.com.br" },
+      numero: { email: 42 },
+    },
+    news: {
+      controle: { title: "Gol\u001b[31m vermelho", subtitle: "s", createdAt: "2024-06-01T12:00:00Z" },
+      "id\u001b[2Jruim": { title: "T", subtitle: "s", createdAt: "2024-06-01T12:00:00Z" },
+      hostComando: { title: "T", subtitle: "s", createdAt: "2024-06-01T12:00:00Z", mediaUrl: "https://$(id).evil.example/a.jpg" },
+      hostAtacante: { title: "T2", subtitle: "s", createdAt: "2024-06-01T12:00:00Z", mediaUrl: "https://imagens.atacante.example/a.jpg" },
+      tipo: { title: "T3", subtitle: "s", createdAt: "2024-06-01T12:00:00Z", mediaType: "\u001b[1mfoto\u202E", mediaUrl: "https://x.example/a" },
+    },
+    "colecao\u001b[8m\u2028oculta": { d: {} },
+  };
+
+  it("e-mails under registration's rule, every printed line free of controls, values quoted, origins listed for review", async () => {
+    const services = await open();
+    const file = path.join(services.dataDir, "hostil.json");
+    fs.writeFileSync(file, JSON.stringify(hostile));
+    const { summary, lines } = await run(services, file, { dryRun: true });
+    const printed = [...lines, ...summaryLines(summary, { dryRun: true, externalOrigins: [], database: "sqlite" })];
+    for (const line of printed) expect(line, JSON.stringify(line)).not.toMatch(UNSAFE);
+
+    expect(summary.admins.map((admin) => admin.email)).toEqual([null, null, null, "o'brien@exemplo.com.br", "ok@exemplo.com.br", null]);
+    for (const uid of ["comando", "ponto", "crase", "numero"]) expect(lines).toContain(`admins/${uid}: ${terminal.import.adminEmailInvalid}`);
+    expect(printed).toContain("  npm run admin -- create --email 'o'\\''brien@exemplo.com.br'    # uid original: 'aspas'");
+    expect(printed).toContain("  npm run admin -- create --email EMAIL-DA-PESSOA    # uid original: 'comando'");
+    // The escape sequences become one "?" each: nothing of them reaches the terminal.
+    expect(printed).toContain("  npm run admin -- create --email 'ok@exemplo.com.br'    # uid original: 'esc??'");
+    expect(lines).toContain("news/controle: Título tem caracteres de controle invisíveis. Apague-os e tente de novo.");
+    expect(lines.some((line) => line.startsWith("news/id?ruim: id do documento inválido"))).toBe(true);
+    expect(lines).toContain("news/hostComando: endereço da mídia não é http(s); importada sem mídia");
+    expect(lines).toContain("news/tipo: mediaType desconhecido (?foto?); importada sem mídia");
+    expect(printed).toContain("  colecao??oculta: 1 documento(s) ignorado(s) (coleção não importada)");
+
+    // The attacker's origin is listed to check, never as a line that allows it.
+    expect(summary.externalOrigins).toEqual(["https://imagens.atacante.example"]);
+    expect(printed).toContain(`  - https://imagens.atacante.example  ${t.originCheck}`);
+    expect(printed.join("\n")).not.toContain("EXTERNAL_MEDIA_ORIGINS=");
+  });
+
+  it("a suggested admin line, pasted in a shell, passes each value as one word and runs nothing else", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-shell-"));
+    try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${IFS}, literally (the red-team's input).
+      const values = ["x@$(id>p)", ";touch${IFS}pwned;#", "`touch pwned`", "o'brien@x.com", "a'\\''b", '"$HOME"', "fim\\"];
+      for (const value of values) {
+        const summary: ImportSummary = { ...emptySummary(), admins: [{ uid: value, email: value }] };
+        const line = summaryLines(summary, { dryRun: true, externalOrigins: [], database: "sqlite" }).find((text) => text.includes("npm run admin"))!;
+        // `npm` stands in as a function that prints its arguments, one a line.
+        const pasted = spawnSync("sh", ["-c", `npm() { printf '%s\\n' "$@"; }\n${line}`], { cwd: dir, encoding: "utf8" });
+        expect(pasted.stdout.split("\n").filter(Boolean), value).toEqual(["run", "admin", "--", "create", "--email", value]);
+        expect(shellQuote(value)).toMatch(/^'.*'$/s);
+      }
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("terminalText removes whole escape sequences (CSI, OSC, C1) and every control, format and separator character", () => {
+    expect(terminalText("a\u001b[31;1mb\u001b[0m")).toBe("a?b?");
+    expect(terminalText("\u001b]0;titulo\u0007x\u001b]8;;https://evil.example\u001b\\y")).toBe("?x?y");
+    expect(terminalText("\u009b2Jz\u001bc")).toBe("?z?");
+    expect(terminalText("a\rb\nc\u0008d")).toBe("a?b?c?d");
+    expect(terminalText("abc\u202Efdp.exe \u200F\u061C\u2066x\u2069 \u2028\u2029")).toBe("abc?fdp.exe ???x? ??");
+    expect(terminalText("Seleção vence — 2 × 1 ⚽")).toBe("Seleção vence — 2 × 1 ⚽");
   });
 });

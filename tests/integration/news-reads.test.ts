@@ -1,6 +1,10 @@
+import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createReadLimiter, isBotAgent } from "../../app/.server/news/read-limiter.server.ts";
+import { servicesContext } from "../../app/.server/context.server.ts";
+import { createReadLimiter, isBotAgent, READ_LIMITS } from "../../app/.server/news/read-limiter.server.ts";
 import { createReadCounter, hourOf, type ReadCounter } from "../../app/.server/news/reads.service.server.ts";
+import { clientIpContext } from "../../app/lib/request-context.ts";
+import { action as readsAction } from "../../app/routes/api/reads.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -195,12 +199,70 @@ describe("limite por cliente e robôs", () => {
     expect(limiter.allow("203.0.113.7", "a")).toBe(true);
   });
 
-  it("não guarda mais clientes do que o limite da hora", () => {
-    const limiter = createReadLimiter({ perArticle: 4, perClient: 60, maxClients: 2 }, () => NOW);
-    expect(limiter.allow("198.51.100.1", "a")).toBe(true);
-    expect(limiter.allow("198.51.100.2", "a")).toBe(true);
-    expect(limiter.allow("198.51.100.3", "a")).toBe(false);
-    expect(limiter.allow("198.51.100.1", "b")).toBe(true);
+  it("uma rede conta como um cliente: 50 endereços de um /24 ou mil de um /64 somam no máximo 8 leituras de uma notícia", () => {
+    const limiter = createReadLimiter(undefined, () => NOW);
+    const allowedFrom = (addresses: string[], id: string, times: number) =>
+      addresses.flatMap((ip) => Array.from({ length: times }, () => limiter.allow(ip, id))).filter(Boolean).length;
+    const loopback = Array.from({ length: 50 }, (_, i) => `127.0.0.${i + 1}`);
+    expect(allowedFrom(loopback, "alvo", 5)).toBe(READ_LIMITS.perNetworkArticle);
+    // One IPv6 client can use every address of its /64 (written every way an address can be).
+    const sixty4 = Array.from({ length: 1000 }, (_, i) => `2001:db8:7:9:${(i + 1).toString(16)}::1`);
+    expect(allowedFrom([...sixty4, "2001:DB8:7:9::abcd%eth0", "2001:0db8:0007:0009:0:0:0:2"], "alvo", 1)).toBe(READ_LIMITS.perNetworkArticle);
+    // An IPv4-mapped IPv6 address is its IPv4 network.
+    expect(allowedFrom(["::ffff:198.51.100.1", "198.51.100.2", "::ffff:c633:6403"], "outro", 4)).toBe(READ_LIMITS.perNetworkArticle);
+    // All news together: at most perNetwork reads from one network, however many addresses and ids it uses.
+    let total = 0;
+    for (let i = 0; i < 400; i++) total += allowedFrom([`2001:db8:8:1::${i + 1}`], `n${i}`, 1);
+    expect(total).toBe(READ_LIMITS.perNetwork);
+    // The neighbouring networks keep their own allowances.
+    expect(limiter.allow("127.0.1.1", "alvo")).toBe(true);
+    expect(limiter.allow("2001:db8:7:a::1", "alvo")).toBe(true);
+  });
+
+  it("com a tabela cheia, quem chega ainda é contado (sai o contador usado há mais tempo) e a tabela não passa do limite", () => {
+    const limits = { ...READ_LIMITS, maxCounters: 40 };
+    const limiter = createReadLimiter(limits, () => NOW);
+    // 100 new networks, one read each: each fresh reader counts, the table stays bounded.
+    for (let i = 0; i < 100; i++) {
+      expect(limiter.allow(`10.${i}.0.1`, "a")).toBe(true);
+      expect(limiter.size()).toBeLessThanOrEqual(limits.maxCounters);
+    }
+    // A reader seen a moment ago is still capped: its counters are the most recently used.
+    for (let i = 0; i < 3; i++) expect(limiter.allow("10.99.0.1", "a")).toBe(true);
+    expect(limiter.allow("10.99.0.1", "a")).toBe(false);
+  });
+
+  it("a tabela de uma hora movimentada nunca passa do limite de contadores", () => {
+    const limits = { ...READ_LIMITS, maxCounters: 20_000 };
+    const limiter = createReadLimiter(limits, () => NOW);
+    let largest = 0;
+    for (let i = 0; i < limits.maxCounters; i++) {
+      // A new /64 and a 36-character id each time: four new counters per read, four times what the table holds.
+      expect(limiter.allow(`2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`, `${i}`.padStart(36, "0"))).toBe(true);
+      largest = Math.max(largest, limiter.size());
+    }
+    expect(largest).toBeLessThanOrEqual(limits.maxCounters);
+    expect(limiter.size()).toBeGreaterThanOrEqual(limits.maxCounters / 2 - 4);
+  });
+
+  it("pelo beacon (/api/reads): 50 endereços de 127.0.0.x lendo 5 vezes uma notícia somam 8 leituras, não 204", async () => {
+    const services = await open();
+    const [id] = await seed(services, ["Alvo"]);
+    const beacon = (address: string) => {
+      const context = new RouterContextProvider();
+      context.set(servicesContext, services);
+      context.set(clientIpContext, address);
+      const request = new Request("http://127.0.0.1/api/reads", {
+        method: "POST",
+        body: JSON.stringify({ id }),
+        headers: { "Content-Type": "application/json", "X-Read-Beacon": "1", "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0" },
+      });
+      return readsAction({ request, context, params: {}, url: new URL(request.url), pattern: "/api/reads" } as Parameters<typeof readsAction>[0]);
+    };
+    for (let i = 1; i <= 50; i++) for (let n = 0; n < 5; n++) expect((await beacon(`127.0.0.${i}`)).status).toBe(204);
+    for (let i = 1; i <= 50; i++) await beacon(`2001:db8:5:6:${i.toString(16)}::1`);
+    await services.reads.flush();
+    expect((await rows(services)).reduce((sum, row) => sum + row.reads, 0)).toBe(2 * READ_LIMITS.perNetworkArticle);
   });
 
   it("reconhece robôs pelo User-Agent (e a falta dele)", () => {

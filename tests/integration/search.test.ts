@@ -1,9 +1,15 @@
 import fs from "node:fs";
-import { sql } from "kysely";
+import path from "node:path";
+import { type Kysely, sql } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/.server/db/database.server.ts";
+import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import { seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
 import { MAX_SEARCH_PAGE, parseSearchPage, type SearchHit } from "../../app/.server/search/search.service.server.ts";
 import { excerpt, highlight, queryTerms, searchText } from "../../app/.server/search/portuguese.ts";
+import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
+import { migrations } from "../../migrations/index.ts";
 import { createNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 
@@ -227,6 +233,48 @@ describe(`search on ${TEST_DATABASE}`, () => {
     }
   });
 
+  it("pages are filled from published matches only: drafts and scheduled news take no place, even ranked first", async () => {
+    const other = await createTestServices(makeDataDir("eef-search-embargo-"));
+    try {
+      const input = (title: string, subtitle: string, publishing: Record<string, string>) =>
+        newsInputSchema.parse({ title, subtitle, fullContent: "Texto.", category: "Futebol", ...publishing });
+      // Published: the word only in the subtitle (ranks low). Unpublished: the word in the title (ranks first).
+      for (let i = 0; i < 5; i++) await other.newsEditor.createNews(input(`Notícia ${i}`, `Resumo da zagueira ${i}`, {}), null);
+      const hidden: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        hidden.push((await other.newsEditor.createNews(input(`Zagueira rascunho ${i}`, "Sub", { status: "draft" }), null)).id);
+      }
+      const future = new Date(Date.now() + 86_400_000).toISOString();
+      hidden.push((await other.newsEditor.createNews(input("Zagueira agendada", "Sub", { status: "scheduled", publishAt: future }), null)).id);
+      const pages: number[] = [];
+      const seen: string[] = [];
+      let page: number | null = 1;
+      while (page) {
+        const result = await other.search.search({ query: "zagueira", page, limit: 3 });
+        pages.push(result.hits.length);
+        seen.push(...result.hits.map((hit) => hit.id));
+        page = result.nextPage;
+      }
+      expect(pages).toEqual([3, 2]);
+      expect(seen.filter((id) => hidden.includes(id))).toEqual([]);
+      expect(new Set(seen).size).toBe(5);
+
+      // Published, it is found (first: a title match); back to draft, gone again.
+      await other.newsEditor.patchNews(hidden[0]!, newsPatchSchema.parse({ status: "published" }), null);
+      expect((await other.search.search({ query: "zagueira", limit: 3 })).hits[0]?.id).toBe(hidden[0]);
+      await other.newsEditor.patchNews(hidden[0]!, newsPatchSchema.parse({ status: "draft" }), null);
+      const again = await other.search.search({ query: "zagueira", limit: 3 });
+      expect(again.hits.map((hit) => hit.id)).not.toContain(hidden[0]);
+      expect(again.hits).toHaveLength(3);
+      // The words of an unpublished story alone find nothing.
+      expect((await other.search.search({ query: "rascunho" })).hits).toEqual([]);
+      expect((await other.search.search({ query: "agendada" })).hits).toEqual([]);
+    } finally {
+      await other.close();
+      fs.rmSync(other.dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("indexes the news of the bulk seed and rows that existed before the migration", async () => {
     const other = await createTestServices(makeDataDir("eef-search-bulk-"));
     try {
@@ -270,5 +318,53 @@ describe(`search on ${TEST_DATABASE}`, () => {
         await sql`reset enable_seqscan`.execute(db);
       }
     });
+  });
+});
+
+describe.skipIf(TEST_DATABASE === "postgres")("the published-only index migration (SQLite)", () => {
+  it("takes the drafts and scheduled news indexed before it out of the index, keeps the published", async () => {
+    const dataDir = makeDataDir("eef-search-migration-");
+    const handle = openDatabase({ database: { kind: "sqlite", file: path.join(dataDir, "banco.sqlite") } });
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the schema before this migration, as migrations see it (Kysely<any>).
+      const db = handle.db as Kysely<any>;
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "2026-11-26-500"));
+      const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+      expect(error).toBeUndefined();
+      const row = (id: string, status: string) => ({
+        id,
+        title: `Goleira ${id}`,
+        subtitle: "s",
+        full_content: "c",
+        category: "Futebol",
+        author: "Ana",
+        category_slug: "futebol",
+        author_slug: "ana",
+        is_highlighted: 0,
+        media_id: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+        published_at: "2026-01-01T00:00:00.000Z",
+        status,
+      });
+      await db
+        .insertInto("news")
+        .values([row("publicada", "published"), row("rascunho", "draft"), row("agendada", "scheduled")])
+        .execute();
+      const indexed = async () =>
+        (
+          await sql<{ id: string }>`select d.news_id as id from news_fts f join news_search_docs d on d.doc = f.rowid
+            where news_fts match ${'"goleir"'} order by d.news_id`.execute(db)
+        ).rows.map((found) => found.id);
+      expect(await indexed()).toEqual(["agendada", "publicada", "rascunho"]);
+      await migrateToLatest(db);
+      expect(await indexed()).toEqual(["publicada"]);
+      // The scheduler's flip (a plain update of the status) indexes it.
+      await db.updateTable("news").set({ status: "published" }).where("id", "=", "agendada").execute();
+      expect(await indexed()).toEqual(["agendada", "publicada"]);
+    } finally {
+      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -65,9 +65,9 @@ describe("categories and authors", () => {
     await services.newsEditor.updateNews(id, input({ title: "Muda", category: "Natação", author: "Caio" }), null);
     expect(await services.news.getNews(id)).toMatchObject({ categorySlug: "natacao", authorSlug: "caio" });
     expect(await listAll(services, { authorSlug: "caio" })).toEqual([id]);
-    // A category nobody uses any more is still a page (empty), but no longer suggested.
+    // A category nobody uses any more is no page at all, and no longer suggested.
     expect(await listAll(services, { categorySlug: "basquete" })).toEqual([]);
-    expect(await services.news.getTerm("category", "basquete")).toMatchObject({ name: "Basquete" });
+    await expect(services.news.getTerm("category", "basquete")).rejects.toMatchObject({ status: 404 });
     expect(await services.news.listCategories()).toEqual(["Handebol", "Natação"]);
   });
 
@@ -80,6 +80,46 @@ describe("categories and authors", () => {
     const tennis = ids.filter((_, i) => i % 2).reverse();
     expect(await listAll(services, { categorySlug: "tenis" })).toEqual(tennis);
     expect(await listAll(services, { categorySlug: "tenis" }, 1)).toEqual(tennis);
+  });
+
+  it("a category or author only drafts or scheduled news use answers like one never used, everywhere a reader looks", async () => {
+    const services = await open();
+    const site = { name: "Esporte em Foco", url: "https://esporte.example.com.br", description: "", defaultAuthor: "Redação Esporte em Foco" };
+    const syndication = createSyndication({ db: services.database.db, store: services.store, site });
+    await services.newsEditor.createNews(input({ title: "Pública", category: "Futebol", author: "Ana" }), null);
+    const draft = await services.newsEditor.createNews(
+      input({ title: "Embargo", category: "Embargo Plugh", author: "Fonte Xyzzy", status: "draft" }),
+      null,
+    );
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    await services.newsEditor.createNews(
+      input({ title: "Agendada", category: "Agenda Quux", author: "Fonte Quux", status: "scheduled", publishAt: future }),
+      null,
+    );
+    const never = await services.news.getTerm("category", "nunca-usada").catch((error: unknown) => error);
+    for (const [kind, slug] of [
+      ["category", "embargo-plugh"],
+      ["author", "fonte-xyzzy"],
+      ["category", "agenda-quux"],
+      ["author", "fonte-quux"],
+    ] as const) {
+      const answer = await services.news.getTerm(kind, slug).catch((error: unknown) => error);
+      expect(answer, `${kind} ${slug}`).toMatchObject({ status: 404 });
+      if (kind === "category") expect(answer).toEqual(never);
+      expect(await listAll(services, kind === "category" ? { categorySlug: slug } : { authorSlug: slug })).toEqual([]);
+    }
+    const sitemap = (await parseSitemap(await syndication.sitemapPages())).map((entry) => entry.url).join(" ");
+    expect(sitemap).toContain("/categoria/futebol");
+    for (const secret of ["embargo", "xyzzy", "quux", "agenda"]) expect(sitemap).not.toContain(secret);
+    const feed = await syndication.rss({ highlightedOnly: false });
+    for (const secret of ["Embargo", "Xyzzy", "Quux", "Agendada"]) expect(feed).not.toContain(secret);
+
+    // Published, the pages exist; back to draft, they are gone again.
+    await services.newsEditor.patchNews(draft.id, newsPatchSchema.parse({ status: "published" }), null);
+    expect(await services.news.getTerm("category", "embargo-plugh")).toMatchObject({ name: "Embargo Plugh" });
+    expect(await services.news.getTerm("author", "fonte-xyzzy")).toMatchObject({ name: "Fonte Xyzzy" });
+    await services.newsEditor.patchNews(draft.id, newsPatchSchema.parse({ status: "draft" }), null);
+    await expect(services.news.getTerm("category", "embargo-plugh")).rejects.toMatchObject({ status: 404 });
   });
 
   it("the pages sitemap lists each category and author page that has news", async () => {

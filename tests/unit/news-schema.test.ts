@@ -17,10 +17,63 @@ describe("news text fields: what is refused, with which message", () => {
     expect(ok.fullContent).toBe("Linha 1\nLinha 2\tcom tab");
   });
 
-  it("direction overrides (U+202E…) are refused; a BOM or zero-width text alone counts as empty", () => {
-    expect(firstMessage(newsInputSchema.safeParse({ ...base, subtitle: "abc\u202Egpj.exe" }))).toBe(t.newsForm.directionCharacters("Subtítulo"));
-    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "\u200B\u200C\uFEFF" }))).toBe(t.newsForm.titleRequired);
-    expect(firstMessage(newsPatchSchema.safeParse({ category: "\u200B" }))).toBe(t.newsForm.onlyInvisible("Categoria"));
+  it("every direction control (overrides, isolates, marks: U+202E, U+200F, U+061C…) is refused, naming the field", () => {
+    for (const bad of ["\u202E", "\u202A", "\u2066", "\u2069", "\u200E", "\u200F", "\u061C"]) {
+      expect(firstMessage(newsInputSchema.safeParse({ ...base, subtitle: `abc${bad}gpj.exe` })), JSON.stringify(bad)).toBe(
+        t.newsForm.directionCharacters("Subtítulo"),
+      );
+    }
+    expect(firstMessage(newsPatchSchema.safeParse({ author: "Ana\u200FSilva" }))).toBe(t.newsForm.directionCharacters("Autor"));
+  });
+
+  it("other invisible characters (Cf, line and paragraph separators, Hangul fillers) are refused with their code point", () => {
+    const cases: Array<[string, string]> = [
+      ["\u2028", "U+2028"],
+      ["\u2029", "U+2029"],
+      ["\u200B", "U+200B"],
+      ["\u200C", "U+200C"],
+      ["\u2060", "U+2060"],
+      ["\u2062", "U+2062"],
+      ["\uFEFF", "U+FEFF"],
+      ["\u00AD", "U+00AD"],
+      ["\u180E", "U+180E"],
+      ["\uFFF9", "U+FFF9"],
+      ["\u{E0041}", "U+E0041"],
+      ["\u{E0001}", "U+E0001"],
+      ["\u3164", "U+3164"],
+      ["a\u200Db", "U+200D"],
+    ];
+    for (const [bad, codePoint] of cases) {
+      expect(firstMessage(newsInputSchema.safeParse({ ...base, title: `Gol ${bad} do time` })), codePoint).toBe(
+        t.newsForm.invisibleCharacters("Título", codePoint),
+      );
+    }
+    for (const field of ["fullContent", "category", "mediaDescription", "mediaCaption", "mediaCredit"] as const) {
+      const label = t.newsForm.fieldLabel[field];
+      expect(firstMessage(newsPatchSchema.safeParse({ [field]: "x\u2028y" })), field).toBe(t.newsForm.invisibleCharacters(label, "U+2028"));
+      expect(firstMessage(newsFormSchema.safeParse({ ...base, [field]: "x\u200By" })), field).toBe(t.newsForm.invisibleCharacters(label, "U+200B"));
+    }
+    // Only invisible characters: refused for what they are, not passed as an empty field.
+    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "\u200B\u200C" }))).toBe(t.newsForm.invisibleCharacters("Título", "U+200B"));
+    expect(t.newsForm.invisibleCharacters("Título", "U+200F")).toBe(
+      "Título tem um caractere invisível (U+200F) que não pode ser usado. Apague-o e tente de novo.",
+    );
+  });
+
+  it("emoji keep their joiners and flag tags; Portuguese text, emoji with skin tones and keycaps pass", () => {
+    const fine = [
+      "Família 👨\u200D👩\u200D👧 na arquibancada",
+      "Orgulho 🏳\uFE0F\u200D🌈 no estádio",
+      "Corredora 🏃🏽\u200D♀\uFE0F chega",
+      "Inglaterra 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} x Brasil 🇧🇷",
+      "Ação, coração, pingüim, àquela — “aspas” 1️⃣ 👍🏿",
+    ];
+    for (const title of fine) expect(newsInputSchema.safeParse({ ...base, title }).success, title).toBe(true);
+    // Tags outside a flag, a joiner after a letter or at the end of an emoji: refused.
+    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "Gol\u{E0067}\u{E0062}\u{E007F}" }))).toBe(
+      t.newsForm.invisibleCharacters("Título", "U+E0067"),
+    );
+    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "Gol 👍\u200D" }))).toBe(t.newsForm.invisibleCharacters("Título", "U+200D"));
   });
 
   it("an over-long title gets its own message, not 'Título é obrigatório.'", () => {

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
 import { terminal } from "../../i18n/pt-BR.ts";
+import { terminalText } from "./terminal-text.ts";
 
 /**
  * Reading an export of the original product's Firestore database, in the shapes the common export tools write:
@@ -142,8 +143,8 @@ export function parseTimestamp(value: unknown): string | null {
   return year >= 1900 && year <= 9999 ? date.toISOString() : null;
 }
 
-/** An id or path as it may be shown on one line of the terminal: no control characters, not too long. */
+/** An id or path as it may be shown on one line of the terminal: no control or format characters, not too long. */
 export function printable(text: string): string {
-  const clean = text.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "?");
+  const clean = terminalText(text);
   return clean.length > 80 ? `${clean.slice(0, 77)}…` : clean;
 }

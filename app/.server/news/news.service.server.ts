@@ -56,7 +56,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
       });
     },
 
-    /** The shown name of a category or author slug; throws NotFoundError when no news ever used it. */
+    /** The shown name of a category or author slug; throws NotFoundError when no published news uses it. */
     getTerm(kind: TermKind, slug: string): Promise<{ kind: TermKind; slug: string; name: string }> {
       return wrapFailure("news_list_failed", t.news.listFailed, async () => {
         const name = await findTermName(db, kind, slug);

@@ -52,10 +52,22 @@ export async function canonicalNewsTerms(
   return { category: category.name, category_slug: category.slug, author: author.name, author_slug: author.slug };
 }
 
-/** The shown name of a category or author slug, or null when no news ever used it. */
+/**
+ * The shown name of a category or author slug, or null when no published news uses it. A term only drafts or
+ * scheduled news use answers exactly like one never used: its page must not confirm an embargoed story.
+ */
 export async function findTermName(db: Kysely<Database>, kind: TermKind, slug: string): Promise<string | null> {
   if (!isTermSlug(slug)) return null;
-  const row = await db.selectFrom("taxonomy_terms").select("name").where("kind", "=", kind).where("slug", "=", slug).executeTakeFirst();
+  const column = kind === "category" ? "news.category_slug" : "news.author_slug";
+  const row = await db
+    .selectFrom("taxonomy_terms")
+    .select("name")
+    .where("kind", "=", kind)
+    .where("slug", "=", slug)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom("news").select("news.id").whereRef(column, "=", "taxonomy_terms.slug").where("news.status", "=", "published")),
+    )
+    .executeTakeFirst();
   return row?.name ?? null;
 }
 
