@@ -14,6 +14,7 @@ import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
 import { type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } from "./news-rows.server.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
+import { storyPaths } from "./story-paths.server.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -232,7 +233,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         throw new NotFoundError("news_not_found", t.news.notFound);
       }
       // The media it replaced stays: the revision just kept refers to it (and can be restored with it).
-      await events.publish("newsUpdated");
+      await events.publish("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }) });
       return {
         id,
         media: saved ? "new" : mediaId ? "existing" : "none",
@@ -286,7 +287,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (saved) await removeMediaQuietly(saved.id);
           throw error;
         }
-        await events.publish("newsUpdated");
+        await events.publish("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
         return { id, media: saved ? "saved" : "none", status: publication.status, publishedAt: publication.published_at, version: 1 };
       });
     },
@@ -354,7 +355,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           .where("id", "=", id)
           .executeTakeFirst();
         if (!Number(result.numUpdatedRows)) throw new NotFoundError("news_not_found", t.news.notFound);
-        await events.publish("newsUpdated");
+        await events.publish("newsUpdated", { paths: storyPaths({ id }) });
       });
     },
 
@@ -370,7 +371,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         // Deleted by someone else in between: nothing of ours to clean up, and the caller is told.
         if (deleted.numDeletedRows === 0n) throw new NotFoundError("news_not_found", t.news.notFound);
         if (existing.media_id) await removeMediaQuietly(existing.media_id);
-        await events.publish("newsUpdated");
+        await events.publish("newsUpdated", { paths: storyPaths({ id }) });
       });
     },
   };
