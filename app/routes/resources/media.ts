@@ -4,6 +4,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
 import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /** Media keys are content-hashed, so what a URL serves never changes. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -46,3 +47,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!body) object.body.destroy();
   return new Response(body, { status: range ? 206 : 200, headers });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;
