@@ -466,6 +466,32 @@ describe("what a reader may see after a change (decision record 003)", () => {
     expect((await get("/userLicence")).headers["x-page-cache"]).toBe("stale");
   });
 
+  it("a reader of a page queued for a re-render ahead of readers waits for the new page instead of the stale copy", async () => {
+    let version = 1;
+    const held: Array<() => void> = [];
+    const { get, cache } = await serve({
+      warm: { pages: 10, concurrency: 1 },
+      render: async (url) => {
+        const seen = version;
+        if (seen === 2) await new Promise<void>((resolve) => held.push(resolve));
+        return page(url, { body: `v${seen} ${url}` });
+      },
+    });
+    for (const path of ["/", "/", "/news-list"]) await get(path);
+    version = 2;
+    cache.invalidate();
+    // "/" (most requested) is being re-rendered, "/news-list" waits in the queue: its reader starts it at once.
+    await expect.poll(() => held.length).toBe(1);
+    const reader = get("/news-list");
+    await expect.poll(() => held.length).toBe(2);
+    for (const resume of held.splice(0)) resume();
+    const answer = await reader;
+    expect(answer.headers["x-page-cache"]).toBe("miss");
+    expect(answer.body.toString()).toBe("v2 /news-list");
+    await cache.idle();
+    expect(held.length).toBe(0);
+  });
+
   it("a .data request after a change never joins a render that started before it", async () => {
     let version = 1;
     const held: Array<() => void> = [];
