@@ -203,13 +203,13 @@ export interface PageCacheStats {
  * compressed (brotli and gzip) with an ETag, and answered from memory before the request reaches the framework, so a
  * hit costs about what a static file does. Concurrent misses of a page wait for one render (coalescing).
  *
- * What a reader may see (decision record 003): `evict(paths)` removes the pages of a changed story at once (an
- * event's `paths`); `invalidate()` makes every other page stale. A stale document is served only while its
- * re-render runs and at most `staleMs` after it went stale (an event, or its TTL); after that readers wait for the
- * re-render. A `.data` request (a live update reloading) never takes a stale copy. A re-render that is not a
- * cacheable 200 (a 404 after a takedown, the 301 of a changed slug) removes the entry. After an invalidation the most
- * requested pages and the changed story's are re-rendered ahead of readers, a few at a time. Least recently used
- * pages are dropped beyond `maxBytes`.
+ * What a reader may see (decision record 003): `invalidate(paths)` removes the pages at `paths` (a changed story's
+ * addresses, from the event) at once and makes every other page stale. After it the most requested pages and the
+ * changed story's are re-rendered ahead of readers, a few at a time; a reader of one of those waits for its new page.
+ * Any other stale document is served only while the re-render its reader starts runs, and at most `staleMs` after it
+ * went stale (an event, or its TTL); after that readers wait for the re-render. A `.data` request (a live update
+ * reloading) never takes a stale copy. A re-render that is not a cacheable 200 (a 404 after a takedown, the 301 of a
+ * changed slug) removes the entry. Least recently used pages are dropped beyond `maxBytes`.
  */
 export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? Date.now;
