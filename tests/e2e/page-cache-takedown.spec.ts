@@ -79,7 +79,12 @@ test.describe("o cache de páginas depois de uma mudança", () => {
     await reader.dispose();
   });
 
-  test("o primeiro leitor depois de uma publicação já vê a notícia na home", async ({ launchSite, browser, page, playwright }) => {
+  test("o primeiro leitor depois de uma publicação já vê a notícia na home e no feed; query inventada e cookie forjado não furam o cache", async ({
+    launchSite,
+    browser,
+    page,
+    playwright,
+  }) => {
     const site = await launchSite({
       env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000" },
       async setup(services) {
@@ -87,8 +92,18 @@ test.describe("o cache de páginas depois de uma mudança", () => {
       },
     });
     const reader = await playwright.request.newContext();
-    await reader.get(`${site.url}/`);
-    expect((await reader.get(`${site.url}/`)).headers()["x-page-cache"]).toBe("hit");
+    for (const path of ["/", "/rss.xml"]) {
+      await reader.get(`${site.url}${path}`);
+      expect((await reader.get(`${site.url}${path}`)).headers()["x-page-cache"], path).toBe("hit");
+    }
+    // A made-up query string and a forged session cookie (not signed by this site) get the same stored page.
+    const forged = `eef.session_token=${encodeURIComponent(`forjado.${Buffer.alloc(32, 1).toString("base64")}`)}`;
+    for (const [path, headers] of [
+      [`/?${Math.random()}=1`, {}],
+      ["/", { Cookie: forged }],
+    ] as const) {
+      expect((await reader.get(`${site.url}${path}`, { headers })).headers()["x-page-cache"], path).toBe("hit");
+    }
     const admin = await browser.newContext();
     await signInAsAdmin(admin, site);
     await createNewsThroughApi(admin, site, { title: "Gol no último minuto decide a final" });
@@ -96,6 +111,10 @@ test.describe("o cache de páginas depois de uma mudança", () => {
     const first = await page.goto(`${site.url}/`);
     expect(first?.headers()["x-page-cache"]).not.toBe("stale");
     await expect(page.getByText("Gol no último minuto decide a final").first()).toBeVisible();
+    // The feed too (cached like the pages).
+    const feed = await reader.get(`${site.url}/rss.xml`);
+    expect(feed.headers()["x-page-cache"]).not.toBe("stale");
+    expect(await feed.text()).toContain("Gol no último minuto decide a final");
     await admin.close();
     await reader.dispose();
   });
