@@ -18,6 +18,8 @@ export interface LoadOptions {
   /** wrk threads (autocannon runs in this process). */
   threads: number;
   headers: Record<string, string>;
+  /** Every request with a query string never seen before (`?<random>=<random>`): what a cache-busting flood sends. */
+  randomQuery?: boolean;
 }
 
 export interface LoadResult {
@@ -82,7 +84,10 @@ async function runWrk(url: string, options: LoadOptions): Promise<LoadResult> {
     ...Object.entries(options.headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]),
     url,
   ];
-  const { stdout } = await run("wrk", args, { maxBuffer: 1 << 20 });
+  const { stdout } = await run("wrk", args, {
+    maxBuffer: 1 << 20,
+    env: { ...process.env, WRK_RANDOM_QUERY: options.randomQuery ? "1" : "0" },
+  });
   const line = stdout.split("\n").find((text) => text.startsWith("WRK_JSON "));
   if (!line) throw new Error(`Saída inesperada do wrk:\n${stdout}`);
   const report = JSON.parse(line.slice("WRK_JSON ".length)) as Record<string, number>;
@@ -99,7 +104,16 @@ async function runWrk(url: string, options: LoadOptions): Promise<LoadResult> {
 }
 
 async function runAutocannon(url: string, options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers, timeout: 5 });
+  const { pathname } = new URL(url);
+  const random = () => Math.floor(Math.random() * 1e9).toString(36);
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    timeout: 5,
+    ...(options.randomQuery ? { requests: [{ setupRequest: (request) => ({ ...request, path: `${pathname}?${random()}=${random()}` }) }] } : {}),
+  });
   const requests = result.requests.total;
   return {
     requests,

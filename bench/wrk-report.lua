@@ -1,4 +1,12 @@
 -- Prints wrk's summary as one JSON line (latencies in microseconds) for bench/load.ts to read.
+-- With WRK_RANDOM_QUERY=1, every request carries a query string never seen before (a cache-busting flood).
+if os.getenv("WRK_RANDOM_QUERY") == "1" then
+  math.randomseed(os.time())
+  request = function()
+    return wrk.format(nil, wrk.path .. "?" .. math.random(1, 1e9) .. "=" .. math.random(1, 1e9))
+  end
+end
+
 done = function(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format(

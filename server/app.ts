@@ -19,6 +19,9 @@ import {
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { createSlowBodyWatch } from "./slow-body.ts";
+import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-table.ts";
+import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
+import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-signature.server.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
 import { servicesContext } from "../app/.server/context.server.ts";
 
@@ -80,9 +83,11 @@ export async function createApp(): Promise<RunningApp> {
   const mediaFiles = services.store.staticFiles?.();
   if (mediaFiles) app.use(mediaFiles.path, mediaFiles.handler);
   app.use(originGuard([services.config.site.url]));
-  app.use(bodyLimit());
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
   const build = await loadBuild();
+  // What each route declares (its module's `handle`): which take uploads here, which are cached pages below.
+  const routes = createRouteTable(routesOfServerBuild(build.routes));
+  app.use(bodyLimit(routes.takesUploads));
   app.use(
     createRequestHandler({
       // Given a function, React Router rebuilds its route tables and static handler on every request (what lets
@@ -97,20 +102,23 @@ export async function createApp(): Promise<RunningApp> {
       },
     }),
   );
-  const pageCache = services.config.pageCache ? createAppPageCache(services, build, services.config.pageCache, policy) : null;
+  const pageCache = services.config.pageCache ? createAppPageCache(services, build, routes, services.config.pageCache, policy) : null;
   return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(policy), watchBody: bodies.watch, shutdown: shutdownApp };
 }
 
 /**
  * The page cache on this app: pages are rendered by React Router's own request handler for an anonymous request
- * (no cookie, no client address, no nonce; the services on its context like every request's), and every page goes stale on `newsUpdated` / `sponsorsUpdated`, here
- * and, through the event bus, on every other instance. A stored page is shared by every reader, so it cannot carry a
+ * (no cookie, no client address, no nonce; the services on its context like every request's). On every event, here
+ * and, through the event bus, on every other instance, the pages at the event's `paths` (a changed story's
+ * addresses) are removed and every other page goes stale (decision record 003). A session cookie counts only when
+ * its signature is this site's (checked in memory). A stored page is shared by every reader, so it cannot carry a
  * per-response nonce: its Content-Security-Policy lists the hashes of its inline scripts instead, computed once
  * when the page is stored (decision record 004).
  */
 function createAppPageCache(
   services: AppServices,
   build: ServerBuild,
+  routes: RouteTable,
   settings: { maxBytes: number; ttlMs: number },
   policy: ReturnType<typeof policyOptionsFromConfig>,
 ): PageCache {
@@ -118,6 +126,8 @@ function createAppPageCache(
   const origin = new URL(services.config.site.url).origin;
   const cache = createPageCache({
     ...settings,
+    routes,
+    hasSession: createSessionCookieCheck(resolveAuthSecret(services.config)),
     log: services.log,
     headers: securityHeaders(policy),
     documentPolicy: (html) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" ")),
@@ -133,7 +143,8 @@ function createAppPageCache(
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     },
   });
-  services.events.subscribe(() => cache.invalidate());
+  // `resync` (events may have been missed) and `sponsorsUpdated` (every page's footer) carry no paths: every page goes stale.
+  services.events.subscribe((_event, detail) => cache.invalidate(detail?.paths ?? []));
   return cache;
 }
 

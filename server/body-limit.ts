@@ -4,25 +4,21 @@ import { t } from "../app/i18n/pt-BR.ts";
 /** Largest body of a form or JSON request that carries no file (sign-in, reset, logout, security): 32 KiB. */
 export const FORM_BODY_MAX_BYTES = 32 * 1024;
 
-/**
- * Paths whose requests may carry a file: their bodies are streamed by the upload parser, which enforces the media
- * limits itself (an over-limit Content-Length is refused before any byte is read).
- */
-const UPLOAD_PATHS = [/^\/add-news(\.data)?$/, /^\/edit-news\/[^/]+(\.data)?$/, /^\/SponsorManager(\.data)?$/, /^\/api\/(news|sponsors)(\/[^/]+)?$/];
-
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * Caps every request body that is not an upload before anything reads it: a body larger than
  * FORM_BODY_MAX_BYTES is answered 413 from its Content-Length alone, and one without a length (chunked) 411, so an
  * anonymous request can never make the server hold more than a few kilobytes (the sign-in form used to be read
- * whole, whatever its size, before the rate limiter answered).
+ * whole, whatever its size, before the rate limiter answered). `takesUploads` says which paths may carry a file (the
+ * routes that declare `uploads: true`, server/route-table.ts): their bodies are streamed by the upload parser, which
+ * enforces the media limits itself (an over-limit Content-Length is refused before any byte is read).
  */
-export function bodyLimit(maxBytes = FORM_BODY_MAX_BYTES) {
+export function bodyLimit(takesUploads: (path: string) => boolean, maxBytes = FORM_BODY_MAX_BYTES) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
     // How long a body may take is watched for every request, upload or not, by server/slow-body.ts.
-    const upload = UPLOAD_PATHS.some((pattern) => pattern.test(req.path));
+    const upload = takesUploads(req.path);
     if (upload) return next();
     const declared = req.headers["content-length"];
     if (declared === undefined) {

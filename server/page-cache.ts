@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import Negotiator from "negotiator";
 import { hasSessionCookie } from "../app/lib/session-cookie.ts";
+import type { RouteTable, TableRoute } from "./route-table.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -10,6 +12,8 @@ const gzip = promisify(zlib.gzip);
 /** A rendered page as the cache keeps it: the body once in each encoding, and what to answer with. */
 interface Entry {
   key: string;
+  /** The key's path (no query), `.data` included: what an eviction by path compares. */
+  path: string;
   status: number;
   headers: Array<[string, string]>;
   etag: string;
@@ -19,8 +23,10 @@ interface Entry {
   /** Bytes held (the three bodies). */
   size: number;
   renderedAt: number;
-  /** The invalidation generation it was rendered in; an older one is stale. */
-  generation: number;
+  /** When it stopped being current (an invalidation, or its TTL), or null while it is. */
+  staleSince: number | null;
+  /** Requests it answered (halved at each re-render): the most requested pages are re-rendered first. */
+  requests: number;
 }
 
 /** What the render function gives back: a complete response, read into memory. */
@@ -31,12 +37,26 @@ export interface RenderedPage {
 }
 
 export interface PageCacheOptions {
-  /** Renders `url` (path and normalised query) for an anonymous reader. */
+  /** The site's routes and what each declares (server/route-table.ts): which are cached, which parameters they read. */
+  routes: RouteTable;
+  /** Renders `url` (path and canonical query) for an anonymous reader. */
   render(url: string): Promise<RenderedPage>;
   /** Most bytes kept (all encodings together); the least recently used pages go first. */
   maxBytes: number;
-  /** Safety net: a page older than this is re-rendered (served stale meanwhile) even without an event. */
+  /** A page older than this is re-rendered even without an event (and then served like an invalidated one). */
   ttlMs: number;
+  /**
+   * The longest a page that stopped being current (an event, its TTL) is still served, and only while its re-render
+   * runs; after that readers wait for the re-render. Default 3 s.
+   */
+  staleMs?: number;
+  /** After an invalidation, how many pages are re-rendered ahead of readers (most requested first), and how many at once. */
+  warm?: { pages: number; concurrency: number };
+  /**
+   * Whether a Cookie header carries a real session (default: any session cookie). The app checks the cookie's
+   * signature, so a made-up cookie is answered from the cache like no cookie.
+   */
+  hasSession?: (cookieHeader: string | undefined) => boolean;
   /** Logged once per miss/refresh failure. */
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
   now?: () => number;
@@ -58,49 +78,113 @@ export interface ServedRequest {
   method: string;
   url: string;
   status: number;
-  state: "hit" | "stale" | "miss" | "bypass";
+  state: "hit" | "stale" | "miss" | "bypass" | "redirect";
   ms: number;
 }
 
-/** Query parameters the public pages read. Anything else (utm_*, fbclid…) is dropped from the key and the render. */
-const PAGE_PARAMS = new Set(["tab", "cursor", "_routes", "index"]);
+/** What the cache does with a request: answer a key, redirect to the canonical URL, or leave it to the app (null). */
+export type CacheLookup = { key: string; path: string } | { redirect: string } | null;
 
-/** The public pages (and their `.data` requests): the home, the list, a category's or an author's, an article, the privacy policy. */
-const PUBLIC_PATHS = [
-  /^\/(_\.data)?$/,
-  /^\/news-list(\.data)?$/,
-  /^\/(categoria|autor)\/[^/]+(\.data)?$/,
-  /^\/article\/[^/]+(\/[^/]+)?(\.data)?$/,
-  /^\/userLicence(\.data)?$/,
-];
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/** A list cursor as the site makes them (app/.server/news/list-cursor.ts): base64url of "<ISO date>|<id>". */
+function isListCursor(value: string): boolean {
+  if (value.length > 400 || !/^[A-Za-z0-9_-]+$/.test(value)) return false;
+  const text = Buffer.from(value, "base64url").toString("utf8");
+  const separator = text.indexOf("|");
+  return separator > 0 && ISO_TIMESTAMP.test(text.slice(0, separator)) && text.length > separator + 1 && !/[\u0000-\u001f]/.test(text);
+}
+
+/** The page path of a `.data` request ("/_.data" → "/"). */
+function pagePathOf(dataPath: string): string {
+  return dataPath === "/_.data" ? "/" : dataPath.slice(0, -5);
+}
 
 /**
- * The cache key of a request, or null when the cache must not answer it: only GET/HEAD of a public page, without a
- * session cookie. The key is the path plus the page's own parameters, sorted.
+ * The canonical query of a cached route's request: its own parameters with valid values, sorted; for a `.data`
+ * request also React Router's `_routes` (only ids of the routes on that page) and `index`. `invalid` says a page
+ * parameter had a value the page does not take (the document is then redirected to the URL without it).
  */
-export function cacheKey(req: IncomingMessage): string | null {
+function canonicalQuery(route: TableRoute, query: string, data: boolean): { query: string; invalid: boolean } {
+  if (!query) return { query: "", invalid: false };
+  const declared = route.facts.params ?? {};
+  const kept: Array<[string, string]> = [];
+  let invalid = false;
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (kept.some(([seen]) => seen === name)) continue;
+    const accepted = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    if (accepted !== undefined) {
+      if (accepted === "cursor" ? isListCursor(value) : accepted.includes(value)) kept.push([name, value]);
+      else invalid = true;
+    } else if (data && name === "_routes") {
+      const known = new Set([...route.parents, route.id]);
+      const ids = [...new Set(value.split(","))].filter((id) => known.has(id)).sort();
+      if (ids.length) kept.push([name, ids.join(",")]);
+    } else if (data && name === "index") {
+      kept.push([name, ""]);
+    }
+  }
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { query: kept.length ? `?${new URLSearchParams(kept)}` : "", invalid };
+}
+
+/**
+ * What the cache does with a request. Only GET/HEAD of a route that declares itself cached (`routeFacts`), without a
+ * session. The key is the route's canonical form: the path as the route spells it, and only the parameters the
+ * route reads, with values it takes, sorted; everything else is dropped, so made-up query strings share one entry.
+ * A document spelled otherwise (case, trailing or doubled slash) or with a value the page does not take (`?tab=x`,
+ * a cursor this site did not make) is redirected to the canonical URL instead of becoming an entry.
+ */
+export function lookUp(
+  req: Pick<IncomingMessage, "method" | "url" | "headers">,
+  routes: RouteTable,
+  hasSession: (cookieHeader: string | undefined) => boolean = hasSessionCookie,
+): CacheLookup {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
-  // A session (a signed-in admin) always gets a fresh, private page.
-  if (hasSessionCookie(req.headers.cookie)) return null;
   const raw = req.url ?? "/";
-  const query = raw.indexOf("?");
-  const path = query < 0 ? raw : raw.slice(0, query);
-  if (!PUBLIC_PATHS.some((pattern) => pattern.test(path))) return null;
-  if (query < 0) return path;
-  const params = [...new URLSearchParams(raw.slice(query + 1))].filter(([name]) => PAGE_PARAMS.has(name));
-  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return params.length ? `${path}?${new URLSearchParams(params)}` : path;
+  if (raw.charCodeAt(0) !== 47 /* / */) return null;
+  const queryAt = raw.indexOf("?");
+  const rawPath = queryAt < 0 ? raw : raw.slice(0, queryAt);
+  const data = rawPath.endsWith(".data");
+  const pagePath = data ? pagePathOf(rawPath) : rawPath;
+  const found = routes.match(pagePath);
+  if (!found || found.route.facts.cache === false || (data && found.route.facts.cache !== "page")) return null;
+  // A session (a signed-in admin) always gets a fresh, private page.
+  const cookie = req.headers.cookie;
+  if (cookie && hasSession(cookie)) return null;
+  const query = canonicalQuery(found.route, queryAt < 0 ? "" : raw.slice(queryAt + 1), data);
+  if (found.canonicalPath !== pagePath || query.invalid) {
+    // `.data` requests come from the site's own pages: a variant is not theirs, and the app answers it.
+    if (data) return null;
+    return { redirect: found.canonicalPath + query.query };
+  }
+  return { key: rawPath + query.query, path: rawPath };
 }
 
 /** Headers a stored page keeps (the rest are per-response: length, encoding, date, cookies). */
 const DROPPED_HEADERS = new Set(["content-length", "content-encoding", "date", "set-cookie", "connection", "transfer-encoding", "vary", "etag"]);
 
-/** Which stored body fits the request's Accept-Encoding. */
-function pickEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
+type Encoding = "br" | "gzip" | "identity";
+const ENCODINGS: Encoding[] = ["br", "gzip", "identity"];
+const encodingMemo = new Map<string, Encoding>();
+
+/**
+ * Which stored body fits the request's Accept-Encoding, negotiated by its q-values (`br;q=0.5` still takes brotli,
+ * `br; q=0` refuses it), brotli first among equals. The few headers browsers send are remembered.
+ */
+export function pickEncoding(accept: string | undefined): Encoding {
   if (!accept) return "identity";
-  if (/\bbr\b/.test(accept) && !/\bbr;q=0(\.0+)?\b/.test(accept)) return "br";
-  if (/\bgzip\b/.test(accept) && !/\bgzip;q=0(\.0+)?\b/.test(accept)) return "gzip";
-  return "identity";
+  let encoding = encodingMemo.get(accept);
+  if (encoding === undefined) {
+    // negotiator 1.x takes the order to prefer among equal q-values (its published types predate the option).
+    const negotiator = new Negotiator({ headers: { "accept-encoding": accept } }) as unknown as {
+      encoding(available: Encoding[], options: { preferred: Encoding[] }): Encoding | undefined;
+    };
+    encoding = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) ?? "identity";
+    if (encodingMemo.size >= 200) encodingMemo.clear();
+    encodingMemo.set(accept, encoding);
+  }
+  return encoding;
 }
 
 export interface PageCacheStats {
@@ -108,6 +192,8 @@ export interface PageCacheStats {
   misses: number;
   staleHits: number;
   renders: number;
+  evictions: number;
+  redirects: number;
   entries: number;
   bytes: number;
 }
@@ -116,37 +202,49 @@ export interface PageCacheStats {
  * An in-memory cache of the public pages for readers without a session. Each page is rendered once, stored
  * compressed (brotli and gzip) with an ETag, and answered from memory before the request reaches the framework, so a
  * hit costs about what a static file does. Concurrent misses of a page wait for one render (coalescing).
- * `invalidate()` (on `newsUpdated` / `sponsorsUpdated`) makes every page stale: a document request for a stale page
- * is answered from the stale copy while one re-render runs (stale-while-revalidate), but a `.data` request (a live
- * update reloading the page's data) waits for the fresh render, so open pages never reload old data. Least
- * recently used pages are dropped beyond `maxBytes`.
+ *
+ * What a reader may see (decision record 003): `invalidate(paths)` removes the pages at `paths` (a changed story's
+ * addresses, from the event) at once and makes every other page stale. After it the most requested pages and the
+ * changed story's are re-rendered ahead of readers, a few at a time; a reader of one of those waits for its new page.
+ * Any other stale document is served only while the re-render its reader starts runs, and at most `staleMs` after it
+ * went stale (an event, or its TTL); after that readers wait for the re-render. A `.data` request (a live update
+ * reloading) never takes a stale copy. A re-render that is not a cacheable 200 (a 404 after a takedown, the 301 of a
+ * changed slug) removes the entry. Least recently used pages are dropped beyond `maxBytes`.
  */
 export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? Date.now;
+  const staleMs = options.staleMs ?? 3000;
+  const warmSettings = options.warm ?? { pages: 32, concurrency: 2 };
+  const hasSession = options.hasSession ?? hasSessionCookie;
   // A Map iterates in insertion order: re-inserting on use makes it an LRU list.
   const entries = new Map<string, Entry>();
-  const rendering = new Map<string, Promise<Entry | RenderedPage>>();
+  const rendering = new Map<string, { generation: number; promise: Promise<Entry | RenderedPage> }>();
   let generation = 0;
   let bytes = 0;
-  const stats = { hits: 0, misses: 0, staleHits: 0, renders: 0 };
+  const stats = { hits: 0, misses: 0, staleHits: 0, renders: 0, evictions: 0, redirects: 0 };
+
+  function forget(entry: Entry) {
+    if (entries.get(entry.key) !== entry) return;
+    entries.delete(entry.key);
+    bytes -= entry.size;
+  }
 
   function remember(entry: Entry) {
     const previous = entries.get(entry.key);
-    if (previous) {
-      bytes -= previous.size;
-      entries.delete(entry.key);
-    }
+    if (previous) forget(previous);
     entries.set(entry.key, entry);
     bytes += entry.size;
-    for (const [key, oldest] of entries) {
+    for (const oldest of entries.values()) {
       if (bytes <= options.maxBytes) break;
-      entries.delete(key);
-      bytes -= oldest.size;
+      forget(oldest);
     }
   }
 
-  function isFresh(entry: Entry): boolean {
-    return entry.generation === generation && now() - entry.renderedAt < options.ttlMs;
+  /** When the entry stopped being current (an invalidation or its TTL), or null while it is. */
+  function staleSince(entry: Entry): number | null {
+    const expires = entry.renderedAt + options.ttlMs;
+    if (entry.staleSince !== null) return Math.min(entry.staleSince, expires);
+    return now() >= expires ? expires : null;
   }
 
   /** Whether a rendered page may be shared with every reader. */
@@ -155,15 +253,37 @@ export function createPageCache(options: PageCacheOptions) {
     return page.status === 200 && !page.headers.has("set-cookie") && /\bpublic\b/.test(cacheControl) && !/no-store|private/.test(cacheControl);
   }
 
-  /** Renders `key` once however many ask at the same time; stores it when it may be shared. */
-  function render(key: string): Promise<Entry | RenderedPage> {
-    let pending = rendering.get(key);
-    if (pending) return pending;
+  /** Removes the pages at these paths: each path's page, its `.data` and every page under it ("/article/1" takes "/article/1/titulo"). */
+  function evictPaths(paths: Iterable<string>): number {
+    const targets = [...paths].filter((path) => path.startsWith("/"));
+    if (!targets.length) return 0;
+    let removed = 0;
+    for (const entry of [...entries.values()]) {
+      const page = entry.path.endsWith(".data") ? pagePathOf(entry.path) : entry.path;
+      if (targets.some((path) => page === path || (path !== "/" && page.startsWith(`${path}/`)))) {
+        forget(entry);
+        removed++;
+      }
+    }
+    stats.evictions += removed;
+    return removed;
+  }
+
+  /** Renders `key` once however many ask at the same time; stores it when it may be shared, removes it when not. */
+  function render(key: string, path: string): Promise<Entry | RenderedPage> {
+    const pending = rendering.get(key);
+    // A render started before the last change may show the old page: those who ask now get a new one.
+    if (pending && pending.generation === generation) return pending.promise;
     const startedIn = generation;
-    pending = (async () => {
+    const promise = (async () => {
       stats.renders++;
       const page = await options.render(key);
-      if (!cacheable(page)) return page;
+      if (!cacheable(page)) {
+        // A taken-down story (404), a changed slug (301), a failure: the stored copy goes at once, with the same
+        // page's other form (document or `.data`) and the pages under it.
+        evictPaths([path.endsWith(".data") ? pagePathOf(path) : path]);
+        return page;
+      }
       const [br, gz] = await Promise.all([
         brotli(page.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.body.length } }),
         gzip(page.body, { level: 9 }),
@@ -174,8 +294,10 @@ export function createPageCache(options: PageCacheOptions) {
       });
       const policy = documentPolicyOf(page);
       if (policy) headers.push(["content-security-policy", policy]);
+      const previous = entries.get(key);
       const entry: Entry = {
         key,
+        path,
         status: page.status,
         headers,
         etag: `"${createHash("sha1").update(page.body).digest("base64url").slice(0, 22)}"`,
@@ -184,27 +306,61 @@ export function createPageCache(options: PageCacheOptions) {
         gzip: gz,
         size: page.body.length + br.length + gz.length,
         renderedAt: now(),
-        generation: startedIn,
+        staleSince: null,
+        requests: previous ? Math.ceil(previous.requests / 2) : 0,
       };
-      // An invalidation during the render: what was rendered may already be old. Serve it to those who waited
-      // (they asked before the change) but do not keep it.
+      // A change during the render: what was rendered may already be old. Serve it to those who waited (they
+      // asked before the change) but do not keep it.
       if (startedIn === generation) remember(entry);
       return entry;
-    })().finally(() => rendering.delete(key));
-    rendering.set(key, pending);
-    return pending;
+    })().finally(() => {
+      if (rendering.get(key)?.promise === promise) rendering.delete(key);
+    });
+    rendering.set(key, { generation: startedIn, promise });
+    return promise;
+  }
+
+  // Re-rendering ahead of readers after an invalidation: a queue of keys, most requested first, a few at a time.
+  const warmQueue = new Map<string, string>();
+  let warming = 0;
+  const idleWaiters: Array<() => void> = [];
+
+  function pumpWarm() {
+    while (warming < warmSettings.concurrency && warmQueue.size) {
+      const [key, path] = warmQueue.entries().next().value as [string, string];
+      warmQueue.delete(key);
+      warming++;
+      render(key, path)
+        .catch((error: unknown) => options.log.warn({ err: error, key }, "page cache re-render ahead of readers failed"))
+        .finally(() => {
+          warming--;
+          pumpWarm();
+        });
+    }
+    if (!warming && !warmQueue.size) for (const resolve of idleWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Queues the most requested stored pages, then `extra` (the changed story's pages, not stored yet or just
+   * removed), for a re-render. A reader of a queued page does not get its stale copy: its re-render starts at once.
+   */
+  function warm(extra: Array<{ key: string; path: string }>) {
+    const hot = [...entries.values()].sort((a, b) => b.requests - a.requests).slice(0, warmSettings.pages);
+    warmQueue.clear();
+    for (const { key, path } of [...hot, ...extra]) if (!warmQueue.has(key)) warmQueue.set(key, path);
+    pumpWarm();
   }
 
   const fixedHeaders = Object.entries(options.headers ?? {});
 
-  /** The policy of an HTML page (its scripts' hashes), or null for anything else (a `.data` answer). */
+  /** The policy of an HTML page (its scripts' hashes), or null for anything else (a `.data` answer, a feed). */
   function documentPolicyOf(page: RenderedPage): string | null {
     if (!options.documentPolicy || !/^text\/html\b/i.test(page.headers.get("content-type") ?? "")) return null;
     return options.documentPolicy(page.body.toString("utf8"));
   }
 
   /** Stamps the request id and fixed headers, and reports the answer to the access log once it is sent. */
-  function track(req: IncomingMessage, res: ServerResponse, started: number, state: () => ServedRequest["state"]) {
+  function track(req: IncomingMessage, res: ServerResponse, started: number) {
     for (const [name, value] of fixedHeaders) res.setHeader(name, value);
     const id = options.requestId?.(req);
     if (id) res.setHeader("X-Request-Id", id);
@@ -216,7 +372,7 @@ export function createPageCache(options: PageCacheOptions) {
         method: req.method ?? "GET",
         url: req.url ?? "/",
         status: res.statusCode,
-        state: state(),
+        state: String(res.getHeader("X-Page-Cache") ?? "miss") as ServedRequest["state"],
         ms: Math.round(performance.now() - started),
       }),
     );
@@ -241,7 +397,7 @@ export function createPageCache(options: PageCacheOptions) {
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
-  /** A page that may not be shared (a 404, an error): sent as rendered, gzip-compressed when the client accepts it. */
+  /** A page that may not be shared (a 404, a redirect, an error): sent as rendered, gzip-compressed when the client takes it. */
   function sendUncached(req: IncomingMessage, res: ServerResponse, page: RenderedPage) {
     page.headers.forEach((value, name) => {
       if (!DROPPED_HEADERS.has(name) || name === "set-cookie") res.setHeader(name, value);
@@ -258,6 +414,17 @@ export function createPageCache(options: PageCacheOptions) {
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
+  /** The canonical URL of a variant: a permanent redirect, from memory. */
+  function sendRedirect(res: ServerResponse, location: string) {
+    stats.redirects++;
+    res.setHeader("Location", location);
+    res.setHeader("Cache-Control", "public, max-age=3600");
+    res.setHeader("X-Page-Cache", "redirect");
+    res.setHeader("Content-Length", 0);
+    res.statusCode = 301;
+    res.end();
+  }
+
   return {
     /**
      * Answers the request from the cache (rendering it first on a miss) and returns true, or returns false when
@@ -265,28 +432,41 @@ export function createPageCache(options: PageCacheOptions) {
      * render fails, before anything was sent.
      */
     handle(req: IncomingMessage, res: ServerResponse, fallback: () => void): boolean {
-      const key = cacheKey(req);
-      if (key === null) return false;
-      track(req, res, performance.now(), () => String(res.getHeader("X-Page-Cache") ?? "miss") as ServedRequest["state"]);
+      const found = lookUp(req, options.routes, hasSession);
+      if (found === null) return false;
+      track(req, res, performance.now());
+      if ("redirect" in found) {
+        sendRedirect(res, found.redirect);
+        return true;
+      }
+      const { key, path } = found;
       const entry = entries.get(key);
       if (entry) {
         // Used: move to the young end of the LRU list.
         entries.delete(key);
         entries.set(key, entry);
-        if (isFresh(entry)) {
+        entry.requests++;
+        const since = staleSince(entry);
+        if (since === null) {
           stats.hits++;
           send(req, res, entry, "hit");
           return true;
         }
-        if (!key.includes(".data")) {
+        // Stale: served only while its re-render runs, for a few seconds at most, and never to a `.data` request.
+        // A re-render already under way since the change (one ahead of readers) is waited for instead: it is about
+        // to give the new page, so the first reader after a publish gets it.
+        const pending = rendering.get(key);
+        if (!path.endsWith(".data") && now() - since < staleMs && pending?.generation !== generation && !warmQueue.has(key)) {
           stats.staleHits++;
           send(req, res, entry, "stale");
-          render(key).catch((error: unknown) => options.log.warn({ err: error, key }, "page cache refresh failed"));
+          render(key, path).catch((error: unknown) => options.log.warn({ err: error, key }, "page cache refresh failed"));
           return true;
         }
       }
       stats.misses++;
-      render(key).then(
+      // Queued for a re-render ahead of readers: it starts now, for this reader.
+      warmQueue.delete(key);
+      render(key, path).then(
         (result) => ("etag" in result ? send(req, res, result, "miss") : sendUncached(req, res, result)),
         (error: unknown) => {
           options.log.error({ err: error, key }, "page render for the cache failed; answering without the cache");
@@ -296,9 +476,27 @@ export function createPageCache(options: PageCacheOptions) {
       return true;
     },
 
-    /** Every stored page becomes stale (re-rendered on its next request). */
-    invalidate(): void {
+    /**
+     * A change: the pages at `paths` (a story's addresses, old and new) are removed at once, every other page goes
+     * stale, and the most requested ones (and the story's pages) are re-rendered ahead of readers.
+     */
+    invalidate(paths: readonly string[] = []): void {
       generation++;
+      evictPaths(paths);
+      const at = now();
+      for (const entry of entries.values()) entry.staleSince ??= at;
+      const ahead: Array<{ key: string; path: string }> = [];
+      for (const path of paths) {
+        const found = lookUp({ method: "GET", url: path, headers: {} }, options.routes, () => false);
+        if (found && "key" in found) ahead.push(found);
+      }
+      warm(ahead);
+    },
+
+    /** Resolves once the re-renders ahead of readers are done (tests, and a shutdown that wants them finished). */
+    idle(): Promise<void> {
+      if (!warming && !warmQueue.size) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
     },
 
     stats(): PageCacheStats {

@@ -211,6 +211,42 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
     }
   });
 
+  test("notícia retirada na instância A: a B para de servir a cópia guardada em menos de 1 s", async ({ cluster, playwright }) => {
+    const { a, b } = cluster;
+    const admin = await adminRequest(playwright.request, a.url, cluster.admin);
+    const reader = await playwright.request.newContext();
+    try {
+      const created = await admin.post(`${a.url}/api/news`, {
+        multipart: {
+          title: `Retirada entre instâncias ${randomBytes(3).toString("hex")}`,
+          subtitle: "Sub.",
+          fullContent: "Texto.",
+          category: "Futebol",
+        },
+        headers: { origin: a.url },
+      });
+      await expectStatus(created, 201, "POST /api/news na instância A");
+      const { id } = (await created.json()) as { id: string };
+      const article = `${b.url}/article/${id}`;
+      await reader.get(article);
+      const cached = await reader.get(article);
+      expect(cached.status()).toBe(200);
+      expect(cached.headers()["x-page-cache"]).toBe("hit");
+
+      await expectStatus(await admin.delete(`${a.url}/api/news/${id}`, { headers: { origin: a.url } }), 204, "DELETE na instância A");
+      const deleted = Date.now();
+      let status = 200;
+      while (status !== 404 && Date.now() - deleted < 1000) {
+        status = (await reader.get(article, { headers: { "If-None-Match": cached.headers().etag! } })).status();
+        if (status !== 404) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status, `B ainda respondia ${status} 1 s depois do DELETE na A`).toBe(404);
+    } finally {
+      await admin.dispose();
+      await reader.dispose();
+    }
+  });
+
   test("notícia com imagem criada pela instância A aparece ao vivo numa página aberta na B; B serve a imagem do S3", async ({
     cluster,
     playwright,

@@ -1,10 +1,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
-import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
-import { cacheKey, createPageCache, type PageCacheOptions, type RenderedPage } from "../../server/page-cache.ts";
+import { createHash, createHmac } from "node:crypto";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createSessionCookieCheck } from "../../app/.server/auth/session-cookie-signature.server.ts";
+import { createPageCache, lookUp, type PageCacheOptions, pickEncoding, type RenderedPage } from "../../server/page-cache.ts";
+import type { RouteTable } from "../../server/route-table.ts";
 import { inlineScriptHashes } from "../../server/security-headers.ts";
+import { siteRouteTable } from "../factories/route-table.ts";
 
 const quietLog = { warn() {}, error() {} };
 
@@ -17,6 +20,11 @@ function page(url: string, init: { status?: number; headers?: Record<string, str
   };
 }
 
+let routes: RouteTable;
+beforeAll(async () => {
+  routes = await siteRouteTable();
+});
+
 const servers: http.Server[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
@@ -24,7 +32,7 @@ afterEach(async () => {
 
 /** A real HTTP server answering through the cache; requests the cache does not take get "fallback" (418). */
 async function serve(options: Partial<PageCacheOptions> & Pick<PageCacheOptions, "render">) {
-  const cache = createPageCache({ maxBytes: 10 * 1024 * 1024, ttlMs: 60_000, log: quietLog, ...options });
+  const cache = createPageCache({ routes, maxBytes: 10 * 1024 * 1024, ttlMs: 60_000, log: quietLog, ...options });
   const server = http.createServer((req, res) => {
     if (cache.handle(req, res, () => res.writeHead(500).end("fallback"))) return;
     res.writeHead(418).end("not cached");
@@ -47,35 +55,108 @@ async function serve(options: Partial<PageCacheOptions> & Pick<PageCacheOptions,
   return { cache, get };
 }
 
-describe("cacheKey: what the cache may answer", () => {
-  const request = (url: string, init: { method?: string; cookie?: string } = {}) =>
-    ({ url, method: init.method ?? "GET", headers: init.cookie ? { cookie: init.cookie } : {} }) as http.IncomingMessage;
+describe("lookUp: what the cache may answer, under which key", () => {
+  const request = (url: string, init: { method?: string; cookie?: string } = {}) => ({
+    url,
+    method: init.method ?? "GET",
+    headers: init.cookie ? { cookie: init.cookie } : {},
+  });
+  const key = (url: string, init: { method?: string; cookie?: string } = {}) => {
+    const found = lookUp(request(url, init), routes);
+    return found && "key" in found ? found.key : found;
+  };
 
   it("public pages and their .data requests, GET and HEAD only, for readers without a session", () => {
-    expect(cacheKey(request("/"))).toBe("/");
-    expect(cacheKey(request("/_.data"))).toBe("/_.data");
-    expect(cacheKey(request("/article/abc"))).toBe("/article/abc");
-    expect(cacheKey(request("/article/abc.data?_routes=routes%2Fsite%2Farticle"))).toBe("/article/abc.data?_routes=routes%2Fsite%2Farticle");
+    expect(key("/")).toBe("/");
+    expect(key("/_.data")).toBe("/_.data");
+    expect(key("/article/abc")).toBe("/article/abc");
+    expect(key("/article/abc.data?_routes=routes%2Fsite%2Farticle")).toBe("/article/abc.data?_routes=routes%2Fsite%2Farticle");
     // The readable form, /article/{id}/{slug}, and its .data request.
-    expect(cacheKey(request("/article/abc/final-da-copa"))).toBe("/article/abc/final-da-copa");
-    expect(cacheKey(request("/article/abc/final-da-copa.data"))).toBe("/article/abc/final-da-copa.data");
-    expect(cacheKey(request("/userLicence", { method: "HEAD" }))).toBe("/userLicence");
-    expect(cacheKey(request("/categoria/volei?cursor=abc&utm_source=x"))).toBe("/categoria/volei?cursor=abc");
-    expect(cacheKey(request("/autor/ana-reporter.data"))).toBe("/autor/ana-reporter.data");
-    expect(cacheKey(request("/categoria/volei/outra"))).toBeNull();
-    expect(cacheKey(request("/", { method: "POST" }))).toBeNull();
-    expect(cacheKey(request("/news-list", { cookie: "eef.session_token=abc.def" }))).toBeNull();
-    expect(cacheKey(request("/news-list", { cookie: "tema=escuro; __Secure-eef.session_token=abc" }))).toBeNull();
-    expect(cacheKey(request("/news-list", { cookie: "tema=escuro" }))).toBe("/news-list");
-    for (const path of ["/add-news", "/admin/login", "/api/news", "/events", "/media/x.webp", "/SponsorManager", "/article/a/b/c"]) {
-      expect(cacheKey(request(path)), path).toBeNull();
+    expect(key("/article/abc/final-da-copa")).toBe("/article/abc/final-da-copa");
+    expect(key("/article/abc/final-da-copa.data")).toBe("/article/abc/final-da-copa.data");
+    expect(key("/userLicence", { method: "HEAD" })).toBe("/userLicence");
+    expect(key("/autor/ana-reporter.data")).toBe("/autor/ana-reporter.data");
+    expect(key("/categoria/volei/outra")).toBeNull();
+    expect(key("/", { method: "POST" })).toBeNull();
+    expect(key("/news-list", { cookie: "eef.session_token=abc.def" })).toBeNull();
+    expect(key("/news-list", { cookie: "tema=escuro; __Secure-eef.session_token=abc" })).toBeNull();
+    expect(key("/news-list", { cookie: "tema=escuro" })).toBe("/news-list");
+    for (const path of ["/add-news", "/admin/login", "/api/news", "/events", "/media/x.webp", "/SponsorManager", "/article/a/b/c", "/busca?q=x"]) {
+      expect(key(path), path).toBeNull();
     }
   });
 
-  it("keeps only the parameters pages read, sorted: shared links with utm_* or fbclid hit the same copy", () => {
-    expect(cacheKey(request("/news-list?utm_source=whatsapp&tab=1&fbclid=x"))).toBe("/news-list?tab=1");
-    expect(cacheKey(request("/news-list?tab=1&cursor=c2"))).toBe(cacheKey(request("/news-list?cursor=c2&tab=1")));
-    expect(cacheKey(request("/?utm_campaign=gol"))).toBe("/");
+  it("feeds and sitemaps are cached like pages (they have no .data)", () => {
+    expect(key("/rss.xml?utm_source=feedly")).toBe("/rss.xml");
+    expect(key("/rss/destaques.xml")).toBe("/rss/destaques.xml");
+    expect(key("/sitemap.xml")).toBe("/sitemap.xml");
+    expect(key("/sitemaps/articles-1.xml")).toBe("/sitemaps/articles-1.xml");
+    expect(key("/rss.xml.data")).toBeNull();
+  });
+
+  it("keeps only the parameters the route declares, with values it takes, sorted: any other query shares one entry", () => {
+    const cursor = Buffer.from("2026-11-25T10:00:00.000Z|abc").toString("base64url");
+    expect(key("/news-list?utm_source=whatsapp&tab=1&fbclid=x")).toBe("/news-list?tab=1");
+    expect(key(`/news-list?tab=1&cursor=${cursor}`)).toBe(key(`/news-list?cursor=${cursor}&tab=1`));
+    expect(key(`/categoria/volei?cursor=${cursor}&utm_source=x`)).toBe(`/categoria/volei?cursor=${cursor}`);
+    expect(key("/?utm_campaign=gol")).toBe("/");
+    expect(key(`/?${Math.random()}=${Math.random()}`)).toBe("/");
+    // A parameter another route reads is not this one's.
+    expect(key("/?tab=1")).toBe("/");
+    expect(key("/article/abc?cursor=x&previa=1")).toBe("/article/abc");
+    // React Router's own: only ids of the page's routes, sorted; `index` without a value.
+    expect(key("/news-list.data?_routes=routes%2Fsite%2Fnews-list%2Croot%2Cinventada")).toBe(
+      "/news-list.data?_routes=root%2Croutes%2Fsite%2Fnews-list",
+    );
+    expect(key("/_.data?index=qualquer")).toBe("/_.data?index=");
+    expect(key("/news-list.data?_routes=inventada")).toBe("/news-list.data");
+  });
+
+  it("a value the page does not take, or another spelling of the path, is a redirect to the canonical URL, never an entry", () => {
+    const redirect = (url: string) => lookUp(request(url), routes);
+    expect(redirect("/news-list?tab=2")).toEqual({ redirect: "/news-list" });
+    expect(redirect("/news-list?tab=1&cursor=inventado&utm_source=x")).toEqual({ redirect: "/news-list?tab=1" });
+    expect(redirect(`/categoria/volei?cursor=${Buffer.from("ontem|abc").toString("base64url")}`)).toEqual({ redirect: "/categoria/volei" });
+    expect(redirect("/News-List")).toEqual({ redirect: "/news-list" });
+    expect(redirect("/news-list/?tab=1")).toEqual({ redirect: "/news-list?tab=1" });
+    expect(redirect("/article/AbC/titulo/")).toEqual({ redirect: "/article/AbC/titulo" });
+    expect(redirect("//userlicence")).toEqual({ redirect: "/userLicence" });
+    expect(redirect("/RSS.xml")).toEqual({ redirect: "/rss.xml" });
+    // A .data request is the site's own: a variant is left to the app, not redirected or kept.
+    expect(redirect("/News-List.data")).toBeNull();
+    expect(redirect("/news-list.data?tab=9")).toBeNull();
+  });
+
+  it("a session cookie counts only with this site's signature (checked in memory): a forged one is no cookie", () => {
+    const secret = "s".repeat(40);
+    const hasSession = createSessionCookieCheck(secret);
+    const token = "tokenDaSessao123";
+    const signed = encodeURIComponent(`${token}.${createHmac("sha256", secret).update(token).digest("base64")}`);
+    const forgedSignature = encodeURIComponent(`${token}.${createHmac("sha256", "outro segredo".repeat(3)).update(token).digest("base64")}`);
+    const look = (cookie: string) => lookUp(request("/news-list", { cookie }), routes, hasSession);
+    expect(look(`eef.session_token=${signed}`)).toBeNull();
+    expect(look(`tema=escuro; __Secure-eef.session_token=${signed}`)).toBeNull();
+    for (const forged of [
+      "eef.session_token=x",
+      `eef.session_token=${forgedSignature}`,
+      "eef.session_token=%E0%A4%A",
+      `eef.session_token=${token}.`,
+    ]) {
+      expect(look(forged), forged).toEqual({ key: "/news-list", path: "/news-list" });
+    }
+  });
+});
+
+describe("Accept-Encoding", () => {
+  it("is negotiated by q-values: a lower q still accepts, q=0 refuses (with or without spaces), brotli first among equals", () => {
+    expect(pickEncoding("gzip, deflate, br")).toBe("br");
+    expect(pickEncoding("gzip, br;q=0.5")).toBe("gzip");
+    expect(pickEncoding("br;q=0.5")).toBe("br");
+    expect(pickEncoding("br; q=0, gzip")).toBe("gzip");
+    expect(pickEncoding("br;q=0.0, gzip;q=0")).toBe("identity");
+    expect(pickEncoding("*")).toBe("br");
+    expect(pickEncoding("identity")).toBe("identity");
+    expect(pickEncoding(undefined)).toBe("identity");
   });
 });
 
@@ -127,7 +208,7 @@ describe("the page cache", () => {
     expect(renders).toBe(1);
   });
 
-  it("after invalidate(): documents get the stale copy while one re-render runs; .data requests wait for the fresh page", async () => {
+  it("after invalidate(): the first reader of a document gets the stale copy and starts one re-render; the others and .data requests wait for it", async () => {
     let version = 1;
     let renders = 0;
     const held: Array<() => void> = [];
@@ -135,6 +216,8 @@ describe("the page cache", () => {
       for (const resume of held.splice(0)) resume();
     };
     const { get, cache } = await serve({
+      // No re-renders ahead of readers here: the readers start them.
+      warm: { pages: 0, concurrency: 1 },
       render: async (url) => {
         renders++;
         if (renders > 2) await new Promise<void>((resolve) => held.push(resolve));
@@ -149,13 +232,14 @@ describe("the page cache", () => {
     const stale = await get("/news-list");
     expect(stale.headers["x-page-cache"]).toBe("stale");
     expect(stale.body.toString()).toBe("v1 /news-list");
-    expect((await get("/news-list")).headers["x-page-cache"]).toBe("stale");
-    // The data request (a live update reloading) does not take the stale copy.
+    // The next reader waits for that re-render, and so does the data request (a live update reloading).
+    const next = get("/news-list");
     const fresh = get("/news-list.data");
     await expect.poll(() => held.length).toBe(2);
     release();
+    expect((await next).body.toString()).toBe("v2 /news-list");
     expect((await fresh).body.toString()).toBe("v2 /news-list.data");
-    await expect.poll(async () => (await get("/news-list")).body.toString()).toBe("v2 /news-list");
+    expect((await get("/news-list")).headers["x-page-cache"]).toBe("hit");
     // One re-render per page, however many asked.
     expect(renders).toBe(4);
   });
@@ -247,6 +331,202 @@ describe("the page cache", () => {
     const answer = await get("/");
     expect(answer.status).toBe(500);
     expect(answer.body.toString()).toBe("fallback");
+  });
+});
+
+describe("what a reader may see after a change (decision record 003)", () => {
+  it("a re-render that is not a cacheable 200 removes the entry at once: the next reader gets the 404, and its ETag no 304", async () => {
+    let deleted = false;
+    const { get, cache } = await serve({
+      render: async (url) =>
+        deleted && url.startsWith("/article/a1") ? page(url, { status: 404, headers: { "Cache-Control": "no-store" } }) : page(url),
+    });
+    const first = await get("/article/a1");
+    await get("/article/a1.data");
+    expect((await get("/article/a1")).headers["x-page-cache"]).toBe("hit");
+    deleted = true;
+    // An event without paths (another process's change): the page goes stale, and its re-render is a 404.
+    cache.invalidate();
+    await cache.idle();
+    for (const headers of [{}, { "If-None-Match": first.headers.etag! }] as Array<Record<string, string>>) {
+      const answer = await get("/article/a1", headers);
+      expect(answer.status).toBe(404);
+      expect(answer.headers["x-page-cache"]).toBe("bypass");
+    }
+    expect((await get("/article/a1.data")).status).toBe(404);
+    expect(cache.stats().entries).toBe(0);
+  });
+
+  it("invalidate(paths) removes the story's pages before anyone asks: with and without slug, their .data and queries", async () => {
+    let version = 1;
+    const { get, cache } = await serve({ render: async (url) => page(url, { body: `v${version} ${url}` }) });
+    const paths = ["/article/a1", "/article/a1/titulo-velho", "/article/a1/titulo-velho.data?_routes=root", "/article/a10", "/", "/categoria/volei"];
+    for (const path of paths) await get(path);
+    expect(cache.stats().entries).toBe(paths.length);
+    version = 2;
+    cache.invalidate(["/article/a1", "/categoria/volei"]);
+    expect(cache.stats().evictions).toBe(4);
+    for (const path of ["/article/a1", "/article/a1/titulo-velho", "/article/a1/titulo-velho.data?_routes=root", "/categoria/volei"]) {
+      const answer = await get(path);
+      expect(answer.body.toString(), path).toBe(`v2 ${path}`);
+    }
+    // Another story's page ("/article/a10" is not under "/article/a1") was only made stale.
+    expect((await get("/article/a10")).headers["x-page-cache"]).not.toBe("miss");
+  });
+
+  it("a stale page is served only while its re-render runs and for staleMs at most; after that, readers wait for the new one", async () => {
+    let clock = 0;
+    let version = 1;
+    let hold = false;
+    const held: Array<() => void> = [];
+    const { get, cache } = await serve({
+      now: () => clock,
+      staleMs: 3000,
+      warm: { pages: 0, concurrency: 1 },
+      render: async (url) => {
+        if (hold) await new Promise<void>((resolve) => held.push(resolve));
+        return page(url, { body: `v${version} ${url}` });
+      },
+    });
+    await get("/");
+    await get("/news-list");
+    version = 2;
+    hold = true;
+    clock = 10_000;
+    cache.invalidate();
+    clock = 12_999;
+    const stale = await get("/");
+    expect(stale.headers["x-page-cache"]).toBe("stale");
+    expect(stale.body.toString()).toBe("v1 /");
+    expect(held.length).toBe(1);
+    // 3 s after the change: no more of the old page; the reader waits for its re-render.
+    clock = 13_000;
+    const waiting = get("/news-list");
+    await expect.poll(() => held.length).toBe(2);
+    hold = false;
+    for (const resume of held.splice(0)) resume();
+    const fresh = await waiting;
+    expect(fresh.headers["x-page-cache"]).toBe("miss");
+    expect(fresh.body.toString()).toBe("v2 /news-list");
+  });
+
+  it("a page older than the TTL is never served without a re-render; long past it, the reader gets the re-render", async () => {
+    let clock = 0;
+    let renders = 0;
+    const { get } = await serve({
+      ttlMs: 60_000,
+      now: () => clock,
+      render: async (url) => {
+        renders++;
+        return page(url, { body: `render ${renders}` });
+      },
+    });
+    await get("/userLicence");
+    clock = 10 * 60_000;
+    const answer = await get("/userLicence");
+    expect(answer.headers["x-page-cache"]).toBe("miss");
+    expect(answer.body.toString()).toBe("render 2");
+  });
+
+  it("after an invalidation the most requested pages and the changed story's are re-rendered ahead of readers, a few at a time", async () => {
+    let version = 1;
+    let running = 0;
+    let mostAtOnce = 0;
+    const order: string[] = [];
+    const { get, cache } = await serve({
+      warm: { pages: 3, concurrency: 2 },
+      render: async (url) => {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        if (version === 2) order.push(url);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running--;
+        return page(url, { body: `v${version} ${url}` });
+      },
+    });
+    for (const [path, times] of [
+      ["/userLicence", 1],
+      ["/", 5],
+      ["/news-list", 3],
+      ["/news-list?tab=1", 2],
+    ] as const) {
+      for (let i = 0; i < times; i++) await get(path);
+    }
+    version = 2;
+    cache.invalidate(["/article/novo/titulo", "/categoria/volei"]);
+    await cache.idle();
+    // The three most requested first, then the story's pages; the least requested waits for a reader.
+    expect(order).toEqual(["/", "/news-list", "/news-list?tab=1", "/article/novo/titulo", "/categoria/volei"]);
+    expect(mostAtOnce).toBe(2);
+    for (const path of ["/", "/news-list", "/article/novo/titulo"]) {
+      const answer = await get(path);
+      expect(answer.headers["x-page-cache"], path).toBe("hit");
+      expect(answer.body.toString()).toBe(`v2 ${path}`);
+    }
+    expect((await get("/userLicence")).headers["x-page-cache"]).toBe("stale");
+  });
+
+  it("a reader of a page queued for a re-render ahead of readers waits for the new page instead of the stale copy", async () => {
+    let version = 1;
+    const held: Array<() => void> = [];
+    const { get, cache } = await serve({
+      warm: { pages: 10, concurrency: 1 },
+      render: async (url) => {
+        const seen = version;
+        if (seen === 2) await new Promise<void>((resolve) => held.push(resolve));
+        return page(url, { body: `v${seen} ${url}` });
+      },
+    });
+    for (const path of ["/", "/", "/news-list"]) await get(path);
+    version = 2;
+    cache.invalidate();
+    // "/" (most requested) is being re-rendered, "/news-list" waits in the queue: its reader starts it at once.
+    await expect.poll(() => held.length).toBe(1);
+    const reader = get("/news-list");
+    await expect.poll(() => held.length).toBe(2);
+    for (const resume of held.splice(0)) resume();
+    const answer = await reader;
+    expect(answer.headers["x-page-cache"]).toBe("miss");
+    expect(answer.body.toString()).toBe("v2 /news-list");
+    await cache.idle();
+    expect(held.length).toBe(0);
+  });
+
+  it("a .data request after a change never joins a render that started before it", async () => {
+    let version = 1;
+    const held: Array<() => void> = [];
+    const { get, cache } = await serve({
+      warm: { pages: 0, concurrency: 1 },
+      render: async (url) => {
+        const seen = version;
+        if (seen === 1 && held.length === 0 && url.includes("tab")) await new Promise<void>((resolve) => held.push(resolve));
+        return page(url, { body: `v${seen} ${url}` });
+      },
+    });
+    const before = get("/news-list.data?tab=1");
+    await expect.poll(() => held.length).toBe(1);
+    version = 2;
+    cache.invalidate();
+    const after = await get("/news-list.data?tab=1");
+    expect(after.body.toString()).toBe("v2 /news-list.data?tab=1");
+    held[0]!();
+    expect((await before).body.toString()).toBe("v1 /news-list.data?tab=1");
+  });
+
+  it("answers the variants of a page with a redirect from memory, and random query strings from the one entry", async () => {
+    let renders = 0;
+    const { get, cache } = await serve({
+      render: async (url) => {
+        renders++;
+        return page(url);
+      },
+    });
+    const redirect = await get("/News-List/?tab=zz&utm_source=x");
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.location).toBe("/news-list");
+    for (let i = 0; i < 20; i++) expect((await get(`/?${i}=${Math.random()}&tab=${i}`)).status).toBe(200);
+    expect(renders).toBe(1);
+    expect(cache.stats()).toMatchObject({ entries: 1, redirects: 1 });
   });
 });
 

@@ -16,6 +16,7 @@ import { type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } fr
 import { deleteRevisionsOf, findRevision, insertRevision, revisionOf } from "./news-revisions.server.ts";
 import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtVersion } from "./news.queries.server.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
+import { storyPaths } from "./story-paths.server.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -239,7 +240,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (updated === 0n) throw new StaleSave();
           // The version being replaced becomes a revision. The media it had stays: the revision refers to it.
           await insertRevision(trx, revisionOf(existing));
-          await send("newsUpdated");
+          await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }) });
         });
       } catch (error) {
         if (saved) await removeMediaQuietly(saved.id);
@@ -289,7 +290,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
               updated_at: now,
               updated_by: actor,
             });
-            await send("newsUpdated");
+            await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
           });
         } catch (error) {
           if (saved) await removeMediaQuietly(saved.id);
@@ -366,7 +367,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
         await events.withCommit(db, async (trx, send) => {
           if (!(await setNewsHighlight(trx, id, highlighted, clock().toISOString()))) throw new NotFoundError("news_not_found", t.news.notFound);
-          await send("newsUpdated");
+          await send("newsUpdated", { paths: storyPaths({ id }) });
         });
       });
     },
@@ -380,7 +381,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         await events.withCommit(db, async (trx, send) => {
           await deleteRevisionsOf(trx, id);
           if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
-          await send("newsUpdated");
+          await send("newsUpdated", { paths: storyPaths(existing) });
         });
         if (existing.media_id) await removeMediaQuietly(existing.media_id);
       });

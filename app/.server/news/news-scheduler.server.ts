@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
+import { storyPaths } from "./story-paths.server.ts";
 
 export interface NewsSchedulerDeps {
   db: Kysely<Database>;
@@ -46,7 +47,8 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
     const ids = rows.map((row) => row.id);
     if (ids.length) {
       log.info({ ids }, "scheduled news published");
-      await events.publish("newsUpdated");
+      // Their article pages stop being served at once (a NOTIFY carries at most 8000 bytes: a large batch just makes every page stale).
+      await events.publish("newsUpdated", ids.length <= 50 ? { paths: storyPaths(...ids.map((id) => ({ id }))) } : {});
     }
     return ids;
   }

@@ -5,6 +5,7 @@ import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { t } from "../../i18n/pt-BR.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.createTitle);
@@ -33,3 +34,6 @@ export default function AddNews({ loaderData, actionData }: Route.ComponentProps
     />
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

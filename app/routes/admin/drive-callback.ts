@@ -5,6 +5,7 @@ import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/oauth-state.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /**
  * Where Google sends the admin back after consent (`?code=…&state=…`, or `?error=access_denied&state=…`). The code
@@ -36,3 +37,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   return redirect(returnTo, { headers });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

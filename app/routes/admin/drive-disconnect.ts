@@ -4,6 +4,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /** "Desconectar" (POST, admins only): revokes the newsroom's Google token and forgets it; uploads stop until reconnected. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -20,3 +21,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

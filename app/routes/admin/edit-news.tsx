@@ -12,6 +12,7 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { toLocalInputValue } from "../../lib/zoned-time.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.editTitle);
@@ -91,3 +92,6 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
 export function ErrorBoundary() {
   return <ErrorState title={t.admin.editPageError} actionLabel={t.errors.backHome} />;
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

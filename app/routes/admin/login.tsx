@@ -13,6 +13,7 @@ import { fieldErrorsOf, forgotSchema, loginSchema, registerSchema, type FieldErr
 import { clientIpContext } from "../../lib/request-context.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import styles from "../../components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 type View = "login" | "register" | "forgot" | "2fa";
 
@@ -293,3 +294,6 @@ function GoogleMark() {
     </svg>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { servicesOf } from "../../.server/context.server.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /** Ends the session (POST only: a link or image can never sign anyone out) and goes to the login page. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -17,3 +18,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export function loader() {
   return redirect("/admin/login");
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -11,6 +11,7 @@ import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "./news-history.module.css";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.revisions.metaTitle);
@@ -194,3 +195,6 @@ function DiffPart({ part }: { part: { change: string; text: string } }) {
   }
   return <span>{part.text}</span>;
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -8,6 +8,7 @@ import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
 import styles from "../../components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.auth.resetTitle);
@@ -59,3 +60,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     </div>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -11,6 +11,7 @@ import { TextField } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "../../components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 const tf = t.auth.twoFactor;
 
@@ -184,3 +185,6 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
     </div>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -16,6 +16,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { checkSponsorImageFile } from "../../lib/news-schema.ts";
 import type { SponsorView } from "../../lib/news-view.ts";
 import styles from "./sponsor-manager.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.sponsors.title);
@@ -226,3 +227,6 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
     </div>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

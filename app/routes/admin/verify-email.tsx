@@ -7,6 +7,7 @@ import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "../../components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.auth.verifyTitle);
@@ -53,3 +54,6 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

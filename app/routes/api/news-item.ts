@@ -5,6 +5,7 @@ import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.se
 import { t } from "../../i18n/pt-BR.ts";
 import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /**
  * GET /api/news/:id (public): a published item. For an admin also a draft or a scheduled one (with its `status`,
@@ -54,3 +55,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return toApiError(error, request, log);
   }
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

@@ -7,6 +7,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
 import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
 import { newsroomAccess } from "../../.server/auth/guards.server.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
@@ -81,3 +82,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     return toApiError(error, request, log);
   }
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

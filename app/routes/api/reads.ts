@@ -4,6 +4,7 @@ import { apiError } from "../../.server/http/api.server.ts";
 import { isBotAgent, READ_BEACON_HEADER } from "../../.server/news/read-limiter.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /** News ids as the site makes them (and the importer keeps): short, URL-safe. */
 const NEWS_ID = /^[\w-]{1,64}$/;
@@ -39,3 +40,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export function loader() {
   return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -2,6 +2,7 @@ import type { Route } from "./+types/sponsor-item";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** DELETE /api/sponsors/:id (admin). */
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -19,3 +20,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export function loader() {
   return apiError(405, "method_not_allowed", t.api.methodNotAllowed("DELETE"));
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

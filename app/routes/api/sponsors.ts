@@ -3,6 +3,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** GET /api/sponsors: every sponsor, oldest first (public). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -29,3 +30,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     return toApiError(error, request, log);
   }
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: false, uploads: true });

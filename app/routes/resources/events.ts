@@ -2,6 +2,7 @@ import type { Route } from "./+types/events";
 import { servicesOf } from "../../.server/context.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /** How often a comment line keeps idle connections (and proxies) open. */
 const HEARTBEAT_MS = 25_000;
@@ -88,3 +89,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     },
   });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

@@ -4,6 +4,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { parseRange } from "../../.server/media/http-range.ts";
 import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
 /** Media keys are content-hashed, so what a URL serves never changes. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -70,3 +71,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 function notFound() {
   return new Response(t.errors.notFound, { status: 404 });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

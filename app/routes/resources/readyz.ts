@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 import type { Route } from "./+types/readyz";
 import { servicesOf } from "../../.server/context.server.ts";
 
@@ -36,3 +37,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const ready = Object.values(checks).every((value) => value !== "failed");
   return Response.json({ status: ready ? "ok" : "unavailable", checks }, { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;

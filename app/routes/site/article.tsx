@@ -24,6 +24,7 @@ import { contentBlocks } from "../../lib/embeds.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const services = servicesOf(context);
@@ -188,3 +189,6 @@ function useCountRead(newsId: string, isAdmin: boolean) {
 export function ErrorBoundary() {
   return <ErrorState title={t.article.notFound} actionLabel={t.article.backHome} actionTo="/" />;
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: "page", uploads: false });

@@ -12,6 +12,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { homeJsonLd, pageMeta, siteOf } from "../../lib/seo.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import styles from "./home.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = servicesOf(context);
@@ -111,3 +112,6 @@ function SectionHeader({ id, title, accent = false }: { id: string; title: strin
     </div>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: "page", uploads: false });

@@ -14,6 +14,7 @@ import { LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/new
 import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). */
 const STATUS_FILTERS = { todas: null, publicadas: "published", agendadas: "scheduled", rascunhos: "draft" } as const satisfies Record<
@@ -194,3 +195,6 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+// The highlights tab and the list cursor; anything else (a newsroom status filter, utm_*) is not part of a shared page.
+export const handle = routeFacts({ cache: "page", params: { tab: ["1"], cursor: "cursor" }, uploads: false });

@@ -5,6 +5,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./privacy.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export const headers = pageHeaders;
 
@@ -44,3 +45,6 @@ export default function Privacy() {
     </article>
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: "page", uploads: false });

@@ -13,6 +13,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./search.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 type Failure = "page" | "load" | null;
 
@@ -236,3 +237,6 @@ function Results({ query, first, page, nextPage }: ResultsProps) {
     </>
   );
 }
+
+// Every query is different: rendered each time, never kept.
+export const handle = routeFacts({ cache: false, uploads: false });

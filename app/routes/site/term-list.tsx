@@ -15,6 +15,7 @@ import { noindexMeta, pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { termPath } from "../../lib/slug.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./term-list.module.css";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** /categoria/{slug} and /autor/{slug}: one category's or one author's news, paged like the list. */
 function kindOf(pathname: string): TermKind {
@@ -136,3 +137,6 @@ export function ErrorBoundary() {
     />
   );
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: "page", params: { cursor: "cursor" }, uploads: false });

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/manifest";
 import { servicesOf } from "../../.server/context.server.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** GET /manifest.webmanifest: lets phones add the site to the home screen, with its name, colours and icons. */
 export function loader({ context }: Route.LoaderArgs) {
@@ -27,3 +28,6 @@ export function loader({ context }: Route.LoaderArgs) {
     headers: { "Content-Type": "application/manifest+json; charset=utf-8", "Cache-Control": "public, max-age=3600" },
   });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: "file", uploads: false });

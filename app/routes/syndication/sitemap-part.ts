@@ -1,6 +1,7 @@
 import type { Route } from "./+types/sitemap-part";
 import { servicesOf } from "../../.server/context.server.ts";
 import { respondWith } from "./respond.server.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** GET /sitemaps/pages.xml, /sitemaps/news.xml (Google News, last 48 h) and /sitemaps/articles-N.xml. */
 export function loader({ request, params, context }: Route.LoaderArgs) {
@@ -12,3 +13,6 @@ export function loader({ request, params, context }: Route.LoaderArgs) {
     return part ? syndication.sitemapArticles(Number(part)) : null;
   });
 }
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = routeFacts({ cache: "file", uploads: false });
