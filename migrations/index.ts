@@ -8,6 +8,7 @@ import * as taxonomy from "./2026-11-25-020-taxonomy.ts";
 import * as mediaText from "./2026-11-25-020-taxonomy-media-text.ts";
 import * as videoPosters from "./2026-11-25-030-video-posters.ts";
 import * as newsReads from "./2026-11-25-040-news-reads.ts";
+import * as newsBody from "./2026-11-26-600-news-body.ts";
 
 /** Every migration, in order. Listed statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-020-taxonomy-media-text": mediaText,
   "2026-11-25-030-video-posters": videoPosters,
   "2026-11-25-040-news-reads": newsReads,
+  "2026-11-26-600-news-body": newsBody,
 };
