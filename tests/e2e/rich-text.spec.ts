@@ -210,6 +210,36 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 
+  test("editar uma notícia formatada: o editor abre com a formatação, passa no axe, e salvar só o título a mantém", async ({ page, richSite }) => {
+    const title = uniqueTitle("Para editar");
+    const body = {
+      type: "doc",
+      content: [
+        { type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Intertítulo" }] },
+        {
+          type: "paragraph",
+          content: [
+            { type: "text", text: "forte", marks: [{ type: "bold" }] },
+            { type: "text", text: " e normal." },
+          ],
+        },
+      ],
+    };
+    const id = await createNewsThroughApi(page.context(), richSite, { title, body });
+    await openPage(page, richSite, `/edit-news/${id}`);
+    const editor = bodyEditor(page);
+    await expect(editor.getByRole("heading", { level: 2, name: "Intertítulo" })).toBeVisible();
+    await expect(editor.locator("strong")).toHaveText("forte");
+    await editor.locator("strong").click();
+    await expect(tool(page, t.richText.bold)).toHaveAttribute("aria-pressed", "true");
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    await field(page, t.newsForm.title).fill(`${title} (editada)`);
+    await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+    await expect(page).toHaveURL(`${richSite.url}/article/${id}`);
+    expect((await storedBody(richSite, `${title} (editada)`)).body).toEqual(body);
+  });
+
   test("sem JavaScript o leitor vê a formatação; o RSS leva o HTML do corpo", async ({ page, browser, richSite }) => {
     const title = uniqueTitle("Sem JS");
     // The site's own address (SITE_URL: the test server runs on localhost).
