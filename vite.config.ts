@@ -7,7 +7,7 @@ const FRAMEWORK =
 /** Code the reader pages share: texts, helpers, the news and layout components, icons. */
 const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]|vite[\\/]preload-helper/;
 /** …but not the admin menu, nor the form schemas (they bring zod along). */
-const NOT_READER = /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|password-policy)\./;
+const NOT_READER = /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy)\./;
 
 export default defineConfig(({ command }) => ({
   plugins: [reactRouter()],

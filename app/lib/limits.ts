@@ -20,6 +20,15 @@ export const NEWS_LIMITS = {
   mediaCredit: 120,
 } as const;
 
+/**
+ * The structured body (ProseMirror JSON) of a news item: at most this many characters of JSON (under the 512 KiB a
+ * submitted field may have), lists and quotes nested at most this deep, links at most this long. Its text is held to
+ * `NEWS_LIMITS.fullContent` like the plain text it replaces.
+ */
+export const NEWS_BODY_MAX_CHARS = 400_000;
+export const NEWS_BODY_MAX_DEPTH = 8;
+export const NEWS_LINK_MAX_LENGTH = 2000;
+
 /** The most news one page of the JSON API lists (`?limit=`). */
 export const API_PAGE_SIZE_MAX = 100;
 

@@ -3,6 +3,9 @@ import { t } from "../i18n/pt-BR.ts";
 import { refuseInvisible } from "./invisible-characters.ts";
 import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "./limits.ts";
+import type { RichDoc } from "./rich-text.ts";
+import { docToPlainText, isEmptyDoc } from "./rich-text-plain.ts";
+import { richDocSchema } from "./rich-text-schema.ts";
 
 type NewsTextField = keyof typeof NEWS_LIMITS;
 
@@ -54,6 +57,23 @@ const version = z
 const publishing = { status, publishAt, version };
 
 /**
+ * The structured body (`body`: ProseMirror JSON, as a value or as JSON text in a form field), checked against the
+ * editor's schema; its text is then held to the same rules as the plain-text `fullContent` (length, control and
+ * direction characters), reported under `body`.
+ */
+const body = richDocSchema.optional();
+const bodyText = text("fullContent", null);
+function checkBodyText(doc: RichDoc | undefined, ctx: z.RefinementCtx) {
+  if (!doc) return;
+  const parsed = bodyText.safeParse(docToPlainText(doc));
+  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: ["body"], message: issue.message });
+}
+/** Whether a body was given: a structured one with visible text, else the plain text. */
+export function hasBody(value: { body?: RichDoc | undefined; fullContent?: string | undefined }): boolean {
+  return value.body ? !isEmptyDoc(value.body) : Boolean(value.fullContent?.trim());
+}
+
+/**
  * The news form, checked in the browser before sending and again by the server action. Every field but the author
  * is required after trimming, with the original's messages.
  */
@@ -61,7 +81,9 @@ export const newsFormSchema = z
   .object({
     title: required("title", t.newsForm.titleRequired),
     subtitle: required("subtitle", t.newsForm.subtitleRequired),
-    fullContent: required("fullContent", t.newsForm.fullContentRequired),
+    // The body: the editor's `body` (with JavaScript) or the plain-text `fullContent` (without); one is required.
+    fullContent: text("fullContent", null).optional().default(""),
+    body,
     category: required("category", t.newsForm.categoryRequired),
     author: text("author", null).optional().default(""),
     mediaDescription: text("mediaDescription", null).optional().default(""),
@@ -72,6 +94,8 @@ export const newsFormSchema = z
     ...publishing,
   })
   .superRefine((value, ctx) => {
+    checkBodyText(value.body, ctx);
+    if (!hasBody(value)) ctx.addIssue({ code: "custom", path: ["fullContent"], message: t.newsForm.fullContentRequired });
     if (value.status === "scheduled" && !value.publishAt)
       ctx.addIssue({ code: "custom", path: ["publishAt"], message: t.newsForm.publishAtRequired });
   });
@@ -92,21 +116,25 @@ const newsFields = {
 };
 
 /**
- * A whole news item (creating, or replacing with PUT): as the original service did, fullContent defaults to the
- * subtitle, the category to 'Geral' and the author to the newsroom.
+ * A whole news item (creating, or replacing with PUT): as the original service did, the body defaults to the
+ * subtitle, the category to 'Geral' and the author to the newsroom. The body is `body` (structured) or `fullContent`
+ * (plain text, a blank line between paragraphs); `body` wins when both are sent.
  */
-export const newsInputSchema = z.object({
-  ...newsFields,
-  fullContent: newsFields.fullContent.optional(),
-  category: newsFields.category.optional(),
-  author: newsFields.author.optional(),
-  mediaDescription: newsFields.mediaDescription.optional(),
-  mediaCaption: newsFields.mediaCaption.optional(),
-  mediaCredit: newsFields.mediaCredit.optional(),
-  isHighlighted: checkbox,
-  removeMedia: checkbox,
-  ...publishing,
-});
+export const newsInputSchema = z
+  .object({
+    ...newsFields,
+    fullContent: newsFields.fullContent.optional(),
+    body,
+    category: newsFields.category.optional(),
+    author: newsFields.author.optional(),
+    mediaDescription: newsFields.mediaDescription.optional(),
+    mediaCaption: newsFields.mediaCaption.optional(),
+    mediaCredit: newsFields.mediaCredit.optional(),
+    isHighlighted: checkbox,
+    removeMedia: checkbox,
+    ...publishing,
+  })
+  .superRefine((value, ctx) => checkBodyText(value.body, ctx));
 
 export type NewsInput = z.infer<typeof newsInputSchema>;
 
@@ -121,6 +149,7 @@ const flag = z
 export const newsPatchSchema = z
   .object({
     ...newsFields,
+    body: richDocSchema,
     isHighlighted: flag,
     removeMedia: flag,
     status: status.unwrap(),
@@ -133,7 +162,8 @@ export const newsPatchSchema = z
   })
   .partial()
   .extend({ version })
-  .refine((patch) => Object.entries(patch).some(([key, value]) => key !== "version" && value !== undefined), { error: t.api.emptyPatch });
+  .refine((patch) => Object.entries(patch).some(([key, value]) => key !== "version" && value !== undefined), { error: t.api.emptyPatch })
+  .superRefine((value, ctx) => checkBodyText(value.body, ctx));
 
 export type NewsPatch = z.infer<typeof newsPatchSchema>;
 

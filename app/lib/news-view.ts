@@ -1,4 +1,5 @@
 import type { MediaView } from "./media-view.ts";
+import type { RichDoc } from "./rich-text.ts";
 
 export type NewsStatus = "draft" | "scheduled" | "published";
 export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "scheduled", "published"];
@@ -7,7 +8,10 @@ export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "scheduled", "publ
 export interface NewsContent {
   title: string;
   subtitle: string;
+  /** The body's plain text (`docToPlainText(body)`): what search, summaries and the revision diff read. */
   fullContent: string;
+  /** The body as structured content (app/lib/rich-text.ts). */
+  body: RichDoc;
   category: string;
   author: string;
   isHighlighted: boolean;
@@ -47,7 +51,10 @@ export interface NewsSummary {
 
 /** A news item as the article page shows it. */
 export interface NewsArticle extends NewsSummary {
+  /** The body's plain text. */
   fullContent: string;
+  /** The body as structured content: what the article page renders. */
+  body: RichDoc;
   updatedAt: string;
   /** Goes up on every save; sent back with a save so that one based on an older version is refused. */
   version: number;

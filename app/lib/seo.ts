@@ -123,6 +123,7 @@ export function newsArticleJsonLd(site: Site, article: NewsArticle, canonicalPat
     datePublished: article.publishedAt,
     dateModified: article.updatedAt,
     articleSection: article.category,
+    articleBody: article.fullContent,
     inLanguage: "pt-BR",
     author: author === site.defaultAuthor ? organization(site) : { "@type": "Person", name: author },
     publisher: organization(site),

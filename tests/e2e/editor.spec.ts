@@ -8,10 +8,12 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { formatBytes } from "../../app/lib/format-bytes.ts";
 import {
+  bodyEditor,
   createNewsThroughApi,
   expect,
   expectNoReload,
   expectStatus,
+  fillBody,
   lastPickedFile,
   makeMp4,
   makeNoisyJpeg,
@@ -71,7 +73,9 @@ async function fillNews(
 ) {
   await field(page, "Título").fill(values.title);
   await field(page, "Subtítulo").fill(values.subtitle);
-  await field(page, "Conteúdo completo").fill(values.fullContent);
+  // The rich-text editor with JavaScript (typed: a blank line is a new paragraph); the plain textarea without.
+  if (await page.locator('html[data-hydrated="true"]').count()) await fillBody(page, values.fullContent);
+  else await field(page, "Conteúdo completo").fill(values.fullContent);
   await field(page, "Categoria").fill(values.category);
   if (values.author !== undefined) await field(page, "Autor (opcional)").fill(values.author);
   await field(page, t.newsForm.mediaDescription).fill(values.mediaDescription ?? "Imagem de teste.");
@@ -108,17 +112,11 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await expect(field(page, "Título")).toHaveValue("");
     await expect(field(page, "Título")).toHaveJSProperty("tagName", "INPUT");
     await expect(field(page, "Subtítulo")).toHaveAttribute("rows", "4");
+    // The body is the rich-text editor (named by its label), with its toolbar (rich-text.spec.ts tests them).
     const content = field(page, "Conteúdo completo");
-    await expect(content).toHaveAttribute("rows", "8");
-    // Grows with the text, up to 20 rows.
-    await content.fill(Array.from({ length: 12 }, (_, index) => `linha ${index + 1}`).join("\n"));
-    const grown = Number(await content.getAttribute("rows"));
-    expect(grown).toBeGreaterThan(8);
-    expect(grown).toBeLessThanOrEqual(20);
-    await content.fill(Array.from({ length: 40 }, (_, index) => `linha ${index + 1}`).join("\n"));
-    await expect(content).toHaveAttribute("rows", "20");
-    await content.fill("uma linha só");
-    await expect(content).toHaveAttribute("rows", "8");
+    await expect(content).toHaveAttribute("contenteditable", "true");
+    await expect(content).toHaveText("");
+    await expect(page.getByRole("toolbar", { name: t.richText.toolbar })).toBeVisible();
 
     await expect(field(page, "Categoria")).toBeVisible();
     await expect(page.getByText("Ex: Futebol, Basquete, Vôlei, etc.", { exact: true })).toBeVisible();
@@ -286,8 +284,8 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     expect(seen.indexOf("Processando mídia…")).toBeGreaterThan(seen.findIndex((text) => text.startsWith("Enviando…")));
 
     // The form is cleared.
-    for (const label of ["Título", "Subtítulo", "Conteúdo completo", "Categoria", "Autor (opcional)"])
-      await expect(field(page, label)).toHaveValue("");
+    for (const label of ["Título", "Subtítulo", "Categoria", "Autor (opcional)"]) await expect(field(page, label)).toHaveValue("");
+    await expect(bodyEditor(page)).toHaveText("");
     await expect(page.getByTestId("media-preview")).toHaveCount(0);
     await expect(page.getByTestId("upload-progress")).toHaveCount(0);
     await expect(mediaGroup(page).getByText(t.newsForm.mediaPick)).toBeVisible();
@@ -394,7 +392,8 @@ test.describe("formulário de notícia: editar (/edit-news/{id})", () => {
     await expect(page).toHaveURL(`${editorSite.url}/edit-news/${id}`);
     await expect(field(page, "Título")).toHaveValue(title);
     await expect(field(page, "Subtítulo")).toHaveValue("Subtítulo original.");
-    await expect(field(page, "Conteúdo completo")).toHaveValue("Primeira linha.\nSegunda linha.");
+    await expect(bodyEditor(page).locator("p")).toHaveCount(1);
+    expect(await bodyEditor(page).evaluate((element) => (element as HTMLElement).innerText)).toBe("Primeira linha.\nSegunda linha.");
     await expect(field(page, "Categoria")).toHaveValue("Basquete");
     await expect(field(page, "Autor (opcional)")).toHaveValue("Autora Original");
     await expect(page.getByRole("checkbox", { name: "Marcar como destaque" })).not.toBeChecked();

@@ -73,6 +73,7 @@ describe("migrations", () => {
       [
         "author",
         "author_slug",
+        "body",
         "category",
         "category_slug",
         "created_at",

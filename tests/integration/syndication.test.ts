@@ -6,7 +6,9 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { parseSitemap, parseSitemapIndex } from "sitemap";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
-import { createSyndication, textToHtml } from "../../app/.server/syndication/syndication.server.ts";
+import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
+import type { RichDoc } from "../../app/lib/rich-text.ts";
+import { bodyHtml, createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -63,9 +65,9 @@ describe("RSS", () => {
     expect(first!.categories.map((category) => category.label ?? category.term)).toEqual(["Futebol"]);
     // The full text, as HTML whose every character from the text is escaped (the parser hands the HTML back with
     // entities decoded, so the escaping is checked in the XML itself).
-    expect(first!.content).toContain("<p>Primeiro tempo.<br>Segundo parágrafo com");
-    expect(first!.content).toContain("</p>\n<p>Depois do intervalo.</p>");
-    expect(xml).toContain("<p>Primeiro tempo.<br>Segundo parágrafo com &lt;script&gt;alert(1)&lt;/script&gt;.</p>");
+    expect(first!.content).toContain("<p>Primeiro tempo.<br/>Segundo parágrafo com");
+    expect(first!.content).toContain("</p><p>Depois do intervalo.</p>");
+    expect(xml).toContain("<p>Primeiro tempo.<br/>Segundo parágrafo com &lt;script&gt;alert(1)&lt;/script&gt;.</p>");
     expect(xml).not.toContain("<script>");
     const [enclosure] = first!.media;
     expect(enclosure?.url).toMatch(new RegExp(`^${SITE.url}/media/.+\\.jpe?g$`));
@@ -240,10 +242,32 @@ describe("robots.txt", () => {
   });
 });
 
-describe("textToHtml", () => {
+describe("bodyHtml (content:encoded)", () => {
   it("escapes every character that means something in HTML and keeps paragraphs and line breaks", () => {
-    expect(textToHtml(`a & b < c > d " e ' f`)).toBe("<p>a &amp; b &lt; c &gt; d &quot; e &#39; f</p>");
-    expect(textToHtml("um\r\ndois\n\n\n três ")).toBe("<p>um<br>dois</p>\n<p>três</p>");
-    expect(textToHtml("")).toBe("");
+    expect(bodyHtml(plainTextToDoc(`a & b < c > d " e ' f`), SITE.url)).toBe("<p>a &amp; b &lt; c &gt; d &quot; e &#x27; f</p>");
+    expect(bodyHtml(plainTextToDoc("um\r\ndois\n\n\n três "), SITE.url)).toBe("<p>um<br/>dois</p><p>três</p>");
+    expect(bodyHtml(plainTextToDoc(""), SITE.url)).toBe("");
+  });
+
+  it("renders the structure; links leave with nofollow unless they point at the site; embeds are links", () => {
+    const doc: RichDoc = {
+      type: "doc",
+      content: [
+        { type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Intertítulo" }] },
+        {
+          type: "paragraph",
+          content: [
+            { type: "text", text: "forte", marks: [{ type: "bold" }] },
+            { type: "text", text: " fora", marks: [{ type: "link", attrs: { href: "https://example.org/x" } }] },
+            { type: "text", text: " casa", marks: [{ type: "link", attrs: { href: `${SITE.url}/news-list` } }] },
+          ],
+        },
+        { type: "paragraph", content: [{ type: "text", text: "https://youtu.be/dQw4w9WgXcQ" }] },
+      ],
+    };
+    expect(bodyHtml(doc, SITE.url)).toBe(
+      `<h2>Intertítulo</h2><p><strong>forte</strong><a href="https://example.org/x" rel="noopener noreferrer nofollow"> fora</a><a href="${SITE.url}/news-list"> casa</a></p>` +
+        `<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="noopener noreferrer nofollow">https://www.youtube.com/watch?v=dQw4w9WgXcQ</a></p>`,
+    );
   });
 });

@@ -57,6 +57,11 @@ export interface NewsTable {
   title: string;
   subtitle: string;
   full_content: string;
+  /**
+   * The body as structured content (ProseMirror JSON, app/lib/rich-text.ts); `full_content` is its plain text. Null
+   * only for a row written as plain text alone (the bulk seed): it reads as that text's paragraphs.
+   */
+  body: ColumnType<string | null, string | null | undefined, string | null>;
   category: string;
   author: string;
   /** `category` and `author` folded (accents, case) for /categoria/{slug} and /autor/{slug}; see taxonomy.server.ts. */
@@ -100,6 +105,11 @@ export interface NewsRevisionsTable {
   title: string;
   subtitle: string;
   full_content: string;
+  /**
+   * The body as structured content (ProseMirror JSON, app/lib/rich-text.ts); `full_content` is its plain text. Null
+   * only for a row written as plain text alone (the bulk seed): it reads as that text's paragraphs.
+   */
+  body: ColumnType<string | null, string | null | undefined, string | null>;
   category: string;
   author: string;
   is_highlighted: number;

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
+import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
 import type { AppServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
@@ -72,6 +73,12 @@ export async function handleNewsFormAction(request: Request, context: RequestCon
     if (!parsed.success) {
       await file?.cleanup();
       return data<NewsFormActionData>({ fieldErrors: fieldErrorsOf(parsed.error), values: sentValues(fields) }, { status: 400 });
+    }
+    if (newsId !== null && parsed.data.body === undefined) {
+      // Without JavaScript the body comes back as plain text: when that text is the body's own, unchanged, the
+      // formatting it had (subheads, links, lists) stays; an edited text becomes paragraphs again.
+      const current = await services.news.getNews(newsId, { includeUnpublished: true }).catch(() => null);
+      if (current && docToPlainText(plainTextToDoc(parsed.data.fullContent)) === docToPlainText(current.body)) parsed.data.body = current.body;
     }
     let result: Awaited<ReturnType<typeof newsEditor.createNews>>;
     try {

@@ -36,6 +36,8 @@ export async function readSubmission(
     const fields: Record<string, string> = {};
     for (const [key, value] of Object.entries(body)) {
       if (typeof value === "string") fields[key] = value;
+      // The structured news body (ProseMirror JSON) travels as its JSON text, as in a form field; its schema checks it.
+      else if (key === "body" && typeof value === "object" && value !== null) fields[key] = JSON.stringify(value);
       else if (typeof value === "boolean" && FLAG_FIELDS.has(key)) fields[key] = String(value);
       else if (typeof value === "number" && NUMBER_FIELDS.has(key) && Number.isSafeInteger(value)) fields[key] = String(value);
       else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);

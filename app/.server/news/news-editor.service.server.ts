@@ -12,9 +12,11 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
-import { type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } from "./news-rows.server.ts";
+import { bodyColumns, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } from "./news-rows.server.ts";
 import { deleteRevisionsOf, findRevision, insertRevision, revisionOf } from "./news-revisions.server.ts";
 import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtVersion } from "./news.queries.server.ts";
+import type { RichDoc } from "../../lib/rich-text.ts";
+import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import { storyPaths } from "./story-paths.server.ts";
 
@@ -51,14 +53,24 @@ export class NewsConflictError extends AppError {
 }
 
 /**
- * The columns of a news item from checked input, with the original's defaults: fullContent is the subtitle, the
+ * The body of checked input: the structured `body` when it has text, else the plain `fullContent` (a blank line
+ * between paragraphs), else the subtitle (the original's default).
+ */
+export function bodyOfInput(input: { body?: RichDoc | undefined; fullContent?: string | undefined }, subtitle: string): RichDoc {
+  if (input.body && !isEmptyDoc(input.body)) return input.body;
+  return plainTextToDoc(input.fullContent?.trim() ? input.fullContent : subtitle);
+}
+
+/**
+ * The columns of a news item from checked input, with the original's defaults: the body is the subtitle, the
  * category 'Geral' and the author the newsroom (also used by the Firestore import).
  */
 export function newsColumns(input: NewsInput, defaultAuthor: string): NewsContentColumns {
   return newsContentColumns({
     title: input.title,
     subtitle: input.subtitle,
-    fullContent: input.fullContent?.trim() ? input.fullContent : input.subtitle,
+    fullContent: "",
+    body: bodyOfInput(input, input.subtitle),
     category: input.category?.trim() || t.news.defaultCategory,
     author: input.author?.trim() || defaultAuthor,
     isHighlighted: Boolean(input.isHighlighted),
@@ -325,8 +337,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           const changes: Updateable<NewsTable> = {};
           if (patch.title !== undefined) changes.title = patch.title;
           if (patch.subtitle !== undefined) changes.subtitle = patch.subtitle;
-          if (patch.fullContent !== undefined)
-            changes.full_content = patch.fullContent.trim() ? patch.fullContent : (patch.subtitle ?? existing.subtitle);
+          if (patch.body !== undefined || patch.fullContent !== undefined)
+            Object.assign(changes, bodyColumns(bodyOfInput(patch, patch.subtitle ?? existing.subtitle)));
           if (patch.category !== undefined) changes.category = patch.category.trim() || t.news.defaultCategory;
           if (patch.author !== undefined) changes.author = patch.author.trim() || defaultAuthor;
           if (patch.isHighlighted !== undefined) changes.is_highlighted = patch.isHighlighted ? 1 : 0;
@@ -354,6 +366,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           title: revision.title,
           subtitle: revision.subtitle,
           full_content: revision.full_content,
+          body: revision.body,
           category: revision.category,
           author: revision.author,
           is_highlighted: revision.is_highlighted,

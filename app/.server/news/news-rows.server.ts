@@ -1,5 +1,7 @@
 import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsSummary } from "../../lib/news-view.ts";
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
+import type { RichDoc } from "../../lib/rich-text.ts";
+import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import type { NewsWithMediaRow } from "./news.queries.server.ts";
@@ -11,24 +13,42 @@ import type { NewsWithMediaRow } from "./news.queries.server.ts";
  */
 
 /** The columns that hold a news item's texts and highlight (news and news_revisions have the same). */
-export type NewsContentColumns = Pick<NewsRow, "title" | "subtitle" | "full_content" | "category" | "author" | "is_highlighted">;
+export type NewsContentColumns = Pick<NewsRow, "title" | "subtitle" | "full_content" | "body" | "category" | "author" | "is_highlighted">;
+
+/**
+ * The structured body of a row. Written as JSON by this module (checked on the way in); a row without one (the bulk
+ * seed writes plain text) reads as its text's paragraphs.
+ */
+export function bodyOf(row: Pick<NewsRow, "full_content" | "body">): RichDoc {
+  return row.body ? (JSON.parse(row.body) as RichDoc) : plainTextToDoc(row.full_content);
+}
 
 export function newsContentOf(row: NewsContentColumns): NewsContent {
   return {
     title: row.title,
     subtitle: row.subtitle,
     fullContent: row.full_content,
+    body: bodyOf(row),
     category: row.category,
     author: row.author,
     isHighlighted: Boolean(row.is_highlighted),
   };
 }
 
-export function newsContentColumns(content: NewsContent): NewsContentColumns {
+/** The body's two columns: the JSON and its plain text. */
+export function bodyColumns(body: RichDoc): Pick<NewsRow, "full_content" | "body"> {
+  return { full_content: docToPlainText(body), body: JSON.stringify(body) };
+}
+
+/**
+ * The columns of a news item's content. The body is `body` when given, else the plain text `fullContent` (seeds,
+ * the import and older callers); `full_content` is always the body's plain text.
+ */
+export function newsContentColumns(content: Omit<NewsContent, "body"> & { body?: RichDoc | undefined }): NewsContentColumns {
   return {
     title: content.title,
     subtitle: content.subtitle,
-    full_content: content.fullContent,
+    ...bodyColumns(content.body ?? plainTextToDoc(content.fullContent)),
     category: content.category,
     author: content.author,
     is_highlighted: content.isHighlighted ? 1 : 0,
@@ -72,10 +92,17 @@ export function toNewsSummary(
 
 /** A news row with its full text and joined media as the article page (and GET /api/news/:id) shows it. */
 export function toNewsArticle(
-  row: Parameters<typeof toNewsSummary>[0] & Pick<NewsRow, "full_content" | "updated_at" | "version" | "media_id">,
+  row: Parameters<typeof toNewsSummary>[0] & Pick<NewsRow, "full_content" | "body" | "updated_at" | "version" | "media_id">,
   store: Pick<MediaStore, "publicUrl">,
 ): NewsArticle {
-  return { ...toNewsSummary(row, store), fullContent: row.full_content, updatedAt: row.updated_at, version: row.version, mediaId: row.media_id };
+  return {
+    ...toNewsSummary(row, store),
+    fullContent: row.full_content,
+    body: bodyOf(row),
+    updatedAt: row.updated_at,
+    version: row.version,
+    mediaId: row.media_id,
+  };
 }
 
 /** The item as saved now, for the answer to a save based on an older version (409). */

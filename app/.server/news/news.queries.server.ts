@@ -109,12 +109,16 @@ export function findHighlightsFilled(db: Kysely<Database>, limit: number) {
 /** The published news with these ids, with their media and full text, in no particular order. */
 export function findNewsWithTextByIds(db: Kysely<Database>, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return selectNewsWithMedia(db).select("news.full_content").where("news.id", "in", ids).where("news.status", "=", "published").execute();
+  return selectNewsWithMedia(db)
+    .select(["news.full_content", "news.body"])
+    .where("news.id", "in", ids)
+    .where("news.status", "=", "published")
+    .execute();
 }
 
 /** One news item: only when published, unless `includeUnpublished` (an admin). */
 export function findNewsById(db: Kysely<Database>, id: string, { includeUnpublished = false } = {}) {
-  let query = selectNewsWithMedia(db).select("news.full_content").where("news.id", "=", id);
+  let query = selectNewsWithMedia(db).select(["news.full_content", "news.body"]).where("news.id", "=", id);
   if (!includeUnpublished) query = query.where("news.status", "=", "published");
   return query.executeTakeFirst();
 }

@@ -114,7 +114,7 @@ export async function seedBulkNews(
       if (index === 0) result.newestId = id;
       if (highlighted) result.highlighted++;
       const terms = await canonicalNewsTermsCached(text);
-      rows.push(publishedNewsRow({ id, content: { ...text, is_highlighted: highlighted ? 1 : 0 }, terms, mediaId, createdAt }));
+      rows.push(publishedNewsRow({ id, content: { ...text, body: null, is_highlighted: highlighted ? 1 : 0 }, terms, mediaId, createdAt }));
     }
     await db.transaction().execute(async (trx) => {
       for (let offset = 0; offset < rows.length; offset += perStatement) {

@@ -11,6 +11,7 @@ export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly }
       "news.title",
       "news.subtitle",
       "news.full_content",
+      "news.body",
       "news.category",
       "news.author",
       "news.created_at",

@@ -1,4 +1,10 @@
 import { Readable } from "node:stream";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { RichText } from "../../components/news/rich-text.tsx";
+import type { RichDoc } from "../../lib/rich-text.ts";
+import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
+import { bodyOf } from "../news/news-rows.server.ts";
 import type { Kysely } from "kysely";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import { listTermsInUse } from "../news/taxonomy.server.ts";
@@ -53,7 +59,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       pubDate: new Date(row.published_at),
       categories: [{ name: row.category }],
       dc: { creators: [row.author || site.defaultAuthor] },
-      content: { encoded: textToHtml(row.full_content || row.subtitle) },
+      content: { encoded: bodyHtml(isEmptyDoc(bodyOf(row)) ? plainTextToDoc(row.subtitle) : bodyOf(row), site.url) },
       ...(mediaUrl && row.media_mime_type
         ? { enclosures: [{ url: mediaUrl, length: Number(row.media_size_bytes ?? 0), type: row.media_mime_type }] }
         : {}),
@@ -185,15 +191,10 @@ function emptyUrlset(news: boolean): string {
   return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"${newsNs}></urlset>`;
 }
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Plain text as HTML for `content:encoded`: escaped, paragraphs at blank lines, line breaks kept. */
-export function textToHtml(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .split(/\n{2,}/)
-    .map((paragraph) => paragraph.trim())
-    .filter(Boolean)
-    .map((paragraph) => `<p>${paragraph.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!).replace(/\n/g, "<br>")}</p>`)
-    .join("\n");
+/**
+ * A news body as HTML for `content:encoded`: the article page's own renderer (React, so every text is escaped),
+ * with embeds as plain links (a feed reader runs no scripts).
+ */
+export function bodyHtml(doc: RichDoc, siteUrl: string): string {
+  return renderToStaticMarkup(createElement(RichText, { doc, siteUrl, embeds: "links" }));
 }

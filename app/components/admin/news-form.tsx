@@ -4,18 +4,25 @@ import { Form, Link, useNavigate } from "react-router";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { MediaView } from "../../lib/media-view.ts";
-import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
+import type { NewsStatus } from "../../lib/news-view.ts";
 import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
+import type { RichDoc } from "../../lib/rich-text.ts";
+import { plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
 import { DriveConnectionCard, DriveForms, type DriveStatusView } from "./drive-connection.tsx";
-import { MediaPicker, type PickedFile } from "./media-picker.tsx";
+import type { PickedFile } from "./media-picker.tsx";
+import { changedFields, type NewsConflict, NewsConflictPanel } from "./news-conflict-panel.tsx";
+import { NewsBodyField } from "./news-body-field.tsx";
+import { NewsMediaField } from "./news-media-field.tsx";
 import styles from "./news-form.module.css";
+import { useNewsSubmit } from "./use-news-submit.ts";
 
 export interface NewsFormValues {
   title: string;
   subtitle: string;
-  fullContent: string;
+  /** The body as structured content (the editor's document; the textarea's text without JavaScript). */
+  body: RichDoc;
   category: string;
   author: string;
   /** The image's description for screen readers (required with a new image), caption and credit. */
@@ -25,7 +32,7 @@ export interface NewsFormValues {
   isHighlighted: boolean;
 }
 
-type Field = keyof NewsFormValues | "media" | "publishAt";
+type Field = Exclude<keyof NewsFormValues, "body"> | "fullContent" | "media" | "publishAt";
 
 /** Where an edited item stands now: its status, publication date, version and media (what a conflict compares). */
 export interface NewsFormPublication {
@@ -62,7 +69,7 @@ interface NewsFormProps {
 export const EMPTY_NEWS_FORM: NewsFormValues = {
   title: "",
   subtitle: "",
-  fullContent: "",
+  body: { type: "doc", content: [] },
   category: "",
   author: "",
   mediaDescription: "",
@@ -75,8 +82,10 @@ export function valuesFrom(sent: Record<string, string> | undefined, base: NewsF
   if (!sent) return base;
   const values = { ...base, isHighlighted: sent.isHighlighted === "on" };
   for (const key of Object.keys(base) as Array<keyof NewsFormValues>) {
-    if (key !== "isHighlighted" && typeof sent[key] === "string") values[key] = sent[key];
+    if (key !== "isHighlighted" && key !== "body" && typeof sent[key] === "string") values[key] = sent[key];
   }
+  // Without JavaScript the body is sent as plain text.
+  if (typeof sent.fullContent === "string") values.body = plainTextToDoc(sent.fullContent);
   return values;
 }
 
@@ -84,9 +93,9 @@ export const REDIRECT_AFTER_EDIT_MS = 2000;
 export const BANNER_CLEAR_MS = 3000;
 
 /**
- * The news form (create and edit). Without JavaScript it posts to the route's action as multipart. With it, the
- * same data goes to the JSON API over XMLHttpRequest, so the real upload progress (bytes sent) can be shown, then a
- * "processing" stage while the server re-encodes the media.
+ * The news form (create and edit). Without JavaScript it posts to the route's action as multipart (the body as plain
+ * text). With it, the same data goes to the JSON API (use-news-submit.ts) with the body as structured content from
+ * the rich-text editor (news-body-field.tsx). The media field and the conflict panel are pieces of their own.
  */
 export function NewsForm({
   mode,
@@ -111,13 +120,15 @@ export function NewsForm({
   const [opened] = useState(() => ({ initial, publication: loadedPublication }));
   const publication = opened.publication;
   const [publishAt, setPublishAt] = useState(initialPublishAt ?? "");
-  const [conflict, setConflict] = useState<{ changed: string[]; current: NewsConflictCurrent; intent: NewsStatus } | null>(null);
+  const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus }) | null>(null);
   const [values, setValues] = useState<NewsFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>(() => firstErrors(serverResult?.fieldErrors));
   const [picked, setPicked] = useState<PickedFile | null>(null);
   const [removeMedia, setRemoveMedia] = useState(false);
-  const [status, setStatus] = useState<"idle" | "submitting" | "success" | "error">("idle");
-  const [progress, setProgress] = useState<{ percent: number; stage: "upload" | "processing" } | null>(null);
+  const submit = useNewsSubmit({ editing, newsId });
+  const { status, progress } = submit;
+  // A new, empty editor after a new item is saved (the editor reads its document once).
+  const [bodyKey, setBodyKey] = useState(0);
   const [banner, setBanner] = useState<{ kind: BannerKind; message: string } | null>(() =>
     serverResult?.error
       ? { kind: "error", message: serverResult.error }
@@ -142,7 +153,8 @@ export function NewsForm({
 
   function update<K extends keyof NewsFormValues>(field: K, value: NewsFormValues[K]) {
     setValues((previous) => ({ ...previous, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
+    const key: Field = field === "body" ? "fullContent" : (field as Exclude<K, "body">);
+    if (errors[key]) setErrors(({ [key]: _removed, ...rest }) => rest);
   }
 
   function onPick(file: PickedFile | null) {
@@ -180,7 +192,8 @@ export function NewsForm({
     });
     const nextErrors: Partial<Record<Field, string>> = {};
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) nextErrors[issue.path[0] as Field] ??= issue.message;
+      // The body's problems show under the body, whichever of its two fields they were found in.
+      for (const issue of parsed.error.issues) nextErrors[(issue.path[0] === "body" ? "fullContent" : issue.path[0]) as Field] ??= issue.message;
     }
     const fileProblem = picked ? checkNewsMediaFile(picked.file) : null;
     if (fileProblem) nextErrors.media = fileProblem;
@@ -193,7 +206,8 @@ export function NewsForm({
     for (const [key, value] of Object.entries(values)) {
       if (key === "isHighlighted") {
         if (value) body.append(key, "on");
-      } else body.append(key, String(value));
+      } else if (key === "body") body.append(key, JSON.stringify(value));
+      else body.append(key, String(value));
     }
     if (removeMedia && !picked) body.append("removeMedia", "on");
     body.append("status", intent);
@@ -201,32 +215,9 @@ export function NewsForm({
     if (editing && version !== undefined) body.append("version", String(version));
     if (picked) body.append("media", picked.file, picked.file.name);
 
-    setStatus("submitting");
     setBanner(null);
-    setProgress(picked ? { percent: 0, stage: "upload" } : null);
-    const request = new XMLHttpRequest();
-    request.open(editing ? "PUT" : "POST", editing ? `/api/news/${newsId}` : "/api/news");
-    request.responseType = "json";
-    request.upload.onprogress = (progressEvent) => {
-      if (picked && progressEvent.lengthComputable) {
-        setProgress({ percent: Math.round((progressEvent.loaded / progressEvent.total) * 100), stage: "upload" });
-      }
-    };
-    request.upload.onload = () => {
-      if (picked) setProgress({ percent: 100, stage: "processing" });
-    };
-    request.onerror = () => fail(t.newsForm.unknownError);
-    request.onload = () => {
-      const answer = request.response as {
-        id?: string;
-        media?: "saved" | "new" | "existing" | "none";
-        status?: NewsStatus;
-        publishedAt?: string;
-        error?: { code?: string; message?: string; current?: NewsConflictCurrent };
-      } | null;
-      if (request.status >= 200 && request.status < 300 && answer?.id && answer.media) {
-        setStatus("success");
-        setProgress(null);
+    submit.post(body, Boolean(picked), {
+      onSaved(answer) {
         const message =
           answer.status === "draft"
             ? t.newsForm.draftSaved
@@ -239,52 +230,28 @@ export function NewsForm({
           timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
         } else {
           setValues(EMPTY_NEWS_FORM);
+          setBodyKey((key) => key + 1);
           setPicked(null);
           setPublishAt("");
-          setStatus("idle");
+          submit.setStatus("idle");
         }
-        return;
-      }
-      if (request.status === 409 && answer?.error?.code === "news_version_conflict" && answer.error.current) {
+      },
+      onConflict(current) {
         // Someone else saved first: nothing is lost, the editor sees what changed and decides.
-        setStatus("error");
-        setProgress(null);
-        setConflict({ changed: changedFields(answer.error.current), current: answer.error.current, intent });
-        return;
-      }
-      fail(answer?.error?.message ?? t.newsForm.unknownError);
-    };
-    request.send(body);
-  }
-
-  /** What the other save changed, compared with the version this form was opened on. */
-  function changedFields(current: NewsConflictCurrent): string[] {
-    const names = t.newsForm.conflictFields;
-    const initial = opened.initial;
-    const changed: string[] = [];
-    if (current.title !== initial.title) changed.push(names.title!);
-    if (current.subtitle !== initial.subtitle) changed.push(names.subtitle!);
-    if (current.fullContent !== initial.fullContent) changed.push(names.fullContent!);
-    if (current.category !== initial.category) changed.push(names.category!);
-    if (current.author !== (initial.author.trim() || defaultAuthor)) changed.push(names.author!);
-    if (current.isHighlighted !== initial.isHighlighted) changed.push(names.isHighlighted!);
-    if (publication && current.status !== publication.status) changed.push(names.status!);
-    else if (publication && current.publishedAt !== publication.publishedAt) changed.push(names.publishedAt!);
-    if (publication && current.mediaId !== publication.mediaId) changed.push(names.media!);
-    return changed;
+        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, intent });
+      },
+      onFailed: fail,
+    });
   }
 
   function fail(detail: string) {
     const message = t.newsForm.submitError(editing, detail);
-    setStatus("error");
-    setProgress(null);
     setBanner({ kind: "error", message });
     window.alert(message);
   }
 
-  const busy = status === "submitting";
-  const contentRows = Math.min(20, Math.max(8, values.fullContent.split("\n").length + 1));
-  const fieldProps = (field: keyof NewsFormValues) => ({
+  const busy = submit.busy;
+  const fieldProps = (field: Exclude<keyof NewsFormValues, "body">) => ({
     id: `${formId}-${field}`,
     name: field,
     "aria-invalid": errors[field] ? true : undefined,
@@ -325,19 +292,7 @@ export function NewsForm({
 
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {conflict ? (
-          <div className={styles.conflict} role="alert" data-testid="conflict">
-            <p>
-              <strong>{t.newsForm.conflict}</strong> {t.newsForm.conflictChanged(conflict.changed)}
-            </p>
-            <div className={styles.conflictActions}>
-              <button type="button" className={buttons.secondary} onClick={() => onReload?.()}>
-                {t.newsForm.conflictReload}
-              </button>
-              <button type="button" className={buttons.primary} onClick={() => send(conflict.intent, conflict.current.version)}>
-                {t.newsForm.conflictOverwrite}
-              </button>
-            </div>
-          </div>
+          <NewsConflictPanel conflict={conflict} onReload={() => onReload?.()} onOverwrite={() => send(conflict.intent, conflict.current.version)} />
         ) : null}
         {editing && publication ? (
           <p className={styles.hint} data-testid="news-status">
@@ -364,16 +319,14 @@ export function NewsForm({
           <textarea {...fieldProps("subtitle")} rows={4} value={values.subtitle} onChange={(event) => update("subtitle", event.target.value)} />
           {fieldError("subtitle")}
         </div>
-        <div className={styles.field}>
-          <label htmlFor={`${formId}-fullContent`}>{t.newsForm.fullContent}</label>
-          <textarea
-            {...fieldProps("fullContent")}
-            rows={contentRows}
-            value={values.fullContent}
-            onChange={(event) => update("fullContent", event.target.value)}
-          />
-          {fieldError("fullContent")}
-        </div>
+        <NewsBodyField
+          key={bodyKey}
+          formId={formId}
+          body={values.body}
+          onChange={(body) => update("body", body)}
+          error={errors.fullContent}
+          disabled={busy}
+        />
         <div className={styles.row}>
           <div className={styles.field}>
             <label htmlFor={`${formId}-category`}>{t.newsForm.category}</label>
@@ -408,84 +361,42 @@ export function NewsForm({
           </div>
         </div>
 
-        <MediaPicker
+        <NewsMediaField
+          formId={formId}
           picked={picked}
           onPick={onPick}
-          current={removeMedia ? null : currentMedia}
+          current={currentMedia}
+          removeMedia={removeMedia}
           onRemoveCurrent={() => setRemoveMedia(true)}
           progress={progress}
-          disabled={busy}
-          error={errors.media}
-        />
-        {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
-        {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
+          busy={busy}
+          values={values}
+          onText={(field, value) => update(field, value)}
+          errors={errors}
+        >
+          {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
 
-        <div className={styles.field}>
-          <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
-          <input
-            id={`${formId}-publishAt`}
-            name="publishAt"
-            type="datetime-local"
-            value={publishAt}
-            onChange={(event) => {
-              setPublishAt(event.target.value);
-              if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
-            }}
-            disabled={busy}
-            aria-invalid={errors.publishAt ? true : undefined}
-            aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
-          />
-          <p id={`${formId}-publishAt-dica`} className={styles.hint}>
-            {t.newsForm.publishAtHint(timeZone)}
-          </p>
-          {fieldError("publishAt")}
-        </div>
-
-        <fieldset className={styles.mediaText} disabled={busy}>
-          <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>
           <div className={styles.field}>
-            <label htmlFor={`${formId}-mediaDescription`}>{t.newsForm.mediaDescription}</label>
-            <textarea
-              {...fieldProps("mediaDescription")}
-              rows={2}
-              value={values.mediaDescription}
-              onChange={(event) => update("mediaDescription", event.target.value)}
-              aria-describedby={`${formId}-mediaDescription-dica${errors.mediaDescription ? ` ${formId}-mediaDescription-erro` : ""}`}
+            <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
+            <input
+              id={`${formId}-publishAt`}
+              name="publishAt"
+              type="datetime-local"
+              value={publishAt}
+              onChange={(event) => {
+                setPublishAt(event.target.value);
+                if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
+              }}
+              disabled={busy}
+              aria-invalid={errors.publishAt ? true : undefined}
+              aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
             />
-            <p id={`${formId}-mediaDescription-dica`} className={styles.hint}>
-              {t.newsForm.mediaDescriptionHint}
+            <p id={`${formId}-publishAt-dica`} className={styles.hint}>
+              {t.newsForm.publishAtHint(timeZone)}
             </p>
-            {fieldError("mediaDescription")}
+            {fieldError("publishAt")}
           </div>
-          <div className={styles.row}>
-            <div className={styles.field}>
-              <label htmlFor={`${formId}-mediaCaption`}>{t.newsForm.mediaCaption}</label>
-              <input
-                {...fieldProps("mediaCaption")}
-                value={values.mediaCaption}
-                onChange={(event) => update("mediaCaption", event.target.value)}
-                aria-describedby={`${formId}-mediaCaption-dica${errors.mediaCaption ? ` ${formId}-mediaCaption-erro` : ""}`}
-              />
-              <p id={`${formId}-mediaCaption-dica`} className={styles.hint}>
-                {t.newsForm.mediaCaptionHint}
-              </p>
-              {fieldError("mediaCaption")}
-            </div>
-            <div className={styles.field}>
-              <label htmlFor={`${formId}-mediaCredit`}>{t.newsForm.mediaCredit}</label>
-              <input
-                {...fieldProps("mediaCredit")}
-                value={values.mediaCredit}
-                onChange={(event) => update("mediaCredit", event.target.value)}
-                aria-describedby={`${formId}-mediaCredit-dica${errors.mediaCredit ? ` ${formId}-mediaCredit-erro` : ""}`}
-              />
-              <p id={`${formId}-mediaCredit-dica`} className={styles.hint}>
-                {t.newsForm.mediaCreditHint}
-              </p>
-              {fieldError("mediaCredit")}
-            </div>
-          </div>
-        </fieldset>
+        </NewsMediaField>
 
         <div className={styles.actions}>
           <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>

@@ -73,7 +73,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
       initial={valuesFrom(actionData?.values, {
         title: article.title,
         subtitle: article.subtitle,
-        fullContent: article.fullContent,
+        body: article.body,
         category: article.category,
         author: article.author === rest.defaultAuthor ? "" : article.author,
         mediaDescription: article.media?.description ?? "",

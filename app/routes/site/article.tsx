@@ -12,7 +12,7 @@ import { Banner } from "../../components/admin/banner.tsx";
 import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";
 import { ArticleMedia } from "../../components/news/article-media.tsx";
-import { ContentEmbed } from "../../components/news/content-embed.tsx";
+import { RichText } from "../../components/news/rich-text.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime, formatLongDate } from "../../i18n/format.ts";
@@ -20,7 +20,6 @@ import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
-import { contentBlocks } from "../../lib/embeds.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
@@ -131,10 +130,10 @@ export default function Article({ loaderData }: Route.ComponentProps) {
 
       {article.media ? <ArticleMedia media={article.media} title={article.title} /> : null}
 
-      {/* Plain text: React escapes it, and pre-line keeps the editor's line breaks. A link to a YouTube, Instagram,
-          X or TikTok post alone on a line becomes an embed that loads nothing from there before the reader's click. */}
+      {/* The structured body as React elements (never HTML). A link to a YouTube, Instagram, X or TikTok post alone on
+          a line becomes an embed that loads nothing from there before the reader's click. */}
       <div className={styles.content} data-testid="article-content">
-        <ArticleText text={article.fullContent} />
+        <RichText doc={article.body} siteUrl={site.url} />
       </div>
 
       <ShareButtons url={absoluteUrl(site, canonicalPath)} title={article.title} />
@@ -154,20 +153,6 @@ export default function Article({ loaderData }: Route.ComponentProps) {
 
       <MostRead items={mostRead} />
     </article>
-  );
-}
-
-/** The article's text: plain text (never HTML) with its line breaks, and the embeds of `contentBlocks`. */
-function ArticleText({ text }: { text: string }) {
-  const blocks = contentBlocks(text);
-  if (blocks.length === 1 && blocks[0]?.type === "text") return <>{blocks[0].text}</>;
-  return (
-    <>
-      {blocks.map((block, index) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one text, fixed for its render: the position is the identity.
-        block.type === "embed" ? <ContentEmbed key={block.key} embed={block.embed} /> : <div key={`text-${index}`}>{block.text}</div>,
-      )}
-    </>
   );
 }
 

@@ -13,6 +13,8 @@ export interface ApiNewsFields {
   title: string;
   subtitle?: string;
   fullContent?: string;
+  /** The structured body (ProseMirror JSON, app/lib/rich-text.ts), sent as its JSON text; wins over fullContent. */
+  body?: object;
   category?: string;
   author?: string;
   isHighlighted?: boolean;
@@ -39,6 +41,7 @@ export async function createNewsThroughApi(
     category: fields.category ?? "Futebol",
     author: fields.author ?? "",
   };
+  if (fields.body) multipart.body = JSON.stringify(fields.body);
   if (fields.isHighlighted) multipart.isHighlighted = "on";
   if (media) {
     multipart.media = media;

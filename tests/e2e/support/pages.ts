@@ -2,7 +2,7 @@
  * Helpers for a browser page of the site: waiting for hydration, opening a path, telling a client-side navigation
  * from a reload, watching picked files and slowing uploads.
  */
-import { expect, type Page, type Response } from "@playwright/test";
+import { expect, type Locator, type Page, type Response } from "@playwright/test";
 import type { RunningSite } from "./site.ts";
 
 /** Waits until React has hydrated the page (the root sets `data-hydrated` on <html>). */
@@ -83,4 +83,32 @@ export async function watchViolations(page: Page): Promise<string[]> {
     );
   });
   return found;
+}
+
+/**
+ * The news form's body: the rich-text editor (its editable area, named "Conteúdo completo"). Waiting for it waits
+ * for the editor's chunk, which loads after hydration (the textarea that stands in for it until then is the
+ * no-JavaScript form's).
+ */
+export function bodyEditor(page: Page): Locator {
+  return page.getByTestId("body-editor");
+}
+
+/**
+ * Types `text` into the body editor in place of what it holds, as a reporter would: a blank line is Enter (a new
+ * paragraph), a single line break Shift+Enter (a line break in the paragraph).
+ */
+export async function fillBody(page: Page, text: string): Promise<void> {
+  const editor = bodyEditor(page);
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.press("Delete");
+  const paragraphs = text.split(/\n{2,}/);
+  for (const [index, paragraph] of paragraphs.entries()) {
+    if (index > 0) await page.keyboard.press("Enter");
+    for (const [lineIndex, line] of paragraph.split("\n").entries()) {
+      if (lineIndex > 0) await page.keyboard.press("Shift+Enter");
+      if (line !== "") await page.keyboard.insertText(line);
+    }
+  }
 }

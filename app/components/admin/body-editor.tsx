@@ -1,0 +1,229 @@
+import { Extension } from "@tiptap/core";
+import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
+import StarterKit from "@tiptap/starter-kit";
+import { Bold, Heading2, Heading3, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2 } from "lucide-react";
+import { type ReactNode, useEffect, useRef } from "react";
+import { t } from "../../i18n/pt-BR.ts";
+import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
+import styles from "./body-editor.module.css";
+
+export interface BodyEditorProps {
+  /** The document the editor opens with (read once). */
+  initial: RichDoc;
+  onChange(doc: RichDoc): void;
+  /** The visible label's id (the editable area is named by it) and the error's id, when there is one. */
+  labelId: string;
+  errorId?: string | undefined;
+  invalid: boolean;
+  disabled: boolean;
+}
+
+/**
+ * The news body's rich-text editor (Tiptap 3 on ProseMirror), loaded only by the newsroom's form (a lazy chunk of
+ * its own). The schema is the one the server accepts (app/lib/rich-text-schema.ts): paragraphs, subheads (h2, h3),
+ * bold, italic, links (http, https, mailto), lists, quotes, rules and line breaks; anything else a paste brings is
+ * dropped by the schema's parsing (scripts, styles, event handlers, unknown tags). Shortcuts: Ctrl+B, Ctrl+I,
+ * Ctrl+K (link), Ctrl+Alt+2/3 (subheads), Ctrl+Shift+7/8 (lists), Ctrl+Shift+B (quote), Ctrl+Z / Ctrl+Shift+Z.
+ */
+export default function BodyEditor({ initial, onChange, labelId, errorId, invalid, disabled }: BodyEditorProps) {
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const editLinkRef = useRef<(editor: Editor) => void>(editLink);
+
+  const editor = useEditor({
+    immediatelyRender: false,
+    content: initial,
+    extensions: [
+      StarterKit.configure({
+        heading: { levels: [2, 3] },
+        code: false,
+        codeBlock: false,
+        strike: false,
+        underline: false,
+        link: {
+          openOnClick: false,
+          autolink: true,
+          linkOnPaste: true,
+          defaultProtocol: "https",
+          // Only what the server keeps: a pasted javascript: or data: link is text, not a link.
+          isAllowedUri: (url) => safeHref(url) !== null,
+          HTMLAttributes: { target: null, rel: null },
+        },
+      }),
+      Extension.create({
+        name: "linkShortcut",
+        addKeyboardShortcuts() {
+          return {
+            "Mod-k": ({ editor }) => {
+              editLinkRef.current(editor as Editor);
+              return true;
+            },
+          };
+        },
+      }),
+    ],
+    editorProps: {
+      attributes: {
+        class: styles.content!,
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-labelledby": labelId,
+        "data-testid": "body-editor",
+      },
+    },
+    onUpdate: ({ editor }) => onChangeRef.current(editor.getJSON() as RichDoc),
+  });
+
+  useEffect(() => {
+    editor?.setEditable(!disabled);
+  }, [editor, disabled]);
+
+  useEffect(() => {
+    if (!editor) return;
+    editor.view.dom.setAttribute("aria-invalid", invalid ? "true" : "false");
+    if (errorId) editor.view.dom.setAttribute("aria-describedby", errorId);
+    else editor.view.dom.removeAttribute("aria-describedby");
+  }, [editor, invalid, errorId]);
+
+  const state = useEditorState({
+    editor,
+    selector: ({ editor }) =>
+      editor
+        ? {
+            paragraph: editor.isActive("paragraph"),
+            h2: editor.isActive("heading", { level: 2 }),
+            h3: editor.isActive("heading", { level: 3 }),
+            bold: editor.isActive("bold"),
+            italic: editor.isActive("italic"),
+            link: editor.isActive("link"),
+            bulletList: editor.isActive("bulletList"),
+            orderedList: editor.isActive("orderedList"),
+            blockquote: editor.isActive("blockquote"),
+            canUndo: editor.can().undo(),
+            canRedo: editor.can().redo(),
+          }
+        : null,
+  });
+
+  if (!editor || !state) return <div className={styles.loading} aria-hidden="true" />;
+
+  const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) => () => command(editor.chain().focus()).run();
+  const button = (label: string, icon: ReactNode, onClick: () => void, pressed?: boolean, enabled = true) => (
+    <button
+      type="button"
+      className={styles.button}
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed}
+      onClick={onClick}
+      disabled={disabled || !enabled}
+    >
+      {icon}
+    </button>
+  );
+
+  return (
+    <div className={styles.editor} data-invalid={invalid}>
+      <div className={styles.toolbar} role="toolbar" aria-label={t.richText.toolbar} aria-controls={editor.view.dom.id || undefined}>
+        {button(
+          t.richText.paragraph,
+          <Pilcrow size={18} aria-hidden="true" />,
+          run((c) => c.setParagraph()),
+          state.paragraph,
+        )}
+        {button(
+          t.richText.heading2,
+          <Heading2 size={18} aria-hidden="true" />,
+          run((c) => c.toggleHeading({ level: 2 })),
+          state.h2,
+        )}
+        {button(
+          t.richText.heading3,
+          <Heading3 size={18} aria-hidden="true" />,
+          run((c) => c.toggleHeading({ level: 3 })),
+          state.h3,
+        )}
+        <span className={styles.separator} aria-hidden="true" />
+        {button(
+          t.richText.bold,
+          <Bold size={18} aria-hidden="true" />,
+          run((c) => c.toggleBold()),
+          state.bold,
+        )}
+        {button(
+          t.richText.italic,
+          <Italic size={18} aria-hidden="true" />,
+          run((c) => c.toggleItalic()),
+          state.italic,
+        )}
+        {button(t.richText.link, <Link2 size={18} aria-hidden="true" />, () => editLink(editor), state.link)}
+        <span className={styles.separator} aria-hidden="true" />
+        {button(
+          t.richText.bulletList,
+          <List size={18} aria-hidden="true" />,
+          run((c) => c.toggleBulletList()),
+          state.bulletList,
+        )}
+        {button(
+          t.richText.orderedList,
+          <ListOrdered size={18} aria-hidden="true" />,
+          run((c) => c.toggleOrderedList()),
+          state.orderedList,
+        )}
+        {button(
+          t.richText.blockquote,
+          <Quote size={18} aria-hidden="true" />,
+          run((c) => c.toggleBlockquote()),
+          state.blockquote,
+        )}
+        {button(
+          t.richText.horizontalRule,
+          <Minus size={18} aria-hidden="true" />,
+          run((c) => c.setHorizontalRule()),
+        )}
+        <span className={styles.separator} aria-hidden="true" />
+        {button(
+          t.richText.undo,
+          <Undo2 size={18} aria-hidden="true" />,
+          run((c) => c.undo()),
+          undefined,
+          state.canUndo,
+        )}
+        {button(
+          t.richText.redo,
+          <Redo2 size={18} aria-hidden="true" />,
+          run((c) => c.redo()),
+          undefined,
+          state.canRedo,
+        )}
+      </div>
+      <EditorContent editor={editor} />
+    </div>
+  );
+}
+
+/** Asks for the link's address (empty removes the link) and refuses one that is not http, https or mailto. */
+function editLink(editor: Editor) {
+  const current = (editor.getAttributes("link").href as string | undefined) ?? "";
+  const answer = window.prompt(t.richText.linkPrompt, current);
+  if (answer === null) return;
+  if (answer.trim() === "") {
+    editor.chain().focus().extendMarkRange("link").unsetLink().run();
+    return;
+  }
+  const href = safeHref(answer);
+  if (!href) {
+    window.alert(t.richText.linkInvalid);
+    return;
+  }
+  if (editor.state.selection.empty && !editor.isActive("link")) {
+    // Nothing selected: the address goes in as the link's text.
+    editor
+      .chain()
+      .focus()
+      .insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] })
+      .run();
+    return;
+  }
+  editor.chain().focus().extendMarkRange("link").setLink({ href }).run();
+}

@@ -1,0 +1,72 @@
+import { useState } from "react";
+import { t } from "../../i18n/pt-BR.ts";
+import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
+
+/** What the JSON API answers a save with (success, or an error with its code). */
+export interface NewsSaveAnswer {
+  id?: string;
+  media?: "saved" | "new" | "existing" | "none";
+  status?: NewsStatus;
+  publishedAt?: string;
+  error?: { code?: string; message?: string; current?: NewsConflictCurrent };
+}
+
+export type SubmitStatus = "idle" | "submitting" | "success" | "error";
+export type SubmitProgress = { percent: number; stage: "upload" | "processing" } | null;
+
+interface Handlers {
+  onSaved(answer: Required<Pick<NewsSaveAnswer, "id" | "media">> & NewsSaveAnswer): void;
+  onConflict(current: NewsConflictCurrent): void;
+  onFailed(detail: string): void;
+}
+
+/**
+ * Sending the news form with JavaScript: the data goes to the JSON API over XMLHttpRequest (POST /api/news, or PUT
+ * /api/news/:id when editing), so the real upload progress (bytes sent) can be shown, then a "processing" stage
+ * while the server re-encodes the media. The caller decides what a success, a conflict (409) or a failure means.
+ */
+export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: string | undefined }) {
+  const [status, setStatus] = useState<SubmitStatus>("idle");
+  const [progress, setProgress] = useState<SubmitProgress>(null);
+
+  function post(body: FormData, withFile: boolean, handlers: Handlers) {
+    setStatus("submitting");
+    setProgress(withFile ? { percent: 0, stage: "upload" } : null);
+    const request = new XMLHttpRequest();
+    request.open(editing ? "PUT" : "POST", editing ? `/api/news/${newsId}` : "/api/news");
+    request.responseType = "json";
+    request.upload.onprogress = (progressEvent) => {
+      if (withFile && progressEvent.lengthComputable) {
+        setProgress({ percent: Math.round((progressEvent.loaded / progressEvent.total) * 100), stage: "upload" });
+      }
+    };
+    request.upload.onload = () => {
+      if (withFile) setProgress({ percent: 100, stage: "processing" });
+    };
+    const fail = (detail: string) => {
+      setStatus("error");
+      setProgress(null);
+      handlers.onFailed(detail);
+    };
+    request.onerror = () => fail(t.newsForm.unknownError);
+    request.onload = () => {
+      const answer = request.response as NewsSaveAnswer | null;
+      if (request.status >= 200 && request.status < 300 && answer?.id && answer.media) {
+        setStatus("success");
+        setProgress(null);
+        handlers.onSaved({ ...answer, id: answer.id, media: answer.media });
+        return;
+      }
+      if (request.status === 409 && answer?.error?.code === "news_version_conflict" && answer.error.current) {
+        setStatus("error");
+        setProgress(null);
+        handlers.onConflict(answer.error.current);
+        return;
+      }
+      fail(answer?.error?.message ?? t.newsForm.unknownError);
+    };
+    request.send(body);
+  }
+
+  return { status, setStatus, progress, post, busy: status === "submitting" };
+}

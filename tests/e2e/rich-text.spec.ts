@@ -1,0 +1,292 @@
+/**
+ * The news body's rich-text editor (Tiptap) in the real newsroom form, and what readers get from its structured
+ * content: the article with and without JavaScript, and the RSS feed. Real server, real database, real Chromium.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { bodyEditor, createNewsThroughApi, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import { type RunningSite, startSite } from "./support/site.ts";
+
+const test = base.extend<Record<never, never>, { richSite: RunningSite }>({
+  richSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      const site = await startSite({ env: { LOGIN_RATE_LIMIT: "1000" } });
+      try {
+        await use(site);
+      } finally {
+        await site.stop();
+      }
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+});
+
+test.afterEach(async ({ page }) => {
+  await page.goto("about:blank");
+});
+
+let counter = 0;
+const uniqueTitle = (what: string) => `${what} ${process.pid}-${Date.now().toString(36)}-${++counter}`;
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const toolbar = (page: Page) => page.getByRole("toolbar", { name: t.richText.toolbar });
+const tool = (page: Page, label: string) => toolbar(page).getByRole("button", { name: label, exact: true });
+
+async function fillHead(page: Page, title: string) {
+  await field(page, t.newsForm.title).fill(title);
+  await field(page, t.newsForm.subtitle).fill("Subtítulo do teste do editor.");
+  await field(page, t.newsForm.category).fill("Futebol");
+}
+
+/** The stored body of the news item titled `title`. */
+async function storedBody(site: RunningSite, title: string): Promise<{ id: string; body: { content: unknown[] }; fullContent: string }> {
+  const [row] = await siteQuery<{ id: string; body: string; full_content: string }>(
+    site,
+    "select id, body, full_content from news where title = ?",
+    title,
+  );
+  if (!row) throw new Error(`no news titled ${title}`);
+  return { id: row.id, body: JSON.parse(row.body), fullContent: row.full_content };
+}
+
+async function publish(page: Page) {
+  await page.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
+  await expect(page.getByTestId("banner-success")).toBeVisible();
+}
+
+test.describe("editor de texto rico (corpo da notícia)", () => {
+  test.beforeEach(async ({ page, richSite }) => {
+    await signInAsAdmin(page, richSite);
+  });
+
+  test("atalhos (Ctrl+B, Ctrl+I) e a barra (intertítulo, lista, link) com aria-pressed; o artigo mostra a formatação", async ({ page, richSite }) => {
+    const title = uniqueTitle("Texto rico");
+    await openPage(page, richSite, "/add-news");
+    await fillHead(page, title);
+    const editor = bodyEditor(page);
+    await expect(editor).toHaveAccessibleName(t.newsForm.fullContent);
+    await editor.click();
+    await page.keyboard.insertText("Abertura com ");
+    await page.keyboard.press("ControlOrMeta+b");
+    await expect(tool(page, t.richText.bold)).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.insertText("negrito");
+    await page.keyboard.press("ControlOrMeta+b");
+    await expect(tool(page, t.richText.bold)).toHaveAttribute("aria-pressed", "false");
+    await page.keyboard.insertText(" e ");
+    await page.keyboard.press("ControlOrMeta+i");
+    await page.keyboard.insertText("itálico");
+    await page.keyboard.press("ControlOrMeta+i");
+    await page.keyboard.insertText(".");
+    await page.keyboard.press("Enter");
+    await tool(page, t.richText.heading2).click();
+    await expect(tool(page, t.richText.heading2)).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.insertText("O intertítulo");
+    await page.keyboard.press("Enter");
+    await tool(page, t.richText.bulletList).click();
+    await page.keyboard.insertText("primeiro item");
+    await page.keyboard.press("Enter");
+    await page.keyboard.insertText("segundo item");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await expect(tool(page, t.richText.bulletList)).toHaveAttribute("aria-pressed", "false");
+    await page.keyboard.insertText("Leia ");
+    // The link button asks for the address: javascript: is refused (an alert), https is taken.
+    const answers = ["javascript:alert(1)", "https://example.org/regulamento"];
+    const alerts: string[] = [];
+    page.on("dialog", async (dialog) => {
+      if (dialog.type() === "prompt") await dialog.accept(answers.shift());
+      else {
+        alerts.push(dialog.message());
+        await dialog.accept();
+      }
+    });
+    await tool(page, t.richText.link).click();
+    await expect.poll(() => alerts).toEqual([t.richText.linkInvalid]);
+    await tool(page, t.richText.link).click();
+    await expect(editor.locator('a[href="https://example.org/regulamento"]')).toHaveText("https://example.org/regulamento");
+
+    await publish(page);
+    const saved = await storedBody(richSite, title);
+    expect(saved.body.content).toEqual([
+      {
+        type: "paragraph",
+        content: [
+          { type: "text", text: "Abertura com " },
+          { type: "text", text: "negrito", marks: [{ type: "bold" }] },
+          { type: "text", text: " e " },
+          { type: "text", text: "itálico", marks: [{ type: "italic" }] },
+          { type: "text", text: "." },
+        ],
+      },
+      { type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "O intertítulo" }] },
+      {
+        type: "bulletList",
+        content: [
+          { type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "primeiro item" }] }] },
+          { type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "segundo item" }] }] },
+        ],
+      },
+      {
+        type: "paragraph",
+        content: [
+          { type: "text", text: "Leia " },
+          { type: "text", text: "https://example.org/regulamento", marks: [{ type: "link", attrs: { href: "https://example.org/regulamento" } }] },
+        ],
+      },
+    ]);
+    expect(saved.fullContent).toBe(
+      "Abertura com negrito e itálico.\n\nO intertítulo\n\n• primeiro item\n• segundo item\n\nLeia https://example.org/regulamento",
+    );
+
+    await openPage(page, richSite, `/article/${saved.id}`);
+    const content = page.getByTestId("article-content");
+    await expect(content.locator("strong")).toHaveText("negrito");
+    await expect(content.locator("em")).toHaveText("itálico");
+    await expect(content.getByRole("heading", { level: 2, name: "O intertítulo" })).toBeVisible();
+    await expect(content.locator("ul > li")).toHaveText(["primeiro item", "segundo item"]);
+    await expect(content.getByRole("link", { name: "https://example.org/regulamento" })).toHaveAttribute("rel", "noopener noreferrer nofollow");
+  });
+
+  test("colar do Word, do Google Docs e de uma página: estrutura e links ficam; script, eventos, estilos e tags desconhecidas saem", async ({
+    page,
+    richSite,
+  }) => {
+    const title = uniqueTitle("Texto colado");
+    await openPage(page, richSite, "/add-news");
+    await fillHead(page, title);
+    await bodyEditor(page).click();
+    const html = [
+      // A web page: a script, an event handler, a style, an unknown tag, a javascript: link and a real one.
+      '<h2 style="color:red" onclick="window.__pwned=1">Título colado</h2>',
+      '<p>Texto com <a href="https://example.org/fonte" onmouseover="window.__pwned=1" target="_blank">a fonte</a>',
+      ' e <a href="javascript:window.__pwned=1">um link mau</a>.<script>window.__pwned = 1</script></p>',
+      '<marquee>tag desconhecida</marquee><iframe src="https://example.org"></iframe><img src=x onerror="window.__pwned=1">',
+      // Word: classes, mso styles, <o:p>.
+      "<p class=MsoNormal style='mso-margin-top-alt:auto'><b><span style='font-family:Calibri'>Do Word</span></b><o:p></o:p></p>",
+      "<ul><li class=MsoListParagraph>item do Word</li></ul>",
+      // Google Docs: everything in a <b style="font-weight:normal">, bold and italic as styles.
+      '<b style="font-weight:normal;" id="docs-internal-guid-1"><p dir="ltr"><span style="font-weight:700;">Docs negrito</span>',
+      '<span style="font-style:italic;"> docs itálico</span></p></b>',
+    ].join("");
+    await page.evaluate((value) => {
+      const target = document.querySelector('[data-testid="body-editor"]')!;
+      const data = new DataTransfer();
+      data.setData("text/html", value);
+      data.setData("text/plain", "texto simples");
+      target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }, html);
+    const editor = bodyEditor(page);
+    await expect(editor.getByRole("heading", { level: 2, name: "Título colado" })).toBeVisible();
+    await expect(editor.locator('a[href="https://example.org/fonte"]')).toHaveText("a fonte");
+    expect(await editor.locator("script, iframe, img, marquee, [onclick], [onmouseover], [onerror], [style]").count()).toBe(0);
+    await expect(editor.locator('a[href^="javascript"]')).toHaveCount(0);
+    await expect(editor.getByText("um link mau")).toBeVisible();
+    await expect(editor.locator("strong", { hasText: "Do Word" })).toBeVisible();
+    await expect(editor.locator("li", { hasText: "item do Word" })).toBeVisible();
+    await expect(editor.locator("strong", { hasText: "Docs negrito" })).toBeVisible();
+    await expect(editor.locator("em", { hasText: "docs itálico" })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    await publish(page);
+    const saved = JSON.stringify((await storedBody(richSite, title)).body);
+    expect(saved).toContain('{"type":"link","attrs":{"href":"https://example.org/fonte"}}');
+    expect(saved).not.toMatch(/javascript|script|onclick|style|marquee|iframe/i);
+  });
+
+  test("a barra cabe em 375 px e o formulário com o editor passa no axe", async ({ page, richSite }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await openPage(page, richSite, "/add-news");
+    await expect(bodyEditor(page)).toBeVisible();
+    const buttons = toolbar(page).getByRole("button");
+    expect(await buttons.count()).toBe(12);
+    for (const button of await buttons.all()) {
+      const box = await button.boundingBox();
+      expect(box, (await button.getAttribute("aria-label")) ?? "").not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+      expect(box!.height).toBeGreaterThanOrEqual(40);
+    }
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+
+  test("editar uma notícia formatada: o editor abre com a formatação, passa no axe, e salvar só o título a mantém", async ({ page, richSite }) => {
+    const title = uniqueTitle("Para editar");
+    const body = {
+      type: "doc",
+      content: [
+        { type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Intertítulo" }] },
+        {
+          type: "paragraph",
+          content: [
+            { type: "text", text: "forte", marks: [{ type: "bold" }] },
+            { type: "text", text: " e normal." },
+          ],
+        },
+      ],
+    };
+    const id = await createNewsThroughApi(page.context(), richSite, { title, body });
+    await openPage(page, richSite, `/edit-news/${id}`);
+    const editor = bodyEditor(page);
+    await expect(editor.getByRole("heading", { level: 2, name: "Intertítulo" })).toBeVisible();
+    await expect(editor.locator("strong")).toHaveText("forte");
+    await editor.locator("strong").click();
+    await expect(tool(page, t.richText.bold)).toHaveAttribute("aria-pressed", "true");
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    await field(page, t.newsForm.title).fill(`${title} (editada)`);
+    await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+    await expect(page).toHaveURL(`${richSite.url}/article/${id}`);
+    expect((await storedBody(richSite, `${title} (editada)`)).body).toEqual(body);
+  });
+
+  test("sem JavaScript o leitor vê a formatação; o RSS leva o HTML do corpo", async ({ page, browser, richSite }) => {
+    const title = uniqueTitle("Sem JS");
+    // The site's own address (SITE_URL: the test server runs on localhost).
+    const ownSite = richSite.url.replace("127.0.0.1", "localhost");
+    const body = {
+      type: "doc",
+      content: [
+        { type: "heading", attrs: { level: 3 }, content: [{ type: "text", text: "Intertítulo menor" }] },
+        {
+          type: "paragraph",
+          content: [
+            { type: "text", text: "forte", marks: [{ type: "bold" }] },
+            { type: "text", text: " e " },
+            { type: "text", text: "o site", marks: [{ type: "link", attrs: { href: `${ownSite}/news-list` } }] },
+            { type: "hardBreak" },
+            { type: "text", text: "<script>x</script>" },
+          ],
+        },
+        { type: "blockquote", content: [{ type: "paragraph", content: [{ type: "text", text: "Uma citação." }] }] },
+        { type: "orderedList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "um" }] }] }] },
+        { type: "horizontalRule" },
+      ],
+    };
+    const id = await createNewsThroughApi(page.context(), richSite, { title, body });
+    const reader = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const noJs = await reader.newPage();
+      await noJs.goto(`${richSite.url}/article/${id}`);
+      await expect(noJs.locator("html[data-hydrated]")).toHaveCount(0);
+      const content = noJs.getByTestId("article-content");
+      await expect(content.getByRole("heading", { level: 3, name: "Intertítulo menor" })).toBeVisible();
+      await expect(content.locator("strong")).toHaveText("forte");
+      // A link to the site itself has no nofollow.
+      await expect(content.getByRole("link", { name: "o site" })).not.toHaveAttribute("rel", /nofollow/);
+      await expect(content.locator("blockquote")).toHaveText("Uma citação.");
+      await expect(content.locator("ol > li")).toHaveText(["um"]);
+      await expect(content.locator("hr")).toHaveCount(1);
+      await expect(content.getByText("<script>x</script>")).toBeVisible();
+      expect(await content.innerText()).toContain("forte e o site\n<script>x</script>");
+    } finally {
+      await reader.close();
+    }
+
+    const rss = await (await page.request.get(`${richSite.url}/rss.xml`)).text();
+    const item = rss.split("<item>").find((part) => part.includes(title))!;
+    expect(item).toContain("<h3>Intertítulo menor</h3>");
+    expect(item).toContain(`<strong>forte</strong> e <a href="${ownSite}/news-list">o site</a><br/>&lt;script&gt;x&lt;/script&gt;`);
+    expect(item).toContain("<blockquote><p>Uma citação.</p></blockquote><ol><li><p>um</p></li></ol><hr/>");
+  });
+});
