@@ -337,6 +337,9 @@ test("sem JavaScript: 'Despublicar' e restaurar uma versão de uma notícia no a
     await page.getByRole("button", { name: t.newsForm.unpublish, exact: true }).click();
     const ask = page.getByTestId("unpublish-confirm");
     await expect(ask).toContainText(t.newsForm.unpublishText);
+    // The answer opens at the question (it sits after the buttons: Enter in a field still means "Salvar alterações").
+    expect(new URL(page.url()).hash).toBe("#confirmar-despublicar");
+    await expect(ask).toBeInViewport();
     // Nothing saved by the first press.
     expect(await statusNow()).toMatchObject({ status: "published" });
     expect(Number((await statusNow())?.version)).toBe(1);

@@ -134,7 +134,7 @@ export function NewsForm({
   const [opened] = useState(() => ({ initial, publication: loadedPublication }));
   const publication = opened.publication;
   const [publishAt, setPublishAt] = useState(initialPublishAt ?? "");
-  const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus }) | null>(null);
+  const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus; unpublish: boolean }) | null>(null);
   const [values, setValues] = useState<NewsFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>(() => firstErrors(serverResult?.fieldErrors));
   const [picked, setPicked] = useState<PickedFile | null>(null);
@@ -258,7 +258,7 @@ export function NewsForm({
       },
       onConflict(current) {
         // Someone else saved first: nothing is lost, the editor sees what changed and decides.
-        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, intent });
+        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, intent, unpublish });
       },
       onFailed: fail,
     });
@@ -312,7 +312,11 @@ export function NewsForm({
 
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {conflict ? (
-          <NewsConflictPanel conflict={conflict} onReload={() => onReload?.()} onOverwrite={() => send(conflict.intent, conflict.current.version)} />
+          <NewsConflictPanel
+            conflict={conflict}
+            onReload={() => onReload?.()}
+            onOverwrite={() => send(conflict.intent, conflict.current.version, conflict.unpublish)}
+          />
         ) : null}
         {landed && newsId ? (
           // The message is the banner (it clears after 3 s); the links stay.
@@ -320,21 +324,6 @@ export function NewsForm({
             <p className={styles.landedLinks}>
               <Link to={`/article/${newsId}?previa=1`}>{t.newsForm.preview}</Link>
               {landed.published ? <Link to={`/article/${newsId}`}>{t.newsForm.viewPublished}</Link> : null}
-            </p>
-          </div>
-        ) : null}
-        {live && serverResult?.confirmUnpublish ? (
-          // Without JavaScript: the question the dialog asks, with the button that confirms (it sends the form again).
-          <div className={styles.confirm} role="alert" data-testid="unpublish-confirm">
-            <h2>{t.newsForm.unpublishTitle}</h2>
-            <p>{t.newsForm.unpublishText}</p>
-            <p className={styles.landedLinks}>
-              <button type="submit" name="unpublish" value="on" className={buttons.primary}>
-                {t.newsForm.unpublishConfirm}
-              </button>
-              <Link to={`/edit-news/${newsId}`} className={buttons.secondary}>
-                {t.newsForm.unpublishCancel}
-              </Link>
             </p>
           </div>
         ) : null}
@@ -464,6 +453,8 @@ export function NewsForm({
               type="submit"
               name="unpublish"
               value="ask"
+              // Without JavaScript the answer (the question) opens scrolled to it.
+              formAction="#confirmar-despublicar"
               className={`${buttons.secondary} ${styles.unpublish}`}
               disabled={busy}
             >
@@ -471,6 +462,22 @@ export function NewsForm({
             </button>
           ) : null}
         </div>
+        {live && serverResult?.confirmUnpublish ? (
+          // Without JavaScript: the question the dialog asks, with the button that confirms (it sends the form again).
+          // After the actions, so Enter in a field still presses "Salvar alterações" (the first submit button).
+          <div id="confirmar-despublicar" className={styles.confirm} role="alert" data-testid="unpublish-confirm">
+            <h2>{t.newsForm.unpublishTitle}</h2>
+            <p>{t.newsForm.unpublishText}</p>
+            <p className={styles.landedLinks}>
+              <button type="submit" name="unpublish" value="on" className={buttons.primary}>
+                {t.newsForm.unpublishConfirm}
+              </button>
+              <Link to={`/edit-news/${newsId}`} className={buttons.secondary}>
+                {t.newsForm.unpublishCancel}
+              </Link>
+            </p>
+          </div>
+        ) : null}
       </Form>
       <ConfirmDialog
         open={askUnpublish}
