@@ -231,6 +231,8 @@ test("o histórico de uma notícia: as versões com quem e quando, as diferença
   await restoreButton.click();
   const dialog = page.getByRole("alertdialog", { name: t.revisions.restoreLiveTitle });
   await expect(dialog).toContainText(t.revisions.restoreLiveText(1));
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
   await dialog.getByRole("button", { name: t.revisions.restoreCancel }).click();
   await expect(dialog).toHaveCount(0);
   await expect(restoreButton).toBeFocused();
