@@ -239,6 +239,14 @@ export const t = {
     draftSaved: "Rascunho salvo. Só administradores veem esta notícia.",
     scheduledSaved: (when: string) => `Notícia agendada para ${when}.`,
     preview: "Ver como leitor",
+    viewPublished: "Ver publicada",
+    unpublish: "Despublicar",
+    unpublishTitle: "Despublicar esta notícia?",
+    unpublishText:
+      "Ela sai do ar agora: os leitores passam a ver “página não encontrada” e os links compartilhados deixam de funcionar até ela ser publicada de novo. As alterações deste formulário também são salvas.",
+    unpublishConfirm: "Despublicar",
+    unpublishCancel: "Manter publicada",
+    unpublished: "Notícia despublicada: agora é um rascunho, e só administradores a veem.",
     conflict: "Outra pessoa salvou esta notícia depois que você a abriu. Nada foi salvo.",
     conflictChanged: (fields: string[]) =>
       fields.length ? `Mudou: ${fields.join(", ")}.` : "O conteúdo não mudou, só a versão (por exemplo, a situação ou a mídia).",
@@ -282,6 +290,19 @@ export const t = {
     compareTo: "Para",
     noChanges: "Nenhuma diferença entre estas duas versões.",
     restore: "Restaurar esta versão",
+    restoreLiveTitle: "Restaurar uma versão de uma notícia publicada?",
+    restoreLiveText: (n: number) =>
+      `A notícia está no ar: a versão ${n} passa a ser o que os leitores veem agora (título, textos, categoria, autor, destaque e mídia). A versão atual fica guardada no histórico.`,
+    restoreConfirm: "Restaurar no ar",
+    restoreCancel: "Cancelar",
+    status: (label: string) => `Situação: ${label}`,
+    statusChange: {
+      published: "publicou",
+      unpublished: "despublicou (voltou a rascunho)",
+      draft: "cancelou o agendamento (voltou a rascunho)",
+      scheduled: (when: string) => `agendou para ${when}`,
+    },
+    statusChangeBy: (who: string, what: string, when: string) => `${who} ${what} em ${when}.`,
     restored: (n: number) => `Versão restaurada: ela agora é a versão ${n}.`,
     notFound: "Versão não encontrada.",
     fields: {

@@ -33,6 +33,12 @@ const checkbox = z
   .optional()
   .transform((value) => value === true || value === "on" || value === "true" || value === "1");
 
+/** A request to take a published item offline: true when sent as true/"on"/"true"/"1", else absent. */
+const unpublishFlag = z
+  .union([z.boolean(), z.string()])
+  .transform((value) => value === true || value === "on" || value === "true" || value === "1")
+  .optional();
+
 /** Draft, scheduled or published; absent: published for a new item, unchanged for an edit. */
 const status = z.enum(["draft", "scheduled", "published"], { error: t.newsForm.invalidStatus }).optional();
 /** When a scheduled item goes live: "2026-11-25T10:00" on the site's clock, or an ISO instant with its zone. */
@@ -91,6 +97,7 @@ export const newsFormSchema = z
     mediaCredit: text("mediaCredit", null).optional().default(""),
     isHighlighted: checkbox,
     removeMedia: checkbox,
+    unpublish: unpublishFlag,
     ...publishing,
   })
   .superRefine((value, ctx) => {
@@ -132,6 +139,8 @@ export const newsInputSchema = z
     mediaCredit: newsFields.mediaCredit.optional(),
     isHighlighted: checkbox,
     removeMedia: checkbox,
+    /** Take a published item offline (to a draft, or to `status: "scheduled"`); without it a published item stays live. */
+    unpublish: unpublishFlag,
     ...publishing,
   })
   .superRefine((value, ctx) => checkBodyText(value.body, ctx));
@@ -152,6 +161,7 @@ export const newsPatchSchema = z
     body: richDocSchema,
     isHighlighted: flag,
     removeMedia: flag,
+    unpublish: unpublishFlag,
     status: status.unwrap(),
     publishAt: z
       .string({ error: t.newsForm.invalidPublishAt })

@@ -283,13 +283,17 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     expect(seen, "a etapa de processamento aparece depois do envio").toContain("Processando mídia…");
     expect(seen.indexOf("Processando mídia…")).toBeGreaterThan(seen.findIndex((text) => text.startsWith("Enviando…")));
 
-    // The form is cleared.
-    for (const label of ["Título", "Subtítulo", "Categoria", "Autor (opcional)"]) await expect(field(page, label)).toHaveValue("");
-    await expect(bodyEditor(page)).toHaveText("");
-    await expect(page.getByTestId("media-preview")).toHaveCount(0);
+    // The editor lands on the story's edit page: the saved fields, its media, the links to see it, "Salvar alterações".
+    await expect(page).toHaveURL(/\/edit-news\/[^/?]+\?salva=published/);
+    await expect(field(page, "Título")).toHaveValue(title);
+    await expect(field(page, "Autor (opcional)")).toHaveValue("Repórter Teste");
+    await expect(page.getByTestId("media-current")).toBeVisible();
     await expect(page.getByTestId("upload-progress")).toHaveCount(0);
-    await expect(mediaGroup(page).getByText(t.newsForm.mediaPick)).toBeVisible();
-    await expect(submitCreate(page)).toBeEnabled();
+    const landed = page.getByTestId("news-landed");
+    const landedId = new URL(page.url()).pathname.split("/").at(-1);
+    await expect(landed.getByRole("link", { name: t.newsForm.preview })).toHaveAttribute("href", `/article/${landedId}?previa=1`);
+    await expect(landed.getByRole("link", { name: t.newsForm.viewPublished })).toHaveAttribute("href", `/article/${landedId}`);
+    await expect(submitEdit(page)).toBeEnabled();
 
     // The banner clears after 3 s: still there at 2.9 s, gone after 3 s.
     await page.clock.runFor(2_900);
@@ -323,7 +327,8 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await fillNews(page, { title, subtitle: "Sem foto nem vídeo.", fullContent: "Texto.", category: "Vôlei" });
     await submitCreate(page).click();
     await expect(successBanner(page)).toHaveText("Notícia adicionada com sucesso sem mídia");
-    await expect(field(page, "Título")).toHaveValue("");
+    await expect(page).toHaveURL(/\/edit-news\/[^/?]+\?salva=published/);
+    await expect(field(page, "Título")).toHaveValue(title);
 
     await openPage(page, editorSite, "/news-list");
     await cardOf(page, title).click();
@@ -498,8 +503,10 @@ test.describe("sem JavaScript", () => {
       expect(new URL(request.url()).pathname).toBe("/add-news");
       expect(request.headers()["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
       await expect(successBanner(page)).toHaveText("Notícia adicionada com sucesso com mídia salva no armazenamento local");
-      // A fresh, empty form.
-      await expect(field(page, "Título")).toHaveValue("");
+      // Landed on the story's edit page, with the links to see it.
+      await expect(page).toHaveURL(/\/edit-news\/[^/?]+\?salva=published/);
+      await expect(field(page, "Título")).toHaveValue(title);
+      await expect(page.getByTestId("news-landed").getByRole("link", { name: t.newsForm.viewPublished })).toBeVisible();
 
       await page.goto(`${editorSite.url}/news-list?tab=1`);
       const card = cardOf(page, title);

@@ -3,6 +3,7 @@
  * shows (with its banner and a preview) for the newsroom; a schedule a few seconds ahead goes live on an open
  * reader page by itself; two editors of one item do not overwrite each other silently.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
 import { expect, expectNoReload, expectStatus, markPage, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
@@ -66,8 +67,14 @@ test("um rascunho é 404 para o leitor (página, API, lista, busca) e aparece pa
   await field(editor, t.newsForm.fullContent).fill("Texto que ninguém de fora pode ler ainda.");
   await field(editor, t.newsForm.category).fill("Futebol");
   await editor.getByRole("button", { name: t.newsForm.saveDraft, exact: true }).click();
+  // The first save lands on the story's edit page, with the message and a link to see it as readers will (not yet live).
+  await expect(editor).toHaveURL(/\/edit-news\/[^/?]+\?salva=draft/);
   await expect(editor.getByTestId("banner-success")).toHaveText(t.newsForm.draftSaved);
   const id = await idOf(site, title);
+  expect(new URL(editor.url()).pathname).toBe(`/edit-news/${id}`);
+  await expect(editor.getByLabel(t.newsForm.title, { exact: true })).toHaveValue(title);
+  await expect(editor.getByTestId("news-landed").getByRole("link", { name: t.newsForm.preview })).toHaveAttribute("href", `/article/${id}?previa=1`);
+  await expect(editor.getByRole("link", { name: t.newsForm.viewPublished })).toHaveCount(0);
   expect((await siteQuery<{ status: string }>(site, "SELECT status FROM news WHERE id = ?", id))[0]?.status).toBe("draft");
 
   // Readers: the article does not exist, anywhere.
@@ -219,10 +226,20 @@ test("o histórico de uma notícia: as versões com quem e quando, as diferença
   await expect(comparison.locator("ins").first()).toContainText("Título");
   await expect(comparison.getByText(t.revisions.fields.fullContent!, { exact: true })).toBeVisible();
 
-  await versions
-    .nth(1)
-    .getByRole("button", { name: `${t.revisions.restore}: ${t.revisions.version(1)}` })
-    .click();
+  // The story is live: restoring asks first. Cancelling changes nothing.
+  const restoreButton = versions.nth(1).getByRole("button", { name: `${t.revisions.restore}: ${t.revisions.version(1)}` });
+  await restoreButton.click();
+  const dialog = page.getByRole("alertdialog", { name: t.revisions.restoreLiveTitle });
+  await expect(dialog).toContainText(t.revisions.restoreLiveText(1));
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  await dialog.getByRole("button", { name: t.revisions.restoreCancel }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(restoreButton).toBeFocused();
+  const [unchanged] = await siteQuery<{ version: number | string }>(site, "SELECT version FROM news WHERE id = ?", site.articleId);
+  expect(Number(unchanged?.version)).toBe(2);
+  await restoreButton.click();
+  await dialog.getByRole("button", { name: t.revisions.restoreConfirm }).click();
   await expect(page.getByTestId("banner-success")).toHaveText(t.revisions.restored(3));
   await expect(versions).toHaveCount(3);
   await expect(versions.nth(0)).toContainText("Notícia publicada de janeiro");
@@ -236,4 +253,122 @@ test("o histórico de uma notícia: as versões com quem e quando, as diferença
   const readerPage = await reader.newPage();
   await readerPage.goto(`${site.url}/edit-news/${site.articleId}/historico`);
   await expect(readerPage).toHaveURL(/\/admin\/login/);
+});
+
+test("uma notícia publicada: 'Salvar alterações' e um 'Salvar rascunho' antigo a mantêm no ar; 'Despublicar' pergunta, e o histórico mostra quem publicou e despublicou", async ({
+  site,
+  admin,
+  reader,
+}) => {
+  const id = site.articleId;
+  const editor = await admin.newPage();
+  await openPage(editor, site, `/edit-news/${id}`);
+  await expect(editor.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.published);
+  // Live: no draft or schedule button, the save keeps it published, and "Despublicar" stands apart.
+  await expect(editor.getByRole("button", { name: t.newsForm.saveDraft, exact: true })).toHaveCount(0);
+  await expect(editor.getByRole("button", { name: t.newsForm.schedule, exact: true })).toHaveCount(0);
+  await field(editor, t.newsForm.title).fill("Notícia publicada de janeiro, corrigida");
+  await editor.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+  await expect(editor.getByTestId("banner-success")).toBeVisible();
+  const statusNow = async () =>
+    (await siteQuery<{ status: string; version: number | string }>(site, "SELECT status, version FROM news WHERE id = ?", id))[0];
+  await expect.poll(async () => Number((await statusNow())?.version)).toBe(2);
+  expect((await statusNow())?.status).toBe("published");
+
+  // A form opened before (or another client) sends "Salvar rascunho" (status draft, no unpublish): saved, still live.
+  const stale = await admin.request.put(`${site.url}/api/news/${id}`, {
+    multipart: {
+      title: "Notícia publicada de janeiro",
+      subtitle: "Subtítulo",
+      fullContent: "Texto.",
+      category: "Geral",
+      status: "draft",
+      version: "2",
+    },
+    headers: apiHeaders(site),
+  });
+  await expectStatus(stale, 200, "PUT com status draft");
+  expect(((await stale.json()) as { status: string }).status).toBe("published");
+  await expectStatus(await reader.request.get(`${site.url}/api/news/${id}`), 200, "GET do leitor depois do rascunho antigo");
+
+  // "Despublicar": the dialog says what happens; cancelling keeps it live.
+  await openPage(editor, site, `/edit-news/${id}`);
+  const unpublish = editor.getByRole("button", { name: t.newsForm.unpublish, exact: true });
+  await unpublish.click();
+  const dialog = editor.getByRole("alertdialog", { name: t.newsForm.unpublishTitle });
+  await expect(dialog).toContainText(t.newsForm.unpublishText);
+  const axe = await new AxeBuilder({ page: editor }).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  await dialog.getByRole("button", { name: t.newsForm.unpublishCancel }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(unpublish).toBeFocused();
+  expect(await statusNow()).toMatchObject({ status: "published" });
+  expect(Number((await statusNow())?.version)).toBe(3);
+
+  // Confirmed: a draft now, the editor stays on its edit page, readers get "not found".
+  await unpublish.click();
+  await dialog.getByRole("button", { name: t.newsForm.unpublishConfirm }).click();
+  await expect(editor).toHaveURL(new RegExp(`/edit-news/${id}\\?salva=despublicada`));
+  await expect(editor.getByTestId("banner-success")).toHaveText(t.newsForm.unpublished);
+  await expect(editor.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.draft);
+  expect((await statusNow())?.status).toBe("draft");
+  const readerPage = await reader.newPage();
+  expect((await openPage(readerPage, site, `/article/${id}`)).status()).toBe(404);
+
+  // Published again from the form; the history says who did what.
+  await editor.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
+  await expect.poll(async () => (await statusNow())?.status).toBe("published");
+  const [who] = await siteQuery<{ name: string }>(site, 'SELECT u.name FROM news n JOIN "user" u ON u.id = n.updated_by WHERE n.id = ?', id);
+  await openPage(editor, site, `/edit-news/${id}/historico`);
+  const changes = editor.getByTestId("status-change");
+  await expect(changes.first()).toContainText(`${who!.name} ${t.revisions.statusChange.published} em `);
+  await expect(changes.nth(1)).toContainText(`${who!.name} ${t.revisions.statusChange.unpublished} em `);
+  // The first version was published by the seed (no one).
+  await expect(changes.last()).toContainText(`${t.revisions.unknownAuthor} ${t.revisions.statusChange.published}`);
+});
+
+test("sem JavaScript: 'Despublicar' e restaurar uma versão de uma notícia no ar pedem confirmação numa segunda etapa", async ({ site, browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    await signInAsAdmin(context, site);
+    const page = await context.newPage();
+    const id = site.articleId;
+    const statusNow = async () =>
+      (await siteQuery<{ status: string; version: number | string }>(site, "SELECT status, version FROM news WHERE id = ?", id))[0];
+    await page.goto(`${site.url}/edit-news/${id}`);
+    await page.getByRole("button", { name: t.newsForm.unpublish, exact: true }).click();
+    const ask = page.getByTestId("unpublish-confirm");
+    await expect(ask).toContainText(t.newsForm.unpublishText);
+    // The answer opens at the question (it sits after the buttons: Enter in a field still means "Salvar alterações").
+    expect(new URL(page.url()).hash).toBe("#confirmar-despublicar");
+    await expect(ask).toBeInViewport();
+    // Nothing saved by the first press.
+    expect(await statusNow()).toMatchObject({ status: "published" });
+    expect(Number((await statusNow())?.version)).toBe(1);
+    await ask.getByRole("button", { name: t.newsForm.unpublishConfirm, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/edit-news/${id}\\?salva=despublicada`));
+    expect((await statusNow())?.status).toBe("draft");
+
+    // Live again (API), then a restore from the history: a confirmation step first.
+    await expectStatus(
+      await context.request.patch(`${site.url}/api/news/${id}`, { data: { status: "published" }, headers: apiHeaders(site) }),
+      200,
+      "PATCH published",
+    );
+    const versionBefore = Number((await statusNow())?.version);
+    await page.goto(`${site.url}/edit-news/${id}/historico`);
+    await page
+      .getByTestId("versions")
+      .getByRole("listitem")
+      .last()
+      .getByRole("button", { name: new RegExp(`^${t.revisions.restore}`) })
+      .click();
+    const confirm = page.getByTestId("restore-confirm");
+    await expect(confirm).toContainText(t.revisions.restoreLiveTitle);
+    expect(Number((await statusNow())?.version)).toBe(versionBefore);
+    await confirm.getByRole("button", { name: t.revisions.restoreConfirm }).click();
+    await expect(page.getByTestId("banner-success")).toHaveText(t.revisions.restored(versionBefore + 1));
+  } finally {
+    await context.close();
+  }
 });

@@ -177,7 +177,7 @@ test.describe("páginas de categoria e de autor", () => {
     await page.getByLabel(t.newsForm.fullContent, { exact: true }).fill("Texto.");
     await category.fill("volei");
     await page.getByRole("button", { name: t.newsForm.submitCreate }).click();
-    await expect(page.getByLabel(t.newsForm.title, { exact: true })).toHaveValue("");
+    await expect(page).toHaveURL(/\/edit-news\/[^/?]+\?salva=published/);
     const rows = await siteQuery<{ category: string; category_slug: string }>(
       site,
       "SELECT category, category_slug FROM news WHERE title = ?",

@@ -116,6 +116,9 @@ export interface NewsRevisionsTable {
   media_id: string | null;
   saved_by: string | null;
   saved_at: string;
+  /** The version's status and publication date (migration 2026-11-26-700); null on revisions written before it. */
+  status: ColumnType<NewsStatus | null, NewsStatus | null | undefined, NewsStatus | null>;
+  published_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type NewsStatus = "draft" | "scheduled" | "published";

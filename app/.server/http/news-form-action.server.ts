@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
+import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
@@ -7,7 +8,6 @@ import type { AppServices } from "../app.server.ts";
 import { requireAdmin } from "../auth/guards.server.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
-import { formatDateTime } from "../../i18n/format.ts";
 import { NewsConflictError } from "../news/news-editor.service.server.ts";
 import { storeLabelOf, storeStatusOf } from "../storage/store-status.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
@@ -18,6 +18,8 @@ export interface NewsFormActionData {
   fieldErrors?: Partial<Record<string, string[]>>;
   /** The text fields as sent, when they were refused: the form shows them again (a file cannot be kept). */
   values?: Record<string, string>;
+  /** "Despublicar" sent without JavaScript: nothing saved yet, the page asks first (see the news form). */
+  confirmUnpublish?: boolean;
 }
 
 /** The form's text fields as sent (what the form draws again after a refusal). */
@@ -47,7 +49,7 @@ export async function newsFormLoaderData(request: Request, services: Pick<AppSer
 export async function handleNewsFormAction(request: Request, context: RequestContext, newsId: string | null) {
   const viewer = await requireAdmin(request, context);
   const services = servicesOf(context);
-  const { newsEditor, store, log, config } = services;
+  const { newsEditor, log } = services;
   const editing = newsId !== null;
   try {
     return await withUploadSlot(request, viewer.userId, services, () => save(request, newsId, viewer.userId));
@@ -69,6 +71,11 @@ export async function handleNewsFormAction(request: Request, context: RequestCon
 
   async function save(request: Request, newsId: string | null, actor: string) {
     const { fields, file } = await readNewsSubmission(request, services);
+    if (newsId !== null && fields.unpublish === "ask") {
+      // The first press of "Despublicar" without JavaScript saves nothing: the form comes back with the question.
+      await file?.cleanup();
+      return data<NewsFormActionData>({ confirmUnpublish: true, values: sentValues(fields) });
+    }
     const parsed = newsFormSchema.safeParse(fields);
     if (!parsed.success) {
       await file?.cleanup();
@@ -88,13 +95,9 @@ export async function handleNewsFormAction(request: Request, context: RequestCon
       if (error instanceof FieldsError) return data<NewsFormActionData>({ fieldErrors: error.fields, values: sentValues(fields) }, { status: 400 });
       throw error;
     }
+    // An unpublish, and a new story's first save, land on its edit page (which says what happened, with links).
+    if (editing && parsed.data.unpublish) throw redirect(editPageAfterSave(result.id, UNPUBLISHED_OUTCOME, result.version));
     if (editing) throw redirect(`/article/${result.id}`);
-    const success =
-      result.status === "draft"
-        ? t.newsForm.draftSaved
-        : result.status === "scheduled"
-          ? t.newsForm.scheduledSaved(formatDateTime(result.publishedAt, config.timeZone))
-          : t.newsForm.success(false, result.media, storeLabelOf(store));
-    return data<NewsFormActionData>({ success });
+    throw redirect(editPageAfterSave(result.id, result.status, result.version, result.media));
   }
 }

@@ -37,6 +37,12 @@ export interface PublishingInput {
   status?: NewsStatus | undefined;
   publishAt?: string | undefined;
   version?: number | undefined;
+  /**
+   * Whether the save may take a published item offline. A published item only leaves "published" (to a draft, or to
+   * a new schedule) when this is true: a stale form's "Salvar rascunho" or a PUT with `status: "draft"` saves the
+   * changes and the item stays live. True with no status (or "published") means: back to a draft.
+   */
+  unpublish?: boolean | undefined;
 }
 
 /**
@@ -159,7 +165,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
    * new time keeps its own); a draft's date is when it became one (its place in the admin list).
    */
   function publicationAfter(existing: { status: NewsStatus; published_at: string } | null, input: PublishingInput, now: string) {
-    const status = input.status ?? existing?.status ?? "published";
+    const asked = input.unpublish && (!input.status || input.status === "published") ? "draft" : input.status;
+    // A live item stays live unless the request says, on purpose, to take it offline.
+    const status = existing?.status === "published" && !input.unpublish ? "published" : (asked ?? existing?.status ?? "published");
     if (status === "scheduled") {
       const keep = existing?.status === "scheduled" && !input.publishAt;
       return { status, published_at: keep ? existing.published_at : scheduledTime(input.publishAt) };
@@ -331,7 +339,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         id,
         file,
         removeMedia: patch.removeMedia === true,
-        publishing: patch,
+        // PATCH keeps its contract: a `status` sent is meant (`{"status":"draft"}` unpublishes a live item).
+        publishing: { ...patch, unpublish: patch.unpublish === true || (patch.status !== undefined && patch.status !== "published") },
         actor,
         changes: (existing) => {
           const changes: Updateable<NewsTable> = {};

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { NewsContent } from "../../lib/news-view.ts";
-import type { Database, NewsRevisionsTable, NewsTable } from "../db/schema.ts";
+import type { Database, NewsRevisionsTable, NewsStatus, NewsTable } from "../db/schema.ts";
 import { newsContentOf } from "./news-rows.server.ts";
 
 /** One version of a news item as the history shows and compares it. */
@@ -13,10 +13,16 @@ export interface NewsVersionView extends NewsContent {
   savedAt: string;
   /** Who saved it: the account's name (or e-mail), null when unknown (imports, scripts, the scheduler). */
   savedBy: string | null;
+  /** Its status and publication date; null for revisions saved before revisions kept them. */
+  status: NewsStatus | null;
+  publishedAt: string | null;
 }
 
 /** Every version of a news item, newest first: the current one, then its revisions. Null when there is no such item. */
-export async function listNewsVersions(db: Kysely<Database>, newsId: string): Promise<NewsVersionView[] | null> {
+export async function listNewsVersions(
+  db: Kysely<Database>,
+  newsId: string,
+): Promise<Array<NewsVersionView & { statusChange: StatusChange | null }> | null> {
   const current = await db
     .selectFrom("news")
     .leftJoin("user", "user.id", "news.updated_by")
@@ -31,6 +37,8 @@ export async function listNewsVersions(db: Kysely<Database>, newsId: string): Pr
       "news.is_highlighted",
       "news.media_id",
       "news.updated_at as saved_at",
+      "news.status",
+      "news.published_at",
       "user.name as user_name",
       "user.email as user_email",
     ])
@@ -52,21 +60,53 @@ export async function listNewsVersions(db: Kysely<Database>, newsId: string): Pr
       "news_revisions.is_highlighted",
       "news_revisions.media_id",
       "news_revisions.saved_at",
+      "news_revisions.status",
+      "news_revisions.published_at",
       "user.name as user_name",
       "user.email as user_email",
     ])
     .where("news_revisions.news_id", "=", newsId)
     .orderBy("news_revisions.version", "desc")
     .execute();
-  const view = (row: typeof current, revisionId: string | null): NewsVersionView => ({
+  type Row = Omit<typeof current, "status" | "published_at"> & { status: NewsStatus | null; published_at: string | null };
+  const view = (row: Row, revisionId: string | null): NewsVersionView => ({
     revisionId,
     version: row.version,
     ...newsContentOf(row),
     mediaId: row.media_id,
     savedAt: row.saved_at,
     savedBy: row.user_name?.trim() || row.user_email || null,
+    status: row.status,
+    publishedAt: row.published_at,
   });
-  return [view(current, null), ...revisions.map((row) => view(row, row.id))];
+  const versions = [view(current, null), ...revisions.map((row) => view(row, row.id))];
+  return versions.map((version, index) => ({ ...version, statusChange: statusChangeOf(version, versions[index + 1] ?? null) }));
+}
+
+/**
+ * What a version did to the item's publication, against the version before it (`older`; null for the first):
+ * published it, took it offline, scheduled it (or moved its schedule), or nothing. Unknown (null) when either
+ * status is unknown (revisions saved before revisions kept it).
+ */
+export function statusChangeOf(
+  version: Pick<NewsVersionView, "status" | "publishedAt">,
+  older: Pick<NewsVersionView, "status" | "publishedAt"> | null,
+): StatusChange | null {
+  if (!version.status) return null;
+  if (!older) return version.status === "draft" ? null : { kind: version.status, publishedAt: version.publishedAt };
+  if (!older.status) return null;
+  if (version.status === "scheduled" && (older.status !== "scheduled" || older.publishedAt !== version.publishedAt))
+    return { kind: "scheduled", publishedAt: version.publishedAt };
+  if (version.status === older.status) return null;
+  if (version.status === "published") return { kind: "published", publishedAt: version.publishedAt };
+  return { kind: older.status === "published" ? "unpublished" : "draft", publishedAt: version.publishedAt };
+}
+
+/** A change of publication: published, unpublished (was live, now a draft), back to a draft (was scheduled), scheduled. */
+export interface StatusChange {
+  kind: "published" | "unpublished" | "draft" | "scheduled";
+  /** The publication date the version had (for a schedule: when it goes live). */
+  publishedAt: string | null;
 }
 
 /** The revision that keeps `row` (the version a save is about to replace). */
@@ -85,6 +125,8 @@ export function revisionOf(row: Selectable<NewsTable>): Insertable<NewsRevisions
     media_id: row.media_id,
     saved_by: row.updated_by,
     saved_at: row.updated_at,
+    status: row.status,
+    published_at: row.published_at,
   };
 }
 

@@ -39,7 +39,8 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
     const now = clock().toISOString();
     const rows = await db
       .updateTable("news")
-      .set((eb) => ({ status: "published", updated_at: now, version: eb("version", "+", 1) }))
+      // Saved by no one (the history says the story went live at this time, not that the person who scheduled it published it again).
+      .set((eb) => ({ status: "published", updated_at: now, updated_by: null, version: eb("version", "+", 1) }))
       .where("status", "=", "scheduled")
       .where("published_at", "<=", now)
       .returning("id")

@@ -6,10 +6,12 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
+import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { DriveConnectionCard, DriveForms, type DriveStatusView } from "./drive-connection.tsx";
 import type { PickedFile } from "./media-picker.tsx";
 import { changedFields, type NewsConflict, NewsConflictPanel } from "./news-conflict-panel.tsx";
@@ -55,7 +57,18 @@ interface NewsFormProps {
   /** The Google Drive connection (MEDIA_STORE=gdrive only): shows its card instead of the plain warning. */
   drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */
-  serverResult?: { success?: string; error?: string; fieldErrors?: Partial<Record<string, string[]>>; values?: Record<string, string> } | undefined;
+  serverResult?:
+    | {
+        success?: string;
+        error?: string;
+        fieldErrors?: Partial<Record<string, string[]>>;
+        values?: Record<string, string>;
+        /** Without JavaScript, "Despublicar" first comes back with this: the question, then a second button confirms. */
+        confirmUnpublish?: boolean;
+      }
+    | undefined;
+  /** Where a save landed the editor (a new story's first save, an unpublish): the banner's message and the links to see it. */
+  landed?: { message: string; published: boolean } | null | undefined;
   /** The site's time zone: the schedule field is on its clock. */
   timeZone: string;
   /** Editing: the item's status, dates and version as loaded. */
@@ -112,6 +125,7 @@ export function NewsForm({
   publication: loadedPublication,
   initialPublishAt,
   onReload,
+  landed,
 }: NewsFormProps) {
   const editing = mode === "edit";
   const navigate = useNavigate();
@@ -120,24 +134,28 @@ export function NewsForm({
   const [opened] = useState(() => ({ initial, publication: loadedPublication }));
   const publication = opened.publication;
   const [publishAt, setPublishAt] = useState(initialPublishAt ?? "");
-  const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus }) | null>(null);
+  const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus; unpublish: boolean }) | null>(null);
   const [values, setValues] = useState<NewsFormValues>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>(() => firstErrors(serverResult?.fieldErrors));
   const [picked, setPicked] = useState<PickedFile | null>(null);
   const [removeMedia, setRemoveMedia] = useState(false);
   const submit = useNewsSubmit({ editing, newsId });
   const { status, progress } = submit;
-  // A new, empty editor after a new item is saved (the editor reads its document once).
-  const [bodyKey, setBodyKey] = useState(0);
   const [banner, setBanner] = useState<{ kind: BannerKind; message: string } | null>(() =>
-    serverResult?.error
-      ? { kind: "error", message: serverResult.error }
-      : serverResult?.success
-        ? { kind: "success", message: serverResult.success }
-        : null,
+    landed
+      ? { kind: "success", message: landed.message }
+      : serverResult?.error
+        ? { kind: "error", message: serverResult.error }
+        : serverResult?.success
+          ? { kind: "success", message: serverResult.success }
+          : null,
   );
   const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
   const formId = useId();
+  const [askUnpublish, setAskUnpublish] = useState(false);
+  const unpublishButton = useRef<HTMLButtonElement>(null);
+  // A published story offers "Salvar alterações" and, apart, "Despublicar" (asked first); never a draft or a schedule.
+  const live = editing && publication?.status === "published";
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
@@ -174,11 +192,15 @@ export function NewsForm({
     if (status === "submitting") return;
     // The button pressed says what to do with the item (Enter in a field presses the first one: a draft, the safe one).
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.name === "unpublish") {
+      setAskUnpublish(true);
+      return;
+    }
     const intent = (submitter?.value || "published") as NewsStatus;
     send(intent, publication?.version);
   }
 
-  function send(intent: NewsStatus, version: number | undefined) {
+  function send(intent: NewsStatus, version: number | undefined, unpublish = false) {
     if (!storeConnected) {
       setBanner({ kind: "warning", message: t.newsForm.driveRequired });
       return;
@@ -210,6 +232,7 @@ export function NewsForm({
       else body.append(key, String(value));
     }
     if (removeMedia && !picked) body.append("removeMedia", "on");
+    if (unpublish) body.append("unpublish", "on");
     body.append("status", intent);
     if (intent === "scheduled") body.append("publishAt", publishAt);
     if (editing && version !== undefined) body.append("version", String(version));
@@ -224,21 +247,18 @@ export function NewsForm({
             : answer.status === "scheduled" && answer.publishedAt
               ? t.newsForm.scheduledSaved(formatDateTime(answer.publishedAt, timeZone))
               : t.newsForm.success(editing, answer.media, storeLabel);
-        setBanner({ kind: "success", message });
-        if (editing) {
-          const id = answer.id;
-          timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
-        } else {
-          setValues(EMPTY_NEWS_FORM);
-          setBodyKey((key) => key + 1);
-          setPicked(null);
-          setPublishAt("");
-          submit.setStatus("idle");
+        if (!editing || unpublish) {
+          // A new story's first save, or an unpublish: on to its edit page, which says what happened and links to it.
+          navigate(editPageAfterSave(answer.id, unpublish ? UNPUBLISHED_OUTCOME : (answer.status ?? "published"), answer.version, answer.media));
+          return;
         }
+        setBanner({ kind: "success", message });
+        const id = answer.id;
+        timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
       },
       onConflict(current) {
         // Someone else saved first: nothing is lost, the editor sees what changed and decides.
-        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, intent });
+        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, intent, unpublish });
       },
       onFailed: fail,
     });
@@ -292,7 +312,20 @@ export function NewsForm({
 
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {conflict ? (
-          <NewsConflictPanel conflict={conflict} onReload={() => onReload?.()} onOverwrite={() => send(conflict.intent, conflict.current.version)} />
+          <NewsConflictPanel
+            conflict={conflict}
+            onReload={() => onReload?.()}
+            onOverwrite={() => send(conflict.intent, conflict.current.version, conflict.unpublish)}
+          />
+        ) : null}
+        {landed && newsId ? (
+          // The message is the banner (it clears after 3 s); the links stay.
+          <div className={styles.landed} data-testid="news-landed">
+            <p className={styles.landedLinks}>
+              <Link to={`/article/${newsId}?previa=1`}>{t.newsForm.preview}</Link>
+              {landed.published ? <Link to={`/article/${newsId}`}>{t.newsForm.viewPublished}</Link> : null}
+            </p>
+          </div>
         ) : null}
         {editing && publication ? (
           <p className={styles.hint} data-testid="news-status">
@@ -319,14 +352,7 @@ export function NewsForm({
           <textarea {...fieldProps("subtitle")} rows={4} value={values.subtitle} onChange={(event) => update("subtitle", event.target.value)} />
           {fieldError("subtitle")}
         </div>
-        <NewsBodyField
-          key={bodyKey}
-          formId={formId}
-          body={values.body}
-          onChange={(body) => update("body", body)}
-          error={errors.fullContent}
-          disabled={busy}
-        />
+        <NewsBodyField formId={formId} body={values.body} onChange={(body) => update("body", body)} error={errors.fullContent} disabled={busy} />
         <div className={styles.row}>
           <div className={styles.field}>
             <label htmlFor={`${formId}-category`}>{t.newsForm.category}</label>
@@ -376,45 +402,95 @@ export function NewsForm({
         >
           {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
 
-          <div className={styles.field}>
-            <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
-            <input
-              id={`${formId}-publishAt`}
-              name="publishAt"
-              type="datetime-local"
-              value={publishAt}
-              onChange={(event) => {
-                setPublishAt(event.target.value);
-                if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
-              }}
-              disabled={busy}
-              aria-invalid={errors.publishAt ? true : undefined}
-              aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
-            />
-            <p id={`${formId}-publishAt-dica`} className={styles.hint}>
-              {t.newsForm.publishAtHint(timeZone)}
-            </p>
-            {fieldError("publishAt")}
-          </div>
+          {live ? null : (
+            <div className={styles.field}>
+              <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
+              <input
+                id={`${formId}-publishAt`}
+                name="publishAt"
+                type="datetime-local"
+                value={publishAt}
+                onChange={(event) => {
+                  setPublishAt(event.target.value);
+                  if (errors.publishAt) setErrors(({ publishAt: _removed, ...rest }) => rest);
+                }}
+                disabled={busy}
+                aria-invalid={errors.publishAt ? true : undefined}
+                aria-describedby={errors.publishAt ? `${formId}-publishAt-erro` : `${formId}-publishAt-dica`}
+              />
+              <p id={`${formId}-publishAt-dica`} className={styles.hint}>
+                {t.newsForm.publishAtHint(timeZone)}
+              </p>
+              {fieldError("publishAt")}
+            </div>
+          )}
         </NewsMediaField>
 
         <div className={styles.actions}>
           <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
             {t.newsForm.cancel}
           </Link>
-          {/* The first submit button is what Enter in a field presses: saving a draft never publishes by accident. */}
-          <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
-            {t.newsForm.saveDraft}
-          </button>
-          <button type="submit" name="status" value="scheduled" className={buttons.secondary} disabled={busy}>
-            {t.newsForm.schedule}
-          </button>
+          {live ? null : (
+            <>
+              {/* The first submit button is what Enter in a field presses: saving a draft never publishes by accident. */}
+              <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
+                {t.newsForm.saveDraft}
+              </button>
+              <button type="submit" name="status" value="scheduled" className={buttons.secondary} disabled={busy}>
+                {t.newsForm.schedule}
+              </button>
+            </>
+          )}
+          {/* Live: Enter presses "Salvar alterações" (first), which keeps the story published. */}
           <button type="submit" name="status" value="published" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
             {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
-            {busy ? t.newsForm.saving : editing && publication?.status === "published" ? t.newsForm.submitEdit : t.newsForm.submitCreate}
+            {busy ? t.newsForm.saving : live ? t.newsForm.submitEdit : t.newsForm.submitCreate}
           </button>
+          {live ? (
+            // With JavaScript it opens the dialog (onSubmit); without, the server answers with the same question.
+            <button
+              ref={unpublishButton}
+              type="submit"
+              name="unpublish"
+              value="ask"
+              // Without JavaScript the answer (the question) opens scrolled to it.
+              formAction="#confirmar-despublicar"
+              className={`${buttons.secondary} ${styles.unpublish}`}
+              disabled={busy}
+            >
+              {t.newsForm.unpublish}
+            </button>
+          ) : null}
         </div>
+        {live && serverResult?.confirmUnpublish ? (
+          // Without JavaScript: the question the dialog asks, with the button that confirms (it sends the form again).
+          // After the actions, so Enter in a field still presses "Salvar alterações" (the first submit button).
+          <div id="confirmar-despublicar" className={styles.confirm} role="alert" data-testid="unpublish-confirm">
+            <h2>{t.newsForm.unpublishTitle}</h2>
+            <p>{t.newsForm.unpublishText}</p>
+            <p className={styles.landedLinks}>
+              <button type="submit" name="unpublish" value="on" className={buttons.primary}>
+                {t.newsForm.unpublishConfirm}
+              </button>
+              <Link to={`/edit-news/${newsId}`} className={buttons.secondary}>
+                {t.newsForm.unpublishCancel}
+              </Link>
+            </p>
+          </div>
+        ) : null}
       </Form>
+      <ConfirmDialog
+        open={askUnpublish}
+        onOpenChange={setAskUnpublish}
+        title={t.newsForm.unpublishTitle}
+        text={t.newsForm.unpublishText}
+        confirmLabel={t.newsForm.unpublishConfirm}
+        cancelLabel={t.newsForm.unpublishCancel}
+        onConfirm={() => send("draft", publication?.version, true)}
+        danger
+        testId="unpublish-dialog"
+        returnFocusTo={unpublishButton}
+      />
     </>
   );
 }

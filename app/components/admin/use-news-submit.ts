@@ -8,6 +8,7 @@ export interface NewsSaveAnswer {
   media?: "saved" | "new" | "existing" | "none";
   status?: NewsStatus;
   publishedAt?: string;
+  version?: number;
   error?: { code?: string; message?: string; current?: NewsConflictCurrent };
 }
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Link, useNavigation, useRevalidator } from "react-router";
+import { data, Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/edit-news";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
@@ -12,6 +12,9 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { toLocalInputValue } from "../../lib/zoned-time.ts";
+import { MEDIA_OUTCOMES, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
+import type { NewsStatus } from "../../lib/news-view.ts";
+import { formatDateTime } from "../../i18n/format.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 export function meta() {
@@ -26,17 +29,43 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
-    return { ...common, article, initialPublishAt, loadError: null };
+    return { ...common, article, initialPublishAt, loadError: null, landed: landedMessage(request, article, config.timeZone, common.storeLabel) };
   } catch (error) {
     const requestId = requestIdFrom(request);
     if (!(error instanceof AppError && error.status < 500)) log.error({ err: error, reqId: requestId }, "news load for editing failed");
     // The page says what went wrong, with the status that goes with it (a missing item is a 404, not a 200).
     const status = error instanceof AppError ? error.status : 500;
     return data(
-      { ...common, article: null, initialPublishAt: "", loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)) },
+      {
+        ...common,
+        article: null,
+        initialPublishAt: "",
+        landed: null,
+        loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
+      },
       { status },
     );
   }
+}
+
+/**
+ * After a save that landed here (`?salva=`): what happened, said from the story as it is now (not from the address),
+ * and whether it is live (the "Ver publicada" link).
+ */
+function landedMessage(request: Request, article: { status: NewsStatus; publishedAt: string }, timeZone: string, storeLabel: string) {
+  const search = new URL(request.url).searchParams;
+  const outcome = search.get("salva");
+  if (!outcome) return null;
+  const media = MEDIA_OUTCOMES.find((name) => name === search.get("midia")) ?? "none";
+  const message =
+    outcome === UNPUBLISHED_OUTCOME && article.status === "draft"
+      ? t.newsForm.unpublished
+      : article.status === "draft"
+        ? t.newsForm.draftSaved
+        : article.status === "scheduled"
+          ? t.newsForm.scheduledSaved(formatDateTime(article.publishedAt, timeZone))
+          : t.newsForm.success(false, media, storeLabel);
+  return { message, published: article.status === "published" };
 }
 
 export function action({ request, params, context }: Route.ActionArgs) {
@@ -46,12 +75,13 @@ export function action({ request, params, context }: Route.ActionArgs) {
 export default function EditNews({ loaderData, actionData, params }: Route.ComponentProps) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
+  const [searchParams] = useSearchParams();
   // A new form only when the editor asks for the saved version (after a conflict), never on a live update.
   const [reloads, setReloads] = useState(0);
   if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
-  const { article, loadError, ...rest } = loaderData;
+  const { article, loadError, landed, ...rest } = loaderData;
   if (!article) {
     return (
       <section className="page-narrow" role="alert">
@@ -64,7 +94,9 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   }
   return (
     <NewsForm
-      key={`${article.id}:${reloads}`}
+      // A landing (`v`: the version just saved) draws a new form; live updates do not.
+      key={`${article.id}:${reloads}:${searchParams.get("v") ?? ""}`}
+      landed={landed}
       onReload={() => {
         void revalidator.revalidate().then(() => setReloads((count) => count + 1));
       }}

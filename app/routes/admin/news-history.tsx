@@ -1,5 +1,6 @@
 import { diffWordsWithSpace } from "diff";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { useRef, useState } from "react";
+import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/news-history";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
@@ -7,6 +8,7 @@ import { requireAdmin } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { listNewsVersions, type NewsVersionView } from "../../.server/news/news-revisions.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
+import { ConfirmDialog } from "../../components/admin/confirm-dialog.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -68,7 +70,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       title: version.title,
       savedAt: formatDateTime(version.savedAt, config.timeZone),
       savedBy: version.savedBy,
+      status: version.status,
+      // What this version did to the publication: "Ana Editora publicou em 25/11/2026 14:32."
+      statusChange: version.statusChange
+        ? t.revisions.statusChangeBy(
+            version.savedBy ?? t.revisions.unknownAuthor,
+            version.statusChange.kind === "scheduled"
+              ? t.revisions.statusChange.scheduled(
+                  version.statusChange.publishedAt ? formatDateTime(version.statusChange.publishedAt, config.timeZone) : "",
+                )
+              : t.revisions.statusChange[version.statusChange.kind],
+            formatDateTime(version.savedAt, config.timeZone),
+          )
+        : null,
     })),
+    live: versions[0]!.status === "published",
+    // Without JavaScript, restoring a version of a live story comes back here first (`?restaurar=`), to confirm.
+    confirmRestore: versions.find((version) => version.revisionId !== null && version.revisionId === search.get("restaurar"))?.version ?? null,
+    confirmRestoreId: search.get("restaurar"),
     comparison: from ? { from: from.version, to: to.version, fields: compare(from, to) } : null,
     // After a restore: the new version it became.
     restoredAs: byVersion(search.get("restaurada"))?.version ?? null,
@@ -82,6 +101,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const revisionId = String(form.get("revisionId") ?? "");
   const version = Number(form.get("version"));
   try {
+    // A live story changes for readers at once: its restore is applied only when confirmed (the dialog, or the
+    // confirmation step without JavaScript).
+    if (form.get("confirmed") !== "1") {
+      const current = await servicesOf(context).news.getNews(params.id, { includeUnpublished: true });
+      if (current.status === "published") {
+        throw redirect(`/edit-news/${encodeURIComponent(params.id)}/historico?restaurar=${encodeURIComponent(revisionId)}`);
+      }
+    }
     const result = await newsEditor.restoreRevision(
       params.id,
       revisionId,
@@ -98,9 +125,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function NewsHistory({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, title, versions, comparison, currentVersion, restoredAs } = loaderData;
+  const { id, title, versions, comparison, currentVersion, restoredAs, live, confirmRestore, confirmRestoreId } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
+  const submit = useSubmit();
+  // The version whose restore the dialog asks about (a live story), and the button that asked.
+  const [asking, setAsking] = useState<{ revisionId: string; version: number } | null>(null);
+  const askedFrom = useRef<HTMLButtonElement | null>(null);
+  const restore = (revisionId: string) =>
+    submit({ revisionId, version: String(currentVersion), confirmed: "1" }, { method: "post", preventScrollReset: true });
   return (
     <section className="page-narrow">
       <h1 className="page-title">{t.revisions.title}</h1>
@@ -111,6 +144,24 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
       {restoredAs ? <Banner kind="success" message={t.revisions.restored(restoredAs)} /> : null}
       {actionData && "error" in actionData ? <Banner kind="error" message={actionData.error} /> : null}
 
+      {live && confirmRestore && confirmRestoreId ? (
+        <div className={styles.confirm} role="alert" data-testid="restore-confirm">
+          <h2>{t.revisions.restoreLiveTitle}</h2>
+          <p>{t.revisions.restoreLiveText(confirmRestore)}</p>
+          <Form method="post" className={styles.confirmActions}>
+            <input type="hidden" name="revisionId" value={confirmRestoreId} />
+            <input type="hidden" name="version" value={currentVersion} />
+            <input type="hidden" name="confirmed" value="1" />
+            <button type="submit" className={buttons.primary} disabled={busy}>
+              {t.revisions.restoreConfirm}
+            </button>
+            <Link to="." className={buttons.secondary}>
+              {t.revisions.restoreCancel}
+            </Link>
+          </Form>
+        </div>
+      ) : null}
+
       {versions.length < 2 ? <p>{t.revisions.none}</p> : null}
       <ol className={styles.versions} data-testid="versions">
         {versions.map((version) => (
@@ -120,6 +171,12 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
               {version.revisionId === null ? ` (${t.revisions.current})` : ""}
             </span>
             <span className={styles.hint}>{t.revisions.savedBy(version.savedBy ?? t.revisions.unknownAuthor, version.savedAt)}</span>
+            {version.status ? <span className={styles.hint}>{t.revisions.status(t.newsForm.statusLabel[version.status])}</span> : null}
+            {version.statusChange ? (
+              <span className={styles.statusChange} data-testid="status-change">
+                {version.statusChange}
+              </span>
+            ) : null}
             <span className={styles.versionTitle}>{version.title}</span>
             {version.revisionId ? (
               <span className={styles.versionActions}>
@@ -133,6 +190,13 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
                     type="submit"
                     className={buttons.secondary}
                     disabled={busy}
+                    onClick={(event) => {
+                      if (!live) return;
+                      // A live story: ask first (without JavaScript the server asks, on this page).
+                      event.preventDefault();
+                      askedFrom.current = event.currentTarget;
+                      setAsking({ revisionId: version.revisionId!, version: version.version });
+                    }}
                     aria-label={`${t.revisions.restore}: ${t.revisions.version(version.version)}`}
                   >
                     {t.revisions.restore}
@@ -143,6 +207,22 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
           </li>
         ))}
       </ol>
+
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title={t.revisions.restoreLiveTitle}
+        text={asking ? t.revisions.restoreLiveText(asking.version) : ""}
+        confirmLabel={t.revisions.restoreConfirm}
+        cancelLabel={t.revisions.restoreCancel}
+        onConfirm={() => {
+          if (asking) restore(asking.revisionId);
+        }}
+        testId="restore-dialog"
+        returnFocusTo={askedFrom}
+      />
 
       {comparison ? (
         <div className={styles.comparison} data-testid="comparison">
