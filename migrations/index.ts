@@ -11,6 +11,7 @@ import * as newsReads from "./2026-11-25-040-news-reads.ts";
 import * as ownershipChecks from "./2026-11-26-401-ownership-checks.ts";
 import * as searchPublishedOnly from "./2026-11-26-500-search-published-only.ts";
 import * as newsBody from "./2026-11-26-600-news-body.ts";
+import * as sponsorRecords from "./2026-11-26-801-sponsor-records.ts";
 
 /** Every migration, in order. Listed statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-401-ownership-checks": ownershipChecks,
   "2026-11-26-500-search-published-only": searchPublishedOnly,
   "2026-11-26-600-news-body": newsBody,
+  "2026-11-26-801-sponsor-records": sponsorRecords,
 };

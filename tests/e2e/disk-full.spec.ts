@@ -171,6 +171,7 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
       fs.writeFileSync(picture, image);
       try {
         await page.locator('input[type="file"]').setInputFiles(picture);
+        await page.getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Patrocinador do disco cheio");
         const answer = page.waitForResponse((response) => response.request().method() === "POST");
         await page.getByRole("button", { name: t.sponsors.add, exact: true }).click();
         expect((await answer).status()).toBe(507);
