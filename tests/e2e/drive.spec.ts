@@ -104,7 +104,7 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
   await expect(connectedLine(page)).toBeVisible();
   await expect(page.getByText(t.sponsors.driveRequired)).toHaveCount(0);
   await imageInput(page).setInputFiles({ name: "patrocinador.png", mimeType: "image/png", buffer: await makeTestImage(400, 400, "png") });
-  await page.getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Loja do Drive");
+  await page.getByRole("region", { name: t.sponsors.addTitle }).getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Loja do Drive");
   await addButton(page).click();
   await expect(page.getByTestId("sponsor-item")).toHaveCount(1, { timeout: 20_000 });
   expect(await countRows(site, "sponsors")).toBe(1);
@@ -153,7 +153,7 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
   drive.revokeAll();
   const filesBefore = drive.files.size;
   await imageInput(page).setInputFiles({ name: "outro.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") });
-  await page.getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Outra loja");
+  await page.getByRole("region", { name: t.sponsors.addTitle }).getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Outra loja");
   await addButton(page).click();
   await expect(page.getByText(t.sponsors.addFailed, { exact: true })).toBeVisible({ timeout: 20_000 });
   await expectNotConnected(page, t.sponsors.driveRequired);
