@@ -396,3 +396,21 @@ test("editar sem reenviar o logo: nome, link e período; fora do período some d
   const anonymous = (await (await fetch(`${site.url}/api/sponsors`)).json()) as { sponsors: unknown[] };
   expect(anonymous.sponsors).toEqual([]);
 });
+
+test("sem JavaScript, excluir também pergunta antes (uma página de confirmação do servidor)", async ({ page, site, browser }) => {
+  await addSponsorThroughApi(page, site, await makeTestImage(120, 120, "png"), { name: "Loja Sem Script" });
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  try {
+    const noJs = await context.newPage();
+    await noJs.goto(`${site.url}/SponsorManager`);
+    await noJs.getByRole("button", { name: t.sponsors.delete("Loja Sem Script"), exact: true }).click();
+    const confirm = noJs.getByRole("group", { name: t.sponsors.deleteTitle });
+    await expect(confirm).toContainText(t.sponsors.deleteText("Loja Sem Script"));
+    expect(await countRows(site, "sponsors")).toBe(1);
+    await confirm.getByRole("button", { name: t.sponsors.deleteConfirm, exact: true }).click();
+    await expect(noJs.getByText(t.sponsors.removed)).toBeVisible();
+    expect(await countRows(site, "sponsors")).toBe(0);
+  } finally {
+    await context.close();
+  }
+});

@@ -60,6 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       intent = fields.intent as Intent;
       id = fields.id ?? null;
       if (intent !== "add") await file?.cleanup();
+      // Without JavaScript the delete button posts straight here: the page then asks (the dialog sends `confirmed`).
+      if (intent === "delete" && fields.confirmed !== "yes") return { intent, id, ok: null, error: null, fields: null, confirm: true };
       if (intent === "delete") {
         await sponsorEditor.deleteSponsor(id ?? "");
         return { intent, id, ok: t.sponsors.removed, error: null, fields: null };
@@ -108,7 +110,7 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
   return defaultShouldRevalidate || (actionStatus !== undefined && actionStatus >= 400);
 }
 
-type ActionResult = { intent: Intent; id: string | null; ok: string | null; error: string | null; fields: FieldErrors | null };
+type ActionResult = { intent: Intent; id: string | null; ok: string | null; error: string | null; fields: FieldErrors | null; confirm?: boolean };
 
 export default function SponsorManager({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
@@ -250,7 +252,7 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
 
       <section className={styles.card} aria-labelledby="atuais">
         <h2 id="atuais">{t.sponsors.currentTitle}</h2>
-        {result && result.intent !== "add" && navigation.state === "idle" ? (
+        {result && result.intent !== "add" && !result.confirm && navigation.state === "idle" ? (
           <Banner kind={result.error ? "error" : "success"} message={(result.error ?? result.ok) as string} />
         ) : null}
         {loadFailed ? (
@@ -306,18 +308,40 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
                       </button>
                     </Form>
                   </details>
-                  <button
-                    type="button"
-                    className={styles.delete}
-                    disabled={busyId === sponsor.id}
-                    aria-label={t.sponsors.delete(sponsor.name)}
-                    onClick={(event) => {
-                      deleteReturnFocus.current = event.currentTarget;
-                      setDeleting(sponsor);
-                    }}
-                  >
-                    <Trash2 aria-hidden="true" size={18} />
-                  </button>
+                  {result?.confirm && result.id === sponsor.id ? (
+                    <Form method="post" className={styles.confirm} role="group" aria-label={t.sponsors.deleteTitle}>
+                      <p>{t.sponsors.deleteText(sponsor.name)}</p>
+                      <input type="hidden" name="intent" value="delete" />
+                      <input type="hidden" name="id" value={sponsor.id} />
+                      <input type="hidden" name="confirmed" value="yes" />
+                      <div className={styles.addActions}>
+                        <a href="/SponsorManager" className={buttons.secondary}>
+                          {t.sponsors.deleteCancel}
+                        </a>
+                        <button type="submit" className={buttons.primary}>
+                          {t.sponsors.deleteConfirm}
+                        </button>
+                      </div>
+                    </Form>
+                  ) : null}
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="id" value={sponsor.id} />
+                    <button
+                      type="submit"
+                      className={styles.delete}
+                      disabled={busyId === sponsor.id}
+                      aria-label={t.sponsors.delete(sponsor.name)}
+                      onClick={(event) => {
+                        // With JavaScript: the alert dialog asks first (without it, the server's confirmation does).
+                        event.preventDefault();
+                        deleteReturnFocus.current = event.currentTarget;
+                        setDeleting(sponsor);
+                      }}
+                    >
+                      <Trash2 aria-hidden="true" size={18} />
+                    </button>
+                  </Form>
                 </li>
               );
             })}
@@ -332,7 +356,7 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
         }}
         returnFocusTo={deleteReturnFocus}
         onConfirm={() => {
-          if (deleting) submit({ intent: "delete", id: deleting.id }, { method: "post" });
+          if (deleting) submit({ intent: "delete", id: deleting.id, confirmed: "yes" }, { method: "post" });
           setDeleting(null);
         }}
       />
