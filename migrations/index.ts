@@ -12,6 +12,7 @@ import * as ownershipChecks from "./2026-11-26-401-ownership-checks.ts";
 import * as searchPublishedOnly from "./2026-11-26-500-search-published-only.ts";
 import * as newsBody from "./2026-11-26-600-news-body.ts";
 import * as revisionStatus from "./2026-11-26-700-revision-status.ts";
+import * as sponsorRecords from "./2026-11-26-801-sponsor-records.ts";
 
 /** Every migration, in order. Listed statically so the server bundle carries them. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-500-search-published-only": searchPublishedOnly,
   "2026-11-26-600-news-body": newsBody,
   "2026-11-26-700-revision-status": revisionStatus,
+  "2026-11-26-801-sponsor-records": sponsorRecords,
 };

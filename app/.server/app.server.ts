@@ -106,7 +106,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     reads,
     readLimiter: createReadLimiter(),
     search: createSearchService({ ...deps, dialect: database.dialect }),
-    sponsors: createSponsorService(deps),
+    sponsors: createSponsorService({ ...deps, timeZone: config.timeZone }),
     mailer,
     betterAuth,
     admins,

@@ -1,4 +1,11 @@
-import { API_PAGE_SIZE_MAX, IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../lib/limits.ts";
+import {
+  API_PAGE_SIZE_MAX,
+  IMPORT_DOCUMENT_ID_MAX_LENGTH,
+  megabytes,
+  NEWS_MEDIA_MAX_BYTES,
+  SPONSOR_IMAGE_MAX_BYTES,
+  SPONSOR_LIMITS,
+} from "../lib/limits.ts";
 
 /**
  * Every user-facing text of the site, in Brazilian Portuguese. Code and tests import from here, so a text
@@ -35,7 +42,8 @@ export const t = {
   footer: {
     noSponsors: "Sua marca pode estar aqui! Entre em contato e seja um patrocinador oficial...",
     sponsorsTitle: "Patrocinadores oficiais",
-    sponsorAlt: (position: number) => `Patrocinador ${position}`,
+    /** After a sponsor's name, for its link (which opens in a new tab). */
+    sponsorLinkHint: "(abre em nova aba)",
     visitSite: "Visite o site",
     followUs: "Siga-nos",
     instagram: "Instagram",
@@ -336,6 +344,9 @@ export const t = {
     listFailedPrefix: "Falha ao buscar patrocinadores",
     addFailedPrefix: "Falha ao adicionar patrocinador",
     deleteFailedPrefix: "Falha ao deletar patrocinador",
+    updateFailedPrefix: "Falha ao atualizar patrocinador",
+    updateFailed: "Falha ao salvar o patrocinador. Por favor, tente novamente.",
+    positionInvalid: "Posição inválida: informe um número inteiro.",
     title: "Gerenciar Patrocinadores",
     addTitle: "Adicionar novo patrocinador",
     pick: "Clique para escolher a imagem do patrocinador",
@@ -345,7 +356,34 @@ export const t = {
     adding: "Adicionando...",
     currentTitle: "Patrocinadores atuais",
     empty: "Nenhum patrocinador adicionado ainda.",
-    delete: (position: number) => `Remover patrocinador ${position}`,
+    delete: (name: string) => `Remover patrocinador ${name}`,
+    /** The name given to a sponsor that came without one (the demo data, the import; the migration wrote the same). */
+    defaultName: (position: number) => `Patrocinador ${position}`,
+    nameLabel: "Nome do patrocinador",
+    linkLabel: "Link (opcional)",
+    linkHint: "Endereço do site do patrocinador, começando com https://",
+    fromLabel: "Exibir a partir de (opcional)",
+    untilLabel: "Exibir até (opcional)",
+    nameRequired: "Informe o nome do patrocinador.",
+    nameTooLong: `O nome do patrocinador pode ter até ${SPONSOR_LIMITS.name} caracteres.`,
+    linkHttps: "O link precisa ser um endereço completo começando com https:// (ex.: https://www.marca.com.br).",
+    linkCredentials: "O link não pode conter usuário ou senha.",
+    linkTooLong: `O link pode ter até ${SPONSOR_LIMITS.link} caracteres.`,
+    dateInvalid: "Data inválida. Use o formato AAAA-MM-DD.",
+    untilBeforeFrom: "A data final precisa ser igual ou posterior à data inicial.",
+    edit: (name: string) => `Editar ${name}`,
+    save: "Salvar alterações",
+    saving: "Salvando...",
+    saved: "Patrocinador atualizado.",
+    moveUp: (name: string) => `Mover ${name} para cima`,
+    moveDown: (name: string) => `Mover ${name} para baixo`,
+    moved: (name: string, position: number) => `${name} agora está na posição ${position}.`,
+    position: (position: number, total: number) => `Posição ${position} de ${total}`,
+    inactive: "Inativo: fora do período de exibição, não aparece para os leitores",
+    deleteTitle: "Excluir patrocinador?",
+    deleteText: (name: string) => `O patrocinador “${name}” e o seu logo serão removidos do site. Esta ação não pode ser desfeita.`,
+    deleteCancel: "Cancelar",
+    deleteConfirm: "Excluir",
     loadFailed: "Falha ao carregar os patrocinadores. Por favor, tente novamente.",
     addFailed: "Falha ao adicionar o patrocinador. Por favor, tente novamente.",
     deleteFailed: "Falha ao remover o patrocinador. Por favor, tente novamente.",

@@ -57,3 +57,6 @@ export const BODIES_IN_FLIGHT_PER_ADDRESS = 8;
  * A body trickled slower (1 byte/s) is cut after 30 s instead of holding its connection for minutes.
  */
 export const BODY_MIN_BYTES_PER_SECOND = 1024;
+
+/** Sponsor records: the most characters of a name and of a link. */
+export const SPONSOR_LIMITS = { name: 80, link: 2000 } as const;

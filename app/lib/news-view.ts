@@ -63,6 +63,16 @@ export interface NewsArticle extends NewsSummary {
 
 export interface SponsorView {
   id: string;
+  name: string;
+  /** https address, or null. */
+  link: string | null;
+  /** Display order, 1 = first. */
+  position: number;
+  /** Calendar dates (YYYY-MM-DD, site time zone, both included) of the window readers see it in; null = open. */
+  activeFrom: string | null;
+  activeUntil: string | null;
+  /** Whether readers see it today (inside its window). */
+  active: boolean;
   createdAt: string;
   image: MediaView | null;
 }

@@ -522,17 +522,21 @@ const API_WRITES: ApiWrite[] = [
   { method: "POST", path: (site) => `/api/news/${site.newsId}`, body: "multipart", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/news/${site.newsId}`, body: "none", adminStatus: 204 },
   { method: "POST", path: () => "/api/sponsors", body: "multipart", adminStatus: 201 },
+  { method: "PATCH", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "json", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "none", adminStatus: 204 },
 ];
 
+const API_SPONSOR = { name: "Patrocínio sem permissão", link: "https://invasao.example/" };
 const API_NEWS = { title: "Criada pela API sem permissão", subtitle: "Subtítulo", fullContent: "Conteúdo", category: "Invasão", isHighlighted: "on" };
 
 async function apiWrite(request: APIRequestContext, site: AuthzSite, write: ApiWrite, headers: Record<string, string>, target = write.path(site)) {
   const isSponsor = target.startsWith("/api/sponsors");
   const options: Parameters<APIRequestContext["fetch"]>[1] = { method: write.method, headers: { ...headers, origin: site.url }, maxRedirects: 0 };
-  if (write.body === "json") options.data = API_NEWS;
+  if (write.body === "json") options.data = isSponsor ? API_SPONSOR : API_NEWS;
   if (write.body === "multipart")
-    options.multipart = isSponsor ? { image: await apiImage() } : { ...API_NEWS, mediaDescription: "Foto de teste.", media: await apiImage() };
+    options.multipart = isSponsor
+      ? { ...API_SPONSOR, image: await apiImage() }
+      : { ...API_NEWS, mediaDescription: "Foto de teste.", media: await apiImage() };
   return request.fetch(site.url + target, options);
 }
 
@@ -603,7 +607,6 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
       ["DELETE", "/api/sponsors"],
       ["POST", `/api/sponsors/${authzSite.sponsorId}`],
       ["PUT", `/api/sponsors/${authzSite.sponsorId}`],
-      ["PATCH", `/api/sponsors/${authzSite.sponsorId}`],
     ];
     for (const cookie of [undefined, nonAdminCookie]) {
       for (const [method, target] of unsupported) {

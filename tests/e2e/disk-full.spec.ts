@@ -158,7 +158,7 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
     // 2. The save: the upload fits, its stored variants do not (sponsor logo).
     fs.rmSync(filler);
     fillDisk(filler, image.length + 96 * 1024);
-    await expectRefused(await post("/api/sponsors", "image"), "patrocinador com o disco quase cheio");
+    await expectRefused(await post("/api/sponsors", "image", { name: "Patrocinador do disco cheio" }), "patrocinador com o disco quase cheio");
     await expectNothingLeft("patrocinador com o disco quase cheio");
 
     // …and through the admin page, where an editor sees the message.
@@ -171,6 +171,7 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
       fs.writeFileSync(picture, image);
       try {
         await page.locator('input[type="file"]').setInputFiles(picture);
+        await page.getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Patrocinador do disco cheio");
         const answer = page.waitForResponse((response) => response.request().method() === "POST");
         await page.getByRole("button", { name: t.sponsors.add, exact: true }).click();
         expect((await answer).status()).toBe(507);
@@ -202,7 +203,7 @@ test("disco cheio: envio e gravação recusados com mensagem clara, nada pela me
     // 4. Space freed: the same uploads go through, and everything is whole.
     fs.rmSync(filler);
     expect((await post("/api/news", "media", newsFields)).status).toBe(201);
-    expect((await post("/api/sponsors", "image")).status).toBe(201);
+    expect((await post("/api/sponsors", "image", { name: "Patrocinador do disco cheio" })).status).toBe(201);
     const after = await expectConsistent(site);
     expect(after.sponsors).toHaveLength(before.sponsors.length + 1);
     expect(after.news.filter((item) => item.media_id)).toHaveLength(before.news.filter((item) => item.media_id).length + 1);

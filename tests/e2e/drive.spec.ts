@@ -104,6 +104,7 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
   await expect(connectedLine(page)).toBeVisible();
   await expect(page.getByText(t.sponsors.driveRequired)).toHaveCount(0);
   await imageInput(page).setInputFiles({ name: "patrocinador.png", mimeType: "image/png", buffer: await makeTestImage(400, 400, "png") });
+  await page.getByRole("region", { name: t.sponsors.addTitle }).getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Loja do Drive");
   await addButton(page).click();
   await expect(page.getByTestId("sponsor-item")).toHaveCount(1, { timeout: 20_000 });
   expect(await countRows(site, "sponsors")).toBe(1);
@@ -116,9 +117,7 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
     expect(file.permissions).toEqual([{ id: "anyoneWithLink", type: "anyone", role: "reader" }]);
   }
   await expect(footerSponsors(page)).toHaveCount(1);
-  const footerLogo = footerSponsors(page)
-    .first()
-    .getByRole("img", { name: t.footer.sponsorAlt(1) });
+  const footerLogo = footerSponsors(page).first().getByRole("img", { name: "Loja do Drive" });
   await expect(footerLogo).toHaveAttribute("src", /^\/media\/[a-f0-9]{12}\/img\//);
   // Served by our /media route, streamed from Drive.
   await expect.poll(() => footerLogo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
@@ -154,6 +153,7 @@ test("não conectado → 'Conectar ao Google Drive' → consentimento → 'Googl
   drive.revokeAll();
   const filesBefore = drive.files.size;
   await imageInput(page).setInputFiles({ name: "outro.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") });
+  await page.getByRole("region", { name: t.sponsors.addTitle }).getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Outra loja");
   await addButton(page).click();
   await expect(page.getByText(t.sponsors.addFailed, { exact: true })).toBeVisible({ timeout: 20_000 });
   await expectNotConnected(page, t.sponsors.driveRequired);

@@ -179,18 +179,19 @@ test("patrocinadores adicionados e removidos aparecem no rodapé dos leitores se
   await manager
     .locator('input[type="file"][name="image"]')
     .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") });
+  await manager.getByLabel(t.sponsors.nameLabel, { exact: true }).fill("Mercado Central");
   await manager.getByRole("button", { name: t.sponsors.add }).click();
   await expect(manager.getByTestId("sponsor-item")).toHaveCount(1);
 
   for (const page of [home, list]) {
     await expect(footerSponsors(page)).toHaveCount(1);
-    await expect(footerSponsors(page).getByRole("img", { name: t.footer.sponsorAlt(1) })).toBeVisible();
+    await expect(footerSponsors(page).getByRole("img", { name: "Mercado Central" })).toBeVisible();
     await expect(page.getByText(t.footer.noSponsors)).toHaveCount(0);
   }
 
   // A second one through the JSON API, then both removed.
   const added = await admin.request.post(`${site.url}/api/sponsors`, {
-    multipart: { image: { name: "outro.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") } },
+    multipart: { name: "Padaria Sol", image: { name: "outro.png", mimeType: "image/png", buffer: await makeTestImage(300, 300, "png") } },
     headers: { origin: site.url },
   });
   await expectStatus(added, 201, "POST /api/sponsors");
@@ -205,8 +206,9 @@ test("patrocinadores adicionados e removidos aparecem no rodapé dos leitores se
   await manager
     .getByTestId("sponsor-item")
     .first()
-    .getByRole("button", { name: t.sponsors.delete(1) })
+    .getByRole("button", { name: t.sponsors.delete("Mercado Central") })
     .click();
+  await manager.getByRole("alertdialog").getByRole("button", { name: t.sponsors.deleteConfirm }).click();
   await expect(manager.getByTestId("sponsor-item")).toHaveCount(0);
   for (const page of [home, list]) {
     await expect(footerSponsors(page)).toHaveCount(0);

@@ -56,11 +56,39 @@ export async function createNews(services: Pick<AppServices, "database" | "media
   return id;
 }
 
-/** Inserts a sponsor with a generated logo. Returns its id. */
-export async function createSponsor(services: Pick<AppServices, "database" | "media">, createdAt: Date = new Date()): Promise<string> {
+/**
+ * Inserts a sponsor with a generated logo, placed in creation order (as the migration numbered existing sponsors:
+ * later ones move down). Its name defaults to "Patrocinador N" (N = how many there are with it). Returns its id.
+ */
+export async function createSponsor(
+  services: Pick<AppServices, "database" | "media">,
+  createdAt: Date = new Date(),
+  fields: { name?: string; link?: string | null; activeFrom?: string | null; activeUntil?: string | null; logo?: Buffer } = {},
+): Promise<string> {
   const id = randomUUID();
-  const logo = await services.media.saveImage(await makeTestImage(400, 400, "png"), "logo.png");
-  await services.database.db.insertInto("sponsors").values({ id, media_id: logo.id, created_at: createdAt.toISOString() }).execute();
+  const { db } = services.database;
+  const logo = await services.media.saveImage(fields.logo ?? (await makeTestImage(400, 400, "png")), "logo.png");
+  const when = createdAt.toISOString();
+  const all = await db.selectFrom("sponsors").select(["id", "created_at"]).execute();
+  const before = all.filter((row) => row.created_at <= when).length;
+  await db
+    .updateTable("sponsors")
+    .set((eb) => ({ position: eb("position", "+", 1) }))
+    .where("created_at", ">", when)
+    .execute();
+  await db
+    .insertInto("sponsors")
+    .values({
+      id,
+      media_id: logo.id,
+      created_at: when,
+      name: fields.name ?? `Patrocinador ${all.length + 1}`,
+      link: fields.link ?? null,
+      position: before + 1,
+      active_from: fields.activeFrom ?? null,
+      active_until: fields.activeUntil ?? null,
+    })
+    .execute();
   return id;
 }
 

@@ -90,7 +90,7 @@ describe("migrations", () => {
         "version",
       ].sort(),
     );
-    expect(await columns("sponsors")).toEqual(["created_at", "id", "media_id"]);
+    expect(await columns("sponsors")).toEqual(["active_from", "active_until", "created_at", "id", "link", "media_id", "name", "position"]);
     expect(await columns("media")).toEqual(
       [
         "caption",

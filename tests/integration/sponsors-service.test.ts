@@ -9,7 +9,7 @@ import { useTestServices } from "../factories/use-services.ts";
 const open = useTestServices("eef-sponsors-");
 
 describe("listSponsors", () => {
-  it("lists sponsors oldest first, whatever the insertion order", async () => {
+  it("lists sponsors in display order, which starts as their creation order, whatever the insertion order", async () => {
     const services = await open();
     const march = await createSponsor(services, new Date("2026-03-01T10:00:00Z"));
     const january = await createSponsor(services, new Date("2026-01-15T10:00:00Z"));
@@ -25,12 +25,12 @@ describe("listSponsors", () => {
     ]);
   });
 
-  it("breaks ties on created_at deterministically", async () => {
+  it("sponsors created at the same instant keep the order they were placed in, deterministically", async () => {
     const services = await open();
     const when = new Date("2026-05-05T05:05:05Z");
     const tied = [await createSponsor(services, when), await createSponsor(services, when), await createSponsor(services, when)];
     const first = (await services.sponsors.listSponsors()).map((sponsor) => sponsor.id);
-    expect(first).toEqual([...tied].sort());
+    expect(first).toEqual(tied);
     expect((await services.sponsors.listSponsors()).map((sponsor) => sponsor.id)).toEqual(first);
   });
 

@@ -127,6 +127,15 @@ export interface SponsorsTable {
   id: string;
   media_id: string;
   created_at: string;
+  /** Shown as the footer logo's text. */
+  name: string;
+  /** https only, or null. */
+  link: string | null;
+  /** Display order, 1 = first. */
+  position: number;
+  /** Calendar dates (YYYY-MM-DD, site time zone, both included) between which readers see the sponsor; null = open. */
+  active_from: string | null;
+  active_until: string | null;
 }
 
 export interface MediaTable {

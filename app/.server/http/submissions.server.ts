@@ -8,7 +8,7 @@ export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
 /** Fields that are yes/no: the only ones a JSON body may send as true/false. */
 const FLAG_FIELDS = new Set(["isHighlighted", "removeMedia"]);
 /** Fields that are whole numbers: the only ones a JSON body may send as a number. */
-const NUMBER_FIELDS = new Set(["version"]);
+const NUMBER_FIELDS = new Set(["version", "position"]);
 
 /** Text fields of the news form can be long (the full content): allow up to 512 KiB each. */
 export const NEWS_FIELD_MAX_BYTES = 512 * 1024;

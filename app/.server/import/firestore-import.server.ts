@@ -1,5 +1,6 @@
+import { nextSponsorPosition } from "../sponsors/sponsor-editor.service.server.ts";
 import type { Kysely } from "kysely";
-import { terminal } from "../../i18n/pt-BR.ts";
+import { t, terminal } from "../../i18n/pt-BR.ts";
 import { emailSchema } from "../../lib/auth-schemas.ts";
 import { IMPORT_DOCUMENT_ID_MAX_LENGTH } from "../../lib/limits.ts";
 import { type NewsInput, newsInputSchema } from "../../lib/news-schema.ts";
@@ -190,7 +191,21 @@ async function importSponsor(run: ImportRun, id: string, data: Record<string, un
   if (plan.kind === "none") return refuse(run, "sponsors", id, REFUSED.noSponsorImage);
   await writeDocument(run, "sponsors", id, plan, async (trx, mediaId) => {
     if (!mediaId) throw new Error(REFUSED.noSponsorImage);
-    await trx.insertInto("sponsors").values({ id, media_id: mediaId, created_at: createdAt }).execute();
+    // The original had no names, links or order: each imported sponsor goes at the end, named by its place.
+    const position = await nextSponsorPosition(trx);
+    await trx
+      .insertInto("sponsors")
+      .values({
+        id,
+        media_id: mediaId,
+        created_at: createdAt,
+        name: t.sponsors.defaultName(position),
+        link: null,
+        position,
+        active_from: null,
+        active_until: null,
+      })
+      .execute();
   });
 }
 

@@ -1,3 +1,4 @@
+import { t } from "../../i18n/pt-BR.ts";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -75,6 +76,11 @@ export async function seedDemoContent(
         id: randomUUID(),
         media_id: mediaId,
         created_at: new Date(now.getTime() - (DEMO_SPONSOR_COUNT - index) * 86_400_000).toISOString(),
+        name: t.sponsors.defaultName(index + 1),
+        link: null,
+        position: index + 1,
+        active_from: null,
+        active_until: null,
       })
       .execute();
   }

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
+import { type SponsorFields, sponsorFieldsSchema } from "../../lib/sponsor-schema.ts";
+import { fieldErrorsOf } from "../../lib/zod.ts";
 import type { Database } from "../db/schema.ts";
-import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
+import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
@@ -18,21 +20,75 @@ export interface SponsorEditorDeps {
   clock?: () => Date;
 }
 
-/** Adding and removing sponsor logos. Every change fires `sponsorsUpdated`. */
+/** A sponsor's fields checked by the shared schema, or a 400 naming each field's problem (pt-BR). */
+export function parseSponsorFields(fields: Record<string, string | undefined>): SponsorFields {
+  const result = sponsorFieldsSchema.safeParse(fields);
+  if (!result.success) throw new FieldsError("validation_failed", fieldErrorsOf(result.error) as Record<string, string[]>);
+  return result.data;
+}
+
+/** The next position at the end of the list. */
+export async function nextSponsorPosition(db: Kysely<Database> | Transaction<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("sponsors")
+    .select((eb) => eb.fn.max("position").as("last"))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
+
+/** Ids in display order. */
+async function orderedIds(trx: Transaction<Database>): Promise<string[]> {
+  const rows = await trx.selectFrom("sponsors").select("id").orderBy("position").orderBy("created_at").orderBy("id").execute();
+  return rows.map((row) => row.id);
+}
+
+/** Writes positions 1..n in `ids` order, touching only rows whose position changes. */
+async function renumber(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  const current = new Map((await trx.selectFrom("sponsors").select(["id", "position"]).execute()).map((row) => [row.id, Number(row.position)]));
+  for (const [index, id] of ids.entries()) {
+    if (current.get(id) !== index + 1)
+      await trx
+        .updateTable("sponsors")
+        .set({ position: index + 1 })
+        .where("id", "=", id)
+        .execute();
+  }
+}
+
+/** Adding, editing, reordering and removing sponsors. Every change fires `sponsorsUpdated`. */
 export function createSponsorEditor({ db, media, store, events, log, clock = () => new Date() }: SponsorEditorDeps) {
   return {
-    async addSponsor(file: UploadedFile | null): Promise<{ id: string }> {
+    /** A new sponsor at the end of the list, from its logo and its fields (checked before the file is stored). */
+    async addSponsor(file: UploadedFile | null, fields: Record<string, string | undefined>): Promise<{ id: string }> {
       return wrapFailure("sponsor_add_failed", t.sponsors.addFailedPrefix, async () => {
-        if (!(await store.isConnected())) throw new AppError("storage_not_connected", t.sponsors.driveRequired, 409);
-        if (!file) throw new AppError("sponsor_image_required", t.sponsors.imageRequired, 400);
-        if (file.kind !== "image") {
-          await file.cleanup();
-          throw new AppError("upload_invalid_type", t.sponsors.imageOnly, 415);
+        let input: SponsorFields;
+        try {
+          if (!(await store.isConnected())) throw new AppError("storage_not_connected", t.sponsors.driveRequired, 409);
+          input = parseSponsorFields(fields);
+          if (!file) throw new AppError("sponsor_image_required", t.sponsors.imageRequired, 400);
+          if (file.kind !== "image") throw new AppError("upload_invalid_type", t.sponsors.imageOnly, 415);
+        } catch (error) {
+          await file?.cleanup();
+          throw error;
         }
         const saved = await media.saveUpload(file);
         const id = randomUUID();
         try {
-          await db.insertInto("sponsors").values({ id, media_id: saved.id, created_at: clock().toISOString() }).execute();
+          await db.transaction().execute(async (trx) => {
+            await trx
+              .insertInto("sponsors")
+              .values({
+                id,
+                media_id: saved.id,
+                created_at: clock().toISOString(),
+                name: input.name,
+                link: input.link,
+                position: await nextSponsorPosition(trx),
+                active_from: input.activeFrom,
+                active_until: input.activeUntil,
+              })
+              .execute();
+          });
         } catch (error) {
           await media.deleteMedia(saved.id).catch(() => undefined);
           throw error;
@@ -42,14 +98,51 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
       });
     },
 
+    /** Changes a sponsor's name, link and window (the logo stays). */
+    async updateSponsor(id: string, fields: Record<string, string | undefined>): Promise<void> {
+      return wrapFailure("sponsor_update_failed", t.sponsors.updateFailedPrefix, async () => {
+        const input = parseSponsorFields(fields);
+        const updated = await db
+          .updateTable("sponsors")
+          .set({ name: input.name, link: input.link, active_from: input.activeFrom, active_until: input.activeUntil })
+          .where("id", "=", id)
+          .executeTakeFirst();
+        if (updated.numUpdatedRows === 0n) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+        await events.publish("sponsorsUpdated");
+      });
+    },
+
+    /** Moves a sponsor to `position` (1 = first; beyond the ends means the end); returns where it landed. */
+    async moveSponsor(id: string, position: number): Promise<{ position: number }> {
+      return wrapFailure("sponsor_update_failed", t.sponsors.updateFailedPrefix, async () => {
+        if (!Number.isSafeInteger(position)) throw new FieldsError("validation_failed", { position: [t.sponsors.positionInvalid] });
+        const landed = await db.transaction().execute(async (trx) => {
+          const ids = await orderedIds(trx);
+          const from = ids.indexOf(id);
+          if (from < 0) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+          const to = Math.min(Math.max(position, 1), ids.length) - 1;
+          ids.splice(from, 1);
+          ids.splice(to, 0, id);
+          await renumber(trx, ids);
+          return to + 1;
+        });
+        await events.publish("sponsorsUpdated");
+        return { position: landed };
+      });
+    },
+
     async deleteSponsor(id: string): Promise<void> {
       return wrapFailure("sponsor_delete_failed", t.sponsors.deleteFailedPrefix, async () => {
-        const existing = await db.selectFrom("sponsors").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
-        if (!existing) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
-        const deleted = await db.deleteFrom("sponsors").where("id", "=", id).executeTakeFirst();
-        if (deleted.numDeletedRows === 0n) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+        const mediaId = await db.transaction().execute(async (trx) => {
+          const existing = await trx.selectFrom("sponsors").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
+          if (!existing) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+          const deleted = await trx.deleteFrom("sponsors").where("id", "=", id).executeTakeFirst();
+          if (deleted.numDeletedRows === 0n) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+          await renumber(trx, await orderedIds(trx));
+          return existing.media_id;
+        });
         try {
-          await media.deleteMedia(existing.media_id);
+          await media.deleteMedia(mediaId);
         } catch (error) {
           log.warn({ err: error }, "sponsor media removal failed; the orphan sweeper will retry");
         }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { SponsorView } from "../../lib/news-view.ts";
+import { calendarDateIn, isSponsorActive } from "../../lib/sponsor-schema.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
@@ -10,21 +11,52 @@ import type { MediaStore } from "../storage/media-store.ts";
 export interface SponsorServiceDeps {
   db: Kysely<Database>;
   store: Pick<MediaStore, "publicUrl">;
+  /** The site's time zone: a sponsor's window is in its calendar days. */
+  timeZone: string;
+  clock?: () => Date;
 }
 
-export function createSponsorService({ db, store }: SponsorServiceDeps) {
+export function createSponsorService({ db, store, timeZone, clock = () => new Date() }: SponsorServiceDeps) {
   return {
-    /** Every sponsor, oldest first. */
-    listSponsors(): Promise<SponsorView[]> {
+    /**
+     * Sponsors in display order (position, then creation). Readers' list (the default) has only those inside their
+     * window today; the newsroom's (`includeInactive`) has all, each marked `active` or not.
+     */
+    listSponsors(options: { includeInactive?: boolean } = {}): Promise<SponsorView[]> {
       return wrapFailure("sponsors_list_failed", t.sponsors.listFailedPrefix, async () => {
-        const rows = await db
+        const today = calendarDateIn(timeZone, clock());
+        let query = db
           .selectFrom("sponsors")
           .leftJoin("media", "media.id", "sponsors.media_id")
-          .select(["sponsors.id", "sponsors.created_at", ...JOINED_MEDIA_COLUMNS])
-          .orderBy("sponsors.created_at", "asc")
-          .orderBy("sponsors.id", "asc")
-          .execute();
-        return rows.map((row) => ({ id: row.id, createdAt: row.created_at, image: toMediaView(row, store) }));
+          .select([
+            "sponsors.id",
+            "sponsors.name",
+            "sponsors.link",
+            "sponsors.position",
+            "sponsors.active_from",
+            "sponsors.active_until",
+            "sponsors.created_at",
+            ...JOINED_MEDIA_COLUMNS,
+          ]);
+        if (!options.includeInactive) {
+          query = query
+            .where((eb) => eb.or([eb("sponsors.active_from", "is", null), eb("sponsors.active_from", "<=", today)]))
+            .where((eb) => eb.or([eb("sponsors.active_until", "is", null), eb("sponsors.active_until", ">=", today)]));
+        }
+        const rows = await query.orderBy("sponsors.position", "asc").orderBy("sponsors.created_at", "asc").orderBy("sponsors.id", "asc").execute();
+        return rows.map((row) => {
+          const window = { activeFrom: row.active_from, activeUntil: row.active_until };
+          return {
+            id: row.id,
+            name: row.name,
+            link: row.link,
+            position: Number(row.position),
+            ...window,
+            active: isSponsorActive(window, today),
+            createdAt: row.created_at,
+            image: toMediaView(row, store),
+          };
+        });
       });
     },
   };

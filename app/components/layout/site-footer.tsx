@@ -20,11 +20,21 @@ export function SiteFooter() {
         </h2>
         {sponsors.length > 0 ? (
           <ul className={styles.sponsorList}>
-            {sponsors.map((sponsor, index) => (
-              <li key={sponsor.id} className={styles.sponsor}>
-                <MediaImage media={sponsor.image} alt={t.footer.sponsorAlt(index + 1)} sizes="80px" width={80} height={80} />
-              </li>
-            ))}
+            {sponsors.map((sponsor) => {
+              const logo = <MediaImage media={sponsor.image} alt={sponsor.name} sizes="80px" width={80} height={80} />;
+              return (
+                <li key={sponsor.id} className={styles.sponsor}>
+                  {sponsor.link ? (
+                    <a href={sponsor.link} target="_blank" rel="sponsored noopener" className={styles.sponsorLink}>
+                      {logo}
+                      <span className="visually-hidden">{t.footer.sponsorLinkHint}</span>
+                    </a>
+                  ) : (
+                    logo
+                  )}
+                </li>
+              );
+            })}
           </ul>
         ) : (
           <p className={styles.noSponsors}>{t.footer.noSponsors}</p>

@@ -1,21 +1,26 @@
 import type { Route } from "./+types/sponsors";
 import { servicesOf } from "../../.server/context.server.ts";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
-/** GET /api/sponsors: every sponsor, oldest first (public). */
+/**
+ * GET /api/sponsors: sponsors in display order (public). Readers get those inside their window today; the newsroom
+ * gets all, each with `active`.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { sponsors, log } = servicesOf(context);
   try {
-    return Response.json({ sponsors: await sponsors.listSponsors() });
+    const includeInactive = await isNewsroomViewer(request, context);
+    return Response.json({ sponsors: await sponsors.listSponsors({ includeInactive }) }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return toApiError(error, request, log);
   }
 }
 
-/** POST /api/sponsors: adds a sponsor from the `image` file (admin, multipart). */
+/** POST /api/sponsors: adds a sponsor from the `image` file and its `name`, `link`, `activeFrom`, `activeUntil` (admin, multipart). */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
   const services = servicesOf(context);
@@ -23,8 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const viewer = await requireAdminApi(request, context);
     return await withUploadSlot(request, viewer.userId, services, async () => {
-      const { file } = await readSponsorSubmission(request, services);
-      return Response.json(await sponsorEditor.addSponsor(file), { status: 201 });
+      const { fields, file } = await readSponsorSubmission(request, services);
+      return Response.json(await sponsorEditor.addSponsor(file, fields), { status: 201 });
     });
   } catch (error) {
     return toApiError(error, request, log);

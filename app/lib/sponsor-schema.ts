@@ -1,0 +1,81 @@
+import { t } from "../i18n/pt-BR.ts";
+import { refuseInvisible } from "./invisible-characters.ts";
+import { SPONSOR_LIMITS } from "./limits.ts";
+import { z } from "./zod.ts";
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `value` is a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The pt-BR problem with a sponsor link, or null: https only, a host, no user or password in it. */
+export function sponsorLinkProblem(value: string): string | null {
+  if (value.length > SPONSOR_LIMITS.link) return t.sponsors.linkTooLong;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return t.sponsors.linkHttps;
+  }
+  if (url.protocol !== "https:" || !url.hostname) return t.sponsors.linkHttps;
+  if (url.username || url.password) return t.sponsors.linkCredentials;
+  return null;
+}
+
+const optionalDate = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : null))
+  .refine((value) => value === null || isCalendarDate(value), { error: t.sponsors.dateInvalid });
+
+/**
+ * A sponsor's fields, as the manager's forms and the JSON API send them (text; an empty link or date clears it).
+ * The link is kept as typed (trimmed), once it is a valid https address.
+ */
+export const sponsorFieldsSchema = z
+  .object({
+    name: z
+      .string({ error: t.sponsors.nameRequired })
+      .trim()
+      .min(1, { error: t.sponsors.nameRequired })
+      .max(SPONSOR_LIMITS.name, { error: t.sponsors.nameTooLong })
+      .superRefine((value, context) => {
+        const problem = refuseInvisible(t.sponsors.nameLabel, value);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      }),
+    link: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => (value ? value : null))
+      .superRefine((value, context) => {
+        const problem = value === null ? null : sponsorLinkProblem(value);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      }),
+    activeFrom: optionalDate,
+    activeUntil: optionalDate,
+  })
+  .superRefine((value, context) => {
+    if (value.activeFrom && value.activeUntil && value.activeUntil < value.activeFrom) {
+      context.addIssue({ code: "custom", path: ["activeUntil"], message: t.sponsors.untilBeforeFrom });
+    }
+  });
+
+export type SponsorFields = z.infer<typeof sponsorFieldsSchema>;
+
+/** Today's calendar date (YYYY-MM-DD) in `timeZone`. */
+export function calendarDateIn(timeZone: string, now: Date = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+/** Whether a sponsor with this window is shown to readers on `today` (YYYY-MM-DD; both ends included). */
+export function isSponsorActive(window: { activeFrom: string | null; activeUntil: string | null }, today: string): boolean {
+  return (window.activeFrom === null || window.activeFrom <= today) && (window.activeUntil === null || window.activeUntil >= today);
+}
