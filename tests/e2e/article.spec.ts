@@ -34,7 +34,9 @@ test.describe("artigo", () => {
   test("o conteúdo mantém as quebras de linha", async ({ page, standardSite }) => {
     await openPage(page, standardSite, `/article/${standardSite.ids.dated}`);
     const content = page.getByTestId("article-content");
-    await expect(content).toHaveCSS("white-space", "pre-line");
+    // A blank line starts a paragraph, a single line break stays a line break (the body as structured content).
+    await expect(content.locator("p")).toHaveCount(2);
+    await expect(content.locator("p").first().locator("br")).toHaveCount(1);
     const text = await content.innerText();
     expect(text).toContain("Primeiro parágrafo da final.\nSegunda linha, com o placar.");
     expect(text).toContain("\n\nTerceiro parágrafo");

@@ -48,7 +48,7 @@ export function openDatabase(
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   registerSearchFunctions(sqlite);
-  const dialect: Dialect = new NodeSqliteDialect({ database: withStatementCache(sqlite) });
+  const dialect = withRollbackAfterAbort(new NodeSqliteDialect({ database: withStatementCache(sqlite) }), sqlite);
   const db = new Kysely<Database>({ dialect, ...log });
   return {
     db,
@@ -56,6 +56,28 @@ export function openDatabase(
     async close() {
       await db.destroy();
       if (sqlite.isOpen) sqlite.close();
+    },
+  };
+}
+
+/**
+ * SQLite ends a transaction by itself on some errors (SQLITE_FULL: the disk is full, SQLITE_IOERR, SQLITE_NOMEM…);
+ * Kysely's `rollback` after it then fails with "no transaction is active", and that error, not the cause, reached the
+ * caller (a save on a full disk answered 500 instead of 507). The rollback is skipped when no transaction is open, so
+ * the error that ended it is the one thrown.
+ */
+export function withRollbackAfterAbort(dialect: Dialect, sqlite: DatabaseSync): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver() {
+      const driver = dialect.createDriver();
+      const rollback = driver.rollbackTransaction.bind(driver);
+      driver.rollbackTransaction = async (connection) => {
+        if (sqlite.isTransaction) await rollback(connection);
+      };
+      return driver;
     },
   };
 }
