@@ -37,6 +37,9 @@ async function keepOffline(context: BrowserContext): Promise<string[]> {
 
 test.describe("importação do produto original (Firestore)", () => {
   test("links antigos /article/{id} abrem a notícia importada, com a imagem externa do Google Drive", async ({ page, launchSite }) => {
+    // The test's setup runs the real command as a child process (a fresh database's migrations, then the import)
+    // before any page is opened: about 10 s of its own on an idle machine, three times that on a loaded one.
+    test.slow();
     const site = await launchSite({
       // As the command advises below: Drive plus the other site a sponsor logo is on.
       env: { EXTERNAL_MEDIA_ORIGINS: `${ORIGINS} https://cdn.lojaverde.example` },
