@@ -71,7 +71,7 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
       return ((await response.json()) as { id: string }).id;
     };
     const keptNews = await post("/api/news", { ...NEWS_FIELDS, title: "Notícia que fica" }, "media", image);
-    const keptSponsor = await post("/api/sponsors", {}, "image", logo);
+    const keptSponsor = await post("/api/sponsors", { name: "Patrocinador que fica" }, "image", logo);
     const doomedNews = await post("/api/news", { ...NEWS_FIELDS, title: "Notícia que será apagada" }, "media", image);
     const before = await snapshot(site);
     const keptMedia = before.media.filter((row) => row.id !== before.news.find((item) => item.id === doomedNews)!.media_id);
@@ -176,7 +176,7 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
 
     // 4. Sponsor upload, killed while the logo is being stored.
     {
-      const body = multipartBody({}, { field: "image", name: "logo.jpg", type: "image/jpeg", data: logo });
+      const body = multipartBody({ name: "Patrocinador interrompido" }, { field: "image", name: "logo.jpg", type: "image/jpeg", data: logo });
       const after = await crashMidSave("patrocinador: gravando o logo", "/api/sponsors", body, finishedSponsors);
       expect(after.sponsors.map((sponsor) => sponsor.id).sort()).toEqual([keptSponsor, ...finishedSponsors].sort());
     }
