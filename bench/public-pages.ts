@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { parseConfig } from "../app/.server/config/env.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
-import type { StoredVariant } from "../app/.server/media/media.service.server.ts";
+import type { StoredVariant } from "../app/.server/media/media-keys.ts";
 import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
 import { createSponsor } from "../tests/factories/news.ts";
 import { buildIfNeeded } from "./build.ts";

@@ -9,7 +9,7 @@ import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
 import { createLogger } from "../../app/.server/logger.server.ts";
-import { mediaKeys } from "../../app/.server/media/media.service.server.ts";
+import { mediaKeys } from "../../app/.server/media/media-keys.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
 import { DRIVE_MAX_ATTEMPTS } from "../../app/.server/storage/google-drive/client.server.ts";

@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { StoredVariant } from "../../app/.server/media/media.service.server.ts";
+import type { StoredVariant } from "../../app/.server/media/media-keys.ts";
 import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
 import type { MediaStore } from "../../app/.server/storage/media-store.ts";
 import { makeTestImage } from "../factories/news.ts";

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { mediaKeys } from "../../app/.server/media/media.service.server.ts";
+import { mediaKeys } from "../../app/.server/media/media-keys.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createS3Client } from "../../app/.server/storage/s3-store.server.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";

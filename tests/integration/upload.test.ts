@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
-import type { StoredVariant } from "../../app/.server/media/media.service.server.ts";
+import type { StoredVariant } from "../../app/.server/media/media-keys.ts";
 import { UPLOAD_MESSAGES } from "../../app/.server/media/upload-messages.ts";
 import {
   DEFAULT_MAX_FIELD_BYTES,

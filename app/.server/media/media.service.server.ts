@@ -1,29 +1,20 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { Kysely } from "kysely";
-import type { MediaView } from "../../lib/media-view.ts";
 import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { hashFile, putFileUnchanged } from "./file-hash.server.ts";
 import { type EncodeOptions, extensionFor, type ProcessedImage, processImage } from "./image-variants.server.ts";
-import { EXTERNAL_STORE, mediaTypeByMimeType } from "./media-types.ts";
 import { createInstallation, type Installation, ownPrefix } from "./installation.server.ts";
+import { mediaKeys, objectFolder, type StoredVariant } from "./media-keys.ts";
+import { deleteMediaRow, findMedia, insertMedia } from "./media.queries.server.ts";
+import { EXTERNAL_STORE, mediaTypeByMimeType } from "./media-types.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
 import { UploadError, type UploadedFile } from "./upload.server.ts";
 import { makeVideoPoster, type VideoPoster } from "./video-poster.server.ts";
-
-export interface StoredVariant {
-  width: number;
-  height: number;
-  format: string;
-  mimeType: string;
-  key: string;
-}
 
 export interface MediaServiceDeps {
   db: Kysely<Database>;
@@ -54,7 +45,7 @@ export function createMediaService({
 }: MediaServiceDeps) {
   async function insertRecord(row: NewMediaRow, keys: string[]): Promise<MediaRow> {
     try {
-      await db.insertInto("media").values(row).execute();
+      await insertMedia(db, row);
       return {
         description: null,
         caption: null,
@@ -171,29 +162,7 @@ export function createMediaService({
     const key = `${ownPrefix(await installation.id())}vid/${objectFolder(first.hash, id)}.${mediaTypeByMimeType(mimeType)?.extension ?? "mp4"}`;
     const poster = await storePoster(id, filePath, mimeType);
     const record = videoRecord(id, key, mimeType, size, originalName, poster);
-    return storeVideo(
-      key,
-      poster,
-      async () => {
-        const check = createHash("sha256");
-        let streamed = 0;
-        const tee = new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            check.update(chunk);
-            streamed += chunk.length;
-            callback(null, chunk);
-          },
-        });
-        const source = createReadStream(filePath);
-        source.once("error", (error) => tee.destroy(error));
-        await store.put(key, source.pipe(tee), mimeType);
-        if (streamed !== size || check.digest("hex") !== first.hash) {
-          await store.delete(key).catch(() => undefined);
-          throw new Error("the video changed while it was being stored");
-        }
-      },
-      record,
-    );
+    return storeVideo(key, poster, () => putFileUnchanged(store, key, filePath, mimeType, first), record);
   }
 
   return {
@@ -261,9 +230,9 @@ export function createMediaService({
      * the orphan sweeper. Returns false when there was no such record.
      */
     async deleteMedia(mediaId: string): Promise<boolean> {
-      const row = await db.selectFrom("media").selectAll().where("id", "=", mediaId).executeTakeFirst();
+      const row = await findMedia(db, mediaId);
       if (!row) return false;
-      await db.deleteFrom("media").where("id", "=", mediaId).execute();
+      await deleteMediaRow(db, mediaId);
       // External media has no file of ours: only the record goes.
       if (row.store === EXTERNAL_STORE) return true;
       const keys = mediaKeys(row);
@@ -278,32 +247,6 @@ export function createMediaService({
   };
 }
 
-/** Every store key a media record points to: its main key and the keys of all its variants. */
-export function mediaKeys(row: Pick<MediaRow, "key" | "variants">): string[] {
-  const keys = new Set<string>([row.key]);
-  try {
-    const variants = JSON.parse(row.variants || "[]") as unknown;
-    if (Array.isArray(variants)) {
-      for (const variant of variants) {
-        if (variant && typeof (variant as StoredVariant).key === "string") keys.add((variant as StoredVariant).key);
-      }
-    }
-  } catch {
-    // A damaged variants column still leaves the main key.
-  }
-  return [...keys];
-}
-
-/** The variants column as a list (a damaged one as none). */
-function parseVariants(json: string | null): StoredVariant[] {
-  try {
-    const parsed = JSON.parse(json || "[]") as unknown;
-    return Array.isArray(parsed) ? (parsed as StoredVariant[]).filter((variant) => variant && typeof variant.key === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
 /** Maps a failure to decode an uploaded image to the error the user sees. */
 function imageUploadError(error: unknown): UploadError {
   const detail = error instanceof Error ? error.message : String(error);
@@ -313,107 +256,11 @@ function imageUploadError(error: unknown): UploadError {
   return new UploadError("upload_corrupt", UPLOAD_MESSAGES.corruptImage, { cause: error });
 }
 
-async function hashFile(path: string): Promise<{ hash: string; size: number }> {
-  const hash = createHash("sha256");
-  let size = 0;
-  await pipeline(createReadStream(path), async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) {
-      hash.update(chunk);
-      size += chunk.length;
-    }
-  });
-  return { hash: hash.digest("hex"), size };
-}
-
 export type MediaService = ReturnType<typeof createMediaService>;
-
-/**
- * Where a media item's files live: the content hash (so a URL's bytes never change) plus the record's id (so
- * two uploads of the same file never share, or delete, each other's files).
- */
-function objectFolder(hash: string, id: string): string {
-  return `${hash.slice(0, 24)}-${id.slice(0, 8)}`;
-}
 
 function pickDefault(variants: StoredVariant[], originalFormat: string): StoredVariant {
   const original = variants.filter((variant) => variant.format === originalFormat);
   const chosen = original.find((variant) => variant.width === 800) ?? original.at(-1) ?? variants[0];
   if (!chosen) throw new Error("no variant generated");
   return chosen;
-}
-
-/** The columns of `media` a page needs, as read through a join (all nullable). */
-export interface JoinedMediaColumns {
-  media_store: string | null;
-  media_kind: "image" | "video" | null;
-  media_key: string | null;
-  media_mime_type: string | null;
-  media_width: number | null;
-  media_height: number | null;
-  media_variants: string | null;
-  /** The image's description, caption and credit (absent from queries that do not need them). */
-  media_description?: string | null;
-  media_caption?: string | null;
-  media_credit?: string | null;
-}
-
-/** Builds what the browser needs to show a media item, with URLs from the store. */
-export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
-  const view = toBareMediaView(row, store);
-  return view ? { ...view, description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null } : null;
-}
-
-function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
-  if (!row.media_kind || !row.media_key || !row.media_mime_type) return null;
-  if (row.media_store === EXTERNAL_STORE) {
-    // The address as imported (the `#news-…` fragment never reaches the other server). Dimensions are unknown.
-    const src = row.media_key;
-    return {
-      kind: row.media_kind,
-      src,
-      mimeType: row.media_mime_type,
-      width: null,
-      height: null,
-      srcSet: null,
-      webpSrcSet: null,
-      largeSrc: src,
-      external: true,
-    };
-  }
-  const src = store.publicUrl(row.media_key);
-  const variants = parseVariants(row.media_variants);
-  const srcSetOf = (format: string) => {
-    const list = variants.filter((variant) => variant.format === format);
-    return list.length ? list.map((variant) => `${store.publicUrl(variant.key)} ${variant.width}w`).join(", ") : null;
-  };
-  if (row.media_kind === "video") {
-    // The poster frame's variants (none for a video stored before posters, or whose poster could not be made).
-    const webp = variants.filter((variant) => variant.format === "webp");
-    const posterVariant = webp.find((variant) => variant.width === 800) ?? webp.at(-1) ?? variants.at(-1);
-    return {
-      kind: "video",
-      src,
-      mimeType: row.media_mime_type,
-      width: posterVariant ? row.media_width : null,
-      height: posterVariant ? row.media_height : null,
-      srcSet: srcSetOf("jpeg"),
-      webpSrcSet: srcSetOf("webp"),
-      largeSrc: src,
-      poster: posterVariant ? store.publicUrl(posterVariant.key) : null,
-      external: false,
-    };
-  }
-  const originalFormat = variants.find((variant) => variant.key === row.media_key)?.format ?? "jpeg";
-  const largest = variants.filter((variant) => variant.format === originalFormat).at(-1);
-  return {
-    kind: "image",
-    src,
-    mimeType: row.media_mime_type,
-    width: row.media_width,
-    height: row.media_height,
-    srcSet: srcSetOf(originalFormat),
-    webpSrcSet: originalFormat === "webp" ? null : srcSetOf("webp"),
-    largeSrc: largest ? store.publicUrl(largest.key) : src,
-    external: false,
-  };
 }

@@ -1,10 +1,11 @@
-import type { ExpressionBuilder, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import { removeStalePartFiles } from "../storage/local-store.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { ownPrefix } from "./installation.server.ts";
-import { mediaKeys } from "./media.service.server.ts";
+import { mediaKeys } from "./media-keys.ts";
+import { allMediaKeyColumns, deleteMediaIfUnreferenced, findUnreferencedMedia } from "./media.queries.server.ts";
 
 export interface SweepDeps {
   db: Kysely<Database>;
@@ -56,16 +57,6 @@ export interface SweepResult {
   wouldRemoveTemp?: string[];
 }
 
-const UNREFERENCED = {
-  news: (eb: ExpressionBuilder<Database, "media">) =>
-    eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
-  sponsors: (eb: ExpressionBuilder<Database, "media">) =>
-    eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
-  // An older version of a news item can be restored with its media: kept as long as a revision refers to it.
-  revisions: (eb: ExpressionBuilder<Database, "media">) =>
-    eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").whereRef("news_revisions.media_id", "=", "media.id"))),
-};
-
 /**
  * Cleans up what failed or interrupted operations leave behind, in this installation's objects only:
  * (a) media records no news item, no news revision and no sponsor refers to, older than the grace period, and their files;
@@ -75,96 +66,110 @@ const UNREFERENCED = {
  * references, and removes in small batches. A file whose removal fails is logged and retried on the next sweep.
  */
 export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
-  const { db, store, log } = deps;
   const cutoff = new Date((deps.now ?? (() => new Date()))().getTime() - deps.graceMs);
-  const mine = ownPrefix(deps.installationId);
-  const owned = (key: string) => key.startsWith(mine);
+  const owned = ownedBy(deps.installationId);
   const result: SweepResult = { removedRecords: 0, removedFiles: 0, removedTempFiles: 0, skippedUnowned: 0 };
 
-  // (a) Unreferenced old records of this store whose files are all ours.
-  const unreferenced = (
-    await db
-      .selectFrom("media")
-      .select(["id", "key", "variants"])
-      .where("store", "=", store.name)
-      .where("created_at", "<", cutoff.toISOString())
-      .where(UNREFERENCED.news)
-      .where(UNREFERENCED.sponsors)
-      .where(UNREFERENCED.revisions)
-      .execute()
-  ).filter((row) => {
-    const mark = mediaKeys(row).every(owned);
-    if (!mark) result.skippedUnowned++;
-    return mark;
-  });
+  const found = await findOrphans(deps, cutoff, owned);
+  result.skippedUnowned = found.skippedUnowned;
+  const candidates = [...new Set(found.records.flatMap((row) => mediaKeys(row))), ...found.stray];
 
-  // (b) Stray objects: ours, old, and pointed to by no record. The store is listed before the records are read, so a
-  // record written meanwhile is seen.
-  const oldObjects: string[] = [];
-  for await (const entry of store.list(mine)) {
-    if (owned(entry.key) && entry.modifiedAt < cutoff) oldObjects.push(entry.key);
-  }
-  const referenced = new Set<string>();
-  for (const row of await db.selectFrom("media").select(["key", "variants"]).execute()) {
-    for (const key of mediaKeys(row)) referenced.add(key);
-  }
-  const recordKeys = new Set(unreferenced.flatMap((row) => mediaKeys(row)));
-  const stray = oldObjects.filter((key) => !referenced.has(key));
-  const candidates = [...recordKeys, ...stray];
-
-  const limit = deps.refuseAbove ?? { minimum: 50, ratio: 0.5 };
-  const ownReferenced = [...referenced].filter(owned).length;
-  const allowed = Math.max(limit.minimum, Math.floor(limit.ratio * ownReferenced));
-  if (candidates.length > allowed && !deps.force) {
-    result.refused =
-      `would remove ${candidates.length} objects while the database references ${ownReferenced} of this installation's ` +
-      `(at most ${allowed} allowed): the database may not match the store (restored, or another one); nothing removed`;
-    log.error({ candidates: candidates.length, referenced: ownReferenced, allowed }, `orphan media sweep refused: ${result.refused}`);
-    return result;
-  }
+  const refused = refusal(deps, candidates.length, found.ownReferenced);
+  if (refused) return { ...result, refused };
   if (deps.dryRun) {
     result.wouldRemove = candidates.sort();
     result.wouldRemoveTemp = (await sweepTempFiles(deps, cutoff, true)).sort();
     return result;
   }
 
-  const batchSize = deps.batchSize ?? 100;
-  const pause = () => new Promise((resolve) => setTimeout(resolve, deps.batchPauseMs ?? 200));
-  let inBatch = 0;
-  const budget = async () => {
-    if (++inBatch < batchSize) return;
-    inBatch = 0;
-    await pause();
-  };
-
-  for (const row of unreferenced) {
-    // The delete repeats the "unreferenced" test, so a record attached to a news item since the select is kept.
-    const deleted = await db
-      .deleteFrom("media")
-      .where("id", "=", row.id)
-      .where(UNREFERENCED.news)
-      .where(UNREFERENCED.sponsors)
-      .where(UNREFERENCED.revisions)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) continue;
-    result.removedRecords++;
-    for (const key of mediaKeys(row)) {
-      if (await removeFile(store, key, log, row.id)) result.removedFiles++;
-      await budget();
-    }
-  }
-  for (const key of stray) {
-    if (await removeFile(store, key, log)) result.removedFiles++;
-    await budget();
-  }
-
+  await removeOrphans(deps, found, result);
   // (c) Stale temporary files (this installation's own folders).
   result.removedTempFiles = (await sweepTempFiles(deps, cutoff, false)).length;
 
   if (result.removedRecords || result.removedFiles || result.removedTempFiles || result.skippedUnowned) {
-    log.info({ ...result }, "orphan media swept");
+    deps.log.info({ ...result }, "orphan media swept");
   }
   return result;
+}
+
+type MediaKeyColumns = { key: string; variants: string };
+
+interface Orphans {
+  /** (a) Unreferenced old records of this store whose files are all ours. */
+  records: (MediaKeyColumns & { id: string })[];
+  /** (b) Stray objects: ours, old, and pointed to by no record. */
+  stray: string[];
+  /** How many of this installation's objects the database references. */
+  ownReferenced: number;
+  /** Unreferenced old records left alone because one of their files is not ours. */
+  skippedUnowned: number;
+}
+
+function ownedBy(installationId: string): (key: string) => boolean {
+  const mine = ownPrefix(installationId);
+  return (key) => key.startsWith(mine);
+}
+
+async function findOrphans(deps: SweepDeps, cutoff: Date, owned: (key: string) => boolean): Promise<Orphans> {
+  const { db, store } = deps;
+  const records: Orphans["records"] = [];
+  let skippedUnowned = 0;
+  for (const row of await findUnreferencedMedia(db, store.name, cutoff)) {
+    if (mediaKeys(row).every(owned)) records.push(row);
+    else skippedUnowned++;
+  }
+  // The store is listed before the records are read, so a record written meanwhile is seen.
+  const oldObjects: string[] = [];
+  for await (const entry of store.list(ownPrefix(deps.installationId))) {
+    if (owned(entry.key) && entry.modifiedAt < cutoff) oldObjects.push(entry.key);
+  }
+  const referenced = new Set((await allMediaKeyColumns(db)).flatMap((row) => mediaKeys(row)));
+  return {
+    records,
+    stray: oldObjects.filter((key) => !referenced.has(key)),
+    ownReferenced: [...referenced].filter(owned).length,
+    skippedUnowned,
+  };
+}
+
+/** Why the sweep must remove nothing (see `refuseAbove`), logged; undefined when it may go on. */
+function refusal(deps: SweepDeps, candidates: number, ownReferenced: number): string | undefined {
+  const limit = deps.refuseAbove ?? { minimum: 50, ratio: 0.5 };
+  const allowed = Math.max(limit.minimum, Math.floor(limit.ratio * ownReferenced));
+  if (candidates <= allowed || deps.force) return undefined;
+  const refused =
+    `would remove ${candidates} objects while the database references ${ownReferenced} of this installation's ` +
+    `(at most ${allowed} allowed): the database may not match the store (restored, or another one); nothing removed`;
+  deps.log.error({ candidates, referenced: ownReferenced, allowed }, `orphan media sweep refused: ${refused}`);
+  return refused;
+}
+
+/** Removes the orphan records and their files, then the stray objects, pausing after every `batchSize` files. */
+async function removeOrphans(deps: SweepDeps, orphans: Orphans, result: SweepResult): Promise<void> {
+  const { db, store, log } = deps;
+  const pace = pacer(deps.batchSize ?? 100, deps.batchPauseMs ?? 200);
+  for (const row of orphans.records) {
+    if (!(await deleteMediaIfUnreferenced(db, row.id))) continue;
+    result.removedRecords++;
+    for (const key of mediaKeys(row)) {
+      if (await removeFile(store, key, log, row.id)) result.removedFiles++;
+      await pace();
+    }
+  }
+  for (const key of orphans.stray) {
+    if (await removeFile(store, key, log)) result.removedFiles++;
+    await pace();
+  }
+}
+
+/** A function to await after each removal: every `batchSize`-th call waits `pauseMs`. */
+function pacer(batchSize: number, pauseMs: number): () => Promise<void> {
+  let inBatch = 0;
+  return async () => {
+    if (++inBatch < batchSize) return;
+    inBatch = 0;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  };
 }
 
 /**

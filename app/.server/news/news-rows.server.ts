@@ -2,7 +2,7 @@ import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsSummary } from 
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import { type JoinedMediaColumns, toMediaView } from "../media/media.service.server.ts";
+import { type JoinedMediaColumns, toMediaView } from "../media/media-view.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import type { NewsWithMediaRow } from "./news.queries.server.ts";
 

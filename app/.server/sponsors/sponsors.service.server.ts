@@ -4,7 +4,7 @@ import { calendarDateIn, isSponsorActive } from "../../lib/sponsor-schema.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
-import { toMediaView } from "../media/media.service.server.ts";
+import { toMediaView } from "../media/media-view.server.ts";
 import { JOINED_MEDIA_COLUMNS } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 
