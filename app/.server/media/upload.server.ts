@@ -79,7 +79,7 @@ export const SPONSOR_IMAGE_RULES: UploadRules = {
   messages: { tooLarge: UPLOAD_MESSAGES.sponsorTooLarge, invalidType: UPLOAD_MESSAGES.sponsorInvalidType },
 };
 
-/** Default largest text field (the news body is the longest: 128 KiB is about 20 000 words). */
+/** Default largest text field: 128 KiB (the news form, whose body is longer, raises it: NEWS_FIELD_MAX_BYTES). */
 export const DEFAULT_MAX_FIELD_BYTES = 128 * 1024;
 /** Default largest number of text fields in one form. */
 export const DEFAULT_MAX_FIELDS = 16;
@@ -186,140 +186,185 @@ interface ReceiveOptions {
   maxRequestBytes: number;
 }
 
-function receive(body: ReadableStream<Uint8Array>, options: ReceiveOptions): Promise<{ fields: Record<string, string>; file: ReceivedFile | null }> {
+type Received = { fields: Record<string, string>; file: ReceivedFile | null };
+
+function receive(body: ReadableStream<Uint8Array>, options: ReceiveOptions): Promise<Received> {
   return new Promise((resolve, reject) => {
-    let source: Readable;
-    let parser: busboy.Busboy;
+    let streams: { source: Readable; parser: busboy.Busboy };
     try {
-      source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+      streams = openParser(body, options);
     } catch (error) {
       reject(new UploadError("upload_malformed", UPLOAD_MESSAGES.malformed, { cause: error }));
       return;
     }
-    try {
-      parser = busboy({
-        headers: { "content-type": options.contentType },
-        defParamCharset: "utf8",
-        defCharset: "utf8",
-        limits: {
-          // busboy flags a part as truncated once it *reaches* the limit, so one byte more lets a file or field of
-          // exactly the maximum size through and trips only when it is really over.
-          fileSize: options.rules.maxBytes + 1,
-          files: MAX_FILE_PARTS,
-          fields: options.maxFields,
-          fieldSize: options.maxFieldBytes + 1,
-          fieldNameSize: 200,
-          parts: options.maxFields + MAX_FILE_PARTS,
-          headerPairs: 20,
-        },
-      });
-    } catch (error) {
-      source.destroy();
-      reject(new UploadError("upload_malformed", UPLOAD_MESSAGES.malformed, { cause: error }));
-      return;
-    }
-
-    const fields = new Map<string, string>();
-    let settled = false;
-    let tempPath: string | null = null;
-    let writing: Promise<void> | null = null;
-    let file: ReceivedFile | null = null;
-    let bytesRead = 0;
-
-    /**
-     * Stops parsing, removes the temporary file and rejects. The request body is cancelled at once (nothing more is
-     * pulled from the client), except when the disk is full: then the rest of a body within the limits is read and
-     * thrown away, so the client gets the answer (507) instead of a connection reset.
-     */
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      source.unpipe(parser);
-      if (error instanceof DiskFullError) source.resume();
-      else source.destroy();
-      parser.destroy();
-      void (async () => {
-        try {
-          if (writing) await writing;
-          if (tempPath) await fs.rm(tempPath, { force: true });
-        } finally {
-          reject(error);
-        }
-      })();
-    };
-    const malformed = (message: string = UPLOAD_MESSAGES.malformed, cause?: unknown) =>
-      fail(new UploadError("upload_malformed", message, cause === undefined ? undefined : { cause }));
-
-    parser.on("field", (name, value, info) => {
-      if (settled) return;
-      if (info.nameTruncated || info.valueTruncated) return malformed(UPLOAD_MESSAGES.fieldsTooLarge);
-      if (!fields.has(name)) fields.set(name, value);
-    });
-
-    parser.on("file", (name, stream, info) => {
-      // Destroying the parser destroys the part's stream with an error; it is handled through `fail`.
-      stream.on("error", () => undefined);
-      if (settled) {
-        stream.resume();
-        return;
-      }
-      if (name !== options.fileField || tempPath !== null) {
-        // Only one file is accepted. An extra *empty* file input (no name, no bytes) is harmless.
-        if (info.filename) return malformed(UPLOAD_MESSAGES.tooManyFiles);
-        stream.on("data", (chunk: Buffer) => {
-          if (chunk.length > 0) malformed(UPLOAD_MESSAGES.tooManyFiles);
-        });
-        return;
-      }
-
-      const target = path.join(options.tmpDir, `${randomUUID()}.part`);
-      tempPath = target;
-      stream.once("limit", () => fail(new UploadError("upload_too_large", options.rules.messages.tooLarge)));
-      const out = createWriteStream(target, { flags: "wx" });
-      writing = pipeline(stream, out)
-        .then(
-          () => {
-            if (stream.truncated) return; // the limit handler has already failed the upload
-            file = {
-              path: target,
-              size: out.bytesWritten,
-              filename: cleanName(info.filename),
-              declaredType: info.mimeType,
-            };
-          },
-          (error: unknown) => {
-            // The parser was destroyed (limit, broken form) or the disk refused the write (full: a 507 that says so).
-            if (!settled) fail(diskFullOr(error));
-          },
-        )
-        // Only once the file is closed can it be removed for good (a late open would recreate it).
-        .then(() => (out.closed ? undefined : once(out, "close").then(() => undefined)));
-    });
-
-    parser.on("filesLimit", () => malformed(UPLOAD_MESSAGES.tooManyFiles));
-    parser.on("fieldsLimit", () => malformed(UPLOAD_MESSAGES.fieldsTooLarge));
-    parser.on("partsLimit", () => malformed(UPLOAD_MESSAGES.fieldsTooLarge));
-    parser.on("error", (error: unknown) => malformed(UPLOAD_MESSAGES.malformed, error));
-    parser.on("close", () => {
-      if (settled) return;
-      void (writing ?? Promise.resolve()).then(() => {
-        if (settled) return;
-        settled = true;
-        resolve({ fields: Object.fromEntries(fields), file });
-      });
-    });
-
-    source.on("data", (chunk: Buffer) => {
-      bytesRead += chunk.length;
-      // With no (or a false) Content-Length, the body as a whole is still bounded (a body being drained too).
-      if (bytesRead > options.maxRequestBytes) {
-        if (settled) source.destroy();
-        else fail(new UploadError("upload_too_large", options.rules.messages.tooLarge));
-      }
-    });
-    source.on("error", (error: unknown) => malformed(UPLOAD_MESSAGES.malformed, error));
-    source.pipe(parser);
+    new Reception(streams, options, resolve, reject).start();
   });
+}
+
+/** The request body as a Node stream and a multipart parser bounded by `options` (not yet connected). */
+function openParser(body: ReadableStream<Uint8Array>, options: ReceiveOptions): { source: Readable; parser: busboy.Busboy } {
+  const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+  try {
+    const parser = busboy({
+      headers: { "content-type": options.contentType },
+      defParamCharset: "utf8",
+      defCharset: "utf8",
+      limits: {
+        // busboy flags a part as truncated once it *reaches* the limit, so one byte more lets a file or field of
+        // exactly the maximum size through and trips only when it is really over.
+        fileSize: options.rules.maxBytes + 1,
+        files: MAX_FILE_PARTS,
+        fields: options.maxFields,
+        fieldSize: options.maxFieldBytes + 1,
+        fieldNameSize: 200,
+        parts: options.maxFields + MAX_FILE_PARTS,
+        headerPairs: 20,
+      },
+    });
+    return { source, parser };
+  } catch (error) {
+    source.destroy();
+    throw error;
+  }
+}
+
+/** One multipart body being read: its fields, its one file being written to a temporary file, and how it ends. */
+class Reception {
+  private readonly fields = new Map<string, string>();
+  private settled = false;
+  private tempPath: string | null = null;
+  private writing: Promise<void> | null = null;
+  private file: ReceivedFile | null = null;
+  private bytesRead = 0;
+
+  private readonly source: Readable;
+  private readonly parser: busboy.Busboy;
+  private readonly options: ReceiveOptions;
+  private readonly resolve: (received: Received) => void;
+  private readonly reject: (error: unknown) => void;
+
+  constructor(
+    streams: { source: Readable; parser: busboy.Busboy },
+    options: ReceiveOptions,
+    resolve: (received: Received) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.source = streams.source;
+    this.parser = streams.parser;
+    this.options = options;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+
+  start(): void {
+    const { parser, source } = this;
+    parser.on("field", (name, value, info) => this.onField(name, value, info));
+    parser.on("file", (name, stream, info) => this.onFile(name, stream, info));
+    parser.on("filesLimit", () => this.malformed(UPLOAD_MESSAGES.tooManyFiles));
+    parser.on("fieldsLimit", () => this.malformed(UPLOAD_MESSAGES.fieldsTooLarge));
+    parser.on("partsLimit", () => this.malformed(UPLOAD_MESSAGES.fieldsTooLarge));
+    parser.on("error", (error: unknown) => this.malformed(UPLOAD_MESSAGES.malformed, error));
+    parser.on("close", () => this.onClose());
+    source.on("data", (chunk: Buffer) => this.onData(chunk));
+    source.on("error", (error: unknown) => this.malformed(UPLOAD_MESSAGES.malformed, error));
+    source.pipe(parser);
+  }
+
+  /**
+   * Stops parsing, removes the temporary file and rejects. The request body is cancelled at once (nothing more is
+   * pulled from the client), except when the disk is full: then the rest of a body within the limits is read and
+   * thrown away, so the client gets the answer (507) instead of a connection reset.
+   */
+  private fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.source.unpipe(this.parser);
+    if (error instanceof DiskFullError) this.source.resume();
+    else this.source.destroy();
+    this.parser.destroy();
+    void (async () => {
+      try {
+        if (this.writing) await this.writing;
+        if (this.tempPath) await fs.rm(this.tempPath, { force: true });
+      } finally {
+        this.reject(error);
+      }
+    })();
+  }
+
+  private malformed(message: string = UPLOAD_MESSAGES.malformed, cause?: unknown): void {
+    this.fail(new UploadError("upload_malformed", message, cause === undefined ? undefined : { cause }));
+  }
+
+  private tooLarge(): void {
+    this.fail(new UploadError("upload_too_large", this.options.rules.messages.tooLarge));
+  }
+
+  private onField(name: string, value: string, info: busboy.FieldInfo): void {
+    if (this.settled) return;
+    if (info.nameTruncated || info.valueTruncated) this.malformed(UPLOAD_MESSAGES.fieldsTooLarge);
+    else if (!this.fields.has(name)) this.fields.set(name, value);
+  }
+
+  private onFile(name: string, stream: Readable & { truncated?: boolean }, info: busboy.FileInfo): void {
+    // Destroying the parser destroys the part's stream with an error; it is handled through `fail`.
+    stream.on("error", () => undefined);
+    if (this.settled) {
+      stream.resume();
+      return;
+    }
+    if (name !== this.options.fileField || this.tempPath !== null) {
+      // Only one file is accepted. An extra *empty* file input (no name, no bytes) is harmless.
+      if (info.filename) {
+        this.malformed(UPLOAD_MESSAGES.tooManyFiles);
+        return;
+      }
+      stream.on("data", (chunk: Buffer) => {
+        if (chunk.length > 0) this.malformed(UPLOAD_MESSAGES.tooManyFiles);
+      });
+      return;
+    }
+    this.writeFile(stream, info);
+  }
+
+  /** Streams the file part into a new temporary file; `file` is set once it is complete and within the limit. */
+  private writeFile(stream: Readable & { truncated?: boolean }, info: busboy.FileInfo): void {
+    const target = path.join(this.options.tmpDir, `${randomUUID()}.part`);
+    this.tempPath = target;
+    stream.once("limit", () => this.tooLarge());
+    const out = createWriteStream(target, { flags: "wx" });
+    this.writing = pipeline(stream, out)
+      .then(
+        () => {
+          if (stream.truncated) return; // the limit handler has already failed the upload
+          this.file = { path: target, size: out.bytesWritten, filename: cleanName(info.filename), declaredType: info.mimeType };
+        },
+        (error: unknown) => {
+          // The parser was destroyed (limit, broken form) or the disk refused the write (full: a 507 that says so).
+          if (!this.settled) this.fail(diskFullOr(error));
+        },
+      )
+      // Only once the file is closed can it be removed for good (a late open would recreate it).
+      .then(() => (out.closed ? undefined : once(out, "close").then(() => undefined)));
+  }
+
+  private onClose(): void {
+    if (this.settled) return;
+    void (this.writing ?? Promise.resolve()).then(() => {
+      if (this.settled) return;
+      this.settled = true;
+      this.resolve({ fields: Object.fromEntries(this.fields), file: this.file });
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.bytesRead += chunk.length;
+    // With no (or a false) Content-Length, the body as a whole is still bounded (a body being drained too).
+    if (this.bytesRead > this.options.maxRequestBytes) {
+      if (this.settled) this.source.destroy();
+      else this.tooLarge();
+    }
+  }
 }
 
 /** The browser's file name, without control characters and bounded in length. */
