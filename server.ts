@@ -10,6 +10,9 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
+import { terminal } from "./app/i18n/pt-BR.ts";
+// Type only (erased when Node strips the types): the module itself is loaded below, from the build or through Vite.
+import type { RunningApp } from "./server/app.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -22,21 +25,6 @@ if (process.argv.includes("--demo")) {
   process.env.DEMO_ADMIN ||= "1";
 }
 
-interface RunningApp {
-  app: express.Express;
-  /** Public pages for readers without a session, answered from memory before Express (null when off). */
-  pageCache: { handle(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean } | null;
-  securityHeaders: express.RequestHandler;
-  /** Watches every request body (server/slow-body.ts); true when it answered the request itself. */
-  watchBody(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  services: {
-    config: { port: number; host: string; site: { url: string } };
-    log: { info: (o: object, m: string) => void };
-    events: { close(): Promise<void> };
-  };
-  shutdown(): Promise<void>;
-}
-
 async function loadApp(outer: express.Express): Promise<RunningApp> {
   if (dev) {
     const vite = await import("vite");
@@ -47,7 +35,7 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
   }
   const serverEntry = path.join(root, "build/server/index.js");
   if (!existsSync(serverEntry)) {
-    console.log("Nenhum build encontrado: executando `react-router build`…");
+    console.log(terminal.server.buildMissing);
     execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
       cwd: root,
       stdio: "inherit",

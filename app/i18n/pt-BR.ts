@@ -662,6 +662,11 @@ export type Messages = typeof t;
  */
 export const terminal = {
   /** Every `npm run` command (app/.server/cli.server.ts). */
+  /** The outer server (server.ts). */
+  server: {
+    /** `npm start` found no production build and makes one first. */
+    buildMissing: "Nenhum build encontrado: executando `react-router build`…",
+  },
   command: {
     /** Something the command opened was left open after its work; `handles` are Node's names for them. */
     keptAlive: (handles: string) => `O comando terminou, mas algo ficou aberto (${handles}); encerrando assim mesmo.`,
