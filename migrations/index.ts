@@ -14,7 +14,15 @@ import * as newsBody from "./2026-11-26-600-news-body.ts";
 import * as revisionStatus from "./2026-11-26-700-revision-status.ts";
 import * as sponsorRecords from "./2026-11-26-801-sponsor-records.ts";
 
-/** Every migration, in order. Listed statically so the server bundle carries them. */
+/**
+ * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
+ *
+ * Each name starts with a date and a number no other migration has (tests/unit/migration-names.test.ts). The two
+ * `2026-11-25-020-…` files predate that rule and keep their names: an installation records the migrations it has run
+ * by name (the `kysely_migration` table), and Kysely refuses to start when one of those names is missing, so renaming
+ * a migration that has run somewhere breaks that installation. Their order is still fixed ("…-taxonomy" sorts before
+ * "…-taxonomy-media-text").
+ */
 export const migrations: Record<string, Migration> = {
   "2026-11-22-001-initial": initial,
   "2026-11-22-002-drive-files": driveFiles,
