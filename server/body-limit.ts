@@ -1,8 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { t } from "../app/i18n/pt-BR.ts";
-
-/** Largest body of a form or JSON request that carries no file (sign-in, reset, logout, security): 32 KiB. */
-export const FORM_BODY_MAX_BYTES = 32 * 1024;
+import { FORM_BODY_MAX_BYTES } from "../app/lib/limits.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

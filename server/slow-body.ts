@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { t } from "../app/i18n/pt-BR.ts";
 import { BODIES_IN_FLIGHT_PER_ADDRESS, BODY_MIN_BYTES_PER_SECOND } from "../app/lib/limits.ts";
-import { FORM_BODY_MAX_BYTES } from "./body-limit.ts";
+import { FORM_BODY_MAX_BYTES } from "../app/lib/limits.ts";
 
 /**
  * How long a request body may take, whoever reads it and whether or not it is ever read:

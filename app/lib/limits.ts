@@ -29,8 +29,21 @@ export const NEWS_BODY_MAX_CHARS = 400_000;
 export const NEWS_BODY_MAX_DEPTH = 8;
 export const NEWS_LINK_MAX_LENGTH = 2000;
 
-/** The most news one page of the JSON API lists (`?limit=`). */
+/** How many cards the list page shows at a time (a screenful or two). */
+export const LIST_PAGE_SIZE = 24;
+/** The JSON API's page of news when `?limit=` is not given, and the most it lists. */
+export const API_PAGE_SIZE = 50;
 export const API_PAGE_SIZE_MAX = 100;
+
+/** Largest body of a form or JSON request that carries no file (sign-in, reset, logout, security): 32 KiB. */
+export const FORM_BODY_MAX_BYTES = 32 * 1024;
+/** Largest text field of a form that carries a file, unless the form says otherwise: 128 KiB. */
+export const UPLOAD_FIELD_MAX_BYTES = 128 * 1024;
+/** Largest text field of the news form (the body's JSON is the longest): 512 KiB. */
+export const NEWS_FIELD_MAX_BYTES = 512 * 1024;
+
+/** Longest search query read (characters): a search is a few words, not a document. */
+export const MAX_QUERY_LENGTH = 200;
 
 /** The longest document id the Firestore import takes (Firestore's own ids are 20 characters). */
 export const IMPORT_DOCUMENT_ID_MAX_LENGTH = 128;

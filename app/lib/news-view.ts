@@ -77,10 +77,7 @@ export interface SponsorView {
   image: MediaView | null;
 }
 
-/** How many cards the list page shows at a time (a screenful or two); the JSON API's default page and its maximum. */
-export const LIST_PAGE_SIZE = 24;
-export const API_PAGE_SIZE = 50;
-export { API_PAGE_SIZE_MAX } from "./limits.ts";
+export { API_PAGE_SIZE, API_PAGE_SIZE_MAX, LIST_PAGE_SIZE } from "./limits.ts";
 
 /** Whether `a` comes after `b` in the list's order (newest first, ties by id): the keyset order of the pages. */
 export function isListedAfter(a: Pick<NewsSummary, "publishedAt" | "id">, b: Pick<NewsSummary, "publishedAt" | "id">): boolean {

@@ -1,2 +1,1 @@
-/** Longest search query read (characters): a search is a few words, not a document. */
-export const MAX_QUERY_LENGTH = 200;
+export { MAX_QUERY_LENGTH } from "./limits.ts";

@@ -1,4 +1,5 @@
 import { t } from "../../i18n/pt-BR.ts";
+import { NEWS_FIELD_MAX_BYTES } from "../../lib/limits.ts";
 import type { AppServices } from "../app.server.ts";
 import { AppError } from "../errors.ts";
 import { NEWS_MEDIA_RULES, type ParsedForm, parseUploadForm, SPONSOR_IMAGE_RULES, type UploadRules } from "../media/upload.server.ts";
@@ -9,9 +10,6 @@ export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
 const FLAG_FIELDS = new Set(["isHighlighted", "removeMedia"]);
 /** Fields that are whole numbers: the only ones a JSON body may send as a number. */
 const NUMBER_FIELDS = new Set(["version", "position"]);
-
-/** Text fields of the news form can be long (the full content): allow up to 512 KiB each. */
-export const NEWS_FIELD_MAX_BYTES = 512 * 1024;
 
 /**
  * Reads a form submission: multipart (streamed, with the upload limits) or, for API clients, JSON / urlencoded

@@ -9,7 +9,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError, DiskFullError, diskFullOr } from "../errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
-import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/limits.ts";
+import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES, UPLOAD_FIELD_MAX_BYTES } from "../../lib/limits.ts";
 import { type MediaKind, mediaTypeByExtension } from "./media-types.ts";
 
 export type UploadKind = MediaKind;
@@ -79,8 +79,8 @@ export const SPONSOR_IMAGE_RULES: UploadRules = {
   messages: { tooLarge: UPLOAD_MESSAGES.sponsorTooLarge, invalidType: UPLOAD_MESSAGES.sponsorInvalidType },
 };
 
-/** Default largest text field: 128 KiB (the news form, whose body is longer, raises it: NEWS_FIELD_MAX_BYTES). */
-export const DEFAULT_MAX_FIELD_BYTES = 128 * 1024;
+/** Default largest text field (the news form, whose body is longer, raises it: NEWS_FIELD_MAX_BYTES). */
+export const DEFAULT_MAX_FIELD_BYTES = UPLOAD_FIELD_MAX_BYTES;
 /** Default largest number of text fields in one form. */
 export const DEFAULT_MAX_FIELDS = 16;
 /** Room for the multipart boundaries and part headers on top of the file and the fields. */
