@@ -1,6 +1,17 @@
 import { useRouteLoaderData } from "react-router";
-import type { PublicSiteConfig } from "../.server/config/env.server.ts";
 import type { SponsorView } from "./news-view.ts";
+
+/** The part of the configuration the browser may see (sent by the root loader). */
+export interface PublicSiteConfig {
+  name: string;
+  url: string;
+  description: string;
+  footerTitle: string;
+  defaultAuthor: string;
+  contactEmail: string | null;
+  timeZone: string;
+  social: { instagram: string; twitter: string; facebook: string };
+}
 
 export interface RootData {
   site: PublicSiteConfig;

@@ -1,7 +1,11 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
+import type { PublicSiteConfig } from "../../lib/site-context.ts";
 import { t, terminal } from "../../i18n/pt-BR.ts";
+
+/** The part of the configuration the browser may see: defined beside the root loader's data (app/lib). */
+export type { PublicSiteConfig };
 
 export type { PasswordPolicy };
 
@@ -198,18 +202,6 @@ export interface AppConfig {
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   /** The key that signs backup manifests (BACKUP_SIGNING_KEY), or null: then a generated one in DATA_DIR/secrets. */
   backup: { signingKey: string | null };
-}
-
-/** The part of the configuration the browser may see (sent by the root loader). */
-export interface PublicSiteConfig {
-  name: string;
-  url: string;
-  description: string;
-  footerTitle: string;
-  defaultAuthor: string;
-  contactEmail: string | null;
-  timeZone: string;
-  social: { instagram: string; twitter: string; facebook: string };
 }
 
 /**

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "@babel/parser";
+import { describe, expect, it } from "vitest";
+
+/**
+ * app/lib is code for the browser and the server alike: it never imports from app/.server, nor a `.server` module,
+ * not even a type (docs/architecture.md, "Where things live").
+ */
+const LIB = join(import.meta.dirname, "..", "..", "app", "lib");
+
+function importsOf(source: string): string[] {
+  const ast = parse(source, { sourceType: "module", plugins: ["typescript", "jsx"] });
+  return ast.program.body.flatMap((node) =>
+    (node.type === "ImportDeclaration" || node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") && node.source
+      ? [node.source.value]
+      : [],
+  );
+}
+
+const serverOnly = (specifier: string) => /(^|\/)\.server(\/|$)|\.server(\.tsx?)?$/.test(specifier);
+
+describe("app/lib", () => {
+  it("tells a server-only import apart", () => {
+    expect(["../.server/config/env.server.ts", "../.server/db/schema.ts", "./x.server.ts", "./x.server"].every(serverOnly)).toBe(true);
+    expect(["./limits.ts", "react-router", "./server-time.ts"].some(serverOnly)).toBe(false);
+  });
+
+  it("imports nothing from app/.server", () => {
+    const files = readdirSync(LIB).filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name));
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.flatMap((name) =>
+      importsOf(readFileSync(join(LIB, name), "utf8"))
+        .filter(serverOnly)
+        .map((specifier) => `${name}: ${specifier}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
