@@ -1,6 +1,6 @@
 import type { Route } from "./+types/rss";
 import { servicesOf } from "../../.server/context.server.ts";
-import { respondWith } from "./respond.server.ts";
+import { respondWith } from "../../.server/syndication/respond.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /** GET /rss.xml (the latest 50 news) and /rss/destaques.xml (the latest 50 highlights). */

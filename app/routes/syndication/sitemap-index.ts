@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sitemap-index";
 import { servicesOf } from "../../.server/context.server.ts";
-import { respondWith } from "./respond.server.ts";
+import { respondWith } from "../../.server/syndication/respond.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /** GET /sitemap.xml: the sitemap index (pages, Google News, the article parts). */

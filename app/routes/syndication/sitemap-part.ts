@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sitemap-part";
 import { servicesOf } from "../../.server/context.server.ts";
-import { respondWith } from "./respond.server.ts";
+import { respondWith } from "../../.server/syndication/respond.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /** GET /sitemaps/pages.xml, /sitemaps/news.xml (Google News, last 48 h) and /sitemaps/articles-N.xml. */

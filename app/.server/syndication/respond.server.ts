@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
-import type { AppServices } from "../../.server/context.server.ts";
-import { createSyndication, type Syndication } from "../../.server/syndication/syndication.server.ts";
-import { requestIdFrom } from "../../.server/errors.ts";
+import type { AppServices } from "../context.server.ts";
+import { createSyndication, type Syndication } from "./syndication.server.ts";
+import { requestIdFrom } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
 
 /** Crawlers and feed readers poll: a few minutes of freshness is plenty, and a CDN may keep a copy as long. */
