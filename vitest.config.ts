@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
  *   TEST_DATABASE=postgres (scripts/test.ts runs both passes).
  * Unit tests do not depend on the database, so the PostgreSQL pass leaves them out.
  */
-const unitTests = ["tests/unit/**/*.test.ts", "app/**/*.test.ts"];
+const unitTests = ["tests/unit/**/*.test.ts", "tests/components/**/*.test.tsx", "app/**/*.test.ts"];
 const integrationTests = ["tests/integration/**/*.test.ts"];
 
 export default defineConfig({
