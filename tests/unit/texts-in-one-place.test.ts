@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string> = {
 const PORTUGUESE_LETTER = /[áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ]/;
 /** Common Portuguese words written without accents; looked for only in texts of two words or more (ids like "x-erro" are not texts). */
 const PORTUGUESE_WORD =
-  /\b(uma|sem|foi|fora|pelo|pela|seu|sua|ainda|tente|novamente|apenas|nada|chave|arquivo|envie|dados|corpo|erro|falha|recusad[ao]s?|encontrad[ao]s?|agora|senha|conta|patrocinador\w*|nenhum\w*|muito|pode|deve|precisa|para)\b/i;
+  /\b(uma|sem|foi|fora|pelo|pela|seu|sua|ainda|tente|novamente|apenas|nada|chave|arquivo|envie|dados|corpo|erro|falha|falhou|demais|interrompid[ao]s?|recusad[ao]s?|encontrad[ao]s?|agora|senha|conta|patrocinador\w*|nenhum\w*|muito|pode|deve|precisa|para)\b/i;
 const looksPortuguese = (text: string) => PORTUGUESE_LETTER.test(text) || (/\S\s+\S/.test(text) && PORTUGUESE_WORD.test(text));
 
 function sourceFiles(dir: string): string[] {

@@ -49,7 +49,7 @@ export function runFfmpeg(args: string[], { timeoutMs = 30_000, maxOutputBytes =
     });
     child.once("error", reject);
     child.once("close", (code, signal) => {
-      if (signal) reject(new Error(`ffmpeg interrompido (${signal})`));
+      if (signal) reject(new Error(`ffmpeg killed (${signal})`));
       else resolve({ code, stdout: Buffer.concat(out), stderr: err });
     });
   });

@@ -46,7 +46,7 @@ export async function makeVideoPoster(path: string, mimeType: string): Promise<V
   const durationMs = parseDurationMs(probe.stderr);
   const size = parseFrameSize(probe.stderr);
   if (!size) throw new Error(`no readable video track: ${lastLine(probe.stderr)}`);
-  if (size.width * size.height > MAX_INPUT_PIXELS) throw new Error(`Quadro grande demais: ${size.width}x${size.height}`);
+  if (size.width * size.height > MAX_INPUT_PIXELS) throw new Error(`frame too large: ${size.width}x${size.height}`);
 
   const seconds = durationMs ? Math.min(1, durationMs / 4000) : 0;
   let frame = await grabFrame(input, path, seconds);
@@ -84,7 +84,7 @@ async function grabFrame(input: string[], path: string, seconds: number): Promis
     ],
     { timeoutMs: 30_000 },
   );
-  if (result.code !== 0) throw new Error(`ffmpeg falhou (${result.code}): ${lastLine(result.stderr)}`);
+  if (result.code !== 0) throw new Error(`ffmpeg failed (${result.code}): ${lastLine(result.stderr)}`);
   return result.stdout;
 }
 
