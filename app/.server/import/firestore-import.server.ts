@@ -1,4 +1,4 @@
-import { nextSponsorPosition } from "../sponsors/sponsor-editor.service.server.ts";
+import { insertSponsor, nextSponsorPosition } from "../sponsors/sponsors.queries.server.ts";
 import type { Kysely } from "kysely";
 import { t, terminal } from "../../i18n/pt-BR.ts";
 import { emailSchema } from "../../lib/auth-schemas.ts";
@@ -193,19 +193,16 @@ async function importSponsor(run: ImportRun, id: string, data: Record<string, un
     if (!mediaId) throw new Error(REFUSED.noSponsorImage);
     // The original had no names, links or order: each imported sponsor goes at the end, named by its place.
     const position = await nextSponsorPosition(trx);
-    await trx
-      .insertInto("sponsors")
-      .values({
-        id,
-        media_id: mediaId,
-        created_at: createdAt,
-        name: t.sponsors.defaultName(position),
-        link: null,
-        position,
-        active_from: null,
-        active_until: null,
-      })
-      .execute();
+    await insertSponsor(trx, {
+      id,
+      media_id: mediaId,
+      created_at: createdAt,
+      name: t.sponsors.defaultName(position),
+      link: null,
+      position,
+      active_from: null,
+      active_until: null,
+    });
   });
 }
 

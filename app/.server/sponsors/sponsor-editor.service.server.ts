@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
 import { type SponsorFields, sponsorFieldsSchema } from "../../lib/sponsor-schema.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
@@ -10,6 +10,15 @@ import type { Logger } from "../logger.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import {
+  deleteSponsorRow,
+  findSponsorMedia,
+  insertSponsor,
+  nextSponsorPosition,
+  orderedSponsorIds,
+  renumberSponsors,
+  updateSponsor,
+} from "./sponsors.queries.server.ts";
 
 export interface SponsorEditorDeps {
   db: Kysely<Database>;
@@ -25,34 +34,6 @@ export function parseSponsorFields(fields: Record<string, string | undefined>): 
   const result = sponsorFieldsSchema.safeParse(fields);
   if (!result.success) throw new FieldsError("validation_failed", fieldErrorsOf(result.error) as Record<string, string[]>);
   return result.data;
-}
-
-/** The next position at the end of the list. */
-export async function nextSponsorPosition(db: Kysely<Database> | Transaction<Database>): Promise<number> {
-  const row = await db
-    .selectFrom("sponsors")
-    .select((eb) => eb.fn.max("position").as("last"))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0) + 1;
-}
-
-/** Ids in display order. */
-async function orderedIds(trx: Transaction<Database>): Promise<string[]> {
-  const rows = await trx.selectFrom("sponsors").select("id").orderBy("position").orderBy("created_at").orderBy("id").execute();
-  return rows.map((row) => row.id);
-}
-
-/** Writes positions 1..n in `ids` order, touching only rows whose position changes. */
-async function renumber(trx: Transaction<Database>, ids: string[]): Promise<void> {
-  const current = new Map((await trx.selectFrom("sponsors").select(["id", "position"]).execute()).map((row) => [row.id, Number(row.position)]));
-  for (const [index, id] of ids.entries()) {
-    if (current.get(id) !== index + 1)
-      await trx
-        .updateTable("sponsors")
-        .set({ position: index + 1 })
-        .where("id", "=", id)
-        .execute();
-  }
 }
 
 /** Adding, editing, reordering and removing sponsors. Every change fires `sponsorsUpdated`. */
@@ -75,19 +56,16 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
         const id = randomUUID();
         try {
           await db.transaction().execute(async (trx) => {
-            await trx
-              .insertInto("sponsors")
-              .values({
-                id,
-                media_id: saved.id,
-                created_at: clock().toISOString(),
-                name: input.name,
-                link: input.link,
-                position: await nextSponsorPosition(trx),
-                active_from: input.activeFrom,
-                active_until: input.activeUntil,
-              })
-              .execute();
+            await insertSponsor(trx, {
+              id,
+              media_id: saved.id,
+              created_at: clock().toISOString(),
+              name: input.name,
+              link: input.link,
+              position: await nextSponsorPosition(trx),
+              active_from: input.activeFrom,
+              active_until: input.activeUntil,
+            });
           });
         } catch (error) {
           await media.deleteMedia(saved.id).catch(() => undefined);
@@ -102,12 +80,13 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
     async updateSponsor(id: string, fields: Record<string, string | undefined>): Promise<void> {
       return wrapFailure("sponsor_update_failed", t.sponsors.updateFailedPrefix, async () => {
         const input = parseSponsorFields(fields);
-        const updated = await db
-          .updateTable("sponsors")
-          .set({ name: input.name, link: input.link, active_from: input.activeFrom, active_until: input.activeUntil })
-          .where("id", "=", id)
-          .executeTakeFirst();
-        if (updated.numUpdatedRows === 0n) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+        const found = await updateSponsor(db, id, {
+          name: input.name,
+          link: input.link,
+          active_from: input.activeFrom,
+          active_until: input.activeUntil,
+        });
+        if (!found) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
         await events.publish("sponsorsUpdated");
       });
     },
@@ -117,13 +96,13 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
       return wrapFailure("sponsor_update_failed", t.sponsors.updateFailedPrefix, async () => {
         if (!Number.isSafeInteger(position)) throw new FieldsError("validation_failed", { position: [t.sponsors.positionInvalid] });
         const landed = await db.transaction().execute(async (trx) => {
-          const ids = await orderedIds(trx);
+          const ids = await orderedSponsorIds(trx);
           const from = ids.indexOf(id);
           if (from < 0) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
           const to = Math.min(Math.max(position, 1), ids.length) - 1;
           ids.splice(from, 1);
           ids.splice(to, 0, id);
-          await renumber(trx, ids);
+          await renumberSponsors(trx, ids);
           return to + 1;
         });
         await events.publish("sponsorsUpdated");
@@ -134,11 +113,10 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
     async deleteSponsor(id: string): Promise<void> {
       return wrapFailure("sponsor_delete_failed", t.sponsors.deleteFailedPrefix, async () => {
         const mediaId = await db.transaction().execute(async (trx) => {
-          const existing = await trx.selectFrom("sponsors").select(["id", "media_id"]).where("id", "=", id).executeTakeFirst();
+          const existing = await findSponsorMedia(trx, id);
           if (!existing) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
-          const deleted = await trx.deleteFrom("sponsors").where("id", "=", id).executeTakeFirst();
-          if (deleted.numDeletedRows === 0n) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
-          await renumber(trx, await orderedIds(trx));
+          if (!(await deleteSponsorRow(trx, id))) throw new NotFoundError("sponsor_not_found", t.sponsors.notFound);
+          await renumberSponsors(trx, await orderedSponsorIds(trx));
           return existing.media_id;
         });
         try {

@@ -5,8 +5,8 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
 import { toMediaView } from "../media/media-view.server.ts";
-import { JOINED_MEDIA_COLUMNS } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { findSponsorsWithMedia } from "./sponsors.queries.server.ts";
 
 export interface SponsorServiceDeps {
   db: Kysely<Database>;
@@ -25,25 +25,7 @@ export function createSponsorService({ db, store, timeZone, clock = () => new Da
     listSponsors(options: { includeInactive?: boolean } = {}): Promise<SponsorView[]> {
       return wrapFailure("sponsors_list_failed", t.sponsors.listFailedPrefix, async () => {
         const today = calendarDateIn(timeZone, clock());
-        let query = db
-          .selectFrom("sponsors")
-          .leftJoin("media", "media.id", "sponsors.media_id")
-          .select([
-            "sponsors.id",
-            "sponsors.name",
-            "sponsors.link",
-            "sponsors.position",
-            "sponsors.active_from",
-            "sponsors.active_until",
-            "sponsors.created_at",
-            ...JOINED_MEDIA_COLUMNS,
-          ]);
-        if (!options.includeInactive) {
-          query = query
-            .where((eb) => eb.or([eb("sponsors.active_from", "is", null), eb("sponsors.active_from", "<=", today)]))
-            .where((eb) => eb.or([eb("sponsors.active_until", "is", null), eb("sponsors.active_until", ">=", today)]));
-        }
-        const rows = await query.orderBy("sponsors.position", "asc").orderBy("sponsors.created_at", "asc").orderBy("sponsors.id", "asc").execute();
+        const rows = await findSponsorsWithMedia(db, options.includeInactive ? null : today);
         return rows.map((row) => {
           const window = { activeFrom: row.active_from, activeUntil: row.active_until };
           return {
