@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
-import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundledFfmpegPath, ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
 import { createMediaService } from "../../app/.server/media/media.service.server.ts";
 import type { StoredVariant } from "../../app/.server/media/media-keys.ts";
 import { toMediaView } from "../../app/.server/media/media-view.server.ts";
@@ -39,14 +39,47 @@ function makeClip(size: string, seconds: number, extra: string[] = []): { file: 
 
 const site = { url: "https://esporte.example" };
 
+/** Debian's maintained build, which an operator names with FFMPEG_PATH (`.ci/run` installs it). */
+const SYSTEM_FFMPEG = "/usr/bin/ffmpeg";
+const hasSystemFfmpeg = fs.existsSync(SYSTEM_FFMPEG);
+
 describe("the app's ffmpeg", () => {
   it("comes from @ffmpeg-installer/ffmpeg and runs here (no system ffmpeg needed)", () => {
     expect(FFMPEG).toMatch(/node_modules\/@ffmpeg-installer\/[a-z0-9-]+\/ffmpeg$/);
     expect(execFileSync(FFMPEG!, ["-version"]).toString()).toMatch(/^ffmpeg version/);
   });
+
+  it("is FFMPEG_PATH when set", () => {
+    const before = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = "/opt/ffmpeg/bin/ffmpeg";
+    try {
+      expect(ffmpegPath()).toBe("/opt/ffmpeg/bin/ffmpeg");
+      expect(bundledFfmpegPath()).toBe(FFMPEG);
+    } finally {
+      if (before === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = before;
+    }
+  });
 });
 
-describe("makeVideoPoster", () => {
+// The same checks with each binary: the bundled one, and Debian's when this machine has it.
+const binaries: Array<[string, string | undefined]> = [["the bundled ffmpeg", undefined]];
+if (hasSystemFfmpeg) binaries.push([`FFMPEG_PATH=${SYSTEM_FFMPEG}`, SYSTEM_FFMPEG]);
+
+describe.each(binaries)("makeVideoPoster with %s", (_name, configured) => {
+  const before = process.env.FFMPEG_PATH;
+  beforeAll(() => {
+    if (configured) process.env.FFMPEG_PATH = configured;
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env.FFMPEG_PATH;
+    else process.env.FFMPEG_PATH = before;
+  });
+
+  it("runs the binary asked for", () => {
+    expect(ffmpegPath()).toBe(configured ?? FFMPEG);
+  });
+
   it("reads the duration and a frame the size of the video, as JPEG and WebP variants", async () => {
     const { file } = makeClip("960x540", 2);
     const poster = await makeVideoPoster(file, "video/mp4");

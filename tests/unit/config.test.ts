@@ -186,6 +186,15 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
     }
   });
 
+  it("FFMPEG_PATH must be an absolute path to an executable file", () => {
+    expect(() => parseConfig({ FFMPEG_PATH: process.execPath })).not.toThrow();
+    for (const bad of ["ffmpeg", "/nao/existe/ffmpeg", path.dirname(process.execPath), path.resolve("package.json")]) {
+      expect(() => parseConfig({ FFMPEG_PATH: bad }), bad).toThrow(
+        `Configuração inválida:\n  FFMPEG_PATH: "${bad}" não é um programa executável (use o caminho absoluto, por exemplo /usr/bin/ffmpeg)`,
+      );
+    }
+  });
+
   it("names every bad variable when several are wrong", () => {
     const error = configErrorFor({ PORT: "abc", TIME_ZONE: "Mars/Base", SITE_URL: "notaurl" });
     expect(error.message).toContain("PORT:");

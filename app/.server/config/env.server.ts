@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
@@ -28,6 +29,7 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
+  FFMPEG_PATH: z.string().trim().optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(file:|sqlite:|postgres:\/\/|postgresql:\/\/)/, {
@@ -239,6 +241,17 @@ export interface GoogleDriveConfig {
   redirectUri: string;
 }
 
+/** True when `file` is an absolute path to a file this process may execute. */
+function isExecutableFile(file: string): boolean {
+  if (!path.isAbsolute(file)) return false;
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -265,6 +278,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     const missing = env.GOOGLE_CLIENT_ID ? "GOOGLE_CLIENT_SECRET" : "GOOGLE_CLIENT_ID";
     throw new ConfigError(terminal.config.invalid([terminal.config.together(missing, "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET")]));
+  }
+  if (env.FFMPEG_PATH && !isExecutableFile(env.FFMPEG_PATH)) {
+    throw new ConfigError(terminal.config.invalid([terminal.config.notExecutable("FFMPEG_PATH", env.FFMPEG_PATH)]));
   }
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");

@@ -1,22 +1,31 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 
-let resolved: string | null | undefined;
+let bundled: string | null | undefined;
 
 /**
- * The ffmpeg binary of the `@ffmpeg-installer/ffmpeg` package (its platform package ships a static build: no system
- * ffmpeg needed). The demo video, the video posters and the tests all use this one. Null when the package has no
- * binary for this platform; the package is loaded at run time, so the server bundle never inlines its file lookup.
+ * The ffmpeg that reads uploaded videos: `FFMPEG_PATH` when set (a maintained system build such as Debian's
+ * `/usr/bin/ffmpeg`; the configuration checks it is executable), else the static build of the
+ * `@ffmpeg-installer/ffmpeg` package (no system ffmpeg needed; old, see docs/decisions/009-ffmpeg.md). The demo
+ * video, the video posters and the tests all go through here. Null when neither exists; the package is loaded at run
+ * time, so the server bundle never inlines its file lookup.
  */
 export function ffmpegPath(): string | null {
-  if (resolved !== undefined) return resolved;
+  const configured = process.env.FFMPEG_PATH?.trim();
+  if (configured) return configured;
+  return bundledFfmpegPath();
+}
+
+/** The binary inside `@ffmpeg-installer/ffmpeg`'s platform package, or null when it has none for this platform. */
+export function bundledFfmpegPath(): string | null {
+  if (bundled !== undefined) return bundled;
   try {
     const installer = createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path?: unknown };
-    resolved = typeof installer.path === "string" ? installer.path : null;
+    bundled = typeof installer.path === "string" ? installer.path : null;
   } catch {
-    resolved = null;
+    bundled = null;
   }
-  return resolved;
+  return bundled;
 }
 
 export interface FfmpegResult {
