@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Handshake, List, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
+import { Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -8,6 +8,7 @@ import styles from "./admin-drawer.module.css";
 const ITEMS = [
   { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle },
   { to: "/news-list", label: t.admin.newsList, Icon: List },
+  { to: "/redacao", label: t.admin.newsroom, Icon: ListChecks },
   { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake },
 ] as const;
 
