@@ -345,7 +345,7 @@ export const t = {
     metaTitle: "Redação: todas as notícias",
     intro: "Todas as notícias, de qualquer situação. Filtre, busque e publique, despublique ou exclua várias de uma vez.",
     filtersTitle: "Filtros",
-    search: "Buscar",
+    search: "Buscar na redação",
     searchPlaceholder: "Título, subtítulo ou texto",
     status: "Situação",
     statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", rascunhos: "Rascunhos" },

@@ -8,7 +8,6 @@ import styles from "./admin-drawer.module.css";
 const ITEMS = [
   { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle },
   { to: "/news-list", label: t.admin.newsList, Icon: List },
-  { to: "/redacao", label: t.admin.newsroom, Icon: ListChecks },
   { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake },
 ] as const;
 
@@ -62,7 +61,13 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               </li>
             </ul>
           </nav>
-          {/* The spec's four items above; account settings apart, below them. */}
+          {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
+          <Dialog.Close asChild>
+            <Link to="/redacao" className={styles.secondaryLink}>
+              <ListChecks aria-hidden="true" size={18} />
+              {t.admin.newsroom}
+            </Link>
+          </Dialog.Close>
           <Dialog.Close asChild>
             <Link to="/admin/security" className={styles.secondaryLink}>
               <ShieldCheck aria-hidden="true" size={18} />

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/newsroom";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
@@ -130,6 +130,7 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const submit = useSubmit();
+  const navigate = useNavigate();
   const bulkForm = useRef<HTMLFormElement>(null);
   const askedFrom = useRef<HTMLButtonElement | null>(null);
   const [asking, setAsking] = useState<{ action: BulkAction; data: FormData; count: number } | null>(null);
@@ -180,7 +181,22 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
         </div>
       ) : null}
 
-      <Form method="get" action={PATH} className={styles.filters} aria-label={t.newsroom.filtersTitle} data-testid="newsroom-filters">
+      <Form
+        // A new view (a link, back, "Limpar filtros") fills the fields anew from its URL.
+        key={newsroomSearch(query)}
+        method="get"
+        action={PATH}
+        className={styles.filters}
+        aria-label={t.newsroom.filtersTitle}
+        data-testid="newsroom-filters"
+        onSubmit={(event) => {
+          // With JavaScript, the URL keeps only the filters that are set (without it, the browser sends every field).
+          event.preventDefault();
+          const fields = new URLSearchParams();
+          for (const [key, value] of new FormData(event.currentTarget)) fields.append(key, String(value));
+          navigate(`${PATH}${newsroomSearch(parseNewsroomQuery(fields).query)}`);
+        }}
+      >
         <div className={`${styles.field} ${styles.wide}`}>
           <label htmlFor="redacao-q">{t.newsroom.search}</label>
           <input id="redacao-q" type="search" name="q" defaultValue={query.q} placeholder={t.newsroom.searchPlaceholder} />
