@@ -141,6 +141,16 @@ test("publicar dois rascunhos em lote: o diálogo pergunta, a redação diz quan
 });
 
 test("excluir em lote: cancelar no diálogo não muda nada; confirmar exclui as marcadas", async ({ site, admin }) => {
+  // A forged request from another site, with the admin's cookie: refused by the origin check, nothing deleted.
+  const [target] = await siteQuery<{ id: string }>(site, "SELECT id FROM news WHERE title = ?", "Final do futebol publicada");
+  const forged = await admin.request.post(`${site.url}/redacao`, {
+    form: { intent: "delete", id: target!.id, confirmed: "1" },
+    headers: { origin: "https://outro-site.example" },
+    maxRedirects: 0,
+  });
+  expect(forged.status()).toBe(403);
+  expect(await statusOf(site, "Final do futebol publicada")).toBe("published");
+
   const page = await admin.newPage();
   await openPage(page, site, "/redacao");
   await page.getByRole("checkbox", { name: t.newsroom.selectOne("Final do futebol publicada") }).check();
