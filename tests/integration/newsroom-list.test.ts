@@ -4,7 +4,7 @@ import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
-import { NEWSROOM_BULK_MAX } from "../../app/lib/limits.ts";
+import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE } from "../../app/lib/limits.ts";
 import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "../../app/lib/newsroom-query.ts";
 import { action as newsroomAction, loader as newsroomLoader } from "../../app/routes/admin/newsroom.tsx";
 import { createAdmin, createUser } from "../factories/auth.ts";
@@ -368,6 +368,37 @@ describe("the /redacao route", () => {
     } as never)) as { done: string; rows: Array<{ id: string }> };
     expect(page.done).toBe(t.newsroom.done.publish(2));
     expect(page.rows.map((row) => row.id).sort()).toEqual([a, b].sort());
+
+    // Keyset paging through the page's own links: 50 a page, "Mais antigas" carries the cursor.
+    for (let i = 0; i < NEWSROOM_PAGE_SIZE; i++) await createNews(services, { title: `Mais uma ${i}`, media: null });
+    const first = (await newsroomLoader({
+      request: new Request("http://127.0.0.1:4321/redacao", { headers: { Cookie: cookie } }),
+      context,
+      params: {},
+    } as never)) as { rows: Array<{ id: string }>; nextCursor: string | null };
+    expect(first.rows).toHaveLength(NEWSROOM_PAGE_SIZE);
+    expect(first.nextCursor).toBeTruthy();
+    const second = (await newsroomLoader({
+      request: new Request(`http://127.0.0.1:4321/redacao?cursor=${first.nextCursor}`, { headers: { Cookie: cookie } }),
+      context,
+      params: {},
+    } as never)) as { rows: Array<{ id: string }>; nextCursor: string | null };
+    expect(second.rows).toHaveLength(2);
+    expect(second.nextCursor).toBeNull();
+    expect(new Set([...first.rows, ...second.rows].map((row) => row.id)).size).toBe(NEWSROOM_PAGE_SIZE + 2);
+    // A made-up cursor or date: a 400 with a clear message, not a broken page.
+    for (const [search, message] of [
+      ["?cursor=xyz", t.newsroom.invalidCursor],
+      ["?de=2026-13-45", t.newsroom.invalidDate],
+    ]) {
+      const bad = (await newsroomLoader({
+        request: new Request(`http://127.0.0.1:4321/redacao${search}`, { headers: { Cookie: cookie } }),
+        context,
+        params: {},
+      } as never)) as { data: { error: string }; init: { status: number } };
+      expect(bad.data.error).toBe(message);
+      expect(bad.init.status).toBe(400);
+    }
 
     // An unknown action and an empty selection: clear pt-BR errors.
     const unknown = (await newsroomAction({
