@@ -373,6 +373,7 @@ export const t = {
       author: "Autor",
       category: "Categoria",
       published: "Publicação",
+      scheduled: "Agendada para",
       updated: "Atualização",
       reads: "Leituras (7 dias)",
       actions: "Ações",

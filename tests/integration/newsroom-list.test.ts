@@ -9,6 +9,7 @@ import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "
 import { action as newsroomAction, loader as newsroomLoader } from "../../app/routes/admin/newsroom.tsx";
 import { createAdmin, createUser } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
+import * as newsroomMigration from "../../migrations/2026-11-27-200-newsroom-list.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 /**
@@ -143,6 +144,22 @@ describe("the newsroom list's query", () => {
     // Deleted: gone from both.
     await services.newsEditor.bulkAction("delete", [draft.id], null);
     expect((await services.newsroom.page(query({ q: "contrato" }), 50)).rows).toEqual([]);
+  });
+});
+
+describe("the migration", () => {
+  it("goes down and up again: readers' search keeps working between, and the newsroom's index is filled again", async () => {
+    const services = await open();
+    const db = services.database.db;
+    const draft = await services.newsEditor.createNews({ title: "Reforço do goleiro", subtitle: "S", status: "draft" } as never, null);
+    await newsroomMigration.down(db);
+    // Writes still work (the triggers of before), and readers find published stories only.
+    const published = await createNews(services, { title: "Goleiro campeão", media: null });
+    expect((await services.search.search({ query: "goleiro" })).hits.map((hit) => hit.id)).toEqual([published]);
+    await newsroomMigration.up(db);
+    const found = (await services.newsroom.page(query({ q: "goleiro" }), 50)).rows.map((row) => row.id).sort();
+    expect(found).toEqual([draft.id, published].sort());
+    expect((await services.search.search({ query: "goleiro" })).hits.map((hit) => hit.id)).toEqual([published]);
   });
 });
 

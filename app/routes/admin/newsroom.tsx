@@ -322,7 +322,12 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
                 <th scope="col">{t.newsroom.columns.status}</th>
                 <th scope="col">{t.newsroom.columns.author}</th>
                 <th scope="col">{t.newsroom.columns.category}</th>
-                <th scope="col">{query.ordem === "atualizacao" ? t.newsroom.columns.updated : t.newsroom.columns.published}</th>
+                <th scope="col" aria-sort={query.ordem === "publicacao" ? "descending" : undefined}>
+                  {t.newsroom.columns.published}
+                </th>
+                <th scope="col" aria-sort={query.ordem === "atualizacao" ? "descending" : undefined}>
+                  {t.newsroom.columns.updated}
+                </th>
                 {reads ? <th scope="col">{t.newsroom.columns.reads}</th> : null}
                 <th scope="col">{t.newsroom.columns.actions}</th>
               </tr>
@@ -339,9 +344,8 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
                   </td>
                   <td data-label={t.newsroom.columns.author}>{row.author}</td>
                   <td data-label={t.newsroom.columns.category}>{row.category}</td>
-                  <td data-label={query.ordem === "atualizacao" ? t.newsroom.columns.updated : t.newsroom.columns.published}>
-                    {query.ordem === "atualizacao" ? row.updated : row.published}
-                  </td>
+                  <td data-label={row.status === "scheduled" ? t.newsroom.columns.scheduled : t.newsroom.columns.published}>{row.published}</td>
+                  <td data-label={t.newsroom.columns.updated}>{row.updated}</td>
                   {reads ? <td data-label={t.newsroom.columns.reads}>{t.newsroom.reads(reads[row.id] ?? 0)}</td> : null}
                   <td className={styles.actions}>
                     <Link to={`/edit-news/${encodeURIComponent(row.id)}`} aria-label={t.newsroom.editLabel(row.title)}>
