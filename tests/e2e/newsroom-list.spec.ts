@@ -79,6 +79,12 @@ test("filtros pelo formulário (situação e categoria), URL compartilhável, bu
   await expect(draftRow.getByRole("link", { name: t.newsroom.editLabel("Rascunho do vôlei azul") })).toHaveAttribute("href", /^\/edit-news\/[^/]+$/);
   await expect(draftRow.getByRole("link", { name: t.newsroom.viewLabel("Rascunho do vôlei azul") })).toHaveAttribute("href", /^\/article\//);
   await expectAxeClean(page, "/redacao");
+  // "Select all" (with JavaScript) marks and unmarks every row of the page.
+  const boxes = page.getByTestId("newsroom-table").locator('tbody input[type="checkbox"]');
+  await page.getByRole("checkbox", { name: t.newsroom.selectAll }).check();
+  for (const box of await boxes.all()) await expect(box).toBeChecked();
+  await page.getByRole("checkbox", { name: t.newsroom.selectAll }).uncheck();
+  for (const box of await boxes.all()) await expect(box).not.toBeChecked();
 
   await page.getByLabel(t.newsroom.status, { exact: true }).selectOption("rascunhos");
   await page.getByLabel(t.newsroom.category, { exact: true }).selectOption({ label: "Vôlei" });
