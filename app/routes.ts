@@ -25,6 +25,8 @@ export default [
     route("add-news", "routes/admin/add-news.tsx"),
     route("edit-news/:id", "routes/admin/edit-news.tsx"),
     route("edit-news/:id/historico", "routes/admin/news-history.tsx"),
+    // The newsroom's list: every story of every status, filters, search, bulk publish/unpublish/delete.
+    route("redacao", "routes/admin/newsroom.tsx"),
     route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
     route("admin/security", "routes/admin/security.tsx"),
   ]),

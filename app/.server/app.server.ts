@@ -1,3 +1,4 @@
+import { createNewsroomList, type NewsroomList } from "./news/newsroom-list.server.ts";
 import { sql } from "kysely";
 import { createUploadSlots, type UploadSlots } from "./media/upload-slots.server.ts";
 import { createAdminService, type AdminService } from "./admins/admins.service.server.ts";
@@ -60,6 +61,8 @@ export interface AppServices {
   /** In memory, or in Redis (REDIS_URL): then `backend()` says whether Redis counts now or memory stands in. */
   rateLimiter: RateLimiter & Partial<Pick<SharedRateLimiter, "backend" | "close">>;
   newsEditor: NewsEditor;
+  /** The newsroom's list (/redacao): every status, filters, search over every status. */
+  newsroom: NewsroomList;
   sponsorEditor: SponsorEditor;
   /** Uploads handled at the same time, per admin and in all (see withUploadSlot). */
   uploadSlots: UploadSlots;
@@ -114,6 +117,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     rateLimiter,
     events,
     newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor, timeZone: config.timeZone }),
+    newsroom: createNewsroomList({ db: database.db, dialect: database.dialect, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),
   };

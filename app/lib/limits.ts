@@ -73,3 +73,8 @@ export const BODY_MIN_BYTES_PER_SECOND = 1024;
 
 /** Sponsor records: the most characters of a name and of a link. */
 export const SPONSOR_LIMITS = { name: 80, link: 2000 } as const;
+
+/** Stories one page of the newsroom's list (/redacao) shows. */
+export const NEWSROOM_PAGE_SIZE = 50;
+/** The most stories one bulk action of the newsroom's list (publish, unpublish, delete) takes at once. */
+export const NEWSROOM_BULK_MAX = 100;

@@ -19,6 +19,8 @@ import type { RichDoc } from "../../lib/rich-text.ts";
 import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import { storyPaths } from "./story-paths.server.ts";
+import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
+import type { BulkAction } from "../../lib/newsroom-query.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -135,6 +137,12 @@ interface ChangeRequest {
   changes: (existing: { subtitle: string }) => Updateable<NewsTable>;
   /** The text of the media the item ends with. */
   mediaText: MediaText;
+}
+
+/** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
+export interface BulkResult {
+  changed: number;
+  unchanged: number;
 }
 
 /** Thrown inside a save's transaction when the row is no longer the version read (rolls everything back). */
@@ -391,6 +399,67 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (!(await setNewsHighlight(trx, id, highlighted, clock().toISOString()))) throw new NotFoundError("news_not_found", t.news.notFound);
           await send("newsUpdated", { paths: storyPaths({ id }) });
         });
+      });
+    },
+
+    /**
+     * A bulk action of the newsroom's list over `ids` (at most NEWSROOM_BULK_MAX), all or nothing: one transaction
+     * over the selected stories, with one `newsUpdated` carrying every story's paths. If any id is not a story (deleted
+     * meanwhile, made up), or one was saved by someone else between the read and the write, nothing changes and the
+     * answer says so (404 / 409). Stories already in the wanted state are left alone (no new version) and counted apart.
+     *
+     * - `publish`: drafts and scheduled stories go live now (publication date: now).
+     * - `unpublish`: published and scheduled stories become drafts (their date: now, as a draft's is).
+     * - `delete`: the stories, their revisions and (after the commit) their media go.
+     *
+     * Publish and unpublish are audited like a form's save: the version replaced becomes a revision (with its status)
+     * and the new version names who did it, so each story's history says "Ana publicou em …". A deletion takes the
+     * story's history with it (as a single delete does): it is logged with who did it and the ids.
+     */
+    async bulkAction(action: BulkAction, ids: readonly string[], actor: string | null): Promise<BulkResult> {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) throw new AppError("bulk_empty", t.newsroom.noneSelected, 400);
+      if (unique.length > NEWSROOM_BULK_MAX) throw new AppError("bulk_too_many", t.newsroom.tooMany, 400);
+      const failure = action === "delete" ? t.news.deleteFailed : t.news.updateFailed;
+      return wrapFailure("news_bulk_failed", failure, async () => {
+        const now = clock().toISOString();
+        const mediaToRemove: string[] = [];
+        const result = await events
+          .withCommit(db, async (trx, send) => {
+            const rows = await trx.selectFrom("news").selectAll().where("id", "in", unique).execute();
+            if (rows.length !== unique.length) throw new NotFoundError("news_not_found", t.newsroom.missing(unique.length - rows.length));
+            const target: NewsStatus | null = action === "publish" ? "published" : action === "unpublish" ? "draft" : null;
+            const changing = target ? rows.filter((row) => row.status !== target) : rows;
+            if (action === "delete") {
+              await trx.deleteFrom("news_revisions").where("news_id", "in", unique).execute();
+              const deleted = await trx.deleteFrom("news").where("id", "in", unique).executeTakeFirst();
+              if (Number(deleted.numDeletedRows) !== unique.length) throw new StaleSave();
+              for (const row of rows) if (row.media_id) mediaToRemove.push(row.media_id);
+            } else if (changing.length > 0 && target) {
+              await trx.insertInto("news_revisions").values(changing.map(revisionOf)).execute();
+              for (const row of changing) {
+                const updated = await updateNewsAtVersion(trx, row.id, row.version, {
+                  status: target,
+                  published_at: now,
+                  updated_at: now,
+                  updated_by: actor,
+                  version: row.version + 1,
+                });
+                if (updated === 0n) throw new StaleSave();
+              }
+            }
+            if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing) });
+            return { changed: changing.length, unchanged: rows.length - changing.length };
+          })
+          .catch((error: unknown) => {
+            if (error instanceof StaleSave) throw new AppError("news_version_conflict", t.newsroom.conflict, 409);
+            throw error;
+          });
+        if (action === "delete") {
+          log.info({ actor, ids: unique }, "news deleted in bulk");
+          for (const mediaId of mediaToRemove) await removeMediaQuietly(mediaId);
+        }
+        return result;
       });
     },
 

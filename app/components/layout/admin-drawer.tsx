@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Handshake, List, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
+import { Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -61,7 +61,13 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               </li>
             </ul>
           </nav>
-          {/* The spec's four items above; account settings apart, below them. */}
+          {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
+          <Dialog.Close asChild>
+            <Link to="/redacao" className={styles.secondaryLink}>
+              <ListChecks aria-hidden="true" size={18} />
+              {t.admin.newsroom}
+            </Link>
+          </Dialog.Close>
           <Dialog.Close asChild>
             <Link to="/admin/security" className={styles.secondaryLink}>
               <ShieldCheck aria-hidden="true" size={18} />

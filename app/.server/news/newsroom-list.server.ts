@@ -1,0 +1,148 @@
+import { type Kysely, type SqlBool, sql } from "kysely";
+import { t } from "../../i18n/pt-BR.ts";
+import type { NewsStatus } from "../../lib/news-view.ts";
+import { NEWSROOM_PAGE_SIZE } from "../../lib/limits.ts";
+import { parsePublishAt } from "../../lib/zoned-time.ts";
+import type { Database } from "../db/schema.ts";
+import { AppError, wrapFailure } from "../errors.ts";
+import { foldWord, queryTerms } from "../search/portuguese.ts";
+import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import { NEWSROOM_STATUS_FILTERS, type NewsroomQuery } from "../../lib/newsroom-query.ts";
+
+/** One row of the newsroom list. */
+export interface NewsroomRow {
+  id: string;
+  title: string;
+  status: NewsStatus;
+  category: string;
+  author: string;
+  publishedAt: string;
+  updatedAt: string;
+}
+
+export interface NewsroomPage {
+  rows: NewsroomRow[];
+  /** The cursor of the next (older) page, or null when this page has the last rows. */
+  nextCursor: string | null;
+}
+
+/** The first instant of a date on the site's clock. */
+function startOfDay(date: string, timeZone: string): string {
+  const instant = parsePublishAt(`${date}T00:00`, timeZone);
+  if (!instant) throw new AppError("invalid_date", t.newsroom.invalidDate, 400);
+  return instant.toISOString();
+}
+
+/** The day after a YYYY-MM-DD date. */
+function nextDay(date: string): string {
+  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000);
+  return next.toISOString().slice(0, 10);
+}
+
+export interface NewsroomListDeps {
+  db: Kysely<Database>;
+  dialect: "sqlite" | "postgres";
+  timeZone: string;
+}
+
+/**
+ * The newsroom's list (/redacao): every status, filtered by search, status, category, author and a date range on the
+ * sorted column, newest first by publication or by last update. Keyset paging on (sorted column, id), as the public
+ * list: a page costs the same wherever it is. Indexes: migrations/2026-11-25-010 and 2026-11-27-200.
+ *
+ * The search is the site's full-text search over every status, for the newsroom only: on PostgreSQL the
+ * `search_document` column without the readers' `status = 'published'`; on SQLite the readers' index (`news_fts`,
+ * published stories) and the newsroom's (`news_fts_newsroom`, the others). Readers' search never reads the second.
+ */
+export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) {
+  /** The condition "matches the search" (null: the query has nothing searchable, so nothing matches). */
+  function searchCondition(q: string) {
+    const terms = queryTerms(q);
+    if (terms.length === 0) return null;
+    if (dialect === "postgres") {
+      const words = [...q.matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map(([word]) => foldWord(word)).join(" ");
+      return sql<SqlBool>`news.search_document @@ plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${words}))`;
+    }
+    // Every term quoted: an FTS5 string, never an operator; all of them must match.
+    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");
+    return sql<SqlBool>`news.id in (
+      select d.news_id from news_search_docs d where d.doc in (
+        select rowid from news_fts where news_fts match ${match}
+        union all
+        select rowid from news_fts_newsroom where news_fts_newsroom match ${match}
+      )
+    )`;
+  }
+
+  return {
+    /** One page of the list for `query` (its cursor included), at most `limit` rows. */
+    async page(query: NewsroomQuery, limit: number = NEWSROOM_PAGE_SIZE): Promise<NewsroomPage> {
+      const after = query.cursor ? decodeListCursor(query.cursor) : null;
+      return wrapFailure("newsroom_list_failed", t.news.listFailed, async () => {
+        const column = query.ordem === "atualizacao" ? "news.updated_at" : "news.published_at";
+        let select = db
+          .selectFrom("news")
+          .select(["news.id", "news.title", "news.status", "news.category", "news.author", "news.published_at", "news.updated_at"]);
+        const status = NEWSROOM_STATUS_FILTERS[query.situacao];
+        if (status) select = select.where("news.status", "=", status);
+        if (query.categoria) select = select.where("news.category_slug", "=", query.categoria);
+        if (query.autor) select = select.where("news.author_slug", "=", query.autor);
+        if (query.de) select = select.where(column, ">=", startOfDay(query.de, timeZone));
+        if (query.ate) select = select.where(column, "<", startOfDay(nextDay(query.ate), timeZone));
+        if (query.q) {
+          const condition = searchCondition(query.q);
+          if (!condition) return { rows: [], nextCursor: null };
+          select = select.where(condition);
+        }
+        if (after) select = select.where((eb) => eb(eb.refTuple(column, "news.id"), "<", eb.tuple(after.publishedAt, after.id)));
+        // One row more than shown says whether there is a next page, without a count.
+        const found = await select
+          .orderBy(column, "desc")
+          .orderBy("news.id", "desc")
+          .limit(limit + 1)
+          .execute();
+        const rows = found.slice(0, limit).map(
+          (row): NewsroomRow => ({
+            id: row.id,
+            title: row.title,
+            status: row.status,
+            category: row.category,
+            author: row.author,
+            publishedAt: row.published_at,
+            updatedAt: row.updated_at,
+          }),
+        );
+        const last = rows.at(-1);
+        const nextCursor =
+          found.length > limit && last
+            ? encodeListCursor({ publishedAt: query.ordem === "atualizacao" ? last.updatedAt : last.publishedAt, id: last.id })
+            : null;
+        return { rows, nextCursor };
+      });
+    },
+
+    /** The categories and the authors with at least one story of any status, by name: the filter's choices. */
+    async terms(): Promise<{ categories: Array<{ slug: string; name: string }>; authors: Array<{ slug: string; name: string }> }> {
+      const rows = await db
+        .selectFrom("taxonomy_terms")
+        .select(["kind", "slug", "name"])
+        .where(({ or, and, eb, exists, selectFrom }) =>
+          or([
+            and([
+              eb("kind", "=", "category"),
+              exists(selectFrom("news").select("news.id").whereRef("news.category_slug", "=", "taxonomy_terms.slug")),
+            ]),
+            and([eb("kind", "=", "author"), exists(selectFrom("news").select("news.id").whereRef("news.author_slug", "=", "taxonomy_terms.slug"))]),
+          ]),
+        )
+        .execute();
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "pt-BR");
+      return {
+        categories: rows.filter((row) => row.kind === "category").sort(byName),
+        authors: rows.filter((row) => row.kind === "author").sort(byName),
+      };
+    },
+  };
+}
+
+export type NewsroomList = ReturnType<typeof createNewsroomList>;
