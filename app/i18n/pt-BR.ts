@@ -780,7 +780,8 @@ export const terminal = {
     passwordMaxBelowMin: "PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH",
     /** One of two variables set without the other (`missing` is the one not set). */
     together: (missing: string, first: string, second: string) => `${missing}: defina ${first} e ${second} juntos`,
-    notExecutable: (name: string, file: string) => `${name}: "${file}" não é um programa executável (use o caminho absoluto, por exemplo /usr/bin/ffmpeg)`,
+    notExecutable: (name: string, file: string) =>
+      `${name}: "${file}" não é um programa executável (use o caminho absoluto, por exemplo /usr/bin/ffmpeg)`,
     s3BucketRequired: "S3_BUCKET: obrigatório com MEDIA_STORE=s3",
     driveClientRequired: (missing: string) => `${missing}: obrigatório com MEDIA_STORE=gdrive (ou GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET)`,
     siteUrlRequired:
