@@ -60,3 +60,6 @@ export const BODY_MIN_BYTES_PER_SECOND = 1024;
 
 /** Sponsor records: the most characters of a name and of a link. */
 export const SPONSOR_LIMITS = { name: 80, link: 2000 } as const;
+
+/** The most images one news body may hold (each is a media item of the store). */
+export const NEWS_BODY_MAX_IMAGES = 50;

@@ -67,8 +67,29 @@ const UNREFERENCED = {
 };
 
 /**
+ * Not named by an image block of a news body or of a revision's body (app/lib/rich-text.ts). The body is JSON text,
+ * so this is a LIKE on the id as the checked body writes it (`"mediaId":"<id>"`); ids are letters, digits, `-` and
+ * `_` (a LIKE wildcard that can only match more, i.e. keep more). Asked per candidate record, never as a correlated
+ * condition over every media row: the few old unreferenced records are checked against the bodies one by one.
+ */
+function notInBodies(mediaId: string) {
+  const pattern = `%"mediaId":"${mediaId}"%`;
+  return (eb: ExpressionBuilder<Database, "media">) =>
+    eb.and([
+      eb.not(eb.exists(eb.selectFrom("news").select("news.id").where("news.body", "like", pattern))),
+      eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").where("news_revisions.body", "like", pattern))),
+    ]);
+}
+
+async function namedByABody(db: Kysely<Database>, mediaId: string): Promise<boolean> {
+  const row = await db.selectFrom("media").select("id").where("id", "=", mediaId).where(notInBodies(mediaId)).executeTakeFirst();
+  return !row;
+}
+
+/**
  * Cleans up what failed or interrupted operations leave behind, in this installation's objects only:
- * (a) media records no news item, no news revision and no sponsor refers to, older than the grace period, and their files;
+ * (a) media records no news item, no news revision, no sponsor and no body (image blocks, its own or a revision's)
+ *     refers to, older than the grace period, and their files;
  * (b) objects older than the grace period that no media record points to (main key or any variant);
  * (c) temporary `*.part` files older than the grace period in `tmpDirs` and in the store's temporary folder.
  * It first works out everything it would remove, refuses when that is out of proportion with what the database
@@ -82,7 +103,7 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
   const result: SweepResult = { removedRecords: 0, removedFiles: 0, removedTempFiles: 0, skippedUnowned: 0 };
 
   // (a) Unreferenced old records of this store whose files are all ours.
-  const unreferenced = (
+  const unattached = (
     await db
       .selectFrom("media")
       .select(["id", "key", "variants"])
@@ -97,6 +118,8 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
     if (!mark) result.skippedUnowned++;
     return mark;
   });
+  const unreferenced: typeof unattached = [];
+  for (const row of unattached) if (!(await namedByABody(db, row.id))) unreferenced.push(row);
 
   // (b) Stray objects: ours, old, and pointed to by no record. The store is listed before the records are read, so a
   // record written meanwhile is seen.
@@ -145,6 +168,7 @@ export async function sweepOrphans(deps: SweepDeps): Promise<SweepResult> {
       .where(UNREFERENCED.news)
       .where(UNREFERENCED.sponsors)
       .where(UNREFERENCED.revisions)
+      .where(notInBodies(row.id))
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) continue;
     result.removedRecords++;
