@@ -386,4 +386,27 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     expect((await page.request.get(src!)).status()).toBe(200);
     expect(item).toContain("<figcaption>A comemoração do gol da vitória — Foto: Ana Lima</figcaption>");
   });
+
+  test("POST /api/media (o envio do diálogo 'Imagem'): só imagens, o arquivo é obrigatório, a resposta nomeia a mídia guardada", async ({
+    page,
+    richSite,
+  }) => {
+    const url = `${richSite.url}/api/media`;
+    const post = (multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>) =>
+      page.request.post(url, { multipart, headers: { origin: richSite.url } });
+    const text = await post({ file: { name: "nota.txt", mimeType: "text/plain", buffer: Buffer.from("não é uma imagem") } });
+    expect(text.status()).toBe(415);
+    expect(((await text.json()) as { error: { message: string } }).error.message).toBe(blocksText.imageNotImage);
+    // A "video" is refused too: inline media are images only.
+    const video = await post({ file: { name: "v.mp4", mimeType: "video/mp4", buffer: Buffer.from("00000018667479706d703432", "hex") } });
+    expect(video.status()).toBe(415);
+    const none = await post({ outro: "campo" });
+    expect(none.status()).toBe(400);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toBe(blocksText.imageFileRequired);
+    const saved = await post({ file: { name: "foto.png", mimeType: "image/png", buffer: await makeTestImage(640, 360, "png") } });
+    expect(saved.status()).toBe(201);
+    const answer = (await saved.json()) as { id: string; src: string; width: number; height: number };
+    expect(answer).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: expect.stringMatching(/\.webp$/), width: 640, height: 360 });
+    expect((await page.request.get(new URL(answer.src, richSite.url).href)).status()).toBe(200);
+  });
 });

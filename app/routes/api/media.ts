@@ -49,5 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** Only POST: a GET answers 405 (nothing is listed here). */
+export function loader() {
+  return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+}
+
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
 export const handle = routeFacts({ cache: false, uploads: true });
