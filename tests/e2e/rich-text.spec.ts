@@ -297,6 +297,8 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     browser,
     richSite,
   }) => {
+    // Upload, two dialogs, publish, three readings of the article and the feed, then an edit: ~20-30 s under load.
+    test.slow();
     await page.setViewportSize({ width: 375, height: 800 });
     const title = uniqueTitle("Com imagem");
     await openPage(page, richSite, "/add-news");
@@ -385,6 +387,15 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     expect(src).toMatch(/^https?:\/\/[^/]+\/media\/.+\.jpg$/);
     expect((await page.request.get(src!)).status()).toBe(200);
     expect(item).toContain("<figcaption>A comemoração do gol da vitória — Foto: Ana Lima</figcaption>");
+
+    // Editing: the editor opens with both blocks; saving only the title keeps the body as it was.
+    await openPage(page, richSite, `/edit-news/${saved.id}`);
+    await expect(bodyEditor(page).getByTestId("editor-image").locator("figcaption")).toHaveText("A comemoração do gol da vitória — Foto: Ana Lima");
+    await expect(bodyEditor(page).getByTestId("editor-embed")).toContainText("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    await field(page, t.newsForm.title).fill(`${title} (editada)`);
+    await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+    await expect(page).toHaveURL(`${richSite.url}/article/${saved.id}`);
+    expect((await storedBody(richSite, `${title} (editada)`)).body).toEqual(saved.body);
   });
 
   test("POST /api/media (o envio do diálogo 'Imagem'): só imagens, o arquivo é obrigatório, a resposta nomeia a mídia guardada", async ({
