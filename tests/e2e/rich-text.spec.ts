@@ -295,6 +295,7 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
   test("Imagem e Incorporar: a imagem sobe com descrição, legenda e crédito; o artigo mostra a figura (também sem JS), o RSS leva o <img> absoluto", async ({
     page,
     browser,
+    request,
     richSite,
   }) => {
     // Upload, two dialogs, publish, three readings of the article and the feed, then an edit: ~20-30 s under load.
@@ -392,6 +393,15 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     await openPage(page, richSite, `/edit-news/${saved.id}`);
     await expect(bodyEditor(page).getByTestId("editor-image").locator("figcaption")).toHaveText("A comemoração do gol da vitória — Foto: Ana Lima");
     await expect(bodyEditor(page).getByTestId("editor-embed")).toContainText("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    // Its preview comes through GET /api/media?id= (a redirect to the variant, for admins only).
+    const preview = bodyEditor(page).getByTestId("editor-image").locator("img");
+    await expect(preview).toHaveAttribute("src", `/api/media?id=${imageBlock!.attrs.mediaId}`);
+    await expect.poll(() => preview.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+    // A reader's request (no session) is refused.
+    const anonymous = await request.get(`${richSite.url}/api/media?id=${imageBlock!.attrs.mediaId}`, {
+      maxRedirects: 0,
+    });
+    expect(anonymous.status()).toBe(401);
     await field(page, t.newsForm.title).fill(`${title} (editada)`);
     await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
     await expect(page).toHaveURL(`${richSite.url}/article/${saved.id}`);

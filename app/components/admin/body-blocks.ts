@@ -67,7 +67,8 @@ export const ImageBlock = Node.create({
         ...(attrs.credit ? { "data-credit": attrs.credit } : {}),
         "data-testid": "editor-image",
       },
-      attrs.previewSrc ? ["img", { src: attrs.previewSrc, alt: attrs.alt }] : ["span", { "data-placeholder": "" }, blocksText.imageBlock(attrs.alt)],
+      // A block the editor opened with has no preview address: GET /api/media?id= redirects to its variant.
+      ["img", { src: attrs.previewSrc ?? `/api/media?id=${encodeURIComponent(attrs.mediaId)}`, alt: attrs.alt }],
       ["figcaption", {}, line || blocksText.imageBlock(attrs.alt)],
     ];
   },

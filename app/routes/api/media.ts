@@ -37,10 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         throw new AppError("storage_not_connected", t.newsForm.driveRequired, 409);
       }
       const saved = await media.saveUpload(form.file);
-      const variants = JSON.parse(saved.variants) as { width: number; format: string; key: string }[];
-      const preview = variants.find((variant) => variant.format === "webp" && variant.width <= 800) ?? null;
       return Response.json(
-        { id: saved.id, src: store.publicUrl(preview?.key ?? saved.key), width: saved.width, height: saved.height },
+        { id: saved.id, src: store.publicUrl(previewKey(saved.variants) ?? saved.key), width: saved.width, height: saved.height },
         { status: 201 },
       );
     });
@@ -49,9 +47,45 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-/** Only POST: a GET answers 405 (nothing is listed here). */
-export function loader() {
-  return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+/**
+ * GET /api/media?id={id}: the editor's preview of a body image already saved (admin): a redirect to its 800 px (or
+ * smaller) WebP variant, so the editor can show the images of the body it opens with by their ids. Without `id`,
+ * 405: nothing is listed here.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const id = new URL(request.url).searchParams.get("id");
+  if (id === null) return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+  const { store, database, log } = servicesOf(context);
+  try {
+    await requireAdminApi(request, context);
+    const row = /^[A-Za-z0-9_-]{1,64}$/.test(id)
+      ? await database.db
+          .selectFrom("media")
+          .select(["key", "variants"])
+          .where("id", "=", id)
+          .where("store", "=", store.name)
+          .where("kind", "=", "image")
+          .executeTakeFirst()
+      : undefined;
+    if (!row) return apiError(404, "media_not_found", blocksText.mediaUnknown);
+    return new Response(null, {
+      status: 302,
+      headers: { Location: store.publicUrl(previewKey(row.variants) ?? row.key), "Cache-Control": "private, no-store" },
+    });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/** The key of the variant the editor previews: the widest WebP up to 800 px (null when the record has none). */
+function previewKey(variantsJson: string): string | null {
+  try {
+    const variants = JSON.parse(variantsJson) as { width: number; format: string; key: string }[];
+    const webp = variants.filter((variant) => variant.format === "webp" && variant.width <= 800);
+    return webp.sort((a, b) => b.width - a.width)[0]?.key ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
