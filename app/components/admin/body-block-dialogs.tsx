@@ -12,19 +12,18 @@ export type InsertedImage = RichImage["attrs"] & { previewSrc: string | null };
 
 /**
  * A modal dialog (the native <dialog>: focus kept inside, Esc closes, the page behind inert) that fits a 375 px
- * screen. `open` shows it; closing (Esc, "Cancelar") calls `onClose`. Rendered at the end of <body>, outside the
+ * screen, open while it is mounted (the editor mounts it only then: no hidden copy of its fields in the page);
+ * closing (Esc, "Cancelar") calls `onClose`. Rendered at the end of <body>, outside the
  * news form: its own form's Enter and submit never reach the news form (in the DOM; in React the submit event is
  * stopped by each dialog's handler).
  */
-function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose(): void; children: ReactNode }) {
+function Dialog({ title, onClose, children }: { title: string; onClose(): void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
   return createPortal(
     <dialog
       ref={ref}
@@ -71,7 +70,7 @@ function uploadImage(file: File, onProgress: (percent: number | "processing") =>
  * "Inserir imagem": the file, its description (required, the `alt`), caption and credit. The file is uploaded
  * through the media pipeline when the dialog is sent (progress shown); the block then names the stored media item.
  */
-export function ImageDialog({ open, onClose, onInsert }: { open: boolean; onClose(): void; onInsert(image: InsertedImage): void }) {
+export function ImageDialog({ onClose, onInsert }: { onClose(): void; onInsert(image: InsertedImage): void }) {
   const id = useId();
   const [file, setFile] = useState<File | null>(null);
   const [alt, setAlt] = useState("");
@@ -80,16 +79,6 @@ export function ImageDialog({ open, onClose, onInsert }: { open: boolean; onClos
   const [errors, setErrors] = useState<{ file?: string; alt?: string; upload?: string }>({});
   const [progress, setProgress] = useState<number | "processing" | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (open) return;
-    setFile(null);
-    setAlt("");
-    setCaption("");
-    setCredit("");
-    setErrors({});
-    setProgress(null);
-  }, [open]);
 
   const busy = progress !== null;
   const submit = async (event: FormEvent) => {
@@ -130,7 +119,7 @@ export function ImageDialog({ open, onClose, onInsert }: { open: boolean; onClos
     ) : null;
 
   return (
-    <Dialog open={open} title={blocksText.imageDialogTitle} onClose={() => (busy ? undefined : onClose())}>
+    <Dialog title={blocksText.imageDialogTitle} onClose={() => (busy ? undefined : onClose())}>
       <form onSubmit={submit} noValidate className={styles.dialogForm} data-testid="image-dialog">
         <fieldset disabled={busy} className={styles.dialogFields}>
           <div className={styles.dialogField}>
@@ -209,15 +198,10 @@ export function ImageDialog({ open, onClose, onInsert }: { open: boolean; onClos
 }
 
 /** "Incorporar publicação": a YouTube, Instagram, X or TikTok address, checked by the same parser as the server's. */
-export function EmbedDialog({ open, onClose, onInsert }: { open: boolean; onClose(): void; onInsert(embed: RichEmbed["attrs"]): void }) {
+export function EmbedDialog({ onClose, onInsert }: { onClose(): void; onInsert(embed: RichEmbed["attrs"]): void }) {
   const id = useId();
   const [url, setUrl] = useState("");
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (open) return;
-    setUrl("");
-    setError(null);
-  }, [open]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     event.stopPropagation();
@@ -230,7 +214,7 @@ export function EmbedDialog({ open, onClose, onInsert }: { open: boolean; onClos
     onInsert({ provider: embed.provider, id: embed.id });
   };
   return (
-    <Dialog open={open} title={blocksText.embedDialogTitle} onClose={onClose}>
+    <Dialog title={blocksText.embedDialogTitle} onClose={onClose}>
       <form onSubmit={submit} noValidate className={styles.dialogForm} data-testid="embed-dialog">
         <div className={styles.dialogField}>
           <label htmlFor={`${id}-url`}>{blocksText.embedUrl}</label>

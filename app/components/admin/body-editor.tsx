@@ -209,37 +209,39 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         )}
       </div>
       <EditorContent editor={editor} />
-      <ImageDialog
-        open={dialog === "image"}
-        onClose={() => {
-          setDialog(null);
-          editor.commands.focus();
-        }}
-        onInsert={(image) => {
-          setDialog(null);
-          // A paragraph after the block takes the cursor: typing goes on below it (never replaces it).
-          editor
-            .chain()
-            .focus()
-            .insertContent([{ type: "image", attrs: image }, { type: "paragraph" }])
-            .run();
-        }}
-      />
-      <EmbedDialog
-        open={dialog === "embed"}
-        onClose={() => {
-          setDialog(null);
-          editor.commands.focus();
-        }}
-        onInsert={(embed) => {
-          setDialog(null);
-          editor
-            .chain()
-            .focus()
-            .insertContent([{ type: "embed", attrs: embed }, { type: "paragraph" }])
-            .run();
-        }}
-      />
+      {dialog === "image" ? (
+        <ImageDialog
+          onClose={() => {
+            setDialog(null);
+            editor.commands.focus();
+          }}
+          onInsert={(image) => {
+            setDialog(null);
+            // A paragraph after the block takes the cursor: typing goes on below it (never replaces it).
+            editor
+              .chain()
+              .focus()
+              .insertContent([{ type: "image", attrs: image }, { type: "paragraph" }])
+              .run();
+          }}
+        />
+      ) : null}
+      {dialog === "embed" ? (
+        <EmbedDialog
+          onClose={() => {
+            setDialog(null);
+            editor.commands.focus();
+          }}
+          onInsert={(embed) => {
+            setDialog(null);
+            editor
+              .chain()
+              .focus()
+              .insertContent([{ type: "embed", attrs: embed }, { type: "paragraph" }])
+              .run();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
