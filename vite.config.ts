@@ -6,8 +6,13 @@ const FRAMEWORK =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router[\\/][^\\/]+|turbo-stream|cookie|set-cookie-parser)[\\/]/;
 /** Code the reader pages share: texts, helpers, the news and layout components, icons. */
 const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]|vite[\\/]preload-helper/;
-/** …but not the admin menu, nor the form schemas (they bring zod along). */
-const NOT_READER = /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy)\./;
+/**
+ * …but not the admin menu, nor the form schemas (they bring zod along), nor the newsroom's texts of the body's blocks.
+ * Nor the embed parser: the newsroom's editor and schema share it with the article, which made it "shared" and put
+ * it on every reader page; on its own it is a 1 kB file only the article loads (preloaded with the route).
+ */
+const NOT_READER =
+  /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy)\.|[\\/]app[\\/]i18n[\\/]pt-BR-blocks\.|[\\/]app[\\/]lib[\\/]embeds\./;
 
 export default defineConfig(({ command }) => ({
   plugins: [reactRouter()],

@@ -36,6 +36,8 @@ export default [
   route("api/auth/*", "routes/resources/auth.ts"),
   route("api/news", "routes/api/news.ts"),
   route("api/news/:id", "routes/api/news-item.ts"),
+  // An image for a news body's image block (the newsroom's editor).
+  route("api/media", "routes/api/media.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

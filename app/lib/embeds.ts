@@ -11,6 +11,11 @@ export type EmbedProvider = "youtube" | "instagram" | "x" | "tiktok";
 
 export interface Embed {
   provider: EmbedProvider;
+  /**
+   * The post's id, what an embed block of the body stores: YouTube's video id, Instagram's `p/CODE` or `reel/CODE`,
+   * X's status number, TikTok's `@user/ID`. `embedFromStored` turns it back into the embed.
+   */
+  id: string;
   /** The provider's player, loaded into an iframe after the click. */
   frameSrc: string;
   /** The post on the provider's site (the link without JavaScript). */
@@ -54,6 +59,7 @@ function youtube(id: string | null | undefined): Embed | null {
   if (!id || !YOUTUBE_ID.test(id)) return null;
   return {
     provider: "youtube",
+    id,
     frameSrc: `https://www.youtube-nocookie.com/embed/${id}?autoplay=1`,
     href: `https://www.youtube.com/watch?v=${id}`,
   };
@@ -89,6 +95,7 @@ export function parseEmbedUrl(text: string): Embed | null {
     const path = kind === "reel" ? "reel" : "p";
     return {
       provider: "instagram",
+      id: `${path}/${code}`,
       frameSrc: `https://www.instagram.com/${path}/${code}/embed/`,
       href: `https://www.instagram.com/${path}/${code}/`,
     };
@@ -103,6 +110,7 @@ export function parseEmbedUrl(text: string): Embed | null {
     if (rest.length > 0 && !(rest.length === 2 && (rest[0] === "photo" || rest[0] === "video") && /^[1-4]$/.test(rest[1]!))) return null;
     return {
       provider: "x",
+      id,
       frameSrc: `https://platform.twitter.com/embed/Tweet.html?id=${id}&dnt=true&lang=pt`,
       href: `https://x.com/i/status/${id}`,
     };
@@ -115,11 +123,30 @@ export function parseEmbedUrl(text: string): Embed | null {
     if (!user.startsWith("@") || !TIKTOK_USER.test(user.slice(1)) || !NUMERIC_ID.test(id)) return null;
     return {
       provider: "tiktok",
+      id: `${user}/${id}`,
       frameSrc: `https://www.tiktok.com/player/v1/${id}`,
       href: `https://www.tiktok.com/${user}/video/${id}`,
     };
   }
   return null;
+}
+
+/** The address a stored embed (provider and id) stands for, checked by the same parser as a pasted link. */
+const STORED_URL: Record<EmbedProvider, (id: string) => string> = {
+  youtube: (id) => `https://youtu.be/${id}`,
+  instagram: (id) => `https://www.instagram.com/${id}/`,
+  x: (id) => `https://x.com/i/status/${id}`,
+  tiktok: (id) => `https://www.tiktok.com/${id.replace("/", "/video/")}`,
+};
+
+/**
+ * The embed of an embed block (provider and id, as `Embed.id`), or null when the pair is not one the link parser
+ * would have produced: the same allow-list as a pasted link, so a stored block cannot point anywhere else.
+ */
+export function embedFromStored(provider: string, id: string): Embed | null {
+  if (!Object.hasOwn(STORED_URL, provider) || typeof id !== "string" || id.length > 200) return null;
+  const embed = parseEmbedUrl(STORED_URL[provider as EmbedProvider](id));
+  return embed && embed.provider === provider && embed.id === id ? embed : null;
 }
 
 export type ContentBlock = { type: "text"; text: string } | { type: "embed"; embed: Embed; key: string };

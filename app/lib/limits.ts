@@ -78,3 +78,5 @@ export const SPONSOR_LIMITS = { name: 80, link: 2000 } as const;
 export const NEWSROOM_PAGE_SIZE = 50;
 /** The most stories one bulk action of the newsroom's list (publish, unpublish, delete) takes at once. */
 export const NEWSROOM_BULK_MAX = 100;
+/** The most images one news body may hold (each is a media item of the store). */
+export const NEWS_BODY_MAX_IMAGES = 50;

@@ -1,4 +1,6 @@
-import type { RichBlock, RichDoc, RichInline } from "./rich-text.ts";
+import { t } from "../i18n/pt-BR.ts";
+import { embedFromStored } from "./embeds.ts";
+import type { RichBlock, RichDoc, RichImage, RichInline } from "./rich-text.ts";
 
 /**
  * A news body (app/lib/rich-text.ts) to and from plain text: the old bodies' rule, the JSON API's `fullContent`, the
@@ -50,7 +52,33 @@ function blockText(block: RichBlock): string[] {
     }
     case "horizontalRule":
       return [];
+    case "image":
+      // The description, then the caption and the credit as the page shows them: searchable, and kept by a no-JS
+      // save that leaves the text as it was (the image itself only lives in the structured body).
+      return [[block.attrs.alt, imageCaptionLine(block.attrs)].filter((line) => line !== "").join("\n")];
+    case "embed":
+      // The post's address alone on its line: what the plain-text bodies embed, so the text round-trips.
+      return [embedFromStored(block.attrs.provider, block.attrs.id)?.href ?? ""];
   }
+}
+
+/** An image's caption and credit as one line, "Legenda — Foto: Crédito" (either may be missing; "" when both are). */
+export function imageCaptionLine(attrs: RichImage["attrs"]): string {
+  return [attrs.caption, attrs.credit ? t.article.credit("image", attrs.credit) : ""].filter(Boolean).join(" — ");
+}
+
+/** The media ids of the document's images, each once, in order (nested ones too). */
+export function bodyMediaIds(doc: RichDoc): string[] {
+  const ids = new Set<string>();
+  const visit = (blocks: RichBlock[]) => {
+    for (const block of blocks) {
+      if (block.type === "image") ids.add(block.attrs.mediaId);
+      else if (block.type === "blockquote") visit(block.content);
+      else if (block.type === "bulletList" || block.type === "orderedList") for (const item of block.content) visit(item.content);
+    }
+  };
+  visit(doc.content);
+  return [...ids];
 }
 
 /**

@@ -1,5 +1,8 @@
 import { t } from "../i18n/pt-BR.ts";
-import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH } from "./limits.ts";
+import { blocksText } from "../i18n/pt-BR-blocks.ts";
+import { embedFromStored } from "./embeds.ts";
+import { findRefusedCharacter } from "./invisible-characters.ts";
+import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH, NEWS_BODY_MAX_IMAGES, NEWS_LIMITS } from "./limits.ts";
 import type { RichBlock, RichDoc, RichInline, RichListItem, RichMark } from "./rich-text.ts";
 import { safeHref } from "./rich-text.ts";
 import { z } from "./zod.ts";
@@ -24,6 +27,38 @@ const nullable = z.union([z.string(), z.null()]).optional();
 const linkAttrs = z.strictObject({ href: z.string(), target: nullable, rel: nullable, class: nullable, title: nullable });
 const headingAttrs = z.strictObject({ level: z.union([z.literal(2), z.literal(3)]) });
 const orderedAttrs = z.strictObject({ start: z.number().int().min(1).max(100_000).optional(), type: nullable });
+/** A media item's id (the pipeline's UUIDs; nothing that could be read as a path or an address). */
+const MEDIA_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const imageAttrs = z.strictObject({ mediaId: z.string().regex(MEDIA_ID), alt: z.string(), caption: nullable, credit: nullable });
+const embedAttrs = z.strictObject({ provider: z.string(), id: z.string() });
+
+/** One text of an image (description, caption, credit): NFC, trimmed, no control or invisible characters, bounded. */
+function imageText(value: string | null | undefined, max: number, tooLong: string): string {
+  const text = (value ?? "").normalize("NFC").replace(/\s+/g, " ").trim();
+  if (findRefusedCharacter(text)) throw new Refused(blocksText.imageTextInvalid);
+  if (text.length > max) throw new Refused(tooLong);
+  return text;
+}
+
+function image(node: Record<string, unknown>): RichBlock {
+  noChildren(node);
+  const attrs = attrsOf(node, imageAttrs);
+  if (!attrs) throw new Refused(t.richText.invalid);
+  const alt = imageText(attrs.alt, NEWS_LIMITS.mediaDescription, blocksText.altTooLong(NEWS_LIMITS.mediaDescription));
+  if (alt === "") throw new Refused(blocksText.altRequired);
+  const caption = imageText(attrs.caption, NEWS_LIMITS.mediaCaption, blocksText.captionTooLong(NEWS_LIMITS.mediaCaption));
+  const credit = imageText(attrs.credit, NEWS_LIMITS.mediaCredit, blocksText.creditTooLong(NEWS_LIMITS.mediaCredit));
+  return { type: "image", attrs: { mediaId: attrs.mediaId, alt, ...(caption ? { caption } : {}), ...(credit ? { credit } : {}) } };
+}
+
+function embed(node: Record<string, unknown>): RichBlock {
+  noChildren(node);
+  const attrs = attrsOf(node, embedAttrs);
+  if (!attrs) throw new Refused(t.richText.invalid);
+  const found = embedFromStored(attrs.provider, attrs.id);
+  if (!found) throw new Refused(blocksText.embedInvalid);
+  return { type: "embed", attrs: { provider: found.provider, id: found.id } };
+}
 
 /** The keys a node may have besides `type`. */
 const NODE_KEYS = new Set(["type", "attrs", "content", "marks", "text"]);
@@ -141,6 +176,10 @@ function block(value: unknown, depth: number): RichBlock {
       attrsOf(node, null);
       noChildren(node);
       return { type: "horizontalRule" };
+    case "image":
+      return image(node);
+    case "embed":
+      return embed(node);
     default:
       throw new Refused(t.richText.invalid);
   }
@@ -156,6 +195,16 @@ function blocks(value: unknown, depth: number, mayBeEmpty: boolean): RichBlock[]
   const content = list(value, mayBeEmpty).map((each) => block(each, depth));
   if (content.length === 0 && !mayBeEmpty) throw new Refused(t.richText.invalid);
   return content;
+}
+
+function countImages(content: RichBlock[]): number {
+  let count = 0;
+  for (const each of content) {
+    if (each.type === "image") count++;
+    else if (each.type === "blockquote") count += countImages(each.content);
+    else if (each.type === "bulletList" || each.type === "orderedList") for (const item of each.content) count += countImages(item.content);
+  }
+  return count;
 }
 
 /** A checked document, or the pt-BR reason it was refused. `value` is the JSON text (a form field) or its value. */
@@ -175,6 +224,7 @@ export function checkRichDoc(value: unknown): { ok: true; doc: RichDoc } | { ok:
     attrsOf(root, null);
     if (root.text !== undefined || root.marks !== undefined) throw new Refused(t.richText.invalid);
     const content = blocks(root.content, 1, true);
+    if (countImages(content) > NEWS_BODY_MAX_IMAGES) throw new Refused(blocksText.tooManyImages(NEWS_BODY_MAX_IMAGES));
     // The empty paragraphs the editor keeps at the end (to type after a list or a rule) are not content.
     while (content.length > 0 && content.at(-1)?.type === "paragraph" && !(content.at(-1) as { content?: unknown[] }).content) content.pop();
     return { ok: true, doc: { type: "doc", content } };

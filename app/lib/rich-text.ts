@@ -17,7 +17,22 @@ export type RichBlock =
   | { type: "blockquote"; content: RichBlock[] }
   | { type: "bulletList"; content: RichListItem[] }
   | { type: "orderedList"; attrs?: { start: number }; content: RichListItem[] }
-  | { type: "horizontalRule" };
+  | { type: "horizontalRule" }
+  | RichImage
+  | RichEmbed;
+/**
+ * An image of the body: a media item of our store (uploaded through the media pipeline, named by its id, never by an
+ * address), its description (the `alt`, required), and an optional caption and credit ("Foto: …").
+ */
+export interface RichImage {
+  type: "image";
+  attrs: { mediaId: string; alt: string; caption?: string; credit?: string };
+}
+/** A post of YouTube, Instagram, X or TikTok: the provider and the post's id as lib/embeds.ts reads them. */
+export interface RichEmbed {
+  type: "embed";
+  attrs: { provider: "youtube" | "instagram" | "x" | "tiktok"; id: string };
+}
 export interface RichDoc {
   type: "doc";
   content: RichBlock[];

@@ -524,6 +524,8 @@ const API_WRITES: ApiWrite[] = [
   { method: "POST", path: () => "/api/sponsors", body: "multipart", adminStatus: 201 },
   { method: "PATCH", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "json", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "none", adminStatus: 204 },
+  // An image for a news body's image block (the editor's "Imagem").
+  { method: "POST", path: () => "/api/media", body: "multipart", adminStatus: 201 },
 ];
 
 const API_SPONSOR = { name: "Patrocínio sem permissão", link: "https://invasao.example/" };
@@ -533,7 +535,8 @@ async function apiWrite(request: APIRequestContext, site: AuthzSite, write: ApiW
   const isSponsor = target.startsWith("/api/sponsors");
   const options: Parameters<APIRequestContext["fetch"]>[1] = { method: write.method, headers: { ...headers, origin: site.url }, maxRedirects: 0 };
   if (write.body === "json") options.data = isSponsor ? API_SPONSOR : API_NEWS;
-  if (write.body === "multipart")
+  if (write.body === "multipart" && target === "/api/media") options.multipart = { file: await apiImage() };
+  else if (write.body === "multipart")
     options.multipart = isSponsor
       ? { ...API_SPONSOR, image: await apiImage() }
       : { ...API_NEWS, mediaDescription: "Foto de teste.", media: await apiImage() };

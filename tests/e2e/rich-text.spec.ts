@@ -6,6 +6,8 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { bodyEditor, createNewsThroughApi, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
+import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
+import { makeTestImage } from "../factories/news.ts";
 
 const test = base.extend<Record<never, never>, { richSite: RunningSite }>({
   richSite: [
@@ -198,7 +200,7 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     await openPage(page, richSite, "/add-news");
     await expect(bodyEditor(page)).toBeVisible();
     const buttons = toolbar(page).getByRole("button");
-    expect(await buttons.count()).toBe(12);
+    expect(await buttons.count()).toBe(14);
     for (const button of await buttons.all()) {
       const box = await button.boundingBox();
       expect(box, (await button.getAttribute("aria-label")) ?? "").not.toBeNull();
@@ -288,5 +290,144 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     expect(item).toContain("<h3>Intertítulo menor</h3>");
     expect(item).toContain(`<strong>forte</strong> e <a href="${ownSite}/news-list">o site</a><br/>&lt;script&gt;x&lt;/script&gt;`);
     expect(item).toContain("<blockquote><p>Uma citação.</p></blockquote><ol><li><p>um</p></li></ol><hr/>");
+  });
+
+  test("Imagem e Incorporar: a imagem sobe com descrição, legenda e crédito; o artigo mostra a figura (também sem JS), o RSS leva o <img> absoluto", async ({
+    page,
+    browser,
+    request,
+    richSite,
+  }) => {
+    // Upload, two dialogs, publish, three readings of the article and the feed, then an edit: ~20-30 s under load.
+    test.slow();
+    await page.setViewportSize({ width: 375, height: 800 });
+    const title = uniqueTitle("Com imagem");
+    await openPage(page, richSite, "/add-news");
+    await fillHead(page, title);
+    await bodyEditor(page).click();
+    await page.keyboard.insertText("O gol da vitória:");
+
+    await tool(page, blocksText.image).click();
+    const imageDialog = page.getByRole("dialog", { name: blocksText.imageDialogTitle });
+    await expect(imageDialog).toBeVisible();
+    // Fits a 375 px screen.
+    const box = await imageDialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    // The description is required (checked before anything is uploaded).
+    await imageDialog
+      .getByLabel(blocksText.imageFile)
+      .setInputFiles({ name: "gol.jpg", mimeType: "image/jpeg", buffer: await makeTestImage(1200, 675) });
+    await imageDialog.getByRole("button", { name: blocksText.insert }).click();
+    await expect(imageDialog.getByText(blocksText.altRequired)).toBeVisible();
+    await imageDialog.getByLabel(blocksText.imageAlt).fill("Atacante comemora o gol diante da torcida");
+    await imageDialog.getByLabel(blocksText.imageCaption).fill("A comemoração do gol da vitória");
+    await imageDialog.getByLabel(blocksText.imageCredit).fill("Ana Lima");
+    await imageDialog.getByRole("button", { name: blocksText.insert }).click();
+    await expect(imageDialog).toBeHidden();
+    const inEditor = bodyEditor(page).getByTestId("editor-image");
+    await expect(inEditor.locator("img")).toHaveAttribute("alt", "Atacante comemora o gol diante da torcida");
+    await expect(inEditor.locator("figcaption")).toHaveText("A comemoração do gol da vitória — Foto: Ana Lima");
+
+    // An embed: a disallowed address is refused in the dialog; a YouTube one is inserted.
+    await tool(page, blocksText.embed).click();
+    const embedDialog = page.getByRole("dialog", { name: blocksText.embedDialogTitle });
+    await embedDialog.getByLabel(blocksText.embedUrl).fill("https://evil.example/watch?v=dQw4w9WgXcQ");
+    await embedDialog.getByRole("button", { name: blocksText.insert }).click();
+    await expect(embedDialog.getByText(blocksText.embedInvalid)).toBeVisible();
+    await embedDialog.getByLabel(blocksText.embedUrl).fill("https://youtu.be/dQw4w9WgXcQ");
+    await embedDialog.getByRole("button", { name: blocksText.insert }).click();
+    await expect(embedDialog).toBeHidden();
+    await expect(bodyEditor(page).getByTestId("editor-embed")).toContainText("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+
+    await publish(page);
+    const saved = await storedBody(richSite, title);
+    const [imageBlock, embedBlock] = saved.body.content.slice(1) as { type: string; attrs: Record<string, string> }[];
+    expect(imageBlock).toEqual({
+      type: "image",
+      attrs: {
+        mediaId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        alt: "Atacante comemora o gol diante da torcida",
+        caption: "A comemoração do gol da vitória",
+        credit: "Ana Lima",
+      },
+    });
+    expect(embedBlock).toEqual({ type: "embed", attrs: { provider: "youtube", id: "dQw4w9WgXcQ" } });
+
+    // The reader, without JavaScript: the figure with its variants, size and caption, and the embed's link.
+    const reader = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const noJs = await reader.newPage();
+      await noJs.goto(`${richSite.url}/article/${saved.id}`);
+      const content = noJs.getByTestId("article-content");
+      const figure = content.locator("figure[data-body-image]");
+      const img = figure.locator("img");
+      await expect(img).toHaveAttribute("alt", "Atacante comemora o gol diante da torcida");
+      await expect(img).toHaveAttribute("loading", "lazy");
+      await expect(img).toHaveAttribute("width", "1200");
+      await expect(img).toHaveAttribute("height", "675");
+      await expect(img).toHaveAttribute("srcset", / 400w, .* 800w/);
+      await expect(figure.locator("source[type='image/webp']")).toHaveAttribute("srcset", /\.webp 400w/);
+      await expect(figure.locator("figcaption")).toHaveText("A comemoração do gol da vitória — Foto: Ana Lima");
+      await expect(content.locator("figure[data-embed='youtube'] a")).toHaveAttribute("href", "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    } finally {
+      await reader.close();
+    }
+    // With JavaScript: the image loads (its variant exists) and the embed is today's facade.
+    await openPage(page, richSite, `/article/${saved.id}`);
+    const figureImg = page.getByTestId("article-content").locator("figure[data-body-image] img");
+    await figureImg.scrollIntoViewIfNeeded();
+    await expect.poll(() => figureImg.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+    await expect(page.getByRole("link", { name: t.embed.load(t.embed.providers.youtube) })).toBeVisible();
+
+    const rss = await (await page.request.get(`${richSite.url}/rss.xml`)).text();
+    const item = rss.split("<item>").find((part) => part.includes(title))!;
+    const src = /<figure data-body-image=""><img src="([^"]+)"/.exec(item)?.[1];
+    expect(src).toMatch(/^https?:\/\/[^/]+\/media\/.+\.jpg$/);
+    expect((await page.request.get(src!)).status()).toBe(200);
+    expect(item).toContain("<figcaption>A comemoração do gol da vitória — Foto: Ana Lima</figcaption>");
+
+    // Editing: the editor opens with both blocks; saving only the title keeps the body as it was.
+    await openPage(page, richSite, `/edit-news/${saved.id}`);
+    await expect(bodyEditor(page).getByTestId("editor-image").locator("figcaption")).toHaveText("A comemoração do gol da vitória — Foto: Ana Lima");
+    await expect(bodyEditor(page).getByTestId("editor-embed")).toContainText("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    // Its preview comes through GET /api/media?id= (a redirect to the variant, for admins only).
+    const preview = bodyEditor(page).getByTestId("editor-image").locator("img");
+    await expect(preview).toHaveAttribute("src", `/api/media?id=${imageBlock!.attrs.mediaId}`);
+    await expect.poll(() => preview.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+    // A reader's request (no session) is refused.
+    const anonymous = await request.get(`${richSite.url}/api/media?id=${imageBlock!.attrs.mediaId}`, {
+      maxRedirects: 0,
+    });
+    expect(anonymous.status()).toBe(401);
+    await field(page, t.newsForm.title).fill(`${title} (editada)`);
+    await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+    await expect(page).toHaveURL(`${richSite.url}/article/${saved.id}`);
+    expect((await storedBody(richSite, `${title} (editada)`)).body).toEqual(saved.body);
+  });
+
+  test("POST /api/media (o envio do diálogo 'Imagem'): só imagens, o arquivo é obrigatório, a resposta nomeia a mídia guardada", async ({
+    page,
+    richSite,
+  }) => {
+    const url = `${richSite.url}/api/media`;
+    const post = (multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>) =>
+      page.request.post(url, { multipart, headers: { origin: richSite.url } });
+    const text = await post({ file: { name: "nota.txt", mimeType: "text/plain", buffer: Buffer.from("não é uma imagem") } });
+    expect(text.status()).toBe(415);
+    expect(((await text.json()) as { error: { message: string } }).error.message).toBe(blocksText.imageNotImage);
+    // A "video" is refused too: inline media are images only.
+    const video = await post({ file: { name: "v.mp4", mimeType: "video/mp4", buffer: Buffer.from("00000018667479706d703432", "hex") } });
+    expect(video.status()).toBe(415);
+    const none = await post({ outro: "campo" });
+    expect(none.status()).toBe(400);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toBe(blocksText.imageFileRequired);
+    const saved = await post({ file: { name: "foto.png", mimeType: "image/png", buffer: await makeTestImage(640, 360, "png") } });
+    expect(saved.status()).toBe(201);
+    const answer = (await saved.json()) as { id: string; src: string; width: number; height: number };
+    expect(answer).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), src: expect.stringMatching(/\.webp$/), width: 640, height: 360 });
+    expect((await page.request.get(new URL(answer.src, richSite.url).href)).status()).toBe(200);
   });
 });

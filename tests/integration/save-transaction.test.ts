@@ -104,6 +104,7 @@ describe("one transaction per save", () => {
     let raced = false;
     const editor = editorOf(services, {
       store: {
+        name: services.store.name,
         async isConnected() {
           if (!raced) {
             raced = true;

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const ALLOWED: Record<string, string> = {
   "app/i18n/pt-BR.ts": "the one place for the site's texts",
+  "app/i18n/pt-BR-blocks.ts": "the newsroom's texts of the body's image and embed blocks, kept out of what reader pages load",
   "app/.server/seed/demo-content.ts": "the demo's news and sponsors (content, not interface text)",
   "app/.server/seed/bulk-news-words.ts": "words the bulk seed builds fake news from (content)",
   "app/.server/seed/bulk-news.server.ts": "category names of the bulk seed (content)",

@@ -35,7 +35,31 @@ const UNREFERENCED = {
     eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").whereRef("news_revisions.media_id", "=", "media.id"))),
 };
 
-/** The media records of one store created before `before` that no news item, sponsor or news revision refers to. */
+/**
+ * Not named by an image block of a news body or of a revision's body (app/lib/rich-text.ts). The body is JSON text,
+ * so this is a LIKE on the id as the checked body writes it (`"mediaId":"<id>"`); ids are letters, digits, `-` and
+ * `_` (a LIKE wildcard that can only match more, i.e. keep more). Asked per candidate record, never as a correlated
+ * condition over every media row: the few old unreferenced records are checked against the bodies one by one.
+ */
+function notInBodies(mediaId: string) {
+  const pattern = `%"mediaId":"${mediaId}"%`;
+  return (eb: ExpressionBuilder<Database, "media">) =>
+    eb.and([
+      eb.not(eb.exists(eb.selectFrom("news").select("news.id").where("news.body", "like", pattern))),
+      eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").where("news_revisions.body", "like", pattern))),
+    ]);
+}
+
+/** Whether an image block of a news body, or of a revision's body, names this media record. */
+export async function namedByABody(db: Kysely<Database>, mediaId: string): Promise<boolean> {
+  const row = await db.selectFrom("media").select("id").where("id", "=", mediaId).where(notInBodies(mediaId)).executeTakeFirst();
+  return !row;
+}
+
+/**
+ * The media records of one store created before `before` that no news item, sponsor or news revision refers to
+ * (their bodies are asked per record: `namedByABody`).
+ */
 export function findUnreferencedMedia(db: Kysely<Database>, storeName: string, before: Date) {
   return db
     .selectFrom("media")
@@ -49,7 +73,7 @@ export function findUnreferencedMedia(db: Kysely<Database>, storeName: string, b
 }
 
 /**
- * Deletes a media record if nothing refers to it. The delete repeats the "unreferenced" test, so a record attached
+ * Deletes a media record if nothing refers to it (bodies included). The delete repeats the "unreferenced" test, so a record attached
  * to a news item since it was found is kept. Returns whether it was deleted.
  */
 export async function deleteMediaIfUnreferenced(db: Kysely<Database>, mediaId: string): Promise<boolean> {
@@ -59,6 +83,7 @@ export async function deleteMediaIfUnreferenced(db: Kysely<Database>, mediaId: s
     .where(UNREFERENCED.news)
     .where(UNREFERENCED.sponsors)
     .where(UNREFERENCED.revisions)
+    .where(notInBodies(mediaId))
     .executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }

@@ -5,7 +5,7 @@ import { removeStalePartFiles } from "../storage/local-store.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { ownPrefix } from "./installation.server.ts";
 import { mediaKeys } from "./media-keys.ts";
-import { allMediaKeyColumns, deleteMediaIfUnreferenced, findUnreferencedMedia } from "./media.queries.server.ts";
+import { allMediaKeyColumns, deleteMediaIfUnreferenced, findUnreferencedMedia, namedByABody } from "./media.queries.server.ts";
 
 export interface SweepDeps {
   db: Kysely<Database>;
@@ -59,7 +59,8 @@ export interface SweepResult {
 
 /**
  * Cleans up what failed or interrupted operations leave behind, in this installation's objects only:
- * (a) media records no news item, no news revision and no sponsor refers to, older than the grace period, and their files;
+ * (a) media records no news item, no news revision, no sponsor and no body (image blocks, its own or a revision's)
+ *     refers to, older than the grace period, and their files;
  * (b) objects older than the grace period that no media record points to (main key or any variant);
  * (c) temporary `*.part` files older than the grace period in `tmpDirs` and in the store's temporary folder.
  * It first works out everything it would remove, refuses when that is out of proportion with what the database
@@ -115,8 +116,8 @@ async function findOrphans(deps: SweepDeps, cutoff: Date, owned: (key: string) =
   const records: Orphans["records"] = [];
   let skippedUnowned = 0;
   for (const row of await findUnreferencedMedia(db, store.name, cutoff)) {
-    if (mediaKeys(row).every(owned)) records.push(row);
-    else skippedUnowned++;
+    if (!mediaKeys(row).every(owned)) skippedUnowned++;
+    else if (!(await namedByABody(db, row.id))) records.push(row);
   }
   // The store is listed before the records are read, so a record written meanwhile is seen.
   const oldObjects: string[] = [];

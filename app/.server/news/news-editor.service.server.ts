@@ -7,6 +7,7 @@ import { parsePublishAt } from "../../lib/zoned-time.ts";
 import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
+import { checkBodyMedia } from "../media/body-media.server.ts";
 import { mediaExists, type MediaTextColumns, setMediaText } from "../media/media.queries.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
@@ -25,7 +26,8 @@ import type { BulkAction } from "../../lib/newsroom-query.ts";
 export interface NewsEditorDeps {
   db: Kysely<Database>;
   media: Pick<MediaService, "saveUpload" | "deleteMedia">;
-  store: Pick<MediaStore, "isConnected">;
+  /** The media store: whether it is connected, and its name (a body's images must be media items of it). */
+  store: Pick<MediaStore, "isConnected" | "name">;
   events: Pick<EventBus, "withCommit">;
   log: Logger;
   defaultAuthor: string;
@@ -285,6 +287,16 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     });
   }
 
+  /** The body's images are media items of our store (else a 400 under `body`, the uploaded file removed). */
+  async function bodyMediaChecked(body: RichDoc | undefined, file: UploadedFile | null) {
+    try {
+      await checkBodyMedia(db, store, body);
+    } catch (error) {
+      await file?.cleanup();
+      throw error;
+    }
+  }
+
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
     async createNews(input: NewsInput, file: UploadedFile | null, actor: string | null = null): Promise<SavedNews> {
@@ -295,6 +307,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         try {
           publication = publicationAfter(null, input, now);
           await requireImageDescription(file, text.description);
+          await checkBodyMedia(db, store, input.body);
           await requireConnectedStore();
         } catch (error) {
           await file?.cleanup();
@@ -330,6 +343,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
     /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
     async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: string | null = null) {
+      await bodyMediaChecked(input.body, file);
       return saveChanges({
         id,
         file,
@@ -343,6 +357,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
     async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: string | null = null) {
+      await bodyMediaChecked(patch.body, file);
       return saveChanges({
         id,
         file,

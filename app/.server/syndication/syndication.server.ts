@@ -5,6 +5,8 @@ import { RichText } from "../../components/news/rich-text.tsx";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { bodyOf } from "../news/news-rows.server.ts";
+import { loadBodyMedia } from "../media/body-media.server.ts";
+import type { MediaView } from "../../lib/media-view.ts";
 import type { Kysely } from "kysely";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import { listTermsInUse } from "../news/taxonomy.server.ts";
@@ -30,7 +32,7 @@ const STATIC_PAGES = ["/", "/news-list", "/news-list?tab=1", "/userLicence"];
 
 export interface SyndicationDeps {
   db: Kysely<Database>;
-  store: Pick<MediaStore, "publicUrl">;
+  store: Pick<MediaStore, "publicUrl" | "name">;
   site: Pick<PublicSiteConfig, "name" | "url" | "description" | "defaultAuthor">;
   now?: () => Date;
   /** URLs per article sitemap part (SITEMAP_PART_SIZE; smaller in tests). */
@@ -43,7 +45,10 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
   const absolute = (path: string) => new URL(path, `${origin}/`).href;
   const articleUrl = (article: { id: string; title: string }) => absolute(articlePath(article));
 
-  function feedItem(row: FeedNewsRow) {
+  // The body's images with absolute addresses (a feed reader has no base URL to resolve ours against).
+  const absoluteStore = { name: store.name, publicUrl: (key: string) => absolute(store.publicUrl(key)) };
+
+  function feedItem(row: FeedNewsRow, media: Record<string, MediaView>) {
     const link = articleUrl(row);
     // External media (imported from the original): the address as it was, without our `#news-…` marker.
     const mediaUrl = !row.media_key
@@ -59,7 +64,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       pubDate: new Date(row.published_at),
       categories: [{ name: row.category }],
       dc: { creators: [row.author || site.defaultAuthor] },
-      content: { encoded: bodyHtml(isEmptyDoc(bodyOf(row)) ? plainTextToDoc(row.subtitle) : bodyOf(row), site.url) },
+      content: { encoded: bodyHtml(isEmptyDoc(bodyOf(row)) ? plainTextToDoc(row.subtitle) : bodyOf(row), site.url, media) },
       ...(mediaUrl && row.media_mime_type
         ? { enclosures: [{ url: mediaUrl, length: Number(row.media_size_bytes ?? 0), type: row.media_mime_type }] }
         : {}),
@@ -95,6 +100,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
     /** RSS 2.0 of the latest news (or only the highlights), with full text and media enclosures. */
     async rss({ highlightedOnly }: { highlightedOnly: boolean }): Promise<string> {
       const rows = await findNewsForFeed(db, { limit: FEED_SIZE, highlightedOnly });
+      const media = await loadBodyMedia(db, absoluteStore, rows.map(bodyOf));
       const selfUrl = absolute(highlightedOnly ? "/rss/destaques.xml" : "/rss.xml");
       const newest = rows.reduce<string | null>((latest, row) => (!latest || row.updated_at > latest ? row.updated_at : latest), null);
       const { generateRssFeed } = await import("feedsmith");
@@ -106,7 +112,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
         ...(newest ? { lastBuildDate: new Date(newest) } : {}),
         ttl: 5,
         atom: { links: [{ href: selfUrl, rel: "self", type: "application/rss+xml" }] },
-        items: rows.map(feedItem),
+        items: rows.map((row) => feedItem(row, media)),
       });
     },
 
@@ -193,8 +199,9 @@ function emptyUrlset(news: boolean): string {
 
 /**
  * A news body as HTML for `content:encoded`: the article page's own renderer (React, so every text is escaped),
- * with embeds as plain links (a feed reader runs no scripts).
+ * with embeds as plain links (a feed reader runs no scripts) and the body's images (`media`, absolute addresses) as
+ * <figure><img srcset> with their captions.
  */
-export function bodyHtml(doc: RichDoc, siteUrl: string): string {
-  return renderToStaticMarkup(createElement(RichText, { doc, siteUrl, embeds: "links" }));
+export function bodyHtml(doc: RichDoc, siteUrl: string, media: Record<string, MediaView> = {}): string {
+  return renderToStaticMarkup(createElement(RichText, { doc, siteUrl, embeds: "links", media }));
 }

@@ -1,8 +1,11 @@
 import { Extension } from "@tiptap/core";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { Bold, Heading2, Heading3, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2 } from "lucide-react";
-import { type ReactNode, useEffect, useRef } from "react";
+import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2 } from "lucide-react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { blocksText } from "../../i18n/pt-BR-blocks.ts";
+import { EmbedDialog, ImageDialog } from "./body-block-dialogs.tsx";
+import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
 import styles from "./body-editor.module.css";
@@ -21,7 +24,9 @@ export interface BodyEditorProps {
 /**
  * The news body's rich-text editor (Tiptap 3 on ProseMirror), loaded only by the newsroom's form (a lazy chunk of
  * its own). The schema is the one the server accepts (app/lib/rich-text-schema.ts): paragraphs, subheads (h2, h3),
- * bold, italic, links (http, https, mailto), lists, quotes, rules and line breaks; anything else a paste brings is
+ * bold, italic, links (http, https, mailto), lists, quotes, rules, line breaks, images of the store ("Imagem": uploaded
+ * through POST /api/media, with description, caption and credit) and posts of YouTube, Instagram, X or TikTok
+ * ("Incorporar"); anything else a paste brings is
  * dropped by the schema's parsing (scripts, styles, event handlers, unknown tags). Shortcuts: Ctrl+B, Ctrl+I,
  * Ctrl+K (link), Ctrl+Alt+2/3 (subheads), Ctrl+Shift+7/8 (lists), Ctrl+Shift+B (quote), Ctrl+Z / Ctrl+Shift+Z.
  */
@@ -29,6 +34,7 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const editLinkRef = useRef<(editor: Editor) => void>(editLink);
+  const [dialog, setDialog] = useState<"image" | "embed" | null>(null);
 
   const editor = useEditor({
     immediatelyRender: false,
@@ -50,6 +56,8 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
           HTMLAttributes: { target: null, rel: null },
         },
       }),
+      ImageBlock,
+      EmbedBlock,
       Extension.create({
         name: "linkShortcut",
         addKeyboardShortcuts() {
@@ -71,7 +79,7 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         "data-testid": "body-editor",
       },
     },
-    onUpdate: ({ editor }) => onChangeRef.current(editor.getJSON() as RichDoc),
+    onUpdate: ({ editor }) => onChangeRef.current(withoutPreviews(editor.getJSON() as RichDoc)),
   });
 
   useEffect(() => {
@@ -182,6 +190,9 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
           run((c) => c.setHorizontalRule()),
         )}
         <span className={styles.separator} aria-hidden="true" />
+        {button(blocksText.image, <ImageUp size={18} aria-hidden="true" />, () => setDialog("image"))}
+        {button(blocksText.embed, <Film size={18} aria-hidden="true" />, () => setDialog("embed"))}
+        <span className={styles.separator} aria-hidden="true" />
         {button(
           t.richText.undo,
           <Undo2 size={18} aria-hidden="true" />,
@@ -198,6 +209,39 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         )}
       </div>
       <EditorContent editor={editor} />
+      {dialog === "image" ? (
+        <ImageDialog
+          onClose={() => {
+            setDialog(null);
+            editor.commands.focus();
+          }}
+          onInsert={(image) => {
+            setDialog(null);
+            // A paragraph after the block takes the cursor: typing goes on below it (never replaces it).
+            editor
+              .chain()
+              .focus()
+              .insertContent([{ type: "image", attrs: image }, { type: "paragraph" }])
+              .run();
+          }}
+        />
+      ) : null}
+      {dialog === "embed" ? (
+        <EmbedDialog
+          onClose={() => {
+            setDialog(null);
+            editor.commands.focus();
+          }}
+          onInsert={(embed) => {
+            setDialog(null);
+            editor
+              .chain()
+              .focus()
+              .insertContent([{ type: "embed", attrs: embed }, { type: "paragraph" }])
+              .run();
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import { Fragment, type ReactNode } from "react";
-import { type Embed, parseEmbedUrl } from "../../lib/embeds.ts";
-import { isOwnSite, type RichBlock, type RichDoc, type RichInline, safeHref } from "../../lib/rich-text.ts";
+import { type Embed, embedFromStored, parseEmbedUrl } from "../../lib/embeds.ts";
+import type { MediaView } from "../../lib/media-view.ts";
+import { isOwnSite, type RichBlock, type RichDoc, type RichImage, type RichInline, safeHref } from "../../lib/rich-text.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import { ContentEmbed } from "./content-embed.tsx";
 
 /**
@@ -8,16 +10,30 @@ import { ContentEmbed } from "./content-embed.tsx";
  * rules; text is always a React text child (escaped), never HTML. Rendered on the server, so readers without
  * JavaScript see the formatting. Links leave the site with `rel="noopener noreferrer nofollow"`; links to the site
  * itself (`siteUrl`) keep none. A line that holds nothing but a link to a YouTube, Instagram, X or TikTok post is
- * that post's embed (lib/embeds.ts), as in the plain-text bodies; `embeds="links"` (the RSS feed) makes it a link.
+ * that post's embed (lib/embeds.ts), as in the plain-text bodies, and so is an embed block; `embeds="links"` (the RSS
+ * feed) makes it a link. An image block is a <figure> of the media item it names, looked up in `media` (the
+ * server's views of the body's images, body-media.server.ts): responsive variants, its size against layout shift,
+ * lazy loading, and "legenda — Foto: crédito" under it; an image whose media is gone is left out.
  */
-export function RichText({ doc, siteUrl, embeds = "interactive" }: { doc: RichDoc; siteUrl: string; embeds?: "interactive" | "links" }) {
-  const context: RenderContext = { siteUrl, embeds };
+export function RichText({
+  doc,
+  siteUrl,
+  embeds = "interactive",
+  media = {},
+}: {
+  doc: RichDoc;
+  siteUrl: string;
+  embeds?: "interactive" | "links";
+  media?: Readonly<Record<string, MediaView>>;
+}) {
+  const context: RenderContext = { siteUrl, embeds, media };
   return <>{doc.content.map((block, index) => renderBlock(block, `${index}`, context))}</>;
 }
 
 interface RenderContext {
   siteUrl: string;
   embeds: "interactive" | "links";
+  media: Readonly<Record<string, MediaView>>;
 }
 
 function renderBlock(block: RichBlock, key: string, context: RenderContext): ReactNode {
@@ -46,7 +62,52 @@ function renderBlock(block: RichBlock, key: string, context: RenderContext): Rea
     }
     case "horizontalRule":
       return <hr key={key} />;
+    case "image":
+      return renderImage(block, key, context);
+    case "embed": {
+      const embed = embedFromStored(block.attrs.provider, block.attrs.id);
+      return embed ? renderEmbed(embed, key, context) : null;
+    }
   }
+}
+
+/** The column the body is drawn in (the article's 820 px less its padding), for `sizes`. */
+const BODY_IMAGE_SIZES = "(min-width: 860px) 772px, calc(100vw - 48px)";
+
+function renderImage({ attrs }: RichImage, key: string, context: RenderContext): ReactNode {
+  const view = Object.hasOwn(context.media, attrs.mediaId) ? context.media[attrs.mediaId] : undefined;
+  if (view?.kind !== "image") return null;
+  const img = (
+    <img
+      src={view.src}
+      srcSet={view.srcSet ?? undefined}
+      sizes={BODY_IMAGE_SIZES}
+      width={view.width ?? undefined}
+      height={view.height ?? undefined}
+      alt={attrs.alt}
+      loading="lazy"
+      decoding="async"
+    />
+  );
+  return (
+    <figure key={key} data-body-image="">
+      {view.webpSrcSet && context.embeds === "interactive" ? (
+        <picture>
+          <source type="image/webp" srcSet={view.webpSrcSet} sizes={BODY_IMAGE_SIZES} />
+          {img}
+        </picture>
+      ) : (
+        img
+      )}
+      {attrs.caption || attrs.credit ? (
+        <figcaption>
+          {attrs.caption}
+          {attrs.caption && attrs.credit ? " — " : null}
+          {attrs.credit ? t.article.credit("image", attrs.credit) : null}
+        </figcaption>
+      ) : null}
+    </figure>
+  );
 }
 
 /** A paragraph; a line of it (between line breaks) that is only a post's link becomes that post's embed block. */

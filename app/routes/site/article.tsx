@@ -6,6 +6,7 @@ import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
+import { loadBodyMedia } from "../../.server/media/body-media.server.ts";
 import { MostRead } from "../../components/news/most-read.tsx";
 import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
@@ -46,9 +47,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw redirect(canonicalPath, 301);
   }
   const preview = new URL(request.url).searchParams.get("previa") === "1";
+  // The images the body's image blocks name (their variants and sizes), drawn by <RichText>.
+  const bodyMedia = await loadBodyMedia(services.database.db, services.store, [article.body]);
   return data(
     {
       article,
+      bodyMedia,
       mostRead: await mostRead,
       canonicalPath,
       dateLabel: formatLongDate(article.publishedAt, config.timeZone),
@@ -86,7 +90,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, canonicalPath, dateLabel, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
+  const { article, bodyMedia, canonicalPath, dateLabel, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
   const { isAdmin, site } = useRootData();
   const unpublished = article.status !== "published";
   useCountRead(article.id, isAdmin || unpublished);
@@ -133,7 +137,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
       {/* The structured body as React elements (never HTML). A link to a YouTube, Instagram, X or TikTok post alone on
           a line becomes an embed that loads nothing from there before the reader's click. */}
       <div className={styles.content} data-testid="article-content">
-        <RichText doc={article.body} siteUrl={site.url} />
+        <RichText doc={article.body} siteUrl={site.url} media={bodyMedia} />
       </div>
 
       <ShareButtons url={absoluteUrl(site, canonicalPath)} title={article.title} />

@@ -1,0 +1,41 @@
+import { megabytes, NEWS_MEDIA_MAX_BYTES } from "../lib/limits.ts";
+
+/**
+ * Texts of the body's image and embed blocks that readers never see: the editor's dialogs (a lazy chunk of the
+ * newsroom's form), the server's checks of a saved body and the inline image upload. Kept out of pt-BR.ts, which
+ * every reader page loads.
+ */
+export const blocksText = {
+  image: "Imagem",
+  imageDialogTitle: "Inserir imagem",
+  imageFile: "Arquivo da imagem",
+  imageFileHint: `JPG, PNG, GIF ou WebP (máx. ${megabytes(NEWS_MEDIA_MAX_BYTES)}MB)`,
+  imageAlt: "Descrição da imagem",
+  imageAltHint: "Para quem usa leitor de tela: o que a imagem mostra?",
+  imageCaption: "Legenda (opcional)",
+  imageCredit: "Crédito (opcional)",
+  imageCreditHint: "Aparece como “Foto: …”.",
+  imageFileRequired: "Escolha o arquivo da imagem.",
+  imageNotImage: "O arquivo escolhido não é uma imagem.",
+  uploading: (percent: number) => `Enviando… ${percent}%`,
+  processing: "Processando a imagem…",
+  uploadFailed: "Não foi possível enviar a imagem. Tente de novo.",
+  insert: "Inserir",
+  cancel: "Cancelar",
+  embed: "Incorporar",
+  embedDialogTitle: "Incorporar publicação",
+  embedUrl: "Endereço da publicação",
+  embedUrlHint: "Um link de vídeo do YouTube ou de publicação do Instagram, X (Twitter) ou TikTok.",
+  /** In the editor: the block standing for an image or an embed. */
+  imageBlock: (alt: string) => `Imagem: ${alt}`,
+  embedBlock: (provider: string) => `Publicação do ${provider}`,
+  // The server's checks of a saved body.
+  altRequired: "Descreva cada imagem do conteúdo para quem usa leitor de tela: o que ela mostra?",
+  altTooLong: (max: number) => `A descrição de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
+  captionTooLong: (max: number) => `A legenda de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
+  creditTooLong: (max: number) => `O crédito de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
+  imageTextInvalid: "A descrição, a legenda ou o crédito de uma imagem do conteúdo tem caracteres invisíveis ou de controle.",
+  mediaUnknown: "Uma imagem do conteúdo não foi encontrada entre as mídias do site. Envie a imagem de novo pelo botão “Imagem”.",
+  embedInvalid: "Só é possível incorporar vídeos do YouTube e publicações do Instagram, X (Twitter) ou TikTok. Confira o endereço.",
+  tooManyImages: (max: number) => `O conteúdo pode ter no máximo ${max} imagens.`,
+} as const;
