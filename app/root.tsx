@@ -59,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const year = currentYear(config.timeZone);
   return data<RootData>(
-    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.isAdmin) },
+    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.role), role: viewer?.role ?? null },
     // A signed-in viewer's pages are personal, and a page whose footer lost its sponsors (database unreachable) is a
     // failure: neither is cached anywhere (the page cache kept the empty footer after the database came back).
     viewer || sponsorsFailed || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
@@ -78,7 +78,8 @@ export function shouldRevalidate() {
 export function meta({ error, loaderData }: Route.MetaArgs) {
   const siteName = loaderData?.site.name;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? t.errors.pageNotFoundTitle : error ? t.errors.genericTitle : siteName;
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const title = notFound ? t.errors.pageNotFoundTitle : forbidden ? t.errors.forbiddenTitle : error ? t.errors.genericTitle : siteName;
   return [{ title: siteName && title !== siteName ? `${title} | ${siteName}` : title }];
 }
 
@@ -135,10 +136,21 @@ export default function App(_: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A newsroom page the member's role does not reach: the server's message says which role it is for.
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const forbiddenText = forbidden ? (error.data as { message?: unknown } | null)?.message : undefined;
   const content = (
     <ErrorState
-      title={notFound ? t.errors.pageNotFoundTitle : t.errors.genericTitle}
-      text={notFound ? t.errors.pageNotFoundText : t.errors.genericText}
+      title={notFound ? t.errors.pageNotFoundTitle : forbidden ? t.errors.forbiddenTitle : t.errors.genericTitle}
+      text={
+        notFound
+          ? t.errors.pageNotFoundText
+          : forbidden
+            ? typeof forbiddenText === "string"
+              ? forbiddenText
+              : t.errors.forbiddenText
+            : t.errors.genericText
+      }
       actionLabel={t.errors.backHome}
     />
   );

@@ -1,13 +1,19 @@
 import { useRouteLoaderData } from "react-router";
 import type { PublicSiteConfig } from "../.server/config/env.server.ts";
 import type { SponsorView } from "./news-view.ts";
+import type { Role } from "./roles.ts";
 
 export interface RootData {
   site: PublicSiteConfig;
   sponsors: SponsorView[];
   year: number;
-  /** Whether the viewer is a signed-in admin (decided on the server for this request). */
+  /**
+   * Whether the viewer is a signed-in member of the newsroom, any role (decided on the server for this request):
+   * newsroom badges, links and buttons. What each role may do is `role`.
+   */
   isAdmin: boolean;
+  /** The viewer's newsroom role, or null (a reader). The pages only hide what a role cannot do; the server decides. */
+  role: Role | null;
 }
 
 /** The root loader's data (site configuration and sponsors), available to every route. */

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/news";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -71,11 +71,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = servicesOf(context);
   const { newsEditor, log } = services;
   try {
-    const viewer = await requireAdminApi(request, context);
+    const viewer = await requireRoleApi(request, context, handle);
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = await readNewsSubmission(request, services);
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      const result = await newsEditor.createNews(input, form.file, viewer.userId);
+      const result = await newsEditor.createNews(input, form.file, viewer);
       return Response.json(result, { status: 201 });
     });
   } catch (error) {
@@ -84,4 +84,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Writing (POST) is for reporters and up; a reporter's story is a draft or in review (news-editor.service.server.ts). */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });
