@@ -22,6 +22,7 @@ import { currentYear } from "./i18n/format.ts";
 import { t } from "./i18n/pt-BR.ts";
 import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
 import type { RootData } from "./lib/site-context.ts";
+import { canPublish } from "./lib/roles.ts";
 import { hasSessionCookie } from "./lib/session-cookie.ts";
 import { useLiveUpdates } from "./lib/use-live-updates.ts";
 import "./styles/global.css";
@@ -46,7 +47,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { config, sponsors, auth, log } = servicesOf(context);
+  const { config, sponsors, auth, news, log } = servicesOf(context);
   const viewer = await auth.getViewer(request);
   let sponsorList: RootData["sponsors"] = [];
   let sponsorsFailed = false;
@@ -58,8 +59,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sponsorsFailed = true;
   }
   const year = currentYear(config.timeZone);
+  // Editors and admins see how many stories wait for them in the drawer; a failed count shows none.
+  const reviewCount = canPublish(viewer?.role) ? await news.countInReview().catch(() => null) : null;
   return data<RootData>(
-    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.role), role: viewer?.role ?? null },
+    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.role), role: viewer?.role ?? null, reviewCount },
     // A signed-in viewer's pages are personal, and a page whose footer lost its sponsors (database unreachable) is a
     // failure: neither is cached anywhere (the page cache kept the empty footer after the database came back).
     viewer || sponsorsFailed || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,

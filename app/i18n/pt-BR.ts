@@ -590,6 +590,7 @@ export const t = {
     newsList: "Lista de notícias",
     sponsors: "Gerenciar patrocinadores",
     security: "Segurança da conta",
+    inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
     close: "Fechar menu",
     editNews: "Editar notícia",

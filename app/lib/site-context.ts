@@ -14,6 +14,8 @@ export interface RootData {
   isAdmin: boolean;
   /** The viewer's newsroom role, or null (a reader). The pages only hide what a role cannot do; the server decides. */
   role: Role | null;
+  /** Editors and admins: how many stories are in review (null for everyone else, or when the count failed). */
+  reviewCount: number | null;
 }
 
 /** The root loader's data (site configuration and sponsors), available to every route. */

@@ -92,7 +92,12 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     // The editor sees it "Em revisão" in the newsroom's list and publishes it.
     await signInAsAdmin(editorContext, site, site.editor);
     const editor = await editorContext.newPage();
-    await openPage(editor, site, "/news-list?situacao=em-revisao");
+    await openPage(editor, site, "/news-list");
+    // The drawer counts the stories waiting for an editor and links to the list's filter.
+    await editor.getByRole("button", { name: t.admin.menu, exact: true }).click();
+    await expect(editor.getByTestId("drawer-review")).toHaveText(t.admin.inReview(1));
+    await editor.getByTestId("drawer-review").click();
+    await expect(editor).toHaveURL(/\/news-list\?situacao=em-revisao$/);
     const card = editor.getByTestId("news-card").filter({ hasText: title });
     await expect(card.getByTestId("card-status")).toHaveText(t.newsForm.statusLabel.review);
     await openPage(editor, site, `/edit-news/${row!.id}`);
@@ -102,8 +107,10 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     await expect
       .poll(async () => (await siteQuery<{ status: string }>(site, "SELECT status FROM news WHERE id = ?", row!.id))[0]?.status)
       .toBe("published");
-    // The editor has no sponsors link either.
+    // The editor has no sponsors link either; nothing is waiting any more.
+    await openPage(editor, site, "/news-list");
     await editor.getByRole("button", { name: t.admin.menu, exact: true }).click();
+    await expect(editor.getByTestId("drawer-review")).toHaveCount(0);
     await expect(editor.getByTestId("admin-drawer").getByRole("link", { name: t.admin.newsList })).toBeVisible();
     await expect(editor.getByTestId("admin-drawer").getByRole("link", { name: t.admin.sponsors })).toHaveCount(0);
 

@@ -148,10 +148,12 @@ describe("editor e administrador", () => {
     const inReview = await news.listNewsPage({ cursor: null, limit: 10, status: "review" });
     expect(inReview.items.map((item) => [item.id, item.status])).toEqual([[story.id, "review"]]);
     expect((await news.listNewsPage({ cursor: null, limit: 10, status: "draft" })).items).toEqual([]);
+    expect(await news.countInReview()).toBe(1);
 
     const published = await newsEditor.patchNews(story.id, patch({ status: "published" }), null, editor);
     expect(published.status).toBe("published");
     expect((await rowOf(services, story.id)).review_requested_at).toBeNull();
+    expect(await news.countInReview()).toBe(0);
     expect((await news.getNews(story.id)).title).toBe("Final em revisão");
     await newsEditor.patchNews(story.id, patch({ status: "draft" }), null, editor);
     await newsEditor.patchNews(story.id, patch({ status: "scheduled", publishAt: new Date(Date.now() + 3_600_000).toISOString() }), null, editor);

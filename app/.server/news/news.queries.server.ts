@@ -128,6 +128,17 @@ export function findNewsById(db: Kysely<Database>, id: string, { includeUnpublis
   return query.executeTakeFirst();
 }
 
+/** How many stories wait for an editor (drafts sent for review). */
+export async function countInReview(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("news")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("status", "=", "draft")
+    .where("review_requested_at", "is not", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function insertNews(db: Kysely<Database>, row: NewNewsRow) {
   return db.insertInto("news").values(row).execute();
 }

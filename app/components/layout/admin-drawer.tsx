@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Handshake, List, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
+import { ClipboardCheck, Handshake, List, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -23,7 +23,7 @@ interface AdminDrawerProps {
 
 /** The admin menu: a 360 px drawer from the right (focus trapped, Escape closes, focus returns to the button). */
 export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerProps) {
-  const { role } = useRootData();
+  const { role, reviewCount } = useRootData();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -65,7 +65,17 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               </li>
             </ul>
           </nav>
-          {/* The spec's four items above; account settings apart, below them (every role: the member's own 2FA). */}
+          {/* The spec's four items above; the rest apart, below them. Editors and admins: the stories waiting for them
+              (only when there are some), as a link to the list's "Em revisão" filter. */}
+          {reviewCount ? (
+            <Dialog.Close asChild>
+              <Link to="/news-list?situacao=em-revisao" className={styles.secondaryLink} data-testid="drawer-review">
+                <ClipboardCheck aria-hidden="true" size={18} />
+                {t.admin.inReview(reviewCount)}
+              </Link>
+            </Dialog.Close>
+          ) : null}
+          {/* Account settings (every role: the member's own 2FA). */}
           <Dialog.Close asChild>
             <Link to="/admin/security" className={styles.secondaryLink}>
               <ShieldCheck aria-hidden="true" size={18} />
