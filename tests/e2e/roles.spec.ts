@@ -59,6 +59,7 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     await expect(reporter).toHaveURL(/\/edit-news\/[^/?]+\?salva=review/);
     await expect(reporter.getByTestId("banner-success")).toHaveText(t.newsForm.reviewSaved);
     await expect(reporter.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
+    await expect(reporter.getByRole("link", { name: t.revisions.link })).toHaveCount(0);
     const [row] = await siteQuery<{ id: string; status: string; owner_id: string; review_requested_at: string | null }>(
       site,
       "SELECT id, status, owner_id, review_requested_at FROM news WHERE title = ?",
@@ -102,6 +103,7 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     await expect(card.getByTestId("card-status")).toHaveText(t.newsForm.statusLabel.review);
     await openPage(editor, site, `/edit-news/${row!.id}`);
     await expect(editor.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
+    await expect(editor.getByRole("link", { name: t.revisions.link })).toBeVisible();
     await editor.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
     await expect(editor.getByTestId("banner-success")).toBeVisible();
     await expect

@@ -339,7 +339,8 @@ export function NewsForm({
               t.newsForm.statusLabel[publication.status],
               publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
             )}{" "}
-            <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>
+            {/* The history (compare, restore) is an editor's. */}
+            {reporter ? null : <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>}
           </p>
         ) : null}
         {drive ? (

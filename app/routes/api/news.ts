@@ -13,7 +13,7 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
  * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only,
  * `?category=` / `?author=` (a slug, as in /categoria/{slug} and /autor/{slug}) for one category's or author's, and for
- * an admin `?status=` (draft, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
+ * the newsroom `?status=` (draft, review, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
  * the last 7 days, by id.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!/^\d{1,3}$/.test(limitParam ?? "1") || limit < 1 || limit > API_PAGE_SIZE_MAX) {
       return apiError(400, "invalid_limit", t.newsList.invalidLimit);
     }
-    // `?status=` (draft, scheduled, published or all) is the newsroom's; readers always get the published news.
+    // `?status=` (draft, review, scheduled, published or all) is the newsroom's; readers always get the published news.
     const wanted = params.get("status");
     let status: NewsStatus | null = "published";
     let newsroom = false;
