@@ -22,6 +22,7 @@ import { currentYear } from "./i18n/format.ts";
 import { t } from "./i18n/pt-BR.ts";
 import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
 import type { RootData } from "./lib/site-context.ts";
+import { canPublish } from "./lib/roles.ts";
 import { hasSessionCookie } from "./lib/session-cookie.ts";
 import { useLiveUpdates } from "./lib/use-live-updates.ts";
 import "./styles/global.css";
@@ -46,7 +47,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { config, sponsors, auth, log } = servicesOf(context);
+  const { config, sponsors, auth, news, log } = servicesOf(context);
   const viewer = await auth.getViewer(request);
   let sponsorList: RootData["sponsors"] = [];
   let sponsorsFailed = false;
@@ -58,8 +59,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sponsorsFailed = true;
   }
   const year = currentYear(config.timeZone);
+  // Editors and admins see how many stories wait for them in the drawer; a failed count shows none.
+  const reviewCount = canPublish(viewer?.role) ? await news.countInReview().catch(() => null) : null;
   return data<RootData>(
-    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.isAdmin) },
+    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.role), role: viewer?.role ?? null, reviewCount },
     // A signed-in viewer's pages are personal, and a page whose footer lost its sponsors (database unreachable) is a
     // failure: neither is cached anywhere (the page cache kept the empty footer after the database came back).
     viewer || sponsorsFailed || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
@@ -78,7 +81,8 @@ export function shouldRevalidate() {
 export function meta({ error, loaderData }: Route.MetaArgs) {
   const siteName = loaderData?.site.name;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? t.errors.pageNotFoundTitle : error ? t.errors.genericTitle : siteName;
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const title = notFound ? t.errors.pageNotFoundTitle : forbidden ? t.errors.forbiddenTitle : error ? t.errors.genericTitle : siteName;
   return [{ title: siteName && title !== siteName ? `${title} | ${siteName}` : title }];
 }
 
@@ -135,10 +139,21 @@ export default function App(_: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A newsroom page the member's role does not reach: the server's message says which role it is for.
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const forbiddenText = forbidden ? (error.data as { message?: unknown } | null)?.message : undefined;
   const content = (
     <ErrorState
-      title={notFound ? t.errors.pageNotFoundTitle : t.errors.genericTitle}
-      text={notFound ? t.errors.pageNotFoundText : t.errors.genericText}
+      title={notFound ? t.errors.pageNotFoundTitle : forbidden ? t.errors.forbiddenTitle : t.errors.genericTitle}
+      text={
+        notFound
+          ? t.errors.pageNotFoundText
+          : forbidden
+            ? typeof forbiddenText === "string"
+              ? forbiddenText
+              : t.errors.forbiddenText
+            : t.errors.genericText
+      }
       actionLabel={t.errors.backHome}
     />
   );

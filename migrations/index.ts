@@ -14,6 +14,7 @@ import * as newsBody from "./2026-11-26-600-news-body.ts";
 import * as revisionStatus from "./2026-11-26-700-revision-status.ts";
 import * as sponsorRecords from "./2026-11-26-801-sponsor-records.ts";
 import * as newsroomList from "./2026-11-27-200-newsroom-list.ts";
+import * as roles from "./2026-11-27-401-roles.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-700-revision-status": revisionStatus,
   "2026-11-26-801-sponsor-records": sponsorRecords,
   "2026-11-27-200-newsroom-list": newsroomList,
+  "2026-11-27-401-roles": roles,
 };

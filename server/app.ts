@@ -23,7 +23,7 @@ import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-
 import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
 import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-signature.server.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
-import { servicesContext } from "../app/.server/context.server.ts";
+import { routeTableContext, servicesContext } from "../app/.server/context.server.ts";
 
 export interface RunningApp {
   app: express.Express;
@@ -96,6 +96,7 @@ export async function createApp(): Promise<RunningApp> {
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
+        context.set(routeTableContext, routes);
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         context.set(cspNonceContext, (res.locals.cspNonce as string | undefined) ?? null);
         return context;

@@ -1,5 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { AppServices } from "./app.server.ts";
+import type { RouteTable } from "../../server/route-table.ts";
 
 export type { AppServices };
 
@@ -9,6 +10,12 @@ export type { AppServices };
  * `handleRequest`/`handleError` read them from there; nothing keeps them in a module variable.
  */
 export const servicesContext = createContext<AppServices>();
+
+/**
+ * The site's route table (server/route-table.ts), set by the server on every request's context: the newsroom layout's
+ * guard reads the role the requested route asks for from it. Null outside the server (tests calling a loader).
+ */
+export const routeTableContext = createContext<Pick<RouteTable, "match"> | null>(null);
 
 /** The context React Router hands to loaders, actions and middleware (read-only for them). */
 export type RequestContext = Readonly<RouterContextProvider>;

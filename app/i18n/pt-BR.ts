@@ -89,7 +89,7 @@ export const t = {
     metaDescription: (siteName: string) => `Todas as notícias do ${siteName}, das mais recentes às mais antigas: futebol, basquete, vôlei e mais.`,
     metaDescriptionHighlights: (siteName: string) => `As notícias em destaque do ${siteName}, das mais recentes às mais antigas.`,
     statusFilterLabel: "Filtrar por situação",
-    statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", rascunhos: "Rascunhos" },
+    statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", "em-revisao": "Em revisão", rascunhos: "Rascunhos" },
     scheduledFor: (when: string) => `Agendada para ${when}`,
   },
   taxonomy: {
@@ -234,7 +234,7 @@ export const t = {
     submitError: (editing: boolean, message: string) =>
       `Erro ao ${editing ? "atualizar" : "salvar"} a notícia. Detalhes: ${message || "Erro desconhecido."}`,
     unknownError: "Erro desconhecido.",
-    invalidStatus: "Situação inválida: use draft (rascunho), scheduled (agendada) ou published (publicada).",
+    invalidStatus: "Situação inválida: use draft (rascunho), review (em revisão), scheduled (agendada) ou published (publicada).",
     invalidPublishAt: "Data de publicação inválida: use dia e hora, como 2026-11-25T10:00.",
     publishAtRequired: "Escolha a data e a hora da publicação.",
     publishAtPast: "A data de publicação agendada precisa estar no futuro.",
@@ -243,7 +243,12 @@ export const t = {
     schedule: "Agendar",
     publishAt: "Data e hora da publicação",
     publishAtHint: (zone: string) => `Horário do site (${zone}). Usado pelo botão "Agendar".`,
-    statusLabel: { draft: "Rascunho", scheduled: "Agendada", published: "Publicada" } as Record<"draft" | "scheduled" | "published", string>,
+    statusLabel: { draft: "Rascunho", review: "Em revisão", scheduled: "Agendada", published: "Publicada" } as Record<
+      "draft" | "review" | "scheduled" | "published",
+      string
+    >,
+    submitReview: "Enviar para revisão",
+    reviewSaved: "Notícia enviada para revisão. Um editor vai revisá-la e publicá-la.",
     currentStatus: (label: string, when: string | null) => `Situação: ${label}${when ? `, para ${when}` : ""}.`,
     draftSaved: "Rascunho salvo. Só administradores veem esta notícia.",
     scheduledSaved: (when: string) => `Notícia agendada para ${when}.`,
@@ -348,8 +353,8 @@ export const t = {
     search: "Buscar na redação",
     searchPlaceholder: "Título, subtítulo ou texto",
     status: "Situação",
-    statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", rascunhos: "Rascunhos" },
-    statusBadge: { draft: "Rascunho", scheduled: "Agendada", published: "Publicada" },
+    statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", "em-revisao": "Em revisão", rascunhos: "Rascunhos" },
+    statusBadge: { draft: "Rascunho", review: "Em revisão", scheduled: "Agendada", published: "Publicada" },
     category: "Categoria",
     author: "Autor",
     any: "Todos",
@@ -669,12 +674,25 @@ export const t = {
     newsroom: "Redação (todas as notícias)",
     sponsors: "Gerenciar patrocinadores",
     security: "Segurança da conta",
+    inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
     close: "Fechar menu",
     editNews: "Editar notícia",
     editPageError: "Erro ao carregar página de edição",
     sponsorsTitle: "Gerenciar Patrocinadores",
     pendingText: "Esta ferramenta da redação ainda não está disponível nesta versão.",
+  },
+  roles: {
+    names: { reporter: "Repórter", editor: "Editor", admin: "Administrador" } as Record<"reporter" | "editor" | "admin", string>,
+    forbiddenTitle: "Acesso negado",
+    forbidden: (role: string, needed: "reporter" | "editor" | "admin") =>
+      `Seu papel (${role}) não permite acessar esta página: ela é só para ${{ reporter: "a redação", editor: "editores e administradores", admin: "administradores" }[needed]}.`,
+    forbiddenApi: (role: string) => `Seu papel (${role}) não permite fazer isso.`,
+    publishForbidden: "Repórteres não publicam, agendam nem despublicam notícias: salve como rascunho ou envie para revisão.",
+    notOwnStory: "Repórteres só alteram as próprias notícias.",
+    storyLocked: "Esta notícia já foi publicada ou agendada: só editores e administradores podem alterá-la.",
+    deleteForbidden: "Repórteres só excluem os próprios rascunhos.",
+    restoreForbidden: "Só editores e administradores restauram versões.",
   },
   share: {
     title: "Compartilhar",
@@ -721,6 +739,8 @@ export const t = {
     pageNotFoundTitle: "Página não encontrada",
     pageNotFoundText: "O endereço que você procurou não existe ou foi removido.",
     genericTitle: "Algo deu errado",
+    forbiddenTitle: "Acesso negado",
+    forbiddenText: "Você não tem permissão para acessar esta página.",
     genericText: "Ocorreu um erro inesperado. Por favor, tente novamente em instantes.",
     backHome: "Voltar ao início",
     /** The plain-text 404 of files and resources (media, auth endpoints that are not public). */
@@ -794,17 +814,30 @@ export const terminal = {
   /** What the person running `npm run admin` reads (app/.server/admins/admin-cli.server.ts, scripts/admin.ts). */
   adminCli: {
     usage: `Uso:
-  npm run admin -- create --email EMAIL [--name NOME]     cria uma conta de administrador; a senha é pedida no
-                                                         terminal (ou lida da entrada padrão)
+  npm run admin -- create --email EMAIL [--name NOME]     cria uma conta da redação (administrador, se --role não
+                                                         for dado); a senha é pedida no terminal (ou lida da
+                                                         entrada padrão)
+        [--role PAPEL]           reporter (Repórter), editor (Editor) ou admin (Administrador)
         [--send-link]            em vez de pedir a senha, envia por e-mail um link para a pessoa definir a dela
         [--password SENHA]       só para scripts: a senha fica no histórico do shell e visível em \`ps\`
         [--yes]                  não pergunta antes de dar acesso a uma conta que já existia, depois que o dono do
                                  e-mail definiu uma nova senha pelo link que o comando enviou
         [--replace-unverified]   apaga uma conta de mesmo e-mail que nunca confirmou o endereço e cria a nova
-  npm run admin -- grant <id-ou-email> [--yes]            dá acesso de administrador a uma conta com e-mail confirmado
+  npm run admin -- grant <id-ou-email> [--role PAPEL] [--yes]
+                                                         dá acesso à redação (administrador, se --role não for
+                                                         dado) a uma conta com e-mail confirmado
+  npm run admin -- role <id-ou-email> <PAPEL>             muda o papel de quem já tem acesso
   npm run admin -- revoke <id-ou-email>                   retira o acesso (e encerra as sessões)
-  npm run admin -- list                                   lista os administradores`,
-    grantUsage: "Uso: npm run admin -- grant <id-ou-email> [--yes]",
+  npm run admin -- list                                   lista a redação, com o papel de cada conta`,
+    grantUsage: "Uso: npm run admin -- grant <id-ou-email> [--role reporter|editor|admin] [--yes]",
+    roleUsage: "Uso: npm run admin -- role <id-ou-email> <reporter|editor|admin>",
+    invalidRole: (value: string) => `Papel inválido: "${value}". Use reporter (Repórter), editor (Editor) ou admin (Administrador).`,
+    roleNoAccess: (email: string, role: string) =>
+      `${email} não tem acesso à redação: o papel só muda para quem já tem. Para dar acesso: npm run admin -- grant ${email} --role ${role}`,
+    roleUnchanged: (email: string, id: string, roleName: string) => `${email} (${id}) já tem o papel ${roleName}. Nada foi alterado.`,
+    roleChanged: (email: string, id: string, from: string, to: string) => `${email} (${id}): papel alterado de ${from} para ${to}.`,
+    otherRole: (email: string, id: string, roleName: string, role: string) =>
+      `${email} (${id}) já tem acesso, com o papel ${roleName}. Para mudar o papel: npm run admin -- role ${email} ${role}`,
     revokeUsage: "Uso: npm run admin -- revoke <id-ou-email>",
     noTerminal: "Sem terminal para perguntar.",
     cancelled: "\nCancelado.",
@@ -817,7 +850,7 @@ export const terminal = {
       `formulário de registro. Por segurança ela não recebe acesso de administrador.\n` +
       `Para apagá-la e criar a conta de administrador do zero: npm run admin -- create --email ${email} --replace-unverified`,
     unverifiedDeleted: (email: string, id: string) => `A conta não confirmada ${email} (${id}) foi apagada.`,
-    alreadyAdmin: (email: string, id: string) => `${email} (${id}) já é administrador.`,
+    alreadyAdmin: (email: string, id: string, roleName = "Administrador") => `${email} (${id}) já é ${roleName.toLowerCase()}.`,
     existsRepeatWithYes: (email: string) => `A conta ${email} já existe. Para dar acesso de administrador a ela, repita o comando com --yes.`,
     confirmGrant: (email: string, id: string, createdOn: string) =>
       `A conta ${email} (${id}, criada em ${createdOn}) já existe e tem o e-mail confirmado.\n` +
@@ -834,8 +867,8 @@ export const terminal = {
     ownershipPending: (email: string, requestedAt: string) =>
       `A conta ${email} ainda não pode receber acesso: o dono do e-mail precisa primeiro definir uma nova senha pelo ` +
       `link enviado em ${requestedAt} (UTC). Para enviar um novo link: npm run admin -- create --email ${email}`,
-    granted: (email: string, id: string, ended: number) =>
-      `${email} (${id}) agora é administrador. A senha não foi alterada; ${ended} ${ended === 1 ? "sessão encerrada" : "sessões encerradas"}.`,
+    granted: (email: string, id: string, ended: number, roleName = "Administrador") =>
+      `${email} (${id}) agora é ${roleName.toLowerCase()}. A senha não foi alterada; ${ended} ${ended === 1 ? "sessão encerrada" : "sessões encerradas"}.`,
     passwordFlagWarning:
       "Aviso: --password deixa a senha no histórico do shell e visível a outros usuários em `ps`. Prefira digitá-la quando pedida.",
     passwordRequired: "Informe a senha na entrada padrão (uma linha), digite-a no terminal ou use --send-link.",
@@ -843,16 +876,17 @@ export const terminal = {
     passwordRepeatPrompt: "Repita a senha: ",
     passwordsDiffer: "As senhas não conferem. Nada foi criado.",
     createFailed: (detail: string) => `Não foi possível criar a conta: ${detail}`,
-    created: (email: string, id: string) => `Administrador criado: ${email} (${id}). Entre em /admin/login.`,
+    created: (email: string, id: string, roleName = "Administrador") => `${roleName} criado: ${email} (${id}). Entre em /admin/login.`,
     /** `outboxDir`: where the e-mail was written instead of sent (no SMTP_URL), or null when it was sent. */
-    createdLinkSent: (email: string, id: string, outboxDir: string | null) =>
-      `Administrador criado: ${email} (${id}). Um link para definir a senha (válido por 1 hora) foi enviado para ${email}.` +
+    createdLinkSent: (email: string, id: string, outboxDir: string | null, roleName = "Administrador") =>
+      `${roleName} criado: ${email} (${id}). Um link para definir a senha (válido por 1 hora) foi enviado para ${email}.` +
       (outboxDir ? ` O e-mail foi gravado em ${outboxDir} (SMTP_URL não definido).` : ""),
     notFound: (target: string) => `Nenhuma conta encontrada com id ou e-mail "${target}".`,
-    revoked: (email: string, id: string) => `${email} (${id}) não é mais administrador.`,
+    revoked: (email: string, id: string, roleName = "Administrador") => `${email} (${id}) não é mais ${roleName.toLowerCase()}.`,
     wasNotAdmin: (email: string, id: string) => `${email} (${id}) já não era administrador.`,
     noAdmins: "Nenhum administrador cadastrado.",
-    listLine: (userId: string, email: string | null | undefined, since: string) => `${userId}  ${email ?? "(conta removida)"}  desde ${since}`,
+    listLine: (userId: string, email: string | null | undefined, roleName: string, since: string) =>
+      `${userId}  ${email ?? "(conta removida)"}  ${roleName}  desde ${since}`,
   },
   /** Printed at start-up when the installation has no admin (app/.server/admins/first-admin.server.ts). */
   firstAdmin: {

@@ -40,7 +40,7 @@ const unpublishFlag = z
   .optional();
 
 /** Draft, scheduled or published; absent: published for a new item, unchanged for an edit. */
-const status = z.enum(["draft", "scheduled", "published"], { error: t.newsForm.invalidStatus }).optional();
+const status = z.enum(["draft", "review", "scheduled", "published"], { error: t.newsForm.invalidStatus }).optional();
 /** When a scheduled item goes live: "2026-11-25T10:00" on the site's clock, or an ISO instant with its zone. */
 const publishAt = z
   .string({ error: t.newsForm.invalidPublishAt })

@@ -1,8 +1,12 @@
 import type { MediaView } from "./media-view.ts";
 import type { RichDoc } from "./rich-text.ts";
 
-export type NewsStatus = "draft" | "scheduled" | "published";
-export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "scheduled", "published"];
+/**
+ * A story's status. `review`: a reporter's draft sent for review ("Enviar para revisão"), waiting for an editor;
+ * stored as a draft (readers never see it, like any draft).
+ */
+export type NewsStatus = "draft" | "review" | "scheduled" | "published";
+export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "review", "scheduled", "published"];
 
 /** The texts and highlight of a news item, as views and forms name them (what a revision keeps of them too). */
 export interface NewsContent {

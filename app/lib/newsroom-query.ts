@@ -7,10 +7,13 @@ import type { NewsStatus } from "./news-view.ts";
  */
 
 /** The status filter's values (`?situacao=`), as the public list's newsroom filter spells them. */
-export const NEWSROOM_STATUS_FILTERS = { todas: null, publicadas: "published", agendadas: "scheduled", rascunhos: "draft" } as const satisfies Record<
-  string,
-  NewsStatus | null
->;
+export const NEWSROOM_STATUS_FILTERS = {
+  todas: null,
+  publicadas: "published",
+  agendadas: "scheduled",
+  "em-revisao": "review",
+  rascunhos: "draft",
+} as const satisfies Record<string, NewsStatus | null>;
 export type NewsroomStatusFilter = keyof typeof NEWSROOM_STATUS_FILTERS;
 
 /** The sort (`?ordem=`): by publication date (default) or by the last update, newest first either way. */

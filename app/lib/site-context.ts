@@ -1,5 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import type { SponsorView } from "./news-view.ts";
+import type { Role } from "./roles.ts";
 
 /** The part of the configuration the browser may see (sent by the root loader). */
 export interface PublicSiteConfig {
@@ -17,8 +18,15 @@ export interface RootData {
   site: PublicSiteConfig;
   sponsors: SponsorView[];
   year: number;
-  /** Whether the viewer is a signed-in admin (decided on the server for this request). */
+  /**
+   * Whether the viewer is a signed-in member of the newsroom, any role (decided on the server for this request):
+   * newsroom badges, links and buttons. What each role may do is `role`.
+   */
   isAdmin: boolean;
+  /** The viewer's newsroom role, or null (a reader). The pages only hide what a role cannot do; the server decides. */
+  role: Role | null;
+  /** Editors and admins: how many stories are in review (null for everyone else, or when the count failed). */
+  reviewCount: number | null;
 }
 
 /** The root loader's data (site configuration and sponsors), available to every route. */

@@ -1,9 +1,11 @@
 import { renderToString } from "react-dom/server";
-import { createRoutesStub, useLoaderData } from "react-router";
+import { createRoutesStub, Outlet, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { EMPTY_NEWS_FORM, NewsForm, type NewsFormPublication } from "../../app/components/admin/news-form.tsx";
 import { t } from "../../app/i18n/pt-BR.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
+import type { Role } from "../../app/lib/roles.ts";
+import { rootData } from "./root-data.ts";
 
 type FormProps = Parameters<typeof NewsForm>[0];
 
@@ -24,11 +26,14 @@ function FormPage() {
   );
 }
 
-const Stub = createRoutesStub([{ id: "form", path: "/admin/news", Component: FormPage }]);
+const Stub = createRoutesStub([{ id: "root", path: "/", Component: Outlet, children: [{ id: "form", path: "admin/news", Component: FormPage }] }]);
 
-/** Renders the form as the server does (the newsroom's pages render it first without JavaScript), inside a router. */
-function render(props: Partial<FormProps>): string {
-  return renderToString(<Stub initialEntries={["/admin/news"]} hydrationData={{ loaderData: { form: props } }} />);
+/**
+ * Renders the form as the server does (the newsroom's pages render it first without JavaScript), inside a router
+ * whose root data says the viewer's role (an admin unless told).
+ */
+function render(props: Partial<FormProps>, role: Role = "admin"): string {
+  return renderToString(<Stub initialEntries={["/admin/news"]} hydrationData={{ loaderData: { root: rootData(role), form: props } }} />);
 }
 
 /** The page's text, tags dropped and entities React writes decoded. */
@@ -51,6 +56,13 @@ describe("NewsForm's states, as the server renders them", () => {
     expect(page).toContain(t.newsForm.submitCreate);
     expect(page).not.toContain(t.newsForm.unpublish);
     expect(render({})).not.toContain('data-testid="news-status"');
+  });
+
+  it("a reporter's new story: save as draft and send for review, never publish", () => {
+    const page = text(render({}, "reporter"));
+    expect(page).toContain(t.newsForm.saveDraft);
+    expect(page).toContain(t.newsForm.submitReview);
+    expect(page).not.toContain(t.newsForm.submitCreate);
   });
 
   it("a published story: the edit title, its status, save changes and unpublish (not a draft button)", () => {

@@ -4,18 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PagedGrid } from "../../app/components/news/paged-grid.tsx";
 import { t } from "../../app/i18n/pt-BR.ts";
 import type { NewsSummary } from "../../app/lib/news-view.ts";
-import type { RootData } from "../../app/lib/site-context.ts";
-
-const SITE: RootData["site"] = {
-  name: "Esporte em Foco",
-  url: "https://example.test",
-  description: "",
-  footerTitle: "",
-  defaultAuthor: "Redação",
-  contactEmail: null,
-  timeZone: "America/Sao_Paulo",
-  social: { instagram: "", twitter: "", facebook: "" },
-};
+import { rootData, SITE } from "./root-data.ts";
 
 function summary(n: number, overrides: Partial<NewsSummary> = {}): NewsSummary {
   return {
@@ -57,7 +46,7 @@ const Stub = createRoutesStub([{ id: "root", path: "/", Component: Outlet, child
 
 /** Renders the grid as the server does, under a root route whose data says whether the viewer is an admin. */
 function render({ isAdmin = false, ...grid }: GridData & { isAdmin?: boolean }): string {
-  const root: RootData = { site: SITE, sponsors: [], year: 2026, isAdmin };
+  const root = rootData(isAdmin ? "admin" : null);
   return renderToString(<Stub initialEntries={["/"]} hydrationData={{ loaderData: { root, grid } }} />);
 }
 

@@ -1,9 +1,11 @@
 /**
  * Server-side authorization of EVERY route, derived from app/routes.ts: a route that is not in PUBLIC below must,
- * for an anonymous visitor and for a signed-in user who is not an admin, answer GET, POST, and React Router's data
- * requests without ever giving a 2xx with admin content. Pages redirect to /admin/login?redirectTo=<path>.
- * A route added later (anywhere, also under the admin layout) is covered automatically; a new public route must be
- * added to PUBLIC on purpose.
+ * for an anonymous visitor and for a signed-in user who has no newsroom role, answer GET, POST, and React Router's
+ * data requests without ever giving a 2xx with admin content. Pages redirect to /admin/login?redirectTo=<path>.
+ * Then one column per newsroom role (reporter, editor; the admin is the control): what NEWSROOM_ROLES below says the
+ * role may not do is refused with a 403 and changes nothing. A route added later (anywhere, also under the admin
+ * layout) is covered automatically and is for admins only until NEWSROOM_ROLES says otherwise; a new public route
+ * must be added to PUBLIC on purpose.
  *
  * Only HTTP requests (Playwright `request`), no browser.
  */
@@ -11,7 +13,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import routes from "../../app/routes.ts";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
+import { hasRole, type Role } from "../../app/lib/roles.ts";
+import { createAdmin, createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
 import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base } from "./support/fixtures.ts";
 import { freePort, type RunningSite, startSite } from "./support/site.ts";
@@ -88,6 +91,32 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
 };
 
 const publicMethods = (route: FlatRoute): readonly Method[] => PUBLIC[route.pattern]?.methods ?? [];
+
+/**
+ * Who in the newsroom may use what a route guards (its methods that are not public): the lowest role, each with its
+ * reason. Every guarded route not listed is for admins only. `reporterRefused`: what a reporter, although the route
+ * is theirs, is refused with this test's data (a story that is not theirs, a form that would publish).
+ */
+const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefused?: readonly Method[] }> = {
+  "add-news": { role: "reporter", reason: "escrever notícias", reporterRefused: ["POST", "PUT", "PATCH", "DELETE"] },
+  "edit-news/:id": { role: "reporter", reason: "editar notícias (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
+  "edit-news/:id/historico": { role: "editor", reason: "comparar e restaurar versões" },
+  "admin/security": { role: "reporter", reason: "o segundo fator da própria conta" },
+  "admin/logout": { role: "reporter", reason: "sair" },
+  "api/news": {
+    role: "reporter",
+    reason: "criar notícias pela API (o repórter: rascunho ou revisão)",
+    reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
+  },
+  "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
+  "api/media": { role: "reporter", reason: "enviar as imagens do corpo da notícia" },
+  redacao: { role: "editor", reason: "a lista de todas as notícias e as ações em lote (publicar, despublicar, apagar)" },
+};
+const requiredRole = (route: FlatRoute): Role => NEWSROOM_ROLES[route.pattern]?.role ?? "admin";
+const MEMBER_COLUMNS = [
+  { who: "repórter", role: "reporter" },
+  { who: "editor", role: "editor" },
+] as const satisfies ReadonlyArray<{ who: string; role: Role }>;
 /** Every route with at least one method reserved to admins. */
 const GUARDED = ALL_ROUTES.filter((route) => publicMethods(route).length < METHODS.length);
 
@@ -101,33 +130,47 @@ const ADMIN_MARKERS = [t.admin.menu];
 
 interface AuthzSite extends RunningSite {
   admin: TestAccount;
+  members: Record<"reporter" | "editor", TestAccount>;
   newsId: string;
   sponsorId: string;
 }
 
-const test = base.extend<{ nonAdminCookie: string; adminCookie: string }, { authzSite: AuthzSite }>({
+const test = base.extend<
+  { nonAdminCookie: string; adminCookie: string; memberCookies: Record<"reporter" | "editor", string> },
+  { authzSite: AuthzSite }
+>({
   authzSite: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
     async ({}, use) => {
       let admin!: TestAccount;
       let newsId!: string;
       let sponsorId!: string;
+      const members = {} as AuthzSite["members"];
       const site = await startSite({
         env: { LOGIN_RATE_LIMIT: "1000" },
         async setup(services) {
           admin = await createAdmin(services, { password: "senha-admin-1" });
+          members.reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
+          members.editor = await createMember(services, "editor", { password: "senha-editor-1" });
           newsId = await createNews(services, { title: NEWS_TITLE, media: null });
           sponsorId = await createSponsor(services);
         },
       });
       try {
-        await use({ ...site, admin, newsId, sponsorId });
+        await use({ ...site, admin, members, newsId, sponsorId });
       } finally {
         await site.stop();
       }
     },
     { scope: "worker", timeout: 60_000 },
   ],
+  /** Fresh sessions of the reporter and the editor (a test may sign one out through /admin/logout). */
+  memberCookies: async ({ authzSite, playwright }, use) => {
+    await use({
+      reporter: await signInCookie(playwright.request, authzSite, authzSite.members.reporter),
+      editor: await signInCookie(playwright.request, authzSite, authzSite.members.editor),
+    });
+  },
   adminCookie: async ({ authzSite, playwright }, use) => {
     await grantAdminRow(authzSite);
     await use(await signInCookie(playwright.request, authzSite));
@@ -153,11 +196,15 @@ const test = base.extend<{ nonAdminCookie: string; adminCookie: string }, { auth
   },
 });
 
-async function signInCookie(factory: { newContext: () => Promise<APIRequestContext> }, site: AuthzSite): Promise<string> {
+async function signInCookie(
+  factory: { newContext: () => Promise<APIRequestContext> },
+  site: AuthzSite,
+  account: TestAccount = site.admin,
+): Promise<string> {
   const context = await factory.newContext();
   try {
     const response = await context.post(`${site.url}/admin/login`, {
-      form: { intent: "login", email: site.admin.email, password: site.admin.password, redirectTo: "/news-list" },
+      form: { intent: "login", email: account.email, password: account.password, redirectTo: "/news-list" },
       headers: { origin: site.url },
       maxRedirects: 0,
     });
@@ -280,7 +327,7 @@ test("o build em uso (build/server) tem as mesmas rotas que app/routes.ts", () =
 
 for (const route of GUARDED) {
   const denied = METHODS.filter((method) => !publicMethods(route).includes(method));
-  test.describe(`/${route.pattern} (${route.id}): ${denied.join(", ")} só para administradores`, () => {
+  test.describe(`/${route.pattern} (${route.id}): ${denied.join(", ")} só para a redação (${requiredRole(route)} ou acima)`, () => {
     for (const who of ["anônimo", "não administrador"] as const) {
       test(`${who}: recusado no servidor, sem conteúdo de administrador e sem alterar nada`, async ({ authzSite, nonAdminCookie, request }) => {
         const path = concretePath(route.pattern, authzSite);
@@ -325,6 +372,62 @@ for (const route of GUARDED) {
 
         expect(await dataSnapshot(authzSite), "nada mudou no banco").toEqual(before);
       });
+    }
+
+    for (const { who, role } of MEMBER_COLUMNS) {
+      const allowed = hasRole(role, requiredRole(route));
+      const refused = denied.filter(
+        (method) => !allowed || (role === "reporter" && NEWSROOM_ROLES[route.pattern]?.reporterRefused?.includes(method)),
+      );
+      if (refused.length) {
+        test(`${who}: ${refused.join(", ")} recusados com 403 no servidor, sem dados da rota e sem alterar nada`, async ({
+          authzSite,
+          memberCookies,
+          request,
+        }) => {
+          const path = concretePath(route.pattern, authzSite);
+          const headers = { cookie: memberCookies[role] };
+          const before = await dataSnapshot(authzSite);
+          for (const method of refused) {
+            const what = `${who}: ${method} ${path}`;
+            const isApi = route.pattern.startsWith("api/");
+            const response = await request.fetch(authzSite.url + path, {
+              method,
+              headers: method === "GET" ? headers : { ...headers, origin: authzSite.url },
+              multipart: method === "GET" ? undefined : isApi ? (route.pattern.includes("sponsor") ? API_SPONSOR : API_NEWS) : NEWS_FORM,
+              maxRedirects: 0,
+            });
+            const body = await response.text();
+            // Signed in with a role: never sent to the login page, refused (403), or a method the route does not take.
+            expect([403, 405], `${what}: status ${response.status()} ${body.slice(0, 200)}`).toContain(response.status());
+            if (response.status() === 403 && isApi)
+              expect((JSON.parse(body) as { error: { code: string } }).error.code, what).toMatch(
+                /^(role_forbidden|publish_forbidden|story_not_yours)$/,
+              );
+            if (response.status() === 403 && method === "GET" && isPage(route))
+              expect(body, what).toContain(route.pattern.startsWith("edit-news/:id") && allowed ? "Repórteres só alteram" : t.errors.forbiddenTitle);
+            for (const marker of [NEWS_TITLE, authzSite.admin.email]) expect(body, `${what}: contém "${marker}"`).not.toContain(marker);
+          }
+          if (isPage(route) && refused.includes("GET")) {
+            for (const ids of [undefined, route.id, [...route.layouts, route.id].join(",")]) {
+              const dataPath = `${path}.data${ids ? `?_routes=${encodeURIComponent(ids)}` : ""}`;
+              const response = await request.get(authzSite.url + dataPath, { headers, maxRedirects: 0 });
+              const body = await response.text();
+              expect(response.status(), `${who}: GET ${dataPath}: ${body.slice(0, 200)}`).toBe(403);
+              expect(body, `${who}: GET ${dataPath}`).not.toContain(NEWS_TITLE);
+            }
+          }
+          expect(await dataSnapshot(authzSite), "nada mudou no banco").toEqual(before);
+        });
+      }
+      if (allowed && isPage(route) && denied.includes("GET") && !refused.includes("GET")) {
+        test(`controle: ${who} abre a página (o papel dele basta)`, async ({ authzSite, memberCookies, request }) => {
+          const path = concretePath(route.pattern, authzSite);
+          const response = await request.get(authzSite.url + path, { headers: { cookie: memberCookies[role] }, maxRedirects: 0 });
+          expect(response.status()).toBe(200);
+          expect(response.headers()["cache-control"]).toBe("private, no-store");
+        });
+      }
     }
 
     if (isPage(route) && denied.includes("GET")) {

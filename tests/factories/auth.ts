@@ -1,3 +1,4 @@
+import type { Role } from "../../app/lib/roles.ts";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { createVerifiedAccount } from "../../app/.server/auth/accounts.server.ts";
 
@@ -23,7 +24,7 @@ export function uniqueEmail(prefix = "conta"): string {
  */
 export async function createUser(
   services: Pick<AppServices, "betterAuth" | "admins" | "config">,
-  input: { email?: string; password?: string; name?: string; admin?: boolean; verified?: boolean } = {},
+  input: { email?: string; password?: string; name?: string; admin?: boolean; role?: Role; verified?: boolean } = {},
 ): Promise<TestAccount> {
   const email = (input.email ?? uniqueEmail()).toLowerCase();
   const password = input.password ?? "senha-segura-1";
@@ -35,8 +36,17 @@ export async function createUser(
   } else {
     id = await createVerifiedAccount(services.betterAuth, services.config.auth.passwordPolicy, { email, password, name });
   }
-  if (input.admin) await services.admins.grant(id);
+  if (input.admin || input.role) await services.admins.grant(id, input.role ?? "admin");
   return { id, email, password };
+}
+
+/** A newsroom member with this role (reporter, editor or admin) and an e-mail + password account. */
+export function createMember(
+  services: Pick<AppServices, "betterAuth" | "admins" | "config">,
+  role: Role,
+  input: { email?: string; password?: string; name?: string } = {},
+): Promise<TestAccount> {
+  return createUser(services, { ...input, email: input.email ?? uniqueEmail(role), role });
 }
 
 /** An administrator (a user in the `admins` table) with an e-mail + password account. */

@@ -7,7 +7,7 @@ import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admi
 import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/first-admin.server.ts";
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { t } from "../../app/i18n/pt-BR.ts";
-import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
+import { createAdmin, createMember, createUser, uniqueEmail } from "../factories/auth.ts";
 import { countRows, makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -261,13 +261,13 @@ describe("npm run admin -- grant / revoke / list", () => {
     await createUser(services); // not an admin: not listed
     const lines = (await cli(services, "list")).split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^${first.id}  ${first.email.replace(/[.]/g, "\\.")}  desde \\d{4}-\\d{2}-\\d{2}T`));
-    expect(lines[1]).toMatch(new RegExp(`^${second.id}  ${second.email.replace(/[.]/g, "\\.")}  desde `));
+    expect(lines[0]).toMatch(new RegExp(`^${first.id}  ${first.email.replace(/[.]/g, "\\.")}  Administrador  desde \\d{4}-\\d{2}-\\d{2}T`));
+    expect(lines[1]).toMatch(new RegExp(`^${second.id}  ${second.email.replace(/[.]/g, "\\.")}  Administrador  desde `));
   });
 
   it("entrada inválida: CliError com texto em português", async () => {
     const services = await open();
-    expect((await cliError(cli(services, "grant"))).message).toBe("Uso: npm run admin -- grant <id-ou-email> [--yes]");
+    expect((await cliError(cli(services, "grant"))).message).toBe("Uso: npm run admin -- grant <id-ou-email> [--role reporter|editor|admin] [--yes]");
     expect((await cliError(cli(services, "revoke", "a", "b"))).message).toBe("Uso: npm run admin -- revoke <id-ou-email>");
     const missing = uniqueEmail("ninguem");
     expect((await cliError(cli(services, "grant", missing))).message).toBe(`Nenhuma conta encontrada com id ou e-mail "${missing}".`);
@@ -275,10 +275,100 @@ describe("npm run admin -- grant / revoke / list", () => {
     for (const argv of [[], ["ajuda"], ["--help"]]) {
       const usage = await cliError(runAdminCli(argv, services));
       expect(usage.message).toMatch(/^Uso:/);
-      for (const command of ["create --email", "grant <id-ou-email>", "revoke <id-ou-email>", "list"]) {
+      for (const command of ["create --email", "grant <id-ou-email>", "role <id-ou-email>", "revoke <id-ou-email>", "list"]) {
         expect(usage.message).toContain(`npm run admin -- ${command}`);
       }
     }
+  });
+});
+
+describe("papéis da redação (--role, role, list)", () => {
+  it("create --role reporter cria um repórter (que entra no site); sem --role continua administrador; papel inválido não cria nada", async () => {
+    const services = await open();
+    const output = await cli(services, "create", "--email", "reporter@redacao.example", "--role", "reporter", "--password", "senha-reporter-1");
+    const reporter = await services.admins.findUser("reporter@redacao.example");
+    expect(output).toBe(`Repórter criado: reporter@redacao.example (${reporter!.id}). Entre em /admin/login.`);
+    expect(await services.admins.roleOf(reporter!.id)).toBe("reporter");
+    expect(await services.admins.isAdmin(reporter!.id)).toBe(false);
+    // Any role signs in (the newsroom); what it may do is decided per request.
+    expect((await signIn(services, "reporter@redacao.example", "senha-reporter-1")).ok).toBe(true);
+
+    await cli(services, "create", "--email", "editora@redacao.example", "--role", "EDITOR", "--password", "senha-editora-1");
+    const editor = await services.admins.findUser("editora@redacao.example");
+    expect(await services.admins.roleOf(editor!.id)).toBe("editor");
+
+    await cli(services, "create", "--email", "chefe@redacao.example", "--password", "senha-chefe-1");
+    expect(await services.admins.roleOf((await services.admins.findUser("chefe@redacao.example"))!.id)).toBe("admin");
+
+    const invalid = await cliError(
+      cli(services, "create", "--email", "estagiario@redacao.example", "--role", "estagiario", "--password", "senha-estag-1"),
+    );
+    expect(invalid.message).toBe('Papel inválido: "estagiario". Use reporter (Repórter), editor (Editor) ou admin (Administrador).');
+    expect(await services.admins.findUser("estagiario@redacao.example")).toBeUndefined();
+  });
+
+  it("role muda o papel de quem já tem acesso (vale já na próxima requisição); recusa conta sem acesso, papel inválido e uso errado", async () => {
+    const services = await open();
+    const member = await createMember(services, "reporter");
+    const result = await signIn(services, member.email, member.password);
+    if (!result.ok) throw new Error("login do repórter falhou");
+    const cookie = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie")!)![0];
+    const viewerRole = async () => (await services.auth.getViewer(new Request("http://localhost/", { headers: { cookie } })))?.role;
+    expect(await viewerRole()).toBe("reporter");
+
+    expect(await cli(services, "role", member.email, "editor")).toBe(`${member.email} (${member.id}): papel alterado de Repórter para Editor.`);
+    expect(await services.admins.roleOf(member.id)).toBe("editor");
+    expect(await viewerRole()).toBe("editor");
+    expect(await cli(services, "role", member.id, "editor")).toBe(`${member.email} (${member.id}) já tem o papel Editor. Nada foi alterado.`);
+    expect(await cli(services, "role", member.email.toUpperCase(), "admin")).toContain("de Editor para Administrador");
+    expect(await services.admins.isAdmin(member.id)).toBe(true);
+
+    // An account with no role is not given one here: access goes through grant/create and their checks.
+    const outsider = await createUser(services);
+    const noAccess = await cliError(cli(services, "role", outsider.email, "admin"));
+    expect(noAccess.message).toContain("não tem acesso à redação");
+    expect(noAccess.message).toContain(`npm run admin -- grant ${outsider.email} --role admin`);
+    expect(await services.admins.roleOf(outsider.id)).toBeNull();
+
+    expect((await cliError(cli(services, "role", member.email, "chefe"))).message).toContain('Papel inválido: "chefe"');
+    expect((await cliError(cli(services, "role", member.email))).message).toBe("Uso: npm run admin -- role <id-ou-email> <reporter|editor|admin>");
+    expect((await cliError(cli(services, "role", "ninguem@redacao.example", "editor"))).message).toBe(
+      'Nenhuma conta encontrada com id ou e-mail "ninguem@redacao.example".',
+    );
+  });
+
+  it("create --role para uma conta que já existia continua sem dar acesso sem a prova do dono; grant --role dá o papel pedido", async () => {
+    const services = await open({ SITE_URL: "http://127.0.0.1:4321" });
+    const user = await createUser(services, { email: "reporter@jornal.example", password: "senha-do-intruso" });
+    const output = await cli(services, "create", "--email", "reporter@jornal.example", "--role", "reporter", "--yes");
+    expect(output).toContain("ainda não recebeu acesso");
+    expect(await services.admins.roleOf(user.id)).toBeNull();
+    // An account whose owner proved the address (here: created verified by the operator's own means) gets the role asked.
+    const other = await createUser(services);
+    expect(await cli(services, "grant", other.email, "--role", "editor", "--yes")).toBe(
+      `${other.email} (${other.id}) agora é editor. A senha não foi alterada; 0 sessões encerradas.`,
+    );
+    expect(await services.admins.roleOf(other.id)).toBe("editor");
+    // Already a member: create/grant never change the role (that is `role`).
+    expect(await cli(services, "grant", other.email, "--role", "admin", "--yes")).toBe(
+      `${other.email} (${other.id}) já tem acesso, com o papel Editor. Para mudar o papel: npm run admin -- role ${other.email} admin`,
+    );
+    expect(await services.admins.roleOf(other.id)).toBe("editor");
+  });
+
+  it("list mostra o papel de cada conta; revoke tira qualquer papel", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const reporter = await createMember(services, "reporter");
+    const editor = await createMember(services, "editor");
+    const lines = (await cli(services, "list")).split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines.find((line) => line.startsWith(admin.id))).toContain(`${admin.email}  Administrador  desde `);
+    expect(lines.find((line) => line.startsWith(reporter.id))).toContain(`${reporter.email}  Repórter  desde `);
+    expect(lines.find((line) => line.startsWith(editor.id))).toContain(`${editor.email}  Editor  desde `);
+    expect(await cli(services, "revoke", reporter.email)).toBe(`${reporter.email} (${reporter.id}) não é mais repórter.`);
+    expect(await services.admins.roleOf(reporter.id)).toBeNull();
+    expect((await cli(services, "list")).split("\n")).toHaveLength(2);
   });
 });
 

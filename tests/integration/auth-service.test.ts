@@ -45,7 +45,7 @@ describe("signInWithPassword: só administradores ficam com sessão", () => {
     // The cookie is a working session, and the viewer is an admin.
     const token = /eef\.session_token=([^;]+)/.exec(cookie)![1]!;
     const viewer = await services.auth.getViewer(new Request("http://127.0.0.1:4321/", { headers: { cookie: `eef.session_token=${token}` } }));
-    expect(viewer).toEqual({ userId: admin.id, email: admin.email, isAdmin: true, twoFactorEnabled: false });
+    expect(viewer).toEqual({ userId: admin.id, email: admin.email, role: "admin", isAdmin: true, twoFactorEnabled: false });
   });
 
   it("o e-mail não diferencia maiúsculas", async () => {
@@ -95,7 +95,13 @@ describe("signInWithPassword: só administradores ficam com sessão", () => {
     expect((await services.auth.getViewer(request()))?.isAdmin).toBe(true);
     // Only the admins row goes: the session stays, but it is no longer an admin's.
     await services.database.db.deleteFrom("admins").where("user_id", "=", admin.id).execute();
-    expect(await services.auth.getViewer(request())).toEqual({ userId: admin.id, email: admin.email, isAdmin: false, twoFactorEnabled: false });
+    expect(await services.auth.getViewer(request())).toEqual({
+      userId: admin.id,
+      email: admin.email,
+      role: null,
+      isAdmin: false,
+      twoFactorEnabled: false,
+    });
   });
 });
 

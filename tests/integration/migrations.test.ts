@@ -81,7 +81,9 @@ describe("migrations", () => {
         "id",
         "is_highlighted",
         "media_id",
+        "owner_id",
         "published_at",
+        "review_requested_at",
         "status",
         "subtitle",
         "title",
@@ -223,7 +225,7 @@ describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes",
   });
 
   it("the admin's lists (every status, or one) page through an index range too", async () => {
-    for (const status of [null, "draft", "scheduled"] as const) {
+    for (const status of [null, "draft", "review", "scheduled"] as const) {
       const plans = await planOf(() => services.news.listNewsPage({ limit: 2, status, cursor: "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafHo" }));
       expect(plans).toHaveLength(1);
       expect(plans[0]).toMatch(/SEARCH news USING (COVERING )?INDEX \S+ \(.*\(published_at,id\)<\(\?,\?\)\)/);

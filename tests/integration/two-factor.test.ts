@@ -109,7 +109,7 @@ describe("verificação em duas etapas (TOTP) para administradores", () => {
 
     const strict = await open({ ADMIN_2FA: "required" });
     const other = await createAdmin(strict);
-    const viewer = { userId: other.id, email: other.email, isAdmin: true, twoFactorEnabled: false };
+    const viewer = { userId: other.id, email: other.email, role: "admin" as const, isAdmin: true, twoFactorEnabled: false };
     expect(await strict.auth.lacksRequiredTwoFactor(viewer)).toBe(true);
     expect(await services.auth.lacksRequiredTwoFactor(viewer)).toBe(false);
     const enabled = await enableTwoFactor(strict, other.email, other.password);

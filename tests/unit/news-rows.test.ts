@@ -27,6 +27,8 @@ const row: NewsRow = {
   published_at: "2026-11-20T12:00:00.000Z",
   version: 3,
   updated_by: null,
+  owner_id: null,
+  review_requested_at: null,
 };
 const noMedia = {
   media_store: null,

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { AppServices } from "../app.server.ts";
-import { terminal } from "../../i18n/pt-BR.ts";
+import { t, terminal } from "../../i18n/pt-BR.ts";
+import { isRole, type Role } from "../../lib/roles.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
 
@@ -40,7 +41,25 @@ const OPTIONS = {
   yes: { type: "boolean" },
   "send-link": { type: "boolean" },
   "replace-unverified": { type: "boolean" },
+  role: { type: "string" },
 } as const;
+
+const roleName = (role: Role) => t.roles.names[role];
+
+/** The role of `--role` (admin when absent, as before roles existed); anything else is bad input. */
+function roleOption(value: string | undefined): Role {
+  if (value === undefined) return "admin";
+  const role = value.trim().toLowerCase();
+  if (!isRole(role)) throw new CliError(terminal.adminCli.invalidRole(value));
+  return role;
+}
+
+/** What to say when the account already has a role: the same one, or another (changed with `role`, never here). */
+function alreadyMember(user: { id: string; email: string }, current: Role, wanted: Role): string {
+  return current === wanted
+    ? terminal.adminCli.alreadyAdmin(user.email, user.id, roleName(current))
+    : terminal.adminCli.otherRole(user.email, user.id, roleName(current), wanted);
+}
 
 /** The options of a command; an unknown or incomplete option is bad input (CliError), not a crash. */
 function parseOptions(args: string[]) {
@@ -65,9 +84,11 @@ async function grantExisting(
   io: CliIO,
   user: { id: string; email: string; emailVerified: boolean; createdAt: string },
   confirmed: boolean,
+  role: Role,
 ): Promise<string> {
   if (!user.emailVerified) throw new CliError(terminal.adminCli.unverifiedRefusal(user.email));
-  if (await services.admins.isAdmin(user.id)) return terminal.adminCli.alreadyAdmin(user.email, user.id);
+  const current = await services.admins.roleOf(user.id);
+  if (current) return alreadyMember(user, current, role);
   const ownership = await ownershipOf(services.database.db, user.id);
   if (ownership.state === "pending")
     throw new CliError(terminal.adminCli.ownershipPending(user.email, ownership.requestedAt.slice(0, 16).replace("T", " ")));
@@ -78,10 +99,10 @@ async function grantExisting(
     const answer = await io.ask(terminal.adminCli.confirmGrant(user.email, user.id, user.createdAt.slice(0, 10)));
     if (!/^s(im)?$/i.test(answer.trim())) throw new CliError(terminal.adminCli.nothingChanged);
   }
-  await services.admins.grant(user.id);
+  await services.admins.grant(user.id, role);
   await clearOwnershipCheck(services.database.db, user.id);
   const ended = await services.admins.endSessions(user.id);
-  return terminal.adminCli.granted(user.email, user.id, ended);
+  return terminal.adminCli.granted(user.email, user.id, ended, roleName(role));
 }
 
 /**
@@ -96,10 +117,12 @@ async function createForExisting(
   io: CliIO,
   user: { id: string; email: string; emailVerified: boolean; createdAt: string },
   confirmed: boolean,
+  role: Role,
 ): Promise<string> {
   if (!user.emailVerified) throw new CliError(terminal.adminCli.unverifiedRefusal(user.email));
-  if (await services.admins.isAdmin(user.id)) return terminal.adminCli.alreadyAdmin(user.email, user.id);
-  if ((await ownershipOf(services.database.db, user.id)).state === "proven") return grantExisting(services, io, user, confirmed);
+  const current = await services.admins.roleOf(user.id);
+  if (current) return alreadyMember(user, current, role);
+  if ((await ownershipOf(services.database.db, user.id)).state === "proven") return grantExisting(services, io, user, confirmed, role);
   await requestOwnershipProof(services.database.db, user.id);
   const sent = await services.auth.sendSetPasswordLink(user.email);
   const outbox = sent === "outbox" ? services.config.mail.outboxDir : null;
@@ -136,13 +159,14 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       const email = values.email?.trim().toLowerCase();
       if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(terminal.adminCli.emailRequired);
       if (values["send-link"] && values.password !== undefined) throw new CliError(terminal.adminCli.sendLinkOrPassword);
+      const role = roleOption(values.role);
       let existing = await services.admins.findUser(email);
       if (existing && !existing.emailVerified && values["replace-unverified"]) {
         await deleteAccount(services.betterAuth, existing.id);
         io.warn(terminal.adminCli.unverifiedDeleted(email, existing.id));
         existing = undefined;
       }
-      if (existing) return createForExisting(services, io, existing, Boolean(values.yes));
+      if (existing) return createForExisting(services, io, existing, Boolean(values.yes), role);
 
       const sendLink = Boolean(values["send-link"]);
       const password = sendLink ? unknowablePassword() : await readNewPassword(io, values.password);
@@ -157,31 +181,49 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
         const detail = error instanceof PasswordPolicyError ? error.message : error instanceof Error ? error.message : String(error);
         throw new CliError(terminal.adminCli.createFailed(detail));
       }
-      await services.admins.grant(userId);
-      if (!sendLink) return terminal.adminCli.created(email, userId);
+      await services.admins.grant(userId, role);
+      if (!sendLink) return terminal.adminCli.created(email, userId, roleName(role));
       const sent = await services.auth.sendSetPasswordLink(email);
-      return terminal.adminCli.createdLinkSent(email, userId, sent === "outbox" ? services.config.mail.outboxDir : null);
+      return terminal.adminCli.createdLinkSent(email, userId, sent === "outbox" ? services.config.mail.outboxDir : null, roleName(role));
     }
     case "grant": {
       const { values, positionals } = parseOptions(rest);
       const target = positionals[0];
       if (!target || positionals.length > 1) throw new CliError(terminal.adminCli.grantUsage);
+      const role = roleOption(values.role);
       const user = await services.admins.findUser(target);
       if (!user) throw new CliError(terminal.adminCli.notFound(target));
-      return grantExisting(services, io, user, Boolean(values.yes));
+      return grantExisting(services, io, user, Boolean(values.yes), role);
+    }
+    case "role": {
+      // Only changes the role of an account that already has access: giving access goes through grant/create (a
+      // confirmed address, the owner's proof for an account the operator did not create).
+      const [target, wanted, ...extra] = rest;
+      if (!target || !wanted || extra.length) throw new CliError(terminal.adminCli.roleUsage);
+      if (!isRole(wanted.trim().toLowerCase())) throw new CliError(terminal.adminCli.invalidRole(wanted));
+      const role = wanted.trim().toLowerCase() as Role;
+      const user = await services.admins.findUser(target);
+      if (!user) throw new CliError(terminal.adminCli.notFound(target));
+      const current = await services.admins.roleOf(user.id);
+      if (!current) throw new CliError(terminal.adminCli.roleNoAccess(user.email, role));
+      if (current === role) return terminal.adminCli.roleUnchanged(user.email, user.id, roleName(role));
+      // The role is read on every request: the change holds from the member's next click, without a new sign-in.
+      await services.admins.setRole(user.id, role);
+      return terminal.adminCli.roleChanged(user.email, user.id, roleName(current), roleName(role));
     }
     case "revoke": {
       const target = rest[0];
       if (!target || rest.length > 1) throw new CliError(terminal.adminCli.revokeUsage);
       const user = await services.admins.findUser(target);
       if (!user) throw new CliError(terminal.adminCli.notFound(target));
+      const current = await services.admins.roleOf(user.id);
       const was = await services.admins.revoke(user.id);
-      return was ? terminal.adminCli.revoked(user.email, user.id) : terminal.adminCli.wasNotAdmin(user.email, user.id);
+      return was ? terminal.adminCli.revoked(user.email, user.id, roleName(current ?? "admin")) : terminal.adminCli.wasNotAdmin(user.email, user.id);
     }
     case "list": {
       const admins = await services.admins.list();
       if (!admins.length) return terminal.adminCli.noAdmins;
-      return admins.map((admin) => terminal.adminCli.listLine(admin.userId, admin.email, admin.grantedAt)).join("\n");
+      return admins.map((admin) => terminal.adminCli.listLine(admin.userId, admin.email, roleName(admin.role), admin.grantedAt)).join("\n");
     }
     default:
       throw new CliError(terminal.adminCli.usage);

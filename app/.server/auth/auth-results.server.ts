@@ -5,10 +5,14 @@ import type { Logger } from "../logger.server.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import type { LazyBetterAuth } from "./auth.server.ts";
 import type { RateLimiter } from "./rate-limiter.server.ts";
+import type { Role } from "../../lib/roles.ts";
 
 export interface Viewer {
   userId: string;
   email: string;
+  /** The account's role in the newsroom (app/lib/roles.ts), or null: not part of the newsroom. */
+  role: Role | null;
+  /** Whether the role is `admin` (sponsors, settings): the newsroom itself is `role !== null`. */
   isAdmin: boolean;
   /** Whether the account signs in with a second factor (TOTP). */
   twoFactorEnabled: boolean;
@@ -75,13 +79,16 @@ export async function endSession(auth: LazyBetterAuth, token: string): Promise<v
   await context.internalAdapter.deleteSession(token);
 }
 
-/** Only admins keep a session: anyone else has the new one ended at once and is told their id. */
+/**
+ * Only the newsroom (an account with a role: reporter, editor or admin) keeps a session: anyone else has the new one
+ * ended at once and is told their id.
+ */
 export async function admitOnlyAdmins(
   { auth, admins }: Pick<AuthServiceDeps, "auth" | "admins">,
   userId: string,
   token: string,
 ): Promise<AuthFailure | null> {
-  if (await admins.isAdmin(userId)) return null;
+  if (await admins.roleOf(userId)) return null;
   await endSession(auth, token);
   return { ok: false, code: "not_admin", message: t.auth.notAdmin, uid: userId, status: 403 };
 }

@@ -1,5 +1,8 @@
-import { redirect } from "react-router";
-import { type RequestContext, servicesOf } from "../context.server.ts";
+import { data, redirect } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
+import { hasRole, type Role } from "../../lib/roles.ts";
+import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";
 import type { AuthService, Viewer } from "./auth.service.server.ts";
 
 /**
@@ -7,48 +10,85 @@ import type { AuthService, Viewer } from "./auth.service.server.ts";
  * and reads the auth service from the context.
  */
 
+/** A viewer who is part of the newsroom. */
+export type Member = Viewer & { role: Role };
+
 /**
- * The signed-in admin of this request. Anyone else is redirected to /admin/login, which remembers where they
- * were going. Every admin loader and action starts with this call.
+ * The signed-in member of this request whose role is at least `needed` (a role, or a route's `handle`, whose facts
+ * say the role: app/lib/route-facts.ts). Anyone without a role (no session, or an account that is not part of the
+ * newsroom) is redirected to /admin/login, which remembers where they were going; a member whose role is too low
+ * gets a 403 page with a pt-BR message (code `role_forbidden`). Every newsroom loader and action starts with this.
  */
-export async function requireAdmin(request: Request, context: RequestContext, options: { allowWithoutTwoFactor?: boolean } = {}): Promise<Viewer> {
+export async function requireRole(
+  request: Request,
+  context: RequestContext,
+  needed: Role | RouteHandle,
+  options: { allowWithoutTwoFactor?: boolean } = {},
+): Promise<Member> {
   const { auth } = servicesOf(context);
   const viewer = await auth.getViewer(request);
-  if (viewer?.isAdmin) {
-    // ADMIN_2FA=required: an admin who signs in with a password works only once two-factor is on.
+  if (viewer?.role) {
+    // ADMIN_2FA=required: a member who signs in with a password works only once two-factor is on.
     if (!options.allowWithoutTwoFactor && (await auth.lacksRequiredTwoFactor(viewer))) {
       throw redirect(SECURITY_PATH, { headers: { "Cache-Control": "no-store" } });
     }
-    return viewer;
+    const role = typeof needed === "string" ? needed : requiredRoleOf(needed);
+    if (!hasRole(viewer.role, role)) throw forbidden(viewer.role, role);
+    return viewer as Member;
   }
   const url = new URL(request.url);
   const origin = url.pathname + url.search;
   throw redirect(`/admin/login?redirectTo=${encodeURIComponent(origin)}`, { headers: { "Cache-Control": "no-store" } });
 }
 
-/** The page where an admin turns two-factor sign-in on or off. */
+/** The signed-in admin of this request (`requireRole(…, "admin")`): sponsors and settings. */
+export function requireAdmin(request: Request, context: RequestContext, options: { allowWithoutTwoFactor?: boolean } = {}): Promise<Member> {
+  return requireRole(request, context, "admin", options);
+}
+
+/** The answer to a member whose role does not reach: a 403 page naming their role and the one needed. */
+function forbidden(role: Role, needed: Role) {
+  return data(
+    { code: "role_forbidden", message: t.roles.forbidden(t.roles.names[role], needed) },
+    { status: 403, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/**
+ * The role the requested page asks for, from the route table on the context (its route's facts); admin when the
+ * table is absent or the path matches nothing. What the newsroom layout's middleware checks before any child runs.
+ */
+export function roleOfRequest(request: Request, context: RequestContext): Role {
+  const table = context.get(routeTableContext);
+  const pathname = new URL(request.url).pathname.replace(/\.data$/, "");
+  return table?.match(pathname)?.route.facts.role ?? "admin";
+}
+
+/** The page where a member turns two-factor sign-in on or off. */
 export const SECURITY_PATH = "/admin/security";
 
 /** What a page shows differently to the newsroom, from one lookup of the request's viewer. */
 export interface NewsroomAccess {
-  /** A signed-in admin (two-factor or not): sees read counts. */
+  /** A signed-in member (two-factor or not): sees read counts. */
   admin: boolean;
-  /** An admin who may use the newsroom (two-factor on when required): sees drafts and scheduled news. */
+  /** A member who may use the newsroom (two-factor on when required): sees drafts, stories in review and scheduled news. */
   newsroom: boolean;
+  /** The member's role (null: a reader, or an account with no role). */
+  role: Role | null;
 }
 
 /**
- * Whether this request is an admin's, and whether that admin may use the newsroom. Never throws or redirects;
- * readers (no session cookie) get false for both at no cost.
+ * Whether this request is a newsroom member's, and whether that member may use the newsroom. Never throws or
+ * redirects; readers (no session cookie) get false for both at no cost.
  */
 export async function newsroomAccess(request: Request, context: RequestContext): Promise<NewsroomAccess> {
   const { auth } = servicesOf(context);
   const viewer = await auth.getViewer(request);
-  if (!viewer?.isAdmin) return { admin: false, newsroom: false };
-  return { admin: true, newsroom: await mayUseNewsroom(viewer, auth) };
+  if (!viewer?.role) return { admin: false, newsroom: false, role: null };
+  return { admin: true, newsroom: await mayUseNewsroom(viewer, auth), role: viewer.role };
 }
 
-/** Whether this request is an admin's who may use the newsroom (see `newsroomAccess`). */
+/** Whether this request is a member's who may use the newsroom (see `newsroomAccess`). */
 export async function isNewsroomViewer(request: Request, context: RequestContext): Promise<boolean> {
   return (await newsroomAccess(request, context)).newsroom;
 }

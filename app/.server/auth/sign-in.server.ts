@@ -40,10 +40,12 @@ export function createSignInFlow(deps: AuthServiceDeps) {
     try {
       const session = await (await auth.get()).api.getSession({ headers: request.headers });
       if (!session) return null;
+      const role = await admins.roleOf(session.user.id);
       return {
         userId: session.user.id,
         email: session.user.email,
-        isAdmin: await admins.isAdmin(session.user.id),
+        role,
+        isAdmin: role === "admin",
         twoFactorEnabled: Boolean((session.user as { twoFactorEnabled?: unknown }).twoFactorEnabled),
       };
     } catch (error) {

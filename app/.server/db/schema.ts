@@ -79,6 +79,10 @@ export interface NewsTable {
   version: ColumnType<number, number | undefined, number>;
   /** Who saved the current version (a user id), or null (imports, seeds, scripts, the scheduler). */
   updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account that created the story; null for existing stories and those of imports, seeds and scripts (editors only). */
+  owner_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the draft was sent for review (shown as status `review`); null otherwise. The status stays 'draft'. */
+  review_requested_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The first spelling used of each category and author slug: the one shown. */
@@ -173,9 +177,11 @@ export interface OwnershipChecksTable {
   proven_at: string | null;
 }
 
+/** The newsroom's accounts and their role (migration 2026-11-27-401; rows written before it are admins). */
 export interface AdminsTable {
   user_id: string;
   created_at: string;
+  role: ColumnType<"reporter" | "editor" | "admin", "reporter" | "editor" | "admin" | undefined, "reporter" | "editor" | "admin">;
 }
 
 export type NewsRow = Selectable<NewsTable>;

@@ -13,7 +13,9 @@ import { t } from "../../i18n/pt-BR.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import type { Logger } from "../logger.server.ts";
-import type { Viewer } from "../auth/auth.service.server.ts";
+import type { Member } from "../auth/guards.server.ts";
+import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
+import { hasRole, type Role } from "../../lib/roles.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import { NewsConflictError } from "../news/news-editor.service.server.ts";
 
@@ -56,14 +58,21 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
   return response;
 }
 
-/** The admin calling the API; anyone else gets 401 (no session) or 403 (not an admin) as JSON. */
-export async function requireAdminApi(request: Request, context: RequestContext): Promise<Viewer> {
+/**
+ * The newsroom member calling the API with at least the role `needed` (a role, or the route's `handle`, whose facts
+ * say it); anyone else gets, as JSON, 401 `unauthorized` (no session), 403 `forbidden` (an account with no role) or
+ * 403 `role_forbidden` (a role too low).
+ */
+export async function requireRoleApi(request: Request, context: RequestContext, needed: Role | RouteHandle): Promise<Member> {
   const { auth } = servicesOf(context);
   const viewer = await auth.getViewer(request);
   if (!viewer) throw apiError(401, "unauthorized", t.api.loginRequired);
-  if (!viewer.isAdmin) throw apiError(403, "forbidden", t.api.adminOnly);
+  if (!viewer.role) throw apiError(403, "forbidden", t.api.adminOnly);
   if (await auth.lacksRequiredTwoFactor(viewer)) throw apiError(403, "two_factor_required", t.auth.twoFactor.required);
-  return viewer;
+  if (!hasRole(viewer.role, typeof needed === "string" ? needed : requiredRoleOf(needed))) {
+    throw apiError(403, "role_forbidden", t.roles.forbiddenApi(t.roles.names[viewer.role]));
+  }
+  return viewer as Member;
 }
 
 /** Parses `fields` with a zod schema or throws a 400 JSON answer listing each field's messages. */

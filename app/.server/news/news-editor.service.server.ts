@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Updateable } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
 import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
-import type { Database, NewsStatus, NewsTable } from "../db/schema.ts";
+import type { Database, NewsRow, NewsStatus, NewsTable } from "../db/schema.ts";
+import type { NewsStatus as WantedStatus } from "../../lib/news-view.ts";
+import { canPublish, type Role } from "../../lib/roles.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
 import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
@@ -13,7 +15,7 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
-import { bodyColumns, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent } from "./news-rows.server.ts";
+import { bodyColumns, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { deleteRevisionsOf, findRevision, insertRevision, revisionOf } from "./news-revisions.server.ts";
 import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtVersion } from "./news.queries.server.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
@@ -36,9 +38,48 @@ export interface NewsEditorDeps {
   clock?: () => Date;
 }
 
+/**
+ * Who makes a change: a newsroom member with their role (the routes pass the request's viewer), whose role decides
+ * what they may do (below), or a bare user id / null for the site's own code (imports, seeds, scripts, the tests'
+ * factories), which acts with every right, as before roles existed.
+ */
+export type Actor = { userId: string; role: Role } | string | null;
+
+const actorIdOf = (actor: Actor) => (typeof actor === "string" || actor === null ? actor : actor.userId);
+
+/** A change the actor's role does not allow: 403 with a stable code and a pt-BR message. */
+export class RoleForbiddenError extends AppError {
+  override name = "RoleForbiddenError";
+  constructor(code: "publish_forbidden" | "story_not_yours" | "story_locked" | "delete_forbidden" | "restore_forbidden", message: string) {
+    super(code, message, 403);
+  }
+}
+
+/**
+ * What a reporter may do to a story that exists: only to their own (the account that created it), and only while it
+ * is a draft or in review. Editors and admins (and the site's own code) may do anything. Checked before anything of
+ * the change is stored.
+ */
+function requireReporterMayChange(actor: Actor, existing: Pick<NewsRow, "owner_id" | "status" | "review_requested_at">, forDelete = false) {
+  if (typeof actor !== "object" || actor === null || canPublish(actor.role)) return;
+  if (existing.owner_id !== actor.userId) throw new RoleForbiddenError("story_not_yours", t.roles.notOwnStory);
+  if (existing.status !== "draft") {
+    throw forDelete
+      ? new RoleForbiddenError("delete_forbidden", t.roles.deleteForbidden)
+      : new RoleForbiddenError("story_locked", t.roles.storyLocked);
+  }
+}
+
+/** A reporter's save may only leave the story a draft (or in review): never published, scheduled or unpublished. */
+function requireReporterMayPublish(actor: Actor, status: NewsStatus) {
+  if (typeof actor !== "object" || actor === null || canPublish(actor.role)) return;
+  if (status !== "draft") throw new RoleForbiddenError("publish_forbidden", t.roles.publishForbidden);
+}
+
 /** What a save says about publishing: the status wanted, the schedule, and the version the editor started from. */
 export interface PublishingInput {
-  status?: NewsStatus | undefined;
+  /** `review`: a draft sent for review (stored as a draft, see viewStatusOf). */
+  status?: WantedStatus | undefined;
   publishAt?: string | undefined;
   version?: number | undefined;
   /**
@@ -120,7 +161,7 @@ export type MediaOutcome = "saved" | "new" | "existing" | "none";
 export interface SavedNews {
   id: string;
   media: MediaOutcome;
-  status: NewsStatus;
+  status: WantedStatus;
   publishedAt: string;
   version: number;
 }
@@ -133,8 +174,8 @@ interface ChangeRequest {
   /** Whether the item ends without media (when no new file is given). */
   removeMedia: boolean;
   publishing: PublishingInput;
-  /** Who saves (a user id), or null. */
-  actor: string | null;
+  /** Who saves (see Actor). */
+  actor: Actor;
   /** The columns that change, from the row as it is. */
   changes: (existing: { subtitle: string }) => Updateable<NewsTable>;
   /** The text of the media the item ends with. */
@@ -174,15 +215,24 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
    * is not a new publication) and is "now" otherwise; a schedule takes its time (a scheduled item edited without a
    * new time keeps its own); a draft's date is when it became one (its place in the admin list).
    */
-  function publicationAfter(existing: { status: NewsStatus; published_at: string } | null, input: PublishingInput, now: string) {
-    const asked = input.unpublish && (!input.status || input.status === "published") ? "draft" : input.status;
+  function publicationAfter(
+    existing: { status: NewsStatus; published_at: string; review_requested_at: string | null } | null,
+    input: PublishingInput,
+    now: string,
+  ): { status: NewsStatus; published_at: string; review_requested_at: string | null } {
+    // "review" is a draft sent for review: stored as a draft with the time it was sent.
+    const wanted: NewsStatus | undefined = input.status === "review" ? "draft" : input.status;
+    const asked = input.unpublish && (!wanted || wanted === "published") ? "draft" : wanted;
     // A live item stays live unless the request says, on purpose, to take it offline.
     const status = existing?.status === "published" && !input.unpublish ? "published" : (asked ?? existing?.status ?? "published");
     if (status === "scheduled") {
       const keep = existing?.status === "scheduled" && !input.publishAt;
-      return { status, published_at: keep ? existing.published_at : scheduledTime(input.publishAt) };
+      return { status, published_at: keep ? existing.published_at : scheduledTime(input.publishAt), review_requested_at: null };
     }
-    return { status, published_at: existing?.status === status ? existing.published_at : now };
+    // Sent for review now, or still in review after a save that says no status; "draft" (or anything else) ends it.
+    const inReview = status === "draft" && (input.status === "review" || (input.status === undefined && !input.unpublish));
+    const review_requested_at = inReview ? (existing?.review_requested_at ?? (input.status === "review" ? now : null)) : null;
+    return { status, published_at: existing?.status === status ? existing.published_at : now, review_requested_at };
   }
 
   /** What is saved now, for a 409; null when the item is gone. */
@@ -243,8 +293,10 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       const now = clock().toISOString();
       try {
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
+        requireReporterMayChange(actor, existing);
         if (publishing.version !== undefined && publishing.version !== existing.version) await conflictOrNotFound(id);
         publication = publicationAfter(existing, publishing, now);
+        requireReporterMayPublish(actor, publication.status);
         await requireImageDescription(file, mediaText.description);
         await requireConnectedStore();
       } catch (error) {
@@ -263,7 +315,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
             ...patch,
             ...publication,
             updated_at: now,
-            updated_by: actor,
+            updated_by: actorIdOf(actor),
             version: existing.version + 1,
           });
           // Saved by someone else between our read and our write, or deleted: nothing of this save is kept.
@@ -280,7 +332,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       return {
         id,
         media: saved ? "new" : mediaId ? "existing" : "none",
-        status: publication.status,
+        status: viewStatusOf(publication),
         publishedAt: publication.published_at,
         version: existing.version + 1,
       };
@@ -299,13 +351,14 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
 
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
-    async createNews(input: NewsInput, file: UploadedFile | null, actor: string | null = null): Promise<SavedNews> {
+    async createNews(input: NewsInput, file: UploadedFile | null, actor: Actor = null): Promise<SavedNews> {
       return wrapFailure("news_create_failed", t.news.createFailed, async () => {
         const text = mediaTextOf(input, true);
         const now = clock().toISOString();
         let publication: ReturnType<typeof publicationAfter>;
         try {
           publication = publicationAfter(null, input, now);
+          requireReporterMayPublish(actor, publication.status);
           await requireImageDescription(file, text.description);
           await checkBodyMedia(db, store, input.body);
           await requireConnectedStore();
@@ -329,7 +382,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
               media_id: saved?.id ?? null,
               created_at: now,
               updated_at: now,
-              updated_by: actor,
+              updated_by: actorIdOf(actor),
+              // Whoever created it owns it (a reporter may change only their own); the site's own code owns nothing.
+              owner_id: actorIdOf(actor),
             });
             await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
           });
@@ -337,12 +392,12 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (saved) await removeMediaQuietly(saved.id);
           throw error;
         }
-        return { id, media: saved ? "saved" : "none", status: publication.status, publishedAt: publication.published_at, version: 1 };
+        return { id, media: saved ? "saved" : "none", status: viewStatusOf(publication), publishedAt: publication.published_at, version: 1 };
       });
     },
 
     /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
-    async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: string | null = null) {
+    async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: Actor = null) {
       await bodyMediaChecked(input.body, file);
       return saveChanges({
         id,
@@ -356,7 +411,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     },
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
-    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: string | null = null) {
+    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: Actor = null) {
       await bodyMediaChecked(patch.body, file);
       return saveChanges({
         id,
@@ -384,7 +439,10 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
      * Brings back an older version's texts, category, author, highlight and media, as a new version (the one it
      * replaces is kept as a revision too). The status and publication date stay as they are.
      */
-    async restoreRevision(id: string, revisionId: string, actor: string | null, version?: number) {
+    async restoreRevision(id: string, revisionId: string, actor: Actor, version?: number) {
+      if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
+        throw new RoleForbiddenError("restore_forbidden", t.roles.restoreForbidden);
+      }
       const revision = await findRevision(db, id, revisionId);
       if (!revision) throw new NotFoundError("revision_not_found", t.revisions.notFound);
       const mediaKept = revision.media_id !== null && (await mediaExists(db, revision.media_id));
@@ -431,7 +489,14 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
      * and the new version names who did it, so each story's history says "Ana publicou em …". A deletion takes the
      * story's history with it (as a single delete does): it is logged with who did it and the ids.
      */
-    async bulkAction(action: BulkAction, ids: readonly string[], actor: string | null): Promise<BulkResult> {
+    async bulkAction(action: BulkAction, ids: readonly string[], actor: Actor): Promise<BulkResult> {
+      // Publishing, unpublishing and deleting anyone's stories: editors and admins only.
+      if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
+        throw new RoleForbiddenError(
+          action === "delete" ? "delete_forbidden" : "publish_forbidden",
+          action === "delete" ? t.roles.deleteForbidden : t.roles.publishForbidden,
+        );
+      }
       const unique = [...new Set(ids)];
       if (unique.length === 0) throw new AppError("bulk_empty", t.newsroom.noneSelected, 400);
       if (unique.length > NEWSROOM_BULK_MAX) throw new AppError("bulk_too_many", t.newsroom.tooMany, 400);
@@ -456,8 +521,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
                 const updated = await updateNewsAtVersion(trx, row.id, row.version, {
                   status: target,
                   published_at: now,
+                  review_requested_at: null,
                   updated_at: now,
-                  updated_by: actor,
+                  updated_by: actorIdOf(actor),
                   version: row.version + 1,
                 });
                 if (updated === 0n) throw new StaleSave();
@@ -471,17 +537,28 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
             throw error;
           });
         if (action === "delete") {
-          log.info({ actor, ids: unique }, "news deleted in bulk");
+          log.info({ actor: actorIdOf(actor), ids: unique }, "news deleted in bulk");
           for (const mediaId of mediaToRemove) await removeMediaQuietly(mediaId);
         }
         return result;
       });
     },
 
-    async deleteNews(id: string): Promise<void> {
+    /**
+     * Whether `actor` may open this story for editing (a reporter: their own draft or story in review); throws the
+     * 403 (RoleForbiddenError) or the 404 a save would get, before the form is drawn.
+     */
+    async requireMayEdit(id: string, actor: Actor): Promise<void> {
+      const existing = await findNewsRow(db, id);
+      if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
+      requireReporterMayChange(actor, existing);
+    },
+
+    async deleteNews(id: string, actor: Actor = null): Promise<void> {
       return wrapFailure("news_delete_failed", t.news.deleteFailed, async () => {
         const existing = await findNewsRow(db, id);
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
+        requireReporterMayChange(actor, existing, true);
         // The item and its revisions go together. Deleted by someone else in between: nothing of ours to clean up,
         // and the caller is told.
         await events.withCommit(db, async (trx, send) => {

@@ -1,4 +1,4 @@
-import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsSummary } from "../../lib/news-view.ts";
+import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
@@ -55,6 +55,11 @@ export function newsContentColumns(content: Omit<NewsContent, "body"> & { body?:
   };
 }
 
+/** The status the newsroom sees: a draft sent for review is `review` (stored as 'draft', see the roles migration). */
+export function viewStatusOf(row: Pick<NewsRow, "status" | "review_requested_at">): NewsStatus {
+  return row.status === "draft" && row.review_requested_at ? "review" : row.status;
+}
+
 /** A news row (with its joined media columns) as list pages show it. */
 export function toNewsSummary(
   row: Pick<
@@ -70,6 +75,7 @@ export function toNewsSummary(
     | "created_at"
     | "published_at"
     | "status"
+    | "review_requested_at"
   > &
     JoinedMediaColumns,
   store: Pick<MediaStore, "publicUrl">,
@@ -85,7 +91,7 @@ export function toNewsSummary(
     isHighlighted: Boolean(row.is_highlighted),
     createdAt: row.created_at,
     publishedAt: row.published_at,
-    status: row.status,
+    status: viewStatusOf(row),
     media: toMediaView(row, store),
   };
 }
@@ -111,7 +117,7 @@ export function toNewsConflictCurrent(row: NewsRow): NewsConflictCurrent {
     id: row.id,
     version: row.version,
     ...newsContentOf(row),
-    status: row.status,
+    status: viewStatusOf(row),
     publishedAt: row.published_at,
     mediaId: row.media_id,
     updatedAt: row.updated_at,

@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from "kysely";
-import type { Database, NewNewsRow, NewsStatus, NewsTable } from "../db/schema.ts";
+import type { Database, NewNewsRow, NewsTable } from "../db/schema.ts";
+import type { NewsStatus } from "../../lib/news-view.ts";
 
 /** The media columns every listing joins (aliased as JoinedMediaColumns expects). */
 export const JOINED_MEDIA_COLUMNS = [
@@ -31,6 +32,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.created_at",
       "news.updated_at",
       "news.status",
+      "news.review_requested_at",
       "news.published_at",
       "news.version",
       "news.media_id",
@@ -71,7 +73,10 @@ export function findNewsPage(
   }: { after: ListCursor | null; highlightedOnly: boolean; limit: number; status: NewsStatus | null } & ListFilter,
 ) {
   let query = selectNewsWithMedia(db);
-  if (status) query = query.where("news.status", "=", status);
+  // A story in review is stored as a draft that was sent for review (migration 2026-11-27-401): the two are apart.
+  if (status === "review") query = query.where("news.status", "=", "draft").where("news.review_requested_at", "is not", null);
+  else if (status === "draft") query = query.where("news.status", "=", "draft").where("news.review_requested_at", "is", null);
+  else if (status) query = query.where("news.status", "=", status);
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
   if (categorySlug) query = query.where("news.category_slug", "=", categorySlug);
   if (authorSlug) query = query.where("news.author_slug", "=", authorSlug);
@@ -121,6 +126,17 @@ export function findNewsById(db: Kysely<Database>, id: string, { includeUnpublis
   let query = selectNewsWithMedia(db).select(["news.full_content", "news.body"]).where("news.id", "=", id);
   if (!includeUnpublished) query = query.where("news.status", "=", "published");
   return query.executeTakeFirst();
+}
+
+/** How many stories wait for an editor (drafts sent for review). */
+export async function countInReview(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("news")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("status", "=", "draft")
+    .where("review_requested_at", "is not", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function insertNews(db: Kysely<Database>, row: NewNewsRow) {

@@ -4,7 +4,7 @@ import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { findHighlightsFilled, findNewsById, findNewsPage, findRecentNews, type NewsWithMediaRow } from "./news.queries.server.ts";
+import { findHighlightsFilled, findNewsById, findNewsPage, findRecentNews, type NewsWithMediaRow, countInReview } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { findTermName, listCategoryNames, type TermKind } from "./taxonomy.server.ts";
@@ -63,6 +63,11 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
         if (name === null) throw new NotFoundError("term_not_found", kind === "category" ? t.taxonomy.categoryNotFound : t.taxonomy.authorNotFound);
         return { kind, slug, name };
       });
+    },
+
+    /** How many stories are in review (the editors' count in the newsroom drawer). */
+    countInReview(): Promise<number> {
+      return wrapFailure("news_list_failed", t.news.listFailed, () => countInReview(db));
     },
 
     /** Every category in use, by name (the news form's suggestions). */

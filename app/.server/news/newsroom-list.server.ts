@@ -7,6 +7,7 @@ import type { Database } from "../db/schema.ts";
 import { AppError, wrapFailure } from "../errors.ts";
 import { foldWord, queryTerms } from "../search/portuguese.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import { viewStatusOf } from "./news-rows.server.ts";
 import { NEWSROOM_STATUS_FILTERS, type NewsroomQuery } from "../../lib/newsroom-query.ts";
 
 /** One row of the newsroom list. */
@@ -82,9 +83,21 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
         const column = query.ordem === "atualizacao" ? "news.updated_at" : "news.published_at";
         let select = db
           .selectFrom("news")
-          .select(["news.id", "news.title", "news.status", "news.category", "news.author", "news.published_at", "news.updated_at"]);
+          .select([
+            "news.id",
+            "news.title",
+            "news.status",
+            "news.review_requested_at",
+            "news.category",
+            "news.author",
+            "news.published_at",
+            "news.updated_at",
+          ]);
+        // A story in review is a draft with a review request (see news-rows.server.ts, viewStatusOf).
         const status = NEWSROOM_STATUS_FILTERS[query.situacao];
-        if (status) select = select.where("news.status", "=", status);
+        if (status === "review") select = select.where("news.status", "=", "draft").where("news.review_requested_at", "is not", null);
+        else if (status === "draft") select = select.where("news.status", "=", "draft").where("news.review_requested_at", "is", null);
+        else if (status) select = select.where("news.status", "=", status);
         if (query.categoria) select = select.where("news.category_slug", "=", query.categoria);
         if (query.autor) select = select.where("news.author_slug", "=", query.autor);
         if (query.de) select = select.where(column, ">=", startOfDay(query.de, timeZone));
@@ -105,7 +118,7 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
           (row): NewsroomRow => ({
             id: row.id,
             title: row.title,
-            status: row.status,
+            status: viewStatusOf(row),
             category: row.category,
             author: row.author,
             publishedAt: row.published_at,

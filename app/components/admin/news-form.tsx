@@ -9,6 +9,8 @@ import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { plainTextToDoc } from "../../lib/rich-text-plain.ts";
+import { canPublish } from "../../lib/roles.ts";
+import { useRootData } from "../../lib/site-context.ts";
 import buttons from "../ui/button.module.css";
 import { Banner, type BannerKind } from "./banner.tsx";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
@@ -156,6 +158,8 @@ export function NewsForm({
   const unpublishButton = useRef<HTMLButtonElement>(null);
   // A published story offers "Salvar alterações" and, apart, "Despublicar" (asked first); never a draft or a schedule.
   const live = editing && publication?.status === "published";
+  // A reporter saves a draft or sends it for review: no schedule, no publish (the server refuses them anyway).
+  const reporter = !canPublish(useRootData().role);
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
@@ -242,11 +246,13 @@ export function NewsForm({
     submit.post(body, Boolean(picked), {
       onSaved(answer) {
         const message =
-          answer.status === "draft"
-            ? t.newsForm.draftSaved
-            : answer.status === "scheduled" && answer.publishedAt
-              ? t.newsForm.scheduledSaved(formatDateTime(answer.publishedAt, timeZone))
-              : t.newsForm.success(editing, answer.media, storeLabel);
+          answer.status === "review"
+            ? t.newsForm.reviewSaved
+            : answer.status === "draft"
+              ? t.newsForm.draftSaved
+              : answer.status === "scheduled" && answer.publishedAt
+                ? t.newsForm.scheduledSaved(formatDateTime(answer.publishedAt, timeZone))
+                : t.newsForm.success(editing, answer.media, storeLabel);
         if (!editing || unpublish) {
           // A new story's first save, or an unpublish: on to its edit page, which says what happened and links to it.
           navigate(editPageAfterSave(answer.id, unpublish ? UNPUBLISHED_OUTCOME : (answer.status ?? "published"), answer.version, answer.media));
@@ -333,7 +339,8 @@ export function NewsForm({
               t.newsForm.statusLabel[publication.status],
               publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
             )}{" "}
-            <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>
+            {/* The history (compare, restore) is an editor's. */}
+            {reporter ? null : <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link>}
           </p>
         ) : null}
         {drive ? (
@@ -402,7 +409,7 @@ export function NewsForm({
         >
           {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
 
-          {live ? null : (
+          {live || reporter ? null : (
             <div className={styles.field}>
               <label htmlFor={`${formId}-publishAt`}>{t.newsForm.publishAt}</label>
               <input
@@ -430,7 +437,16 @@ export function NewsForm({
           <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
             {t.newsForm.cancel}
           </Link>
-          {live ? null : (
+          {reporter ? (
+            <>
+              <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
+                {t.newsForm.saveDraft}
+              </button>
+              <button type="submit" name="status" value="review" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
+                {busy ? t.newsForm.saving : t.newsForm.submitReview}
+              </button>
+            </>
+          ) : live ? null : (
             <>
               {/* The first submit button is what Enter in a field presses: saving a draft never publishes by accident. */}
               <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
@@ -442,10 +458,12 @@ export function NewsForm({
             </>
           )}
           {/* Live: Enter presses "Salvar alterações" (first), which keeps the story published. */}
-          <button type="submit" name="status" value="published" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
-            {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
-            {busy ? t.newsForm.saving : live ? t.newsForm.submitEdit : t.newsForm.submitCreate}
-          </button>
+          {reporter ? null : (
+            <button type="submit" name="status" value="published" className={`${buttons.primary} ${styles.submit}`} disabled={busy}>
+              {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
+              {busy ? t.newsForm.saving : live ? t.newsForm.submitEdit : t.newsForm.submitCreate}
+            </button>
+          )}
           {live ? (
             // With JavaScript it opens the dialog (onSubmit); without, the server answers with the same question.
             <button

@@ -1,15 +1,18 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
+import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
+import { hasRole, type Role } from "../../lib/roles.ts";
+import { useRootData } from "../../lib/site-context.ts";
 import styles from "./admin-drawer.module.css";
 
-const ITEMS = [
-  { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle },
-  { to: "/news-list", label: t.admin.newsList, Icon: List },
-  { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake },
-] as const;
+/** The drawer's items and the lowest role that sees each (the server refuses the others anyway). */
+const ITEMS: ReadonlyArray<{ to: string; label: string; Icon: typeof List; role: Role }> = [
+  { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle, role: "reporter" },
+  { to: "/news-list", label: t.admin.newsList, Icon: List, role: "reporter" },
+  { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake, role: "admin" },
+];
 
 interface AdminDrawerProps {
   open: boolean;
@@ -20,6 +23,7 @@ interface AdminDrawerProps {
 
 /** The admin menu: a 360 px drawer from the right (focus trapped, Escape closes, focus returns to the button). */
 export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerProps) {
+  const { role, reviewCount } = useRootData();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -41,7 +45,7 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
           </div>
           <nav aria-label={t.admin.drawerTitle}>
             <ul className={styles.list}>
-              {ITEMS.map(({ to, label, Icon }) => (
+              {ITEMS.filter((item) => hasRole(role, item.role)).map(({ to, label, Icon }) => (
                 <li key={to}>
                   <Dialog.Close asChild>
                     <Link to={to} className={styles.item}>
@@ -62,12 +66,25 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
             </ul>
           </nav>
           {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
-          <Dialog.Close asChild>
-            <Link to="/redacao" className={styles.secondaryLink}>
-              <ListChecks aria-hidden="true" size={18} />
-              {t.admin.newsroom}
-            </Link>
-          </Dialog.Close>
+          {hasRole(role, "editor") ? (
+            <Dialog.Close asChild>
+              <Link to="/redacao" className={styles.secondaryLink}>
+                <ListChecks aria-hidden="true" size={18} />
+                {t.admin.newsroom}
+              </Link>
+            </Dialog.Close>
+          ) : null}
+          {/* Editors and admins: the stories waiting for them (only when there are some), as a link to the list's
+              "Em revisão" filter. */}
+          {reviewCount ? (
+            <Dialog.Close asChild>
+              <Link to="/redacao?situacao=em-revisao" className={styles.secondaryLink} data-testid="drawer-review">
+                <ClipboardCheck aria-hidden="true" size={18} />
+                {t.admin.inReview(reviewCount)}
+              </Link>
+            </Dialog.Close>
+          ) : null}
+          {/* Account settings (every role: the member's own 2FA). */}
           <Dialog.Close asChild>
             <Link to="/admin/security" className={styles.secondaryLink}>
               <ShieldCheck aria-hidden="true" size={18} />

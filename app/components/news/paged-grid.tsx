@@ -128,8 +128,8 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
                 extra={
                   isAdmin && (item.status !== "published" || reads) ? (
                     <>
-                      {item.status === "draft" ? (
-                        <strong data-testid="card-status">{t.newsForm.statusLabel.draft}</strong>
+                      {item.status === "draft" || item.status === "review" ? (
+                        <strong data-testid="card-status">{t.newsForm.statusLabel[item.status]}</strong>
                       ) : item.status === "scheduled" ? (
                         <strong data-testid="card-status">{t.newsList.scheduledFor(formatDateTime(item.publishedAt, timeZone))}</strong>
                       ) : null}

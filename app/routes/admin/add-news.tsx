@@ -1,7 +1,7 @@
 import type { Route } from "./+types/add-news";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { t } from "../../i18n/pt-BR.ts";
@@ -12,7 +12,7 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireRole(request, context, handle);
   return newsFormLoaderData(request, servicesOf(context));
 }
 
@@ -36,4 +36,5 @@ export default function AddNews({ loaderData, actionData }: Route.ComponentProps
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Reporters and up write stories (what they may publish is the story's rules: news-editor.service.server.ts). */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });

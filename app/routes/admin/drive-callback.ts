@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-callback";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/oauth-state.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /**
  * Where Google sends the admin back after consent (`?code=…&state=…`, or `?error=access_denied&state=…`). The code
@@ -14,7 +14,7 @@ import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
  * from, which then shows 'Google Drive conectado' or 'Falha ao fazer login no Google Drive. Tente novamente.'.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const { drive, config, log } = servicesOf(context);
   if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const url = new URL(request.url);
@@ -39,4 +39,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = PRIVATE_ROUTE;
+/** The media store connection: admins only. */
+export const handle = routeFacts({ cache: false, uploads: false, role: "admin" });

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-connect";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /**
  * "Conectar ao Google Drive" (POST, admins only): remembers the consent in a signed cookie bound to this session and
@@ -12,7 +12,7 @@ import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
  * /admin/drive/callback.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const { drive, config } = servicesOf(context);
   if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const form = await request.formData();
@@ -27,9 +27,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** Connecting changes state: only by POST. A GET (a link, a reload) goes to the sponsor manager. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireRole(request, context, handle);
   return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = PRIVATE_ROUTE;
+/** The media store connection: admins only. */
+export const handle = routeFacts({ cache: false, uploads: false, role: "admin" });

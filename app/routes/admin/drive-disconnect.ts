@@ -1,14 +1,14 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-disconnect";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 /** "Desconectar" (POST, admins only): revokes the newsroom's Google token and forgets it; uploads stop until reconnected. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const { drive, log } = servicesOf(context);
   if (!drive) return new Response(t.storage.notThisStore, { status: 404 });
   const form = await request.formData();
@@ -18,9 +18,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireRole(request, context, handle);
   return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = PRIVATE_ROUTE;
+/** The media store connection: admins only. */
+export const handle = routeFacts({ cache: false, uploads: false, role: "admin" });

@@ -4,7 +4,7 @@ import type { Route } from "./+types/edit-news";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
@@ -22,11 +22,13 @@ export function meta() {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const services = servicesOf(context);
-  const { config, news, log } = services;
-  const common = await newsFormLoaderData(request, services);
+  const { config, news, newsEditor, log } = services;
+  const common = { ...(await newsFormLoaderData(request, services)), role: viewer.role };
   try {
+    // A reporter opens only their own draft (or story in review): anyone else's is a 403 with the reason.
+    await newsEditor.requireMayEdit(params.id, viewer);
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
     return { ...common, article, initialPublishAt, loadError: null, landed: landedMessage(request, article, config.timeZone, common.storeLabel) };
@@ -60,11 +62,13 @@ function landedMessage(request: Request, article: { status: NewsStatus; publishe
   const message =
     outcome === UNPUBLISHED_OUTCOME && article.status === "draft"
       ? t.newsForm.unpublished
-      : article.status === "draft"
-        ? t.newsForm.draftSaved
-        : article.status === "scheduled"
-          ? t.newsForm.scheduledSaved(formatDateTime(article.publishedAt, timeZone))
-          : t.newsForm.success(false, media, storeLabel);
+      : article.status === "review"
+        ? t.newsForm.reviewSaved
+        : article.status === "draft"
+          ? t.newsForm.draftSaved
+          : article.status === "scheduled"
+            ? t.newsForm.scheduledSaved(formatDateTime(article.publishedAt, timeZone))
+            : t.newsForm.success(false, media, storeLabel);
   return { message, published: article.status === "published" };
 }
 
@@ -126,4 +130,5 @@ export function ErrorBoundary() {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Reporters open their own drafts here (checked by the loader and the save); editors and admins any story. */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });

@@ -1,16 +1,23 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/guard";
 import { privatePageHeaders } from "../../lib/cache-headers.ts";
-import { requireAdmin, SECURITY_PATH } from "../../.server/auth/guards.server.ts";
+import { requireRole, roleOfRequest, SECURITY_PATH } from "../../.server/auth/guards.server.ts";
 
 /**
  * Layout of every protected newsroom page. Its middleware runs on the server before any loader or action below
  * it, for document and data requests alike (even a data request that asks for one child route only), so nothing
- * under this layout is reachable without an admin session. The children call `requireAdmin` too (belt and braces).
+ * under this layout is reachable without a newsroom session whose role reaches the one the page's route facts ask
+ * for (`role` in its `handle`, read from the server's route table; admin when it says none). The one exception is
+ * the role check of a page's document (GET without `.data`): it is this layout's loader's, which every document
+ * request runs, so that the 403 page is drawn with the site's header (a middleware's refusal comes before the root
+ * loader); the session check stays here. The children check their own `handle` too (belt and braces).
  */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }) => {
-    await requireAdmin(request, context, { allowWithoutTwoFactor: isSecurityPage(request) });
+    const document = request.method === "GET" && !new URL(request.url).pathname.endsWith(".data");
+    await requireRole(request, context, document ? "reporter" : roleOfRequest(request, context), {
+      allowWithoutTwoFactor: isSecurityPage(request),
+    });
   },
 ];
 
@@ -20,8 +27,8 @@ function isSecurityPage(request: Request): boolean {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context, { allowWithoutTwoFactor: isSecurityPage(request) });
-  return { email: viewer.email };
+  const viewer = await requireRole(request, context, roleOfRequest(request, context), { allowWithoutTwoFactor: isSecurityPage(request) });
+  return { email: viewer.email, role: viewer.role };
 }
 
 export const headers = privatePageHeaders;

@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const oauth = url.searchParams.get("oauth");
   if (oauth === "google") {
     // Back from Google: only an admin keeps the session that the callback created.
-    if (viewer?.isAdmin) throw redirect(redirectTo);
+    if (viewer?.role) throw redirect(redirectTo);
     if (viewer) {
       const headers = await auth.signOut(request.headers);
       headers.set("Cache-Control", "no-store");
@@ -62,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (oauth === "error") {
     return { ...base, signedIn: false, failure: { code: "failed" as const, message: t.auth.googleLoginFailed } };
   }
-  return { ...base, signedIn: Boolean(viewer?.isAdmin), failure: undefined };
+  return { ...base, signedIn: Boolean(viewer?.role), failure: undefined };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-rout
 import type { Route } from "./+types/news-history";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { listNewsVersions, type NewsVersionView } from "../../.server/news/news-revisions.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
@@ -13,7 +13,7 @@ import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "./news-history.module.css";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.revisions.metaTitle);
@@ -51,7 +51,7 @@ function compare(from: NewsVersionView, to: NewsVersionView) {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireRole(request, context, handle);
   const { database, config } = servicesOf(context);
   const versions = await listNewsVersions(database.db, params.id);
   if (!versions) throw data({ message: t.news.notFound }, { status: 404 });
@@ -95,7 +95,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const { newsEditor, log } = servicesOf(context);
   const form = await request.formData();
   const revisionId = String(form.get("revisionId") ?? "");
@@ -277,4 +277,5 @@ function DiffPart({ part }: { part: { change: string; text: string } }) {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = PRIVATE_ROUTE;
+/** Comparing and restoring versions: editors and admins. */
+export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, us
 import type { Route } from "./+types/newsroom";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import type { NewsroomRow } from "../../.server/news/newsroom-list.server.ts";
@@ -22,7 +22,7 @@ import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 import { articlePath } from "../../lib/slug.ts";
 import styles from "./newsroom.module.css";
 
@@ -44,7 +44,7 @@ function doneOf(params: URLSearchParams): string | null {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireRole(request, context, handle);
   const services = servicesOf(context);
   const { newsroom, log, config } = services;
   const params = new URL(request.url).searchParams;
@@ -97,7 +97,7 @@ function backTo(url: URL, done: { action: BulkAction; changed: number; unchanged
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const { newsEditor, database, log } = servicesOf(context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -112,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const rows = await database.db.selectFrom("news").select(["id", "title"]).where("id", "in", ids).execute();
       return { confirm: { action, ids, titles: rows.map((row) => row.title) }, error: null };
     }
-    const result = await newsEditor.bulkAction(action, ids, viewer.userId);
+    const result = await newsEditor.bulkAction(action, ids, viewer);
     throw redirect(backTo(new URL(request.url), { action, ...result }));
   } catch (error) {
     if (error instanceof Response) throw error;
@@ -394,4 +394,5 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = PRIVATE_ROUTE;
+/** Editors and admins: the list of every story and its bulk publish, unpublish and delete. */
+export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });

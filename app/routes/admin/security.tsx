@@ -5,13 +5,13 @@ import type { Route } from "./+types/security";
 import { privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { TextField } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import styles from "../../components/auth/auth.module.css";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
 
 const tf = t.auth.twoFactor;
 
@@ -20,7 +20,7 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context, { allowWithoutTwoFactor: true });
+  const viewer = await requireRole(request, context, handle, { allowWithoutTwoFactor: true });
   const { auth } = servicesOf(context);
   const status = await auth.twoFactorStatus(viewer.userId);
   return { ...status, required: auth.twoFactorRequired() };
@@ -46,7 +46,7 @@ function setupView(totpURI: string, backupCodes: string[]): NonNullable<ActionDa
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context, { allowWithoutTwoFactor: true });
+  await requireRole(request, context, handle, { allowWithoutTwoFactor: true });
   const { auth } = servicesOf(context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -187,4 +187,8 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = PRIVATE_ROUTE;
+/**
+ * The signed-in member's own second factor (not a site setting): every role, since ADMIN_2FA=required sends every
+ * member here before anything else.
+ */
+export const handle = routeFacts({ cache: false, uploads: false, role: "reporter" });

@@ -4,7 +4,7 @@ import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation, useSubmit
 import type { Route } from "./+types/sponsor-manager";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireAdmin } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AppError, diskFullOr, FieldsError, retryAfterHeaders } from "../../.server/errors.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { storeStatusOf } from "../../.server/storage/store-status.server.ts";
@@ -26,7 +26,7 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireRole(request, context, handle);
   const services = servicesOf(context);
   const { sponsors, log } = services;
   let list: SponsorView[] = [];
@@ -45,7 +45,7 @@ type Intent = "add" | "update" | "move" | "delete";
 const INTENTS = new Set<string>(["add", "update", "move", "delete"]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireRole(request, context, handle);
   const services = servicesOf(context);
   const { sponsorEditor, log } = services;
   let intent = "add" as Intent;
@@ -410,4 +410,5 @@ function SponsorFieldInputs({ idPrefix, sponsor, errorOf }: { idPrefix: string; 
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Sponsors and the media store connection: admins only. */
+export const handle = routeFacts({ cache: false, uploads: true, role: "admin" });

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/media";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = servicesOf(context);
   const { media, store, config, log } = services;
   try {
-    const viewer = await requireAdminApi(request, context);
+    const viewer = await requireRoleApi(request, context, handle);
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = await readSubmission(request, { fileField: "file", rules: BODY_IMAGE_RULES, tmpDir: config.media.uploadTmpDir });
       if (!form.file) return apiError(400, "file_required", blocksText.imageFileRequired);
@@ -57,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (id === null) return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
   const { store, database, log } = servicesOf(context);
   try {
-    await requireAdminApi(request, context);
+    await requireRoleApi(request, context, handle);
     const row = /^[A-Za-z0-9_-]{1,64}$/.test(id)
       ? await database.db
           .selectFrom("media")
@@ -89,4 +89,5 @@ function previewKey(variantsJson: string): string | null {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Every newsroom role: reporters put images in their stories too. */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/news-item";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
@@ -34,9 +34,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = servicesOf(context);
   const { newsEditor, log } = services;
   try {
-    const viewer = await requireAdminApi(request, context);
+    const viewer = await requireRoleApi(request, context, handle);
     if (request.method === "DELETE") {
-      await newsEditor.deleteNews(params.id);
+      await newsEditor.deleteNews(params.id, viewer);
       return new Response(null, { status: 204 });
     }
     if (!["PUT", "PATCH", "POST"].includes(request.method)) {
@@ -46,10 +46,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const form = await readNewsSubmission(request, services);
       if (request.method === "PATCH") {
         const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
-        return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer.userId));
+        return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer));
       }
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      return Response.json(await newsEditor.updateNews(params.id, input, form.file, viewer.userId));
+      return Response.json(await newsEditor.updateNews(params.id, input, form.file, viewer));
     });
   } catch (error) {
     return toApiError(error, request, log);
@@ -57,4 +57,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Writes: reporters and up; a reporter changes or deletes only their own drafts (news-editor.service.server.ts). */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/news";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, parseFields, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -13,7 +13,7 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
  * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only,
  * `?category=` / `?author=` (a slug, as in /categoria/{slug} and /autor/{slug}) for one category's or author's, and for
- * an admin `?status=` (draft, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
+ * the newsroom `?status=` (draft, review, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
  * the last 7 days, by id.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!/^\d{1,3}$/.test(limitParam ?? "1") || limit < 1 || limit > API_PAGE_SIZE_MAX) {
       return apiError(400, "invalid_limit", t.newsList.invalidLimit);
     }
-    // `?status=` (draft, scheduled, published or all) is the newsroom's; readers always get the published news.
+    // `?status=` (draft, review, scheduled, published or all) is the newsroom's; readers always get the published news.
     const wanted = params.get("status");
     let status: NewsStatus | null = "published";
     let newsroom = false;
@@ -71,11 +71,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = servicesOf(context);
   const { newsEditor, log } = services;
   try {
-    const viewer = await requireAdminApi(request, context);
+    const viewer = await requireRoleApi(request, context, handle);
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = await readNewsSubmission(request, services);
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      const result = await newsEditor.createNews(input, form.file, viewer.userId);
+      const result = await newsEditor.createNews(input, form.file, viewer);
       return Response.json(result, { status: 201 });
     });
   } catch (error) {
@@ -84,4 +84,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Writing (POST) is for reporters and up; a reporter's story is a draft or in review (news-editor.service.server.ts). */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });

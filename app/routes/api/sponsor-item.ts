@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sponsor-item";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -16,7 +16,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = servicesOf(context);
   const { sponsorEditor, sponsors, log } = services;
   try {
-    await requireAdminApi(request, context);
+    await requireRoleApi(request, context, handle);
     if (request.method === "DELETE") {
       await sponsorEditor.deleteSponsor(params.id);
       return new Response(null, { status: 204 });
@@ -45,4 +45,5 @@ export function loader() {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Writes: admins only. */
+export const handle = routeFacts({ cache: false, uploads: true, role: "admin" });

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sponsors";
 import { servicesOf } from "../../.server/context.server.ts";
 import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
-import { apiError, requireAdminApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = servicesOf(context);
   const { sponsorEditor, log } = services;
   try {
-    const viewer = await requireAdminApi(request, context);
+    const viewer = await requireRoleApi(request, context, handle);
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const { fields, file } = await readSponsorSubmission(request, services);
       return Response.json(await sponsorEditor.addSponsor(file, fields), { status: 201 });
@@ -37,4 +37,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: false, uploads: true });
+/** Writes: admins only. */
+export const handle = routeFacts({ cache: false, uploads: true, role: "admin" });

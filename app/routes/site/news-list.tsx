@@ -17,10 +17,13 @@ import styles from "./news-list.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /** The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). */
-const STATUS_FILTERS = { todas: null, publicadas: "published", agendadas: "scheduled", rascunhos: "draft" } as const satisfies Record<
-  string,
-  NewsStatus | null
->;
+const STATUS_FILTERS = {
+  todas: null,
+  publicadas: "published",
+  agendadas: "scheduled",
+  "em-revisao": "review",
+  rascunhos: "draft",
+} as const satisfies Record<string, NewsStatus | null>;
 type StatusFilter = keyof typeof STATUS_FILTERS;
 
 function statusFilterOf(value: string | null): StatusFilter {

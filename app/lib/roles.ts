@@ -1,0 +1,29 @@
+/**
+ * The newsroom's roles, lowest first. Each includes what the ones before it may do:
+ *
+ * - `reporter` (Repórter): writes stories, edits and deletes their own drafts, sends a draft for review; never
+ *   publishes, schedules or unpublishes, never touches another's story, the sponsors or the site's settings.
+ * - `editor` (Editor): everything on any story (publish, schedule, unpublish, delete, restore a revision).
+ * - `admin` (Administrador): everything, including sponsors and the media store connection.
+ *
+ * An account with no role is not part of the newsroom (the SPEC's "Usuário registrado, mas não autorizado como
+ * admin."). The server decides every permission from the role stored for the account (app/.server/admins/); the
+ * pages only hide what a role cannot do.
+ */
+export type Role = "reporter" | "editor" | "admin";
+
+export const ROLES: readonly Role[] = ["reporter", "editor", "admin"];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** Whether `role` (null: no role) may do what `needed` may. */
+export function hasRole(role: Role | null | undefined, needed: Role): boolean {
+  return role != null && ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+/** Whether this role may publish, schedule or unpublish, and change any story (editors and admins). */
+export function canPublish(role: Role | null | undefined): boolean {
+  return hasRole(role, "editor");
+}

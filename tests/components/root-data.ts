@@ -1,0 +1,18 @@
+import type { Role } from "../../app/lib/roles.ts";
+import type { RootData } from "../../app/lib/site-context.ts";
+
+export const SITE: RootData["site"] = {
+  name: "Esporte em Foco",
+  url: "https://example.test",
+  description: "",
+  footerTitle: "",
+  defaultAuthor: "Redação",
+  contactEmail: null,
+  timeZone: "America/Sao_Paulo",
+  social: { instagram: "", twitter: "", facebook: "" },
+};
+
+/** The root route's data for a reader (`role` null) or a newsroom member of `role`. */
+export function rootData(role: Role | null): RootData {
+  return { site: SITE, sponsors: [], year: 2026, isAdmin: role !== null, role, reviewCount: null };
+}
