@@ -1,4 +1,4 @@
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "../i18n/newsroom.ts";
 import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH } from "./limits.ts";
 import type { RichBlock, RichDoc, RichInline, RichListItem, RichMark } from "./rich-text.ts";
 import { safeHref } from "./rich-text.ts";

@@ -9,7 +9,7 @@ import {
   requestIdFrom,
   retryAfterHeaders,
 } from "../errors.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import type { Logger } from "../logger.server.ts";

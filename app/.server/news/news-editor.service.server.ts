@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Updateable } from "kysely";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
 import type { Database, NewsStatus, NewsTable } from "../db/schema.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";

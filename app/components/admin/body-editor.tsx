@@ -3,7 +3,7 @@ import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/r
 import StarterKit from "@tiptap/starter-kit";
 import { Bold, Heading2, Heading3, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
 import styles from "./body-editor.module.css";
 

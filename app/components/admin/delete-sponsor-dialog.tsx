@@ -1,6 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { RefObject } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import buttons from "../ui/button.module.css";
 import styles from "./delete-news-button.module.css";
 

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import buttons from "../ui/button.module.css";
 import type { NewsFormPublication, NewsFormValues } from "./news-form.tsx";

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import { MediaPicker, type PickedFile } from "./media-picker.tsx";
 import type { SubmitProgress } from "./use-news-submit.ts";

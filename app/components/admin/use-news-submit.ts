@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
 
 /** What the JSON API answers a save with (success, or an error with its code). */
