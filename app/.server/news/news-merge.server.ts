@@ -23,7 +23,7 @@ type TextField = "title" | "subtitle" | "category" | "author";
 const TEXT_FIELDS: TextField[] = ["title", "subtitle", "category", "author"];
 
 /** A field's value for comparing: texts as they are, the body as its JSON (compared as a whole), the highlight. */
-function valueOf(side: NewsContentColumns, field: Exclude<MergeField, "media">): string | boolean {
+function compared(side: NewsContentColumns, field: Exclude<MergeField, "media">): string | boolean {
   const content = newsContentOf(side);
   if (field === "body") return JSON.stringify(content.body);
   if (field === "isHighlighted") return content.isHighlighted;
@@ -33,7 +33,7 @@ function valueOf(side: NewsContentColumns, field: Exclude<MergeField, "media">):
 /** What the side-by-side choice shows of a field (the body as its plain text). */
 function shown(side: NewsContentColumns, field: Exclude<MergeField, "media">): MergeValue {
   if (field === "body") return side.full_content;
-  return valueOf(side, field);
+  return compared(side, field);
 }
 
 /**
@@ -72,9 +72,9 @@ export function planMerge({
   };
   for (const field of [...TEXT_FIELDS, "body", "isHighlighted"] as const) {
     if (!declared.has(field)) continue;
-    const mineValue = valueOf(mine, field);
-    if (mineValue === valueOf(base.content, field)) continue;
-    decide(field, valueOf(current.content, field) !== valueOf(base.content, field), mineValue === valueOf(current.content, field), () => ({
+    const mineValue = compared(mine, field);
+    if (mineValue === compared(base.content, field)) continue;
+    decide(field, compared(current.content, field) !== compared(base.content, field), mineValue === compared(current.content, field), () => ({
       mine: shown(mine, field),
       theirs: shown(current.content, field),
     }));
