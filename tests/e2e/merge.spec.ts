@@ -116,3 +116,34 @@ test("A e B editam a mesma notícia: “Salvar mesmo assim” mantém o título 
     version: 5,
   });
 });
+
+test("sem JavaScript não há mesclagem, mas nada é revertido: o conflito é avisado e a página mostra a versão salva", async ({
+  browser,
+  site,
+  bruno,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    await signInAsAdmin(context, site);
+    const a = await context.newPage();
+    await a.goto(`${site.url}/edit-news/${site.articleId}`);
+    await expect(a.locator("html[data-hydrated]")).toHaveCount(0);
+    // B changes the title and saves while A's page (no JavaScript) is open on version 1.
+    const b = await bruno.newPage();
+    await openPage(b, site, `/edit-news/${site.articleId}`);
+    await field(b, t.newsForm.title).fill("Título do Bruno");
+    await save(b);
+    await expect(b.getByTestId("banner-success")).toBeVisible();
+    await expect.poll(async () => (await stored(site)).version).toBe(2);
+
+    await field(a, t.newsForm.subtitle).fill("Resumo da Ana");
+    await save(a);
+    await expect(a.getByTestId("banner-error")).toContainText(t.newsForm.conflict);
+    await expect(a.getByTestId("banner-error")).toContainText(t.newsForm.conflictNoScript);
+    // The page now holds the saved version (B's title), and B's title was not reverted.
+    await expect(field(a, t.newsForm.title)).toHaveValue("Título do Bruno");
+    expect(await stored(site)).toMatchObject({ title: "Título do Bruno", subtitle: "Resumo original", version: 2 });
+  } finally {
+    await context.close();
+  }
+});
