@@ -3,6 +3,7 @@
  * its editor changed, over the first one's save; a field both changed is chosen side by side before anything is
  * written.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
@@ -105,6 +106,9 @@ test("A e B editam a mesma notícia: “Salvar mesmo assim” mantém o título 
   const saveChoices = choice.getByRole("button", { name: t.newsForm.mergeSave });
   await expect(saveChoices).toBeDisabled();
   expect(await stored(site)).toMatchObject({ title: "Título do Bruno, segunda versão", subtitle: "Resumo da Ana", version: 4 });
+  // The choice passes axe (each field a group with its name, each side a labelled radio).
+  const axe = await new AxeBuilder({ page: a }).include('[data-testid="merge-conflict"]').analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 
   await title.getByLabel(t.newsForm.mergeKeepMine).check();
   await saveChoices.click();
