@@ -1,4 +1,5 @@
 import { reactRouter } from "@react-router/dev/vite";
+import type { ChunkingContext } from "rolldown";
 import { defineConfig } from "vite";
 
 /** What every page loads: React, React DOM and React Router. */
@@ -7,12 +8,29 @@ const FRAMEWORK =
 /** Code the reader pages share: texts, helpers, the news and layout components, icons. */
 const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]|vite[\\/]preload-helper/;
 /**
- * …but not the admin menu, nor the form schemas (they bring zod along), nor the newsroom's texts of the body's blocks.
- * Nor the embed parser: the newsroom's editor and schema share it with the article, which made it "shared" and put
- * it on every reader page; on its own it is a 1 kB file only the article loads (preloaded with the route).
+ * …but not the admin menu, nor the form schemas (they bring zod along), nor the newsroom's texts (its own file and the
+ * texts of the body's blocks). Nor the embed parser: the newsroom's editor and schema share it with the article, which
+ * made it "shared" and put it on every reader page; on its own it is a 1 kB file only the article loads (preloaded
+ * with the route).
  */
 const NOT_READER =
-  /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy)\.|[\\/]app[\\/]i18n[\\/]pt-BR-blocks\.|[\\/]app[\\/]lib[\\/]embeds\./;
+  /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\./;
+/** The modules a reader page starts from: the root layout and the public routes. */
+const READER_PAGE = /[\\/]app[\\/](root\.tsx|routes[\\/]site[\\/])/;
+
+/**
+ * Whether a reader page imports `id` (directly or through other modules, statically). A helper in app/lib that only
+ * newsroom routes import would otherwise join the readers' shared chunk just because two admin routes share it (and
+ * bring zod along). Lazily loaded code (dynamic imports, e.g. the delete dialog) does not count.
+ */
+function readerImports(id: string, ctx: ChunkingContext, seen = new Set<string>()): boolean {
+  if (READER_PAGE.test(id)) return true;
+  seen.add(id);
+  for (const importer of ctx.getModuleInfo(id)?.importers ?? []) {
+    if (!seen.has(importer) && readerImports(importer, ctx, seen)) return true;
+  }
+  return false;
+}
 
 export default defineConfig(({ command }) => ({
   plugins: [reactRouter()],
@@ -28,7 +46,11 @@ export default defineConfig(({ command }) => ({
             codeSplitting: {
               groups: [
                 { name: "framework", test: FRAMEWORK, priority: 2 },
-                { name: "reader", test: (id) => READER.test(id) && !NOT_READER.test(id), minShareCount: 2, priority: 1 },
+                {
+                  name: (id, ctx) => (READER.test(id) && !NOT_READER.test(id) && readerImports(id, ctx) ? "reader" : null),
+                  minShareCount: 2,
+                  priority: 1,
+                },
               ],
             },
           },

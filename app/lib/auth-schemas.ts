@@ -1,5 +1,5 @@
 import { z } from "./zod.ts";
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "../i18n/newsroom.ts";
 import { passwordSchema, type PasswordPolicy } from "./password-policy.ts";
 
 /** An e-mail address as registration takes it (trimmed, checked, lower-cased): sign-in, registration, reset, the import. */

@@ -17,7 +17,7 @@
  * are refused like the rest.
  */
 
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "../i18n/newsroom.ts";
 
 export type RefusedCharacterKind = "control" | "direction" | "invisible";
 

@@ -1,8 +1,9 @@
 import { z } from "./zod.ts";
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "../i18n/newsroom.ts";
 import { refuseInvisible } from "./invisible-characters.ts";
 import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "./limits.ts";
+import { isMergeField, type MergeChoice, type MergeField } from "./news-merge.ts";
 import type { RichDoc } from "./rich-text.ts";
 import { docToPlainText, isEmptyDoc } from "./rich-text-plain.ts";
 import { richDocSchema } from "./rich-text-schema.ts";
@@ -61,6 +62,47 @@ const version = z
   })
   .optional();
 const publishing = { status, publishAt, version };
+
+/** A list of merge fields: "title,body" (a form field) or an array (JSON). */
+const mergeFieldList = z
+  .union([z.string(), z.array(z.string())], { error: t.newsForm.invalidMerge })
+  .transform((value, ctx) => {
+    const names = (Array.isArray(value) ? value : value.split(",")).map((name) => name.trim()).filter(Boolean);
+    if (!names.every(isMergeField)) {
+      ctx.addIssue({ code: "custom", message: t.newsForm.invalidMerge });
+      return z.NEVER;
+    }
+    return [...new Set(names)];
+  })
+  .optional();
+/** The editor's choice per field both changed: "title=mine,body=theirs" (a form field) or an object (JSON). */
+const mergeChoices = z
+  .union([z.string(), z.record(z.string(), z.string())], { error: t.newsForm.invalidMerge })
+  .transform((value, ctx) => {
+    const pairs =
+      typeof value === "string"
+        ? value
+            .split(",")
+            .filter((pair) => pair.trim())
+            .map((pair) => pair.split("="))
+        : Object.entries(value);
+    const choices: Partial<Record<MergeField, MergeChoice>> = {};
+    for (const [field = "", choice = ""] of pairs) {
+      const name = field.trim();
+      if (!isMergeField(name) || (choice.trim() !== "mine" && choice.trim() !== "theirs")) {
+        ctx.addIssue({ code: "custom", message: t.newsForm.invalidMerge });
+        return z.NEVER;
+      }
+      choices[name] = choice.trim() as MergeChoice;
+    }
+    return choices;
+  })
+  .optional();
+/**
+ * "Salvar mesmo assim" (app/lib/news-merge.ts): `merge` on, `version` the base, `mergeChanged` the fields changed
+ * from it; after a choice, `mergeChoices` and `mergeSeen` (the version the choices were made against).
+ */
+const merging = { merge: unpublishFlag, mergeChanged: mergeFieldList, mergeChoices, mergeSeen: version };
 
 /**
  * The structured body (`body`: ProseMirror JSON, as a value or as JSON text in a form field), checked against the
@@ -142,6 +184,7 @@ export const newsInputSchema = z
     /** Take a published item offline (to a draft, or to `status: "scheduled"`); without it a published item stays live. */
     unpublish: unpublishFlag,
     ...publishing,
+    ...merging,
   })
   .superRefine((value, ctx) => checkBodyText(value.body, ctx));
 

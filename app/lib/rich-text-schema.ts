@@ -1,4 +1,4 @@
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "../i18n/newsroom.ts";
 import { blocksText } from "../i18n/pt-BR-blocks.ts";
 import { embedFromStored } from "./embeds.ts";
 import { findRefusedCharacter } from "./invisible-characters.ts";

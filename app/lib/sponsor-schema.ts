@@ -1,4 +1,4 @@
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "../i18n/newsroom.ts";
 import { refuseInvisible } from "./invisible-characters.ts";
 import { SPONSOR_LIMITS } from "./limits.ts";
 import { z } from "./zod.ts";

@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { changedFields, NewsConflictPanel } from "../../app/components/admin/news-conflict-panel.tsx";
 import type { NewsFormPublication, NewsFormValues } from "../../app/components/admin/news-form.tsx";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import type { NewsConflictCurrent } from "../../app/lib/news-view.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 
@@ -77,7 +77,13 @@ describe("changedFields", () => {
 describe("NewsConflictPanel", () => {
   it("says what changed and offers both ways out", () => {
     const html = renderToString(
-      <NewsConflictPanel conflict={{ changed: [names.title!, names.category!], current: current() }} onReload={() => {}} onOverwrite={() => {}} />,
+      <NewsConflictPanel
+        conflict={{ changed: [names.title!, names.category!], current: current() }}
+        timeZone="America/Sao_Paulo"
+        onReload={() => {}}
+        onOverwrite={() => {}}
+        onChoose={() => {}}
+      />,
     );
     expect(html).toContain('role="alert"');
     expect(html).toContain(t.newsForm.conflictChanged([names.title!, names.category!]));
@@ -86,7 +92,15 @@ describe("NewsConflictPanel", () => {
   });
 
   it("when nothing of the content changed, says only the version did", () => {
-    const html = renderToString(<NewsConflictPanel conflict={{ changed: [], current: current() }} onReload={() => {}} onOverwrite={() => {}} />);
+    const html = renderToString(
+      <NewsConflictPanel
+        conflict={{ changed: [], current: current() }}
+        timeZone="America/Sao_Paulo"
+        onReload={() => {}}
+        onOverwrite={() => {}}
+        onChoose={() => {}}
+      />,
+    );
     expect(html).toContain(t.newsForm.conflictChanged([]));
   });
 });

@@ -16,7 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, expect, test } from "@playwright/test";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { expectConsistent, multipartBody, signInCookie, snapshot, storedObjects, temporaryFiles } from "./support/faults.ts";
 import { makeNoisyJpeg, TEST_DATABASE, waitForHydration } from "./support/fixtures.ts";

@@ -1,4 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { t as newsroom } from "../../app/i18n/newsroom.ts";
+import { t as shared } from "../../app/i18n/pt-BR.ts";
 import { expect, openPage, test } from "./support/fixtures.ts";
 import type { RunningSite } from "./support/site.ts";
 
@@ -161,4 +163,38 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
       expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
     });
   }
+
+  test("as páginas de leitor não baixam os textos da redação (issue 18: o JavaScript dos leitores não pode crescer)", async ({
+    page,
+    standardSite,
+  }) => {
+    // Every text of the newsroom's own sections that readers never see (and that the shared catalogue does not hold).
+    const sharedTexts = new Set(leaves(shared));
+    const own = Object.entries(newsroom)
+      .filter(([section]) => !(section in shared))
+      .flatMap(([, texts]) => leaves(texts))
+      .filter((text) => text.length >= 20 && !sharedTexts.has(text) && !/["'`\\\n]/.test(text));
+    expect(own.length).toBeGreaterThan(100);
+    for (const path of ["/", "/news-list", `/article/${standardSite.ids.dated}`]) {
+      const scripts: string[] = [];
+      page.on("response", (response) => {
+        if (response.request().resourceType() === "script") scripts.push(response.url());
+      });
+      await openPage(page, standardSite, path);
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const url of scripts) {
+        const source = await (await page.request.get(url)).text();
+        const found = own.filter((text) => source.includes(text));
+        expect(found, `${path}: ${url}`).toEqual([]);
+      }
+      page.removeAllListeners("response");
+    }
+  });
 });
+
+/** The string leaves of a texts object (functions are left out: their text is built when called). */
+function leaves(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value && typeof value === "object") return Object.values(value).flatMap(leaves);
+  return [];
+}

@@ -6,7 +6,7 @@ import { simpleParser } from "mailparser";
 import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/first-admin.server.ts";
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { createAdmin, createMember, createUser, uniqueEmail } from "../factories/auth.ts";
 import { countRows, makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";

@@ -5,7 +5,7 @@ import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { createAuthService } from "../../app/.server/auth/auth.service.server.ts";
 import { createMemoryRateLimiter } from "../../app/.server/auth/rate-limiter.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { RESET_MAIL_INTERVAL_SECONDS } from "../../app/lib/limits.ts";
 import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { handleNewsFormAction } from "../../app/.server/http/news-form-action.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { action as newsItemAction, loader as newsItemLoader } from "../../app/routes/api/news-item.ts";
 import { action as newsAction } from "../../app/routes/api/news.ts";

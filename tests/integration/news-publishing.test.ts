@@ -6,7 +6,7 @@ import { NewsConflictError } from "../../app/.server/news/news-editor.service.se
 import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
 import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { parsePublishAt, toLocalInputValue } from "../../app/lib/zoned-time.ts";
 import { createAdmin } from "../factories/auth.ts";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE } from "../../app/lib/limits.ts";
 import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "../../app/lib/newsroom-query.ts";
 import { action as newsroomAction, loader as newsroomLoader } from "../../app/routes/admin/newsroom.tsx";

@@ -10,7 +10,7 @@ import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { FieldsError } from "../../app/.server/errors.ts";
 import { createSponsorService } from "../../app/.server/sponsors/sponsors.service.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { action as sponsorItemAction } from "../../app/routes/api/sponsor-item.ts";
 import { action as sponsorsAction, loader as sponsorsLoader } from "../../app/routes/api/sponsors.ts";
 import * as sponsorRecords from "../../migrations/2026-11-26-801-sponsor-records.ts";

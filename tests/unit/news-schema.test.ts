@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { API_PAGE_SIZE_MAX, NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../app/lib/limits.ts";
 import { checkNewsMediaFile, checkSponsorImageFile, newsFormSchema, newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 

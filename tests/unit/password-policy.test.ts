@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { fieldErrorsOf, registerSchema, resetSchema } from "../../app/lib/auth-schemas.ts";
 import { type PasswordPolicy, passwordProblems, passwordSchema } from "../../app/lib/password-policy.ts";
 

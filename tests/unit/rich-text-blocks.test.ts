@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { RichText } from "../../app/components/news/rich-text.tsx";
 import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { embedFromStored, parseEmbedUrl } from "../../app/lib/embeds.ts";
 import { NEWS_BODY_MAX_IMAGES, NEWS_LIMITS } from "../../app/lib/limits.ts";
 import type { MediaView } from "../../app/lib/media-view.ts";

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { RichText } from "../../app/components/news/rich-text.tsx";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { t } from "../../app/i18n/newsroom.ts";
 import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH, NEWS_LIMITS } from "../../app/lib/limits.ts";
 import { newsFormSchema, newsInputSchema } from "../../app/lib/news-schema.ts";
 import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../app/lib/rich-text-plain.ts";

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { AppServices } from "../app.server.ts";
-import { t, terminal } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { terminal } from "../../i18n/pt-BR.ts";
 import { isRole, type Role } from "../../lib/roles.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { AdminService } from "../admins/admins.service.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Logger } from "../logger.server.ts";

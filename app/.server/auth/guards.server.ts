@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
 import { hasRole, type Role } from "../../lib/roles.ts";
 import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";

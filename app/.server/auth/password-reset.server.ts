@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { RESET_MAIL_INTERVAL_SECONDS } from "../../lib/limits.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import { isAPIError } from "./api-error.server.ts";

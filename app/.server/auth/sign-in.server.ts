@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { hasSessionCookie } from "../../lib/session-cookie.ts";
 import { isAPIError } from "./api-error.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, admitOnlyAdmins, errorCode, refusal, type Viewer } from "./auth-results.server.ts";

@@ -9,7 +9,7 @@ import {
   requestIdFrom,
   retryAfterHeaders,
 } from "../errors.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import type { Logger } from "../logger.server.ts";
@@ -17,10 +17,11 @@ import type { Member } from "../auth/guards.server.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
 import { hasRole, type Role } from "../../lib/roles.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
-import { NewsConflictError } from "../news/news-editor.service.server.ts";
+import { NewsConflictError, NewsMergeConflictError } from "../news/news-editor.service.server.ts";
+import type { MergeConflict } from "../../lib/news-merge.ts";
 
 export interface ApiErrorBody {
-  error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent };
+  error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent; merge?: MergeConflict };
 }
 
 /** A JSON error answer with the pt-BR message and a stable code. */
@@ -48,10 +49,21 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
   // overwrite on purpose).
   const response =
     error instanceof NewsConflictError
-      ? Response.json({ error: { code, message: error.publicMessage, current: error.current } } satisfies ApiErrorBody, {
-          status,
-          headers: { "Cache-Control": "no-store" },
-        })
+      ? Response.json(
+          {
+            error: {
+              code,
+              message: error.publicMessage,
+              current: error.current,
+              // "Salvar mesmo assim" found fields both changed: both values of each, who saved the other and when.
+              ...(error instanceof NewsMergeConflictError ? { merge: error.merge } : {}),
+            },
+          } satisfies ApiErrorBody,
+          {
+            status,
+            headers: { "Cache-Control": "no-store" },
+          },
+        )
       : apiError(status, code, publicErrorMessage(error, requestId), error instanceof FieldsError ? error.fields : undefined);
   if (!expected && requestId) response.headers.set("X-Request-Id", requestId);
   for (const [name, value] of Object.entries(retryAfterHeaders(error))) response.headers.set(name, value);

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
 import { newsFormSchema } from "../../lib/news-schema.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";

@@ -1,6 +1,7 @@
 import { insertSponsor, nextSponsorPosition } from "../sponsors/sponsors.queries.server.ts";
 import type { Kysely } from "kysely";
-import { t, terminal } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { terminal } from "../../i18n/pt-BR.ts";
 import { emailSchema } from "../../lib/auth-schemas.ts";
 import { IMPORT_DOCUMENT_ID_MAX_LENGTH } from "../../lib/limits.ts";
 import { type NewsInput, newsInputSchema } from "../../lib/news-schema.ts";

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { AppError } from "../errors.ts";
 
 /** How long a refused uploader is told to wait (Retry-After): an upload of 10 MB takes seconds on a fair line. */

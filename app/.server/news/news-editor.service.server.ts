@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Updateable } from "kysely";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
 import type { Database, NewsRow, NewsStatus, NewsTable } from "../db/schema.ts";
 import type { NewsStatus as WantedStatus } from "../../lib/news-view.ts";
@@ -21,6 +21,8 @@ import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtV
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
+import type { MergeConflict } from "../../lib/news-merge.ts";
+import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news-merge.server.ts";
 import { storyPaths } from "./story-paths.server.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
@@ -97,9 +99,22 @@ export interface PublishingInput {
 export class NewsConflictError extends AppError {
   override name = "NewsConflictError";
   readonly current: NewsConflictCurrent;
-  constructor(current: NewsConflictCurrent) {
-    super("news_version_conflict", t.newsForm.conflict, 409);
+  constructor(current: NewsConflictCurrent, code = "news_version_conflict", message: string = t.newsForm.conflict) {
+    super(code, message, 409);
     this.current = current;
+  }
+}
+
+/**
+ * "Salvar mesmo assim" found fields both editors changed (app/lib/news-merge.ts): a 409 with both values of each, and
+ * who saved the other version and when. Nothing was written.
+ */
+export class NewsMergeConflictError extends NewsConflictError {
+  override name = "NewsMergeConflictError";
+  readonly merge: MergeConflict;
+  constructor(merge: MergeConflict) {
+    super(merge.current, "news_merge_conflict", t.newsForm.mergeConflict);
+    this.merge = merge;
   }
 }
 
@@ -349,6 +364,72 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     }
   }
 
+  /**
+   * "Salvar mesmo assim": a three-way merge against the story as saved now (app/lib/news-merge.ts). The base is the
+   * version the editor opened (a revision once someone saved over it); without it (a version never saved) this is a
+   * plain conflict, as before. Fields both changed to different values are a 409 with both, unless the editor chose,
+   * against the version saved now. Status: the editor's button counts only when it changes the base's status (or
+   * unpublishes); otherwise the status saved now stays. The write is checked against the version read here.
+   */
+  async function mergeSave(id: string, input: NewsInput, file: UploadedFile | null, actor: Actor): Promise<SavedNews> {
+    let existing: Awaited<ReturnType<typeof findNewsRow>>;
+    let base: Awaited<ReturnType<typeof findBaseRevision>>;
+    try {
+      existing = await findNewsRow(db, id);
+      if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
+      base = existing.version === input.version ? undefined : await findBaseRevision(id, input.version!);
+      if (existing.version !== input.version && !base) await conflictOrNotFound(id);
+    } catch (error) {
+      await file?.cleanup();
+      throw error;
+    }
+    const whole = { id, file, removeMedia: Boolean(input.removeMedia), actor, mediaText: mediaTextOf(input, true) };
+    // Nobody saved in between: an ordinary save.
+    if (!base) return saveChanges({ ...whole, publishing: input, changes: () => columns(input) });
+
+    const mine = columns(input);
+    const mineMedia: MineMedia = file ? { kind: "new", name: file.originalName } : input.removeMedia ? { kind: "removed" } : { kind: "text" };
+    const baseSide: MergeSide = { content: base, mediaId: base.media_id };
+    const plan = planMerge({
+      base: baseSide,
+      current: { content: existing, mediaId: existing.media_id },
+      mine,
+      mineMedia,
+      declared: new Set(input.mergeChanged ?? []),
+      choices: input.mergeChoices ?? {},
+      choicesCurrent: input.mergeSeen === existing.version,
+    });
+    if (plan.conflicts.length > 0) {
+      await file?.cleanup();
+      const savedBy = existing.updated_by
+        ? await db.selectFrom("user").select(["name", "email"]).where("id", "=", existing.updated_by).executeTakeFirst()
+        : undefined;
+      throw new NewsMergeConflictError({
+        fields: plan.conflicts,
+        current: toNewsConflictCurrent(existing),
+        savedBy: savedBy ? savedBy.name?.trim() || savedBy.email : null,
+        savedAt: existing.updated_at,
+      });
+    }
+    const media = plan.write.has("media");
+    if (!media) await file?.cleanup();
+    const statusChanged = input.unpublish || (input.status !== undefined && input.status !== (base.status ?? viewStatusOf(existing)));
+    return saveChanges({
+      id,
+      file: media ? file : null,
+      removeMedia: media && Boolean(input.removeMedia),
+      // The version read here: anyone saving between this read and the write makes it a plain conflict.
+      publishing: statusChanged ? { ...input, version: existing.version } : { status: viewStatusOf(existing), version: existing.version },
+      actor,
+      changes: () => mergedColumns(mine, plan.write),
+      mediaText: media ? mediaTextOf(input, true) : {},
+    });
+  }
+
+  function findBaseRevision(id: string, version: number) {
+    return db.selectFrom("news_revisions").selectAll().where("news_id", "=", id).where("version", "=", version).executeTakeFirst();
+  }
+
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
     async createNews(input: NewsInput, file: UploadedFile | null, actor: Actor = null): Promise<SavedNews> {
@@ -396,9 +477,14 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       });
     },
 
-    /** Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. */
+    /**
+     * Replaces the whole item (the form, PUT): absent optional fields take the spec's defaults. With `merge` (the
+     * editor's "Salvar mesmo assim") and a `version` older than the saved one, only the fields changed from that
+     * version are written (mergeSave).
+     */
     async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: Actor = null) {
       await bodyMediaChecked(input.body, file);
+      if (input.merge && input.version !== undefined) return mergeSave(id, input, file, actor);
       return saveChanges({
         id,
         file,

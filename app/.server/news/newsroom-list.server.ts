@@ -1,5 +1,5 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 import { NEWSROOM_PAGE_SIZE } from "../../lib/limits.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { type SponsorFields, sponsorFieldsSchema } from "../../lib/sponsor-schema.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
 import type { Database } from "../db/schema.ts";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { SponsorView } from "../../lib/news-view.ts";
 import { calendarDateIn, isSponsorActive } from "../../lib/sponsor-schema.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
 import { toMediaView } from "../media/media-view.server.ts";

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { AppServices } from "../app.server.ts";
 import { type DriveStatusView, driveStatusView } from "./google-drive/status.server.ts";
 import type { MediaStore } from "./media-store.ts";

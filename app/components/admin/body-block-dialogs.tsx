@@ -4,7 +4,7 @@ import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { parseEmbedUrl } from "../../lib/embeds.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
 import type { RichEmbed, RichImage } from "../../lib/rich-text.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import styles from "./body-editor.module.css";
 
 /** What the image dialog inserts: the block's attributes plus the preview address (the editor's only, never saved). */

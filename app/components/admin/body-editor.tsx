@@ -6,7 +6,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { EmbedDialog, ImageDialog } from "./body-block-dialogs.tsx";
 import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
 import styles from "./body-editor.module.css";
 

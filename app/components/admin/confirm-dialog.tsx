@@ -1,7 +1,7 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { RefObject } from "react";
 import buttons from "../ui/button.module.css";
-import styles from "./delete-news-button.module.css";
+import styles from "./confirm-dialog.module.css";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -11,18 +11,21 @@ interface ConfirmDialogProps {
   text: string;
   confirmLabel: string;
   cancelLabel: string;
-  onConfirm(): void;
+  /** Confirmed. The dialog closes unless the handler calls `event.preventDefault()` (to close it when its work ends). */
+  onConfirm(event: React.MouseEvent): void;
   /** A confirmation that takes something away from readers is drawn in the danger colour. */
   danger?: boolean;
+  /** Work under way (a delete being sent): the confirm button is disabled. */
+  busy?: boolean;
   testId?: string;
   /** The button that opened it (the dialog has no trigger of its own): focus goes back to it on close. */
   returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 /**
- * A question before a step with consequences for readers (unpublishing a story, restoring an old version of a live
- * one): a Radix alert dialog, as the news list's delete confirmation. Cancel is the default focus; focus goes back to
- * the button that opened it when it closes.
+ * The newsroom's one question before a step with consequences (unpublishing a story, restoring an old version of a
+ * live one, deleting a story or a sponsor): a Radix alert dialog. Cancel is the default focus; focus goes back to the
+ * button that opened it when it closes (if that button is still on the page: a deleted sponsor's is not).
  */
 export function ConfirmDialog({
   open,
@@ -33,6 +36,7 @@ export function ConfirmDialog({
   cancelLabel,
   onConfirm,
   danger,
+  busy,
   testId,
   returnFocusTo,
 }: ConfirmDialogProps) {
@@ -44,16 +48,16 @@ export function ConfirmDialog({
           className={styles.dialog}
           data-testid={testId}
           onCloseAutoFocus={(event) => {
-            if (!returnFocusTo?.current) return;
+            if (!returnFocusTo) return;
             event.preventDefault();
-            returnFocusTo.current.focus();
+            if (returnFocusTo.current?.isConnected) returnFocusTo.current.focus();
           }}
         >
           <AlertDialog.Title className={styles.title}>{title}</AlertDialog.Title>
           <AlertDialog.Description className={styles.text}>{text}</AlertDialog.Description>
           <div className={styles.actions}>
             <AlertDialog.Cancel className={buttons.secondary}>{cancelLabel}</AlertDialog.Cancel>
-            <AlertDialog.Action className={danger ? `${buttons.primary} ${styles.danger}` : buttons.primary} onClick={onConfirm}>
+            <AlertDialog.Action className={danger ? `${buttons.primary} ${styles.danger}` : buttons.primary} onClick={onConfirm} disabled={busy}>
               {confirmLabel}
             </AlertDialog.Action>
           </div>

@@ -1,8 +1,6 @@
-import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { type RefObject, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import buttons from "../ui/button.module.css";
-import styles from "./delete-news-button.module.css";
+import { t } from "../../i18n/newsroom.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 
 interface DeleteNewsDialogProps {
   id: string;
@@ -20,6 +18,7 @@ export function DeleteNewsDialog({ id, title, open, onOpenChange: setOpen, retur
   const [busy, setBusy] = useState(false);
 
   async function confirm(event: React.MouseEvent) {
+    // The dialog stays open (its button disabled) until the server answers.
     event.preventDefault();
     setBusy(true);
     try {
@@ -36,26 +35,17 @@ export function DeleteNewsDialog({ id, title, open, onOpenChange: setOpen, retur
   }
 
   return (
-    <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className={styles.overlay} />
-        <AlertDialog.Content
-          className={styles.dialog}
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            returnFocusTo.current?.focus();
-          }}
-        >
-          <AlertDialog.Title className={styles.title}>{t.newsAdmin.deleteTitle}</AlertDialog.Title>
-          <AlertDialog.Description className={styles.text}>{t.newsAdmin.deleteText(title)}</AlertDialog.Description>
-          <div className={styles.actions}>
-            <AlertDialog.Cancel className={buttons.secondary}>{t.newsAdmin.deleteCancel}</AlertDialog.Cancel>
-            <AlertDialog.Action className={`${buttons.primary} ${styles.danger}`} onClick={confirm} disabled={busy}>
-              {t.newsAdmin.deleteConfirm}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={setOpen}
+      title={t.newsAdmin.deleteTitle}
+      text={t.newsAdmin.deleteText(title)}
+      confirmLabel={t.newsAdmin.deleteConfirm}
+      cancelLabel={t.newsAdmin.deleteCancel}
+      onConfirm={confirm}
+      danger
+      busy={busy}
+      returnFocusTo={returnFocusTo}
+    />
   );
 }

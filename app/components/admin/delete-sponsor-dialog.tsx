@@ -1,14 +1,12 @@
-import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { RefObject } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import buttons from "../ui/button.module.css";
-import styles from "./delete-news-button.module.css";
+import { t } from "../../i18n/newsroom.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 
 interface DeleteSponsorDialogProps {
   name: string;
   open: boolean;
   onOpenChange(open: boolean): void;
-  /** The button that opened the dialog: focus goes back to it when the dialog closes. */
+  /** The button that opened the dialog: focus goes back to it when the dialog closes (if still on the page). */
   returnFocusTo: RefObject<HTMLButtonElement | null>;
   onConfirm(): void;
 }
@@ -16,26 +14,16 @@ interface DeleteSponsorDialogProps {
 /** The confirmation before removing a sponsor (its logo goes too: irreversible), as for deleting a news item. */
 export function DeleteSponsorDialog({ name, open, onOpenChange, returnFocusTo, onConfirm }: DeleteSponsorDialogProps) {
   return (
-    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className={styles.overlay} />
-        <AlertDialog.Content
-          className={styles.dialog}
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            if (returnFocusTo.current?.isConnected) returnFocusTo.current.focus();
-          }}
-        >
-          <AlertDialog.Title className={styles.title}>{t.sponsors.deleteTitle}</AlertDialog.Title>
-          <AlertDialog.Description className={styles.text}>{t.sponsors.deleteText(name)}</AlertDialog.Description>
-          <div className={styles.actions}>
-            <AlertDialog.Cancel className={buttons.secondary}>{t.sponsors.deleteCancel}</AlertDialog.Cancel>
-            <AlertDialog.Action className={`${buttons.primary} ${styles.danger}`} onClick={onConfirm}>
-              {t.sponsors.deleteConfirm}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t.sponsors.deleteTitle}
+      text={t.sponsors.deleteText(name)}
+      confirmLabel={t.sponsors.deleteConfirm}
+      cancelLabel={t.sponsors.deleteCancel}
+      onConfirm={() => onConfirm()}
+      danger
+      returnFocusTo={returnFocusTo}
+    />
   );
 }

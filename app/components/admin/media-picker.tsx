@@ -1,6 +1,6 @@
 import { FileVideo, ImagePlus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { formatBytes } from "../../lib/format-bytes.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import { MediaImage } from "../news/media-image.tsx";

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import styles from "./news-form.module.css";

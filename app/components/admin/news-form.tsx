@@ -2,11 +2,12 @@ import { Star } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
+import { encodeChoices, type MergeChoice, type MergeField } from "../../lib/news-merge.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { canPublish } from "../../lib/roles.ts";
@@ -16,7 +17,7 @@ import { Banner, type BannerKind } from "./banner.tsx";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { DriveConnectionCard, DriveForms, type DriveStatusView } from "./drive-connection.tsx";
 import type { PickedFile } from "./media-picker.tsx";
-import { changedFields, type NewsConflict, NewsConflictPanel } from "./news-conflict-panel.tsx";
+import { changedFields, fieldsChangedByMe, type NewsConflict, NewsConflictPanel } from "./news-conflict-panel.tsx";
 import { NewsBodyField } from "./news-body-field.tsx";
 import { NewsMediaField } from "./news-media-field.tsx";
 import styles from "./news-form.module.css";
@@ -204,7 +205,20 @@ export function NewsForm({
     send(intent, publication?.version);
   }
 
-  function send(intent: NewsStatus, version: number | undefined, unpublish = false) {
+  /** "Salvar mesmo assim" (and then the choices): a merge on the version this form was opened on (news-merge.ts). */
+  function sendMerged(choices?: Partial<Record<MergeField, MergeChoice>>) {
+    if (!conflict) return;
+    const changed = fieldsChangedByMe(values, opened.initial, { picked: Boolean(picked), removed: removeMedia && !picked });
+    const seen = choices ? conflict.merge?.current.version : undefined;
+    send(conflict.intent, publication?.version, conflict.unpublish, { changed, choices, seen });
+  }
+
+  function send(
+    intent: NewsStatus,
+    version: number | undefined,
+    unpublish = false,
+    merge?: { changed: MergeField[]; choices?: Partial<Record<MergeField, MergeChoice>> | undefined; seen?: number | undefined },
+  ) {
     if (!storeConnected) {
       setBanner({ kind: "warning", message: t.newsForm.driveRequired });
       return;
@@ -240,6 +254,14 @@ export function NewsForm({
     body.append("status", intent);
     if (intent === "scheduled") body.append("publishAt", publishAt);
     if (editing && version !== undefined) body.append("version", String(version));
+    if (merge) {
+      body.append("merge", "on");
+      body.append("mergeChanged", merge.changed.join(","));
+      if (merge.choices && merge.seen !== undefined) {
+        body.append("mergeChoices", encodeChoices(merge.choices));
+        body.append("mergeSeen", String(merge.seen));
+      }
+    }
     if (picked) body.append("media", picked.file, picked.file.name);
 
     setBanner(null);
@@ -262,9 +284,10 @@ export function NewsForm({
         const id = answer.id;
         timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
       },
-      onConflict(current) {
-        // Someone else saved first: nothing is lost, the editor sees what changed and decides.
-        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, intent, unpublish });
+      onConflict(current, merged) {
+        // Someone else saved first: nothing is lost, the editor sees what changed (or, after "Salvar mesmo assim",
+        // the fields both changed, side by side) and decides.
+        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, merge: merged, intent, unpublish });
       },
       onFailed: fail,
     });
@@ -319,9 +342,12 @@ export function NewsForm({
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {conflict ? (
           <NewsConflictPanel
+            key={conflict.merge?.current.version ?? "conflict"}
             conflict={conflict}
+            timeZone={timeZone}
             onReload={() => onReload?.()}
-            onOverwrite={() => send(conflict.intent, conflict.current.version, conflict.unpublish)}
+            onOverwrite={() => sendMerged()}
+            onChoose={(choices) => sendMerged(choices)}
           />
         ) : null}
         {landed && newsId ? (

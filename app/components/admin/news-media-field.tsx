@@ -1,5 +1,6 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import type { MediaView } from "../../lib/media-view.ts";
+import { FormField, fieldAria } from "./form-field.tsx";
 import { MediaPicker, type PickedFile } from "./media-picker.tsx";
 import type { SubmitProgress } from "./use-news-submit.ts";
 import styles from "./news-form.module.css";
@@ -41,21 +42,31 @@ export function NewsMediaField({
   errors,
   children,
 }: NewsMediaFieldProps) {
-  const described = (field: keyof MediaTextValues) => `${formId}-${field}-dica${errors[field] ? ` ${formId}-${field}-erro` : ""}`;
+  const hints: Record<keyof MediaTextValues, string> = {
+    mediaDescription: t.newsForm.mediaDescriptionHint,
+    mediaCaption: t.newsForm.mediaCaptionHint,
+    mediaCredit: t.newsForm.mediaCreditHint,
+  };
+  const labels: Record<keyof MediaTextValues, string> = {
+    mediaDescription: t.newsForm.mediaDescription,
+    mediaCaption: t.newsForm.mediaCaption,
+    mediaCredit: t.newsForm.mediaCredit,
+  };
+  const id = (field: keyof MediaTextValues) => `${formId}-${field}`;
+  const messages = (field: keyof MediaTextValues) => ({ hint: hints[field], error: errors[field] });
   const common = (field: keyof MediaTextValues) => ({
-    id: `${formId}-${field}`,
+    id: id(field),
     name: field,
     value: values[field],
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby": described(field),
+    ...fieldAria(id(field), messages(field)),
     disabled: busy,
+    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onText(field, event.target.value),
   });
-  const error = (field: keyof MediaTextValues) =>
-    errors[field] ? (
-      <p id={`${formId}-${field}-erro`} className={styles.error}>
-        {errors[field]}
-      </p>
-    ) : null;
+  const field = (name: keyof MediaTextValues, control: React.ReactNode) => (
+    <FormField id={id(name)} label={labels[name]} {...messages(name)}>
+      {control}
+    </FormField>
+  );
   return (
     <>
       <MediaPicker
@@ -71,31 +82,10 @@ export function NewsMediaField({
       {children}
       <fieldset className={styles.mediaText} disabled={busy}>
         <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>
-        <div className={styles.field}>
-          <label htmlFor={`${formId}-mediaDescription`}>{t.newsForm.mediaDescription}</label>
-          <textarea {...common("mediaDescription")} rows={2} onChange={(event) => onText("mediaDescription", event.target.value)} />
-          <p id={`${formId}-mediaDescription-dica`} className={styles.hint}>
-            {t.newsForm.mediaDescriptionHint}
-          </p>
-          {error("mediaDescription")}
-        </div>
+        {field("mediaDescription", <textarea {...common("mediaDescription")} rows={2} />)}
         <div className={styles.row}>
-          <div className={styles.field}>
-            <label htmlFor={`${formId}-mediaCaption`}>{t.newsForm.mediaCaption}</label>
-            <input {...common("mediaCaption")} onChange={(event) => onText("mediaCaption", event.target.value)} />
-            <p id={`${formId}-mediaCaption-dica`} className={styles.hint}>
-              {t.newsForm.mediaCaptionHint}
-            </p>
-            {error("mediaCaption")}
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${formId}-mediaCredit`}>{t.newsForm.mediaCredit}</label>
-            <input {...common("mediaCredit")} onChange={(event) => onText("mediaCredit", event.target.value)} />
-            <p id={`${formId}-mediaCredit-dica`} className={styles.hint}>
-              {t.newsForm.mediaCreditHint}
-            </p>
-            {error("mediaCredit")}
-          </div>
+          {field("mediaCaption", <input {...common("mediaCaption")} />)}
+          {field("mediaCredit", <input {...common("mediaCredit")} />)}
         </div>
       </fieldset>
     </>

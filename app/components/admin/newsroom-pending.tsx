@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import buttons from "../ui/button.module.css";
 import styles from "./newsroom-pending.module.css";
 

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
+import type { MergeConflict } from "../../lib/news-merge.ts";
 import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
 
 /** What the JSON API answers a save with (success, or an error with its code). */
@@ -9,7 +10,7 @@ export interface NewsSaveAnswer {
   status?: NewsStatus;
   publishedAt?: string;
   version?: number;
-  error?: { code?: string; message?: string; current?: NewsConflictCurrent };
+  error?: { code?: string; message?: string; current?: NewsConflictCurrent; merge?: MergeConflict };
 }
 
 export type SubmitStatus = "idle" | "submitting" | "success" | "error";
@@ -17,7 +18,8 @@ export type SubmitProgress = { percent: number; stage: "upload" | "processing" }
 
 interface Handlers {
   onSaved(answer: Required<Pick<NewsSaveAnswer, "id" | "media">> & NewsSaveAnswer): void;
-  onConflict(current: NewsConflictCurrent): void;
+  /** A 409: someone else saved first; with `merge`, "Salvar mesmo assim" found fields both changed (to choose). */
+  onConflict(current: NewsConflictCurrent, merge?: MergeConflict): void;
   onFailed(detail: string): void;
 }
 
@@ -58,10 +60,11 @@ export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: s
         handlers.onSaved({ ...answer, id: answer.id, media: answer.media });
         return;
       }
-      if (request.status === 409 && answer?.error?.code === "news_version_conflict" && answer.error.current) {
+      const code = answer?.error?.code;
+      if (request.status === 409 && (code === "news_version_conflict" || code === "news_merge_conflict") && answer?.error?.current) {
         setStatus("error");
         setProgress(null);
-        handlers.onConflict(answer.error.current);
+        handlers.onConflict(answer.error.current, code === "news_merge_conflict" ? answer.error.merge : undefined);
         return;
       }
       fail(answer?.error?.message ?? t.newsForm.unknownError);

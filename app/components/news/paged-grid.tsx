@@ -129,7 +129,7 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
                   isAdmin && (item.status !== "published" || reads) ? (
                     <>
                       {item.status === "draft" || item.status === "review" ? (
-                        <strong data-testid="card-status">{t.newsForm.statusLabel[item.status]}</strong>
+                        <strong data-testid="card-status">{t.news.statusLabel[item.status]}</strong>
                       ) : item.status === "scheduled" ? (
                         <strong data-testid="card-status">{t.newsList.scheduledFor(formatDateTime(item.publishedAt, timeZone))}</strong>
                       ) : null}

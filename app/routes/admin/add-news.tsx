@@ -4,7 +4,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 export function meta() {

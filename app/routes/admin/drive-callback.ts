@@ -3,7 +3,7 @@ import type { Route } from "./+types/drive-callback";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/oauth-state.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 

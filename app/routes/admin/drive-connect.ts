@@ -3,7 +3,7 @@ import type { Route } from "./+types/drive-connect";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /**

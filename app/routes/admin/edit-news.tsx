@@ -10,7 +10,7 @@ import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { toLocalInputValue } from "../../lib/zoned-time.ts";
 import { MEDIA_OUTCOMES, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";

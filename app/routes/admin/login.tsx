@@ -8,7 +8,7 @@ import type { AuthFailure } from "../../.server/auth/auth.service.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { NewPasswordFields, TextField } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { fieldErrorsOf, forgotSchema, loginSchema, registerSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";

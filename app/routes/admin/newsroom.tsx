@@ -20,7 +20,7 @@ import { Banner } from "../../components/admin/banner.tsx";
 import { ConfirmDialog } from "../../components/admin/confirm-dialog.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { articlePath } from "../../lib/slug.ts";

@@ -9,7 +9,7 @@ import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { TextField } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import styles from "../../components/auth/auth.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
 

@@ -12,7 +12,7 @@ import { Banner } from "../../components/admin/banner.tsx";
 import { DriveConnectionCard, DriveForms } from "../../components/admin/drive-connection.tsx";
 import { MediaImage } from "../../components/news/media-image.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { checkSponsorImageFile } from "../../lib/news-schema.ts";
 import { SPONSOR_LIMITS } from "../../lib/limits.ts";
 import type { SponsorView } from "../../lib/news-view.ts";

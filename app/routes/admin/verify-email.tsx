@@ -5,7 +5,7 @@ import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import styles from "../../components/auth/auth.module.css";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 

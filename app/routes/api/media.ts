@@ -6,7 +6,7 @@ import { AppError } from "../../.server/errors.ts";
 import { NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
 import type { UploadRules } from "../../.server/media/upload.server.ts";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /** An image of a news body: an image only, under the news media limit. */

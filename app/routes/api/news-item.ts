@@ -28,7 +28,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
  * DELETE removes. An item that no longer exists is a 404, and a file sent with it is not kept. `status` (draft,
  * scheduled, published) and `publishAt` (for scheduled) change its publication; absent, the status stays. With
  * `version` (from GET), a save based on an older version is refused with 409 `news_version_conflict` and the saved
- * item in `error.current`; without it the save is not checked.
+ * item in `error.current`; without it the save is not checked. With `merge` ("Salvar mesmo assim"), `mergeChanged`
+ * and an older `version`, only the fields changed from that version are written; fields both changed differently are
+ * a 409 `news_merge_conflict` with both values, until `mergeChoices` (made against `mergeSeen`) settle them.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const services = servicesOf(context);

@@ -3,7 +3,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "../../i18n/newsroom.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
 import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
 import { newsroomAccess } from "../../.server/auth/guards.server.ts";

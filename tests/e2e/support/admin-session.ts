@@ -3,7 +3,7 @@
  * page or straight over HTTP, and the session cookie's name.
  */
 import { type BrowserContext, expect, type Page } from "@playwright/test";
-import { t as messages } from "../../../app/i18n/pt-BR.ts";
+import { t as messages } from "../../../app/i18n/newsroom.ts";
 import { createAdmin, type TestAccount } from "../../factories/auth.ts";
 import { openPage } from "./pages.ts";
 import type { RunningSite } from "./site.ts";

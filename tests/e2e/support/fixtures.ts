@@ -19,7 +19,7 @@ import { type RunningSite, type SiteOptions, startSite } from "./site.ts";
 import { type StandardSite, startStandardSite } from "./standard-site.ts";
 
 export { expect } from "@playwright/test";
-export { t } from "../../../app/i18n/pt-BR.ts";
+export { t } from "../../../app/i18n/newsroom.ts";
 export * from "./admin-session.ts";
 export * from "./media-files.ts";
 export * from "./news-api.ts";

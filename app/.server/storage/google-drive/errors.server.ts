@@ -1,4 +1,4 @@
-import { t } from "../../../i18n/pt-BR.ts";
+import { t } from "../../../i18n/newsroom.ts";
 import { AppError } from "../../errors.ts";
 
 /**
