@@ -34,6 +34,8 @@ export default [
   route("api/auth/*", "routes/resources/auth.ts"),
   route("api/news", "routes/api/news.ts"),
   route("api/news/:id", "routes/api/news-item.ts"),
+  // The news form's autosave of a story: per user, never what readers see.
+  route("api/news/:id/autosave", "routes/api/news-autosave.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

@@ -60,3 +60,9 @@ export const BODY_MIN_BYTES_PER_SECOND = 1024;
 
 /** Sponsor records: the most characters of a name and of a link. */
 export const SPONSOR_LIMITS = { name: 80, link: 2000 } as const;
+
+/**
+ * The largest autosave request (PUT /api/news/:id/autosave, JSON): room for a body at its cap (NEWS_BODY_MAX_CHARS
+ * of JSON, up to 3 bytes a character in UTF-8) and the other fields; a bigger one is refused (413) before parsing.
+ */
+export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;

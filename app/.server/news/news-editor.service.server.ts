@@ -19,6 +19,7 @@ import type { RichDoc } from "../../lib/rich-text.ts";
 import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import { storyPaths } from "./story-paths.server.ts";
+import { deleteNewsAutosave } from "./news-autosave.server.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -260,6 +261,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (updated === 0n) throw new StaleSave();
           // The version being replaced becomes a revision. The media it had stays: the revision refers to it.
           await insertRevision(trx, revisionOf(existing));
+          // The saver's autosave of it is now either in the story or meant to be dropped: a real save ends it.
+          if (actor) await deleteNewsAutosave(trx, id, actor);
           await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }) });
         });
       } catch (error) {
@@ -402,6 +405,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         // and the caller is told.
         await events.withCommit(db, async (trx, send) => {
           await deleteRevisionsOf(trx, id);
+          // Its autosaves too (the foreign key would; said here so the rule does not rest on the database alone).
+          await deleteNewsAutosave(trx, id, null);
           if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
           await send("newsUpdated", { paths: storyPaths(existing) });
         });
