@@ -57,7 +57,14 @@ async function call(services: TestServices, method: string, id: string, cookie: 
 }
 
 const doc = (text: string) => ({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
-const typed = (title: string) => ({ title, subtitle: "Subtítulo em edição", body: doc(`Corpo: ${title}`), category: "Vôlei", isHighlighted: true, version: 1 });
+const typed = (title: string) => ({
+  title,
+  subtitle: "Subtítulo em edição",
+  body: doc(`Corpo: ${title}`),
+  category: "Vôlei",
+  isHighlighted: true,
+  version: 1,
+});
 
 async function storyRow(services: TestServices, id: string) {
   return services.database.db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();

@@ -151,12 +151,15 @@ class StaleSave extends Error {}
 export function createNewsEditor({ db, media, store, events, log, defaultAuthor, timeZone, clock = () => new Date() }: NewsEditorDeps) {
   const columns = (input: NewsInput) => newsColumns(input, defaultAuthor);
 
-  /** The instant of a schedule: refused when missing, not a date, or not in the future. */
+  /**
+   * The instant of a schedule: refused when missing, not a date, or not in the future (400, the message under the
+   * schedule field: the form shows it there and moves to it).
+   */
   function scheduledTime(publishAt: string | undefined): string {
-    if (!publishAt) throw new AppError("publish_at_required", t.newsForm.publishAtRequired, 400);
+    if (!publishAt) throw new FieldsError("publish_at_required", { publishAt: [t.newsForm.publishAtRequired] });
     const when = parsePublishAt(publishAt, timeZone);
-    if (!when) throw new AppError("invalid_publish_at", t.newsForm.invalidPublishAt, 400);
-    if (when.getTime() <= clock().getTime()) throw new AppError("publish_at_past", t.newsForm.publishAtPast, 400);
+    if (!when) throw new FieldsError("invalid_publish_at", { publishAt: [t.newsForm.invalidPublishAt] });
+    if (when.getTime() <= clock().getTime()) throw new FieldsError("publish_at_past", { publishAt: [t.newsForm.publishAtPast] });
     return when.toISOString();
   }
 

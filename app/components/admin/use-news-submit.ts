@@ -9,7 +9,7 @@ export interface NewsSaveAnswer {
   status?: NewsStatus;
   publishedAt?: string;
   version?: number;
-  error?: { code?: string; message?: string; current?: NewsConflictCurrent };
+  error?: { code?: string; message?: string; current?: NewsConflictCurrent; fields?: Partial<Record<string, string[]>> };
 }
 
 export type SubmitStatus = "idle" | "submitting" | "success" | "error";
@@ -18,7 +18,8 @@ export type SubmitProgress = { percent: number; stage: "upload" | "processing" }
 interface Handlers {
   onSaved(answer: Required<Pick<NewsSaveAnswer, "id" | "media">> & NewsSaveAnswer): void;
   onConflict(current: NewsConflictCurrent): void;
-  onFailed(detail: string): void;
+  /** `fields`: the server's messages per field (a 400 validation_failed). */
+  onFailed(detail: string, fields?: Partial<Record<string, string[]>>): void;
 }
 
 /**
@@ -44,10 +45,10 @@ export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: s
     request.upload.onload = () => {
       if (withFile) setProgress({ percent: 100, stage: "processing" });
     };
-    const fail = (detail: string) => {
+    const fail = (detail: string, fields?: Partial<Record<string, string[]>>) => {
       setStatus("error");
       setProgress(null);
-      handlers.onFailed(detail);
+      handlers.onFailed(detail, fields);
     };
     request.onerror = () => fail(t.newsForm.unknownError);
     request.onload = () => {
@@ -64,7 +65,7 @@ export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: s
         handlers.onConflict(answer.error.current);
         return;
       }
-      fail(answer?.error?.message ?? t.newsForm.unknownError);
+      fail(answer?.error?.message ?? t.newsForm.unknownError, answer?.error?.fields);
     };
     request.send(body);
   }

@@ -12,8 +12,9 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
-  return newsFormLoaderData(request, servicesOf(context));
+  const viewer = await requireAdmin(request, context);
+  // The user's id keys the browser's autosave of a new story (two admins sharing a browser keep theirs apart).
+  return { ...(await newsFormLoaderData(request, servicesOf(context))), autosaveUser: viewer.userId };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
