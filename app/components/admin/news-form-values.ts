@@ -1,3 +1,5 @@
+import { formatDateTime } from "../../i18n/format.ts";
+import { t } from "../../i18n/pt-BR.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import type { NewsAutosaveView } from "../../lib/news-autosave.ts";
 import type { DriveStatusView } from "./drive-connection.tsx";
@@ -186,4 +188,15 @@ export interface NewsFormProps {
   autosaveUser?: string | null | undefined;
   /** Editing: this user's autosave of the story, when newer than its last save (offered to recover). */
   autosave?: NewsAutosaveView | null | undefined;
+}
+
+/** What an edit's save says it did (a draft, a schedule, or the story updated with its media). */
+export function savedMessage(
+  answer: { status?: NewsStatus | undefined; publishedAt?: string | undefined; media: "saved" | "new" | "existing" | "none" },
+  timeZone: string,
+  storeLabel: string,
+): string {
+  if (answer.status === "draft") return t.newsForm.draftSaved;
+  if (answer.status === "scheduled" && answer.publishedAt) return t.newsForm.scheduledSaved(formatDateTime(answer.publishedAt, timeZone));
+  return t.newsForm.success(true, answer.media, storeLabel);
 }

@@ -1,39 +1,26 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Form, useNavigate } from "react-router";
-import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
-import { checkNewsMediaFile } from "../../lib/news-schema.ts";
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
-import { Banner, type BannerKind } from "./banner.tsx";
+import { Banner } from "./banner.tsx";
 import { DriveForms } from "./drive-connection.tsx";
-import type { PickedFile } from "./media-picker.tsx";
 import { AutosaveOffer, AutosaveStatus } from "./news-autosave-notice.tsx";
 import { changedFields, type NewsConflict, NewsConflictPanel } from "./news-conflict-panel.tsx";
 import { NewsFormActions, NewsFormDialogs, NewsFormNotices } from "./news-form-actions.tsx";
-import {
-  comparable,
-  draftOf,
-  type Field,
-  type FieldErrors,
-  firstErrors,
-  focusFirstInvalid,
-  type NewsFormProps,
-  type NewsFormValues,
-  saveBody,
-  validateNews,
-} from "./news-form-values.ts";
+import { draftOf, firstErrors, type NewsFormProps, saveBody, savedMessage, validateNews } from "./news-form-values.ts";
 import { NewsMediaField } from "./news-media-field.tsx";
 import { NewsFormHead, NewsScheduleField, NewsTextFields } from "./news-text-fields.tsx";
 import styles from "./news-form.module.css";
 import { useAutosaveRecovery } from "./use-autosave-recovery.ts";
-import { useLeaveGuard } from "./use-leave-guard.ts";
+import { initialBanner, useFormBanner } from "./use-form-banner.ts";
+import { useNewsFields } from "./use-news-fields.ts";
 import { useNewsSubmit } from "./use-news-submit.ts";
 
 export { EMPTY_NEWS_FORM, type NewsFormPublication, type NewsFormValues, valuesFrom } from "./news-form-values.ts";
 
 export const REDIRECT_AFTER_EDIT_MS = 2000;
-export const BANNER_CLEAR_MS = 3000;
+export { BANNER_CLEAR_MS } from "./use-form-banner.ts";
 
 /**
  * The news form (create and edit). Without JavaScript it posts to the route's action as multipart (the body as plain
@@ -51,47 +38,31 @@ export function NewsForm(props: NewsFormProps) {
   const publication = opened.publication;
   const [publishAt, setPublishAt] = useState(opened.publishAt);
   const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus; unpublish: boolean }) | null>(null);
-  const [values, setValues] = useState<NewsFormValues>(opened.initial);
-  const [errors, setErrors] = useState<FieldErrors>(() => firstErrors(serverResult?.fieldErrors));
-  const [picked, setPicked] = useState<PickedFile | null>(null);
-  const [removeMedia, setRemoveMedia] = useState(false);
+  const fields = useNewsFields(opened.initial, () => firstErrors(serverResult?.fieldErrors));
+  const { values, setValues, errors, setErrors, clearError, picked, removeMedia, update } = fields;
   const [bodyKey, setBodyKey] = useState(0);
   const [saved, setSaved] = useState(false);
-  const [focusRequest, setFocusRequest] = useState(0);
   const submit = useNewsSubmit({ editing, newsId });
-  const [banner, setBanner] = useState<{ kind: BannerKind; message: string } | null>(() =>
-    landed
-      ? { kind: "success", message: landed.message }
-      : serverResult?.error
-        ? { kind: "error", message: serverResult.error }
-        : serverResult?.success
-          ? { kind: "success", message: serverResult.success }
-          : null,
-  );
+  const { banner, setBanner, bannerRef, formRef, toFirstInvalid } = useFormBanner(() => initialBanner(landed, serverResult));
   const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
   const formId = useId();
-  const formRef = useRef<HTMLFormElement>(null);
   const [askUnpublish, setAskUnpublish] = useState(false);
   const unpublishButton = useRef<HTMLButtonElement>(null);
   // A published story offers "Salvar alterações" and, apart, "Despublicar" (asked first); never a draft or a schedule.
   const live = editing && publication?.status === "published";
   const busy = submit.busy;
 
-  // Unsaved: the form differs from what it opened with (or a file was picked or removed), and no save succeeded since.
-  const draft = draftOf(values, publishAt, publication?.version ?? 0);
-  const serialized = comparable(draft);
-  const baseline = useMemo(() => comparable(draftOf(opened.initial, opened.publishAt, opened.publication?.version ?? 0)), [opened]);
-  const dirty = !saved && (serialized !== baseline || picked !== null || removeMedia);
-  const guard = useLeaveGuard(dirty);
   const recovery = useAutosaveRecovery({
     editing,
     newsId,
     autosaveUser: props.autosaveUser,
     serverCopy: props.autosave,
     keepOpened: Boolean(serverResult?.values),
-    draft,
-    dirty,
-    paused: busy || saved,
+    draft: draftOf(values, publishAt, publication?.version ?? 0),
+    // A file picked or removed is a change too (not autosaved: files go with a real save only).
+    otherChanges: picked !== null || removeMedia,
+    saved,
+    busy,
     timeZone,
     opened: { values: opened.initial, publishAt: opened.publishAt },
     apply(next, nextPublishAt) {
@@ -100,46 +71,9 @@ export function NewsForm(props: NewsFormProps) {
       setBodyKey((key) => key + 1);
     },
   });
-  const { autosave } = recovery;
+  const { autosave, guard } = recovery;
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
-
-  // After a refused submit: to the first invalid field (its aria-invalid is set by now, the body editor's included).
-  useEffect(() => {
-    if (focusRequest > 0) focusFirstInvalid(formRef.current);
-  }, [focusRequest]);
-
-  // Show the result where the editor is looking; success and warning banners clear after 3 s, errors stay.
-  const bannerRef = useRef<HTMLDivElement>(null);
-  // Not when the server refused fields: the editor is taken to the first of them instead.
-  const toField = useRef(false);
-  useEffect(() => {
-    if (!banner) return;
-    if (!toField.current) bannerRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
-    toField.current = false;
-    if (banner.kind === "error") return;
-    const timer = setTimeout(() => setBanner(null), BANNER_CLEAR_MS);
-    return () => clearTimeout(timer);
-  }, [banner]);
-
-  function update<K extends keyof NewsFormValues>(field: K, value: NewsFormValues[K]) {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    clearError(field === "body" ? "fullContent" : (field as Field));
-  }
-
-  function clearError(key: Field) {
-    if (errors[key]) setErrors(({ [key]: _removed, ...rest }) => rest);
-  }
-
-  function onPick(file: PickedFile | null) {
-    setPicked(file);
-    clearError("media");
-    const problem = file ? checkNewsMediaFile(file.file) : null;
-    if (problem) {
-      setErrors((previous) => ({ ...previous, media: problem }));
-      setPicked(null);
-    }
-  }
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -162,7 +96,7 @@ export function NewsForm(props: NewsFormProps) {
     const nextErrors = validateNews(values, intent, publishAt, picked);
     setErrors(nextErrors);
     if (Object.keys(nextErrors).length > 0) {
-      setFocusRequest((count) => count + 1);
+      toFirstInvalid();
       return;
     }
     setBanner(null);
@@ -179,13 +113,7 @@ export function NewsForm(props: NewsFormProps) {
           navigate(editPageAfterSave(answer.id, unpublish ? UNPUBLISHED_OUTCOME : (answer.status ?? "published"), answer.version, answer.media));
           return;
         }
-        const message =
-          answer.status === "draft"
-            ? t.newsForm.draftSaved
-            : answer.status === "scheduled" && answer.publishedAt
-              ? t.newsForm.scheduledSaved(formatDateTime(answer.publishedAt, timeZone))
-              : t.newsForm.success(editing, answer.media, storeLabel);
-        setBanner({ kind: "success", message });
+        setBanner({ kind: "success", message: savedMessage(answer, timeZone, storeLabel) });
         const id = answer.id;
         timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
       },
@@ -197,9 +125,8 @@ export function NewsForm(props: NewsFormProps) {
         const message = t.newsForm.submitError(editing, detail);
         setBanner({ kind: "error", message });
         if (fields) {
-          toField.current = true;
           setErrors(firstErrors(fields));
-          setFocusRequest((count) => count + 1);
+          toFirstInvalid();
         }
         window.alert(message);
       },
@@ -246,10 +173,10 @@ export function NewsForm(props: NewsFormProps) {
         <NewsMediaField
           formId={formId}
           picked={picked}
-          onPick={onPick}
+          onPick={fields.onPick}
           current={currentMedia}
           removeMedia={removeMedia}
-          onRemoveCurrent={() => setRemoveMedia(true)}
+          onRemoveCurrent={fields.removeCurrentMedia}
           progress={submit.progress}
           busy={busy}
           values={values}

@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { localAutosaveKey, type NewsAutosaveView } from "../../lib/news-autosave.ts";
-import { type NewsFormValues, valuesOfAutosave } from "./news-form-values.ts";
+import { comparable, type NewsFormValues, valuesOfAutosave } from "./news-form-values.ts";
+import { useLeaveGuard } from "./use-leave-guard.ts";
 import { type AutosaveDraft, readLocalAutosave, useNewsAutosave } from "./use-news-autosave.ts";
 
 interface Options {
@@ -14,9 +15,14 @@ interface Options {
   serverCopy: NewsAutosaveView | null | undefined;
   /** Creating: the form opened with values of its own (a refused no-JavaScript submit): nothing is restored over them. */
   keepOpened: boolean;
+  /** The form as it is now. */
   draft: AutosaveDraft;
-  dirty: boolean;
-  paused: boolean;
+  /** Changes the draft does not hold (a file picked or removed). */
+  otherChanges: boolean;
+  /** A real save succeeded: nothing is unsaved any more. */
+  saved: boolean;
+  /** A real save is under way: no autosave meanwhile. */
+  busy: boolean;
   timeZone: string;
   /** Puts values in the form (a recovered copy, or the opened ones after "Descartar"). */
   apply(values: NewsFormValues, publishAt: string): void;
@@ -24,18 +30,23 @@ interface Options {
 }
 
 /**
- * The news form's autosave (use-news-autosave.ts) and the work it kept: a new story's copy in this browser is put
+ * Whether the news form holds unsaved work, and what keeps it: the leave guard (use-leave-guard.ts), the autosave
+ * (use-news-autosave.ts) and the work it kept: a new story's copy in this browser is put
  * back when /add-news opens again (with a notice and "Descartar"); an existing story's copy on the server is offered
  * ("Recuperar" fills the form, "Descartar" deletes it).
  */
 export function useAutosaveRecovery(options: Options) {
-  const { editing, newsId, autosaveUser, serverCopy, keepOpened, draft, dirty, paused, timeZone, apply, opened } = options;
+  const { editing, newsId, autosaveUser, serverCopy, keepOpened, draft, otherChanges, saved, busy, timeZone, apply, opened } = options;
+  // Unsaved: the form differs from what it opened with (or a file was picked or removed), and no save succeeded since.
+  const [baseline] = useState(() => comparable({ ...draft, ...opened.values, publishAt: opened.publishAt }));
+  const dirty = !saved && (comparable(draft) !== baseline || otherChanges);
+  const guard = useLeaveGuard(dirty);
   const localKey = localAutosaveKey(autosaveUser);
   const autosave = useNewsAutosave({
     target: editing && newsId ? { kind: "server", newsId } : { kind: "local", key: localKey },
     draft,
     dirty,
-    paused,
+    paused: busy || saved,
   });
   const [offer, setOffer] = useState<NewsAutosaveView | null>(editing ? (serverCopy ?? null) : null);
   const [restored, setRestored] = useState<string | null>(null);
@@ -74,5 +85,5 @@ export function useAutosaveRecovery(options: Options) {
         }
       : null;
 
-  return { autosave, notice, localKey };
+  return { autosave, notice, guard, dirty };
 }
