@@ -105,7 +105,14 @@ export function useNewsAutosave({ target, draft, dirty, paused }: { target: Auto
     };
   }, [flush]);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // The form goes away (a link followed, "Sair sem salvar"): what is still waiting is kept now, not dropped.
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      void flush(true);
+    },
+    [flush],
+  );
 
   return {
     ...status,
