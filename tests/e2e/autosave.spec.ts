@@ -16,7 +16,9 @@ import {
   t,
   test as base,
   waitForHydration,
+  withSiteServices,
 } from "./support/fixtures.ts";
+import { createAdmin } from "../factories/auth.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
 
 const test = base.extend<Record<never, never>, { autosaveSite: RunningSite }>({
@@ -179,6 +181,41 @@ test.describe("salvamento automático", () => {
     await reloadLeaving(page);
     await expect(offer(page)).toHaveCount(0);
   });
+});
+
+test("uma cópia recuperada, digitada antes do salvamento de outra pessoa, dá conflito ao salvar (nada é sobrescrito calado)", async ({
+  page,
+  browser,
+  autosaveSite,
+  request,
+}) => {
+  test.slow();
+  const original = unique("Duas pessoas");
+  const id = await createNewsThroughApi(page.context(), autosaveSite, { title: original });
+  await openPage(page, autosaveSite, `/edit-news/${id}`);
+  // Someone else saves (version 2) while this form is open on version 1.
+  const other = await withSiteServices(autosaveSite, (services) => createAdmin(services));
+  const otherContext = await browser.newContext();
+  try {
+    await signInAsAdmin(otherContext, autosaveSite, other);
+    const saved = await otherContext.request.patch(`${autosaveSite.url}/api/news/${id}`, {
+      data: { subtitle: "Subtítulo da outra pessoa" },
+      headers: { origin: autosaveSite.url },
+    });
+    expect(saved.status()).toBe(200);
+  } finally {
+    await otherContext.close();
+  }
+  // This form keeps typing: its copy is newer than that save, so it is offered.
+  const mine = unique("Minha versão");
+  await field(page, "Título").fill(mine);
+  await expect(status(page)).toHaveText(/^Salvo às/);
+  await reloadLeaving(page);
+  await offer(page).getByRole("button", { name: t.autosave.recover }).click();
+  await expect(field(page, "Título")).toHaveValue(mine);
+  await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+  await expect(page.getByTestId("conflict")).toContainText(t.newsForm.conflict);
+  expect((await readerTitle(autosaveSite, request, id)).title).toBe(original);
 });
 
 test.describe("sair sem salvar", () => {

@@ -36,6 +36,8 @@ export function NewsForm(props: NewsFormProps) {
   // version it started from (its version is what a save is checked against, and what a conflict compares with).
   const [opened] = useState(() => ({ initial: props.initial, publication: props.publication, publishAt: props.initialPublishAt ?? "" }));
   const publication = opened.publication;
+  // The version a save is checked against: the one opened (or, after "Recuperar", the one the copy was typed on).
+  const [version, setVersion] = useState(publication?.version);
   const [publishAt, setPublishAt] = useState(opened.publishAt);
   const [conflict, setConflict] = useState<(NewsConflict & { intent: NewsStatus; unpublish: boolean }) | null>(null);
   const fields = useNewsFields(opened.initial, () => firstErrors(serverResult?.fieldErrors));
@@ -58,14 +60,16 @@ export function NewsForm(props: NewsFormProps) {
     autosaveUser: props.autosaveUser,
     serverCopy: props.autosave,
     keepOpened: Boolean(serverResult?.values),
-    draft: draftOf(values, publishAt, publication?.version ?? 0),
+    draft: draftOf(values, publishAt, version ?? 0),
     // A file picked or removed is a change too (not autosaved: files go with a real save only).
     otherChanges: picked !== null || removeMedia,
     saved,
     busy,
     timeZone,
     opened: { values: opened.initial, publishAt: opened.publishAt },
-    apply(next, nextPublishAt) {
+    apply(next, nextPublishAt, nextVersion) {
+      // A copy recovered is checked against the version it was typed on: saved by someone else since, a conflict.
+      if (nextVersion !== undefined) setVersion(nextVersion);
       setValues(next);
       if (!live) setPublishAt(nextPublishAt);
       setBodyKey((key) => key + 1);
@@ -84,7 +88,7 @@ export function NewsForm(props: NewsFormProps) {
       setAskUnpublish(true);
       return;
     }
-    send((submitter?.value || "published") as NewsStatus, publication?.version);
+    send((submitter?.value || "published") as NewsStatus, version);
   }
 
   function send(intent: NewsStatus, version: number | undefined, unpublish = false) {
@@ -212,7 +216,7 @@ export function NewsForm(props: NewsFormProps) {
       <NewsFormDialogs
         askUnpublish={askUnpublish}
         setAskUnpublish={setAskUnpublish}
-        onUnpublish={() => send("draft", publication?.version, true)}
+        onUnpublish={() => send("draft", version, true)}
         unpublishButton={unpublishButton}
         guard={guard}
         autosaved={autosave.state === "saved" ? autosave.savedAt : null}

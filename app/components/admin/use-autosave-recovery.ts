@@ -25,7 +25,7 @@ interface Options {
   busy: boolean;
   timeZone: string;
   /** Puts values in the form (a recovered copy, or the opened ones after "Descartar"). */
-  apply(values: NewsFormValues, publishAt: string): void;
+  apply(values: NewsFormValues, publishAt: string, version?: number): void;
   opened: { values: NewsFormValues; publishAt: string };
 }
 
@@ -65,7 +65,7 @@ export function useAutosaveRecovery(options: Options) {
     ? {
         message: t.autosave.offerServer(formatTime(offer.savedAt, timeZone)),
         onRecover() {
-          apply(valuesOfAutosave(offer), offer.publishAt);
+          apply(valuesOfAutosave(offer), offer.publishAt, offer.version);
           setOffer(null);
         },
         onDiscard() {
