@@ -38,6 +38,8 @@ export default [
   route("api/news/:id", "routes/api/news-item.ts"),
   // An image for a news body's image block (the newsroom's editor).
   route("api/media", "routes/api/media.ts"),
+  // The news form's autosave of a story: per user, never what readers see.
+  route("api/news/:id/autosave", "routes/api/news-autosave.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

@@ -13,6 +13,7 @@ import * as searchPublishedOnly from "./2026-11-26-500-search-published-only.ts"
 import * as newsBody from "./2026-11-26-600-news-body.ts";
 import * as revisionStatus from "./2026-11-26-700-revision-status.ts";
 import * as sponsorRecords from "./2026-11-26-801-sponsor-records.ts";
+import * as newsAutosaves from "./2026-11-27-101-news-autosaves.ts";
 import * as newsroomList from "./2026-11-27-200-newsroom-list.ts";
 import * as roles from "./2026-11-27-401-roles.ts";
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-600-news-body": newsBody,
   "2026-11-26-700-revision-status": revisionStatus,
   "2026-11-26-801-sponsor-records": sponsorRecords,
+  "2026-11-27-101-news-autosaves": newsAutosaves,
   "2026-11-27-200-newsroom-list": newsroomList,
   "2026-11-27-401-roles": roles,
 };

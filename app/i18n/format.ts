@@ -3,16 +3,18 @@ import { t } from "./pt-BR.ts";
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** One formatter per kind and time zone: making an Intl.DateTimeFormat costs more than rendering a page's cards. */
-function formatter(kind: "long" | "year" | "dateTime", timeZone: string): Intl.DateTimeFormat {
+function formatter(kind: "long" | "year" | "dateTime" | "time", timeZone: string): Intl.DateTimeFormat {
   const key = `${kind}|${timeZone}`;
   let cached = formatters.get(key);
   if (!cached) {
     cached =
       kind === "long"
         ? new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "long", year: "numeric", timeZone })
-        : kind === "dateTime"
-          ? new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone })
-          : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
+        : kind === "time"
+          ? new Intl.DateTimeFormat("pt-BR", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone })
+          : kind === "dateTime"
+            ? new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone })
+            : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
     formatters.set(key, cached);
   }
   return cached;
@@ -41,4 +43,13 @@ export function formatDateTime(value: string, timeZone: string): string {
   const parts = formatter("dateTime", timeZone).formatToParts(date);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
   return t.formats.dateTime(`${get("day")}/${get("month")}/${get("year")}`, `${get("hour")}:${get("minute")}`);
+}
+
+/** A time of day on the site's clock, "14:32" (when the news form was last autosaved). */
+export function formatTime(value: string, timeZone: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const parts = formatter("time", timeZone).formatToParts(date);
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
+  return `${get("hour")}:${get("minute")}`;
 }

@@ -250,6 +250,28 @@ const newsroom = {
     deleteForbidden: "Repórteres só excluem os próprios rascunhos.",
     restoreForbidden: "Só editores e administradores restauram versões.",
   },
+  /** The news form's autosave and leave guard (newsroom only). */
+  autosave: {
+    saving: "Salvando…",
+    savedAt: (time: string) => `Salvo às ${time}`,
+    failed: "Não foi possível salvar automaticamente",
+    /** Where the autosave of a story is kept: said next to the status. */
+    savedLocally: "Guardado neste navegador, ainda não publicado.",
+    savedOnServer: "Rascunho automático, visível só para você: os leitores ainda veem a versão salva.",
+    restoredLocal: (time: string) => `Recuperamos o texto que você digitava neste navegador (salvo às ${time}). Ele ainda não foi salvo no site.`,
+    offerServer: (time: string) => `Há alterações salvas automaticamente às ${time} que não foram publicadas.`,
+    recover: "Recuperar",
+    discard: "Descartar",
+    recovered: "Alterações recuperadas. Salve para que valham.",
+    notFound: "Não há alterações salvas automaticamente desta notícia.",
+    stale: "Você já salvou uma versão mais nova desta notícia: este salvamento automático foi descartado.",
+    leaveTitle: "Sair sem salvar?",
+    leaveText: "Você tem alterações que não foram salvas. Se sair agora, a notícia continua como estava.",
+    leaveTextAutosaved: (time: string) =>
+      `Você tem alterações que não foram salvas na notícia. Uma cópia automática (às ${time}) poderá ser recuperada ao abrir o formulário de novo, mas os leitores continuam vendo a versão salva.`,
+    stay: "Continuar editando",
+    leave: "Sair sem salvar",
+  },
   revisions: {
     title: "Histórico da notícia",
     metaTitle: "Histórico",

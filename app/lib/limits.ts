@@ -80,3 +80,8 @@ export const NEWSROOM_PAGE_SIZE = 50;
 export const NEWSROOM_BULK_MAX = 100;
 /** The most images one news body may hold (each is a media item of the store). */
 export const NEWS_BODY_MAX_IMAGES = 50;
+/**
+ * The largest autosave request (PUT /api/news/:id/autosave, JSON): room for a body at its cap (NEWS_BODY_MAX_CHARS
+ * of JSON, up to 3 bytes a character in UTF-8) and the other fields; a bigger one is refused (413) before parsing.
+ */
+export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;

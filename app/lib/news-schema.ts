@@ -241,3 +241,36 @@ export function checkSponsorImageFile(file: { type: string; size: number }): str
   if (file.size > SPONSOR_IMAGE_MAX_BYTES) return t.sponsors.tooLarge;
   return null;
 }
+
+/** The schedule field as typed: empty, or a date and time (at most this long; checked again on a real save). */
+const AUTOSAVE_PUBLISH_AT_MAX = 40;
+
+/**
+ * An autosave of the news form (PUT /api/news/:id/autosave): the work in progress as typed, so nothing is required
+ * (an empty title is fine), but every text is held to the same rules as a save: its limit, and no control, direction
+ * or invisible characters; the body to the editor's schema and its size cap. `version`: the version the form opened.
+ */
+export const newsAutosaveSchema = z
+  .object({
+    title: text("title", null).optional().default(""),
+    subtitle: text("subtitle", null).optional().default(""),
+    body: richDocSchema.optional(),
+    category: text("category", null).optional().default(""),
+    author: text("author", null).optional().default(""),
+    mediaDescription: text("mediaDescription", null).optional().default(""),
+    mediaCaption: text("mediaCaption", null).optional().default(""),
+    mediaCredit: text("mediaCredit", null).optional().default(""),
+    isHighlighted: checkbox,
+    publishAt: z
+      .string({ error: t.newsForm.invalidPublishAt })
+      .trim()
+      .refine((value) => value === "" || (value.length <= AUTOSAVE_PUBLISH_AT_MAX && (LOCAL_DATE_TIME.test(value) || ZONED_DATE_TIME.test(value))), {
+        error: t.newsForm.invalidPublishAt,
+      })
+      .optional()
+      .default(""),
+    version,
+  })
+  .superRefine((value, ctx) => checkBodyText(value.body, ctx));
+
+export type NewsAutosaveInput = z.infer<typeof newsAutosaveSchema>;

@@ -109,6 +109,11 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
     reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
   },
   "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
+  "api/news/:id/autosave": {
+    role: "reporter",
+    reason: "o salvamento automático do formulário (o repórter: só dos próprios rascunhos)",
+    reporterRefused: METHODS,
+  },
   "api/media": { role: "reporter", reason: "enviar as imagens do corpo da notícia" },
   redacao: { role: "editor", reason: "a lista de todas as notícias e as ações em lote (publicar, despublicar, apagar)" },
 };
@@ -591,6 +596,7 @@ async function apiState(site: AuthzSite) {
     news: await count("news"),
     sponsors: await count("sponsors"),
     media: await count("media"),
+    autosaves: await count("news_autosaves"),
     rows: await dataSnapshot(site),
     files: listFiles(path.join(site.dataDir, "media")),
     uploads: listFiles(path.join(site.dataDir, "tmp", "uploads")),
@@ -624,6 +630,9 @@ const API_WRITES: ApiWrite[] = [
   { method: "PATCH", path: (site) => `/api/news/${site.newsId}`, body: "json", adminStatus: 200 },
   { method: "POST", path: (site) => `/api/news/${site.newsId}`, body: "multipart", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/news/${site.newsId}`, body: "none", adminStatus: 204 },
+  // The news form's autosave (the admin's own copy of a story): kept, then (a story without one) nothing to discard.
+  { method: "PUT", path: (site) => `/api/news/${site.newsId}/autosave`, body: "json", adminStatus: 200 },
+  { method: "DELETE", path: (site) => `/api/news/${site.newsId}/autosave`, body: "none", adminStatus: 404 },
   { method: "POST", path: () => "/api/sponsors", body: "multipart", adminStatus: 201 },
   { method: "PATCH", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "json", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "none", adminStatus: 204 },
@@ -713,6 +722,8 @@ test.describe("API JSON: métodos de escrita (POST/PUT/PATCH/DELETE) só para ad
       ["DELETE", "/api/sponsors"],
       ["POST", `/api/sponsors/${authzSite.sponsorId}`],
       ["PUT", `/api/sponsors/${authzSite.sponsorId}`],
+      ["POST", `/api/news/${authzSite.newsId}/autosave`],
+      ["PATCH", `/api/news/${authzSite.newsId}/autosave`],
     ];
     for (const cookie of [undefined, nonAdminCookie]) {
       for (const [method, target] of unsupported) {

@@ -58,6 +58,7 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
     "edit-news/:id": `/edit-news/${ids.article}`,
     "edit-news/:id/historico": `/edit-news/${ids.article}/historico`,
     "api/news/:id": `/api/news/${ids.article}`,
+    "api/news/:id/autosave": `/api/news/${ids.article}/autosave`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
     "categoria/:slug": "/categoria/futebol",

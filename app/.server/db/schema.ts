@@ -16,6 +16,8 @@ export interface Database {
   /** The Google Drive store's map of our media keys to Drive file ids (MEDIA_STORE=gdrive). */
   drive_files: DriveFilesTable;
   news_reads: NewsReadsTable;
+  /** What an editor typed in a story's form and did not save yet (the form's autosave), one row per story per user. */
+  news_autosaves: NewsAutosavesTable;
   taxonomy_terms: TaxonomyTermsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
@@ -99,6 +101,27 @@ export interface NewsReadsTable {
   /** ISO-8601 UTC start of the hour: `2026-11-25T14:00:00.000Z`. */
   hour: string;
   reads: number;
+}
+
+/** A story's form as one editor left it (migration 2026-11-27-101): never read by reader pages. */
+export interface NewsAutosavesTable {
+  news_id: string;
+  user_id: string;
+  title: string;
+  subtitle: string;
+  /** The structured body (ProseMirror JSON text). */
+  body: string;
+  category: string;
+  author: string;
+  media_description: string;
+  media_caption: string;
+  media_credit: string;
+  is_highlighted: number;
+  /** The schedule field as typed ("2026-11-25T10:00", or empty). */
+  publish_at: string;
+  /** The story's version the form was opened on. */
+  base_version: number;
+  saved_at: string;
 }
 
 /** A version of a news item that a later save replaced: what it said, who saved it and when. */

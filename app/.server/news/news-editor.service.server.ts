@@ -26,6 +26,7 @@ import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news
 import { storyPaths } from "./story-paths.server.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
+import { deleteNewsAutosave } from "./news-autosave.server.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -216,12 +217,15 @@ class StaleSave extends Error {}
 export function createNewsEditor({ db, media, store, events, log, defaultAuthor, timeZone, clock = () => new Date() }: NewsEditorDeps) {
   const columns = (input: NewsInput) => newsColumns(input, defaultAuthor);
 
-  /** The instant of a schedule: refused when missing, not a date, or not in the future. */
+  /**
+   * The instant of a schedule: refused when missing, not a date, or not in the future (400, the message under the
+   * schedule field: the form shows it there and moves to it).
+   */
   function scheduledTime(publishAt: string | undefined): string {
-    if (!publishAt) throw new AppError("publish_at_required", t.newsForm.publishAtRequired, 400);
+    if (!publishAt) throw new FieldsError("publish_at_required", { publishAt: [t.newsForm.publishAtRequired] });
     const when = parsePublishAt(publishAt, timeZone);
-    if (!when) throw new AppError("invalid_publish_at", t.newsForm.invalidPublishAt, 400);
-    if (when.getTime() <= clock().getTime()) throw new AppError("publish_at_past", t.newsForm.publishAtPast, 400);
+    if (!when) throw new FieldsError("invalid_publish_at", { publishAt: [t.newsForm.invalidPublishAt] });
+    if (when.getTime() <= clock().getTime()) throw new FieldsError("publish_at_past", { publishAt: [t.newsForm.publishAtPast] });
     return when.toISOString();
   }
 
@@ -337,6 +341,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           if (updated === 0n) throw new StaleSave();
           // The version being replaced becomes a revision. The media it had stays: the revision refers to it.
           await insertRevision(trx, revisionOf(existing));
+          // The saver's autosave of it is now either in the story or meant to be dropped: a real save ends it.
+          const saver = actorIdOf(actor);
+          if (saver) await deleteNewsAutosave(trx, id, saver);
           await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }) });
         });
       } catch (error) {
@@ -649,6 +656,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         // and the caller is told.
         await events.withCommit(db, async (trx, send) => {
           await deleteRevisionsOf(trx, id);
+          // Its autosaves too (the foreign key would; said here so the rule does not rest on the database alone).
+          await deleteNewsAutosave(trx, id, null);
           if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
           await send("newsUpdated", { paths: storyPaths(existing) });
         });

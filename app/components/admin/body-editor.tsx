@@ -79,7 +79,10 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         "data-testid": "body-editor",
       },
     },
-    onUpdate: ({ editor }) => onChangeRef.current(withoutPreviews(editor.getJSON() as RichDoc)),
+    // Only edits: setEditable also sends an update (the toolbar's state needs it), which is no change to save.
+    onUpdate: ({ editor, transaction }) => {
+      if (transaction.docChanged) onChangeRef.current(withoutPreviews(editor.getJSON() as RichDoc));
+    },
   });
 
   useEffect(() => {

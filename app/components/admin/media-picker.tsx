@@ -49,6 +49,8 @@ export function MediaPicker({ picked, onPick, current, onRemoveCurrent, progress
         type="file"
         name="media"
         accept="image/*,video/*"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-erro` : undefined}
         className={picked || current ? "visually-hidden" : styles.input}
         onChange={(event) => {
           const file = event.target.files?.[0];

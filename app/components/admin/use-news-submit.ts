@@ -10,7 +10,7 @@ export interface NewsSaveAnswer {
   status?: NewsStatus;
   publishedAt?: string;
   version?: number;
-  error?: { code?: string; message?: string; current?: NewsConflictCurrent; merge?: MergeConflict };
+  error?: { code?: string; message?: string; current?: NewsConflictCurrent; merge?: MergeConflict; fields?: Partial<Record<string, string[]>> };
 }
 
 export type SubmitStatus = "idle" | "submitting" | "success" | "error";
@@ -20,7 +20,8 @@ interface Handlers {
   onSaved(answer: Required<Pick<NewsSaveAnswer, "id" | "media">> & NewsSaveAnswer): void;
   /** A 409: someone else saved first; with `merge`, "Salvar mesmo assim" found fields both changed (to choose). */
   onConflict(current: NewsConflictCurrent, merge?: MergeConflict): void;
-  onFailed(detail: string): void;
+  /** `fields`: the server's messages per field (a 400 validation_failed). */
+  onFailed(detail: string, fields?: Partial<Record<string, string[]>>): void;
 }
 
 /**
@@ -46,10 +47,10 @@ export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: s
     request.upload.onload = () => {
       if (withFile) setProgress({ percent: 100, stage: "processing" });
     };
-    const fail = (detail: string) => {
+    const fail = (detail: string, fields?: Partial<Record<string, string[]>>) => {
       setStatus("error");
       setProgress(null);
-      handlers.onFailed(detail);
+      handlers.onFailed(detail, fields);
     };
     request.onerror = () => fail(t.newsForm.unknownError);
     request.onload = () => {
@@ -67,7 +68,7 @@ export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: s
         handlers.onConflict(answer.error.current, code === "news_merge_conflict" ? answer.error.merge : undefined);
         return;
       }
-      fail(answer?.error?.message ?? t.newsForm.unknownError);
+      fail(answer?.error?.message ?? t.newsForm.unknownError, answer?.error?.fields);
     };
     request.send(body);
   }

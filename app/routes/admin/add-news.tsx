@@ -12,8 +12,9 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireRole(request, context, handle);
-  return newsFormLoaderData(request, servicesOf(context));
+  const viewer = await requireRole(request, context, handle);
+  // The user's id keys the browser's autosave of a new story (two members sharing a browser keep theirs apart).
+  return { ...(await newsFormLoaderData(request, servicesOf(context))), autosaveUser: viewer.userId };
 }
 
 export function action({ request, context }: Route.ActionArgs) {

@@ -5,6 +5,7 @@ import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
+import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
@@ -24,14 +25,23 @@ export function meta() {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireRole(request, context, handle);
   const services = servicesOf(context);
-  const { config, news, newsEditor, log } = services;
+  const { config, news, newsEditor, log, database } = services;
   const common = { ...(await newsFormLoaderData(request, services)), role: viewer.role };
   try {
     // A reporter opens only their own draft (or story in review): anyone else's is a 403 with the reason.
     await newsEditor.requireMayEdit(params.id, viewer);
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
-    return { ...common, article, initialPublishAt, loadError: null, landed: landedMessage(request, article, config.timeZone, common.storeLabel) };
+    // This user's autosave of the story, offered when it is newer than the story's last save (never another user's).
+    const autosave = await findNewsAutosave(database.db, article.id, viewer.userId);
+    return {
+      ...common,
+      article,
+      initialPublishAt,
+      loadError: null,
+      landed: landedMessage(request, article, config.timeZone, common.storeLabel),
+      autosave: autosave && autosave.savedAt > article.updatedAt ? autosave : null,
+    };
   } catch (error) {
     const requestId = requestIdFrom(request);
     if (!(error instanceof AppError && error.status < 500)) log.error({ err: error, reqId: requestId }, "news load for editing failed");
@@ -43,6 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         article: null,
         initialPublishAt: "",
         landed: null,
+        autosave: null,
         loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
       },
       { status },

@@ -1,0 +1,103 @@
+import type { Route } from "./+types/news-autosave";
+import { servicesOf } from "../../.server/context.server.ts";
+import { AppError } from "../../.server/errors.ts";
+import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "../../.server/news/news-autosave.server.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { NEWS_AUTOSAVE_MAX_BYTES } from "../../lib/limits.ts";
+import { newsAutosaveSchema } from "../../lib/news-schema.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
+
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+/**
+ * GET /api/news/:id/autosave: the signed-in admin's own autosave of a story (`{ autosave: null }` when there is
+ * none); another member's is never read. The newsroom (401 / 403 as JSON); a reporter, only for their own drafts.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { database, newsEditor, log } = servicesOf(context);
+  try {
+    const viewer = await requireRoleApi(request, context, handle);
+    // A reporter keeps autosaves only of the stories they may edit (their own drafts): 403 / 404 as a save would.
+    await newsEditor.requireMayEdit(params.id, viewer);
+    const autosave = await findNewsAutosave(database.db, params.id, viewer.userId);
+    return Response.json({ autosave }, { headers: PRIVATE });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/**
+ * PUT /api/news/:id/autosave (JSON): keeps what the admin has typed in the story's form, as their autosave of it
+ * (one per story per user, overwritten), without changing the story: readers keep seeing the saved version, no
+ * version or revision is added. Fields as the form's, none required, each under the same limits and character rules
+ * as a save (400 with the field's message). DELETE discards it (204; 404 when there was none). The newsroom; a reporter, only for their own drafts.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { database, newsEditor, log } = servicesOf(context);
+  try {
+    if (request.method !== "PUT" && request.method !== "DELETE") {
+      return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT ou DELETE"));
+    }
+    const viewer = await requireRoleApi(request, context, handle);
+    await newsEditor.requireMayEdit(params.id, viewer);
+    if (request.method === "DELETE") {
+      if (!(await deleteNewsAutosave(database.db, params.id, viewer.userId))) return apiError(404, "autosave_not_found", t.autosave.notFound);
+      return new Response(null, { status: 204 });
+    }
+    const fields = parseFields(newsAutosaveSchema, await readAutosaveFields(request));
+    const saved = await saveNewsAutosave(database.db, params.id, viewer.userId, fields);
+    return Response.json(saved, { headers: PRIVATE });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/**
+ * The autosave's JSON, read up to NEWS_AUTOSAVE_MAX_BYTES (413 past it: declared or as it arrives). Texts stay
+ * text, the highlight may be true/false, the version a number, the body a JSON value; anything else is refused.
+ */
+async function readAutosaveFields(request: Request): Promise<Record<string, string>> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+    throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
+  }
+  const tooLarge = () => new AppError("body_too_large", t.errors.bodyTooLarge, 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > NEWS_AUTOSAVE_MAX_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > NEWS_AUTOSAVE_MAX_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new AppError("invalid_json", t.api.invalidJson, 400);
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === "string") fields[key] = value;
+    else if (key === "body" && typeof value === "object" && value !== null) fields[key] = JSON.stringify(value);
+    else if (key === "isHighlighted" && typeof value === "boolean") fields[key] = String(value);
+    else if (key === "version" && typeof value === "number" && Number.isSafeInteger(value)) fields[key] = String(value);
+    else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);
+  }
+  return fields;
+}
+
+/**
+ * What the server knows of this route before rendering it (app/lib/route-facts.ts). `uploads`: its JSON may be longer
+ * than the 32 KiB form cap (a whole body); it carries no file, and its own cap is NEWS_AUTOSAVE_MAX_BYTES.
+ */
+export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });
