@@ -14,13 +14,19 @@ describe("parseEmbedUrl", () => {
       "https://www.youtube.com/live/dQw4w9WgXcQ",
       "http://www.youtube.com/watch?v=dQw4w9WgXcQ",
     ]) {
-      expect(parseEmbedUrl(link), link).toEqual({ provider: "youtube", frameSrc: player, href: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" });
+      expect(parseEmbedUrl(link), link).toEqual({
+        provider: "youtube",
+        id: "dQw4w9WgXcQ",
+        frameSrc: player,
+        href: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+      });
     }
   });
 
   it("Instagram posts and reels, X/Twitter posts, TikTok videos", () => {
     expect(parseEmbedUrl("https://www.instagram.com/p/C1a2B3c4D5e/?igsh=xyz")).toEqual({
       provider: "instagram",
+      id: "p/C1a2B3c4D5e",
       frameSrc: "https://www.instagram.com/p/C1a2B3c4D5e/embed/",
       href: "https://www.instagram.com/p/C1a2B3c4D5e/",
     });
@@ -34,12 +40,14 @@ describe("parseEmbedUrl", () => {
     ]) {
       expect(parseEmbedUrl(link), link).toEqual({
         provider: "x",
+        id: "1790000000000000001",
         frameSrc: "https://platform.twitter.com/embed/Tweet.html?id=1790000000000000001&dnt=true&lang=pt",
         href: "https://x.com/i/status/1790000000000000001",
       });
     }
     expect(parseEmbedUrl("https://www.tiktok.com/@cbf.futebol/video/7350000000000000000?lang=pt-BR")).toEqual({
       provider: "tiktok",
+      id: "@cbf.futebol/7350000000000000000",
       frameSrc: "https://www.tiktok.com/player/v1/7350000000000000000",
       href: "https://www.tiktok.com/@cbf.futebol/video/7350000000000000000",
     });
