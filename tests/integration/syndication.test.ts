@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import type { RichDoc } from "../../app/lib/rich-text.ts";
+import { respondWith } from "../../app/.server/syndication/respond.server.ts";
 import { bodyHtml, createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -226,6 +227,23 @@ describe("sitemaps validate against the sitemaps.org schema (libxml2's xmllint)"
     const broken =
       '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><lastmod>ontem</lastmod></url></urlset>';
     expect((await validateXML({ xml: { fileName: "broken.xml", contents: broken }, schema })).valid).toBe(false);
+  });
+});
+
+describe("respondWith (the feeds' and sitemaps' HTTP answer)", () => {
+  it("a streamed sitemap reaches the response as bytes, whole, also when the stream gives strings (what the page cache reads)", async () => {
+    const services = await open();
+    const request = new Request(`${SITE.url}/sitemaps/pages.xml`);
+    for (const make of [
+      (syndication: ReturnType<typeof syndicationOf>) => syndication.sitemapPages(),
+      (syndication: ReturnType<typeof syndicationOf>) => syndication.sitemapNews(),
+      () => Readable.from(["<?xml version=\"1.0\"?>", "<urlset/>"]),
+    ]) {
+      const response = await respondWith(request, services, "application/xml", make);
+      expect(response.status).toBe(200);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(bytes.toString("utf8")).toMatch(/<urlset[^>]*\/?>/);
+    }
   });
 });
 

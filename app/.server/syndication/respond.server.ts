@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { PassThrough, pipeline, Readable } from "node:stream";
 import type { AppServices } from "../context.server.ts";
 import { createSyndication, type Syndication } from "./syndication.server.ts";
 import { requestIdFrom } from "../errors.ts";
@@ -36,8 +36,13 @@ export async function respondWith(
     if (body === null) return new Response(t.feeds.notFound, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     const headers = { "Content-Type": contentType, "Cache-Control": SYNDICATION_CACHE };
     if (typeof body === "string") return new Response(body, { headers });
-    body.on("error", (error) => services.log.error({ err: error, reqId: requestIdFrom(request) }, "sitemap stream failed"));
-    return new Response(Readable.toWeb(body) as ReadableStream, { headers });
+    // The sitemap streams give strings (object mode): through a byte stream, so the response's body is bytes, as a
+    // web stream must be (reading it whole, as the page cache does, refuses anything else).
+    const bytes = new PassThrough();
+    pipeline(body, bytes, (error) => {
+      if (error) services.log.error({ err: error, reqId: requestIdFrom(request) }, "sitemap stream failed");
+    });
+    return new Response(Readable.toWeb(bytes) as ReadableStream, { headers });
   } catch (error) {
     services.log.error({ err: error, reqId: requestIdFrom(request) }, "syndication request failed");
     return new Response(t.feeds.unavailable, {
