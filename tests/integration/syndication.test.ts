@@ -237,7 +237,7 @@ describe("respondWith (the feeds' and sitemaps' HTTP answer)", () => {
     for (const make of [
       (syndication: ReturnType<typeof syndicationOf>) => syndication.sitemapPages(),
       (syndication: ReturnType<typeof syndicationOf>) => syndication.sitemapNews(),
-      () => Readable.from(["<?xml version=\"1.0\"?>", "<urlset/>"]),
+      () => Readable.from(['<?xml version="1.0"?>', "<urlset/>"]),
     ]) {
       const response = await respondWith(request, services, "application/xml", make);
       expect(response.status).toBe(200);
