@@ -1,5 +1,6 @@
 /**
- * `npm run security [-- --minutes 30 --level 2 --risk 1]`: the site under two outside scanners.
+ * `npm run security [-- --minutes 30 --level 2 --risk 1 --only redação,autosave]`: the site under two outside scanners
+ * (`--only`: the sqlmap targets whose name has one of those words, without wapiti).
  *
  * Installs sqlmap and wapiti (Debian packages) when missing, builds when needed, seeds a temporary data directory
  * with the demo content and an admin, starts its own production server on 127.0.0.1 (login throttling and upload
@@ -35,12 +36,19 @@ interface Options {
   minutes: number;
   level: number;
   risk: number;
+  /** `--only a,b`: only the sqlmap targets whose name contains one of these, and no wapiti (a quick re-check). */
+  only: string[] | null;
 }
 
 function readOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
-    options: { minutes: { type: "string", default: "30" }, level: { type: "string", default: "2" }, risk: { type: "string", default: "1" } },
+    options: {
+      minutes: { type: "string", default: "30" },
+      level: { type: "string", default: "2" },
+      risk: { type: "string", default: "1" },
+      only: { type: "string" },
+    },
   });
   const number = (name: string, value: string, min: number, max: number) => {
     const parsed = Number(value);
@@ -51,6 +59,12 @@ function readOptions(argv: string[]): Options {
     minutes: number("minutes", values.minutes!, 5, 240),
     level: number("level", values.level!, 1, 5),
     risk: number("risk", values.risk!, 1, 3),
+    only: values.only
+      ? values.only
+          .split(",")
+          .map((part) => part.trim().toLowerCase())
+          .filter(Boolean)
+      : null,
   };
 }
 
@@ -269,7 +283,35 @@ function sqlmapTargets(ids: Awaited<ReturnType<typeof seed>>, sitemapFile: strin
       admin: true,
       body: { type: "multipart", fields: { intent: "delete", id: ids.sponsorId } },
     },
+    {
+      name: "API alterar patrocinador (JSON)",
+      method: "PATCH",
+      path: `/api/sponsors/${ids.sponsorId}`,
+      admin: true,
+      body: { type: "json", fields: { name: "Varredura", link: "https://patrocinador.example/", position: "1" } },
+    },
     { name: "API apagar patrocinador (id)", method: "DELETE", path: `/api/sponsors/${ids.sponsorId}*`, admin: true },
+    {
+      name: "redação (filtros e busca)",
+      method: "GET",
+      path: "/redacao?q=gol&situacao=todas&categoria=futebol&autor=redacao&de=2026-01-01&ate=2026-12-31&ordem=atualizacao&cursor=abc",
+      admin: true,
+    },
+    {
+      name: "redação (ações em lote, formulário)",
+      method: "POST",
+      path: "/redacao",
+      admin: true,
+      body: { type: "form", fields: { intent: "unpublish", id: second!, confirmed: "1" } },
+    },
+    {
+      name: "salvamento automático (JSON)",
+      method: "PUT",
+      path: `/api/news/${second}/autosave`,
+      admin: true,
+      body: { type: "json", fields: { title: "Varredura", subtitle: "Subtítulo", category: "Futebol", author: "Redação" } },
+    },
+    { name: "histórico (id)", method: "GET", path: `/edit-news/${second}*/historico`, admin: true },
     {
       name: "segurança (2FA, formulário)",
       method: "POST",
@@ -567,7 +609,9 @@ async function main() {
     const sitemapFile = /\/sitemaps\/([^<\s]+)/.exec(index)?.[1] ?? "news-1.xml";
     console.log(`Servidor em ${server.url} (pid ${server.pid}), admin conectado; limite ${options.minutes} min.`);
 
-    const targets = sqlmapTargets(ids, sitemapFile);
+    const targets = sqlmapTargets(ids, sitemapFile).filter(
+      (target) => !options.only || options.only.some((part) => target.name.toLowerCase().includes(part)),
+    );
     console.log(`\nsqlmap: ${targets.length} alvos, --level=${options.level} --risk=${options.risk}`);
     const sqlStarted = Date.now();
     // Wapiti gets at least a third of what is left.
@@ -580,15 +624,18 @@ async function main() {
       for (const finding of result.findings) failures.push(`sqlmap: ${where}: ${finding}`);
     }
 
+    if (options.only) console.log("\n--only: sem wapiti.");
     // The session may have been ended by a scanner (e.g. a 2FA change): sign in again for wapiti.
     const freshCookie = await signInAdmin(server.url, ids.admin.email, ids.admin.password);
     const wapitiStarted = Date.now();
     const perRun = Math.max(60, Math.floor((deadline - Date.now()) / 1000 / 2) - 120);
     console.log(`\nwapiti: módulos ${WAPITI_MODULES.join(", ")}; até ${perRun} s por varredura`);
-    for (const [label, session] of [
-      ["leitor", null],
-      ["admin", freshCookie],
-    ] as const) {
+    for (const [label, session] of options.only
+      ? []
+      : ([
+          ["leitor", null],
+          ["admin", freshCookie],
+        ] as const)) {
       const result = await runWapiti(server.url, label, session, workDir, perRun);
       failures.push(...result.problems);
       for (const finding of result.findings) {
