@@ -15,14 +15,25 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * 403 `role_forbidden`; a note missing or too long 400 (`note_required`, `note_too_long`, under `fields.note`); a
  * story not in review 409 `not_in_review`; a stale `version` 409 `news_version_conflict`.
  */
+/** GET: nothing to read here (405), once the caller is known to be an editor or admin (401 / 403 otherwise). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { log } = servicesOf(context);
+  try {
+    await requireRoleApi(request, context, handle);
+    return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { newsEditor, log } = servicesOf(context);
   const contentType = request.headers.get("Content-Type") ?? "";
   const fromPage = contentType.startsWith("application/x-www-form-urlencoded");
   const page = `/edit-news/${encodeURIComponent(params.id)}`;
   try {
-    if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     const viewer = await requireRoleApi(request, context, handle);
+    if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     const { note, version } = await readReturn(request, fromPage);
     const saved = await newsEditor.returnToReporter(params.id, note, viewer, version);
     if (fromPage) return redirect(`${page}?devolvida=1&v=${saved.version}`, 303);
