@@ -4,9 +4,9 @@
  * e-mail and sees the note at the top of the form), the reporter sends it again, the editor publishes it (the reporter
  * gets an e-mail), and the history says who did each step, with the note.
  */
-import type { BrowserContext, Page } from "@playwright/test";
+import type { APIResponse, BrowserContext, Page } from "@playwright/test";
 import { createMember, type TestAccount } from "../factories/auth.ts";
-import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
+import { apiHeaders, expect, expectStatus, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
 import { freePort, type RunningSite } from "./support/site.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
 
@@ -142,6 +142,51 @@ test("o repórter envia, o editor devolve com nota, o repórter vê a nota e ree
     await expect(back).toContainText("Ana Editora devolveu ao repórter em");
     await expect(back).toContainText(`Nota: ${note}`);
     await expect(editor.locator('[data-testid="review-step"][data-kind="approved"]')).toContainText("Ana Editora aprovou");
+  } finally {
+    await closeAll(reporterContext);
+    await closeAll(editorContext);
+  }
+});
+
+test("POST /api/news/:id/return pela API: o repórter recebe 403, a nota é obrigatória, fora de revisão é 409; devolvida responde como um salvamento", async ({
+  site,
+  browser,
+}) => {
+  const reporterContext = await browser.newContext();
+  const editorContext = await browser.newContext();
+  try {
+    await signInAsAdmin(reporterContext, site, site.reporter);
+    await signInAsAdmin(editorContext, site, site.editor);
+    const headers = { ...apiHeaders(site), accept: "application/json" };
+    const created = await reporterContext.request.post(`${site.url}/api/news`, {
+      data: { title: "Pauta pela API", subtitle: "Subtítulo", fullContent: "Texto", category: "Vôlei", status: "review" },
+      headers,
+    });
+    await expectStatus(created, 201, "POST /api/news");
+    const { id } = (await created.json()) as { id: string };
+    const returnOf = (context: BrowserContext, data: unknown) => context.request.post(`${site.url}/api/news/${id}/return`, { data, headers });
+    const codeOf = async (response: APIResponse) => ((await response.json()) as { error: { code: string } }).error.code;
+
+    const byReporter = await returnOf(reporterContext, { note: "Eu mesmo devolvo." });
+    expect(byReporter.status()).toBe(403);
+    expect(await codeOf(byReporter)).toBe("role_forbidden");
+    const empty = await returnOf(editorContext, { note: "  " });
+    expect(empty.status()).toBe(400);
+    expect(((await empty.json()) as { error: { code: string; fields: { note: string[] } } }).error).toMatchObject({
+      code: "note_required",
+      fields: { note: [t.review.noteRequired] },
+    });
+    const [before] = await siteQuery<{ status: string; version: number }>(site, "SELECT status, version FROM news WHERE id = ?", id);
+    expect(before).toMatchObject({ status: "draft", version: 1 });
+
+    const done = await returnOf(editorContext, { note: "Confira o nome do levantador.", version: 1 });
+    await expectStatus(done, 200, "return");
+    expect(await done.json()).toMatchObject({ id, status: "draft", version: 2 });
+    const again = await returnOf(editorContext, { note: "De novo." });
+    expect(again.status()).toBe(409);
+    expect(await codeOf(again)).toBe("not_in_review");
+    const mail = await nthMailTo(site.smtp, site.reporter.email, 1);
+    expect(mail.text).toContain("Nota: Confira o nome do levantador.");
   } finally {
     await closeAll(reporterContext);
     await closeAll(editorContext);
