@@ -187,6 +187,19 @@ test("POST /api/news/:id/return pela API: o repórter recebe 403, a nota é obri
     expect(await codeOf(again)).toBe("not_in_review");
     const mail = await nthMailTo(site.smtp, site.reporter.email, 1);
     expect(mail.text).toContain("Nota: Confira o nome do levantador.");
+
+    // The edit page's form (urlencoded, no JavaScript needed) is sent back to the page, which says why it was refused.
+    const fromPage = await editorContext.request.post(`${site.url}/api/news/${id}/return`, {
+      form: { note: "Mais uma." },
+      headers: apiHeaders(site),
+      maxRedirects: 0,
+    });
+    expect(fromPage.status()).toBe(303);
+    expect(fromPage.headers().location).toBe(`/edit-news/${id}?devolucao=not_in_review`);
+    const editor = await editorContext.newPage();
+    await openPage(editor, site, fromPage.headers().location!);
+    await expect(editor.getByTestId("banner-error")).toHaveText(t.review.notInReview);
+    await expect(editor.getByTestId("review-returned")).toContainText("Confira o nome do levantador.");
   } finally {
     await closeAll(reporterContext);
     await closeAll(editorContext);

@@ -7,6 +7,7 @@ import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/error
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { pendingReturn } from "../../.server/news/news-review.server.ts";
+import { Banner } from "../../components/admin/banner.tsx";
 import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-review-panel.tsx";
 import { canPublish } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
@@ -160,7 +161,13 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         currentMedia={article.media}
         publication={{ status: article.status, publishedAt: article.publishedAt, version: article.version, mediaId: article.mediaId }}
         serverResult={actionData}
-        notice={returned ? <ReturnedNotice {...returned} timeZone={rest.timeZone} /> : null}
+        notice={
+          <>
+            {returned ? <ReturnedNotice {...returned} timeZone={rest.timeZone} /> : null}
+            {/* A refused return when the story is no longer in review (someone else returned or published it). */}
+            {returnError && !mayReturn ? <Banner kind="error" message={returnError} /> : null}
+          </>
+        }
         {...rest}
       />
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
