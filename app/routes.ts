@@ -40,6 +40,8 @@ export default [
   route("api/media", "routes/api/media.ts"),
   // The news form's autosave of a story: per user, never what readers see.
   route("api/news/:id/autosave", "routes/api/news-autosave.ts"),
+  // "Devolver ao repórter": a story in review back to its reporter with a note (editors and admins).
+  route("api/news/:id/return", "routes/api/news-return.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

@@ -23,6 +23,7 @@ import { createInstallation, type Installation } from "./media/installation.serv
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
+import { createReviewNotifier, type ReviewNotifier } from "./news/news-review.server.ts";
 import { type NewsScheduler, startNewsScheduler } from "./news/news-scheduler.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
 import { createReadLimiter, type ReadLimiter } from "./news/read-limiter.server.ts";
@@ -53,6 +54,7 @@ export interface AppServices {
   search: SearchService;
   sponsors: SponsorService;
   mailer: Mailer;
+  reviewMail: ReviewNotifier;
   /** Built on first use (readers never load it). */
   betterAuth: LazyBetterAuth;
   admins: AdminService;
@@ -90,6 +92,8 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
       ? createPostgresEventBus({ url: config.database.url, db: database.db, log })
       : createSqliteEventBus({ db: database.db, log });
   const editorDeps = { db: database.db, media, store, events, log };
+  // The review queue's e-mails (submitted, approved, returned), sent after each save's commit.
+  const reviewMail = createReviewNotifier({ db: database.db, mailer, log, site: config.site, timeZone: config.timeZone });
   const { redisUrl } = config.auth.rateLimit;
   const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
   const reads = createReadCounter({ db: database.db, log });
@@ -111,12 +115,18 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     search: createSearchService({ ...deps, dialect: database.dialect }),
     sponsors: createSponsorService({ ...deps, timeZone: config.timeZone }),
     mailer,
+    reviewMail,
     betterAuth,
     admins,
     auth: createAuthService({ auth: betterAuth, mailer, admins, limiter: rateLimiter, config, log }),
     rateLimiter,
     events,
-    newsEditor: createNewsEditor({ ...editorDeps, defaultAuthor: config.site.defaultAuthor, timeZone: config.timeZone }),
+    newsEditor: createNewsEditor({
+      ...editorDeps,
+      defaultAuthor: config.site.defaultAuthor,
+      timeZone: config.timeZone,
+      notify: reviewMail,
+    }),
     newsroom: createNewsroomList({ db: database.db, dialect: database.dialect, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),
@@ -250,11 +260,15 @@ export async function shutdownApp(): Promise<void> {
  * Closes everything the services hold open (the event bus's listening connection, Redis, mail, the database pool),
  * so a process that built them (the server at shutdown, every `npm run` command) can end by itself.
  */
-export async function closeServices(services: Pick<AppServices, "events" | "rateLimiter" | "reads" | "mailer" | "database" | "log">): Promise<void> {
+export async function closeServices(
+  services: Pick<AppServices, "events" | "rateLimiter" | "reads" | "mailer" | "database" | "log"> & Partial<Pick<AppServices, "reviewMail">>,
+): Promise<void> {
   await services.events.close();
   await services.rateLimiter.close?.();
   // Reads counted in the last seconds are written before the database closes.
   await services.reads.close().catch((error: unknown) => services.log.error({ err: error }, "read counts: final write failed"));
+  // The review queue's e-mails read the database before they reach the mailer.
+  await services.reviewMail?.idle();
   await services.mailer.idle();
   await services.database.close();
 }

@@ -250,6 +250,40 @@ const newsroom = {
     deleteForbidden: "Repórteres só excluem os próprios rascunhos.",
     restoreForbidden: "Só editores e administradores restauram versões.",
   },
+  /** The review queue: returning a story to its reporter, the notes, the e-mails (newsroom only). */
+  review: {
+    returnTitle: "Devolver ao repórter",
+    returnIntro: "A notícia volta a rascunho e o repórter recebe a nota por e-mail e no topo do formulário.",
+    noteLabel: "Nota para o repórter",
+    noteRequired: "Escreva uma nota dizendo ao repórter o que mudar.",
+    noteTooLong: (max: number) => `A nota pode ter no máximo ${max} caracteres.`,
+    returnSubmit: "Devolver ao repórter",
+    returned: "Notícia devolvida ao repórter.",
+    returnForbidden: "Só editores e administradores devolvem notícias ao repórter.",
+    notInReview: "Esta notícia não está em revisão: só uma notícia em revisão pode ser devolvida.",
+    returnedNotice: (who: string, when: string, note: string) => `Devolvida por ${who} em ${when}: ${note}`,
+    someone: "um editor",
+    history: {
+      submitted: "enviou para revisão",
+      approved: "aprovou (a notícia estava em revisão)",
+      returned: "devolveu ao repórter",
+      by: (who: string, what: string, when: string) => `${who} ${what} em ${when}.`,
+      note: (note: string) => `Nota: ${note}`,
+    },
+    mail: {
+      submittedSubject: (site: string, title: string) => `${site}: notícia enviada para revisão — ${title}`,
+      submittedText: (title: string, author: string, url: string) =>
+        `${author} enviou uma notícia para revisão:\n\n${title}\n\nPara revisar, publicar ou devolver ao repórter, abra:\n${url}\n`,
+      publishedSubject: (site: string, title: string) => `${site}: sua notícia foi publicada — ${title}`,
+      publishedText: (title: string, editor: string, url: string) => `${editor} aprovou e publicou a sua notícia:\n\n${title}\n\n${url}\n`,
+      scheduledSubject: (site: string, title: string) => `${site}: sua notícia foi agendada — ${title}`,
+      scheduledText: (title: string, editor: string, when: string, url: string) =>
+        `${editor} aprovou a sua notícia e a agendou para ${when}:\n\n${title}\n\n${url}\n`,
+      returnedSubject: (site: string, title: string) => `${site}: sua notícia foi devolvida — ${title}`,
+      returnedText: (title: string, editor: string, note: string, url: string) =>
+        `${editor} devolveu a sua notícia para ajustes:\n\n${title}\n\nNota: ${note}\n\nPara editar e enviar de novo para revisão, abra:\n${url}\n`,
+    },
+  },
   /** The news form's autosave and leave guard (newsroom only). */
   autosave: {
     saving: "Salvando…",

@@ -78,6 +78,8 @@ export const SPONSOR_LIMITS = { name: 80, link: 2000 } as const;
 export const NEWSROOM_PAGE_SIZE = 50;
 /** The most stories one bulk action of the newsroom's list (publish, unpublish, delete) takes at once. */
 export const NEWSROOM_BULK_MAX = 100;
+/** The most characters of the note an editor writes when returning a story to its reporter ("Devolver ao repórter"). */
+export const REVIEW_NOTE_MAX = 500;
 /** The most images one news body may hold (each is a media item of the store). */
 export const NEWS_BODY_MAX_IMAGES = 50;
 /**

@@ -109,6 +109,7 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
     reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
   },
   "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
+  "api/news/:id/return": { role: "editor", reason: "devolver ao repórter uma notícia em revisão" },
   "api/news/:id/autosave": {
     role: "reporter",
     reason: "o salvamento automático do formulário (o repórter: só dos próprios rascunhos)",

@@ -18,6 +18,8 @@ export interface Database {
   news_reads: NewsReadsTable;
   /** What an editor typed in a story's form and did not save yet (the form's autosave), one row per story per user. */
   news_autosaves: NewsAutosavesTable;
+  /** The review queue's steps of each story: submitted, approved, returned (with the note). */
+  news_review_events: NewsReviewEventsTable;
   taxonomy_terms: TaxonomyTermsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
@@ -198,6 +200,19 @@ export interface OwnershipChecksTable {
   user_id: string;
   requested_at: string;
   proven_at: string | null;
+}
+
+/** One step of a story through the review queue (migration 2026-11-27-801-review-events). */
+export interface NewsReviewEventsTable {
+  id: string;
+  news_id: string;
+  /** The story's version this step created. */
+  version: number;
+  kind: "submitted" | "approved" | "returned";
+  actor_id: string | null;
+  /** The editor's note to the reporter ('returned' only). */
+  note: string | null;
+  created_at: string;
 }
 
 /** The newsroom's accounts and their role (migration 2026-11-27-401; rows written before it are admins). */

@@ -27,6 +27,8 @@ import { storyPaths } from "./story-paths.server.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
 import { deleteNewsAutosave } from "./news-autosave.server.ts";
+import { deleteReviewEventsOf, insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
+import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 
 export interface NewsEditorDeps {
   db: Kysely<Database>;
@@ -39,6 +41,8 @@ export interface NewsEditorDeps {
   /** The site's time zone: a schedule without a zone ("2026-11-25T10:00") is on its clock. */
   timeZone: string;
   clock?: () => Date;
+  /** The review queue's e-mails (sent after the commit); none when absent (scripts, some tests). */
+  notify?: ReviewNotifier | undefined;
 }
 
 /**
@@ -53,7 +57,10 @@ const actorIdOf = (actor: Actor) => (typeof actor === "string" || actor === null
 /** A change the actor's role does not allow: 403 with a stable code and a pt-BR message. */
 export class RoleForbiddenError extends AppError {
   override name = "RoleForbiddenError";
-  constructor(code: "publish_forbidden" | "story_not_yours" | "story_locked" | "delete_forbidden" | "restore_forbidden", message: string) {
+  constructor(
+    code: "publish_forbidden" | "story_not_yours" | "story_locked" | "delete_forbidden" | "restore_forbidden" | "return_forbidden",
+    message: string,
+  ) {
     super(code, message, 403);
   }
 }
@@ -196,6 +203,21 @@ interface ChangeRequest {
   changes: (existing: { subtitle: string }) => Updateable<NewsTable>;
   /** The text of the media the item ends with. */
   mediaText: MediaText;
+  /** "Devolver ao repórter": the editor's note; the story must be in review (else 409 `not_in_review`). */
+  returnNote?: string | undefined;
+}
+
+/** Whether a stored story is in review (a draft sent for review, see viewStatusOf). */
+const inReview = (row: { status: NewsStatus; review_requested_at: string | null }) => row.status === "draft" && row.review_requested_at !== null;
+
+/** The review step a save makes: sent for review, or approved (a story in review published or scheduled). */
+function reviewStepOf(
+  before: { status: NewsStatus; review_requested_at: string | null } | null,
+  after: { status: NewsStatus; review_requested_at: string | null },
+): ReviewEventKind | null {
+  if (inReview(after) && !(before && inReview(before))) return "submitted";
+  if (before && inReview(before) && after.status !== "draft") return "approved";
+  return null;
 }
 
 /** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
@@ -214,7 +236,7 @@ class StaleSave extends Error {}
  * Replaced or deleted media is removed after the record is saved (a failure there is logged and left to the orphan
  * sweeper).
  */
-export function createNewsEditor({ db, media, store, events, log, defaultAuthor, timeZone, clock = () => new Date() }: NewsEditorDeps) {
+export function createNewsEditor({ db, media, store, events, log, defaultAuthor, timeZone, clock = () => new Date(), notify }: NewsEditorDeps) {
   const columns = (input: NewsInput) => newsColumns(input, defaultAuthor);
 
   /**
@@ -305,7 +327,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
    * (409): the transaction rolls back (nothing of the save is kept, texts included) and the media just stored for
    * it is removed at once (not left to the sweeper). Every save adds one to the version.
    */
-  async function saveChanges({ id, file, removeMedia, publishing, actor, changes, mediaText }: ChangeRequest): Promise<SavedNews> {
+  async function saveChanges({ id, file, removeMedia, publishing, actor, changes, mediaText, returnNote }: ChangeRequest): Promise<SavedNews> {
     return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
       const existing = await findNewsRow(db, id);
       let publication: ReturnType<typeof publicationAfter>;
@@ -314,6 +336,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
         requireReporterMayChange(actor, existing);
         if (publishing.version !== undefined && publishing.version !== existing.version) await conflictOrNotFound(id);
+        if (returnNote !== undefined && !inReview(existing)) throw new AppError("not_in_review", t.review.notInReview, 409);
         publication = publicationAfter(existing, publishing, now);
         requireReporterMayPublish(actor, publication.status);
         await requireImageDescription(file, mediaText.description);
@@ -324,6 +347,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       }
       const saved = file ? await media.saveUpload(file) : null;
       const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
+      const step: ReviewEventKind | null = returnNote !== undefined ? "returned" : reviewStepOf(existing, publication);
       try {
         await events.withCommit(db, async (trx, send) => {
           const patch = await withCanonicalTerms(trx, changes(existing), now);
@@ -344,6 +368,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
           // The saver's autosave of it is now either in the story or meant to be dropped: a real save ends it.
           const saver = actorIdOf(actor);
           if (saver) await deleteNewsAutosave(trx, id, saver);
+          if (step)
+            await insertReviewEvent(trx, { newsId: id, version: existing.version + 1, kind: step, actorId: saver, note: returnNote, at: now });
           await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }) });
         });
       } catch (error) {
@@ -351,6 +377,8 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         if (error instanceof StaleSave) await conflictOrNotFound(id);
         throw error;
       }
+      if (step === "submitted") notify?.submitted(id, actorIdOf(actor));
+      else if (step) notify?.decided(id, step, actorIdOf(actor), returnNote);
       return {
         id,
         media: saved ? "new" : mediaId ? "existing" : "none",
@@ -474,12 +502,15 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
               // Whoever created it owns it (a reporter may change only their own); the site's own code owns nothing.
               owner_id: actorIdOf(actor),
             });
+            if (inReview(publication))
+              await insertReviewEvent(trx, { newsId: id, version: 1, kind: "submitted", actorId: actorIdOf(actor), at: now });
             await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
           });
         } catch (error) {
           if (saved) await removeMediaQuietly(saved.id);
           throw error;
         }
+        if (inReview(publication)) notify?.submitted(id, actorIdOf(actor));
         return { id, media: saved ? "saved" : "none", status: viewStatusOf(publication), publishedAt: publication.published_at, version: 1 };
       });
     },
@@ -559,6 +590,31 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       });
     },
 
+    /**
+     * "Devolver ao repórter": a story in review goes back to a draft (no longer in review), as a new version, with the
+     * editor's note recorded (its history, the reporter's form) and mailed to the reporter after the commit. Editors
+     * and admins only (403 `return_forbidden`); the note is required, at most REVIEW_NOTE_MAX characters (400 under
+     * `note`); a story not in review is a 409 `not_in_review`; with `version`, a stale one is a 409 conflict.
+     */
+    async returnToReporter(id: string, note: string, actor: Actor, version?: number): Promise<SavedNews> {
+      if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
+        throw new RoleForbiddenError("return_forbidden", t.review.returnForbidden);
+      }
+      const text = note.trim();
+      if (!text) throw new FieldsError("note_required", { note: [t.review.noteRequired] });
+      if ([...text].length > REVIEW_NOTE_MAX) throw new FieldsError("note_too_long", { note: [t.review.noteTooLong(REVIEW_NOTE_MAX)] });
+      return saveChanges({
+        id,
+        file: null,
+        removeMedia: false,
+        publishing: { status: "draft", version },
+        actor,
+        changes: () => ({}),
+        mediaText: {},
+        returnNote: text,
+      });
+    },
+
     async setHighlight(id: string, highlighted: boolean): Promise<void> {
       return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
         await events.withCommit(db, async (trx, send) => {
@@ -597,6 +653,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       return wrapFailure("news_bulk_failed", failure, async () => {
         const now = clock().toISOString();
         const mediaToRemove: string[] = [];
+        const approved: string[] = [];
         const result = await events
           .withCommit(db, async (trx, send) => {
             const rows = await trx.selectFrom("news").selectAll().where("id", "in", unique).execute();
@@ -605,6 +662,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
             const changing = target ? rows.filter((row) => row.status !== target) : rows;
             if (action === "delete") {
               await trx.deleteFrom("news_revisions").where("news_id", "in", unique).execute();
+              await deleteReviewEventsOf(trx, unique);
               const deleted = await trx.deleteFrom("news").where("id", "in", unique).executeTakeFirst();
               if (Number(deleted.numDeletedRows) !== unique.length) throw new StaleSave();
               for (const row of rows) if (row.media_id) mediaToRemove.push(row.media_id);
@@ -620,6 +678,11 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
                   version: row.version + 1,
                 });
                 if (updated === 0n) throw new StaleSave();
+                // Publishing a story in review approves it (the history and the reporter's e-mail say so).
+                if (target === "published" && inReview(row)) {
+                  await insertReviewEvent(trx, { newsId: row.id, version: row.version + 1, kind: "approved", actorId: actorIdOf(actor), at: now });
+                  approved.push(row.id);
+                }
               }
             }
             if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing) });
@@ -629,6 +692,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
             if (error instanceof StaleSave) throw new AppError("news_version_conflict", t.newsroom.conflict, 409);
             throw error;
           });
+        for (const newsId of approved) notify?.decided(newsId, "approved", actorIdOf(actor));
         if (action === "delete") {
           log.info({ actor: actorIdOf(actor), ids: unique }, "news deleted in bulk");
           for (const mediaId of mediaToRemove) await removeMediaQuietly(mediaId);
@@ -656,6 +720,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         // and the caller is told.
         await events.withCommit(db, async (trx, send) => {
           await deleteRevisionsOf(trx, id);
+          await deleteReviewEventsOf(trx, [id]);
           // Its autosaves too (the foreign key would; said here so the rule does not rest on the database alone).
           await deleteNewsAutosave(trx, id, null);
           if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);

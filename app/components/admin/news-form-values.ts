@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { encodeChoices, type MergeChoice, type MergeField } from "../../lib/news-merge.ts";
@@ -193,6 +194,8 @@ export interface NewsFormProps {
         confirmUnpublish?: boolean;
       }
     | undefined;
+  /** Above the fields: a notice about the story (the editor's note when it was returned to its reporter). */
+  notice?: ReactNode;
   /** Where a save landed the editor (a new story's first save, an unpublish): the banner's message and the links to see it. */
   landed?: { message: string; published: boolean } | null | undefined;
   /** The site's time zone: the schedule field is on its clock. */

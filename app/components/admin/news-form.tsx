@@ -157,6 +157,7 @@ export function NewsForm(props: NewsFormProps) {
       <Form ref={formRef} method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
         <NewsFormHead editing={editing} highlighted={values.isHighlighted} update={update} busy={busy} />
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
+        {props.notice ?? null}
         {recovery.notice ? <AutosaveOffer {...recovery.notice} /> : null}
         {conflict ? (
           <NewsConflictPanel

@@ -6,6 +6,10 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
+import { pendingReturn } from "../../.server/news/news-review.server.ts";
+import { Banner } from "../../components/admin/banner.tsx";
+import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-review-panel.tsx";
+import { canPublish } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
@@ -17,6 +21,7 @@ import { MEDIA_OUTCOMES, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 import { formatDateTime } from "../../i18n/format.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.editTitle);
@@ -34,6 +39,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
     // This user's autosave of the story, offered when it is newer than the story's last save (never another user's).
     const autosave = await findNewsAutosave(database.db, article.id, viewer.userId);
+    // Returned to its reporter: the editor's note, until it is sent for review again.
+    const returned = article.status === "draft" ? await pendingReturn(database.db, article.id) : null;
     return {
       ...common,
       article,
@@ -41,6 +48,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       loadError: null,
       landed: landedMessage(request, article, config.timeZone, common.storeLabel),
       autosave: autosave && autosave.savedAt > article.updatedAt ? autosave : null,
+      returned: returned ? { by: returned.by, at: returned.at, note: returned.note ?? "" } : null,
+      // "Devolver ao repórter": editors and admins, on a story in review; why the last return was refused, if it was.
+      mayReturn: article.status === "review" && canPublish(viewer.role),
+      returnError: returnErrorOf(new URL(request.url).searchParams.get("devolucao")),
     };
   } catch (error) {
     const requestId = requestIdFrom(request);
@@ -54,6 +65,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         initialPublishAt: "",
         landed: null,
         autosave: null,
+        returned: null,
+        mayReturn: false,
+        returnError: null,
         loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
       },
       { status },
@@ -67,6 +81,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
  */
 function landedMessage(request: Request, article: { status: NewsStatus; publishedAt: string }, timeZone: string, storeLabel: string) {
   const search = new URL(request.url).searchParams;
+  if (search.get("devolvida") && article.status === "draft") return { message: t.review.returned, published: false };
   const outcome = search.get("salva");
   if (!outcome) return null;
   const media = MEDIA_OUTCOMES.find((name) => name === search.get("midia")) ?? "none";
@@ -83,6 +98,20 @@ function landedMessage(request: Request, article: { status: NewsStatus; publishe
   return { message, published: article.status === "published" };
 }
 
+/** The message for a refused return (`?devolucao=<code>`, set by POST /api/news/:id/return). */
+function returnErrorOf(code: string | null): string | null {
+  if (!code) return null;
+  const messages: Record<string, string> = {
+    note_required: t.review.noteRequired,
+    note_too_long: t.review.noteTooLong(REVIEW_NOTE_MAX),
+    not_in_review: t.review.notInReview,
+    role_forbidden: t.review.returnForbidden,
+    return_forbidden: t.review.returnForbidden,
+    news_version_conflict: t.newsForm.conflict,
+  };
+  return messages[code] ?? t.news.updateFailed;
+}
+
 export function action({ request, params, context }: Route.ActionArgs) {
   return handleNewsFormAction(request, context, params.id);
 }
@@ -96,7 +125,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
-  const { article, loadError, landed, ...rest } = loaderData;
+  const { article, loadError, landed, returned, mayReturn, returnError, ...rest } = loaderData;
   if (!article) {
     return (
       <section className="page-narrow" role="alert">
@@ -108,31 +137,41 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
     );
   }
   return (
-    <NewsForm
-      // A landing (`v`: the version just saved) draws a new form; live updates do not.
-      key={`${article.id}:${reloads}:${searchParams.get("v") ?? ""}`}
-      landed={landed}
-      onReload={() => {
-        void revalidator.revalidate().then(() => setReloads((count) => count + 1));
-      }}
-      mode="edit"
-      newsId={article.id}
-      initial={valuesFrom(actionData?.values, {
-        title: article.title,
-        subtitle: article.subtitle,
-        body: article.body,
-        category: article.category,
-        author: article.author === rest.defaultAuthor ? "" : article.author,
-        mediaDescription: article.media?.description ?? "",
-        mediaCaption: article.media?.caption ?? "",
-        mediaCredit: article.media?.credit ?? "",
-        isHighlighted: article.isHighlighted,
-      })}
-      currentMedia={article.media}
-      publication={{ status: article.status, publishedAt: article.publishedAt, version: article.version, mediaId: article.mediaId }}
-      serverResult={actionData}
-      {...rest}
-    />
+    <>
+      <NewsForm
+        // A landing (`v`: the version just saved) draws a new form; live updates do not.
+        key={`${article.id}:${reloads}:${searchParams.get("v") ?? ""}`}
+        landed={landed}
+        onReload={() => {
+          void revalidator.revalidate().then(() => setReloads((count) => count + 1));
+        }}
+        mode="edit"
+        newsId={article.id}
+        initial={valuesFrom(actionData?.values, {
+          title: article.title,
+          subtitle: article.subtitle,
+          body: article.body,
+          category: article.category,
+          author: article.author === rest.defaultAuthor ? "" : article.author,
+          mediaDescription: article.media?.description ?? "",
+          mediaCaption: article.media?.caption ?? "",
+          mediaCredit: article.media?.credit ?? "",
+          isHighlighted: article.isHighlighted,
+        })}
+        currentMedia={article.media}
+        publication={{ status: article.status, publishedAt: article.publishedAt, version: article.version, mediaId: article.mediaId }}
+        serverResult={actionData}
+        notice={
+          <>
+            {returned ? <ReturnedNotice {...returned} timeZone={rest.timeZone} /> : null}
+            {/* A refused return when the story is no longer in review (someone else returned or published it). */}
+            {returnError && !mayReturn ? <Banner kind="error" message={returnError} /> : null}
+          </>
+        }
+        {...rest}
+      />
+      {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
+    </>
   );
 }
 

@@ -7,6 +7,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { listNewsVersions, type NewsVersionView } from "../../.server/news/news-revisions.server.ts";
+import { listReviewEvents } from "../../.server/news/news-review.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { ConfirmDialog } from "../../components/admin/confirm-dialog.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -55,6 +56,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, config } = servicesOf(context);
   const versions = await listNewsVersions(database.db, params.id);
   if (!versions) throw data({ message: t.news.notFound }, { status: 404 });
+  // The review queue's steps (sent for review, approved, returned with a note), each on the version it made.
+  const reviewSteps = await listReviewEvents(database.db, params.id);
   const search = new URL(request.url).searchParams;
   const byVersion = (value: string | null) => versions.find((version) => String(version.version) === value);
   // By default: the latest revision against the current version.
@@ -83,6 +86,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
             formatDateTime(version.savedAt, config.timeZone),
           )
         : null,
+      review: reviewSteps
+        .filter((step) => step.version === version.version)
+        .map((step) => ({
+          kind: step.kind,
+          text: t.review.history.by(step.by ?? t.revisions.unknownAuthor, t.review.history[step.kind], formatDateTime(step.at, config.timeZone)),
+          note: step.note,
+        })),
     })),
     live: versions[0]!.status === "published",
     // Without JavaScript, restoring a version of a live story comes back here first (`?restaurar=`), to confirm.
@@ -177,6 +187,12 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
                 {version.statusChange}
               </span>
             ) : null}
+            {version.review.map((step) => (
+              <span key={step.kind} className={styles.statusChange} data-testid="review-step" data-kind={step.kind}>
+                {step.text}
+                {step.note ? <span className={styles.reviewNote}> {t.review.history.note(step.note)}</span> : null}
+              </span>
+            ))}
             <span className={styles.versionTitle}>{version.title}</span>
             {version.revisionId ? (
               <span className={styles.versionActions}>

@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { formatDateTime } from "../../i18n/format.ts";
+import { t } from "../../i18n/newsroom.ts";
+import type { Database, NewsReviewEventsTable } from "../db/schema.ts";
+import type { Logger } from "../logger.server.ts";
+import type { Mailer } from "../mail/mailer.server.ts";
+
+/** A step of the review queue: sent for review, approved (published or scheduled from review), returned with a note. */
+export type ReviewEventKind = NewsReviewEventsTable["kind"];
+
+/** A review step as the history and the form show it. */
+export interface ReviewEventView {
+  kind: ReviewEventKind;
+  version: number;
+  /** Who did it: the account's name (or e-mail); null when unknown. */
+  by: string | null;
+  at: string;
+  note: string | null;
+}
+
+export function insertReviewEvent(
+  db: Kysely<Database>,
+  event: { newsId: string; version: number; kind: ReviewEventKind; actorId: string | null; note?: string | null; at: string },
+) {
+  return db
+    .insertInto("news_review_events")
+    .values({
+      id: randomUUID(),
+      news_id: event.newsId,
+      version: event.version,
+      kind: event.kind,
+      actor_id: event.actorId,
+      note: event.note ?? null,
+      created_at: event.at,
+    })
+    .execute();
+}
+
+export function deleteReviewEventsOf(db: Kysely<Database>, newsIds: readonly string[]) {
+  return db.deleteFrom("news_review_events").where("news_id", "in", newsIds).execute();
+}
+
+const nameOf = (row: { user_name: string | null; user_email: string | null }) => row.user_name?.trim() || row.user_email || null;
+
+/** A story's review steps, oldest first. */
+export async function listReviewEvents(db: Kysely<Database>, newsId: string): Promise<ReviewEventView[]> {
+  const rows = await db
+    .selectFrom("news_review_events")
+    .leftJoin("user", "user.id", "news_review_events.actor_id")
+    .select([
+      "news_review_events.kind",
+      "news_review_events.version",
+      "news_review_events.note",
+      "news_review_events.created_at",
+      "user.name as user_name",
+      "user.email as user_email",
+    ])
+    .where("news_review_events.news_id", "=", newsId)
+    .orderBy("news_review_events.version", "asc")
+    .orderBy("news_review_events.created_at", "asc")
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, version: row.version, by: nameOf(row), at: row.created_at, note: row.note }));
+}
+
+/**
+ * The note the reporter sees at the top of the form: the story's last review step, when it was a return (sending it
+ * for review again, or its approval, ends it). Null otherwise.
+ */
+export async function pendingReturn(db: Kysely<Database>, newsId: string): Promise<ReviewEventView | null> {
+  const events = await listReviewEvents(db, newsId);
+  const last = events.at(-1);
+  return last?.kind === "returned" ? last : null;
+}
+
+/** What the review queue sends by e-mail, after the save's commit. */
+export interface ReviewNotifier {
+  /** A story was sent for review: every editor and admin (but whoever sent it) gets an e-mail. */
+  submitted(newsId: string, actorId: string | null): void;
+  /** A story in review was published or scheduled (`approved`) or returned: its owner gets an e-mail. */
+  decided(newsId: string, kind: "approved" | "returned", actorId: string | null, note?: string): void;
+  /** Resolves once every e-mail asked for so far has been handed to the mailer (or failed): before closing, in tests. */
+  idle(): Promise<void>;
+}
+
+/**
+ * The review queue's e-mails, sent after the commit and never awaited by the save: a failure (the database read, the
+ * mail server) is logged and the save stands. pt-BR texts in app/i18n/newsroom.ts (t.review.mail).
+ */
+export function createReviewNotifier({
+  db,
+  mailer,
+  log,
+  site,
+  timeZone,
+}: {
+  db: Kysely<Database>;
+  mailer: Pick<Mailer, "send">;
+  log: Pick<Logger, "error">;
+  site: { name: string; url: string };
+  timeZone: string;
+}): ReviewNotifier {
+  const editLink = (id: string) => `${site.url}/edit-news/${encodeURIComponent(id)}`;
+
+  async function person(userId: string | null): Promise<{ name: string; email: string } | null> {
+    if (!userId) return null;
+    const row = await db.selectFrom("user").select(["name", "email"]).where("id", "=", userId).executeTakeFirst();
+    return row ? { name: row.name?.trim() || row.email, email: row.email } : null;
+  }
+
+  function story(id: string) {
+    return db.selectFrom("news").select(["id", "title", "status", "published_at", "owner_id"]).where("id", "=", id).executeTakeFirst();
+  }
+
+  const inFlight = new Set<Promise<void>>();
+  function background(purpose: string, newsId: string, work: () => Promise<void>) {
+    const running = work().catch((error: unknown) => log.error({ err: error, purpose, newsId }, "review mail could not be sent"));
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+  }
+
+  function send(to: string, subject: string, text: string, purpose: string, newsId: string) {
+    void mailer.send({ to, subject, text }).catch((error: unknown) => log.error({ err: error, purpose, newsId }, "review mail could not be sent"));
+  }
+
+  return {
+    async idle() {
+      while (inFlight.size) await Promise.all(inFlight);
+    },
+    submitted(newsId, actorId) {
+      background("review submitted", newsId, async () => {
+        const row = await story(newsId);
+        if (!row) return;
+        const author = (await person(actorId ?? row.owner_id))?.name ?? t.review.someone;
+        const editors = await db
+          .selectFrom("admins")
+          .innerJoin("user", "user.id", "admins.user_id")
+          .select(["user.id", "user.email"])
+          .where("admins.role", "in", ["editor", "admin"])
+          .execute();
+        for (const editor of editors) {
+          if (editor.id === actorId) continue;
+          send(
+            editor.email,
+            t.review.mail.submittedSubject(site.name, row.title),
+            t.review.mail.submittedText(row.title, author, editLink(newsId)),
+            "review submitted",
+            newsId,
+          );
+        }
+      });
+    },
+    decided(newsId, kind, actorId, note) {
+      background(`review ${kind}`, newsId, async () => {
+        const row = await story(newsId);
+        if (!row?.owner_id || row.owner_id === actorId) return;
+        const owner = await person(row.owner_id);
+        if (!owner) return;
+        const editor = (await person(actorId))?.name ?? t.review.someone;
+        const { mail } = t.review;
+        if (kind === "returned") {
+          send(
+            owner.email,
+            mail.returnedSubject(site.name, row.title),
+            mail.returnedText(row.title, editor, note ?? "", editLink(newsId)),
+            "review returned",
+            newsId,
+          );
+        } else if (row.status === "scheduled") {
+          const when = formatDateTime(row.published_at, timeZone);
+          send(
+            owner.email,
+            mail.scheduledSubject(site.name, row.title),
+            mail.scheduledText(row.title, editor, when, editLink(newsId)),
+            "review approved",
+            newsId,
+          );
+        } else {
+          const url = `${site.url}/article/${encodeURIComponent(newsId)}`;
+          send(owner.email, mail.publishedSubject(site.name, row.title), mail.publishedText(row.title, editor, url), "review approved", newsId);
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/news-return";
+import { servicesOf } from "../../.server/context.server.ts";
+import { AppError } from "../../.server/errors.ts";
+import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
+
+/**
+ * POST /api/news/:id/return ("Devolver ao repórter"): a story in review goes back to its reporter as a draft, with
+ * the editor's note (required, at most REVIEW_NOTE_MAX characters), which the reporter gets by e-mail and sees at the
+ * top of the form until they send it for review again. JSON `{ "note": "…", "version"?: n }` answers the save
+ * (`{ id, status: "draft", version, … }`); the edit page's form (urlencoded, works without JavaScript) is sent back
+ * to the edit page (`?devolvida=1`, or `?devolucao=<code>` when refused). Editors and admins only: a reporter gets
+ * 403 `role_forbidden`; a note missing or too long 400 (`note_required`, `note_too_long`, under `fields.note`); a
+ * story not in review 409 `not_in_review`; a stale `version` 409 `news_version_conflict`.
+ */
+/** GET: nothing to read here (405), once the caller is known to be an editor or admin (401 / 403 otherwise). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { log } = servicesOf(context);
+  try {
+    await requireRoleApi(request, context, handle);
+    return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { newsEditor, log } = servicesOf(context);
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const fromPage = contentType.startsWith("application/x-www-form-urlencoded");
+  const page = `/edit-news/${encodeURIComponent(params.id)}`;
+  try {
+    const viewer = await requireRoleApi(request, context, handle);
+    if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+    const { note, version } = await readReturn(request, fromPage);
+    const saved = await newsEditor.returnToReporter(params.id, note, viewer, version);
+    if (fromPage) return redirect(`${page}?devolvida=1&v=${saved.version}`, 303);
+    return Response.json(saved, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (fromPage && error instanceof AppError && error.status < 500) {
+      return redirect(`${page}?devolucao=${encodeURIComponent(error.code)}`, 303);
+    }
+    return toApiError(error, request, log);
+  }
+}
+
+async function readReturn(request: Request, fromPage: boolean): Promise<{ note: string; version: number | undefined }> {
+  let note: unknown;
+  let version: unknown;
+  if (fromPage) {
+    const form = await request.formData();
+    note = form.get("note");
+    const sent = form.get("version");
+    version = typeof sent === "string" && /^\d+$/.test(sent) ? Number(sent) : undefined;
+  } else {
+    if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+      throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
+    }
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      throw new AppError("invalid_json", t.api.invalidJson, 400);
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
+    ({ note, version } = body as { note?: unknown; version?: unknown });
+  }
+  if (note !== undefined && note !== null && typeof note !== "string") throw new AppError("invalid_field_type", t.api.fieldType("note"), 400);
+  if (version !== undefined && version !== null && !(typeof version === "number" && Number.isSafeInteger(version))) {
+    throw new AppError("invalid_field_type", t.api.fieldType("version"), 400);
+  }
+  return { note: note ?? "", version: version ?? undefined };
+}
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts): editors and admins. */
+export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });
