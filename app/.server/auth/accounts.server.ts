@@ -54,6 +54,17 @@ export async function removeStaleAccounts(auth: LazyBetterAuth, db: Kysely<Datab
     .select("id")
     .where("createdAt", "<", olderThan.toISOString() as never)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom("admins").select("admins.user_id").whereRef("admins.user_id", "=", "user.id"))))
+    // An account waiting on an invitation from the team page stays until the invitation expires.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("member_invites")
+            .select("member_invites.user_id")
+            .whereRef("member_invites.user_id", "=", "user.id")
+            .where("member_invites.expires_at", ">", new Date().toISOString()),
+        ),
+      ),
+    )
     .execute();
   for (const { id } of stale) await deleteAccount(auth, id);
   return stale.length;
