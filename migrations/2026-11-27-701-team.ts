@@ -10,7 +10,7 @@ import type { Kysely } from "kysely";
  *   the link holds (`expires_at`). ISO-8601 UTC. The row goes when the invitation is accepted or cancelled.
  * - `member_changes`: the team's log, one row per change: when (`at`), who did it (`actor_id`, and `actor_email` as
  *   it was then, kept when the account goes), to whom (`target_id`, `target_email`), what (`action`: 'invite',
- *   'accept', 'role', 'revoke', 'cancel') and the roles before and after (null where none).
+ *   'accept', 'grant' (by the command line), 'role', 'revoke', 'cancel'; `actor_id` null: the command line) and the roles before and after (null where none).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -289,9 +289,11 @@ const newsroom = {
     colActor: "Quem fez",
     colAction: "O quê",
     colTarget: "Com quem",
+    commandLine: "linha de comando (npm run admin)",
     actions: {
       invite: (role: string) => `Convidou como ${role}`,
       accept: (role: string) => `Aceitou o convite (${role})`,
+      grant: (role: string) => `Deu acesso como ${role}`,
       role: (from: string, to: string) => `Mudou o papel de ${from} para ${to}`,
       revoke: (from: string) => `Revogou o acesso (${from})`,
       cancel: () => "Cancelou o convite",

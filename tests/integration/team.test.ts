@@ -5,6 +5,7 @@ import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
+import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { INVITE_TTL_SECONDS } from "../../app/lib/limits.ts";
 import { action as teamAction, loader as teamLoader } from "../../app/routes/admin/team.tsx";
@@ -250,5 +251,25 @@ describe("papéis e revogação na equipe", () => {
     };
     expect(done.data.done).toBe(t.team.revoked);
     expect(await services.admins.roleOf(target.id)).toBeNull();
+  });
+
+  it("o que a linha de comando muda entra no mesmo registro, sem pessoa (a linha de comando)", async () => {
+    const services = await open();
+    const email = uniqueEmail("cli");
+    await runAdminCli(["create", "--email", email, "--role", "reporter", "--password", "senha-da-cli-1"], services, {
+      interactive: false,
+      ask: () => Promise.reject(new Error("sem terminal")),
+      askHidden: () => Promise.reject(new Error("sem terminal")),
+      readStdinLine: () => Promise.resolve(""),
+      warn: () => undefined,
+    });
+    await runAdminCli(["role", email, "editor"], services);
+    await runAdminCli(["revoke", email], services);
+    const log = await services.team.changes();
+    expect(log.map((change) => [change.action, change.actor, change.target, change.fromRole, change.toRole])).toEqual([
+      ["revoke", null, email, "editor", null],
+      ["role", null, email, "reporter", "editor"],
+      ["grant", null, email, null, "reporter"],
+    ]);
   });
 });

@@ -68,6 +68,20 @@ const asRole = (value: unknown): Role | null => (isRole(value) ? value : null);
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * Records a change made outside the team page (the admin command line: `actorId` null), in the same log.
+ */
+export async function recordChange(
+  db: Kysely<Database>,
+  change: { targetId: string; action: ChangeAction; fromRole: Role | null; toRole: Role | null; at?: Date },
+): Promise<void> {
+  await logChange(db, { ...change, at: (change.at ?? new Date()).toISOString(), actorId: null });
+}
+
+/** Ids that sort in the order this process wrote them (changes within one millisecond keep their order in the log). */
+let sequence = 0;
+const changeId = () => `${(sequence++ % 36 ** 6).toString(36).padStart(6, "0")}-${randomUUID()}`;
+
 async function logChange(
   db: Db,
   change: { at: string; actorId: string | null; targetId: string; action: ChangeAction; fromRole: Role | null; toRole: Role | null },
@@ -77,7 +91,7 @@ async function logChange(
   await db
     .insertInto("member_changes")
     .values({
-      id: randomUUID(),
+      id: changeId(),
       at: change.at,
       actor_id: change.actorId,
       actor_email: await emailOf(change.actorId),

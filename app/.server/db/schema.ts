@@ -72,7 +72,8 @@ export interface MemberChangesTable {
   actor_email: string | null;
   target_id: string;
   target_email: string | null;
-  action: "invite" | "accept" | "role" | "revoke" | "cancel";
+  /** 'grant': access given by the admin command line (`create`, `grant`). */
+  action: "invite" | "accept" | "grant" | "role" | "revoke" | "cancel";
   from_role: string | null;
   to_role: string | null;
 }

@@ -90,6 +90,8 @@ function describeChange(change: MemberChange): string {
       return tt.actions.invite(name(change.toRole));
     case "accept":
       return tt.actions.accept(name(change.toRole));
+    case "grant":
+      return tt.actions.grant(name(change.toRole));
     case "role":
       return tt.actions.role(name(change.fromRole), name(change.toRole));
     case "revoke":
@@ -301,7 +303,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                 {changes.map((change) => (
                   <tr key={change.id}>
                     <td>{formatWhen(change.at, timeZone)}</td>
-                    <td>{change.actor ?? "—"}</td>
+                    <td>{change.actor ?? tt.commandLine}</td>
                     <td>{describeChange(change)}</td>
                     <td>{change.target ?? "—"}</td>
                   </tr>
