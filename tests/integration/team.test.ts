@@ -145,6 +145,20 @@ describe("convites da equipe", () => {
     expect(await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() + 60_000))).toBe(0);
     expect(await services.admins.findUser(email)).toBeDefined();
 
+    // Once expired, the invitation and its account go with the next cleanup.
+    const other = uniqueEmail("vencido");
+    await services.team.invite(actorOf(admin), other, "editor");
+    const expiredUser = await services.admins.findUser(other);
+    await services.database.db
+      .updateTable("member_invites")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("user_id", "=", expiredUser!.id)
+      .execute();
+    expect(await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() + 60_000))).toBe(1);
+    expect(await services.admins.findUser(other)).toBeUndefined();
+    expect((await services.team.invites()).map((invite) => invite.email)).toEqual([email]);
+    expect(await services.database.db.selectFrom("member_invites").select("user_id").execute()).toHaveLength(1);
+
     expect((await services.team.cancelInvite(actorOf(admin), user!.id)).ok).toBe(true);
     const { token } = await latestMail(services, email);
     expect((await services.auth.resetPassword({ token: token!, newPassword: "senha-cancelada-1" })).ok).toBe(true);

@@ -66,6 +66,10 @@ export async function removeStaleAccounts(auth: LazyBetterAuth, db: Kysely<Datab
       ),
     )
     .execute();
-  for (const { id } of stale) await deleteAccount(auth, id);
+  for (const { id } of stale) {
+    await deleteAccount(auth, id);
+    // An expired invitation of the team page goes with its account.
+    await db.deleteFrom("member_invites").where("user_id", "=", id).execute();
+  }
   return stale.length;
 }
