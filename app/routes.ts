@@ -29,6 +29,8 @@ export default [
     route("redacao", "routes/admin/newsroom.tsx"),
     route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
     route("admin/security", "routes/admin/security.tsx"),
+    // The team (admins only): members, invitations, roles, revocations and their log.
+    route("equipe", "routes/admin/team.tsx"),
   ]),
 
   route("media/*", "routes/resources/media.ts"),

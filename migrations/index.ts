@@ -16,6 +16,7 @@ import * as sponsorRecords from "./2026-11-26-801-sponsor-records.ts";
 import * as newsAutosaves from "./2026-11-27-101-news-autosaves.ts";
 import * as newsroomList from "./2026-11-27-200-newsroom-list.ts";
 import * as roles from "./2026-11-27-401-roles.ts";
+import * as team from "./2026-11-27-701-team.ts";
 import * as reviewEvents from "./2026-11-27-801-review-events.ts";
 
 /**
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-101-news-autosaves": newsAutosaves,
   "2026-11-27-200-newsroom-list": newsroomList,
   "2026-11-27-401-roles": roles,
+  "2026-11-27-701-team": team,
   "2026-11-27-801-review-events": reviewEvents,
 };

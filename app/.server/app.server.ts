@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { createUploadSlots, type UploadSlots } from "./media/upload-slots.server.ts";
 import { createAdminService, type AdminService } from "./admins/admins.service.server.ts";
 import { announceFirstAdmin } from "./admins/first-admin.server.ts";
+import { createTeamService, type TeamService } from "./admins/team.server.ts";
 import { removeStaleAccounts } from "./auth/accounts.server.ts";
 import { type BetterAuthInstance, createBetterAuth, type LazyBetterAuth } from "./auth/auth.server.ts";
 import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
@@ -58,6 +59,8 @@ export interface AppServices {
   /** Built on first use (readers never load it). */
   betterAuth: LazyBetterAuth;
   admins: AdminService;
+  /** The team page (/equipe): members, invitations, role changes, revocations and their log. */
+  team: TeamService;
   auth: AuthService;
   events: EventBus;
   /** In memory, or in Redis (REDIS_URL): then `backend()` says whether Redis counts now or memory stands in. */
@@ -118,6 +121,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     reviewMail,
     betterAuth,
     admins,
+    team: createTeamService({ db: database.db, dialect: database.dialect, betterAuth, mailer, config, log }),
     auth: createAuthService({ auth: betterAuth, mailer, admins, limiter: rateLimiter, config, log }),
     rateLimiter,
     events,

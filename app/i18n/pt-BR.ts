@@ -209,6 +209,7 @@ export const t = {
     newsroom: "Redação (todas as notícias)",
     sponsors: "Gerenciar patrocinadores",
     security: "Segurança da conta",
+    team: "Equipe",
     inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
     close: "Fechar menu",

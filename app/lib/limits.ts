@@ -58,6 +58,8 @@ export function megabytes(bytes: number): number {
  * answer and no mail, so nobody fills an inbox, and the link already sent (valid 1 h) still works.
  */
 export const RESET_MAIL_INTERVAL_SECONDS = 5 * 60;
+/** How long an invitation to the team (/equipe) holds: its link sets a password once, within 72 hours. */
+export const INVITE_TTL_SECONDS = 72 * 3600;
 
 /**
  * Request bodies one client address may have arriving at the same time (forms, uploads, API writes). More are

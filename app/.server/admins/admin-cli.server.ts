@@ -5,6 +5,7 @@ import { terminal } from "../../i18n/pt-BR.ts";
 import { isRole, type Role } from "../../lib/roles.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
+import { recordChange } from "./team.server.ts";
 
 export class CliError extends Error {
   override name = "CliError";
@@ -101,6 +102,7 @@ async function grantExisting(
     if (!/^s(im)?$/i.test(answer.trim())) throw new CliError(terminal.adminCli.nothingChanged);
   }
   await services.admins.grant(user.id, role);
+  await recordChange(services.database.db, { targetId: user.id, action: "grant", fromRole: null, toRole: role });
   await clearOwnershipCheck(services.database.db, user.id);
   const ended = await services.admins.endSessions(user.id);
   return terminal.adminCli.granted(user.email, user.id, ended, roleName(role));
@@ -183,6 +185,7 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
         throw new CliError(terminal.adminCli.createFailed(detail));
       }
       await services.admins.grant(userId, role);
+      await recordChange(services.database.db, { targetId: userId, action: "grant", fromRole: null, toRole: role });
       if (!sendLink) return terminal.adminCli.created(email, userId, roleName(role));
       const sent = await services.auth.sendSetPasswordLink(email);
       return terminal.adminCli.createdLinkSent(email, userId, sent === "outbox" ? services.config.mail.outboxDir : null, roleName(role));
@@ -210,6 +213,7 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       if (current === role) return terminal.adminCli.roleUnchanged(user.email, user.id, roleName(role));
       // The role is read on every request: the change holds from the member's next click, without a new sign-in.
       await services.admins.setRole(user.id, role);
+      await recordChange(services.database.db, { targetId: user.id, action: "role", fromRole: current, toRole: role });
       return terminal.adminCli.roleChanged(user.email, user.id, roleName(current), roleName(role));
     }
     case "revoke": {
@@ -219,6 +223,7 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       if (!user) throw new CliError(terminal.adminCli.notFound(target));
       const current = await services.admins.roleOf(user.id);
       const was = await services.admins.revoke(user.id);
+      if (was) await recordChange(services.database.db, { targetId: user.id, action: "revoke", fromRole: current, toRole: null });
       return was ? terminal.adminCli.revoked(user.email, user.id, roleName(current ?? "admin")) : terminal.adminCli.wasNotAdmin(user.email, user.id);
     }
     case "list": {

@@ -54,7 +54,22 @@ export async function removeStaleAccounts(auth: LazyBetterAuth, db: Kysely<Datab
     .select("id")
     .where("createdAt", "<", olderThan.toISOString() as never)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom("admins").select("admins.user_id").whereRef("admins.user_id", "=", "user.id"))))
+    // An account waiting on an invitation from the team page stays until the invitation expires.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("member_invites")
+            .select("member_invites.user_id")
+            .whereRef("member_invites.user_id", "=", "user.id")
+            .where("member_invites.expires_at", ">", new Date().toISOString()),
+        ),
+      ),
+    )
     .execute();
-  for (const { id } of stale) await deleteAccount(auth, id);
+  for (const { id } of stale) {
+    await deleteAccount(auth, id);
+    // An expired invitation of the team page goes with its account.
+    await db.deleteFrom("member_invites").where("user_id", "=", id).execute();
+  }
   return stale.length;
 }

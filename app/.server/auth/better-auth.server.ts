@@ -5,6 +5,7 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import { t } from "../../i18n/newsroom.ts";
 import { passwordProblems } from "../../lib/password-policy.ts";
 import { markOwnershipProven } from "../admins/ownership.server.ts";
+import { acceptInvite } from "../admins/team.server.ts";
 import {
   type AuthDeps,
   AUTH_BASE_PATH,
@@ -58,10 +59,12 @@ export function buildBetterAuth({ config, db, dialect, secret, mailer, log }: Au
       },
       // Following a reset link proves the address as well as a verification link does: an account someone else
       // registered with the newsroom's address becomes its owner's, verified, with every session ended; and an
-      // account `admin create` is waiting on (ownership.server.ts) may now be granted.
+      // account `admin create` is waiting on (ownership.server.ts) may now be granted, and a pending invitation is accepted.
       async onPasswordReset({ user }) {
         await markEmailVerified(db, user.id);
         await markOwnershipProven(db, user.id);
+        // An invitation from the team page (/equipe) becomes the account's role now that its owner proved the address.
+        await acceptInvite(db, user.id);
       },
       async onExistingUserSignUp({ user }) {
         send(

@@ -21,6 +21,10 @@ export interface Database {
   /** The review queue's steps of each story: submitted, approved, returned (with the note). */
   news_review_events: NewsReviewEventsTable;
   taxonomy_terms: TaxonomyTermsTable;
+  /** Invitations to the team an admin sent from /equipe, waiting for the owner to set a password (team.server.ts). */
+  member_invites: MemberInvitesTable;
+  /** The team's log: who gave, changed or removed whose role, and when. */
+  member_changes: MemberChangesTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -42,6 +46,8 @@ export interface UserTable {
   image: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The two-factor plugin's flag (0/1, true/false on PostgreSQL; null before it ran). */
+  twoFactorEnabled: number | null;
 }
 
 export interface SessionTable {
@@ -49,6 +55,29 @@ export interface SessionTable {
   token: string;
   userId: string;
   expiresAt: string;
+  createdAt: string;
+}
+
+/** Migration 2026-11-27-701-team. */
+export interface MemberInvitesTable {
+  user_id: string;
+  role: "reporter" | "editor" | "admin";
+  invited_by: string | null;
+  invited_at: string;
+  expires_at: string;
+}
+
+export interface MemberChangesTable {
+  id: string;
+  at: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  target_id: string;
+  target_email: string | null;
+  /** 'grant': access given by the admin command line (`create`, `grant`). */
+  action: "invite" | "accept" | "grant" | "role" | "revoke" | "cancel";
+  from_role: string | null;
+  to_role: string | null;
 }
 
 export interface AppSettingsTable {

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, X } from "lucide-react";
+import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, Users, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -81,6 +81,15 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               <Link to="/redacao?situacao=em-revisao" className={styles.secondaryLink} data-testid="drawer-review">
                 <ClipboardCheck aria-hidden="true" size={18} />
                 {t.admin.inReview(reviewCount)}
+              </Link>
+            </Dialog.Close>
+          ) : null}
+          {/* Admins: the team (members, invitations, roles). */}
+          {hasRole(role, "admin") ? (
+            <Dialog.Close asChild>
+              <Link to="/equipe" className={styles.secondaryLink}>
+                <Users aria-hidden="true" size={18} />
+                {t.admin.team}
               </Link>
             </Dialog.Close>
           ) : null}

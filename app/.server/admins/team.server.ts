@@ -1,0 +1,341 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import { t } from "../../i18n/newsroom.ts";
+import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
+import { isRole, type Role } from "../../lib/roles.ts";
+import type { AppConfig } from "../config/env.server.ts";
+import type { Database, MemberChangesTable } from "../db/schema.ts";
+import type { Logger } from "../logger.server.ts";
+import type { Mailer } from "../mail/mailer.server.ts";
+import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
+import { type LazyBetterAuth, RESET_PASSWORD_PATH } from "../auth/auth.server.ts";
+import { clearOwnershipCheck, requestOwnershipProof } from "./ownership.server.ts";
+
+/**
+ * The team page (/equipe): who is in the newsroom, invitations, role changes and revocations, each logged with who
+ * did it (`member_changes`).
+ *
+ * An invitation never gives an account to whoever holds it: the role is granted only when the address's owner sets
+ * a password through the mailed link (Better Auth's reset-password token, single use, INVITE_TTL_SECONDS), which
+ * proves the address, replaces any password someone else chose and ends every session (`acceptInvite`, called
+ * from the reset hook). So inviting an address that already has an account (maybe registered by someone else) is
+ * as safe as inviting a new one, the way `npm run admin -- create` treats an existing account.
+ */
+
+export type ChangeAction = MemberChangesTable["action"];
+
+export interface TeamMember {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** The newest session's start (ISO), or null: never signed in, or every session ended. */
+  lastSignIn: string | null;
+  twoFactor: boolean;
+}
+
+export interface PendingInvite {
+  userId: string;
+  email: string;
+  role: Role;
+  invitedAt: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+export interface MemberChange {
+  id: string;
+  at: string;
+  actor: string | null;
+  target: string | null;
+  action: ChangeAction;
+  fromRole: Role | null;
+  toRole: Role | null;
+}
+
+/** Who acts on the team page (the signed-in admin). */
+export interface Actor {
+  userId: string;
+  email: string;
+}
+
+export type TeamResult = { ok: true; message: string } | { ok: false; message: string; status: number };
+
+const ok = (message: string): TeamResult => ({ ok: true, message });
+const refused = (message: string, status = 400): TeamResult => ({ ok: false, message, status });
+const iso = (value: unknown) => (value == null ? null : value instanceof Date ? value.toISOString() : String(value));
+const asRole = (value: unknown): Role | null => (isRole(value) ? value : null);
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Records a change made outside the team page (the admin command line: `actorId` null), in the same log.
+ */
+export async function recordChange(
+  db: Kysely<Database>,
+  change: { targetId: string; action: ChangeAction; fromRole: Role | null; toRole: Role | null; at?: Date },
+): Promise<void> {
+  await logChange(db, { ...change, at: (change.at ?? new Date()).toISOString(), actorId: null });
+}
+
+/** Ids that sort in the order this process wrote them (changes within one millisecond keep their order in the log). */
+let sequence = 0;
+const changeId = () => `${(sequence++ % 36 ** 6).toString(36).padStart(6, "0")}-${randomUUID()}`;
+
+async function logChange(
+  db: Db,
+  change: { at: string; actorId: string | null; targetId: string; action: ChangeAction; fromRole: Role | null; toRole: Role | null },
+): Promise<void> {
+  const emailOf = async (id: string | null) =>
+    id ? ((await db.selectFrom("user").select("email").where("id", "=", id).executeTakeFirst())?.email ?? null) : null;
+  await db
+    .insertInto("member_changes")
+    .values({
+      id: changeId(),
+      at: change.at,
+      actor_id: change.actorId,
+      actor_email: await emailOf(change.actorId),
+      target_id: change.targetId,
+      target_email: await emailOf(change.targetId),
+      action: change.action,
+      from_role: change.fromRole,
+      to_role: change.toRole,
+    })
+    .execute();
+}
+
+/**
+ * Called when a password is set through a mailed link (Better Auth's onPasswordReset): an invitation still valid
+ * for this account becomes its role (the owner just proved the address). Returns the role granted, or null.
+ */
+export async function acceptInvite(db: Kysely<Database>, userId: string, now = new Date()): Promise<Role | null> {
+  return db.transaction().execute(async (trx) => {
+    const invite = await trx.selectFrom("member_invites").selectAll().where("user_id", "=", userId).executeTakeFirst();
+    if (!invite) return null;
+    await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
+    if (invite.expires_at <= now.toISOString() || !isRole(invite.role)) return null;
+    const current = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
+    if (current) return null;
+    await trx.insertInto("admins").values({ user_id: userId, created_at: now.toISOString(), role: invite.role }).execute();
+    await trx.deleteFrom("ownership_checks").where("user_id", "=", userId).execute();
+    await logChange(trx, { at: now.toISOString(), actorId: userId, targetId: userId, action: "accept", fromRole: null, toRole: invite.role });
+    return invite.role;
+  });
+}
+
+export function createTeamService(deps: {
+  db: Kysely<Database>;
+  dialect: "sqlite" | "postgres";
+  betterAuth: LazyBetterAuth;
+  mailer: Mailer;
+  config: Pick<AppConfig, "site" | "auth">;
+  log: Logger;
+  clock?: () => Date;
+}) {
+  const { db, dialect, betterAuth, mailer, config, log, clock = () => new Date() } = deps;
+  const tt = t.team;
+  const roleName = (role: Role) => t.roles.names[role];
+
+  /**
+   * Runs `change` with every admin row locked (PostgreSQL; SQLite writes one at a time anyway), so two admins
+   * demoting each other at once cannot leave the site with none.
+   */
+  function withAdminsLocked<T>(change: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      if (dialect === "postgres") await trx.selectFrom("admins").select("user_id").where("role", "=", "admin").forUpdate().execute();
+      return change(trx);
+    });
+  }
+
+  async function otherAdmins(trx: Db, userId: string): Promise<number> {
+    const row = await trx
+      .selectFrom("admins")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("role", "=", "admin")
+      .where("user_id", "<>", userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Mails `email` a link to set a password, valid for INVITE_TTL_SECONDS and once (a reset-password token). */
+  async function sendInviteLink(userId: string, email: string, role: Role, actor: Actor): Promise<void> {
+    const context = await (await betterAuth.get()).$context;
+    const token = randomBytes(24).toString("base64url");
+    await context.internalAdapter.createVerificationValue({
+      value: userId,
+      identifier: `reset-password:${token}`,
+      expiresAt: new Date(clock().getTime() + INVITE_TTL_SECONDS * 1000),
+    });
+    const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
+    // The link is a credential: it goes in the mail only, never in a log line.
+    await mailer.send({
+      to: email,
+      subject: tt.mail.subject(config.site.name),
+      text: tt.mail.text(config.site.name, actor.email, roleName(role), url, INVITE_TTL_SECONDS / 3600),
+    });
+  }
+
+  return {
+    async members(): Promise<TeamMember[]> {
+      const rows = await db
+        .selectFrom("admins")
+        .innerJoin("user", "user.id", "admins.user_id")
+        .select(["admins.user_id", "admins.role", "admins.created_at", "user.email", "user.name", "user.twoFactorEnabled"])
+        .select((eb) =>
+          eb
+            .selectFrom("session")
+            .select((s) => s.fn.max("session.createdAt").as("at"))
+            .whereRef("session.userId", "=", "admins.user_id")
+            .as("lastSignIn"),
+        )
+        .orderBy("admins.created_at", "asc")
+        .execute();
+      return rows.map((row) => ({
+        userId: row.user_id,
+        email: row.email,
+        name: row.name,
+        role: asRole(row.role) ?? "reporter",
+        lastSignIn: iso(row.lastSignIn),
+        twoFactor: Boolean(row.twoFactorEnabled),
+      }));
+    },
+
+    async invites(): Promise<PendingInvite[]> {
+      const now = clock().toISOString();
+      const rows = await db
+        .selectFrom("member_invites")
+        .innerJoin("user", "user.id", "member_invites.user_id")
+        .select(["member_invites.user_id", "member_invites.role", "member_invites.invited_at", "member_invites.expires_at", "user.email"])
+        .orderBy("member_invites.invited_at", "desc")
+        .execute();
+      return rows.map((row) => ({
+        userId: row.user_id,
+        email: row.email,
+        role: asRole(row.role) ?? "reporter",
+        invitedAt: row.invited_at,
+        expiresAt: row.expires_at,
+        expired: row.expires_at <= now,
+      }));
+    },
+
+    /** The latest changes, newest first. */
+    async changes(limit = 50): Promise<MemberChange[]> {
+      const rows = await db.selectFrom("member_changes").selectAll().orderBy("at", "desc").orderBy("id", "desc").limit(limit).execute();
+      return rows.map((row) => ({
+        id: row.id,
+        at: row.at,
+        actor: row.actor_email ?? row.actor_id,
+        target: row.target_email ?? row.target_id,
+        action: row.action,
+        fromRole: asRole(row.from_role),
+        toRole: asRole(row.to_role),
+      }));
+    },
+
+    /**
+     * Invites `email` with `role`. A new address gets an account (verified, with a password nobody knows); an
+     * account that exists and has no role is never granted here: its owner proves the address through the link.
+     */
+    async invite(actor: Actor, rawEmail: string, role: Role): Promise<TeamResult> {
+      const email = rawEmail.trim().toLowerCase();
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) return refused(tt.invalidEmail);
+      const now = clock();
+      const existing = await db
+        .selectFrom("user")
+        .select("id")
+        .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
+        .executeTakeFirst();
+      let userId: string;
+      if (existing) {
+        const current = await db.selectFrom("admins").select("role").where("user_id", "=", existing.id).executeTakeFirst();
+        if (current && isRole(current.role)) return refused(tt.alreadyMember(email, roleName(current.role)), 409);
+        userId = existing.id;
+        // The address's owner must prove it (as `admin create` asks of an account it did not make).
+        await requestOwnershipProof(db, userId, now);
+      } else {
+        userId = await createVerifiedAccount(betterAuth, config.auth.passwordPolicy, {
+          email,
+          password: unknowablePassword(),
+          name: email.split("@")[0] ?? email,
+        });
+      }
+      const expiresAt = new Date(now.getTime() + INVITE_TTL_SECONDS * 1000).toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("member_invites")
+          .values({ user_id: userId, role, invited_by: actor.userId, invited_at: now.toISOString(), expires_at: expiresAt })
+          .onConflict((oc) =>
+            oc.column("user_id").doUpdateSet({ role, invited_by: actor.userId, invited_at: now.toISOString(), expires_at: expiresAt }),
+          )
+          .execute();
+        await logChange(trx, { at: now.toISOString(), actorId: actor.userId, targetId: userId, action: "invite", fromRole: null, toRole: role });
+      });
+      try {
+        await sendInviteLink(userId, email, role, actor);
+      } catch (error) {
+        log.error({ err: error }, "invitation mail could not be sent");
+        return refused(tt.mailFailed(email), 502);
+      }
+      return ok(tt.invited(email, roleName(role)));
+    },
+
+    /** Cancels a pending invitation (its link then sets a password but gives no role). */
+    async cancelInvite(actor: Actor, userId: string): Promise<TeamResult> {
+      const invite = await db.selectFrom("member_invites").select(["role"]).where("user_id", "=", userId).executeTakeFirst();
+      if (!invite) return refused(tt.inviteNotFound, 404);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
+        await logChange(trx, {
+          at: clock().toISOString(),
+          actorId: actor.userId,
+          targetId: userId,
+          action: "cancel",
+          fromRole: null,
+          toRole: asRole(invite.role),
+        });
+      });
+      await clearOwnershipCheck(db, userId);
+      return ok(tt.inviteCancelled);
+    },
+
+    /** Changes a member's role: never the actor's own, never the last admin's. */
+    async changeRole(actor: Actor, userId: string, role: Role): Promise<TeamResult> {
+      if (userId === actor.userId) return refused(tt.notYourself, 409);
+      return withAdminsLocked(async (trx) => {
+        const row = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
+        const current = row ? asRole(row.role) : null;
+        if (!current) return refused(tt.memberNotFound, 404);
+        if (current === role) return ok(tt.roleUnchanged(roleName(role)));
+        if (current === "admin" && (await otherAdmins(trx, userId)) === 0) return refused(tt.lastAdmin, 409);
+        await trx.updateTable("admins").set({ role }).where("user_id", "=", userId).execute();
+        await logChange(trx, { at: clock().toISOString(), actorId: actor.userId, targetId: userId, action: "role", fromRole: current, toRole: role });
+        return ok(tt.roleChanged(roleName(current), roleName(role)));
+      });
+    },
+
+    /** Removes a member's access and ends their sessions: never the actor's own, never the last admin's. */
+    async revoke(actor: Actor, userId: string): Promise<TeamResult> {
+      if (userId === actor.userId) return refused(tt.notYourself, 409);
+      return withAdminsLocked(async (trx) => {
+        const row = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
+        const current = row ? asRole(row.role) : null;
+        if (!row) return refused(tt.memberNotFound, 404);
+        if (current === "admin" && (await otherAdmins(trx, userId)) === 0) return refused(tt.lastAdmin, 409);
+        await trx.deleteFrom("admins").where("user_id", "=", userId).execute();
+        await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
+        await trx.deleteFrom("session").where("userId", "=", userId).execute();
+        await logChange(trx, {
+          at: clock().toISOString(),
+          actorId: actor.userId,
+          targetId: userId,
+          action: "revoke",
+          fromRole: current,
+          toRole: null,
+        });
+        return ok(tt.revoked);
+      });
+    },
+  };
+}
+
+export type TeamService = ReturnType<typeof createTeamService>;
