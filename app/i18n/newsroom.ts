@@ -282,6 +282,8 @@ const newsroom = {
       returnedSubject: (site: string, title: string) => `${site}: sua notícia foi devolvida — ${title}`,
       returnedText: (title: string, editor: string, note: string, url: string) =>
         `${editor} devolveu a sua notícia para ajustes:\n\n${title}\n\nNota: ${note}\n\nPara editar e enviar de novo para revisão, abra:\n${url}\n`,
+    },
+  },
   /** The team page (/equipe, admins only). */
   team: {
     pageTitle: "Equipe",
