@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Updateable } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
-import type { Database, NewsRow, NewsStatus, NewsTable } from "../db/schema.ts";
+import type { Database, NewsStatus, NewsTable } from "../db/schema.ts";
 import type { NewsStatus as WantedStatus } from "../../lib/news-view.ts";
-import { canPublish, type Role } from "../../lib/roles.ts";
+import { canPublish } from "../../lib/roles.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
 import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
@@ -15,7 +15,9 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
-import { bodyColumns, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
+import { bodyColumns, inReview, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
+import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
+import { type Actor, actorIdOf, RoleForbiddenError, requireReporterMayChange, requireReporterMayPublish } from "./news-permissions.server.ts";
 import { deleteRevisionsOf, findRevision, insertRevision, revisionOf } from "./news-revisions.server.ts";
 import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtVersion } from "./news.queries.server.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
@@ -24,7 +26,6 @@ import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import type { MergeConflict } from "../../lib/news-merge.ts";
 import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news-merge.server.ts";
 import { storyPaths } from "./story-paths.server.ts";
-import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
 import { deleteNewsAutosave } from "./news-autosave.server.ts";
 import { deleteReviewEventsOf, insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
@@ -43,47 +44,6 @@ export interface NewsEditorDeps {
   clock?: () => Date;
   /** The review queue's e-mails (sent after the commit); none when absent (scripts, some tests). */
   notify?: ReviewNotifier | undefined;
-}
-
-/**
- * Who makes a change: a newsroom member with their role (the routes pass the request's viewer), whose role decides
- * what they may do (below), or a bare user id / null for the site's own code (imports, seeds, scripts, the tests'
- * factories), which acts with every right, as before roles existed.
- */
-export type Actor = { userId: string; role: Role } | string | null;
-
-const actorIdOf = (actor: Actor) => (typeof actor === "string" || actor === null ? actor : actor.userId);
-
-/** A change the actor's role does not allow: 403 with a stable code and a pt-BR message. */
-export class RoleForbiddenError extends AppError {
-  override name = "RoleForbiddenError";
-  constructor(
-    code: "publish_forbidden" | "story_not_yours" | "story_locked" | "delete_forbidden" | "restore_forbidden" | "return_forbidden",
-    message: string,
-  ) {
-    super(code, message, 403);
-  }
-}
-
-/**
- * What a reporter may do to a story that exists: only to their own (the account that created it), and only while it
- * is a draft or in review. Editors and admins (and the site's own code) may do anything. Checked before anything of
- * the change is stored.
- */
-function requireReporterMayChange(actor: Actor, existing: Pick<NewsRow, "owner_id" | "status" | "review_requested_at">, forDelete = false) {
-  if (typeof actor !== "object" || actor === null || canPublish(actor.role)) return;
-  if (existing.owner_id !== actor.userId) throw new RoleForbiddenError("story_not_yours", t.roles.notOwnStory);
-  if (existing.status !== "draft") {
-    throw forDelete
-      ? new RoleForbiddenError("delete_forbidden", t.roles.deleteForbidden)
-      : new RoleForbiddenError("story_locked", t.roles.storyLocked);
-  }
-}
-
-/** A reporter's save may only leave the story a draft (or in review): never published, scheduled or unpublished. */
-function requireReporterMayPublish(actor: Actor, status: NewsStatus) {
-  if (typeof actor !== "object" || actor === null || canPublish(actor.role)) return;
-  if (status !== "draft") throw new RoleForbiddenError("publish_forbidden", t.roles.publishForbidden);
 }
 
 /** What a save says about publishing: the status wanted, the schedule, and the version the editor started from. */
@@ -207,9 +167,6 @@ interface ChangeRequest {
   returnNote?: string | undefined;
 }
 
-/** Whether a stored story is in review (a draft sent for review, see viewStatusOf). */
-const inReview = (row: { status: NewsStatus; review_requested_at: string | null }) => row.status === "draft" && row.review_requested_at !== null;
-
 /** The review step a save makes: sent for review, or approved (a story in review published or scheduled). */
 function reviewStepOf(
   before: { status: NewsStatus; review_requested_at: string | null } | null,
@@ -218,12 +175,6 @@ function reviewStepOf(
   if (inReview(after) && !(before && inReview(before))) return "submitted";
   if (before && inReview(before) && after.status !== "draft") return "approved";
   return null;
-}
-
-/** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
-export interface BulkResult {
-  changed: number;
-  unchanged: number;
 }
 
 /** Thrown inside a save's transaction when the row is no longer the version read (rolls everything back). */
@@ -236,6 +187,9 @@ class StaleSave extends Error {}
  * Replaced or deleted media is removed after the record is saved (a failure there is logged and left to the orphan
  * sweeper).
  */
+export type { Actor, BulkResult };
+export { RoleForbiddenError };
+
 export function createNewsEditor({ db, media, store, events, log, defaultAuthor, timeZone, clock = () => new Date(), notify }: NewsEditorDeps) {
   const columns = (input: NewsInput) => newsColumns(input, defaultAuthor);
 
@@ -624,81 +578,9 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       });
     },
 
-    /**
-     * A bulk action of the newsroom's list over `ids` (at most NEWSROOM_BULK_MAX), all or nothing: one transaction
-     * over the selected stories, with one `newsUpdated` carrying every story's paths. If any id is not a story (deleted
-     * meanwhile, made up), or one was saved by someone else between the read and the write, nothing changes and the
-     * answer says so (404 / 409). Stories already in the wanted state are left alone (no new version) and counted apart.
-     *
-     * - `publish`: drafts and scheduled stories go live now (publication date: now).
-     * - `unpublish`: published and scheduled stories become drafts (their date: now, as a draft's is).
-     * - `delete`: the stories, their revisions and (after the commit) their media go.
-     *
-     * Publish and unpublish are audited like a form's save: the version replaced becomes a revision (with its status)
-     * and the new version names who did it, so each story's history says "Ana publicou em …". A deletion takes the
-     * story's history with it (as a single delete does): it is logged with who did it and the ids.
-     */
-    async bulkAction(action: BulkAction, ids: readonly string[], actor: Actor): Promise<BulkResult> {
-      // Publishing, unpublishing and deleting anyone's stories: editors and admins only.
-      if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
-        throw new RoleForbiddenError(
-          action === "delete" ? "delete_forbidden" : "publish_forbidden",
-          action === "delete" ? t.roles.deleteForbidden : t.roles.publishForbidden,
-        );
-      }
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) throw new AppError("bulk_empty", t.newsroom.noneSelected, 400);
-      if (unique.length > NEWSROOM_BULK_MAX) throw new AppError("bulk_too_many", t.newsroom.tooMany, 400);
-      const failure = action === "delete" ? t.news.deleteFailed : t.news.updateFailed;
-      return wrapFailure("news_bulk_failed", failure, async () => {
-        const now = clock().toISOString();
-        const mediaToRemove: string[] = [];
-        const approved: string[] = [];
-        const result = await events
-          .withCommit(db, async (trx, send) => {
-            const rows = await trx.selectFrom("news").selectAll().where("id", "in", unique).execute();
-            if (rows.length !== unique.length) throw new NotFoundError("news_not_found", t.newsroom.missing(unique.length - rows.length));
-            const target: NewsStatus | null = action === "publish" ? "published" : action === "unpublish" ? "draft" : null;
-            const changing = target ? rows.filter((row) => row.status !== target) : rows;
-            if (action === "delete") {
-              await trx.deleteFrom("news_revisions").where("news_id", "in", unique).execute();
-              await deleteReviewEventsOf(trx, unique);
-              const deleted = await trx.deleteFrom("news").where("id", "in", unique).executeTakeFirst();
-              if (Number(deleted.numDeletedRows) !== unique.length) throw new StaleSave();
-              for (const row of rows) if (row.media_id) mediaToRemove.push(row.media_id);
-            } else if (changing.length > 0 && target) {
-              await trx.insertInto("news_revisions").values(changing.map(revisionOf)).execute();
-              for (const row of changing) {
-                const updated = await updateNewsAtVersion(trx, row.id, row.version, {
-                  status: target,
-                  published_at: now,
-                  review_requested_at: null,
-                  updated_at: now,
-                  updated_by: actorIdOf(actor),
-                  version: row.version + 1,
-                });
-                if (updated === 0n) throw new StaleSave();
-                // Publishing a story in review approves it (the history and the reporter's e-mail say so).
-                if (target === "published" && inReview(row)) {
-                  await insertReviewEvent(trx, { newsId: row.id, version: row.version + 1, kind: "approved", actorId: actorIdOf(actor), at: now });
-                  approved.push(row.id);
-                }
-              }
-            }
-            if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing) });
-            return { changed: changing.length, unchanged: rows.length - changing.length };
-          })
-          .catch((error: unknown) => {
-            if (error instanceof StaleSave) throw new AppError("news_version_conflict", t.newsroom.conflict, 409);
-            throw error;
-          });
-        for (const newsId of approved) notify?.decided(newsId, "approved", actorIdOf(actor));
-        if (action === "delete") {
-          log.info({ actor: actorIdOf(actor), ids: unique }, "news deleted in bulk");
-          for (const mediaId of mediaToRemove) await removeMediaQuietly(mediaId);
-        }
-        return result;
-      });
+    /** A bulk action of the newsroom's list (news-bulk.server.ts). */
+    bulkAction(action: BulkAction, ids: readonly string[], actor: Actor): Promise<BulkResult> {
+      return runBulkAction({ db, events, log, clock, notify, removeMedia: removeMediaQuietly }, action, ids, actor);
     },
 
     /**

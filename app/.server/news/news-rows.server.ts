@@ -55,6 +55,10 @@ export function newsContentColumns(content: Omit<NewsContent, "body"> & { body?:
   };
 }
 
+/** Whether a stored story is in review (a draft sent for review, see viewStatusOf). */
+export const inReview = (row: { status: NewsStatus; review_requested_at: string | null }) =>
+  row.status === "draft" && row.review_requested_at !== null;
+
 /** The status the newsroom sees: a draft sent for review is `review` (stored as 'draft', see the roles migration). */
 export function viewStatusOf(row: Pick<NewsRow, "status" | "review_requested_at">): NewsStatus {
   return row.status === "draft" && row.review_requested_at ? "review" : row.status;

@@ -1,0 +1,113 @@
+import type { Kysely } from "kysely";
+import { t } from "../../i18n/newsroom.ts";
+import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
+import type { BulkAction } from "../../lib/newsroom-query.ts";
+import { canPublish } from "../../lib/roles.ts";
+import type { Database, NewsStatus } from "../db/schema.ts";
+import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
+import type { EventBus } from "../events/event-bus.ts";
+import type { Logger } from "../logger.server.ts";
+import { type Actor, actorIdOf, RoleForbiddenError } from "./news-permissions.server.ts";
+import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "./news-review.server.ts";
+import { revisionOf } from "./news-revisions.server.ts";
+import { inReview } from "./news-rows.server.ts";
+import { updateNewsAtVersion } from "./news.queries.server.ts";
+import { storyPaths } from "./story-paths.server.ts";
+
+/** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
+export interface BulkResult {
+  changed: number;
+  unchanged: number;
+}
+
+/** What a bulk action needs of the news editor's services. */
+export interface BulkDeps {
+  db: Kysely<Database>;
+  events: Pick<EventBus, "withCommit">;
+  log: Pick<Logger, "info">;
+  clock: () => Date;
+  notify?: ReviewNotifier | undefined;
+  /** Removes a deleted story's media after the commit (a failure is logged and left to the orphan sweeper). */
+  removeMedia(mediaId: string): Promise<void>;
+}
+
+/** Thrown inside the transaction when a row is no longer the version read (rolls everything back). */
+class StaleSave extends Error {}
+
+/**
+ * A bulk action of the newsroom's list over `ids` (at most NEWSROOM_BULK_MAX), all or nothing: one transaction
+ * over the selected stories, with one `newsUpdated` carrying every story's paths. If any id is not a story (deleted
+ * meanwhile, made up), or one was saved by someone else between the read and the write, nothing changes and the
+ * answer says so (404 / 409). Stories already in the wanted state are left alone (no new version) and counted apart.
+ *
+ * - `publish`: drafts and scheduled stories go live now (publication date: now).
+ * - `unpublish`: published and scheduled stories become drafts (their date: now, as a draft's is).
+ * - `delete`: the stories, their revisions and (after the commit) their media go.
+ *
+ * Publish and unpublish are audited like a form's save: the version replaced becomes a revision (with its status)
+ * and the new version names who did it, so each story's history says "Ana publicou em …". A deletion takes the
+ * story's history with it (as a single delete does): it is logged with who did it and the ids.
+ */
+export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: readonly string[], actor: Actor): Promise<BulkResult> {
+  const { db, events, log, clock, notify } = deps;
+  // Publishing, unpublishing and deleting anyone's stories: editors and admins only.
+  if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
+    throw new RoleForbiddenError(
+      action === "delete" ? "delete_forbidden" : "publish_forbidden",
+      action === "delete" ? t.roles.deleteForbidden : t.roles.publishForbidden,
+    );
+  }
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) throw new AppError("bulk_empty", t.newsroom.noneSelected, 400);
+  if (unique.length > NEWSROOM_BULK_MAX) throw new AppError("bulk_too_many", t.newsroom.tooMany, 400);
+  const failure = action === "delete" ? t.news.deleteFailed : t.news.updateFailed;
+  return wrapFailure("news_bulk_failed", failure, async () => {
+    const now = clock().toISOString();
+    const mediaToRemove: string[] = [];
+    const approved: string[] = [];
+    const result = await events
+      .withCommit(db, async (trx, send) => {
+        const rows = await trx.selectFrom("news").selectAll().where("id", "in", unique).execute();
+        if (rows.length !== unique.length) throw new NotFoundError("news_not_found", t.newsroom.missing(unique.length - rows.length));
+        const target: NewsStatus | null = action === "publish" ? "published" : action === "unpublish" ? "draft" : null;
+        const changing = target ? rows.filter((row) => row.status !== target) : rows;
+        if (action === "delete") {
+          await trx.deleteFrom("news_revisions").where("news_id", "in", unique).execute();
+          await deleteReviewEventsOf(trx, unique);
+          const deleted = await trx.deleteFrom("news").where("id", "in", unique).executeTakeFirst();
+          if (Number(deleted.numDeletedRows) !== unique.length) throw new StaleSave();
+          for (const row of rows) if (row.media_id) mediaToRemove.push(row.media_id);
+        } else if (changing.length > 0 && target) {
+          await trx.insertInto("news_revisions").values(changing.map(revisionOf)).execute();
+          for (const row of changing) {
+            const updated = await updateNewsAtVersion(trx, row.id, row.version, {
+              status: target,
+              published_at: now,
+              review_requested_at: null,
+              updated_at: now,
+              updated_by: actorIdOf(actor),
+              version: row.version + 1,
+            });
+            if (updated === 0n) throw new StaleSave();
+            // Publishing a story in review approves it (the history and the reporter's e-mail say so).
+            if (target === "published" && inReview(row)) {
+              await insertReviewEvent(trx, { newsId: row.id, version: row.version + 1, kind: "approved", actorId: actorIdOf(actor), at: now });
+              approved.push(row.id);
+            }
+          }
+        }
+        if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing) });
+        return { changed: changing.length, unchanged: rows.length - changing.length };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof StaleSave) throw new AppError("news_version_conflict", t.newsroom.conflict, 409);
+        throw error;
+      });
+    for (const newsId of approved) notify?.decided(newsId, "approved", actorIdOf(actor));
+    if (action === "delete") {
+      log.info({ actor: actorIdOf(actor), ids: unique }, "news deleted in bulk");
+      for (const mediaId of mediaToRemove) await deps.removeMedia(mediaId);
+    }
+    return result;
+  });
+}
