@@ -241,10 +241,14 @@ describe("category and author pages use their indexes", () => {
         const name = index < 2 ? "news_category_slug_idx" : "news_author_slug_idx";
         const column = index < 2 ? "category_slug" : "author_slug";
         if (TEST_DATABASE === "postgres") {
-          expect(plan).toMatch(new RegExp(`Index (Only )?Scan( Backward)? using ${name}`));
+          // Either the readers' index (term, status, date) or the newsroom list's (term, date: migration
+          // 2026-11-27-200), whichever the planner prefers for a table this small: both give the page in order, by
+          // index, with no sort; with the newsroom's, the status is checked on the rows the index walks.
+          const other = index < 2 ? "news_category_published_at_idx" : "news_author_published_at_idx";
+          expect(plan).toMatch(new RegExp(`Index (Only )?Scan( Backward)? using (${name}|${other})`));
           expect(plan).not.toMatch(/^\s*(->\s*)?(Incremental )?Sort/m);
           if (later) expect(plan).toMatch(/Index Cond: .*ROW\(news\.published_at, news\.id\) < ROW|Index Cond: .*\(published_at, id\) < ROW/);
-          expect(plan).toMatch(/Index Cond: .*status = /);
+          expect(plan).toMatch(/(Index Cond|Filter): .*status = /);
           expect(plan).toMatch(new RegExp(`Index Cond: .*${column} = `));
         } else {
           expect(plan).toMatch(new RegExp(`SEARCH news USING (COVERING )?INDEX ${name} \\(${column}=\\?`));
