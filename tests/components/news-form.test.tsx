@@ -77,6 +77,23 @@ describe("NewsForm's states, as the server renders them", () => {
     expect(html).toContain('value="Final do estadual"');
   });
 
+  it("editing a story with a picture: the file input, hidden behind the preview, keeps a name (no label left)", () => {
+    const picture = {
+      kind: "image" as const,
+      src: "/media/a/800.jpg",
+      mimeType: "image/jpeg",
+      width: 1600,
+      height: 900,
+      srcSet: null,
+      webpSrcSet: null,
+      largeSrc: "/media/a/1600.jpg",
+    };
+    const html = render({ mode: "edit", newsId: "news-1", initial: story, publication: published, currentMedia: picture });
+    const input = /<input[^>]*type="file"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(input).toContain(`aria-label="${t.newsForm.media}: ${t.newsForm.mediaChange}"`);
+    expect(html).not.toMatch(/<label[^>]*for="[^"]*-arquivo"/);
+  });
+
   it("a draft being edited can still be saved as a draft and is not offered to unpublish", () => {
     const page = text(render({ mode: "edit", newsId: "news-1", initial: story, publication: { ...published, status: "draft" } }));
     expect(page).toContain(t.newsForm.saveDraft);

@@ -51,6 +51,9 @@ export function MediaPicker({ picked, onPick, current, onRemoveCurrent, progress
         accept="image/*,video/*"
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-erro` : undefined}
+        // With a file chosen or one already saved, the drop area (its label) gives way to the preview: the input,
+        // reached by "Trocar arquivo" or the keyboard, keeps a name of its own.
+        aria-label={picked || current ? `${t.newsForm.media}: ${t.newsForm.mediaChange}` : undefined}
         className={picked || current ? "visually-hidden" : styles.input}
         onChange={(event) => {
           const file = event.target.files?.[0];
