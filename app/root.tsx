@@ -15,6 +15,7 @@ import type { Route } from "./+types/root";
 import { servicesOf } from "./.server/context.server.ts";
 import { AdminMenuButton } from "./components/layout/admin-menu-button.tsx";
 import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
+import { SectionNav } from "./components/layout/section-nav.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { ErrorState } from "./components/ui/error-state.tsx";
@@ -139,6 +140,7 @@ function Shell({ children }: { children: React.ReactNode }) {
         {t.layout.skipToContent}
       </a>
       <SiteHeader>{isAdmin ? <AdminMenuButton /> : null}</SiteHeader>
+      <SectionNav />
       <main id="conteudo" tabIndex={-1} className="site-main">
         {children}
       </main>

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
-import { expect, openPage, t, test } from "./support/fixtures.ts";
+import { createNewsThroughApi, expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
 
 /**
@@ -96,5 +96,89 @@ test.describe("home", () => {
     await expect(newest).toHaveText(today ? /^há \d+ min$/ : /^\d{2}\/\d{2}\/\d{4}$/);
     const older = page.locator(`[data-news-id="${ids[0]}"] time`).first();
     await expect(older).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  });
+});
+
+test.describe("menu de seções", () => {
+  const menuOf = (page: Page) => page.getByRole("navigation", { name: t.layout.sectionsLabel });
+  const ORDER = [t.layout.allSections, "Futebol", "Vôlei", "Basquete", "Tênis", "Natação"];
+
+  test("no celular (375 px): 'Todas' e as seções por volume numa linha que rola de lado, sem rolar a página", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await openPage(page, site, "/");
+    const menu = menuOf(page);
+    await expect(menu.getByRole("link")).toHaveText(ORDER);
+    await expect(menu.getByRole("link", { name: t.layout.allSections })).toHaveAttribute("href", "/news-list");
+    await expect(menu.getByText(DRAFT_CATEGORY)).toHaveCount(0);
+    const list = menu.getByRole("list");
+    const sizes = await list.evaluate((element) => ({
+      scroll: element.scrollWidth,
+      client: element.clientWidth,
+      overflow: getComputedStyle(element).overflowX,
+    }));
+    expect(sizes.overflow).toBe("auto");
+    expect(sizes.scroll).toBeGreaterThan(sizes.client);
+    // One row: every link at the same height.
+    const tops = await menu.getByRole("link").evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // It really scrolls: the last section comes into view.
+    await list.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+    await expect(menu.getByRole("link", { name: "Natação" })).toBeInViewport();
+  });
+
+  test("no computador (1280 px): todas as seções à vista, sem rolagem", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openPage(page, site, "/");
+    const menu = menuOf(page);
+    await expect(menu.getByRole("link")).toHaveText(ORDER);
+    for (const name of ORDER) await expect(menu.getByRole("link", { name, exact: true })).toBeInViewport();
+    const sizes = await menu.getByRole("list").evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+    expect(sizes.scroll).toBeLessThanOrEqual(sizes.client);
+    await expect(menu.locator("[aria-current]")).toHaveCount(0);
+  });
+
+  test("marca a seção atual numa página de categoria, e 'Todas' na lista", async ({ page }) => {
+    await openPage(page, site, "/");
+    await menuOf(page).getByRole("link", { name: "Vôlei" }).click();
+    await expect(page).toHaveURL(`${site.url}/categoria/volei`);
+    await expect(menuOf(page).locator("[aria-current='page']")).toHaveText(["Vôlei"]);
+    await openPage(page, site, "/news-list");
+    await expect(menuOf(page).locator("[aria-current='page']")).toHaveText([t.layout.allSections]);
+  });
+});
+
+test.describe("menu de seções e o cache de páginas", () => {
+  test("uma categoria publicada pela primeira vez aparece no menu das páginas já guardadas", async ({ browser, launchSite }) => {
+    const fresh = await launchSite({
+      env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000" },
+      setup: async (services) => {
+        await createNews(services, { media: null, category: "Futebol", title: "Única notícia" });
+      },
+    });
+    const reader = await browser.newPage();
+    const menu = reader.getByRole("navigation", { name: t.layout.sectionsLabel });
+    for (const path of ["/", "/news-list"]) {
+      await openPage(reader, fresh, path);
+      await expect(menu.getByRole("link")).toHaveText([t.layout.allSections, "Futebol"]);
+    }
+    // The pages are in the cache now (a second request is a hit).
+    const again = await reader.request.get(`${fresh.url}/news-list`);
+    expect(again.headers()["x-page-cache"]).toBe("hit");
+
+    const adminContext = await browser.newContext();
+    await signInAsAdmin(adminContext, fresh);
+    await createNewsThroughApi(adminContext, fresh, { title: "Remo estreia no portal", category: "Remo" });
+    await adminContext.close();
+
+    for (const path of ["/", "/news-list"]) {
+      await expect
+        .poll(async () => {
+          await openPage(reader, fresh, path);
+          return menu.getByRole("link").allTextContents();
+        })
+        .toEqual([t.layout.allSections, "Futebol", "Remo"]);
+    }
+    await reader.close();
   });
 });
