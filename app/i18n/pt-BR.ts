@@ -69,6 +69,7 @@ export const t = {
     sectionMore: (name: string) => `Mais de ${name}`,
   },
   newsList: {
+    firstPage: "Primeira página",
     title: "Notícias",
     tabsLabel: "Filtrar notícias",
     tabRecent: "Recentes",

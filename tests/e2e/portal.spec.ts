@@ -182,3 +182,58 @@ test.describe("menu de seções e o cache de páginas", () => {
     await reader.close();
   });
 });
+
+test.describe("navegação", () => {
+  const back = (page: Page) => page.getByRole("banner").getByRole("link", { name: t.layout.back });
+
+  test("'←' de quem chegou de outro site (mesma aba) leva à home, não de volta ao outro site", async ({ page }) => {
+    await page.goto("about:blank");
+    await page.goto(`${site.url}/news-list`, { referer: "https://www.google.com/search?q=esporte" });
+    await page.waitForSelector("html[data-hydrated]");
+    expect(await page.evaluate(() => window.history.length)).toBeGreaterThan(1);
+    await back(page).click();
+    await expect(page).toHaveURL(`${site.url}/`);
+  });
+
+  test("'←' volta à página anterior quando ela é do site (navegação no app ou página carregada a partir dele)", async ({ page }) => {
+    await openPage(page, site, "/news-list");
+    await page.getByRole("main").getByTestId("news-card").first().getByRole("link").first().click();
+    await expect(page).toHaveURL(/\/article\//);
+    await back(page).click();
+    await expect(page).toHaveURL(`${site.url}/news-list`);
+
+    // A whole page loaded from one of ours (a same-origin referrer).
+    await openPage(page, site, "/categoria/volei");
+    await page.goto(`${site.url}/busca?q=futebol`, { referer: `${site.url}/categoria/volei` });
+    await page.waitForSelector("html[data-hydrated]");
+    await back(page).click();
+    await expect(page).toHaveURL(`${site.url}/categoria/volei`);
+  });
+
+  test("uma palavra de 300 letras na busca quebra a linha: nada rola de lado a 375 px", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await openPage(page, site, `/busca?q=${"futebolistico".repeat(24).slice(0, 300)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("futebolistico");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
+
+test.describe("sem JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a página 2 da lista leva de volta à primeira", async ({ page, launchSite }) => {
+    const many = await launchSite({
+      setup: async (services) => {
+        for (let i = 0; i < 26; i++) await createNews(services, { media: null, title: `Notícia em série ${i}` });
+      },
+    });
+    await page.goto(`${many.url}/news-list`);
+    await expect(page.getByRole("link", { name: t.newsList.firstPage })).toHaveCount(0);
+    await page.getByRole("link", { name: t.newsList.more }).click();
+    await expect(page).toHaveURL(/cursor=/);
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+    await page.getByRole("link", { name: t.newsList.firstPage }).click();
+    await expect(page).toHaveURL(`${many.url}/news-list`);
+    await expect(page.getByRole("main").getByTestId("news-card")).toHaveCount(24);
+  });
+});
