@@ -237,3 +237,15 @@ test.describe("sem JavaScript", () => {
     await expect(page.getByRole("main").getByTestId("news-card")).toHaveCount(24);
   });
 });
+
+test.describe("página de login pública", () => {
+  test("sem Google configurado: nenhum botão do Google e nenhuma dica de configuração", async ({ page }) => {
+    await openPage(page, site, "/admin/login");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("button", { name: /Google/ })).toHaveCount(0);
+    const text = await page.locator("body").innerText();
+    expect(text).not.toMatch(/GOOGLE_|CLIENT_ID|CLIENT_SECRET|defina/i);
+    // The sign-in form itself is there.
+    await expect(page.getByRole("button", { name: t.auth.signIn, exact: true })).toBeVisible();
+  });
+});
