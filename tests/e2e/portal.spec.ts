@@ -99,6 +99,22 @@ test.describe("home", () => {
   });
 });
 
+test.describe("hidratação", () => {
+  test("os tempos dos cards depois da hidratação são os do HTML do servidor (contados da hora do pedido)", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    for (const path of ["/", "/categoria/futebol", "/news-list"]) {
+      const response = await openPage(page, site, path);
+      const html = await response.text();
+      const fromServer = [...html.matchAll(/<time\b[^>]*>(.*?)<\/time>/g)].map((match) => match[1]);
+      expect(fromServer.length).toBeGreaterThan(0);
+      const hydrated = await page.getByRole("main").locator("time").allTextContents();
+      expect(hydrated).toEqual(fromServer);
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
 test.describe("menu de seções", () => {
   const menuOf = (page: Page) => page.getByRole("navigation", { name: t.layout.sectionsLabel });
   const ORDER = [t.layout.allSections, "Futebol", "Vôlei", "Basquete", "Tênis", "Natação"];
