@@ -15,6 +15,7 @@ import type { Route } from "./+types/root";
 import { servicesOf } from "./.server/context.server.ts";
 import { AdminMenuButton } from "./components/layout/admin-menu-button.tsx";
 import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
+import { SectionNav } from "./components/layout/section-nav.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { ErrorState } from "./components/ui/error-state.tsx";
@@ -58,14 +59,34 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     log.error({ err: error }, "sponsor load failed");
     sponsorsFailed = true;
   }
+  let sections: RootData["sections"] = [];
+  let sectionsFailed = false;
+  try {
+    sections = (await news.listSections()).map(({ slug, name }) => ({ slug, name }));
+  } catch (error) {
+    // The menu is left out; such a page is not cached (the next one asks again).
+    log.error({ err: error }, "section list load failed");
+    sectionsFailed = true;
+  }
   const year = currentYear(config.timeZone);
   // Editors and admins see how many stories wait for them in the drawer; a failed count shows none.
   const reviewCount = canPublish(viewer?.role) ? await news.countInReview().catch(() => null) : null;
   return data<RootData>(
-    { site: config.site, sponsors: sponsorList, year, isAdmin: Boolean(viewer?.role), role: viewer?.role ?? null, reviewCount },
+    {
+      site: config.site,
+      sponsors: sponsorList,
+      year,
+      isAdmin: Boolean(viewer?.role),
+      role: viewer?.role ?? null,
+      reviewCount,
+      sections,
+      now: new Date().toISOString(),
+    },
     // A signed-in viewer's pages are personal, and a page whose footer lost its sponsors (database unreachable) is a
     // failure: neither is cached anywhere (the page cache kept the empty footer after the database came back).
-    viewer || sponsorsFailed || hasSessionCookie(request.headers.get("Cookie")) ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined,
+    viewer || sponsorsFailed || sectionsFailed || hasSessionCookie(request.headers.get("Cookie"))
+      ? { headers: { "Cache-Control": PRIVATE_NO_STORE } }
+      : undefined,
   );
 }
 
@@ -119,6 +140,7 @@ function Shell({ children }: { children: React.ReactNode }) {
         {t.layout.skipToContent}
       </a>
       <SiteHeader>{isAdmin ? <AdminMenuButton /> : null}</SiteHeader>
+      <SectionNav />
       <main id="conteudo" tabIndex={-1} className="site-main">
         {children}
       </main>

@@ -100,9 +100,15 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
   const { redisUrl } = config.auth.rateLimit;
   const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
   const reads = createReadCounter({ db: database.db, log });
-  // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance.
+  const news = createNewsService(deps);
+  // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance; a category
+  // published for the first time (or no longer in use) must reach the section menu. Subscribed before the page cache
+  // (server/app.ts), so the pages it re-renders after the event already read the new lists.
   events.subscribe((event) => {
-    if (event === "newsUpdated" || event === "resync") reads.invalidate();
+    if (event === "newsUpdated" || event === "resync") {
+      reads.invalidate();
+      news.invalidate();
+    }
   });
   return {
     config,
@@ -112,7 +118,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     store,
     drive,
     media,
-    news: createNewsService(deps),
+    news,
     reads,
     readLimiter: createReadLimiter(),
     search: createSearchService({ ...deps, dialect: database.dialect }),

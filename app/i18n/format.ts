@@ -3,7 +3,7 @@ import { t } from "./pt-BR.ts";
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** One formatter per kind and time zone: making an Intl.DateTimeFormat costs more than rendering a page's cards. */
-function formatter(kind: "long" | "year" | "dateTime" | "time", timeZone: string): Intl.DateTimeFormat {
+function formatter(kind: "long" | "year" | "dateTime" | "time" | "day", timeZone: string): Intl.DateTimeFormat {
   const key = `${kind}|${timeZone}`;
   let cached = formatters.get(key);
   if (!cached) {
@@ -12,9 +12,11 @@ function formatter(kind: "long" | "year" | "dateTime" | "time", timeZone: string
         ? new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "long", year: "numeric", timeZone })
         : kind === "time"
           ? new Intl.DateTimeFormat("pt-BR", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone })
-          : kind === "dateTime"
-            ? new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone })
-            : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
+          : kind === "day"
+            ? new Intl.DateTimeFormat("en", { day: "2-digit", month: "2-digit", year: "numeric", timeZone })
+            : kind === "dateTime"
+              ? new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone })
+              : new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
     formatters.set(key, cached);
   }
   return cached;
@@ -52,4 +54,29 @@ export function formatTime(value: string, timeZone: string): string {
   const parts = formatter("time", timeZone).formatToParts(date);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
   return `${get("hour")}:${get("minute")}`;
+}
+
+/** The calendar day of `date` on the site's clock, "25/11/2026" (digits only, the same in every ICU build). */
+function dayOf(date: Date, timeZone: string): string {
+  const parts = formatter("day", timeZone).formatToParts(date);
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
+  return `${get("day")}/${get("month")}/${get("year")}`;
+}
+
+/**
+ * A card's time: relative when published today on the site's clock ("agora", "há 5 min", "há 2 h"), the date
+ * otherwise ("25/11/2026"). `now` is the time of the request the page was rendered for (the root loader's), so the
+ * server's HTML and the hydrated page say the same thing.
+ */
+export function formatCardTime(value: string, now: string, timeZone: string): string {
+  const date = new Date(value);
+  const at = new Date(now);
+  if (Number.isNaN(date.getTime())) return value;
+  const day = dayOf(date, timeZone);
+  const elapsed = at.getTime() - date.getTime();
+  if (Number.isNaN(at.getTime()) || elapsed < 0 || day !== dayOf(at, timeZone)) return day;
+  const minutes = Math.floor(elapsed / 60_000);
+  if (minutes < 1) return t.formats.justNow;
+  if (minutes < 60) return t.formats.minutesAgo(minutes);
+  return t.formats.hoursAgo(Math.floor(minutes / 60));
 }

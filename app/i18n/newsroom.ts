@@ -513,7 +513,8 @@ const newsroom = {
     title: "Acesso Administrativo",
     note: "Apenas administradores autorizados podem fazer login",
     google: "Entrar com Google",
-    googleUnavailable: "Login com Google indisponível neste servidor: defina GOOGLE_CLIENT_ID e GOOGLE_CLIENT_SECRET para ativá-lo.",
+    /** A Google sign-in asked for on a server without it (the button is not shown then): no configuration hint. */
+    googleUnavailable: "O login com Google não está disponível. Entre com e-mail e senha.",
     or: "ou",
     email: "E-mail",
     password: "Senha",

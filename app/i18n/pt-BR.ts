@@ -10,6 +10,8 @@ export const t = {
   layout: {
     back: "Voltar",
     home: "Página inicial",
+    sectionsLabel: "Seções",
+    allSections: "Todas",
     scrollToTop: "Voltar ao topo",
     skipToContent: "Pular para o conteúdo",
   },
@@ -60,9 +62,14 @@ export const t = {
     noHighlights: "Nenhum destaque no momento",
     moreHighlightsSoon: "Mais destaques em breve",
     adLabel: "Publicidade",
+    /** The two ad spaces' accessible names (two landmarks must not share one). */
+    adLabelTop: "Publicidade (topo)",
+    adLabelBottom: "Publicidade (rodapé)",
     adText: "Espaço reservado para anunciantes",
+    sectionMore: (name: string) => `Mais de ${name}`,
   },
   newsList: {
+    firstPage: "Primeira página",
     title: "Notícias",
     tabsLabel: "Filtrar notícias",
     tabRecent: "Recentes",
@@ -277,6 +284,10 @@ export const t = {
   formats: {
     /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
     dateTime: (date: string, time: string) => `${date} às ${time}`,
+    /** A card's time when it was published today: "agora", "há 5 min", "há 2 h". */
+    justNow: "agora",
+    minutesAgo: (minutes: number) => `há ${minutes} min`,
+    hoursAgo: (hours: number) => `há ${hours} h`,
   },
 } as const;
 

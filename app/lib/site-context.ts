@@ -27,6 +27,16 @@ export interface RootData {
   role: Role | null;
   /** Editors and admins: how many stories are in review (null for everyone else, or when the count failed). */
   reviewCount: number | null;
+  /**
+   * The categories with published news, most news first (the section menu): served from memory on the server until
+   * the news change, so every page carries it at no cost.
+   */
+  sections: Array<{ slug: string; name: string }>;
+  /**
+   * When this page's data was made (ISO, the server's clock): the cards' relative times ("há 2 h") are counted from
+   * it, on the server and again on hydration, so both render the same text.
+   */
+  now: string;
 }
 
 /** The root loader's data (site configuration and sponsors), available to every route. */

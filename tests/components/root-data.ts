@@ -14,5 +14,5 @@ export const SITE: RootData["site"] = {
 
 /** The root route's data for a reader (`role` null) or a newsroom member of `role`. */
 export function rootData(role: Role | null): RootData {
-  return { site: SITE, sponsors: [], year: 2026, isAdmin: role !== null, role, reviewCount: null };
+  return { site: SITE, sponsors: [], year: 2026, isAdmin: role !== null, role, reviewCount: null, sections: [], now: "2026-11-26T12:00:00.000Z" };
 }

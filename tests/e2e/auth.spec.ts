@@ -96,18 +96,16 @@ async function sessionRows(site: RunningSite, userId: string): Promise<number> {
 // ---------------------------------------------------------------------------------------- the login screen
 
 test.describe("tela de login", () => {
-  test("todos os textos, palavra por palavra; Google desativado com a explicação", async ({ page, authSite }) => {
+  test("todos os textos, palavra por palavra; sem Google configurado, nem botão nem explicação", async ({ page, authSite }) => {
     const response = await openPage(page, authSite, "/admin/login");
     expect(response.status()).toBe(200);
     await expect(page).toHaveTitle(`${t.auth.title} | Esporte em Foco`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acesso Administrativo");
     await expect(page.getByText("Apenas administradores autorizados podem fazer login", { exact: true })).toBeVisible();
 
-    const google = page.getByRole("button", { name: "Entrar com Google", exact: true });
-    await expect(google).toBeVisible();
-    await expect(google).toBeDisabled();
-    await expect(google).toHaveAccessibleDescription(t.auth.googleUnavailable);
-    await expect(page.getByText(t.auth.googleUnavailable, { exact: true })).toBeVisible();
+    // Google sign-in is not configured on this server: no button, and no word of how to configure it.
+    await expect(page.getByRole("button", { name: "Entrar com Google", exact: true })).toHaveCount(0);
+    await expect(page.getByText(/GOOGLE_CLIENT/)).toHaveCount(0);
 
     const form = loginForm(page);
     await expect(form.getByLabel("E-mail", { exact: true })).toHaveAttribute("type", "email");

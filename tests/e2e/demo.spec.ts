@@ -9,7 +9,11 @@ test.describe("conteúdo de demonstração", () => {
     await openPage(page, demoSite, "/");
     await expect(page.getByTestId("placeholder-card")).toHaveCount(0);
     const cards = page.getByTestId("news-card");
-    await expect(cards).toHaveCount(6);
+    // 3 recent and 3 highlights, then the section blocks with what is left of their newest (Futebol's and
+    // Automobilismo's): eight of the ten demo stories, none twice.
+    await expect(cards).toHaveCount(8);
+    const shown = await cards.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-news-id")));
+    expect(new Set(shown).size).toBe(shown.length);
 
     // The main card's picture: stored media with responsive variants in WebP (the demo's originals are WebP, so the
     // variants are too and no separate <source> is needed).

@@ -445,7 +445,7 @@ describe("media", () => {
       credit: null,
     });
     const home = await services.news.getHome();
-    expect(home.highlights.find((item) => item.id === "Kx7vQ2mN9pLr4TsW8yZa")?.media?.external).toBe(true);
+    expect([...home.recent, ...home.highlights].find((item) => item.id === "Kx7vQ2mN9pLr4TsW8yZa")?.media?.external).toBe(true);
     const [sponsor] = await services.sponsors.listSponsors();
     expect(sponsor?.image).toMatchObject({
       external: true,

@@ -233,7 +233,10 @@ describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes",
     }
   });
 
-  it("the home's two queries read news through an index, without sorting in a temporary B-tree", async () => {
+  it("the home's queries read news through an index, without sorting in a temporary B-tree", async () => {
+    // The section list (a count per category) is read once per change to the news and kept in memory, not once per
+    // page: it is not one of the home's per-render queries, so it is loaded before the plans are recorded.
+    await services.news.listSections();
     const plans = await planOf(() => services.news.getHome());
     expect(plans.length).toBeGreaterThan(0);
     for (const plan of plans) {
@@ -266,6 +269,8 @@ describe.runIf(TEST_DATABASE === "postgres")("listing queries use the indexes on
       for (let i = 0; i < 5; i++) await createNews(services, { media: null, isHighlighted: i % 2 === 0 });
       // (The sponsor list, a few dozen rows read whole, is sorted in memory by PostgreSQL's choice; its index is
       // checked to exist below.)
+      // The section list is read once per change and kept in memory (not a per-page query): loaded before.
+      await services.news.listSections();
       const runs: Array<() => Promise<unknown>> = [() => services.news.getHome()];
       for (const highlightedOnly of [false, true]) {
         const first = await services.news.listNewsPage({ limit: 2, highlightedOnly });

@@ -298,7 +298,7 @@ describe("getNews", () => {
 describe("getHome", () => {
   it("gives empty blocks on an empty database", async () => {
     const services = await open();
-    expect(await services.news.getHome()).toEqual({ recent: [], highlights: [] });
+    expect(await services.news.getHome()).toEqual({ recent: [], highlights: [], sections: [] });
   });
 
   it("recent holds the 3 newest news", async () => {
@@ -309,14 +309,14 @@ describe("getHome", () => {
     expect(home.recent).toEqual((await listAllNews(services)).slice(0, 3));
   });
 
-  // Six news, index 0 the oldest, 5 the newest. Highlights: highlighted ones newest first, then the others in
-  // list order (newest first), up to 3.
+  // Six news, index 0 the oldest, 5 the newest; the 3 newest are the recent block. Highlights: without those, the
+  // highlighted ones newest first, then the others in list order (newest first), up to 3.
   it.each([
-    { highlighted: [], expected: [5, 4, 3] },
-    { highlighted: [1], expected: [1, 5, 4] },
-    { highlighted: [0, 3], expected: [3, 0, 5] },
-    { highlighted: [1, 2, 4], expected: [4, 2, 1] },
-    { highlighted: [0, 1, 2, 3, 5], expected: [5, 3, 2] },
+    { highlighted: [], expected: [2, 1, 0] },
+    { highlighted: [1], expected: [1, 2, 0] },
+    { highlighted: [0, 3], expected: [0, 2, 1] },
+    { highlighted: [1, 2, 4], expected: [2, 1, 0] },
+    { highlighted: [0, 1, 2, 3, 5], expected: [2, 1, 0] },
   ])("highlights with $highlighted highlighted: $expected", async ({ highlighted, expected }) => {
     const services = await open();
     const created = await seedNews(services, 6, highlighted);
@@ -326,20 +326,85 @@ describe("getHome", () => {
     expect(ids(home.recent)).toEqual([created[5], created[4], created[3]]);
   });
 
-  it("with fewer than 3 news, both blocks hold all of them", async () => {
+  it("with 3 news or fewer, the recent block holds them and nothing repeats them below", async () => {
     const services = await open();
     const [older, newer] = await seedNews(services, 2, [0]);
     const home = await services.news.getHome();
     expect(ids(home.recent)).toEqual([newer, older]);
-    expect(ids(home.highlights)).toEqual([older, newer]);
+    expect(home.highlights).toEqual([]);
+    expect(home.sections).toEqual([]);
   });
 
-  it("with one news item, both blocks hold it", async () => {
+  it("shows no story twice: recent, highlights, then the newest 4 of each top section by volume (at most 4)", async () => {
     const services = await open();
-    const [only] = await seedNews(services, 1);
+    // Volumes: Futebol 7, Vôlei 5, Basquete 4, Tênis 3, Natação 2 (the fifth is not a block), Judô 1 (highlighted).
+    const plan = [
+      ...Array.from({ length: 7 }, () => "Futebol"),
+      ...Array.from({ length: 5 }, () => "Vôlei"),
+      ...Array.from({ length: 4 }, () => "Basquete"),
+      ...Array.from({ length: 3 }, () => "Tênis"),
+      "Natação",
+      "Natação",
+      "Judô",
+    ];
+    const created: Array<{ id: string; category: string }> = [];
+    for (const [i, category] of plan.entries()) {
+      const id = await createNews(services, { media: null, createdAt: at(i), category, isHighlighted: category === "Judô", title: `N ${i}` });
+      created.push({ id, category });
+    }
     const home = await services.news.getHome();
-    expect(ids(home.recent)).toEqual([only]);
-    expect(ids(home.highlights)).toEqual([only]);
+    const all = [...ids(home.recent), ...ids(home.highlights), ...home.sections.flatMap((section) => ids(section.items))];
+    expect(new Set(all).size).toBe(all.length);
+    // The newest three: Judô (21) and both Natação (20, 19); the highlight (Judô) is already shown, so the next
+    // newest fill the highlights: Tênis 18, 17, 16.
+    expect(ids(home.recent)).toEqual([created[21]!.id, created[20]!.id, created[19]!.id]);
+    expect(ids(home.highlights)).toEqual([created[18]!.id, created[17]!.id, created[16]!.id]);
+    // Tênis is a top section but every story of it is above: its block is dropped.
+    expect(home.sections.map((section) => section.name)).toEqual(["Futebol", "Vôlei", "Basquete"]);
+    expect(home.sections.map((section) => section.slug)).toEqual(["futebol", "volei", "basquete"]);
+    const newestOf = (category: string) =>
+      created
+        .filter((item) => item.category === category)
+        .map((item) => item.id)
+        .reverse()
+        .slice(0, 4);
+    expect(ids(home.sections[0]!.items)).toEqual(newestOf("Futebol"));
+    expect(ids(home.sections[1]!.items)).toEqual(newestOf("Vôlei"));
+    expect(ids(home.sections[2]!.items)).toEqual(newestOf("Basquete"));
+  });
+});
+
+describe("listSections", () => {
+  it("lists the categories with published news, most first, never one only drafts or scheduled news use", async () => {
+    const services = await open();
+    await createNews(services, { media: null, category: "Vôlei" });
+    await createNews(services, { media: null, category: "Futebol" });
+    await createNews(services, { media: null, category: "Futebol" });
+    await createNews(services, { media: null, category: "Basquete" });
+    const embargoed = await createNews(services, { media: null, category: "Fórmula 1" });
+    const scheduled = await createNews(services, { media: null, category: "Ciclismo" });
+    const db = services.database.db;
+    await db.updateTable("news").set({ status: "draft" }).where("id", "=", embargoed).execute();
+    await db.updateTable("news").set({ status: "scheduled" }).where("id", "=", scheduled).execute();
+    services.news.invalidate();
+    expect(await services.news.listSections()).toEqual([
+      { slug: "futebol", name: "Futebol", count: 2 },
+      { slug: "basquete", name: "Basquete", count: 1 },
+      { slug: "volei", name: "Vôlei", count: 1 },
+    ]);
+  });
+
+  it("is kept until the news change, then asked again (a category published for the first time appears)", async () => {
+    const services = await open();
+    const draft = await createNews(services, { media: null, category: "Remo" });
+    await services.database.db.updateTable("news").set({ status: "draft" }).where("id", "=", draft).execute();
+    services.news.invalidate();
+    expect(await services.news.listSections()).toEqual([]);
+    await services.database.db.updateTable("news").set({ status: "published" }).where("id", "=", draft).execute();
+    // Not yet: the list is served from memory until the event.
+    expect(await services.news.listSections()).toEqual([]);
+    await services.events.publish("newsUpdated", {});
+    await expect.poll(() => services.news.listSections()).toEqual([{ slug: "remo", name: "Remo", count: 1 }]);
   });
 });
 
@@ -393,6 +458,8 @@ describe("query count", () => {
     await createNews(services, { media: "video", createdAt: at(1) });
     await createNews(services, { media: null, createdAt: at(2) });
 
+    // The section list is kept in memory between changes: forgotten here so both counts include it.
+    services.news.invalidate();
     const homeWith3 = await countQueries(counter, () => services.news.getHome());
     const articleWith3 = await countQueries(counter, () => services.news.getNews(first));
     const listWith3 = await countQueries(counter, () => services.news.listNewsPage({ limit: 24 }));
@@ -402,6 +469,7 @@ describe("query count", () => {
     }
     expect((await listAllNews(services)).length).toBe(60);
 
+    services.news.invalidate();
     const homeWith60 = await countQueries(counter, () => services.news.getHome());
     const articleWith60 = await countQueries(counter, () => services.news.getNews(first));
     const firstPage = await services.news.listNewsPage({ limit: 24 });
@@ -409,7 +477,9 @@ describe("query count", () => {
     const laterPageWith60 = await countQueries(counter, () => services.news.listNewsPage({ limit: 24, cursor: firstPage.nextCursor }));
 
     expect(homeWith3).toBeGreaterThan(0);
-    expect(homeWith3).toBeLessThanOrEqual(2);
+    // Recent, the section list (counts, then names), highlights, and one per section block (one category here):
+    // never one per story.
+    expect(homeWith3).toBeLessThanOrEqual(5);
     expect(homeWith60).toBe(homeWith3);
     expect(articleWith3).toBe(1);
     expect(articleWith60).toBe(articleWith3);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatLongDate } from "../../app/i18n/format.ts";
+import { formatCardTime, formatLongDate } from "../../app/i18n/format.ts";
 
 describe("formatLongDate", () => {
   it("shows a creation date in long pt-BR form", () => {
@@ -29,5 +29,30 @@ describe("formatLongDate", () => {
     expect(formatLongDate(undefined, "America/Sao_Paulo")).toBe("Data não disponível");
     expect(formatLongDate("", "America/Sao_Paulo")).toBe("Data não disponível");
     expect(formatLongDate("   ", "America/Sao_Paulo")).toBe("Data não disponível");
+  });
+});
+
+describe("formatCardTime", () => {
+  const SP = "America/Sao_Paulo";
+  // 15:00 in São Paulo on 26 November 2026.
+  const now = "2026-11-26T18:00:00.000Z";
+
+  it("is relative for a story published today on the site's clock", () => {
+    expect(formatCardTime("2026-11-26T17:59:40.000Z", now, SP)).toBe("agora");
+    expect(formatCardTime("2026-11-26T17:55:00.000Z", now, SP)).toBe("há 5 min");
+    expect(formatCardTime("2026-11-26T15:30:00.000Z", now, SP)).toBe("há 2 h");
+    // 00:10 in São Paulo: still today there.
+    expect(formatCardTime("2026-11-26T03:10:00.000Z", now, SP)).toBe("há 14 h");
+  });
+
+  it("is the date for an earlier day on the site's clock, even when it is the same day in UTC", () => {
+    // 23:50 on the 25th in São Paulo (02:50 UTC on the 26th).
+    expect(formatCardTime("2026-11-26T02:50:00.000Z", now, SP)).toBe("25/11/2026");
+    expect(formatCardTime("2026-01-05T12:00:00.000Z", now, SP)).toBe("05/01/2026");
+  });
+
+  it("shows the date for a time after `now` (a clock difference) and the value as is when it is not a date", () => {
+    expect(formatCardTime("2026-11-26T18:30:00.000Z", now, SP)).toBe("26/11/2026");
+    expect(formatCardTime("ontem", now, SP)).toBe("ontem");
   });
 });

@@ -6,6 +6,8 @@ import { type AuthFailure, type AuthResult, type AuthServiceDeps, admitOnlyAdmin
 /** Who is signed in, signing in with a password or with Google, and signing out. */
 export function createSignInFlow(deps: AuthServiceDeps) {
   const { auth, admins, limiter, config, log } = deps;
+  // How to turn Google sign-in on is for whoever runs the server, not for the public sign-in page: said here, once.
+  if (!config.auth.google) log.info("Google sign-in is off: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to turn it on");
   const { rateLimit } = config.auth;
 
   /**
@@ -105,7 +107,10 @@ export function createSignInFlow(deps: AuthServiceDeps) {
 
     /** Starts the OpenID Connect redirect flow; the browser comes back through /api/auth/callback/google. */
     async startGoogleSignIn(input: { redirectTo: string; headers: Headers }): Promise<{ url: string; headers: Headers } | AuthFailure> {
-      if (!config.auth.google) return { ok: false, code: "google_disabled", message: t.auth.googleUnavailable, status: 400 };
+      if (!config.auth.google) {
+        log.warn("a Google sign-in was asked for, but GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not set");
+        return { ok: false, code: "google_disabled", message: t.auth.googleUnavailable, status: 400 };
+      }
       try {
         const started = await (await auth.get()).api.signInSocial({
           body: {

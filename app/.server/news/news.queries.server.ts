@@ -101,14 +101,17 @@ export function findRecentNews(db: Kysely<Database>, limit: number) {
  * Highlighted published news first (newest first), then the other published news in list order: exactly the home's
  * rule "up to N highlights, filled with other news not already chosen", in one query.
  */
-export function findHighlightsFilled(db: Kysely<Database>, limit: number) {
-  return selectNewsWithMedia(db)
-    .where("news.status", "=", "published")
-    .orderBy("news.is_highlighted", "desc")
-    .orderBy("news.published_at", "desc")
-    .orderBy("news.id", "desc")
-    .limit(limit)
-    .execute();
+export function findHighlightsFilled(db: Kysely<Database>, limit: number, excludeIds: readonly string[] = []) {
+  let query = selectNewsWithMedia(db).where("news.status", "=", "published");
+  if (excludeIds.length > 0) query = query.where("news.id", "not in", excludeIds);
+  return query.orderBy("news.is_highlighted", "desc").orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
+}
+
+/** The newest `limit` published news of one category, without the ones in `excludeIds` (shown higher on the home). */
+export function findRecentInCategory(db: Kysely<Database>, categorySlug: string, limit: number, excludeIds: readonly string[]) {
+  let query = selectNewsWithMedia(db).where("news.category_slug", "=", categorySlug).where("news.status", "=", "published");
+  if (excludeIds.length > 0) query = query.where("news.id", "not in", excludeIds);
+  return query.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 
 /** The published news with these ids, with their media and full text, in no particular order. */

@@ -4,14 +4,41 @@ import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { findHighlightsFilled, findNewsById, findNewsPage, findRecentNews, type NewsWithMediaRow, countInReview } from "./news.queries.server.ts";
+import {
+  countInReview,
+  findHighlightsFilled,
+  findNewsById,
+  findNewsPage,
+  findRecentInCategory,
+  findRecentNews,
+  type NewsWithMediaRow,
+} from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
-import { findTermName, listCategoryNames, type TermKind } from "./taxonomy.server.ts";
+import { findTermName, listCategoryNames, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
 export const HOME_RECENT_COUNT = 3;
 export const HOME_HIGHLIGHT_COUNT = 3;
+/** The home's blocks per section: the top sections by volume, and the newest news of each. */
+export const HOME_SECTION_BLOCKS = 4;
+export const HOME_SECTION_COUNT = 4;
+
+/** A category readers can reach (the section menu): slug, shown name, published news. */
+export type Section = SectionRow;
+
+/** One of the home's section blocks: a category and its newest news not already shown higher on the page. */
+export interface HomeSection {
+  slug: string;
+  name: string;
+  items: NewsSummary[];
+}
+
+export interface HomeNews {
+  recent: NewsSummary[];
+  highlights: NewsSummary[];
+  sections: HomeSection[];
+}
 
 export interface NewsPageRequest {
   /** Opaque cursor from a previous page's `nextCursor`; none for the first page. */
@@ -39,6 +66,22 @@ export interface NewsServiceDeps {
 
 export function createNewsService({ db, store }: NewsServiceDeps) {
   const toSummary = (row: NewsWithMediaRow) => toNewsSummary(row, store);
+  // The section list is on every reader page: kept in memory until the news change (`invalidate`, on the event bus).
+  let sections: { generation: number; list: Promise<Section[]> } | null = null;
+  let generation = 0;
+
+  function listSections(): Promise<Section[]> {
+    if (!sections || sections.generation !== generation) {
+      const list = listSectionsByVolume(db);
+      const entry = { generation, list };
+      sections = entry;
+      // A failed query is not kept: the next page asks again.
+      list.catch(() => {
+        if (sections === entry) sections = null;
+      });
+    }
+    return sections.list;
+  }
 
   return {
     /**
@@ -75,11 +118,39 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
       return wrapFailure("news_list_failed", t.news.listFailed, () => listCategoryNames(db));
     },
 
-    /** The home's two blocks, in two queries whatever the number of news. */
-    getHome(): Promise<{ recent: NewsSummary[]; highlights: NewsSummary[] }> {
+    /**
+     * The categories with published news, most news first: the section menu. Served from memory until the next
+     * change to the news (`invalidate`).
+     */
+    listSections(): Promise<Section[]> {
+      return wrapFailure("news_list_failed", t.news.listFailed, listSections);
+    },
+
+    /** The news changed (published, unpublished, recategorised…): the next `listSections` asks the database again. */
+    invalidate(): void {
+      generation++;
+    },
+
+    /**
+     * The home's blocks without repeats: the newest news, then the highlights (filled with other news) without
+     * those, then the newest of each top section without anything already shown. A section left empty is dropped.
+     */
+    getHome(): Promise<HomeNews> {
       return wrapFailure("news_list_failed", t.news.listFailed, async () => {
-        const [recent, highlights] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT)]);
-        return { recent: recent.map(toSummary), highlights: highlights.map(toSummary) };
+        const [recentRows, sectionList] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), listSections()]);
+        const shown = recentRows.map((row) => row.id);
+        const highlightRows = await findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT, shown);
+        shown.push(...highlightRows.map((row) => row.id));
+        // A story has one category: the section blocks cannot repeat one another, only the blocks above.
+        const top = sectionList.slice(0, HOME_SECTION_BLOCKS);
+        const sectionRows = await Promise.all(top.map((section) => findRecentInCategory(db, section.slug, HOME_SECTION_COUNT, shown)));
+        return {
+          recent: recentRows.map(toSummary),
+          highlights: highlightRows.map(toSummary),
+          sections: top
+            .map((section, index) => ({ slug: section.slug, name: section.name, items: (sectionRows[index] ?? []).map(toSummary) }))
+            .filter((section) => section.items.length > 0),
+        };
       });
     },
 

@@ -108,3 +108,44 @@ export async function listTermsInUse(db: Kysely<Database>): Promise<Array<{ kind
     .execute();
   return rows;
 }
+
+/** A category readers can reach: its slug, its shown name and how many published news it has. */
+export interface SectionRow {
+  slug: string;
+  name: string;
+  count: number;
+}
+
+/**
+ * The categories with published news, most news first (ties by name): the section menu and the home's section
+ * blocks. Only published news count, as on the term pages: a category only drafts or scheduled news use is never
+ * named to readers (it would confirm an embargoed story).
+ */
+export async function listSectionsByVolume(db: Kysely<Database>): Promise<SectionRow[]> {
+  // Counted on the (category_slug, status, …) index, grouped in its order; then the shown names of those slugs.
+  const counts = await db
+    .selectFrom("news")
+    .select((eb) => ["news.category_slug", eb.fn.countAll<number | string>().as("n")])
+    .where("news.status", "=", "published")
+    .where("news.category_slug", "!=", "")
+    .groupBy("news.category_slug")
+    .execute();
+  if (counts.length === 0) return [];
+  const names = new Map<string, string>();
+  const slugs = counts.map((row) => row.category_slug);
+  for (let i = 0; i < slugs.length; i += 500) {
+    const rows = await db
+      .selectFrom("taxonomy_terms")
+      .select(["slug", "name"])
+      .where("kind", "=", "category")
+      .where("slug", "in", slugs.slice(i, i + 500))
+      .execute();
+    for (const row of rows) names.set(row.slug, row.name);
+  }
+  return counts
+    .flatMap((row) => {
+      const name = names.get(row.category_slug);
+      return name === undefined ? [] : [{ slug: row.category_slug, name, count: Number(row.n) }];
+    })
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name, "pt-BR"));
+}

@@ -5,6 +5,23 @@ import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./site-header.module.css";
 
+/**
+ * Whether the history entry before this one is a page of this site: a navigation inside the app (React Router's
+ * history state counts its entries from the first page loaded: above 0, there is one of ours behind), or a page
+ * loaded from one of ours (same-origin referrer, with an entry to go back to). A reader who came from a search
+ * engine or another site, or opened the page in a new tab, goes to the home page instead of leaving the site.
+ */
+function previousPageIsOurs(): boolean {
+  const index = (window.history.state as { idx?: unknown } | null)?.idx;
+  if (typeof index === "number" && index > 0) return true;
+  if (window.history.length <= 1 || !document.referrer) return false;
+  try {
+    return new URL(document.referrer).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
 export function SiteHeader({ children }: { children?: React.ReactNode }) {
   const { site } = useRootData();
   const navigate = useNavigate();
@@ -12,17 +29,16 @@ export function SiteHeader({ children }: { children?: React.ReactNode }) {
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
-        {/* A link to the home page without JavaScript; with it, the browser's history back. */}
+        {/* A link to the home page without JavaScript; with it, back only when the previous page is ours. */}
         <a
           href="/"
           className={styles.back}
           aria-label={t.layout.back}
           title={t.layout.back}
           onClick={(event) => {
-            if (window.history.length > 1) {
-              event.preventDefault();
-              navigate(-1);
-            }
+            event.preventDefault();
+            if (previousPageIsOurs()) navigate(-1);
+            else navigate("/");
           }}
         >
           <ArrowLeft aria-hidden="true" size={24} />

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
+import { formatCardTime } from "../../i18n/format.ts";
 import { imageAlt } from "../../lib/media-view.ts";
+import { useRootData } from "../../lib/site-context.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
@@ -47,6 +49,7 @@ export function NewsCard({
   extra,
 }: NewsCardProps) {
   const Heading = headingLevel;
+  const { now, site } = useRootData();
   // The title's link covers the whole card (its ::after); the category badge is a link of its own above it. The
   // badges come after the title in the document (so the article link is the card's first) and are drawn first.
   return (
@@ -63,6 +66,9 @@ export function NewsCard({
         <p className={styles.subtitle}>{subtitleContent ?? news.subtitle}</p>
         {extra ? <p className={styles.extra}>{extra}</p> : null}
         <span className={styles.badges}>
+          <time dateTime={news.publishedAt} className={styles.time}>
+            {formatCardTime(news.publishedAt, now, site.timeZone)}
+          </time>
           <CategoryBadge category={news.category} slug={news.categorySlug} className={styles.badgeLink} />
           {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
         </span>

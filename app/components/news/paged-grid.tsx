@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Banner } from "../admin/banner.tsx";
 import { DeleteNewsButton } from "../admin/lazy-delete-news-button.tsx";
@@ -17,8 +18,11 @@ interface PagedGridProps {
   nextCursor: string | null;
   /** This page starts after an earlier one (a "Mais notícias" link followed without JavaScript). */
   continued: boolean;
-  /** The page's own URL starting after `cursor` (the "Mais notícias" link, followed as is without JavaScript). */
-  pageHref(cursor: string): string;
+  /**
+   * The page's own URL starting after `cursor` (the "Mais notícias" link, followed as is without JavaScript); with
+   * null, its first page (the "Primeira página" link of a later page).
+   */
+  pageHref(cursor: string | null): string;
   /** What /api/news is asked besides the cursor and limit (e.g. `highlighted=1`, `category=volei`, `status=draft`). */
   apiQuery: string;
   /** The site's time zone (a scheduled item's time, for admins). */
@@ -190,6 +194,12 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
           </a>
         ) : null}
         {!next && (continued || loaded.more.length > 0) ? <p className={grid.end}>{t.newsList.end}</p> : null}
+        {/* A later page (followed without JavaScript, or opened from a link): the way back to the start. */}
+        {continued ? (
+          <Link to={pageHref(null)} className={grid.firstLink}>
+            {t.newsList.firstPage}
+          </Link>
+        ) : null}
       </div>
     </>
   );

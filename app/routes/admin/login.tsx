@@ -178,26 +178,21 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
 
         {view === "login" ? (
           <>
-            <Form method="post" className={styles.googleForm}>
-              <input type="hidden" name="intent" value="google" />
-              <input type="hidden" name="redirectTo" value={redirectTo} />
-              <button
-                type="submit"
-                className={styles.google}
-                disabled={!googleEnabled || busy}
-                aria-describedby={googleEnabled ? undefined : "google-indisponivel"}
-              >
-                <GoogleMark /> {t.auth.google}
-              </button>
-              {googleEnabled ? null : (
-                <p id="google-indisponivel" className={styles.hint}>
-                  {t.auth.googleUnavailable}
+            {/* Only when this server has Google sign-in (how to turn it on is in the server's log, not here). */}
+            {googleEnabled ? (
+              <>
+                <Form method="post" className={styles.googleForm}>
+                  <input type="hidden" name="intent" value="google" />
+                  <input type="hidden" name="redirectTo" value={redirectTo} />
+                  <button type="submit" className={styles.google} disabled={busy}>
+                    <GoogleMark /> {t.auth.google}
+                  </button>
+                </Form>
+                <p className={styles.divider}>
+                  <span>{t.auth.or}</span>
                 </p>
-              )}
-            </Form>
-            <p className={styles.divider}>
-              <span>{t.auth.or}</span>
-            </p>
+              </>
+            ) : null}
             <Form method="post" className={styles.form} noValidate>
               <input type="hidden" name="intent" value="login" />
               <input type="hidden" name="redirectTo" value={redirectTo} />

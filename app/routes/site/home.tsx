@@ -11,6 +11,9 @@ import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { homeJsonLd, pageMeta, siteOf } from "../../lib/seo.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
+import type { HomeSection } from "../../.server/news/news.service.server.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import { termPath } from "../../lib/slug.ts";
 import styles from "./home.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
 
@@ -26,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // back, an empty home for up to PAGE_CACHE_TTL_SECONDS.
     log.error({ err: error, reqId: requestIdFrom(request) }, "home news load failed");
     return data(
-      { recent: [] as NewsSummary[], highlights: [] as NewsSummary[], mostRead: await mostRead },
+      { recent: [] as NewsSummary[], highlights: [] as NewsSummary[], sections: [] as HomeSection[], mostRead: await mostRead },
       { headers: { "Cache-Control": PRIVATE_NO_STORE } },
     );
   }
@@ -47,10 +50,13 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { recent, highlights, mostRead } = loaderData;
+  const { recent, highlights, sections, mostRead } = loaderData;
+  const { site } = useRootData();
   const [main, ...sides] = recent;
   return (
     <div className="page">
+      {/* The page's one h1: the site's name, which the header already shows (so only for assistive technology). */}
+      <h1 className="visually-hidden">{site.name}</h1>
       <section aria-labelledby="recentes-titulo" className={styles.section}>
         <SectionHeader id="recentes-titulo" title={t.home.recentTitle} />
         <div className={styles.recentGrid}>
@@ -79,7 +85,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <AdSlot variant="leaderboard" />
+      <AdSlot variant="leaderboard" label={t.home.adLabelTop} />
 
       <section aria-labelledby="destaques-titulo" className={styles.section}>
         <SectionHeader id="destaques-titulo" title={t.home.highlightsTitle} accent />
@@ -98,9 +104,25 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
+      {sections.map((section) => (
+        <section key={section.slug} aria-labelledby={`secao-${section.slug}`} className={styles.section} data-testid="home-section">
+          <SectionHeader id={`secao-${section.slug}`} title={section.name} />
+          <div className={styles.sectionGrid}>
+            {section.items.map((item) => (
+              <NewsCard key={item.id} news={item} variant="grid" />
+            ))}
+          </div>
+          <div className={styles.more}>
+            <Link to={termPath("category", section.slug)} className={buttons.secondary}>
+              {t.home.sectionMore(section.name)}
+            </Link>
+          </div>
+        </section>
+      ))}
+
       <MostRead items={mostRead} />
 
-      <AdSlot variant="banner" />
+      <AdSlot variant="banner" label={t.home.adLabelBottom} />
     </div>
   );
 }

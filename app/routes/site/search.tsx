@@ -98,7 +98,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <div className="page">
+    <div className={`page ${styles.results}`}>
       <h1 className="page-title">{t.search.resultsTitle(query)}</h1>
       {failure === "load" ? (
         <p className={grid.error} role="alert">

@@ -1,0 +1,38 @@
+import { Link, useLocation } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import { termPath } from "../../lib/slug.ts";
+import styles from "./section-nav.module.css";
+
+/**
+ * The section menu: "Todas" (the list) and the categories with published news, most news first (the root loader's
+ * list, kept in memory on the server until the news change). One scrollable row on phones, wrapped inline on wider
+ * screens; the page's own section is marked (aria-current).
+ */
+export function SectionNav() {
+  const { sections } = useRootData();
+  const { pathname } = useLocation();
+  if (sections.length === 0) return null;
+  const current = (path: string) => (pathname === path ? "page" : undefined);
+  return (
+    <nav className={`${styles.nav} section-nav`} aria-label={t.layout.sectionsLabel} data-testid="section-nav">
+      <ul className={styles.list}>
+        <li>
+          <Link to="/news-list" className={styles.link} aria-current={current("/news-list")}>
+            {t.layout.allSections}
+          </Link>
+        </li>
+        {sections.map((section) => {
+          const path = termPath("category", section.slug);
+          return (
+            <li key={section.slug}>
+              <Link to={path} className={styles.link} aria-current={current(path)}>
+                {section.name}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
