@@ -39,9 +39,10 @@ test("leitores anônimos recebem a página da memória; administradores, sempre 
     // a request right then can be a miss. Asked until the cache answers.
     await expect.poll(async () => (await reader.get(`${site.url}/`)).headers()["x-page-cache"]).toBe("hit");
     await createNewsThroughApi(admin, site, { title: "Virada histórica nos acréscimos" });
+    // The very next reader gets the new home: rendered for them ("miss"), the re-render ahead of readers waited for,
+    // or that re-render already stored ("hit", when it finished first). Never the copy from before the change.
     const after = await reader.get(`${site.url}/`);
-    expect(["miss", "stale"]).toContain(after.headers()["x-page-cache"]);
-    await expect.poll(async () => (await (await reader.get(`${site.url}/`)).text()).includes("Virada histórica nos acréscimos")).toBe(true);
+    expect(await after.text()).toContain("Virada histórica nos acréscimos");
     await admin.close();
   } finally {
     await reader.dispose();
