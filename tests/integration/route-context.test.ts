@@ -90,12 +90,18 @@ describe("requireAdmin(request, context)", () => {
 describe("loaders com os serviços do contexto", () => {
   it("home: as notícias do banco, destaques incluídos", async () => {
     const services = await open();
-    await createNews(services, { title: "Final do estadual no domingo", media: null });
-    await createNews(services, { title: "Seleção convocada", isHighlighted: true, media: null });
+    // The highlight first, then three newer stories: the recent block holds those three, so the highlight is not
+    // shown above and has its place among the highlights (the home shows no story twice).
+    await createNews(services, { title: "Seleção convocada", isHighlighted: true, media: null, createdAt: new Date(Date.UTC(2025, 0, 1)) });
+    for (const title of ["Final do estadual no domingo", "Vôlei vence na estreia", "Basquete decide hoje"]) {
+      await createNews(services, { title, media: null });
+    }
     const data = await homeLoader(argsFor("http://127.0.0.1:4321/", contextOf(services)));
     expect(data).not.toHaveProperty("init");
     const home = data as Exclude<typeof data, { init: unknown }>;
-    expect(home.recent.map((item) => item.title)).toEqual(expect.arrayContaining(["Final do estadual no domingo", "Seleção convocada"]));
+    expect(home.recent.map((item) => item.title)).toEqual(
+      expect.arrayContaining(["Final do estadual no domingo", "Vôlei vence na estreia", "Basquete decide hoje"]),
+    );
     expect(home.highlights.map((item) => item.title)).toContain("Seleção convocada");
     expect(home.mostRead).toEqual([]);
   });
