@@ -59,6 +59,7 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
     "edit-news/:id/historico": `/edit-news/${ids.article}/historico`,
     "api/news/:id": `/api/news/${ids.article}`,
     "api/news/:id/autosave": `/api/news/${ids.article}/autosave`,
+    "api/news/:id/return": `/api/news/${ids.article}/return`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
     "categoria/:slug": "/categoria/futebol",
