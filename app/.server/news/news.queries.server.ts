@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from "kysely";
+import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
 import type { Database, NewNewsRow, NewsTable } from "../db/schema.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 
@@ -55,6 +55,16 @@ export interface ListFilter {
 }
 
 /**
+ * The SQL form of viewStatusOf (news-rows.server.ts): a story in review is stored as a draft sent for review
+ * (migration 2026-11-27-401), so `draft` and `review` are told apart by the review request.
+ */
+export function hasViewStatus(eb: ExpressionBuilder<Database, "news">, status: NewsStatus) {
+  if (status === "review") return eb.and([eb("news.status", "=", "draft"), eb("news.review_requested_at", "is not", null)]);
+  if (status === "draft") return eb.and([eb("news.status", "=", "draft"), eb("news.review_requested_at", "is", null)]);
+  return eb("news.status", "=", status);
+}
+
+/**
  * One page of the list, newest publication first (ties broken by id so the order is stable), optionally only the
  * highlighted news or one category's or author's, of one status (readers: always 'published') or of every status
  * (`null`, the admin's "Todas"). Keyset paging on (published_at, id): a page costs the same whether it is the first or
@@ -73,10 +83,7 @@ export function findNewsPage(
   }: { after: ListCursor | null; highlightedOnly: boolean; limit: number; status: NewsStatus | null } & ListFilter,
 ) {
   let query = selectNewsWithMedia(db);
-  // A story in review is stored as a draft that was sent for review (migration 2026-11-27-401): the two are apart.
-  if (status === "review") query = query.where("news.status", "=", "draft").where("news.review_requested_at", "is not", null);
-  else if (status === "draft") query = query.where("news.status", "=", "draft").where("news.review_requested_at", "is", null);
-  else if (status) query = query.where("news.status", "=", status);
+  if (status) query = query.where((eb) => hasViewStatus(eb, status));
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
   if (categorySlug) query = query.where("news.category_slug", "=", categorySlug);
   if (authorSlug) query = query.where("news.author_slug", "=", authorSlug);

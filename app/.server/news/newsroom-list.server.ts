@@ -8,6 +8,7 @@ import { AppError, wrapFailure } from "../errors.ts";
 import { foldWord, queryTerms } from "../search/portuguese.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { viewStatusOf } from "./news-rows.server.ts";
+import { hasViewStatus } from "./news.queries.server.ts";
 import { NEWSROOM_STATUS_FILTERS, type NewsroomQuery } from "../../lib/newsroom-query.ts";
 
 /** One row of the newsroom list. */
@@ -93,11 +94,8 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
             "news.published_at",
             "news.updated_at",
           ]);
-        // A story in review is a draft with a review request (see news-rows.server.ts, viewStatusOf).
         const status = NEWSROOM_STATUS_FILTERS[query.situacao];
-        if (status === "review") select = select.where("news.status", "=", "draft").where("news.review_requested_at", "is not", null);
-        else if (status === "draft") select = select.where("news.status", "=", "draft").where("news.review_requested_at", "is", null);
-        else if (status) select = select.where("news.status", "=", status);
+        if (status) select = select.where((eb) => hasViewStatus(eb, status));
         if (query.categoria) select = select.where("news.category_slug", "=", query.categoria);
         if (query.autor) select = select.where("news.author_slug", "=", query.autor);
         if (query.de) select = select.where(column, ">=", startOfDay(query.de, timeZone));
