@@ -21,27 +21,7 @@ export async function readSubmission(
 ): Promise<ParsedForm> {
   const type = request.headers.get("Content-Type") ?? "";
   if (type.startsWith("multipart/form-data")) return parseUploadForm(request, options);
-  if (type.startsWith("application/json")) {
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      throw new AppError("invalid_json", t.api.invalidJson, 400);
-    }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
-    // Text stays text and flags may be true/false; anything else (a number, an object as a title) is refused, never
-    // stored as its JSON text.
-    const fields: Record<string, string> = {};
-    for (const [key, value] of Object.entries(body)) {
-      if (typeof value === "string") fields[key] = value;
-      // The structured news body (ProseMirror JSON) travels as its JSON text, as in a form field; its schema checks it.
-      else if (key === "body" && typeof value === "object" && value !== null) fields[key] = JSON.stringify(value);
-      else if (typeof value === "boolean" && FLAG_FIELDS.has(key)) fields[key] = String(value);
-      else if (typeof value === "number" && NUMBER_FIELDS.has(key) && Number.isSafeInteger(value)) fields[key] = String(value);
-      else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);
-    }
-    return { fields, file: null };
-  }
+  if (type.startsWith("application/json")) return { fields: jsonFields(await readJsonObject(request)), file: null };
   if (type.startsWith("application/x-www-form-urlencoded")) {
     const form = await request.formData();
     const fields: Record<string, string> = {};
@@ -49,6 +29,64 @@ export async function readSubmission(
     return { fields, file: null };
   }
   throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
+}
+
+/**
+ * A JSON object sent by an API client: 415 unless the body says it is JSON, 400 unless it is an object, and with
+ * `maxBytes`, 413 past it (declared or as it arrives; the server's body limit caps the rest, server/body-limit.ts).
+ */
+export async function readJsonObject(request: Request, maxBytes?: number): Promise<Record<string, unknown>> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+    throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(maxBytes === undefined ? await request.text() : await readCapped(request, maxBytes));
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("invalid_json", t.api.invalidJson, 400);
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
+  return body as Record<string, unknown>;
+}
+
+/** The body as text, refused with 413 past `maxBytes` (declared, or as it arrives: the rest is not read). */
+async function readCapped(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new AppError("body_too_large", t.errors.bodyTooLarge, 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * A JSON object's fields as a form's: text stays text, flags may be true/false and whole-number fields numbers, the
+ * structured news body travels as its JSON text; anything else (a number as a title, an object) is refused, never
+ * stored as its JSON text.
+ */
+export function jsonFields(body: Record<string, unknown>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === "string") fields[key] = value;
+    else if (key === "body" && typeof value === "object" && value !== null) fields[key] = JSON.stringify(value);
+    else if (typeof value === "boolean" && FLAG_FIELDS.has(key)) fields[key] = String(value);
+    else if (typeof value === "number" && NUMBER_FIELDS.has(key) && Number.isSafeInteger(value)) fields[key] = String(value);
+    else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);
+  }
+  return fields;
 }
 
 /** A news submission (form or API): the optional `media` file under the news limits, long text fields allowed. */

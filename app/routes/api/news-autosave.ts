@@ -1,7 +1,7 @@
 import type { Route } from "./+types/news-autosave";
 import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
 import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { jsonFields, readJsonObject } from "../../.server/http/submissions.server.ts";
 import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { NEWS_AUTOSAVE_MAX_BYTES } from "../../lib/limits.ts";
@@ -45,55 +45,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!(await deleteNewsAutosave(database.db, params.id, viewer.userId))) return apiError(404, "autosave_not_found", t.autosave.notFound);
       return new Response(null, { status: 204 });
     }
-    const fields = parseFields(newsAutosaveSchema, await readAutosaveFields(request));
+    const fields = parseFields(newsAutosaveSchema, jsonFields(await readJsonObject(request, NEWS_AUTOSAVE_MAX_BYTES)));
     const saved = await saveNewsAutosave(database.db, params.id, viewer.userId, fields);
     return Response.json(saved, { headers: PRIVATE });
   } catch (error) {
     return toApiError(error, request, log);
   }
-}
-
-/**
- * The autosave's JSON, read up to NEWS_AUTOSAVE_MAX_BYTES (413 past it: declared or as it arrives). Texts stay
- * text, the highlight may be true/false, the version a number, the body a JSON value; anything else is refused.
- */
-async function readAutosaveFields(request: Request): Promise<Record<string, string>> {
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
-    throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
-  }
-  const tooLarge = () => new AppError("body_too_large", t.errors.bodyTooLarge, 413);
-  if (Number(request.headers.get("Content-Length") ?? 0) > NEWS_AUTOSAVE_MAX_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > NEWS_AUTOSAVE_MAX_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new AppError("invalid_json", t.api.invalidJson, 400);
-  }
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
-  const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (typeof value === "string") fields[key] = value;
-    else if (key === "body" && typeof value === "object" && value !== null) fields[key] = JSON.stringify(value);
-    else if (key === "isHighlighted" && typeof value === "boolean") fields[key] = String(value);
-    else if (key === "version" && typeof value === "number" && Number.isSafeInteger(value)) fields[key] = String(value);
-    else if (value !== null) throw new AppError("invalid_field_type", t.api.fieldType(key), 400);
-  }
-  return fields;
 }
 
 /**

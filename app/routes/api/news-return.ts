@@ -3,6 +3,7 @@ import type { Route } from "./+types/news-return";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
@@ -55,17 +56,8 @@ async function readReturn(request: Request, fromPage: boolean): Promise<{ note: 
     const sent = form.get("version");
     version = typeof sent === "string" && /^\d+$/.test(sent) ? Number(sent) : undefined;
   } else {
-    if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
-      throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
-    }
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      throw new AppError("invalid_json", t.api.invalidJson, 400);
-    }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
-    ({ note, version } = body as { note?: unknown; version?: unknown });
+    const body = await readJsonObject(request);
+    ({ note, version } = body);
   }
   if (note !== undefined && note !== null && typeof note !== "string") throw new AppError("invalid_field_type", t.api.fieldType("note"), 400);
   if (version !== undefined && version !== null && !(typeof version === "number" && Number.isSafeInteger(version))) {
