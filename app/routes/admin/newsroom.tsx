@@ -201,45 +201,30 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
           <label htmlFor="redacao-q">{t.newsroom.search}</label>
           <input id="redacao-q" type="search" name="q" defaultValue={query.q} placeholder={t.newsroom.searchPlaceholder} />
         </div>
-        <div className={styles.field}>
-          <label htmlFor="redacao-situacao">{t.newsroom.status}</label>
-          <select id="redacao-situacao" name="situacao" defaultValue={query.situacao}>
-            {STATUS_KEYS.map((key) => (
-              <option key={key} value={key}>
-                {t.newsroom.statusFilter[key]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="redacao-categoria">{t.newsroom.category}</label>
-          <select id="redacao-categoria" name="categoria" defaultValue={query.categoria}>
-            <option value="">{t.newsroom.anyCategory}</option>
-            {terms.categories.map((term) => (
-              <option key={term.slug} value={term.slug}>
-                {term.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="redacao-autor">{t.newsroom.author}</label>
-          <select id="redacao-autor" name="autor" defaultValue={query.autor}>
-            <option value="">{t.newsroom.any}</option>
-            {terms.authors.map((term) => (
-              <option key={term.slug} value={term.slug}>
-                {term.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="redacao-ordem">{t.newsroom.sort}</label>
-          <select id="redacao-ordem" name="ordem" defaultValue={query.ordem}>
-            <option value="publicacao">{t.newsroom.sortBy.publicacao}</option>
-            <option value="atualizacao">{t.newsroom.sortBy.atualizacao}</option>
-          </select>
-        </div>
+        <FilterSelect
+          name="situacao"
+          label={t.newsroom.status}
+          value={query.situacao}
+          options={STATUS_KEYS.map((key) => ({ value: key, label: t.newsroom.statusFilter[key] }))}
+        />
+        <FilterSelect
+          name="categoria"
+          label={t.newsroom.category}
+          value={query.categoria}
+          options={[{ value: "", label: t.newsroom.anyCategory }, ...terms.categories.map((term) => ({ value: term.slug, label: term.name }))]}
+        />
+        <FilterSelect
+          name="autor"
+          label={t.newsroom.author}
+          value={query.autor}
+          options={[{ value: "", label: t.newsroom.any }, ...terms.authors.map((term) => ({ value: term.slug, label: term.name }))]}
+        />
+        <FilterSelect
+          name="ordem"
+          label={t.newsroom.sort}
+          value={query.ordem}
+          options={(["publicacao", "atualizacao"] as const).map((key) => ({ value: key, label: t.newsroom.sortBy[key] }))}
+        />
         <div className={styles.field}>
           <label htmlFor="redacao-de">{t.newsroom.from}</label>
           <input id="redacao-de" type="date" name="de" defaultValue={query.de} />
@@ -396,3 +381,29 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
 /** Editors and admins: the list of every story and its bulk publish, unpublish and delete. */
 export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });
+
+/** One of the filters' choices: its label and select (the select's id is `redacao-<name>`). */
+function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: Array<{ value: string; label: string }>;
+}) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={`redacao-${name}`}>{label}</label>
+      <select id={`redacao-${name}`} name={name} defaultValue={value}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -18,6 +18,7 @@ import { SPONSOR_LIMITS } from "../../lib/limits.ts";
 import type { SponsorView } from "../../lib/news-view.ts";
 import type { FieldErrors } from "../../lib/zod.ts";
 import { DeleteSponsorDialog } from "../../components/admin/delete-sponsor-dialog.tsx";
+import panel from "../../components/admin/panel.module.css";
 import styles from "./sponsor-manager.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
 
@@ -176,14 +177,14 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
           <DriveConnectionCard status={drive} warning={t.sponsors.driveRequired} />
         </>
       ) : !storeConnected ? (
-        <section className={styles.card} aria-labelledby="conectar-titulo">
+        <section className={panel.panel} aria-labelledby="conectar-titulo">
           <h2 id="conectar-titulo">{t.storage.connectTitle}</h2>
           <p>{t.storage.connectText}</p>
           <Banner kind="warning" message={t.sponsors.driveRequired} />
         </section>
       ) : null}
 
-      <section className={styles.card} aria-labelledby="novo-patrocinador">
+      <section className={panel.panel} aria-labelledby="novo-patrocinador">
         <h2 id="novo-patrocinador">{t.sponsors.addTitle}</h2>
         {addResult?.error ? <Banner kind="error" message={addResult.error} /> : null}
         {addResult?.ok && !adding ? <Banner kind="success" message={addResult.ok} /> : null}
@@ -250,7 +251,7 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
         </Form>
       </section>
 
-      <section className={styles.card} aria-labelledby="atuais">
+      <section className={panel.panel} aria-labelledby="atuais">
         <h2 id="atuais">{t.sponsors.currentTitle}</h2>
         {result && result.intent !== "add" && !result.confirm && navigation.state === "idle" ? (
           <Banner kind={result.error ? "error" : "success"} message={(result.error ?? result.ok) as string} />

@@ -14,6 +14,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { isRole, ROLES, type Role } from "../../lib/roles.ts";
+import panel from "../../components/admin/panel.module.css";
 import styles from "./team.module.css";
 
 /** The team page: admins only (the route facts say no lower role; the newsroom layout and this module check it). */
@@ -163,7 +164,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
       {actionData?.error ? <Banner kind="error" message={actionData.error} /> : null}
 
       {confirm ? (
-        <div className={styles.card} role="alertdialog" aria-labelledby="confirm-revoke-title" data-testid="revoke-confirm">
+        <div className={panel.panel} role="alertdialog" aria-labelledby="confirm-revoke-title" data-testid="revoke-confirm">
           <h2 id="confirm-revoke-title">{tt.revokeTitle}</h2>
           <p>{tt.revokeText(confirm.who)}</p>
           <Form method="post" className={styles.row}>
@@ -180,7 +181,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
         </div>
       ) : null}
 
-      <section className={styles.card} aria-labelledby="members-title">
+      <section className={panel.panel} aria-labelledby="members-title">
         <h2 id="members-title">{tt.membersTitle}</h2>
         <div className={styles.tableWrap}>
           <table className={styles.table} data-testid="team-members">
@@ -230,7 +231,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className={styles.card} aria-labelledby="invite-title">
+      <section className={panel.panel} aria-labelledby="invite-title">
         <h2 id="invite-title">{tt.inviteTitle}</h2>
         <p>{tt.inviteHelp(INVITE_TTL_SECONDS / 3600)}</p>
         <Form method="post" className={styles.inviteForm}>
@@ -286,7 +287,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
         ) : null}
       </section>
 
-      <section className={styles.card} aria-labelledby="log-title">
+      <section className={panel.panel} aria-labelledby="log-title">
         <h2 id="log-title">{tt.logTitle}</h2>
         {changes.length ? (
           <div className={styles.tableWrap}>
