@@ -23,6 +23,8 @@ import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-
 import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
 import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-signature.server.ts";
 import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
+import { createCdnPurger } from "../app/.server/cdn/cdn-purge.server.ts";
+import { surrogateKeys } from "../app/.server/cdn/surrogate-keys.ts";
 import { routeTableContext, servicesContext } from "../app/.server/context.server.ts";
 
 export interface RunningApp {
@@ -88,6 +90,11 @@ export async function createApp(): Promise<RunningApp> {
   // What each route declares (its module's `handle`): which take uploads here, which are cached pages below.
   const routes = createRouteTable(routesOfServerBuild(build.routes));
   app.use(bodyLimit(routes.takesUploads));
+  // What a CDN in front may purge each answer by (only public answers are stored there).
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") res.setHeader("Surrogate-Key", surrogateKeys(req.path));
+    next();
+  });
   app.use(
     createRequestHandler({
       // Given a function, React Router rebuilds its route tables and static handler on every request (what lets
@@ -104,6 +111,11 @@ export async function createApp(): Promise<RunningApp> {
     }),
   );
   const pageCache = services.config.pageCache ? createAppPageCache(services, build, routes, services.config.pageCache, policy) : null;
+  // After the page cache's own subscriber: the CDN's refetch finds this instance's pages already changed.
+  if (services.config.cdn) {
+    const purger = createCdnPurger(services.config.cdn, { siteUrl: services.config.site.url, log: services.log });
+    services.events.subscribe(purger.onEvent);
+  }
   return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(policy), watchBody: bodies.watch, shutdown: shutdownApp };
 }
 
@@ -141,7 +153,9 @@ function createAppPageCache(
       const context = new RouterContextProvider();
       context.set(servicesContext, services);
       const response = await handler(new Request(origin + url, { headers: { "User-Agent": "esporte-em-foco page cache" } }), context);
-      return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+      const headers = new Headers(response.headers);
+      headers.set("Surrogate-Key", surrogateKeys(new URL(url, origin).pathname));
+      return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
     },
   });
   // `resync` (events may have been missed) and `sponsorsUpdated` (every page's footer) carry no paths: every page goes stale.

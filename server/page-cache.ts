@@ -384,6 +384,11 @@ export function createPageCache(options: PageCacheOptions) {
     res.setHeader("ETag", entry.etag);
     res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("X-Page-Cache", state);
+    // A stale copy (served while its re-render runs) is kept by a shared cache in front for a second at most.
+    if (state === "stale") {
+      res.setHeader("Cache-Control", "public, max-age=0, s-maxage=1");
+      res.setHeader("CDN-Cache-Control", "max-age=1");
+    }
     const match = req.headers["if-none-match"];
     if (match?.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, "") === entry.etag)) {
       res.statusCode = 304;

@@ -332,6 +332,9 @@ export const terminal = {
     smtpUrl: "use smtp://usuário:senha@host:587 ou smtps://…",
     passwordMinLength: "o mínimo aceito é 6",
     redisUrl: "use redis://host:6379",
+    cdnProvider: "use varnish, fastly ou cloudflare",
+    cdnServiceId: "use o id do serviço (Fastly) ou da zona (Cloudflare), como aparece no painel",
+    cdnCredentials: (provider: string) => `CDN_PURGE_TOKEN e CDN_SERVICE_ID: obrigatórios com CDN_PROVIDER=${provider}`,
     passwordMaxBelowMin: "PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH",
     /** One of two variables set without the other (`missing` is the one not set). */
     together: (missing: string, first: string, second: string) => `${missing}: defina ${first} e ${second} juntos`,

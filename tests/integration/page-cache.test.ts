@@ -232,6 +232,9 @@ describe("the page cache", () => {
     const stale = await get("/news-list");
     expect(stale.headers["x-page-cache"]).toBe("stale");
     expect(stale.body.toString()).toBe("v1 /news-list");
+    // A CDN in front keeps a stale copy for a second at most (decision record 010).
+    expect(stale.headers["cache-control"]).toBe("public, max-age=0, s-maxage=1");
+    expect(stale.headers["cdn-cache-control"]).toBe("max-age=1");
     // The next reader waits for that re-render, and so does the data request (a live update reloading).
     const next = get("/news-list");
     const fresh = get("/news-list.data");

@@ -195,6 +195,28 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
     }
   });
 
+  it("CDN_PURGE_URL turns purging on (Varnish by default); Fastly and Cloudflare need their token and id", () => {
+    expect(parseConfig({}).cdn).toBeNull();
+    expect(parseConfig({ CDN_PURGE_URL: "http://127.0.0.1:6081/" }).cdn).toEqual({
+      provider: "varnish",
+      purgeUrl: "http://127.0.0.1:6081",
+      token: null,
+      serviceId: null,
+    });
+    expect(
+      parseConfig({ CDN_PURGE_URL: "https://api.fastly.com", CDN_PROVIDER: "fastly", CDN_PURGE_TOKEN: "k", CDN_SERVICE_ID: "SU1Z0" }).cdn,
+    ).toEqual({
+      provider: "fastly",
+      purgeUrl: "https://api.fastly.com",
+      token: "k",
+      serviceId: "SU1Z0",
+    });
+    expect(() => parseConfig({ CDN_PURGE_URL: "https://api.cloudflare.com/client/v4", CDN_PROVIDER: "cloudflare" })).toThrow(
+      "CDN_PURGE_TOKEN e CDN_SERVICE_ID: obrigatórios com CDN_PROVIDER=cloudflare",
+    );
+    expect(() => parseConfig({ CDN_PURGE_URL: "http://x", CDN_PROVIDER: "akamai" })).toThrow("CDN_PROVIDER: use varnish, fastly ou cloudflare");
+  });
+
   it("names every bad variable when several are wrong", () => {
     const error = configErrorFor({ PORT: "abc", TIME_ZONE: "Mars/Base", SITE_URL: "notaurl" });
     expect(error.message).toContain("PORT:");

@@ -106,6 +106,19 @@ export const envSchema = z.object({
   PAGE_CACHE: booleanFlag.default(true),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /**
+   * A CDN or HTTP cache in front, purged on every change (docs/decisions/010-cdn-purge.md): where purges go (Varnish:
+   * its address; Fastly and Cloudflare: their API, defaulted), which kind, and the credentials Fastly and Cloudflare need.
+   */
+  CDN_PURGE_URL: optionalUrl,
+  CDN_PROVIDER: z.enum(["varnish", "fastly", "cloudflare"], { error: terminal.config.cdnProvider }).default("varnish"),
+  CDN_PURGE_TOKEN: z.string().trim().min(1).optional(),
+  /** Fastly's service id, or Cloudflare's zone id. */
+  CDN_SERVICE_ID: z
+    .string()
+    .trim()
+    .regex(/^[\w-]+$/, { error: terminal.config.cdnServiceId })
+    .optional(),
   AUTH_SECRET: z.string().min(32, { error: terminal.config.secretTooShort }).optional(),
   /**
    * Which peers may tell the client's address and protocol (X-Forwarded-For / -Proto): none by default; `loopback`,
@@ -177,6 +190,8 @@ export interface AppConfig {
   trustProxy: false | number | string;
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
+  /** The CDN in front that every change purges (null: none, or one that only expires pages on its own). */
+  cdn: CdnConfig | null;
   /** Create a demo admin (random password printed once) when there is none. */
   demoAdmin: boolean;
   /** What the production start-up checks look at (see `assertProductionReady`). */
@@ -211,6 +226,28 @@ export interface AppConfig {
  * the bucket, or the Google Drive client. Settings of another store (an S3_BUCKET left set with MEDIA_STORE=local)
  * are not kept.
  */
+export interface CdnConfig {
+  provider: "varnish" | "fastly" | "cloudflare";
+  /** Varnish: its address (PURGE requests go there); Fastly, Cloudflare: the API's base. */
+  purgeUrl: string;
+  token: string | null;
+  serviceId: string | null;
+}
+
+/** CDN_PURGE_URL turns purging on; Fastly and Cloudflare need their token and service (zone) id. */
+function cdnConfigOf(env: z.infer<typeof envSchema>): CdnConfig | null {
+  if (!env.CDN_PURGE_URL) return null;
+  if (env.CDN_PROVIDER !== "varnish" && (!env.CDN_PURGE_TOKEN || !env.CDN_SERVICE_ID)) {
+    throw new ConfigError(terminal.config.invalid([terminal.config.cdnCredentials(env.CDN_PROVIDER)]));
+  }
+  return {
+    provider: env.CDN_PROVIDER,
+    purgeUrl: env.CDN_PURGE_URL.replace(/\/+$/, ""),
+    token: env.CDN_PURGE_TOKEN ?? null,
+    serviceId: env.CDN_SERVICE_ID ?? null,
+  };
+}
+
 export type MediaStoreConfig = { store: "local"; dir: string } | { store: "s3"; s3: S3Config } | { store: "gdrive"; gdrive: GoogleDriveConfig };
 
 export interface S3Config {
@@ -296,6 +333,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     seedDemo: env.SEED_DEMO,
     demoAdmin: env.DEMO_ADMIN ?? env.NODE_ENV === "development",
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    cdn: cdnConfigOf(env),
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
