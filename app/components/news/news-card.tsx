@@ -11,9 +11,10 @@ import styles from "./news-card.module.css";
 
 export type CardVariant = "main" | "side" | "grid";
 
+/** How wide each card's image is drawn (the home's grid: a 1200 px column, 2/3 for the main card; see the CSS). */
 const SIZES: Record<CardVariant, string> = {
-  main: "(min-width: 900px) 760px, 100vw",
-  side: "(min-width: 900px) 400px, 100vw",
+  main: "(min-width: 1240px) 787px, (min-width: 900px) calc(66vw - 40px), 100vw",
+  side: "(min-width: 1240px) 173px, (min-width: 900px) 14vw, (min-width: 700px) 50vw, 100vw",
   grid: "(min-width: 1100px) 380px, (min-width: 700px) 50vw, 100vw",
 };
 
