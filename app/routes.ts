@@ -44,6 +44,8 @@ export default [
   route("api/news/:id/autosave", "routes/api/news-autosave.ts"),
   // "Devolver ao repórter": a story in review back to its reporter with a note (editors and admins).
   route("api/news/:id/return", "routes/api/news-return.ts"),
+  // The focus point of a story's image (the part a crop keeps).
+  route("api/news/:id/media-focus", "routes/api/news-media-focus.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

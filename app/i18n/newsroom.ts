@@ -352,6 +352,21 @@ const newsroom = {
         `${by} convidou você para a redação do ${site} como ${role}.\n\nPara aceitar, defina sua senha por este link (válido por ${hours} horas, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha escolhida.\n\nSe você não esperava este convite, ignore esta mensagem: nada muda sem a sua senha.`,
     },
   },
+  /** The focus point of a story's image (the news form; PUT /api/news/:id/media-focus). */
+  mediaFocus: {
+    title: "Ponto de foco",
+    hint: "Clique na imagem no ponto que não pode ser cortado (um rosto, a bola). Os cards de outros formatos guardam esse ponto.",
+    horizontal: "Horizontal (%)",
+    vertical: "Vertical (%)",
+    save: "Salvar ponto de foco",
+    center: "Centralizar",
+    saving: "Salvando ponto de foco…",
+    saved: "Ponto de foco salvo: as páginas já mostram a imagem com ele.",
+    failed: "Não foi possível salvar o ponto de foco. Tente de novo.",
+    previews: "Como fica em cards de outros formatos",
+    invalid: "O ponto de foco vai de 0 a 100 % na horizontal e na vertical (ou os dois vazios, para o centro).",
+    noImage: "Esta notícia não tem imagem para escolher o ponto de foco.",
+  },
   /** The news form's autosave and leave guard (newsroom only). */
   autosave: {
     saving: "Salvando…",

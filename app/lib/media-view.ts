@@ -25,6 +25,13 @@ export interface MediaView {
   caption?: string | null;
   /** Who made it, shown as "Foto: {credit}". */
   credit?: string | null;
+  /** The point a crop keeps, in percent of the width and height; null or absent: the centre. */
+  focus?: { x: number; y: number } | null;
+}
+
+/** The `object-position` that keeps an image's focus point in a box of another shape (undefined: the centre). */
+export function focusPosition(media: Pick<MediaView, "focus"> | null | undefined): string | undefined {
+  return media?.focus ? `${media.focus.x}% ${media.focus.y}%` : undefined;
 }
 
 /** The `alt` of a news item's image: its description, or the title for images stored without one. */

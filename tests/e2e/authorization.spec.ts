@@ -116,6 +116,11 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
     reporterRefused: METHODS,
   },
   "api/media": { role: "reporter", reason: "enviar as imagens do corpo da notícia" },
+  "api/news/:id/media-focus": {
+    role: "reporter",
+    reason: "o ponto de foco da imagem da notícia (o repórter: só dos próprios rascunhos)",
+    reporterRefused: METHODS,
+  },
   redacao: { role: "editor", reason: "a lista de todas as notícias e as ações em lote (publicar, despublicar, apagar)" },
 };
 const requiredRole = (route: FlatRoute): Role => NEWSROOM_ROLES[route.pattern]?.role ?? "admin";

@@ -100,6 +100,8 @@ describe("migrations", () => {
         "credit",
         "description",
         "duration_ms",
+        "focus_x",
+        "focus_y",
         "height",
         "id",
         "key",

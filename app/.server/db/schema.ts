@@ -222,6 +222,9 @@ export interface MediaTable {
   caption: ColumnType<string | null, string | null | undefined, string | null>;
   /** Who made it, shown as "Foto: {credit}". */
   credit: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The point a crop keeps, in percent of the width and height (0–100); both null: the centre. */
+  focus_x: ColumnType<number | null, number | null | undefined, number | null>;
+  focus_y: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
 }
 

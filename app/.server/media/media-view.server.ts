@@ -16,12 +16,17 @@ export interface JoinedMediaColumns {
   media_description?: string | null;
   media_caption?: string | null;
   media_credit?: string | null;
+  /** The point a crop keeps (percent; both null: the centre). */
+  media_focus_x?: number | null;
+  media_focus_y?: number | null;
 }
 
 /** Builds what the browser needs to show a media item, with URLs from the store. */
 export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
   const view = toBareMediaView(row, store);
-  return view ? { ...view, description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null } : null;
+  if (!view) return null;
+  const focus = row.media_focus_x != null && row.media_focus_y != null ? { x: row.media_focus_x, y: row.media_focus_y } : null;
+  return { ...view, description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null, focus };
 }
 
 function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {

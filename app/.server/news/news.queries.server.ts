@@ -14,6 +14,8 @@ export const JOINED_MEDIA_COLUMNS = [
   "media.description as media_description",
   "media.caption as media_caption",
   "media.credit as media_credit",
+  "media.focus_x as media_focus_x",
+  "media.focus_y as media_focus_y",
 ] as const;
 
 function selectNewsWithMedia(db: Kysely<Database>) {

@@ -205,6 +205,7 @@ export function NewsForm(props: NewsFormProps) {
           values={values}
           onText={(field, value) => update(field, value)}
           errors={errors}
+          newsId={editing ? newsId : undefined}
         >
           {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}
           {live || reporter ? null : (

@@ -1,6 +1,7 @@
 import { t } from "../../i18n/newsroom.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import { FormField, fieldAria } from "./form-field.tsx";
+import { MediaFocusEditor } from "./media-focus-editor.tsx";
 import { MediaPicker, type PickedFile } from "./media-picker.tsx";
 import type { SubmitProgress } from "./use-news-submit.ts";
 import styles from "./news-form.module.css";
@@ -25,6 +26,8 @@ interface NewsMediaFieldProps {
   errors: Partial<Record<"media" | keyof MediaTextValues, string>>;
   /** Rendered between the picker and the texts (the schedule field keeps its place in the form). */
   children?: React.ReactNode;
+  /** Editing a saved story: its id, for the focus point of its saved image. */
+  newsId?: string | undefined;
 }
 
 /** The news media: the file picker (with the current media and upload progress), and its description, caption and credit. */
@@ -41,6 +44,7 @@ export function NewsMediaField({
   onText,
   errors,
   children,
+  newsId,
 }: NewsMediaFieldProps) {
   const hints: Record<keyof MediaTextValues, string> = {
     mediaDescription: t.newsForm.mediaDescriptionHint,
@@ -79,6 +83,9 @@ export function NewsMediaField({
         error={errors.media}
       />
       {removeMedia && !picked ? <input type="hidden" name="removeMedia" value="on" /> : null}
+      {newsId && current?.kind === "image" && !current.external && !removeMedia && !picked ? (
+        <MediaFocusEditor newsId={newsId} media={current} disabled={busy} />
+      ) : null}
       {children}
       <fieldset className={styles.mediaText} disabled={busy}>
         <legend className="visually-hidden">{t.newsForm.mediaTextLegend}</legend>

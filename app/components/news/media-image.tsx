@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
-import { DEFAULT_IMAGE_URL, type MediaView } from "../../lib/media-view.ts";
+import { DEFAULT_IMAGE_URL, focusPosition, type MediaView } from "../../lib/media-view.ts";
 
 /**
  * How urgent a picture is. `true`: the page's largest picture (its LCP): loaded eagerly with high priority and
@@ -60,7 +60,17 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
   return (
     <picture>
       {image.webpSrcSet ? <source type="image/webp" srcSet={image.webpSrcSet} sizes={sizes} /> : null}
-      <img {...common} alt={alt} ref={ref} src={image.src} srcSet={image.srcSet ?? undefined} sizes={sizes} onError={() => setFailed(true)} />
+      <img
+        {...common}
+        alt={alt}
+        ref={ref}
+        src={image.src}
+        srcSet={image.srcSet ?? undefined}
+        sizes={sizes}
+        // A box of another shape than the image keeps the newsroom's focus point (the centre when none is set).
+        style={image.focus ? { objectPosition: focusPosition(image) } : undefined}
+        onError={() => setFailed(true)}
+      />
     </picture>
   );
 }
