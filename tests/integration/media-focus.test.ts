@@ -1,5 +1,5 @@
+import { refusal } from "../factories/refusal.ts";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../app/.server/errors.ts";
 import { setStoryMediaFocus } from "../../app/.server/media/media-focus.server.ts";
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
 import { createNews } from "../factories/news.ts";
@@ -19,16 +19,6 @@ async function eventsDuring(services: TestServices, work: () => Promise<unknown>
     stop();
   }
   return seen;
-}
-
-async function refusal(work: () => Promise<unknown>) {
-  try {
-    await work();
-  } catch (error) {
-    if (error instanceof AppError) return { code: error.code, status: error.status };
-    throw error;
-  }
-  throw new Error("não foi recusado");
 }
 
 describe("the focus point of a story's image", () => {

@@ -1,20 +1,9 @@
+import { refusal } from "../factories/refusal.ts";
 import { describe, expect, test } from "vitest";
-import { AppError } from "../../app/.server/errors.ts";
 import { jsonFields, readJsonObject } from "../../app/.server/http/submissions.server.ts";
 
 const post = (body: BodyInit, type = "application/json", headers: Record<string, string> = {}) =>
   new Request("http://localhost/api/x", { method: "POST", body, headers: { "Content-Type": type, ...headers }, duplex: "half" } as RequestInit);
-
-/** The AppError a call is refused with: its code and status. */
-async function refusal(work: () => unknown): Promise<{ code: string; status: number }> {
-  try {
-    await work();
-  } catch (error) {
-    if (error instanceof AppError) return { code: error.code, status: error.status };
-    throw error;
-  }
-  throw new Error("não foi recusado");
-}
 
 /** A body that arrives in pieces, without a Content-Length: the cap is checked as it arrives. */
 function streamed(pieces: string[]): ReadableStream<Uint8Array> {
