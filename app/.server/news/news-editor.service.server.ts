@@ -15,6 +15,7 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
+import { withAuthorLink } from "./author-link.server.ts";
 import { bodyColumns, inReview, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
 import { type Actor, actorIdOf, RoleForbiddenError, requireReporterMayChange, requireReporterMayPublish } from "./news-permissions.server.ts";
@@ -268,8 +269,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     }
     if (typeof patch.author === "string") {
       const term = await canonicalTerm(trx, "author", patch.author, now);
-      result.author = term.name;
-      result.author_slug = term.slug;
+      Object.assign(result, await withAuthorLink(trx, { author: term.name, author_slug: term.slug }));
     }
     return result;
   }
@@ -441,7 +441,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         const id = randomUUID();
         try {
           await events.withCommit(db, async (trx, send) => {
-            const terms = await canonicalNewsTerms(trx, fields, now);
+            const terms = await withAuthorLink(trx, await canonicalNewsTerms(trx, fields, now));
             if (saved) await setMediaText(trx, saved.id, text);
             await insertNews(trx, {
               id,
