@@ -393,6 +393,8 @@ const newsroom = {
     notYourself: "Você não pode mudar o seu próprio papel nem revogar o seu próprio acesso: peça a outro administrador.",
     memberNotFound: "Esta pessoa não faz mais parte da equipe.",
     lastAdmin: "Este é o último administrador: dê o papel de administrador a outra pessoa antes.",
+    inviteRateLimited: (minutes: number) =>
+      `Muitos convites enviados na última hora. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,
     roleUnchanged: (role: string) => `O papel já era ${role}.`,
     roleChanged: (from: string, to: string) => `Papel alterado de ${from} para ${to}.`,
     revoked: "Acesso revogado; as sessões da pessoa foram encerradas.",

@@ -384,6 +384,8 @@ export const terminal = {
     otherRole: (email: string, id: string, roleName: string, role: string) =>
       `${email} (${id}) já tem acesso, com o papel ${roleName}. Para mudar o papel: npm run admin -- role ${email} ${role}`,
     revokeUsage: "Uso: npm run admin -- revoke <id-ou-email>",
+    lastAdmin: (email: string) =>
+      `${email} é o último administrador: dê o papel de administrador a outra conta antes (npm run admin -- role <outra> admin). Nada foi alterado.`,
     noTerminal: "Sem terminal para perguntar.",
     cancelled: "\nCancelado.",
     invalidOption: (option: string | undefined) => `Opção inválida${option ? ` (${option})` : ""}.`,
