@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
+import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
+import { servicesContext } from "../../app/.server/context.server.ts";
+import * as profileRoute from "../../app/routes/admin/profile.tsx";
 import { deleteMediaIfUnreferenced } from "../../app/.server/media/media.queries.server.ts";
 import type { UploadedFile } from "../../app/.server/media/upload.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
@@ -157,5 +160,49 @@ describe("o autor de uma notícia como pessoa", () => {
     await services.profiles.save(reporter, reporter.userId, { displayName: "Carla C. Souza" }, null);
     expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ name: "Carla C. Souza" });
     expect(await services.profiles.personOfSlug("carla-c-souza")).toMatchObject({ userId: reporter.userId });
+  });
+});
+
+describe("a página /perfil (loader e ação)", () => {
+  function contextOf(services: TestServices): RouterContextProvider {
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    return context;
+  }
+
+  async function cookieOf(services: TestServices, role: Role) {
+    const account = await createMember(services, role);
+    const result = await services.auth.signInWithPassword({ ...account, ip: "10.8.0.1", headers: new Headers() });
+    if (!result.ok) throw new Error(`sign-in failed: ${result.message}`);
+    return { id: account.id, cookie: /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")![0] };
+  }
+
+  it("o repórter abre o próprio perfil; o de outra pessoa é 403 na página e na ação, sem gravar nada", async () => {
+    const services = await open();
+    const context = contextOf(services);
+    const reporter = await cookieOf(services, "reporter");
+    const editor = await cookieOf(services, "editor");
+    const url = (query = "") => `http://127.0.0.1:4321/perfil${query}`;
+    const own = await profileRoute.loader({ request: new Request(url(), { headers: { cookie: reporter.cookie } }), context, params: {} } as never);
+    expect(own).toMatchObject({ own: true, person: { userId: reporter.id } });
+
+    const other = `?membro=${encodeURIComponent(editor.id)}`;
+    const thrown = await profileRoute
+      .loader({ request: new Request(url(other), { headers: { cookie: reporter.cookie } }), context, params: {} } as never)
+      .catch((error: unknown) => error);
+    expect(thrown).toMatchObject({ init: { status: 403 }, data: { code: "profile_not_yours" } });
+
+    const form = new URLSearchParams({ displayName: "Invasor" });
+    const answer = await profileRoute.action({
+      request: new Request(url(other), {
+        method: "POST",
+        headers: { cookie: reporter.cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: form,
+      }),
+      context,
+      params: {},
+    } as never);
+    expect(answer).toMatchObject({ init: { status: 403 } });
+    expect(await services.database.db.selectFrom("member_profiles").selectAll().execute()).toEqual([]);
   });
 });

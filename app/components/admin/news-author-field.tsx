@@ -3,8 +3,8 @@ import { t } from "../../i18n/newsroom.ts";
 import type { FieldErrors } from "./news-form-values.ts";
 import styles from "./news-form.module.css";
 
-/** The select's value for "another author" (a name typed in: an agency, a guest writer). */
-const OTHER = "\u0000outro";
+/** The select's value for "another author" (a name typed in): never a name, which is always trimmed. */
+const OTHER = " outro";
 
 interface AuthorFieldProps {
   formId: string;
