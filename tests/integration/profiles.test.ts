@@ -160,6 +160,9 @@ describe("o autor de uma notícia como pessoa", () => {
     await services.profiles.save(reporter, reporter.userId, { displayName: "Carla C. Souza" }, null);
     expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ name: "Carla C. Souza" });
     expect(await services.profiles.personOfSlug("carla-c-souza")).toMatchObject({ userId: reporter.userId });
+    // An edit of the old story keeps it hers (its author is still the old name, no longer any member's).
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", title: "Título novo" }), null, editor);
+    expect(await row()).toEqual({ author: "Carla Campos", author_slug: "carla-campos", author_user_id: reporter.userId });
   });
 });
 

@@ -160,6 +160,8 @@ export function createProfileService(deps: {
             link_site: input.linkSite,
             updated_at: clock().toISOString(),
           });
+          // The author page's title spells the name as the member does (the first spelling used is kept otherwise).
+          await trx.updateTable("taxonomy_terms").set({ name: input.displayName }).where("kind", "=", "author").where("slug", "=", slug).execute();
           const paths = new Set([termPath("author", slug)]);
           if (before) paths.add(termPath("author", before.slug));
           for (const story of await storyPathsOfAuthor(trx, userId)) paths.add(articlePath(story));

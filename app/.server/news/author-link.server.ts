@@ -11,7 +11,13 @@ import type { Database } from "../db/schema.ts";
 export async function withAuthorLink<T extends { author: string; author_slug: string }>(
   db: Kysely<Database> | Transaction<Database>,
   terms: T,
+  before?: { author: string; author_slug: string; author_user_id: string | null },
 ): Promise<T & { author_user_id: string | null }> {
   const member = await memberAuthorBySlug(db, terms.author_slug);
-  return member ? { ...terms, author: member.displayName, author_user_id: member.userId } : { ...terms, author_user_id: null };
+  if (member) return { ...terms, author: member.displayName, author_user_id: member.userId };
+  // The same author as before, whose member has since changed their name (or left): the story stays theirs.
+  if (before?.author_user_id && before.author_slug === terms.author_slug) {
+    return { ...terms, author: before.author, author_user_id: before.author_user_id };
+  }
+  return { ...terms, author_user_id: null };
 }
