@@ -330,11 +330,8 @@ const newsroom = {
   },
   /** The news form's author choice: a team member, or a free text (agencies, guest writers). */
   authorChoice: {
-    label: "Autor",
-    defaultOption: (name: string) => `${name} (padrão)`,
-    members: "Equipe",
-    other: "Outro (agência, convidado)…",
-    otherLabel: "Nome do autor",
+    label: "Autor da equipe",
+    other: "Outro autor (agência, convidado) ou o padrão: digite abaixo",
   },
   team: {
     pageTitle: "Equipe",

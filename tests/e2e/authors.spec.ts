@@ -144,8 +144,11 @@ test("perfil do repórter, notícia assinada por ele, caixa de autor, página da
 
     await openPage(editor, site, "/add-news");
     await expect(editor.getByTestId("author-choice")).toHaveValue("");
-    await editor.getByTestId("author-choice").selectOption({ label: t.authorChoice.other });
-    await field(editor, t.authorChoice.otherLabel).fill("Agência Placar");
+    // Picking a member writes their name in the author field; typing another name leaves the list on "Outro".
+    await editor.getByTestId("author-choice").selectOption({ label: name });
+    await expect(field(editor, t.newsForm.author)).toHaveValue(name);
+    await field(editor, t.newsForm.author).fill("Agência Placar");
+    await expect(editor.getByTestId("author-choice")).toHaveValue("");
     await field(editor, t.newsForm.title).fill(freeTitle);
     await field(editor, t.newsForm.subtitle).fill("Texto de agência");
     await field(editor, t.newsForm.fullContent).fill("Nota distribuída pela agência.");

@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/profile";
 import { privatePageHeaders } from "../../lib/cache-headers.ts";
@@ -88,13 +89,18 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { person, own, saved } = loaderData;
-  const errors = actionData?.fields ?? {};
+  // The save's answer stays shown: the save's own event revalidates the page, and React Router then drops `actionData`.
+  const [result, setResult] = useState(actionData);
+  useEffect(() => {
+    if (actionData) setResult(actionData);
+  }, [actionData]);
+  const errors = result?.fields ?? {};
   return (
     <div className="page">
       <h1 className="page-title">{own ? tp.pageTitle : tp.otherTitle(person.name)}</h1>
       <p className={styles.intro}>{tp.intro}</p>
-      {actionData?.ok ? <Banner kind="success" message={actionData.ok} /> : null}
-      {actionData?.error ? <Banner kind="error" message={actionData.error} /> : null}
+      {result?.ok ? <Banner kind="success" message={result.ok} /> : null}
+      {result?.error ? <Banner kind="error" message={result.error} /> : null}
       <section className={styles.card}>
         {saved ? (
           <p>

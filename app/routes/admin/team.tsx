@@ -213,13 +213,11 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                       <span className={styles.email}>
                         {member.email} {self ? tt.you : null}
                       </span>
-                    </th>
-                    <td data-testid="member-role">
-                      {roleName(member.role)}{" "}
                       <Link to={`/perfil?membro=${encodeURIComponent(member.userId)}`} aria-label={t.profile.otherTitle(member.name)}>
                         {t.profile.editFromTeam}
                       </Link>
-                    </td>
+                    </th>
+                    <td data-testid="member-role">{roleName(member.role)}</td>
                     <td>{formatWhen(member.lastSignIn, timeZone)}</td>
                     <td>{member.twoFactor ? tt.twoFactorOn : tt.twoFactorOff}</td>
                     <td>
