@@ -246,6 +246,18 @@ test("o perfil de outra pessoa: o repórter recebe 403; o administrador edita pe
     expect(await siteQuery(site, "SELECT display_name, bio FROM member_profiles WHERE user_id = ?", site.editor.id)).toEqual([
       { display_name: "Eduardo Editor", bio: "Editor de esportes." },
     ]);
+    // Before any published story, the member's page already shows them, with an empty list; a name nobody has is 404.
+    const readerContext = await browser.newContext();
+    try {
+      const reader = await readerContext.newPage();
+      await openPage(reader, site, "/autor/eduardo-editor");
+      await expect(reader.getByTestId("person-header").getByRole("heading", { level: 1, name: "Eduardo Editor" })).toBeVisible();
+      await expect(reader.getByTestId("person-header").getByText("Editor de esportes.")).toBeVisible();
+      await expect(reader.getByTestId("term-empty")).toBeVisible();
+      expect((await openPage(reader, site, "/autor/ninguem-com-este-nome")).status()).toBe(404);
+    } finally {
+      await closeAll(readerContext);
+    }
   } finally {
     await closeAll(adminContext);
     await closeAll(reporterContext);

@@ -108,6 +108,17 @@ export function createProfileService(deps: {
       return person(row?.user_id ?? null);
     },
 
+    /** The profile saved under this slug by a current member (their page before any published story), or null. */
+    async memberPage(slug: string): Promise<PersonView | null> {
+      const row = await db
+        .selectFrom("member_profiles")
+        .innerJoin("admins", "admins.user_id", "member_profiles.user_id")
+        .select("member_profiles.user_id")
+        .where("member_profiles.slug", "=", slug)
+        .executeTakeFirst();
+      return person(row?.user_id ?? null);
+    },
+
     /** A member's profile for the form (their own; an admin, anyone's). 403 for someone else's, 404 for a non-member. */
     async formOf(editor: ProfileEditor, userId: string): Promise<ProfileForm> {
       requireMayEdit(editor, userId);

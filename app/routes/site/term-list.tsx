@@ -29,7 +29,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const cursor = new URL(request.url).searchParams.get("cursor");
   let term: Awaited<ReturnType<typeof news.getTerm>>;
   try {
-    term = await news.getTerm(kind, params.slug);
+    term = await news.getTerm(kind, params.slug).catch(async (error: unknown) => {
+      // A member with a profile has a page before their first published story (their name, bio and links).
+      const member = kind === "author" && error instanceof AppError && error.status === 404 ? await profiles.memberPage(params.slug) : null;
+      if (!member) throw error;
+      return { kind, slug: member.slug, name: member.name };
+    });
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, reqId: requestIdFrom(request) }, "term page load failed");
