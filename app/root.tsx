@@ -78,6 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       year,
       isAdmin: Boolean(viewer?.role),
       role: viewer?.role ?? null,
+      userId: viewer?.role ? viewer.userId : null,
       reviewCount,
       sections,
       now: new Date().toISOString(),

@@ -31,6 +31,8 @@ export default [
     route("admin/security", "routes/admin/security.tsx"),
     // The team (admins only): members, invitations, roles, revocations and their log.
     route("equipe", "routes/admin/team.tsx"),
+    // A member's public profile (name, bio, photo, links): their own; an admin's, anyone's (?membro=).
+    route("perfil", "routes/admin/profile.tsx"),
   ]),
 
   route("media/*", "routes/resources/media.ts"),

@@ -18,6 +18,7 @@ import * as newsroomList from "./2026-11-27-200-newsroom-list.ts";
 import * as roles from "./2026-11-27-401-roles.ts";
 import * as team from "./2026-11-27-701-team.ts";
 import * as reviewEvents from "./2026-11-27-801-review-events.ts";
+import * as memberProfiles from "./2026-11-28-101-member-profiles.ts";
 import * as mediaFocus from "./2026-11-28-701-media-focus.ts";
 
 /**
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-401-roles": roles,
   "2026-11-27-701-team": team,
   "2026-11-27-801-review-events": reviewEvents,
+  "2026-11-28-101-member-profiles": memberProfiles,
   "2026-11-28-701-media-focus": mediaFocus,
 };

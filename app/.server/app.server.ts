@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { createUploadSlots, type UploadSlots } from "./media/upload-slots.server.ts";
 import { createAdminService, type AdminService } from "./admins/admins.service.server.ts";
 import { announceFirstAdmin } from "./admins/first-admin.server.ts";
+import { createProfileService, type ProfileService } from "./admins/profiles.server.ts";
 import { createTeamService, type TeamService } from "./admins/team.server.ts";
 import { removeStaleAccounts } from "./auth/accounts.server.ts";
 import { type BetterAuthInstance, createBetterAuth, type LazyBetterAuth } from "./auth/auth.server.ts";
@@ -61,6 +62,8 @@ export interface AppServices {
   admins: AdminService;
   /** The team page (/equipe): members, invitations, role changes, revocations and their log. */
   team: TeamService;
+  /** Members' public profiles: the news form's authors, the byline box, the person page, "Meu perfil". */
+  profiles: ProfileService;
   auth: AuthService;
   events: EventBus;
   /** In memory, or in Redis (REDIS_URL): then `backend()` says whether Redis counts now or memory stands in. */
@@ -128,6 +131,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     betterAuth,
     admins,
     team: createTeamService({ db: database.db, dialect: database.dialect, betterAuth, mailer, config, log }),
+    profiles: createProfileService(editorDeps),
     auth: createAuthService({ auth: betterAuth, mailer, admins, limiter: rateLimiter, config, log }),
     rateLimiter,
     events,

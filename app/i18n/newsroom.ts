@@ -1,4 +1,12 @@
-import { megabytes, NEWS_MEDIA_MAX_BYTES, NEWSROOM_BULK_MAX, SPONSOR_IMAGE_MAX_BYTES, SPONSOR_LIMITS } from "../lib/limits.ts";
+import {
+  megabytes,
+  NEWS_MEDIA_MAX_BYTES,
+  NEWSROOM_BULK_MAX,
+  PROFILE_LIMITS,
+  PROFILE_PHOTO_MAX_BYTES,
+  SPONSOR_IMAGE_MAX_BYTES,
+  SPONSOR_LIMITS,
+} from "../lib/limits.ts";
 import { t as shared } from "./pt-BR.ts";
 
 /**
@@ -285,6 +293,46 @@ const newsroom = {
     },
   },
   /** The team page (/equipe, admins only). */
+  /** A member's public profile (/perfil): their own, or anyone's for an admin (from /equipe). */
+  profile: {
+    pageTitle: "Meu perfil",
+    otherTitle: (name: string) => `Perfil de ${name}`,
+    menu: "Meu perfil",
+    intro: "O que os leitores veem sob as suas notícias e na sua página de autor.",
+    publicPage: "Ver a página pública",
+    displayName: "Nome de exibição",
+    displayNameHint: "Como você assina as notícias.",
+    bio: "Minibiografia",
+    bioHint: `Até ${PROFILE_LIMITS.bio} caracteres.`,
+    photo: "Foto",
+    photoHint: `Imagem até ${megabytes(PROFILE_PHOTO_MAX_BYTES)} MB.`,
+    currentPhoto: "Foto atual",
+    removePhoto: "Remover a foto",
+    linkX: "X (Twitter)",
+    linkInstagram: "Instagram",
+    linkSite: "Site",
+    linkHint: "Endereço completo, começando com https://",
+    save: "Salvar perfil",
+    saved: "Perfil salvo.",
+    saveFailed: "Erro ao salvar o perfil. Tente novamente.",
+    displayNameRequired: "Nome de exibição é obrigatório.",
+    displayNameTooLong: `Nome de exibição deve ter no máximo ${PROFILE_LIMITS.displayName} caracteres.`,
+    displayNameTaken: "Outro membro da equipe já usa este nome de exibição.",
+    bioTooLong: `Minibiografia deve ter no máximo ${PROFILE_LIMITS.bio} caracteres.`,
+    linkTooLong: `Link deve ter no máximo ${PROFILE_LIMITS.link} caracteres.`,
+    linkInvalid: "Link deve ser um endereço http:// ou https://.",
+    linkCredentials: "Link não pode conter usuário ou senha.",
+    photoOnly: "A foto deve ser uma imagem.",
+    photoTooLarge: `A foto deve ter no máximo ${megabytes(PROFILE_PHOTO_MAX_BYTES)} MB.`,
+    memberNotFound: "Membro da equipe não encontrado.",
+    notYours: "Só administradores editam o perfil de outra pessoa.",
+    editFromTeam: "Perfil",
+  },
+  /** The news form's author choice: a team member, or a free text (agencies, guest writers). */
+  authorChoice: {
+    label: "Autor da equipe",
+    other: "Outro autor (agência, convidado) ou o padrão: digite abaixo",
+  },
   team: {
     pageTitle: "Equipe",
     intro: "Quem faz parte da redação, com o papel de cada um. Só administradores veem esta página.",
@@ -342,6 +390,8 @@ const newsroom = {
     notYourself: "Você não pode mudar o seu próprio papel nem revogar o seu próprio acesso: peça a outro administrador.",
     memberNotFound: "Esta pessoa não faz mais parte da equipe.",
     lastAdmin: "Este é o último administrador: dê o papel de administrador a outra pessoa antes.",
+    inviteRateLimited: (minutes: number) =>
+      `Muitos convites enviados na última hora. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,
     roleUnchanged: (role: string) => `O papel já era ${role}.`,
     roleChanged: (from: string, to: string) => `Papel alterado de ${from} para ${to}.`,
     revoked: "Acesso revogado; as sessões da pessoa foram encerradas.",

@@ -110,6 +110,15 @@ export const t = {
     metaCategory: (name: string, siteName: string) => `As notícias de ${name} no ${siteName}, das mais recentes às mais antigas.`,
     metaAuthor: (name: string, siteName: string) => `As notícias escritas por ${name} no ${siteName}, das mais recentes às mais antigas.`,
   },
+  /** A member's public profile: the byline box under their stories and the person page (/autor/{slug}). */
+  person: {
+    aboutAuthor: "Sobre o autor",
+    photoAlt: (name: string) => `Foto de ${name}`,
+    linksLabel: (name: string) => `${name} nas redes`,
+    links: { x: "X (Twitter)", instagram: "Instagram", site: "Site" },
+    allStories: (name: string) => `Todas as notícias de ${name}`,
+    storiesTitle: "Notícias",
+  },
   article: {
     notFound: "Notícia não encontrada ou erro ao carregar",
     backHome: "Voltar ao início",
@@ -216,6 +225,7 @@ export const t = {
     newsroom: "Redação (todas as notícias)",
     sponsors: "Gerenciar patrocinadores",
     security: "Segurança da conta",
+    profile: "Meu perfil",
     team: "Equipe",
     inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
@@ -377,6 +387,8 @@ export const terminal = {
     otherRole: (email: string, id: string, roleName: string, role: string) =>
       `${email} (${id}) já tem acesso, com o papel ${roleName}. Para mudar o papel: npm run admin -- role ${email} ${role}`,
     revokeUsage: "Uso: npm run admin -- revoke <id-ou-email>",
+    lastAdmin: (email: string) =>
+      `${email} é o último administrador: dê o papel de administrador a outra conta antes (npm run admin -- role <outra> admin). Nada foi alterado.`,
     noTerminal: "Sem terminal para perguntar.",
     cancelled: "\nCancelado.",
     invalidOption: (option: string | undefined) => `Opção inválida${option ? ` (${option})` : ""}.`,

@@ -89,3 +89,16 @@ export const NEWS_BODY_MAX_IMAGES = 50;
  * of JSON, up to 3 bytes a character in UTF-8) and the other fields; a bigger one is refused (413) before parsing.
  */
 export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;
+
+/** A newsroom member's public profile (/perfil): the most characters of each field. */
+export const PROFILE_LIMITS = {
+  displayName: 80,
+  bio: 400,
+  link: 300,
+} as const;
+/** Largest profile photo: 5 MB (5242880 bytes), like a sponsor's image. */
+export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+
+/** At most this many invitations per admin in `INVITE_RATE_WINDOW_SECONDS` (1 h): /equipe answers 429 beyond. */
+export const INVITE_RATE_MAX = 20;
+export const INVITE_RATE_WINDOW_SECONDS = 60 * 60;

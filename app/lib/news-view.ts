@@ -51,6 +51,8 @@ export interface NewsSummary {
   /** Readers only ever get 'published' items. */
   status: NewsStatus;
   media: MediaView | null;
+  /** The account that created an unpublished story (the newsroom's view only; never on a published one). */
+  ownerId?: string;
 }
 
 /** A news item as the article page shows it. */

@@ -27,3 +27,17 @@ export function hasRole(role: Role | null | undefined, needed: Role): boolean {
 export function canPublish(role: Role | null | undefined): boolean {
   return hasRole(role, "editor");
 }
+
+/**
+ * Whether the pages offer this member "Editar" and "Excluir" on a story: editors and admins on any; a reporter on
+ * their own draft or story in review only (`ownerId` is sent for unpublished stories alone). The server decides again
+ * (news-permissions.server.ts); this only hides what it would refuse.
+ */
+export function mayChangeStory(
+  viewer: { role: Role | null | undefined; userId: string | null | undefined },
+  story: { status: string; ownerId?: string | null | undefined },
+): boolean {
+  if (!viewer.role) return false;
+  if (canPublish(viewer.role)) return true;
+  return (story.status === "draft" || story.status === "review") && Boolean(story.ownerId) && story.ownerId === viewer.userId;
+}

@@ -1,6 +1,8 @@
 import type { MetaDescriptor } from "react-router";
 import type { MediaView } from "./media-view.ts";
 import type { NewsArticle } from "./news-view.ts";
+import { type PersonView, personLinks } from "./person.ts";
+import { termPath } from "./slug.ts";
 import type { RootData } from "./site-context.ts";
 
 /** The branded card shown in link previews of pages and news without a picture (public/images/og-padrao.png). */
@@ -111,8 +113,34 @@ export function pageMeta(site: Site | null, input: PageMetaInput): MetaDescripto
   ];
 }
 
+/**
+ * The author of a story in JSON-LD: a team member as a `Person` with their page, photo and links (`sameAs`); the
+ * newsroom's default as the site's organization; any other (free-text) name as a bare `Person`.
+ */
+function authorJsonLd(site: Site, author: string, person: PersonView | null | undefined) {
+  if (person) {
+    const links = personLinks(person).map((link) => link.url);
+    const photo = person.photo?.largeSrc ?? person.photo?.src;
+    return {
+      "@type": "Person",
+      name: person.name,
+      url: absoluteUrl(site, termPath("author", person.slug)),
+      ...(photo ? { image: absoluteUrl(site, photo) } : {}),
+      ...(links.length ? { sameAs: links } : {}),
+    };
+  }
+  return author === site.defaultAuthor ? organization(site) : { "@type": "Person", name: author };
+}
+
 /** schema.org NewsArticle of an article page (JSON-LD). */
-export function newsArticleJsonLd(site: Site, article: NewsArticle, canonicalPath: string, image: PreviewImage, author: string) {
+export function newsArticleJsonLd(
+  site: Site,
+  article: NewsArticle,
+  canonicalPath: string,
+  image: PreviewImage,
+  author: string,
+  person?: PersonView | null,
+) {
   return {
     "@context": "https://schema.org",
     "@type": "NewsArticle",
@@ -125,7 +153,7 @@ export function newsArticleJsonLd(site: Site, article: NewsArticle, canonicalPat
     articleSection: article.category,
     articleBody: article.fullContent,
     inLanguage: "pt-BR",
-    author: author === site.defaultAuthor ? organization(site) : { "@type": "Person", name: author },
+    author: authorJsonLd(site, author, person),
     publisher: organization(site),
   };
 }

@@ -25,6 +25,8 @@ export interface RootData {
   isAdmin: boolean;
   /** The viewer's newsroom role, or null (a reader). The pages only hide what a role cannot do; the server decides. */
   role: Role | null;
+  /** The signed-in member's account id (null: a reader): which unpublished stories are theirs. */
+  userId: string | null;
   /** Editors and admins: how many stories are in review (null for everyone else, or when the count failed). */
   reviewCount: number | null;
   /**

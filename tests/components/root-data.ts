@@ -12,7 +12,17 @@ export const SITE: RootData["site"] = {
   social: { instagram: "", twitter: "", facebook: "" },
 };
 
-/** The root route's data for a reader (`role` null) or a newsroom member of `role`. */
-export function rootData(role: Role | null): RootData {
-  return { site: SITE, sponsors: [], year: 2026, isAdmin: role !== null, role, reviewCount: null, sections: [], now: "2026-11-26T12:00:00.000Z" };
+/** The root route's data for a reader (`role` null) or a newsroom member of `role` (account `userId`). */
+export function rootData(role: Role | null, userId: string | null = role ? "member-1" : null): RootData {
+  return {
+    site: SITE,
+    sponsors: [],
+    year: 2026,
+    isAdmin: role !== null,
+    role,
+    userId,
+    reviewCount: null,
+    sections: [],
+    now: "2026-11-26T12:00:00.000Z",
+  };
 }

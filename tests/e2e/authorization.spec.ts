@@ -102,6 +102,7 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
   "edit-news/:id": { role: "reporter", reason: "editar notícias (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
   "edit-news/:id/historico": { role: "editor", reason: "comparar e restaurar versões" },
   "admin/security": { role: "reporter", reason: "o segundo fator da própria conta" },
+  perfil: { role: "reporter", reason: "o próprio perfil público (o de outra pessoa: só administradores, testado em authors.spec.ts)" },
   "admin/logout": { role: "reporter", reason: "sair" },
   "api/news": {
     role: "reporter",

@@ -7,6 +7,7 @@ import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admi
 import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/first-admin.server.ts";
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
+import { terminal as terminal_ } from "../../app/i18n/pt-BR.ts";
 import { createAdmin, createMember, createUser, uniqueEmail } from "../factories/auth.ts";
 import { countRows, makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -224,6 +225,8 @@ describe("npm run admin -- grant / revoke / list", () => {
     const services = await open();
     const byId = await createUser(services);
     const byEmail = await createUser(services);
+    // Another admin stays, so both may lose their access (the last admin never does: below).
+    await createAdmin(services);
     expect(await cli(services, "grant", byId.id, "--yes")).toBe(
       `${byId.email} (${byId.id}) agora é administrador. A senha não foi alterada; 0 sessões encerradas.`,
     );
@@ -231,7 +234,7 @@ describe("npm run admin -- grant / revoke / list", () => {
     expect(await cli(services, "grant", byId.id)).toBe(`${byId.email} (${byId.id}) já é administrador.`); // idempotent
     expect(await services.admins.isAdmin(byId.id)).toBe(true);
     expect(await services.admins.isAdmin(byEmail.id)).toBe(true);
-    expect(await services.admins.list()).toHaveLength(2);
+    expect(await services.admins.list()).toHaveLength(3);
 
     expect(await cli(services, "revoke", byEmail.email)).toBe(`${byEmail.email} (${byEmail.id}) não é mais administrador.`);
     expect(await cli(services, "revoke", byId.id)).toBe(`${byId.email} (${byId.id}) não é mais administrador.`);
@@ -243,6 +246,7 @@ describe("npm run admin -- grant / revoke / list", () => {
   it("revoke encerra as sessões abertas: a próxima requisição já não tem usuário", async () => {
     const services = await open();
     const admin = await createAdmin(services);
+    await createAdmin(services);
     const result = await signIn(services, admin.email, admin.password);
     if (!result.ok) throw new Error("login do admin falhou");
     const cookie = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie")!)![0];
@@ -369,6 +373,45 @@ describe("papéis da redação (--role, role, list)", () => {
     expect(await cli(services, "revoke", reporter.email)).toBe(`${reporter.email} (${reporter.id}) não é mais repórter.`);
     expect(await services.admins.roleOf(reporter.id)).toBeNull();
     expect((await cli(services, "list")).split("\n")).toHaveLength(2);
+  });
+});
+
+describe("o último administrador (a mesma regra de /equipe)", () => {
+  it("role e revoke recusam rebaixar ou revogar o último administrador, e nada muda nem entra no registro", async () => {
+    const services = await open();
+    const only = await createAdmin(services);
+    const editor = await createMember(services, "editor");
+    const changesBefore = await countRows(services, "member_changes");
+    for (const argv of [
+      ["role", only.email, "editor"],
+      ["role", only.id, "reporter"],
+      ["revoke", only.email],
+    ]) {
+      expect((await cliError(cli(services, ...argv))).message).toBe(terminal_.adminCli.lastAdmin(only.email));
+    }
+    expect(await services.admins.roleOf(only.id)).toBe("admin");
+    expect(await countRows(services, "member_changes")).toBe(changesBefore);
+    // Other members are not held by it: an editor may still be revoked.
+    expect(await cli(services, "revoke", editor.email)).toContain(editor.email);
+
+    // With a second admin, the first may be demoted; then the second is the last one.
+    const second = await createAdmin(services);
+    expect(await cli(services, "role", only.email, "editor")).toBe(`${only.email} (${only.id}): papel alterado de Administrador para Editor.`);
+    expect(await services.admins.roleOf(only.id)).toBe("editor");
+    expect((await cliError(cli(services, "revoke", second.id))).message).toBe(terminal_.adminCli.lastAdmin(second.email));
+    expect(await services.admins.roleOf(second.id)).toBe("admin");
+  });
+
+  it("/equipe usa a mesma regra: o último administrador não é rebaixado por outro administrador que acabou de perder o papel", async () => {
+    const services = await open();
+    const first = await createAdmin(services);
+    const second = await createAdmin(services);
+    const actor = { userId: second.id, email: second.email };
+    // The command line demotes the second; the team page then refuses the second's demotion of the first.
+    await cli(services, "role", second.email, "editor");
+    const result = await services.team.changeRole(actor, first.id, "editor");
+    expect(result).toEqual({ ok: false, message: t.team.lastAdmin, status: 409 });
+    expect(await services.admins.roleOf(first.id)).toBe("admin");
   });
 });
 

@@ -73,6 +73,7 @@ describe("migrations", () => {
       [
         "author",
         "author_slug",
+        "author_user_id",
         "body",
         "category",
         "category_slug",
@@ -93,6 +94,9 @@ describe("migrations", () => {
       ].sort(),
     );
     expect(await columns("sponsors")).toEqual(["active_from", "active_until", "created_at", "id", "link", "media_id", "name", "position"]);
+    expect(await columns("member_profiles")).toEqual(
+      ["bio", "display_name", "link_instagram", "link_site", "link_x", "photo_media_id", "slug", "updated_at", "user_id"].sort(),
+    );
     expect(await columns("media")).toEqual(
       [
         "caption",

@@ -7,7 +7,7 @@ import { servicesContext } from "../../app/.server/context.server.ts";
 import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
 import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
-import { INVITE_TTL_SECONDS } from "../../app/lib/limits.ts";
+import { INVITE_RATE_MAX, INVITE_TTL_SECONDS } from "../../app/lib/limits.ts";
 import { action as teamAction, loader as teamLoader } from "../../app/routes/admin/team.tsx";
 import { createAdmin, createMember, createUser, uniqueEmail } from "../factories/auth.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -285,5 +285,41 @@ describe("papéis e revogação na equipe", () => {
       ["role", null, email, "reporter", "editor"],
       ["grant", null, email, null, "reporter"],
     ]);
+  });
+});
+
+describe("limite de convites", () => {
+  it(`cada administrador envia até ${INVITE_RATE_MAX} convites por hora pela página; o seguinte é 429, sem conta nem e-mail`, async () => {
+    const services = await open();
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    const cookieOf = async (account: { email: string; password: string }) => {
+      const result = await signIn(services, account.email, account.password);
+      if (!result.ok) throw new Error(result.message);
+      return /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")![0];
+    };
+    const invite = (cookie: string, email: string) =>
+      teamAction({
+        request: new Request("http://127.0.0.1:4321/equipe", {
+          method: "POST",
+          body: new URLSearchParams({ intent: "invite", email, role: "reporter" }),
+          headers: { cookie },
+        }),
+        context,
+        params: {},
+      } as never) as Promise<{ init: { status?: number; headers?: Record<string, string> } | null; data: { error?: string; done?: string } }>;
+    const first = await cookieOf(await createAdmin(services));
+    const second = await cookieOf(await createAdmin(services));
+    // Every attempt counts, refused ones too (an address that is not one).
+    for (let i = 0; i < INVITE_RATE_MAX; i++) expect((await invite(first, `nao-e-email-${i}`)).data.error).toBe(t.team.invalidEmail);
+    const email = uniqueEmail("convidada");
+    const limited = await invite(first, email);
+    expect(limited.init?.status).toBe(429);
+    expect(limited.data.error).toBe(t.team.inviteRateLimited(60));
+    expect(Number(limited.init?.headers?.["Retry-After"])).toBeGreaterThan(0);
+    expect(await services.admins.findUser(email)).toBeUndefined();
+    expect(await services.team.invites()).toEqual([]);
+    // Another admin is not held by the first one's count.
+    expect((await invite(second, email)).data.done).toBe(t.team.invited(email, t.roles.names.reporter));
   });
 });

@@ -29,6 +29,7 @@ const row: NewsRow = {
   updated_by: null,
   owner_id: null,
   review_requested_at: null,
+  author_user_id: null,
 };
 const noMedia = {
   media_store: null,

@@ -3,6 +3,7 @@ import type { AppServices } from "../app.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { terminal } from "../../i18n/pt-BR.ts";
 import { isRole, type Role } from "../../lib/roles.ts";
+import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
 import { recordChange } from "./team.server.ts";
@@ -212,7 +213,14 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       if (!current) throw new CliError(terminal.adminCli.roleNoAccess(user.email, role));
       if (current === role) return terminal.adminCli.roleUnchanged(user.email, user.id, roleName(role));
       // The role is read on every request: the change holds from the member's next click, without a new sign-in.
-      await services.admins.setRole(user.id, role);
+      // Never the last admin (the same rule as /equipe, checked and changed under the same lock).
+      const { db, dialect } = services.database;
+      const lastAdmin = await withAdminsLocked(db, dialect, async (trx) => {
+        if (await leavesNoAdmin(trx, user.id, current, role)) return true;
+        await trx.updateTable("admins").set({ role }).where("user_id", "=", user.id).execute();
+        return false;
+      });
+      if (lastAdmin) throw new CliError(terminal.adminCli.lastAdmin(user.email));
       await recordChange(services.database.db, { targetId: user.id, action: "role", fromRole: current, toRole: role });
       return terminal.adminCli.roleChanged(user.email, user.id, roleName(current), roleName(role));
     }
@@ -222,7 +230,14 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       const user = await services.admins.findUser(target);
       if (!user) throw new CliError(terminal.adminCli.notFound(target));
       const current = await services.admins.roleOf(user.id);
-      const was = await services.admins.revoke(user.id);
+      const { db, dialect } = services.database;
+      const was = await withAdminsLocked(db, dialect, async (trx) => {
+        if (await leavesNoAdmin(trx, user.id, current, null)) return "last-admin" as const;
+        const result = await trx.deleteFrom("admins").where("user_id", "=", user.id).executeTakeFirst();
+        await trx.deleteFrom("session").where("userId", "=", user.id).execute();
+        return Number(result.numDeletedRows) > 0;
+      });
+      if (was === "last-admin") throw new CliError(terminal.adminCli.lastAdmin(user.email));
       if (was) await recordChange(services.database.db, { targetId: user.id, action: "revoke", fromRole: current, toRole: null });
       return was ? terminal.adminCli.revoked(user.email, user.id, roleName(current ?? "admin")) : terminal.adminCli.wasNotAdmin(user.email, user.id);
     }

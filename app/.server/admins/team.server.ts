@@ -9,6 +9,7 @@ import type { Logger } from "../logger.server.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
 import { type LazyBetterAuth, RESET_PASSWORD_PATH } from "../auth/auth.server.ts";
+import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { clearOwnershipCheck, requestOwnershipProof } from "./ownership.server.ts";
 
 /**
@@ -136,26 +137,7 @@ export function createTeamService(deps: {
   const tt = t.team;
   const roleName = (role: Role) => t.roles.names[role];
 
-  /**
-   * Runs `change` with every admin row locked (PostgreSQL; SQLite writes one at a time anyway), so two admins
-   * demoting each other at once cannot leave the site with none.
-   */
-  function withAdminsLocked<T>(change: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return db.transaction().execute(async (trx) => {
-      if (dialect === "postgres") await trx.selectFrom("admins").select("user_id").where("role", "=", "admin").forUpdate().execute();
-      return change(trx);
-    });
-  }
-
-  async function otherAdmins(trx: Db, userId: string): Promise<number> {
-    const row = await trx
-      .selectFrom("admins")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("role", "=", "admin")
-      .where("user_id", "<>", userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
+  const lockAdmins = <T>(change: (trx: Transaction<Database>) => Promise<T>) => withAdminsLocked(db, dialect, change);
 
   /** Mails `email` a link to set a password, valid for INVITE_TTL_SECONDS and once (a reset-password token). */
   async function sendInviteLink(userId: string, email: string, role: Role, actor: Actor): Promise<void> {
@@ -301,12 +283,12 @@ export function createTeamService(deps: {
     /** Changes a member's role: never the actor's own, never the last admin's. */
     async changeRole(actor: Actor, userId: string, role: Role): Promise<TeamResult> {
       if (userId === actor.userId) return refused(tt.notYourself, 409);
-      return withAdminsLocked(async (trx) => {
+      return lockAdmins(async (trx) => {
         const row = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
         const current = row ? asRole(row.role) : null;
         if (!current) return refused(tt.memberNotFound, 404);
         if (current === role) return ok(tt.roleUnchanged(roleName(role)));
-        if (current === "admin" && (await otherAdmins(trx, userId)) === 0) return refused(tt.lastAdmin, 409);
+        if (await leavesNoAdmin(trx, userId, current, role)) return refused(tt.lastAdmin, 409);
         await trx.updateTable("admins").set({ role }).where("user_id", "=", userId).execute();
         await logChange(trx, { at: clock().toISOString(), actorId: actor.userId, targetId: userId, action: "role", fromRole: current, toRole: role });
         return ok(tt.roleChanged(roleName(current), roleName(role)));
@@ -316,11 +298,11 @@ export function createTeamService(deps: {
     /** Removes a member's access and ends their sessions: never the actor's own, never the last admin's. */
     async revoke(actor: Actor, userId: string): Promise<TeamResult> {
       if (userId === actor.userId) return refused(tt.notYourself, 409);
-      return withAdminsLocked(async (trx) => {
+      return lockAdmins(async (trx) => {
         const row = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
         const current = row ? asRole(row.role) : null;
         if (!row) return refused(tt.memberNotFound, 404);
-        if (current === "admin" && (await otherAdmins(trx, userId)) === 0) return refused(tt.lastAdmin, 409);
+        if (await leavesNoAdmin(trx, userId, current, null)) return refused(tt.lastAdmin, 409);
         await trx.deleteFrom("admins").where("user_id", "=", userId).execute();
         await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
         await trx.deleteFrom("session").where("userId", "=", userId).execute();

@@ -25,6 +25,8 @@ export interface Database {
   member_invites: MemberInvitesTable;
   /** The team's log: who gave, changed or removed whose role, and when. */
   member_changes: MemberChangesTable;
+  /** A newsroom member's public profile: name shown, bio, photo, links (profiles.server.ts). */
+  member_profiles: MemberProfilesTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -116,6 +118,22 @@ export interface NewsTable {
   owner_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the draft was sent for review (shown as status `review`); null otherwise. The status stays 'draft'. */
   review_requested_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The team member the author is (migration 2026-11-28-101), or null: a free-text author. */
+  author_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Migration 2026-11-28-101-member-profiles. */
+export interface MemberProfilesTable {
+  user_id: string;
+  display_name: string;
+  /** The display name's slug (taxonomy.server.ts): the /autor/{slug} of the stories the member signs. Unique. */
+  slug: string;
+  bio: ColumnType<string, string | undefined, string>;
+  photo_media_id: string | null;
+  link_x: string | null;
+  link_instagram: string | null;
+  link_site: string | null;
+  updated_at: string;
 }
 
 /** The first spelling used of each category and author slug: the one shown. */

@@ -29,10 +29,19 @@ function sentValues(fields: Record<string, string>): Record<string, string> {
 }
 
 /** What the news form's page (add-news, edit-news) needs besides the news item: suggestions, defaults, the store. */
-export async function newsFormLoaderData(request: Request, services: Pick<AppServices, "config" | "news" | "store" | "drive">) {
-  const { config, news, store } = services;
+export async function newsFormLoaderData(
+  request: Request,
+  services: Pick<AppServices, "config" | "news" | "store" | "drive" | "profiles">,
+  viewerId?: string,
+) {
+  const { config, news, store, profiles } = services;
   const { storeConnected, drive } = await storeStatusOf(request, services);
+  // The author field's choices: every team member's signing name (a free text stays possible).
+  const members = await profiles.memberAuthors();
   return {
+    authorChoices: members.map((member) => member.displayName),
+    /** The viewer's own signing name (a reporter's new story starts signed by them). */
+    selfAuthor: members.find((member) => member.userId === viewerId)?.displayName ?? "",
     categorySuggestions: await news.listCategories(),
     defaultAuthor: config.site.defaultAuthor,
     timeZone: config.timeZone,

@@ -2,7 +2,14 @@ import { t } from "../../i18n/pt-BR.ts";
 import { NEWS_FIELD_MAX_BYTES } from "../../lib/limits.ts";
 import type { AppServices } from "../app.server.ts";
 import { AppError } from "../errors.ts";
-import { NEWS_MEDIA_RULES, type ParsedForm, parseUploadForm, SPONSOR_IMAGE_RULES, type UploadRules } from "../media/upload.server.ts";
+import {
+  NEWS_MEDIA_RULES,
+  type ParsedForm,
+  PROFILE_PHOTO_RULES,
+  parseUploadForm,
+  SPONSOR_IMAGE_RULES,
+  type UploadRules,
+} from "../media/upload.server.ts";
 
 export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
 
@@ -102,6 +109,11 @@ export function readNewsSubmission(request: Request, { config }: Pick<AppService
 /** A sponsor submission: the `image` file under the sponsor limits. */
 export function readSponsorSubmission(request: Request, { config }: Pick<AppServices, "config">): Promise<ParsedForm> {
   return readSubmission(request, { fileField: "image", rules: SPONSOR_IMAGE_RULES, tmpDir: config.media.uploadTmpDir });
+}
+
+/** A profile submission (/perfil): the `photo` file under the profile photo's limits. */
+export function readProfileSubmission(request: Request, { config }: Pick<AppServices, "config">): Promise<ParsedForm> {
+  return readSubmission(request, { fileField: "photo", rules: PROFILE_PHOTO_RULES, tmpDir: config.media.uploadTmpDir });
 }
 
 /**

@@ -30,6 +30,9 @@ const UNREFERENCED = {
     eb.not(eb.exists(eb.selectFrom("news").select("news.id").whereRef("news.media_id", "=", "media.id"))),
   sponsors: (eb: ExpressionBuilder<Database, "media">) =>
     eb.not(eb.exists(eb.selectFrom("sponsors").select("sponsors.id").whereRef("sponsors.media_id", "=", "media.id"))),
+  // A member's profile photo (member_profiles).
+  profiles: (eb: ExpressionBuilder<Database, "media">) =>
+    eb.not(eb.exists(eb.selectFrom("member_profiles").select("member_profiles.user_id").whereRef("member_profiles.photo_media_id", "=", "media.id"))),
   // An older version of a news item can be restored with its media: kept as long as a revision refers to it.
   revisions: (eb: ExpressionBuilder<Database, "media">) =>
     eb.not(eb.exists(eb.selectFrom("news_revisions").select("news_revisions.id").whereRef("news_revisions.media_id", "=", "media.id"))),
@@ -57,7 +60,7 @@ export async function namedByABody(db: Kysely<Database>, mediaId: string): Promi
 }
 
 /**
- * The media records of one store created before `before` that no news item, sponsor or news revision refers to
+ * The media records of one store created before `before` that no news item, sponsor, profile or news revision refers to
  * (their bodies are asked per record: `namedByABody`).
  */
 export function findUnreferencedMedia(db: Kysely<Database>, storeName: string, before: Date) {
@@ -68,6 +71,7 @@ export function findUnreferencedMedia(db: Kysely<Database>, storeName: string, b
     .where("created_at", "<", before.toISOString())
     .where(UNREFERENCED.news)
     .where(UNREFERENCED.sponsors)
+    .where(UNREFERENCED.profiles)
     .where(UNREFERENCED.revisions)
     .execute();
 }
@@ -82,6 +86,7 @@ export async function deleteMediaIfUnreferenced(db: Kysely<Database>, mediaId: s
     .where("id", "=", mediaId)
     .where(UNREFERENCED.news)
     .where(UNREFERENCED.sponsors)
+    .where(UNREFERENCED.profiles)
     .where(UNREFERENCED.revisions)
     .where(notInBodies(mediaId))
     .executeTakeFirst();

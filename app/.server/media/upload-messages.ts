@@ -9,5 +9,7 @@ export const UPLOAD_MESSAGES = {
   newsInvalidType: t.newsForm.invalidMedia,
   sponsorTooLarge: t.sponsors.tooLarge,
   sponsorInvalidType: t.sponsors.imageOnly,
+  profileTooLarge: t.profile.photoTooLarge,
+  profileInvalidType: t.profile.photoOnly,
   ...t.upload,
 } as const;

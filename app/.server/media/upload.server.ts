@@ -9,7 +9,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError, DiskFullError, diskFullOr } from "../errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
-import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES, UPLOAD_FIELD_MAX_BYTES } from "../../lib/limits.ts";
+import { NEWS_MEDIA_MAX_BYTES, PROFILE_PHOTO_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES, UPLOAD_FIELD_MAX_BYTES } from "../../lib/limits.ts";
 import { type MediaKind, mediaTypeByExtension } from "./media-types.ts";
 
 export type UploadKind = MediaKind;
@@ -77,6 +77,13 @@ export const SPONSOR_IMAGE_RULES: UploadRules = {
   maxBytes: SPONSOR_IMAGE_MAX_BYTES,
   accept: ["image"],
   messages: { tooLarge: UPLOAD_MESSAGES.sponsorTooLarge, invalidType: UPLOAD_MESSAGES.sponsorInvalidType },
+};
+
+/** A member's profile photo: images only, up to 5 MB. */
+export const PROFILE_PHOTO_RULES: UploadRules = {
+  maxBytes: PROFILE_PHOTO_MAX_BYTES,
+  accept: ["image"],
+  messages: { tooLarge: UPLOAD_MESSAGES.profileTooLarge, invalidType: UPLOAD_MESSAGES.profileInvalidType },
 };
 
 /** Default largest text field (the news form, whose body is longer, raises it: NEWS_FIELD_MAX_BYTES). */

@@ -15,6 +15,7 @@ import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
+import { withAuthorLink } from "./author-link.server.ts";
 import { bodyColumns, inReview, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
 import { type Actor, actorIdOf, RoleForbiddenError, requireReporterMayChange, requireReporterMayPublish } from "./news-permissions.server.ts";
@@ -259,7 +260,12 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
    * A category or author in the spelling first used for it ("volei" becomes "Vôlei"), with its slug; recorded in the
    * save's transaction, so a refused save records no new term.
    */
-  async function withCanonicalTerms(trx: Kysely<Database>, patch: Updateable<NewsTable>, now: string): Promise<Updateable<NewsTable>> {
+  async function withCanonicalTerms(
+    trx: Kysely<Database>,
+    patch: Updateable<NewsTable>,
+    now: string,
+    before?: { author: string; author_slug: string; author_user_id: string | null },
+  ): Promise<Updateable<NewsTable>> {
     const result = { ...patch };
     if (typeof patch.category === "string") {
       const term = await canonicalTerm(trx, "category", patch.category, now);
@@ -268,8 +274,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
     }
     if (typeof patch.author === "string") {
       const term = await canonicalTerm(trx, "author", patch.author, now);
-      result.author = term.name;
-      result.author_slug = term.slug;
+      Object.assign(result, await withAuthorLink(trx, { author: term.name, author_slug: term.slug }, before));
     }
     return result;
   }
@@ -304,7 +309,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
       const step: ReviewEventKind | null = returnNote !== undefined ? "returned" : reviewStepOf(existing, publication);
       try {
         await events.withCommit(db, async (trx, send) => {
-          const patch = await withCanonicalTerms(trx, changes(existing), now);
+          const patch = await withCanonicalTerms(trx, changes(existing), now, existing);
           // The text goes with the media the item ends with (the new file, or the one it keeps).
           if (mediaId && Object.keys(mediaText).length > 0) await setMediaText(trx, mediaId, mediaText);
           const updated = await updateNewsAtVersion(trx, id, existing.version, {
@@ -441,7 +446,7 @@ export function createNewsEditor({ db, media, store, events, log, defaultAuthor,
         const id = randomUUID();
         try {
           await events.withCommit(db, async (trx, send) => {
-            const terms = await canonicalNewsTerms(trx, fields, now);
+            const terms = await withAuthorLink(trx, await canonicalNewsTerms(trx, fields, now));
             if (saved) await setMediaText(trx, saved.id, text);
             await insertNews(trx, {
               id,

@@ -81,7 +81,7 @@ export function toNewsSummary(
     | "status"
     | "review_requested_at"
   > &
-    JoinedMediaColumns,
+    JoinedMediaColumns & { owner_id?: string | null },
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
   return {
@@ -97,6 +97,8 @@ export function toNewsSummary(
     publishedAt: row.published_at,
     status: viewStatusOf(row),
     media: toMediaView(row, store),
+    // Who may change an unpublished story is the newsroom's business only: a published one never says.
+    ...(row.status !== "published" && row.owner_id ? { ownerId: row.owner_id } : {}),
   };
 }
 

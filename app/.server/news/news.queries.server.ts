@@ -38,6 +38,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.published_at",
       "news.version",
       "news.media_id",
+      "news.owner_id",
       ...JOINED_MEDIA_COLUMNS,
     ]);
 }

@@ -182,6 +182,8 @@ export interface NewsFormProps {
   storeLabel: string;
   /** Categories already in use, suggested as the editor types (a <datalist>). */
   categorySuggestions?: string[];
+  /** The team members' signing names: the author field's list (a free text stays possible). */
+  authorChoices?: string[];
   /** The Google Drive connection (MEDIA_STORE=gdrive only): shows its card instead of the plain warning. */
   drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */

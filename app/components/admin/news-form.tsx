@@ -190,6 +190,7 @@ export function NewsForm(props: NewsFormProps) {
           errors={errors}
           busy={busy}
           categorySuggestions={props.categorySuggestions ?? []}
+          authorChoices={props.authorChoices ?? []}
           defaultAuthor={defaultAuthor}
           bodyKey={bodyKey}
         />

@@ -1,5 +1,6 @@
 import { Star } from "lucide-react";
 import { t } from "../../i18n/newsroom.ts";
+import { AuthorField } from "./news-author-field.tsx";
 import { NewsBodyField } from "./news-body-field.tsx";
 import type { FieldErrors, NewsFormValues } from "./news-form-values.ts";
 import styles from "./news-form.module.css";
@@ -35,6 +36,8 @@ interface NewsTextFieldsProps {
   errors: FieldErrors;
   busy: boolean;
   categorySuggestions: string[];
+  /** The team members' signing names (the author list). */
+  authorChoices: string[];
   defaultAuthor: string;
   /** Changes when the form's values are replaced (an autosave recovered): the body's editor starts again from them. */
   bodyKey: number;
@@ -44,7 +47,17 @@ interface NewsTextFieldsProps {
  * The story's texts: title, subtitle, body, category (with the categories in use as suggestions) and author. Each
  * invalid field says so (aria-invalid) and points to its message (aria-describedby).
  */
-export function NewsTextFields({ formId, values, update, errors, busy, categorySuggestions, defaultAuthor, bodyKey }: NewsTextFieldsProps) {
+export function NewsTextFields({
+  formId,
+  values,
+  update,
+  errors,
+  busy,
+  categorySuggestions,
+  authorChoices,
+  defaultAuthor,
+  bodyKey,
+}: NewsTextFieldsProps) {
   const describedBy = (field: keyof FieldErrors, hint?: string) =>
     [hint, errors[field] ? `${formId}-${field}-erro` : null].filter(Boolean).join(" ") || undefined;
   const fieldProps = (field: "title" | "subtitle" | "category" | "author", hint?: string) => ({
@@ -95,14 +108,15 @@ export function NewsTextFields({ formId, values, update, errors, busy, categoryS
           </p>
           <FieldError formId={formId} field="category" errors={errors} />
         </div>
-        <div className={styles.field}>
-          <label htmlFor={`${formId}-author`}>{t.newsForm.author}</label>
-          <input {...fieldProps("author", `${formId}-author-dica`)} placeholder={defaultAuthor} />
-          <p id={`${formId}-author-dica`} className={styles.hint}>
-            {t.newsForm.authorHint(defaultAuthor)}
-          </p>
-          <FieldError formId={formId} field="author" errors={errors} />
-        </div>
+        <AuthorField
+          formId={formId}
+          choices={authorChoices}
+          defaultAuthor={defaultAuthor}
+          inputProps={fieldProps("author", `${formId}-author-dica`)}
+          onPick={(name) => update("author", name)}
+          errors={errors}
+          busy={busy}
+        />
       </div>
     </>
   );

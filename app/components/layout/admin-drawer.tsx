@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, Users, X } from "lucide-react";
+import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, UserRound, Users, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -93,6 +93,13 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               </Link>
             </Dialog.Close>
           ) : null}
+          {/* Every role: the member's own public profile (name, bio, photo, links). */}
+          <Dialog.Close asChild>
+            <Link to="/perfil" className={styles.secondaryLink}>
+              <UserRound aria-hidden="true" size={18} />
+              {t.admin.profile}
+            </Link>
+          </Dialog.Close>
           {/* Account settings (every role: the member's own 2FA). */}
           <Dialog.Close asChild>
             <Link to="/admin/security" className={styles.secondaryLink}>

@@ -7,6 +7,7 @@ import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
 import { useRootData } from "../../lib/site-context.ts";
+import { mayChangeStory } from "../../lib/roles.ts";
 import { FIRST_ROW_WHEN_WIDE, NewsCard } from "./news-card.tsx";
 import grid from "./news-grid.module.css";
 
@@ -42,7 +43,7 @@ interface Loaded {
  * it, appends the next page in place, from the JSON API with the same keyset cursor.
  */
 export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref, apiQuery, timeZone }: PagedGridProps) {
-  const { isAdmin } = useRootData();
+  const { isAdmin, role, userId } = useRootData();
   const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
   const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
@@ -143,7 +144,7 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
                   ) : undefined
                 }
                 actions={
-                  isAdmin ? (
+                  mayChangeStory({ role, userId }, item) ? (
                     <DeleteNewsButton
                       id={item.id}
                       title={item.title}

@@ -14,7 +14,7 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireRole(request, context, handle);
   // The user's id keys the browser's autosave of a new story (two members sharing a browser keep theirs apart).
-  return { ...(await newsFormLoaderData(request, servicesOf(context))), autosaveUser: viewer.userId };
+  return { ...(await newsFormLoaderData(request, servicesOf(context), viewer.userId)), autosaveUser: viewer.userId, role: viewer.role };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -28,7 +28,11 @@ export default function AddNews({ loaderData, actionData }: Route.ComponentProps
       key={actionData?.success ?? "form"}
       mode="create"
       // Fields refused without JavaScript come back as they were sent.
-      initial={actionData?.values ? valuesFrom(actionData.values, EMPTY_NEWS_FORM) : EMPTY_NEWS_FORM}
+      // A reporter's new story is signed by them (they may pick another member or type a name).
+      initial={valuesFrom(
+        actionData?.values,
+        loaderData.role === "reporter" ? { ...EMPTY_NEWS_FORM, author: loaderData.selfAuthor } : EMPTY_NEWS_FORM,
+      )}
       currentMedia={null}
       serverResult={actionData}
       {...loaderData}

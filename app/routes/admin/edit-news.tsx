@@ -31,7 +31,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireRole(request, context, handle);
   const services = servicesOf(context);
   const { config, news, newsEditor, log, database } = services;
-  const common = { ...(await newsFormLoaderData(request, services)), role: viewer.role };
+  const common = { ...(await newsFormLoaderData(request, services, viewer.userId)), role: viewer.role };
   try {
     // A reporter opens only their own draft (or story in review): anyone else's is a 403 with the reason.
     await newsEditor.requireMayEdit(params.id, viewer);

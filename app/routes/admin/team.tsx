@@ -1,6 +1,6 @@
 import { UserMinus, UserPlus } from "lucide-react";
 import { useRef, useState } from "react";
-import { data, Form, useNavigation, useSubmit } from "react-router";
+import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/team";
 import { privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
@@ -11,7 +11,7 @@ import { Banner } from "../../components/admin/banner.tsx";
 import { ConfirmDialog } from "../../components/admin/confirm-dialog.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/newsroom.ts";
-import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
+import { INVITE_RATE_MAX, INVITE_RATE_WINDOW_SECONDS, INVITE_TTL_SECONDS } from "../../lib/limits.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { isRole, ROLES, type Role } from "../../lib/roles.ts";
 import panel from "../../components/admin/panel.module.css";
@@ -43,7 +43,7 @@ interface ActionData {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireRole(request, context, handle);
-  const { team } = servicesOf(context);
+  const { team, rateLimiter } = servicesOf(context);
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? "");
   const actor = { userId: viewer.userId, email: viewer.email };
@@ -54,9 +54,19 @@ export async function action({ request, context }: Route.ActionArgs) {
       : data<ActionData>({ error: result.message }, { status: result.status, headers: noStore });
   const role = field("role").trim().toLowerCase();
   switch (field("intent")) {
-    case "invite":
+    case "invite": {
       if (!isRole(role)) return data<ActionData>({ error: tt.invalidRole }, { status: 400, headers: noStore });
+      // Each invitation mails someone: at most INVITE_RATE_MAX per admin an hour (the shared limiter: Redis when set).
+      const limit = await rateLimiter.hit(`team-invite:${viewer.userId}`, INVITE_RATE_MAX, INVITE_RATE_WINDOW_SECONDS);
+      if (!limit.allowed) {
+        const minutes = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
+        return data<ActionData>(
+          { error: tt.inviteRateLimited(minutes) },
+          { status: 429, headers: { ...noStore, "Retry-After": String(limit.retryAfterSeconds) } },
+        );
+      }
       return answer(await team.invite(actor, field("email"), role));
+    }
     case "role":
       if (!isRole(role)) return data<ActionData>({ error: tt.invalidRole }, { status: 400, headers: noStore });
       return answer(await team.changeRole(actor, field("userId"), role));
@@ -204,6 +214,9 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                       <span className={styles.email}>
                         {member.email} {self ? tt.you : null}
                       </span>
+                      <Link to={`/perfil?membro=${encodeURIComponent(member.userId)}`} aria-label={t.profile.otherTitle(member.name)}>
+                        {t.profile.editFromTeam}
+                      </Link>
                     </th>
                     <td data-testid="member-role">{roleName(member.role)}</td>
                     <td>{formatWhen(member.lastSignIn, timeZone)}</td>

@@ -25,6 +25,8 @@ import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import styles from "./article.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { mayChangeStory } from "../../lib/roles.ts";
+import { AuthorByline } from "../../components/news/author-box.tsx";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const services = servicesOf(context);
@@ -59,6 +61,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       scheduledLabel: article.status === "scheduled" ? formatDateTime(article.publishedAt, config.timeZone) : null,
       preview,
       defaultAuthor: config.site.defaultAuthor,
+      byline: await services.profiles.bylineOfStory(article.id).catch(() => null),
     },
     article.status === "published" ? undefined : { headers: { "Cache-Control": PRIVATE_NO_STORE } },
   );
@@ -84,14 +87,14 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
       { property: "article:modified_time", content: article.updatedAt },
       { property: "article:section", content: article.category },
       { name: "author", content: author },
-      ...(site && image ? [{ "script:ld+json": newsArticleJsonLd(site, article, canonicalPath, image, author) }] : []),
+      ...(site && image ? [{ "script:ld+json": newsArticleJsonLd(site, article, canonicalPath, image, author, loaderData.byline) }] : []),
     ],
   });
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
   const { article, bodyMedia, canonicalPath, dateLabel, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
-  const { isAdmin, site } = useRootData();
+  const { isAdmin, site, role, userId } = useRootData();
   const unpublished = article.status !== "published";
   useCountRead(article.id, isAdmin || unpublished);
   return (
@@ -141,13 +144,14 @@ export default function Article({ loaderData }: Route.ComponentProps) {
       </div>
 
       <ShareButtons url={absoluteUrl(site, canonicalPath)} title={article.title} />
+      <AuthorByline person={loaderData.byline} />
 
       <footer className={styles.footer}>
         <Link to="/" className={buttons.secondary}>
           <ArrowLeft aria-hidden="true" size={18} />
           {t.article.backToNews}
         </Link>
-        {isAdmin && !(unpublished && preview) ? (
+        {mayChangeStory({ role, userId }, article) && !(unpublished && preview) ? (
           <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
             <Pencil aria-hidden="true" size={18} />
             {t.article.edit}

@@ -6,6 +6,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import type { TermKind } from "../../.server/news/taxonomy.server.ts";
+import { PersonHeader } from "../../components/news/author-box.tsx";
 import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -23,29 +24,45 @@ function kindOf(pathname: string): TermKind {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { news, log, config } = servicesOf(context);
+  const { news, log, config, profiles } = servicesOf(context);
   const kind = kindOf(new URL(request.url).pathname);
   const cursor = new URL(request.url).searchParams.get("cursor");
   let term: Awaited<ReturnType<typeof news.getTerm>>;
   try {
-    term = await news.getTerm(kind, params.slug);
+    term = await news.getTerm(kind, params.slug).catch(async (error: unknown) => {
+      // A member with a profile has a page before their first published story (their name, bio and links).
+      const member = kind === "author" && error instanceof AppError && error.status === 404 ? await profiles.memberPage(params.slug) : null;
+      if (!member) throw error;
+      return { kind, slug: member.slug, name: member.name };
+    });
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, reqId: requestIdFrom(request) }, "term page load failed");
     throw data({ kind }, { status, headers: { "Cache-Control": "no-store" } });
   }
+  // A member's page: their profile above the list (a free-text author has none).
+  const person = kind === "author" ? await profiles.personOfSlug(term.slug).catch(() => null) : null;
   try {
     const page = await news.listNewsPage({
       cursor,
       limit: LIST_PAGE_SIZE,
       ...(kind === "category" ? { categorySlug: term.slug } : { authorSlug: term.slug }),
     });
-    return { term, news: page.items, nextCursor: page.nextCursor, continued: Boolean(cursor), failure: null, timeZone: config.timeZone };
+    return {
+      term,
+      person,
+      news: page.items,
+      nextCursor: page.nextCursor,
+      continued: Boolean(cursor),
+      failure: null,
+      timeZone: config.timeZone,
+    };
   } catch (error) {
     const { failure, init } = listPageFailure(error, log, "term page load failed");
     return data(
       {
         term,
+        person,
         news: [] as NewsSummary[],
         nextCursor: null,
         continued: Boolean(cursor),
@@ -91,8 +108,14 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
   return (
     <div className="page">
-      <p className={styles.kicker}>{category ? t.taxonomy.categoryKicker : t.taxonomy.authorKicker}</p>
-      <h1 className="page-title">{term.name}</h1>
+      {loaderData.person ? (
+        <PersonHeader person={loaderData.person} kicker={t.taxonomy.authorKicker} />
+      ) : (
+        <>
+          <p className={styles.kicker}>{category ? t.taxonomy.categoryKicker : t.taxonomy.authorKicker}</p>
+          <h1 className="page-title">{term.name}</h1>
+        </>
+      )}
       <section aria-label={category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />

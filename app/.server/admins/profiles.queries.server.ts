@@ -1,0 +1,115 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../db/schema.ts";
+import { termSlug } from "../news/taxonomy.server.ts";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A team member as an author: the name they sign with (their profile's, else their account's) and its slug. */
+export interface MemberAuthor {
+  userId: string;
+  displayName: string;
+  slug: string;
+}
+
+/** Every current member (any role) with the name they sign with, by name: the news form's author choices. */
+export async function listMemberAuthors(db: Db): Promise<MemberAuthor[]> {
+  const rows = await db
+    .selectFrom("admins")
+    .innerJoin("user", "user.id", "admins.user_id")
+    .leftJoin("member_profiles", "member_profiles.user_id", "admins.user_id")
+    .select(["admins.user_id", "user.name", "member_profiles.display_name", "member_profiles.slug"])
+    .execute();
+  return rows
+    .map((row) => {
+      const displayName = row.display_name ?? row.name;
+      return { userId: row.user_id, displayName, slug: row.slug ?? termSlug(displayName) };
+    })
+    .sort((a, b) => a.displayName.localeCompare(b.displayName, "pt-BR"));
+}
+
+/** The member whose signing name has this slug (a profile's first, then an account name's), or null. */
+export async function memberAuthorBySlug(db: Db, slug: string): Promise<MemberAuthor | null> {
+  if (!slug) return null;
+  const members = await listMemberAuthors(db);
+  return members.find((member) => member.slug === slug) ?? null;
+}
+
+export function findProfileRow(db: Db, userId: string) {
+  return db
+    .selectFrom("member_profiles")
+    .leftJoin("media", "media.id", "member_profiles.photo_media_id")
+    .select([
+      "member_profiles.user_id",
+      "member_profiles.display_name",
+      "member_profiles.slug",
+      "member_profiles.bio",
+      "member_profiles.photo_media_id",
+      "member_profiles.link_x",
+      "member_profiles.link_instagram",
+      "member_profiles.link_site",
+      "media.store as media_store",
+      "media.kind as media_kind",
+      "media.key as media_key",
+      "media.mime_type as media_mime_type",
+      "media.width as media_width",
+      "media.height as media_height",
+      "media.variants as media_variants",
+    ])
+    .where("member_profiles.user_id", "=", userId)
+    .executeTakeFirst();
+}
+
+export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfileRow>>>;
+
+/** Whether another account's profile already uses this slug. */
+export async function slugTakenByOther(db: Db, slug: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("member_profiles").select("user_id").where("slug", "=", slug).where("user_id", "<>", userId).executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function upsertProfile(
+  db: Db,
+  row: {
+    user_id: string;
+    display_name: string;
+    slug: string;
+    bio: string;
+    photo_media_id: string | null;
+    link_x: string | null;
+    link_instagram: string | null;
+    link_site: string | null;
+    updated_at: string;
+  },
+): Promise<void> {
+  const { user_id: _id, ...changes } = row;
+  await db
+    .insertInto("member_profiles")
+    .values(row)
+    .onConflict((oc) => oc.column("user_id").doUpdateSet(changes))
+    .execute();
+}
+
+/** The member a story's author is (its `author_user_id`), or null for a free-text author. */
+export async function storyAuthorUserId(db: Db, newsId: string): Promise<string | null> {
+  const row = await db.selectFrom("news").select("author_user_id").where("id", "=", newsId).executeTakeFirst();
+  return row?.author_user_id ?? null;
+}
+
+/** The member whose published stories are signed with this slug (the newest such story's), or null. */
+export async function authorUserIdOfSlug(db: Db, slug: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("news")
+    .select("author_user_id")
+    .where("author_slug", "=", slug)
+    .where("status", "=", "published")
+    .where("author_user_id", "is not", null)
+    .orderBy("published_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.author_user_id ?? null;
+}
+
+/** The paths of the published stories a member signs (the byline box on each changes with the profile). */
+export async function storyPathsOfAuthor(db: Db, userId: string): Promise<Array<{ id: string; title: string }>> {
+  return db.selectFrom("news").select(["id", "title"]).where("author_user_id", "=", userId).where("status", "=", "published").execute();
+}

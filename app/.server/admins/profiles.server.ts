@@ -1,0 +1,203 @@
+import type { Kysely } from "kysely";
+import { t } from "../../i18n/newsroom.ts";
+import type { PersonView } from "../../lib/person.ts";
+import { type ProfileFields, profileFieldsSchema } from "../../lib/profile-schema.ts";
+import { hasRole, type Role } from "../../lib/roles.ts";
+import { articlePath, termPath } from "../../lib/slug.ts";
+import { fieldErrorsOf } from "../../lib/zod.ts";
+import type { Database } from "../db/schema.ts";
+import { AppError, FieldsError, NotFoundError } from "../errors.ts";
+import type { EventBus } from "../events/event-bus.ts";
+import type { Logger } from "../logger.server.ts";
+import type { MediaService } from "../media/media.service.server.ts";
+import { toMediaView } from "../media/media-view.server.ts";
+import type { UploadedFile } from "../media/upload.server.ts";
+import type { MediaStore } from "../storage/media-store.ts";
+import { termSlug } from "../news/taxonomy.server.ts";
+import {
+  authorUserIdOfSlug,
+  findProfileRow,
+  listMemberAuthors,
+  type ProfileRow,
+  slugTakenByOther,
+  storyAuthorUserId,
+  storyPathsOfAuthor,
+  upsertProfile,
+} from "./profiles.queries.server.ts";
+
+/** Who edits a profile: the signed-in member (their own; an admin, anyone's). */
+export interface ProfileEditor {
+  userId: string;
+  role: Role;
+}
+
+/** A profile as the form shows it: the person plus the raw fields. */
+export interface ProfileForm {
+  person: PersonView;
+  /** Whether the member saved a profile yet (else the name is the account's). */
+  saved: boolean;
+}
+
+/** The profile's fields checked by the shared schema, or a 400 naming each field's problem (pt-BR). */
+export function parseProfileFields(fields: Record<string, string | undefined>): ProfileFields {
+  const result = profileFieldsSchema.safeParse(fields);
+  if (!result.success) throw new FieldsError("validation_failed", fieldErrorsOf(result.error) as Record<string, string[]>);
+  return result.data;
+}
+
+/**
+ * Members' public profiles (display name, bio, photo, links): the news form's author choices, the byline box under a
+ * member's stories, the person page at /autor/{slug}, and the member's own "Meu perfil" page (an admin edits anyone's).
+ * A profile change refreshes the author's page and their stories' pages (their byline box).
+ */
+export function createProfileService(deps: {
+  db: Kysely<Database>;
+  media: Pick<MediaService, "saveUpload" | "deleteMedia">;
+  store: Pick<MediaStore, "publicUrl" | "isConnected">;
+  events: Pick<EventBus, "withCommit">;
+  log: Logger;
+  clock?: () => Date;
+}) {
+  const { db, media, store, events, log, clock = () => new Date() } = deps;
+
+  function personOf(row: ProfileRow): PersonView {
+    return {
+      userId: row.user_id,
+      name: row.display_name,
+      slug: row.slug,
+      bio: row.bio,
+      photo: row.photo_media_id ? toMediaView(row, store) : null,
+      links: { x: row.link_x, instagram: row.link_instagram, site: row.link_site },
+    };
+  }
+
+  async function person(userId: string | null): Promise<PersonView | null> {
+    if (!userId) return null;
+    const row = await findProfileRow(db, userId);
+    return row ? personOf(row) : null;
+  }
+
+  /** The member's name when they have no profile yet: the account's. */
+  async function accountName(userId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom("admins")
+      .innerJoin("user", "user.id", "admins.user_id")
+      .select("user.name")
+      .where("admins.user_id", "=", userId)
+      .executeTakeFirst();
+    return row?.name ?? null;
+  }
+
+  return {
+    /** The news form's author choices: every member's signing name. */
+    memberAuthors: () => listMemberAuthors(db),
+
+    /** The byline box of a story: its author's profile, or null (a free-text author, or a member with no profile). */
+    async bylineOfStory(newsId: string): Promise<PersonView | null> {
+      return person(await storyAuthorUserId(db, newsId));
+    },
+
+    /**
+     * The person behind /autor/{slug}: the member whose published stories carry that slug (so a page stays that
+     * member's after a rename), else the member whose profile has it; null for a free-text author.
+     */
+    async personOfSlug(slug: string): Promise<PersonView | null> {
+      const found = await person(await authorUserIdOfSlug(db, slug));
+      if (found) return found;
+      const row = await db.selectFrom("member_profiles").select("user_id").where("slug", "=", slug).executeTakeFirst();
+      return person(row?.user_id ?? null);
+    },
+
+    /** The profile saved under this slug by a current member (their page before any published story), or null. */
+    async memberPage(slug: string): Promise<PersonView | null> {
+      const row = await db
+        .selectFrom("member_profiles")
+        .innerJoin("admins", "admins.user_id", "member_profiles.user_id")
+        .select("member_profiles.user_id")
+        .where("member_profiles.slug", "=", slug)
+        .executeTakeFirst();
+      return person(row?.user_id ?? null);
+    },
+
+    /** A member's profile for the form (their own; an admin, anyone's). 403 for someone else's, 404 for a non-member. */
+    async formOf(editor: ProfileEditor, userId: string): Promise<ProfileForm> {
+      requireMayEdit(editor, userId);
+      const saved = await person(userId);
+      if (saved) return { person: saved, saved: true };
+      const name = await accountName(userId);
+      if (name === null) throw new NotFoundError("member_not_found", t.profile.memberNotFound);
+      return {
+        person: { userId, name, slug: termSlug(name), bio: "", photo: null, links: { x: null, instagram: null, site: null } },
+        saved: false,
+      };
+    },
+
+    /**
+     * Saves a profile: the fields checked first (the photo's file removed when refused), the photo stored, then the
+     * row and the event in one transaction; the replaced photo is removed after. A display name another member's
+     * profile already uses is refused (409).
+     */
+    async save(editor: ProfileEditor, userId: string, fields: Record<string, string | undefined>, file: UploadedFile | null): Promise<PersonView> {
+      let input: ProfileFields;
+      let before: ProfileRow | undefined;
+      try {
+        requireMayEdit(editor, userId);
+        if ((await accountName(userId)) === null) throw new NotFoundError("member_not_found", t.profile.memberNotFound);
+        input = parseProfileFields(fields);
+        if (file && file.kind !== "image") throw new AppError("upload_invalid_type", t.profile.photoOnly, 415);
+        if (file && !(await store.isConnected())) throw new AppError("storage_not_connected", t.newsForm.driveRequired, 409);
+        before = await findProfileRow(db, userId);
+      } catch (error) {
+        await file?.cleanup();
+        throw error;
+      }
+      const slug = termSlug(input.displayName);
+      if (await slugTakenByOther(db, slug, userId)) {
+        await file?.cleanup();
+        throw new FieldsError("display_name_taken", { displayName: [t.profile.displayNameTaken] });
+      }
+      const saved = file ? await media.saveUpload(file) : null;
+      const photo = saved ? saved.id : input.removePhoto ? null : (before?.photo_media_id ?? null);
+      try {
+        await events.withCommit(db, async (trx, send) => {
+          await upsertProfile(trx, {
+            user_id: userId,
+            display_name: input.displayName,
+            slug,
+            bio: input.bio,
+            photo_media_id: photo,
+            link_x: input.linkX,
+            link_instagram: input.linkInstagram,
+            link_site: input.linkSite,
+            updated_at: clock().toISOString(),
+          });
+          // The author page's title spells the name as the member does (the first spelling used is kept otherwise).
+          await trx.updateTable("taxonomy_terms").set({ name: input.displayName }).where("kind", "=", "author").where("slug", "=", slug).execute();
+          const paths = new Set([termPath("author", slug)]);
+          if (before) paths.add(termPath("author", before.slug));
+          for (const story of await storyPathsOfAuthor(trx, userId)) paths.add(articlePath(story));
+          await send("newsUpdated", { paths: [...paths] });
+        });
+      } catch (error) {
+        if (saved) await media.deleteMedia(saved.id).catch(() => undefined);
+        if (error instanceof Error && /unique|UNIQUE/.test(error.message))
+          throw new FieldsError("display_name_taken", { displayName: [t.profile.displayNameTaken] });
+        throw error;
+      }
+      const old = before?.photo_media_id;
+      if (old && old !== photo) {
+        await media.deleteMedia(old).catch((error: unknown) => log.warn({ err: error, mediaId: old }, "old profile photo removal failed"));
+      }
+      const after = await person(userId);
+      if (!after) throw new AppError("profile_save_failed", t.profile.saveFailed, 500);
+      return after;
+    },
+  };
+}
+
+/** A member edits their own profile; an admin, anyone's (403 `profile_not_yours` otherwise). */
+export function requireMayEdit(editor: ProfileEditor, userId: string): void {
+  if (editor.userId !== userId && !hasRole(editor.role, "admin")) throw new AppError("profile_not_yours", t.profile.notYours, 403);
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

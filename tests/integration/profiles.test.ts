@@ -1,0 +1,211 @@
+import fs from "node:fs";
+import path from "node:path";
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { servicesContext } from "../../app/.server/context.server.ts";
+import * as profileRoute from "../../app/routes/admin/profile.tsx";
+import { deleteMediaIfUnreferenced } from "../../app/.server/media/media.queries.server.ts";
+import type { UploadedFile } from "../../app/.server/media/upload.server.ts";
+import { t } from "../../app/i18n/newsroom.ts";
+import { PROFILE_LIMITS } from "../../app/lib/limits.ts";
+import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
+import type { Role } from "../../app/lib/roles.ts";
+import { createMember } from "../factories/auth.ts";
+import { makeTestImage } from "../factories/news.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
+
+/** Members' public profiles: who edits whose, what the fields accept, the photo, and a story's author as a member. */
+const open = useTestServices("eef-profiles-");
+
+async function member(services: TestServices, role: Role, name?: string) {
+  const account = await createMember(services, role, name ? { name } : {});
+  return { userId: account.id, role, email: account.email };
+}
+
+async function photo(services: TestServices): Promise<UploadedFile> {
+  const file = path.join(services.dataDir, `perfil-${Date.now()}-${Math.random()}.jpg`);
+  fs.writeFileSync(file, await makeTestImage(400, 400));
+  return {
+    path: file,
+    size: fs.statSync(file).size,
+    originalName: "eu.jpg",
+    declaredType: "image/jpeg",
+    mimeType: "image/jpeg",
+    kind: "image",
+    extension: "jpg",
+    cleanup: () => fs.promises.rm(file, { force: true }),
+  };
+}
+
+/** The field errors of a refused save. */
+async function fieldErrors(promise: Promise<unknown>): Promise<Record<string, string[]>> {
+  const error = await promise.then(
+    () => {
+      throw new Error("esperava uma recusa");
+    },
+    (caught: unknown) => caught as { status: number; fields: Record<string, string[]> },
+  );
+  expect(error.status).toBe(400);
+  return error.fields;
+}
+
+describe("validação do perfil (servidor)", () => {
+  it("nome obrigatório e com limite, minibiografia com limite, links só http/https sem usuário e senha", async () => {
+    const services = await open();
+    const ana = await member(services, "reporter");
+    const save = (fields: Record<string, string>) => services.profiles.save(ana, ana.userId, fields, null);
+
+    expect((await fieldErrors(save({ displayName: "   " }))).displayName).toEqual([t.profile.displayNameRequired]);
+    expect((await fieldErrors(save({ displayName: "a".repeat(PROFILE_LIMITS.displayName + 1) }))).displayName).toEqual([
+      t.profile.displayNameTooLong,
+    ]);
+    expect((await fieldErrors(save({ displayName: "Ana", bio: "b".repeat(PROFILE_LIMITS.bio + 1) }))).bio).toEqual([t.profile.bioTooLong]);
+    for (const bad of ["javascript:alert(1)", "ftp://exemplo.com", "data:text/html,oi", "exemplo.com", "mailto:ana@exemplo.com"]) {
+      expect((await fieldErrors(save({ displayName: "Ana", linkSite: bad }))).linkSite, bad).toEqual([t.profile.linkInvalid]);
+    }
+    expect((await fieldErrors(save({ displayName: "Ana", linkX: "https://ana:senha@x.com/ana" }))).linkX).toEqual([t.profile.linkCredentials]);
+    expect(
+      (await fieldErrors(save({ displayName: "Ana", linkInstagram: `https://instagram.com/${"a".repeat(PROFILE_LIMITS.link)}` }))).linkInstagram,
+    ).toEqual([t.profile.linkTooLong]);
+    expect((await fieldErrors(save({ displayName: "Ana\u202Eanȧ" }))).displayName?.[0]).toBeTruthy();
+    // Nothing of a refused save is kept.
+    expect(await services.database.db.selectFrom("member_profiles").selectAll().execute()).toEqual([]);
+
+    const saved = await save({
+      displayName: "  Ana Repórter ",
+      bio: "Cobre vôlei há dez anos.\r\nMora em Campinas.",
+      linkX: "https://x.com/ana",
+      linkInstagram: "",
+      linkSite: "http://ana.example",
+    });
+    expect(saved).toMatchObject({
+      name: "Ana Repórter",
+      slug: "ana-reporter",
+      bio: "Cobre vôlei há dez anos.\nMora em Campinas.",
+      links: { x: "https://x.com/ana", instagram: null, site: "http://ana.example" },
+      photo: null,
+    });
+  });
+
+  it("cada um edita o próprio perfil; só o administrador edita o de outra pessoa; nome de outro membro é recusado", async () => {
+    const services = await open();
+    const reporter = await member(services, "reporter");
+    const editor = await member(services, "editor");
+    const admin = await member(services, "admin");
+    await expect(services.profiles.save(reporter, editor.userId, { displayName: "Outro" }, null)).rejects.toMatchObject({
+      status: 403,
+      code: "profile_not_yours",
+    });
+    await expect(services.profiles.save(editor, reporter.userId, { displayName: "Outro" }, null)).rejects.toMatchObject({ status: 403 });
+    await expect(services.profiles.formOf(reporter, admin.userId)).rejects.toMatchObject({ status: 403 });
+    expect((await services.profiles.save(admin, reporter.userId, { displayName: "Bia Repórter" }, null)).name).toBe("Bia Repórter");
+    expect((await services.profiles.formOf(reporter, reporter.userId)).person.name).toBe("Bia Repórter");
+    // The same name, spelled differently, is the same author page: refused for another member.
+    const taken = await fieldErrors(services.profiles.save(editor, editor.userId, { displayName: "BIA reporter" }, null));
+    expect(taken.displayName).toEqual([t.profile.displayNameTaken]);
+    // An account outside the team has no profile to edit.
+    const outsider = await createMember(services, "reporter");
+    await services.team.revoke({ userId: admin.userId, email: admin.email }, outsider.id);
+    await expect(services.profiles.save(admin, outsider.id, { displayName: "Fora" }, null)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("a foto passa pela mídia do site, a varredura de órfãos não a apaga, e a trocada é removida", async () => {
+    const services = await open();
+    const ana = await member(services, "reporter");
+    const first = await services.profiles.save(ana, ana.userId, { displayName: "Ana Foto" }, await photo(services));
+    expect(first.photo).toMatchObject({ kind: "image" });
+    const firstId = (await services.database.db.selectFrom("member_profiles").select("photo_media_id").executeTakeFirstOrThrow()).photo_media_id!;
+    expect(await deleteMediaIfUnreferenced(services.database.db, firstId)).toBe(false);
+
+    await services.profiles.save(ana, ana.userId, { displayName: "Ana Foto" }, await photo(services));
+    const secondId = (await services.database.db.selectFrom("member_profiles").select("photo_media_id").executeTakeFirstOrThrow()).photo_media_id!;
+    expect(secondId).not.toBe(firstId);
+    expect(await services.database.db.selectFrom("media").select("id").where("id", "=", firstId).executeTakeFirst()).toBeUndefined();
+
+    // Saved without a new file, the photo stays; "Remover a foto" removes it.
+    expect((await services.profiles.save(ana, ana.userId, { displayName: "Ana Foto", bio: "nova" }, null)).photo).not.toBeNull();
+    expect((await services.profiles.save(ana, ana.userId, { displayName: "Ana Foto", removePhoto: "on" }, null)).photo).toBeNull();
+    expect(await services.database.db.selectFrom("media").select("id").where("id", "=", secondId).executeTakeFirst()).toBeUndefined();
+  });
+});
+
+describe("o autor de uma notícia como pessoa", () => {
+  const input = (fields: Record<string, unknown>) =>
+    newsInputSchema.parse({ title: "Título", subtitle: "Subtítulo", fullContent: "Texto", category: "Vôlei", ...fields });
+
+  it("um membro escolhido é ligado à notícia (author_user_id); um nome livre não; a troca de autor troca a ligação", async () => {
+    const services = await open();
+    const reporter = await member(services, "reporter", "carla");
+    const editor = await member(services, "editor");
+    await services.profiles.save(reporter, reporter.userId, { displayName: "Carla Campos", bio: "Repórter de vôlei." }, null);
+    expect((await services.profiles.memberAuthors()).map((author) => author.displayName)).toContain("Carla Campos");
+
+    const mine = await services.newsEditor.createNews(input({ author: "carla campos", status: "draft" }), null, reporter);
+    const row = () =>
+      services.database.db.selectFrom("news").select(["author", "author_slug", "author_user_id"]).where("id", "=", mine.id).executeTakeFirstOrThrow();
+    // Typed in another spelling, the member's own spelling is shown.
+    expect(await row()).toEqual({ author: "Carla Campos", author_slug: "carla-campos", author_user_id: reporter.userId });
+    expect(await services.profiles.bylineOfStory(mine.id)).toMatchObject({ name: "Carla Campos", bio: "Repórter de vôlei.", slug: "carla-campos" });
+
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Agência Estado" }), null, editor);
+    expect(await row()).toEqual({ author: "Agência Estado", author_slug: "agencia-estado", author_user_id: null });
+    expect(await services.profiles.bylineOfStory(mine.id)).toBeNull();
+    expect(await services.profiles.personOfSlug("agencia-estado")).toBeNull();
+
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", status: "published" }), null, editor);
+    expect((await row()).author_user_id).toBe(reporter.userId);
+    expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ userId: reporter.userId });
+
+    // Renamed, the member keeps their old page (their published stories carry its slug) and gets the new one.
+    await services.profiles.save(reporter, reporter.userId, { displayName: "Carla C. Souza" }, null);
+    expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ name: "Carla C. Souza" });
+    expect(await services.profiles.personOfSlug("carla-c-souza")).toMatchObject({ userId: reporter.userId });
+    // An edit of the old story keeps it hers (its author is still the old name, no longer any member's).
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", title: "Título novo" }), null, editor);
+    expect(await row()).toEqual({ author: "Carla Campos", author_slug: "carla-campos", author_user_id: reporter.userId });
+  });
+});
+
+describe("a página /perfil (loader e ação)", () => {
+  function contextOf(services: TestServices): RouterContextProvider {
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    return context;
+  }
+
+  async function cookieOf(services: TestServices, role: Role) {
+    const account = await createMember(services, role);
+    const result = await services.auth.signInWithPassword({ ...account, ip: "10.8.0.1", headers: new Headers() });
+    if (!result.ok) throw new Error(`sign-in failed: ${result.message}`);
+    return { id: account.id, cookie: /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")![0] };
+  }
+
+  it("o repórter abre o próprio perfil; o de outra pessoa é 403 na página e na ação, sem gravar nada", async () => {
+    const services = await open();
+    const context = contextOf(services);
+    const reporter = await cookieOf(services, "reporter");
+    const editor = await cookieOf(services, "editor");
+    const url = (query = "") => `http://127.0.0.1:4321/perfil${query}`;
+    const own = await profileRoute.loader({ request: new Request(url(), { headers: { cookie: reporter.cookie } }), context, params: {} } as never);
+    expect(own).toMatchObject({ own: true, person: { userId: reporter.id } });
+
+    const other = `?membro=${encodeURIComponent(editor.id)}`;
+    const thrown = await profileRoute
+      .loader({ request: new Request(url(other), { headers: { cookie: reporter.cookie } }), context, params: {} } as never)
+      .catch((error: unknown) => error);
+    expect(thrown).toMatchObject({ init: { status: 403 }, data: { code: "profile_not_yours" } });
+
+    const form = new URLSearchParams({ displayName: "Invasor" });
+    const answer = await profileRoute.action({
+      request: new Request(url(other), {
+        method: "POST",
+        headers: { cookie: reporter.cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: form,
+      }),
+      context,
+      params: {},
+    } as never);
+    expect(answer).toMatchObject({ init: { status: 403 } });
+    expect(await services.database.db.selectFrom("member_profiles").selectAll().execute()).toEqual([]);
+  });
+});
