@@ -117,6 +117,12 @@ export const t = {
     edit: "Editar",
     by: "Por",
     publishedOn: "Publicado em",
+    updatedOn: "Atualizado em",
+    /** The date line of a story readers do not see yet, in the words of its banner (never "Publicado em"). */
+    draftSavedOn: "Rascunho salvo em",
+    reviewSavedOn: "Em revisão, salva em",
+    scheduledFor: "Agendada para",
+    readAlso: "Leia também",
     dateUnavailable: "Data não disponível",
     openMedia: "Ampliar mídia",
     openVideo: "Ver vídeo em tela cheia",
@@ -284,6 +290,8 @@ export const t = {
   formats: {
     /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
     dateTime: (date: string, time: string) => `${date} às ${time}`,
+    /** "25 de novembro de 2026, 14:05": the article's dates. */
+    longDateTime: (date: string, time: string) => `${date}, ${time}`,
     /** A card's time when it was published today: "agora", "há 5 min", "há 2 h". */
     justNow: "agora",
     minutesAgo: (minutes: number) => `há ${minutes} min`,

@@ -89,3 +89,10 @@ export const NEWS_BODY_MAX_IMAGES = 50;
  * of JSON, up to 3 bytes a character in UTF-8) and the other fields; a bigger one is refused (413) before parsing.
  */
 export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;
+/**
+ * An article says "Atualizado em …" only when it was saved this long after its publication: a save in the minutes
+ * around publishing (a typo fixed, the highlight set) is not news to readers.
+ */
+export const ARTICLE_UPDATED_AFTER_MS = 10 * 60 * 1000;
+/** Stories "Leia também" shows at the end of an article (fewer when there are fewer related ones). */
+export const RELATED_STORIES_MAX = 4;

@@ -6,7 +6,7 @@ import { AppError, wrapFailure } from "../errors.ts";
 import { toNewsSummary } from "../news/news-rows.server.ts";
 import { findNewsWithTextByIds } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
-import { excerpt, foldWord, highlight, MAX_QUERY_LENGTH, queryTerms, type TextSegment } from "./portuguese.ts";
+import { excerpt, foldWord, highlight, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, queryTerms, type TextSegment } from "./portuguese.ts";
 
 /** Results per page, as the list. */
 export const SEARCH_PAGE_SIZE = 24;
@@ -86,7 +86,52 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
       .then((result) => result.rows.map((row) => row.id));
   }
 
+  /**
+   * The published stories sharing the most words with `text` (any of them: OR), best first, without `excludeId`.
+   * What "Leia também" fills with after the story's own category.
+   */
+  function relatedIds(text: string, excludeId: string, limit: number): Promise<string[]> {
+    const terms = queryTerms(text);
+    if (terms.length === 0) return Promise.resolve([]);
+    if (dialect === "postgres") {
+      const words = [...text.slice(0, MAX_QUERY_LENGTH).matchAll(/[\p{L}\p{M}\p{N}]+/gu)]
+        .map(([word]) => foldWord(word))
+        .slice(0, 2 * MAX_QUERY_TERMS);
+      // Each word a query of its own (stop words come out empty), joined with tsquery's OR.
+      const any = sql.join(
+        words.map((word) => sql`plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${word}))`),
+        sql` || `,
+      );
+      return sql<{ id: string }>`
+        select n.id
+        from news n, (select ${any} as q) w
+        where n.search_document @@ w.q and n.status = 'published' and n.id <> ${excludeId}
+        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', n.search_document, w.q) desc, n.published_at desc, n.id desc
+        limit ${limit}
+      `
+        .execute(db)
+        .then((result) => result.rows.map((row) => row.id));
+    }
+    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+    return sql<{ id: string }>`
+      select d.news_id as id
+      from (
+        select rowid as doc, bm25(news_fts, 10.0, 4.0, 1.0) as score
+        from news_fts
+        where news_fts match ${match}
+        order by score, rowid desc
+        limit ${limit + 1}
+      ) f
+      join news_search_docs d on d.doc = f.doc
+      where d.news_id <> ${excludeId}
+      order by f.score, f.doc desc
+    `
+      .execute(db)
+      .then((result) => result.rows.map((row) => row.id).slice(0, limit));
+  }
+
   return {
+    relatedIds,
     /** One page of results for `query`. An empty or unsearchable query (punctuation, stop words) finds nothing. */
     search({ query, page = 1, limit = SEARCH_PAGE_SIZE }: { query: string; page?: number; limit?: number }): Promise<SearchPage> {
       return wrapFailure("search_failed", t.news.listFailed, async () => {
