@@ -96,3 +96,5 @@ export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;
 export const ARTICLE_UPDATED_AFTER_MS = 10 * 60 * 1000;
 /** Stories "Leia também" shows at the end of an article (fewer when there are fewer related ones). */
 export const RELATED_STORIES_MAX = 4;
+/** How long a reader's choice about advertising partners (the consent banner) is kept: 6 months, in seconds. */
+export const CONSENT_MAX_AGE_SECONDS = 180 * 24 * 3600;
