@@ -32,6 +32,8 @@ export default [
     route("admin/security", "routes/admin/security.tsx"),
     // The team (admins only): members, invitations, roles, revocations and their log.
     route("equipe", "routes/admin/team.tsx"),
+    // The section menu's order and hidden categories (admins only).
+    route("secoes", "routes/admin/sections.tsx"),
   ]),
 
   route("media/*", "routes/resources/media.ts"),

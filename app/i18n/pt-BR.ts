@@ -244,6 +244,7 @@ export const t = {
     sponsors: "Gerenciar patrocinadores",
     security: "Segurança da conta",
     team: "Equipe",
+    sectionMenu: "Seções do menu",
     inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
     close: "Fechar menu",

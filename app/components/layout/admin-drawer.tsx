@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, Users, X } from "lucide-react";
+import { ClipboardCheck, Handshake, List, ListChecks, ListOrdered, LogOut, PlusCircle, ShieldCheck, Users, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -90,6 +90,14 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               <Link to="/equipe" className={styles.secondaryLink}>
                 <Users aria-hidden="true" size={18} />
                 {t.admin.team}
+              </Link>
+            </Dialog.Close>
+          ) : null}
+          {hasRole(role, "admin") ? (
+            <Dialog.Close asChild>
+              <Link to="/secoes" className={styles.secondaryLink}>
+                <ListOrdered aria-hidden="true" size={18} />
+                {t.admin.sectionMenu}
               </Link>
             </Dialog.Close>
           ) : null}
