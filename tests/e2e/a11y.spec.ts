@@ -76,4 +76,13 @@ test.describe("acessibilidade (axe)", () => {
     await check(page, emptySite, "/news-list");
     await expect(page.getByText(t.newsList.empty)).toBeVisible();
   });
+
+  test("aviso de consentimento (com ADSENSE_CLIENT) e as preferências na política de privacidade", async ({ page, launchSite }) => {
+    const site = await launchSite({ env: { ADSENSE_CLIENT: "ca-pub-1234567890", CONTACT_EMAIL: "contato@exemplo.com.br" } });
+    await openPage(page, site, "/");
+    await expect(page.getByTestId("consent-banner")).toBeVisible();
+    await expectNoSeriousViolations(page, "/ com o aviso de consentimento");
+    await check(page, site, "/userLicence");
+    await expect(page.getByTestId("consent-current")).toHaveText(t.consent.currentNone);
+  });
 });
