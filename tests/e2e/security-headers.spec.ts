@@ -321,5 +321,9 @@ test("com ADSENSE_CLIENT, só a resposta a quem aceitou o parceiro o permite na 
   // The same stored page answers both readers, with a policy each: a shared cache in front must keep them apart.
   const hit = await policyFor("/", "eef.consent=accepted");
   expect(hit.cached).toBe("hit");
+  expect(hit.policy["script-src"]).toContain(partner);
   expect(hit.vary).toMatch(/Cookie/);
+  const other = await policyFor("/");
+  expect(other.cached).toBe("hit");
+  expect(other.policy["script-src"]).not.toContain(partner);
 });
