@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
+import { RELATED_SEARCH_WINDOW } from "../../lib/limits.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, wrapFailure } from "../errors.ts";
@@ -87,7 +88,8 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
   }
 
   /**
-   * The published stories sharing the most words with `text` (any of them: OR), best first, without `excludeId`.
+   * The published stories sharing the most words with `text` (any of them: OR), best first among the newest
+   * RELATED_SEARCH_WINDOW that share one, without `excludeId`.
    * What "Leia também" fills with after the story's own category.
    */
   function relatedIds(text: string, excludeId: string, limit: number): Promise<string[]> {
@@ -102,23 +104,32 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
         words.map((word) => sql`plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${word}))`),
         sql` || `,
       );
+      // The newest matches first (the published_at index, walked backwards), then only those are ranked.
       return sql<{ id: string }>`
-        select n.id
-        from news n, (select ${any} as q) w
-        where n.search_document @@ w.q and n.status = 'published' and n.id <> ${excludeId}
-        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', n.search_document, w.q) desc, n.published_at desc, n.id desc
+        select c.id
+        from (
+          select n.id, n.search_document, n.published_at
+          from news n, (select ${any} as q) w
+          where n.search_document @@ w.q and n.status = 'published' and n.id <> ${excludeId}
+          order by n.published_at desc, n.id desc
+          limit ${RELATED_SEARCH_WINDOW}
+        ) c, (select ${any} as q) w
+        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', c.search_document, w.q) desc, c.published_at desc, c.id desc
         limit ${limit}
       `
         .execute(db)
         .then((result) => result.rows.map((row) => row.id));
     }
     const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+    // Only the newest matches are ranked (the index's rowids grow with time): the first match of that window is
+    // found walking the index backwards, then bm25 runs from there on.
     return sql<{ id: string }>`
       select d.news_id as id
       from (
         select rowid as doc, bm25(news_fts, 10.0, 4.0, 1.0) as score
         from news_fts
         where news_fts match ${match}
+          and rowid >= (select min(doc) from (select rowid as doc from news_fts where news_fts match ${match} order by rowid desc limit ${RELATED_SEARCH_WINDOW}))
         order by score, rowid desc
         limit ${limit + 1}
       ) f
