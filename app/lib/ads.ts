@@ -27,10 +27,23 @@ export function adsenseScriptUrl(client: string): string {
  * the policy of a consenting reader's answers only.
  */
 export const ADSENSE_POLICY = {
-  script: [ADSENSE_SCRIPT_ORIGIN, "https://*.googlesyndication.com", "https://*.doubleclick.net", "https://*.google.com", "https://*.gstatic.com"],
-  frame: ["https://*.googlesyndication.com", "https://*.doubleclick.net", "https://*.google.com"],
-  img: ["https://*.googlesyndication.com", "https://*.doubleclick.net", "https://*.google.com", "https://*.gstatic.com"],
-  connect: ["https://*.googlesyndication.com", "https://*.doubleclick.net", "https://*.google.com"],
+  script: [
+    ADSENSE_SCRIPT_ORIGIN,
+    "https://*.googlesyndication.com",
+    "https://*.doubleclick.net",
+    "https://*.google.com",
+    "https://*.gstatic.com",
+    "https://*.adtrafficquality.google",
+  ],
+  frame: ["https://*.googlesyndication.com", "https://*.doubleclick.net", "https://*.google.com", "https://*.adtrafficquality.google"],
+  img: [
+    "https://*.googlesyndication.com",
+    "https://*.doubleclick.net",
+    "https://*.google.com",
+    "https://*.gstatic.com",
+    "https://*.adtrafficquality.google",
+  ],
+  connect: ["https://*.googlesyndication.com", "https://*.doubleclick.net", "https://*.google.com", "https://*.adtrafficquality.google"],
 } as const;
 
 /** The cookie keeping the reader's choice (readable by the page's script: the banner and the units depend on it). */
