@@ -165,6 +165,8 @@ export function cspNonceMiddleware(options: SecurityPolicyOptions) {
     const nonce = createNonce();
     res.locals.cspNonce = nonce;
     res.setHeader("Content-Security-Policy", contentSecurityPolicy(options, `'nonce-${nonce}'`, partnerConsented(options, req.headers.cookie)));
+    // With an ad partner the policy depends on the consent cookie: a shared cache in front must keep them apart.
+    if (options.adPartner) res.vary("Cookie");
     next();
   };
 }

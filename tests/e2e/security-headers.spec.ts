@@ -323,6 +323,7 @@ test("com ADSENSE_CLIENT, só a resposta a quem aceitou o parceiro o permite na 
   expect(hit.cached).toBe("hit");
   expect(hit.policy["script-src"]).toContain(partner);
   expect(hit.vary).toMatch(/Cookie/);
+  expect((await policyFor("/admin/login")).vary).toMatch(/Cookie/);
   const other = await policyFor("/");
   expect(other.cached).toBe("hit");
   expect(other.policy["script-src"]).not.toContain(partner);
