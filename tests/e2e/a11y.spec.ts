@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, openPage, t, test } from "./support/fixtures.ts";
+import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 import type { RunningSite } from "./support/site.ts";
 
 /** Runs axe on the current page; fails listing every serious or critical violation. */
@@ -84,5 +84,11 @@ test.describe("acessibilidade (axe)", () => {
     await expectNoSeriousViolations(page, "/ com o aviso de consentimento");
     await check(page, site, "/userLicence");
     await expect(page.getByTestId("consent-current")).toHaveText(t.consent.currentNone);
+  });
+
+  test("seções do menu (administrador)", async ({ page, standardSite }) => {
+    await signInAsAdmin(page.context(), standardSite);
+    await check(page, standardSite, "/secoes");
+    await expect(page.getByTestId("section-settings")).toBeVisible();
   });
 });
