@@ -13,8 +13,6 @@ import { type RunningSite, startSite } from "./support/site.ts";
 let site: RunningSite;
 const ids: string[] = [];
 test.beforeAll(async () => {
-  // A worker may run this file's tests in more than one go, each with its own site.
-  ids.length = 0;
   site = await startSite({
     async setup(services) {
       for (const [index, title] of ["Lateral dois", "Lateral um", "Manchete com foto"].entries()) {
