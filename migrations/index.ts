@@ -19,7 +19,6 @@ import * as roles from "./2026-11-27-401-roles.ts";
 import * as team from "./2026-11-27-701-team.ts";
 import * as reviewEvents from "./2026-11-27-801-review-events.ts";
 import * as sectionSettings from "./2026-11-28-501-section-settings.ts";
-import * as mediaFocus from "./2026-11-28-502-media-focus.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -51,5 +50,4 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-701-team": team,
   "2026-11-27-801-review-events": reviewEvents,
   "2026-11-28-501-section-settings": sectionSettings,
-  "2026-11-28-502-media-focus": mediaFocus,
 };

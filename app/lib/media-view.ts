@@ -1,6 +1,4 @@
 /** What a page needs to show a stored image or video. Built on the server, rendered on both sides. */
-import type { MediaFocus } from "./media-focus.ts";
-
 export interface MediaView {
   kind: "image" | "video";
   /** Default URL: the 800 px variant in the original format for images, the file for videos. */
@@ -27,8 +25,6 @@ export interface MediaView {
   caption?: string | null;
   /** Who made it, shown as "Foto: {credit}". */
   credit?: string | null;
-  /** Where the subject is (app/lib/media-focus.ts): cards crop around it. Absent or null: the centre. */
-  focus?: MediaFocus | null;
 }
 
 /** The `alt` of a news item's image: its description, or the title for images stored without one. */

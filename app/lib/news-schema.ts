@@ -7,10 +7,6 @@ import { isMergeField, type MergeChoice, type MergeField } from "./news-merge.ts
 import type { RichDoc } from "./rich-text.ts";
 import { docToPlainText, isEmptyDoc } from "./rich-text-plain.ts";
 import { richDocSchema } from "./rich-text-schema.ts";
-import { MEDIA_FOCUS_KEYS } from "./media-focus.ts";
-
-/** Where the photo's subject is (app/lib/media-focus.ts): absent leaves the centre. */
-const mediaFocus = z.enum(MEDIA_FOCUS_KEYS as [string, ...string[]], { error: t.newsForm.invalidMediaFocus });
 
 type NewsTextField = keyof typeof NEWS_LIMITS;
 
@@ -141,7 +137,6 @@ export const newsFormSchema = z
     mediaDescription: text("mediaDescription", null).optional().default(""),
     mediaCaption: text("mediaCaption", null).optional().default(""),
     mediaCredit: text("mediaCredit", null).optional().default(""),
-    mediaFocus: mediaFocus.optional(),
     isHighlighted: checkbox,
     removeMedia: checkbox,
     unpublish: unpublishFlag,
@@ -184,7 +179,6 @@ export const newsInputSchema = z
     mediaDescription: newsFields.mediaDescription.optional(),
     mediaCaption: newsFields.mediaCaption.optional(),
     mediaCredit: newsFields.mediaCredit.optional(),
-    mediaFocus: mediaFocus.optional(),
     isHighlighted: checkbox,
     removeMedia: checkbox,
     /** Take a published item offline (to a draft, or to `status: "scheduled"`); without it a published item stays live. */
@@ -208,7 +202,6 @@ export const newsPatchSchema = z
   .object({
     ...newsFields,
     body: richDocSchema,
-    mediaFocus,
     isHighlighted: flag,
     removeMedia: flag,
     unpublish: unpublishFlag,

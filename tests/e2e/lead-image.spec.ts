@@ -1,22 +1,20 @@
 import type { Page } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
-import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
+import { expect, openPage, test } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "./support/site.ts";
 
 /**
  * The home's main card: its picture (a 16:9 photo, 1200 px: variants 400, 800 and 1200) is never drawn larger than
  * the candidate the browser picked (the `sizes` match the layout), and from 900 px its box has the photo's own shape,
- * so nothing of it is cut away. Where the box still crops the photo, it crops around the point of interest the editor
- * chose in the news form (the centre by default).
+ * so nothing of it is cut away.
  */
 
 let site: RunningSite;
-const ids: string[] = [];
 test.beforeAll(async () => {
   site = await startSite({
     async setup(services) {
       for (const [index, title] of ["Lateral dois", "Lateral um", "Manchete com foto"].entries()) {
-        ids.push(await createNews(services, { title, createdAt: new Date(Date.UTC(2026, 10, 20 + index)) }));
+        await createNews(services, { title, createdAt: new Date(Date.UTC(2026, 10, 20 + index)) });
       }
     },
   });
@@ -68,25 +66,3 @@ for (const { width, height, scale } of [
     }
   });
 }
-
-test("o ponto de interesse escolhido no formulário posiciona o recorte (centro por padrão)", async ({ page }) => {
-  const lead = page.getByTestId("news-card").first().locator("img");
-  await openPage(page, site, "/");
-  await expect(lead).toHaveCSS("object-position", "50% 50%");
-
-  await signInAsAdmin(page.context(), site);
-  await openPage(page, site, `/edit-news/${ids[2]}`);
-  const focus = page.getByLabel(t.newsForm.mediaFocus);
-  await expect(focus).toHaveValue("centro");
-  await focus.selectOption({ label: t.newsForm.mediaFocusOptions.topo });
-  await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
-  await expect(page.getByText(/Notícia atualizada com sucesso/)).toBeVisible();
-
-  await page.context().clearCookies();
-  await openPage(page, site, "/");
-  await expect(lead).toHaveCSS("object-position", "50% 15%");
-  // Kept with the photo: the form shows it again.
-  await signInAsAdmin(page.context(), site);
-  await openPage(page, site, `/edit-news/${ids[2]}`);
-  await expect(page.getByLabel(t.newsForm.mediaFocus)).toHaveValue("topo");
-});

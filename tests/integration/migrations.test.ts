@@ -63,8 +63,7 @@ describe("migrations", () => {
   it("create the expected tables", async () => {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
     const tables = rows.map((row) => row.name);
-    for (const table of ["news", "news_revisions", "sponsors", "media", "admins", "app_settings", "section_settings"])
-      expect(tables).toContain(table);
+    for (const table of ["news", "news_revisions", "sponsors", "media", "admins", "app_settings"]) expect(tables).toContain(table);
   });
 
   it("create the tables with the expected columns", async () => {
@@ -101,7 +100,6 @@ describe("migrations", () => {
         "credit",
         "description",
         "duration_ms",
-        "focus",
         "height",
         "id",
         "key",

@@ -233,8 +233,6 @@ export interface MediaTable {
   caption: ColumnType<string | null, string | null | undefined, string | null>;
   /** Who made it, shown as "Foto: {credit}". */
   credit: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Where the subject is (app/lib/media-focus.ts keyword; null: the centre). Migration 2026-11-28-502. */
-  focus: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
 }
 

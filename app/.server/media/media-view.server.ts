@@ -1,4 +1,3 @@
-import { isMediaFocus } from "../../lib/media-focus.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { parseVariants } from "./media-keys.ts";
@@ -17,22 +16,12 @@ export interface JoinedMediaColumns {
   media_description?: string | null;
   media_caption?: string | null;
   media_credit?: string | null;
-  /** Where the image's subject is (app/lib/media-focus.ts), when the query reads it. */
-  media_focus?: string | null;
 }
 
 /** Builds what the browser needs to show a media item, with URLs from the store. */
 export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
   const view = toBareMediaView(row, store);
-  return view
-    ? {
-        ...view,
-        description: row.media_description || null,
-        caption: row.media_caption || null,
-        credit: row.media_credit || null,
-        focus: isMediaFocus(row.media_focus) ? row.media_focus : null,
-      }
-    : null;
+  return view ? { ...view, description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null } : null;
 }
 
 function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {

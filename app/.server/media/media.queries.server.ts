@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
 import type { Database, MediaRow, MediaTable, NewMediaRow } from "../db/schema.ts";
 
 /** The description, caption and credit of a media item (each: a text, null to clear, absent to leave as it is). */
-export type MediaTextColumns = Pick<Updateable<MediaTable>, "description" | "caption" | "credit" | "focus">;
+export type MediaTextColumns = Pick<Updateable<MediaTable>, "description" | "caption" | "credit">;
 
 export function setMediaText(db: Kysely<Database>, mediaId: string, text: MediaTextColumns) {
   return db.updateTable("media").set(text).where("id", "=", mediaId).execute();

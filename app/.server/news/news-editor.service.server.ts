@@ -115,10 +115,7 @@ export function newsColumns(input: NewsInput, defaultAuthor: string): NewsConten
 export type MediaText = MediaTextColumns;
 
 /** The media text of checked input: every field (a whole item) or only those sent (a PATCH). Blank clears. */
-function mediaTextOf(
-  input: { mediaDescription?: string; mediaCaption?: string; mediaCredit?: string; mediaFocus?: string | undefined },
-  whole: boolean,
-): MediaText {
+function mediaTextOf(input: { mediaDescription?: string; mediaCaption?: string; mediaCredit?: string }, whole: boolean): MediaText {
   const value = (text: string | undefined) => (text === undefined ? (whole ? null : undefined) : text.trim() || null);
   const result: MediaText = {};
   for (const [key, text] of [
@@ -129,8 +126,6 @@ function mediaTextOf(
     const next = value(text);
     if (next !== undefined) result[key] = next;
   }
-  // The photo's point of interest: the centre is stored as none.
-  if (input.mediaFocus !== undefined || whole) result.focus = input.mediaFocus && input.mediaFocus !== "centro" ? input.mediaFocus : null;
   return result;
 }
 

@@ -14,7 +14,6 @@ export const JOINED_MEDIA_COLUMNS = [
   "media.description as media_description",
   "media.caption as media_caption",
   "media.credit as media_credit",
-  "media.focus as media_focus",
 ] as const;
 
 function selectNewsWithMedia(db: Kysely<Database>) {

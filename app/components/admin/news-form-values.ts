@@ -106,8 +106,6 @@ export function saveBody(
     picked: PickedFile | null;
     /** "Salvar mesmo assim": the fields changed since `version`, and the choices made (news-merge.ts). */
     merge?: MergeRequest | undefined;
-    /** The photo's point of interest (app/lib/media-focus.ts). */
-    mediaFocus?: string | undefined;
   },
 ): FormData {
   const body = new FormData();
@@ -118,7 +116,6 @@ export function saveBody(
     else body.append(key, String(value));
   }
   if (options.removeMedia && !options.picked) body.append("removeMedia", "on");
-  if (options.mediaFocus) body.append("mediaFocus", options.mediaFocus);
   if (options.unpublish) body.append("unpublish", "on");
   body.append("status", options.intent);
   if (options.intent === "scheduled") body.append("publishAt", options.publishAt);

@@ -13,7 +13,6 @@ import { changedFields, fieldsChangedByMe, type NewsConflict, NewsConflictPanel 
 import { NewsFormActions, NewsFormDialogs, NewsFormNotices } from "./news-form-actions.tsx";
 import { draftOf, firstErrors, type MergeRequest, type NewsFormProps, saveBody, savedMessage, validateNews } from "./news-form-values.ts";
 import { NewsMediaField } from "./news-media-field.tsx";
-import type { MediaFocus } from "../../lib/media-focus.ts";
 import { NewsFormHead, NewsScheduleField, NewsTextFields } from "./news-text-fields.tsx";
 import styles from "./news-form.module.css";
 import { useAutosaveRecovery } from "./use-autosave-recovery.ts";
@@ -47,9 +46,6 @@ export function NewsForm(props: NewsFormProps) {
   const fields = useNewsFields(opened.initial, () => firstErrors(serverResult?.fieldErrors));
   const { values, setValues, errors, setErrors, clearError, picked, removeMedia, update } = fields;
   const [bodyKey, setBodyKey] = useState(0);
-  // The photo's point of interest (saved on its media item, not autosaved: like the file, it goes with a real save).
-  const [openedFocus] = useState(() => props.currentMedia?.focus ?? "centro");
-  const [mediaFocus, setMediaFocus] = useState<MediaFocus>(openedFocus);
   const [saved, setSaved] = useState(false);
   const submit = useNewsSubmit({ editing, newsId });
   const { banner, setBanner, bannerRef, formRef, toFirstInvalid } = useFormBanner(() => initialBanner(landed, serverResult));
@@ -71,7 +67,7 @@ export function NewsForm(props: NewsFormProps) {
     keepOpened: Boolean(serverResult?.values),
     draft: draftOf(values, publishAt, version ?? 0),
     // A file picked or removed is a change too (not autosaved: files go with a real save only).
-    otherChanges: picked !== null || removeMedia || mediaFocus !== openedFocus,
+    otherChanges: picked !== null || removeMedia,
     saved,
     busy,
     timeZone,
@@ -123,7 +119,7 @@ export function NewsForm(props: NewsFormProps) {
     setBanner(null);
     // A real save: an autosave waiting or on its way is not needed any more (the save deletes the user's copy).
     autosave.stop();
-    const body = saveBody(values, { intent, publishAt, version: editing ? version : undefined, unpublish, removeMedia, picked, merge, mediaFocus });
+    const body = saveBody(values, { intent, publishAt, version: editing ? version : undefined, unpublish, removeMedia, picked, merge });
     submit.post(body, Boolean(picked), {
       onSaved(answer) {
         setSaved(true);
@@ -208,8 +204,6 @@ export function NewsForm(props: NewsFormProps) {
           busy={busy}
           values={values}
           onText={(field, value) => update(field, value)}
-          focus={mediaFocus}
-          onFocusChange={setMediaFocus}
           errors={errors}
         >
           {editing && publication ? <input type="hidden" name="version" value={publication.version} /> : null}

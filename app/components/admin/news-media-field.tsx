@@ -1,6 +1,5 @@
 import { t } from "../../i18n/newsroom.ts";
 import type { MediaView } from "../../lib/media-view.ts";
-import { isMediaFocus, MEDIA_FOCUS_KEYS, type MediaFocus } from "../../lib/media-focus.ts";
 import { FormField, fieldAria } from "./form-field.tsx";
 import { MediaPicker, type PickedFile } from "./media-picker.tsx";
 import type { SubmitProgress } from "./use-news-submit.ts";
@@ -22,9 +21,6 @@ interface NewsMediaFieldProps {
   progress: SubmitProgress;
   busy: boolean;
   values: MediaTextValues;
-  /** Where the photo's subject is (app/lib/media-focus.ts). */
-  focus: MediaFocus;
-  onFocusChange(focus: MediaFocus): void;
   onText(field: keyof MediaTextValues, value: string): void;
   errors: Partial<Record<"media" | keyof MediaTextValues, string>>;
   /** Rendered between the picker and the texts (the schedule field keeps its place in the form). */
@@ -43,8 +39,6 @@ export function NewsMediaField({
   busy,
   values,
   onText,
-  focus,
-  onFocusChange,
   errors,
   children,
 }: NewsMediaFieldProps) {
@@ -93,21 +87,6 @@ export function NewsMediaField({
           {field("mediaCaption", <input {...common("mediaCaption")} />)}
           {field("mediaCredit", <input {...common("mediaCredit")} />)}
         </div>
-        <FormField id={`${formId}-mediaFocus`} label={t.newsForm.mediaFocus} hint={t.newsForm.mediaFocusHint}>
-          <select
-            id={`${formId}-mediaFocus`}
-            name="mediaFocus"
-            value={focus}
-            {...fieldAria(`${formId}-mediaFocus`, { hint: t.newsForm.mediaFocusHint })}
-            onChange={(event) => onFocusChange(isMediaFocus(event.target.value) ? event.target.value : "centro")}
-          >
-            {MEDIA_FOCUS_KEYS.map((key) => (
-              <option key={key} value={key}>
-                {t.newsForm.mediaFocusOptions[key]}
-              </option>
-            ))}
-          </select>
-        </FormField>
       </fieldset>
     </>
   );

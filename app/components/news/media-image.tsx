@@ -1,12 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
-import { objectPositionOf } from "../../lib/media-focus.ts";
 import { DEFAULT_IMAGE_URL, type MediaView } from "../../lib/media-view.ts";
-
-function focusStyle(focus: string | null | undefined): React.CSSProperties | undefined {
-  const position = objectPositionOf(focus);
-  return position ? { objectPosition: position } : undefined;
-}
 
 /**
  * How urgent a picture is. `true`: the page's largest picture (its LCP): loaded eagerly with high priority and
@@ -66,17 +60,7 @@ export function MediaImage({ media, alt, sizes, width, height, className, priori
   return (
     <picture>
       {image.webpSrcSet ? <source type="image/webp" srcSet={image.webpSrcSet} sizes={sizes} /> : null}
-      <img
-        {...common}
-        alt={alt}
-        ref={ref}
-        src={image.src}
-        srcSet={image.srcSet ?? undefined}
-        sizes={sizes}
-        // A box cropping the photo (cover) keeps the editor's point of interest in view; the centre by default.
-        style={focusStyle(image.focus)}
-        onError={() => setFailed(true)}
-      />
+      <img {...common} alt={alt} ref={ref} src={image.src} srcSet={image.srcSet ?? undefined} sizes={sizes} onError={() => setFailed(true)} />
     </picture>
   );
 }
