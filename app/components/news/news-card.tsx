@@ -12,12 +12,8 @@ import styles from "./news-card.module.css";
 export type CardVariant = "main" | "side" | "grid";
 
 const SIZES: Record<CardVariant, string> = {
-  // Two thirds of the page (1200 px at most, 16 px margins, 20 px gap) in a 16:9 box from 900 px. Narrower, the card
-  // is taller than 16:9 (the title is over the picture, at least 340 px), so the picture is drawn wider than the
-  // screen: about 605 px on a phone.
-  main: "(min-width: 1232px) 787px, (min-width: 900px) calc((100vw - 52px) * 2 / 3), (min-width: 640px) 100vw, 605px",
-  // Beside the text from 900 px (44 % of the third), the whole width below.
-  side: "(min-width: 1232px) 173px, (min-width: 900px) calc((100vw - 52px) * 0.147), (min-width: 700px) 50vw, 100vw",
+  main: "(min-width: 900px) 760px, 100vw",
+  side: "(min-width: 900px) 400px, 100vw",
   grid: "(min-width: 1100px) 380px, (min-width: 700px) 50vw, 100vw",
 };
 
