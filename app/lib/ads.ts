@@ -2,7 +2,7 @@
  * The advertising partner (Google AdSense) and the reader's consent to it (LGPD). Nothing of the partner loads before
  * the reader accepts: the pages (shared by every reader through the page cache) carry only placeholders, the units
  * are inserted in the browser after consent, and the Content-Security-Policy allows the partner only on answers to a
- * request whose cookie says "accepted" (server/security-headers.ts). docs/decisions/010-ad-consent.md.
+ * request whose cookie says "accepted" (server/security-headers.ts). docs/decisions/011-ad-consent.md.
  */
 
 /** The ad units the configuration may turn on: the two slots of the home page. */
