@@ -14,6 +14,7 @@ import {
 import type { Route } from "./+types/root";
 import { servicesOf } from "./.server/context.server.ts";
 import { AdminMenuButton } from "./components/layout/admin-menu-button.tsx";
+import { ConsentBanner } from "./components/layout/consent-banner.tsx";
 import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
 import { SectionNav } from "./components/layout/section-nav.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
@@ -147,6 +148,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       </main>
       <SiteFooter />
       <ScrollToTopButton />
+      <ConsentBanner />
     </>
   );
 }

@@ -7,6 +7,7 @@ export default [
   // The readable slug after the id is optional: /article/{id} (the original's links) still answers.
   route("article/:id/:slug?", "routes/site/article.tsx"),
   route("userLicence", "routes/site/privacy.tsx"),
+  route("consentimento", "routes/site/consent.ts"),
   route("busca", "routes/site/search.tsx"),
   // A category's and an author's news (same module; the path says which).
   route("categoria/:slug", "routes/site/term-list.tsx", { id: "category-list" }),
@@ -33,6 +34,8 @@ export default [
     route("equipe", "routes/admin/team.tsx"),
     // A member's public profile (name, bio, photo, links): their own; an admin's, anyone's (?membro=).
     route("perfil", "routes/admin/profile.tsx"),
+    // The section menu's order and hidden categories (admins only).
+    route("secoes", "routes/admin/sections.tsx"),
   ]),
 
   route("media/*", "routes/resources/media.ts"),

@@ -12,6 +12,7 @@ import {
   contentSecurityPolicy,
   cspNonceMiddleware,
   inlineScriptHashes,
+  partnerConsented,
   policyOptionsFromConfig,
   securityHeaders,
   securityHeadersMiddleware,
@@ -143,7 +144,8 @@ function createAppPageCache(
     hasSession: createSessionCookieCheck(resolveAuthSecret(services.config)),
     log: services.log,
     headers: securityHeaders(policy),
-    documentPolicy: (html) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" ")),
+    documentPolicy: (html, partner) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" "), partner),
+    ...(policy.adPartner ? { partnerConsented: (req: IncomingMessage) => partnerConsented(policy, req.headers.cookie) } : {}),
     requestId: requestIdOf,
     // The access log of the requests the cache answers, in the same shape as the rest (pino-http's).
     onServed({ id, method, url, status, state, ms }) {

@@ -16,6 +16,8 @@ interface Entry {
   path: string;
   status: number;
   headers: Array<[string, string]>;
+  /** The policy for a reader who accepted the ad partner (null: not an HTML page, or no partner configured). */
+  partnerPolicy: string | null;
   etag: string;
   identity: Buffer;
   br: Buffer;
@@ -66,7 +68,13 @@ export interface PageCacheOptions {
    * The Content-Security-Policy of an HTML page (from its text: the hashes of its inline scripts). Computed once
    * when a page is stored, not per answer; replaces the fixed one for that page.
    */
-  documentPolicy?: (html: string) => string;
+  documentPolicy?: (html: string, partner: boolean) => string;
+  /**
+   * Whether this reader accepted the ad partner (their consent cookie; absent: never). Their answers carry the
+   * stored page's other policy, the one that allows the partner (computed when the page is stored, like the first);
+   * the page's bytes are the same for every reader.
+   */
+  partnerConsented?: (req: IncomingMessage) => boolean;
   /** The id sent back as `X-Request-Id` and logged (default: none). */
   requestId?: (req: IncomingMessage) => string;
   /** Called once per answered request (the access log). */
@@ -190,14 +198,16 @@ export function createPageCache(options: PageCacheOptions) {
       page.headers.forEach((value, name) => {
         if (!DROPPED_HEADERS.has(name)) headers.push([name, value]);
       });
-      const policy = documentPolicyOf(page);
+      const policy = documentPolicyOf(page, false);
       if (policy) headers.push(["content-security-policy", policy]);
+      const partnerPolicy = options.partnerConsented ? documentPolicyOf(page, true) : null;
       const previous = entries.get(key);
       const entry: Entry = {
         key,
         path,
         status: page.status,
         headers,
+        partnerPolicy,
         etag: `"${createHash("sha1").update(page.body).digest("base64url").slice(0, 22)}"`,
         identity: page.body,
         br,
@@ -252,9 +262,9 @@ export function createPageCache(options: PageCacheOptions) {
   const fixedHeaders = Object.entries(options.headers ?? {});
 
   /** The policy of an HTML page (its scripts' hashes), or null for anything else (a `.data` answer, a feed). */
-  function documentPolicyOf(page: RenderedPage): string | null {
+  function documentPolicyOf(page: RenderedPage, partner: boolean): string | null {
     if (!options.documentPolicy || !/^text\/html\b/i.test(page.headers.get("content-type") ?? "")) return null;
-    return options.documentPolicy(page.body.toString("utf8"));
+    return options.documentPolicy(page.body.toString("utf8"), partner);
   }
 
   /** Stamps the request id and fixed headers, and reports the answer to the access log once it is sent. */
@@ -279,8 +289,10 @@ export function createPageCache(options: PageCacheOptions) {
   function send(req: IncomingMessage, res: ServerResponse, entry: Entry, state: "hit" | "stale" | "miss") {
     const encoding = pickEncoding(req.headers["accept-encoding"]);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
+    if (entry.partnerPolicy && options.partnerConsented?.(req)) res.setHeader("Content-Security-Policy", entry.partnerPolicy);
     res.setHeader("ETag", entry.etag);
-    res.setHeader("Vary", "Accept-Encoding");
+    // With an ad partner the policy depends on the consent cookie: a shared cache in front must keep them apart.
+    res.setHeader("Vary", options.partnerConsented ? "Accept-Encoding, Cookie" : "Accept-Encoding");
     res.setHeader("X-Page-Cache", state);
     // A stale copy (served while its re-render runs) is kept by a shared cache in front for a second at most.
     if (state === "stale") {
@@ -305,7 +317,7 @@ export function createPageCache(options: PageCacheOptions) {
     page.headers.forEach((value, name) => {
       if (!DROPPED_HEADERS.has(name) || name === "set-cookie") res.setHeader(name, value);
     });
-    const policy = documentPolicyOf(page);
+    const policy = documentPolicyOf(page, options.partnerConsented?.(req) ?? false);
     if (policy) res.setHeader("Content-Security-Policy", policy);
     res.setHeader("X-Page-Cache", "bypass");
     res.statusCode = page.status;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { MediaStore } from "../app/.server/storage/media-store.ts";
+import { ADSENSE_POLICY, consentOf } from "../app/lib/ads.ts";
 import { EMBED_FRAME_ORIGINS } from "../app/lib/embeds.ts";
 
 /** What the Content-Security-Policy depends on besides the site itself (read from the configuration once). */
@@ -17,6 +18,11 @@ export interface SecurityPolicyOptions {
   formOrigins?: string[];
   /** `npm run dev`: Vite's hot-reload websocket (its own port) must connect. */
   development?: boolean;
+  /**
+   * ADSENSE_CLIENT is set: the answers to a reader who accepted the ad partner (the consent cookie) allow its
+   * origins (`ADSENSE_POLICY`); everyone else's answers never do.
+   */
+  adPartner?: boolean;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface SecurityPolicyOptions {
 export function policyOptionsFromConfig(
   config: {
     env: string;
-    site: { url: string };
+    site: { url: string; ads?: unknown };
     media: { externalOrigins?: string[] };
     auth: { google: { discoveryUrl: string } | null };
   },
@@ -46,7 +52,13 @@ export function policyOptionsFromConfig(
     mediaOrigins: [...mediaOrigins].filter((origin) => origin !== siteOrigin),
     formOrigins: [...formOrigins].filter((origin) => origin !== siteOrigin),
     development: config.env === "development",
+    adPartner: Boolean(config.site.ads),
   };
+}
+
+/** Whether this request's answer may allow the ad partner: configured, and the reader's cookie says accepted. */
+export function partnerConsented(options: SecurityPolicyOptions, cookieHeader: string | null | undefined): boolean {
+  return Boolean(options.adPartner) && consentOf(cookieHeader) === "accepted";
 }
 
 /**
@@ -66,20 +78,24 @@ export function policyOptionsFromConfig(
  * - Frames: only the players of the posts an article embeds (YouTube's youtube-nocookie.com, Instagram, X, TikTok;
  *   `EMBED_FRAME_ORIGINS` in app/lib/embeds.ts), and only once the reader clicks the embed: the page itself loads
  *   nothing from them. No other frame, not even one of the site's own pages (none uses one).
+ * - The ad partner (ADSENSE_CLIENT): its script, frames, images and connections only in the answers to a reader
+ *   whose consent cookie says "accepted" (`partner`); no answer to anyone else names it.
  * - Never framed ('none': nothing in the site frames itself), no plugins, no `<base>` elsewhere, forms only to the
  *   site (and Google's consent page when configured).
  */
-export function contentSecurityPolicy(options: SecurityPolicyOptions, scripts = ""): string {
+export function contentSecurityPolicy(options: SecurityPolicyOptions, scripts = "", partner = false): string {
   const media = ["'self'", "data:", "blob:", ...(options.mediaOrigins ?? [])].join(" ");
+  // The ad partner's sources, only on the answers to a reader who accepted it (see `partnerConsented`).
+  const ads = (kind: keyof typeof ADSENSE_POLICY) => (partner && options.adPartner ? ` ${ADSENSE_POLICY[kind].join(" ")}` : "");
   const directives = [
     "default-src 'self'",
-    `script-src 'self'${scripts ? ` ${scripts}` : ""}`,
+    `script-src 'self'${scripts ? ` ${scripts}` : ""}${ads("script")}`,
     "style-src 'self' 'unsafe-inline'",
-    `img-src ${media}`,
+    `img-src ${media}${ads("img")}`,
     `media-src ${media}`,
     "font-src 'self'",
-    `connect-src 'self'${options.development ? " ws: wss:" : ""}`,
-    `frame-src ${EMBED_FRAME_ORIGINS.join(" ")}`,
+    `connect-src 'self'${options.development ? " ws: wss:" : ""}${ads("connect")}`,
+    `frame-src ${EMBED_FRAME_ORIGINS.join(" ")}${ads("frame")}`,
     "object-src 'none'",
     "base-uri 'self'",
     `form-action ${["'self'", ...(options.formOrigins ?? [])].join(" ")}`,
@@ -145,10 +161,12 @@ export function securityHeadersMiddleware(options: SecurityPolicyOptions) {
  * on every inline script) and in the response's Content-Security-Policy.
  */
 export function cspNonceMiddleware(options: SecurityPolicyOptions) {
-  return (_req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const nonce = createNonce();
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(options, `'nonce-${nonce}'`));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(options, `'nonce-${nonce}'`, partnerConsented(options, req.headers.cookie)));
+    // With an ad partner the policy depends on the consent cookie: a shared cache in front must keep them apart.
+    if (options.adPartner) res.vary("Cookie");
     next();
   };
 }

@@ -47,6 +47,16 @@ export function formatDateTime(value: string, timeZone: string): string {
   return t.formats.dateTime(`${get("day")}/${get("month")}/${get("year")}`, `${get("hour")}:${get("minute")}`);
 }
 
+/**
+ * A date in long form with its time of day on the site's clock, "25 de novembro de 2026, 14:05" (the article's
+ * publication and update lines). A value that is not a date is shown as it is, like formatLongDate.
+ */
+export function formatLongDateTime(value: string, timeZone: string): string {
+  const date = new Date(value);
+  if (value.trim() === "" || Number.isNaN(date.getTime())) return formatLongDate(value, timeZone);
+  return t.formats.longDateTime(formatter("long", timeZone).format(date), formatTime(value, timeZone));
+}
+
 /** A time of day on the site's clock, "14:32" (when the news form was last autosaved). */
 export function formatTime(value: string, timeZone: string): string {
   const date = new Date(value);

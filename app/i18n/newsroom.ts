@@ -333,6 +333,23 @@ const newsroom = {
     label: "Autor da equipe",
     other: "Outro autor (agência, convidado) ou o padrão: digite abaixo",
   },
+  /** The section menu's arrangement (/secoes, admins only). */
+  sections: {
+    pageTitle: "Seções do menu",
+    intro:
+      "As categorias com notícias publicadas aparecem no menu de seções e nos blocos da página inicial. Dê uma posição (1, 2, …) às que devem vir primeiro; as demais seguem pelo número de notícias. Desmarque para esconder uma categoria do menu e da página inicial (a página dela continua no ar).",
+    colSection: "Seção",
+    colCount: "Notícias publicadas",
+    colPosition: "Posição",
+    colShown: "No menu",
+    positionLabel: (name: string) => `Posição de ${name}`,
+    shownLabel: (name: string) => `Mostrar ${name} no menu`,
+    byVolume: "pelo volume",
+    empty: "Nenhuma categoria com notícias publicadas ainda.",
+    save: "Salvar menu",
+    saved: "Menu de seções salvo.",
+    invalidPosition: (name: string) => `Posição inválida para ${name}: use um número de 1 a 999, ou deixe em branco.`,
+  },
   team: {
     pageTitle: "Equipe",
     intro: "Quem faz parte da redação, com o papel de cada um. Só administradores veem esta página.",

@@ -126,6 +126,12 @@ export const t = {
     edit: "Editar",
     by: "Por",
     publishedOn: "Publicado em",
+    updatedOn: "Atualizado em",
+    /** The date line of a story readers do not see yet, in the words of its banner (never "Publicado em"). */
+    draftSavedOn: "Rascunho salvo em",
+    reviewSavedOn: "Em revisão, salva em",
+    scheduledFor: "Agendada para",
+    readAlso: "Leia também",
     dateUnavailable: "Data não disponível",
     openMedia: "Ampliar mídia",
     openVideo: "Ver vídeo em tela cheia",
@@ -172,7 +178,6 @@ export const t = {
   privacy: {
     title: "Política de Privacidade",
     metaDescription: (site: string) => `Como o ${site} usa cookies e dados de navegação, e como você pode escolher o que é coletado.`,
-    contactPlaceholder: "[e-mail de contato ainda não definido]",
     /** The intro names the site between its two parts. */
     introLead: "Esta política explica como o",
     introRest: "trata as informações de quem visita o site. Ao continuar navegando, você concorda com as práticas descritas abaixo.",
@@ -216,6 +221,28 @@ export const t = {
     ],
     contactTitle: "Contato",
     contactLead: "Dúvidas sobre esta política ou sobre seus dados? Escreva para",
+    readsTitle: "O que contamos sem cookies",
+    readsText:
+      "Para montar a lista “Mais lidas”, cada notícia aberta é contada uma vez, de forma anônima, por um aviso que a própria página envia ao site: " +
+      "sem cookies, sem identificar você e sem guardar o seu endereço IP. Guardamos só quantas leituras cada notícia teve em cada hora.",
+    preferencesTitle: "Suas preferências de publicidade",
+    preferencesText:
+      "Os anúncios do site são exibidos pelo Google AdSense, que pode usar cookies e dados do seu navegador. Nada do parceiro é carregado antes da " +
+      "sua escolha; se você recusar, os espaços de publicidade ficam vazios. A escolha fica guardada neste navegador por 6 meses e pode ser mudada aqui a qualquer momento.",
+    noAdPartner: "Este site não usa parceiros de publicidade no momento: nenhum anúncio de terceiros é carregado.",
+  },
+  /** The reader's choice about the ad partner (LGPD): the first-visit banner, the privacy page, the footer. */
+  consent: {
+    bannerTitle: "Privacidade e publicidade",
+    bannerText: "Usamos um parceiro de publicidade (Google AdSense) que pode usar cookies para exibir anúncios. Ele só é carregado se você aceitar.",
+    accept: "Aceitar",
+    refuse: "Recusar",
+    preferences: "Preferências",
+    footerLink: "Preferências de publicidade",
+    currentAccepted: "Sua escolha atual: anúncios do parceiro aceitos.",
+    currentRefused: "Sua escolha atual: anúncios do parceiro recusados.",
+    currentNone: "Você ainda não fez uma escolha.",
+    invalidChoice: "Escolha inválida: use aceitar ou recusar.",
   },
   admin: {
     menu: "Menu administrativo",
@@ -227,6 +254,7 @@ export const t = {
     security: "Segurança da conta",
     profile: "Meu perfil",
     team: "Equipe",
+    sectionMenu: "Seções do menu",
     inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
     close: "Fechar menu",
@@ -294,6 +322,8 @@ export const t = {
   formats: {
     /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
     dateTime: (date: string, time: string) => `${date} às ${time}`,
+    /** "25 de novembro de 2026, 14:05": the article's dates. */
+    longDateTime: (date: string, time: string) => `${date}, ${time}`,
     /** A card's time when it was published today: "agora", "há 5 min", "há 2 h". */
     justNow: "agora",
     minutesAgo: (minutes: number) => `há ${minutes} min`,
@@ -331,6 +361,8 @@ export const terminal = {
     url: "precisa ser uma URL completa (https://…)",
     databaseUrl: "use file:caminho/para/banco.sqlite ou postgres://usuário:senha@host:5432/banco",
     email: "precisa ser um e-mail válido",
+    adsenseClient: "use o id de editor do AdSense (ca-pub- seguido de números)",
+    adsenseSlot: "use o id numérico do bloco de anúncios do AdSense",
     timeZone: "fuso horário IANA desconhecido (ex.: America/Sao_Paulo)",
     s3Prefix: "use um prefixo como midia/ (minúsculas, terminando em /)",
     driveFolderId: "use o id da pasta (o final do endereço dela no Drive)",

@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from "react-router";
+import type { AdsConfig } from "./ads.ts";
 import type { SponsorView } from "./news-view.ts";
 import type { Role } from "./roles.ts";
 
@@ -12,6 +13,8 @@ export interface PublicSiteConfig {
   contactEmail: string | null;
   timeZone: string;
   social: { instagram: string; twitter: string; facebook: string };
+  /** ADSENSE_CLIENT and its slots (null: no ad partner, no consent banner). */
+  ads: AdsConfig | null;
 }
 
 export interface RootData {

@@ -10,6 +10,7 @@ export const SITE: RootData["site"] = {
   contactEmail: null,
   timeZone: "America/Sao_Paulo",
   social: { instagram: "", twitter: "", facebook: "" },
+  ads: null,
 };
 
 /** The root route's data for a reader (`role` null) or a newsroom member of `role` (account `userId`). */

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, openPage, t, test } from "./support/fixtures.ts";
+import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 import type { RunningSite } from "./support/site.ts";
 
 /** Runs axe on the current page; fails listing every serious or critical violation. */
@@ -75,5 +75,20 @@ test.describe("acessibilidade (axe)", () => {
   test("lista vazia", async ({ page, emptySite }) => {
     await check(page, emptySite, "/news-list");
     await expect(page.getByText(t.newsList.empty)).toBeVisible();
+  });
+
+  test("aviso de consentimento (com ADSENSE_CLIENT) e as preferências na política de privacidade", async ({ page, launchSite }) => {
+    const site = await launchSite({ env: { ADSENSE_CLIENT: "ca-pub-1234567890", CONTACT_EMAIL: "contato@exemplo.com.br" } });
+    await openPage(page, site, "/");
+    await expect(page.getByTestId("consent-banner")).toBeVisible();
+    await expectNoSeriousViolations(page, "/ com o aviso de consentimento");
+    await check(page, site, "/userLicence");
+    await expect(page.getByTestId("consent-current")).toHaveText(t.consent.currentNone);
+  });
+
+  test("seções do menu (administrador)", async ({ page, standardSite }) => {
+    await signInAsAdmin(page.context(), standardSite);
+    await check(page, standardSite, "/secoes");
+    await expect(page.getByTestId("section-settings")).toBeVisible();
   });
 });

@@ -17,7 +17,7 @@ test.describe("artigo", () => {
     await expect(articleHeader(page)).toContainText(`${t.article.by} ${STANDARD.dated.author}`);
     // 2026-03-01T15:00:00Z is noon in São Paulo.
     const time = articleHeader(page).locator("time");
-    await expect(time).toHaveText("1 de março de 2026");
+    await expect(time).toHaveText("1 de março de 2026, 12:00");
     await expect(time).toHaveAttribute("datetime", STANDARD.dated.createdAt);
     await expect(page).toHaveTitle(new RegExp(`^${STANDARD.dated.title}`));
   });

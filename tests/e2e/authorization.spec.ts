@@ -63,6 +63,10 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   "news-list": { methods: ["GET"], reason: "lista de notícias" },
   "article/:id/:slug?": { methods: ["GET"], reason: "notícia (com ou sem o título legível no endereço)" },
   userLicence: { methods: ["GET"], reason: "política de privacidade" },
+  consentimento: {
+    methods: ["GET", "POST"],
+    reason: "a escolha do leitor sobre o parceiro de publicidade (só um cookie com a escolha; GET leva à política de privacidade)",
+  },
   busca: { methods: ["GET"], reason: "busca nas notícias" },
   "categoria/:slug": { methods: ["GET"], reason: "notícias de uma categoria" },
   "autor/:slug": { methods: ["GET"], reason: "notícias de um autor" },

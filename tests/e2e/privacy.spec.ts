@@ -16,12 +16,16 @@ test.describe("política de privacidade", () => {
     await expect(policy).toContainText(/compartilhar/);
   });
 
-  test("sem CONTACT_EMAIL mostra o marcador de e-mail pendente", async ({ page, standardSite }) => {
+  test("sem CONTACT_EMAIL a linha de contato fica de fora (nenhum marcador); diz o que é contado sem cookies", async ({ page, standardSite }) => {
     await openPage(page, standardSite, "/userLicence");
-    const placeholder = page.getByText(PLACEHOLDER);
-    await expect(placeholder).toBeVisible();
-    await expect(page.getByText(t.privacy.contactPlaceholder)).toBeVisible();
+    await expect(page.getByText(PLACEHOLDER)).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 2, name: t.privacy.contactTitle })).toHaveCount(0);
     await expect(page.locator('a[href^="mailto:"]')).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 2, name: t.privacy.readsTitle })).toBeVisible();
+    await expect(page.getByText(t.privacy.readsText)).toBeVisible();
+    // Without ADSENSE_CLIENT: no partner, no choice to make.
+    await expect(page.getByTestId("ad-preferences")).toContainText(t.privacy.noAdPartner);
+    await expect(page.getByRole("button", { name: t.consent.accept })).toHaveCount(0);
   });
 
   test("com CONTACT_EMAIL mostra um link mailto e nenhum marcador", async ({ page, launchSite }) => {
@@ -30,6 +34,7 @@ test.describe("política de privacidade", () => {
     const link = page.getByRole("link", { name: "contato@exemplo.com.br" });
     await expect(link).toBeVisible();
     await expect(link).toHaveAttribute("href", "mailto:contato@exemplo.com.br");
+    await expect(page.getByTestId("privacy-contact")).toHaveText(`${t.privacy.contactLead} contato@exemplo.com.br.`);
     await expect(page.getByText(PLACEHOLDER)).toHaveCount(0);
   });
 });

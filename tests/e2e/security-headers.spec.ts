@@ -288,3 +288,44 @@ test("no Chromium, nenhuma violação da CSP nas páginas públicas (com e sem c
     await page.goto("about:blank");
   }
 });
+
+test("com ADSENSE_CLIENT, só a resposta a quem aceitou o parceiro o permite na CSP (página renderizada e do cache)", async ({ launchSite }) => {
+  const site = await launchSite({
+    env: { PAGE_CACHE: "1", ADSENSE_CLIENT: "ca-pub-1234567890", ADSENSE_SLOT_TOP: "1111111111" },
+    async setup(services) {
+      await createNews(services, { title: "Notícia", media: null });
+    },
+  });
+  const policyFor = async (path: string, cookie?: string) => {
+    const response = await fetch(site.url + path, { headers: cookie ? { cookie } : {} });
+    await response.arrayBuffer();
+    return {
+      policy: directivesOf(response.headers.get("content-security-policy") ?? ""),
+      cached: response.headers.get("x-page-cache"),
+      vary: response.headers.get("vary"),
+    };
+  };
+  const partner = "https://pagead2.googlesyndication.com";
+  // The home twice (rendered, then from the cache) and the sign-in page (always rendered), for each kind of reader.
+  for (const path of ["/", "/", "/admin/login"]) {
+    for (const cookie of [undefined, "eef.consent=refused", "eef.consent=talvez"]) {
+      const { policy } = await policyFor(path, cookie);
+      expect(policy["script-src"], `${path} ${cookie ?? "sem cookie"}`).not.toContain(partner);
+      expect(policy["frame-src"], `${path} ${cookie ?? "sem cookie"}`).toBe(EXACT_DIRECTIVES["frame-src"]);
+      expect(policy["connect-src"]).toBe("'self'");
+    }
+    const accepted = await policyFor(path, "outro=1; eef.consent=accepted");
+    expect(accepted.policy["script-src"], path).toContain(partner);
+    expect(accepted.policy["frame-src"], path).toContain("https://*.doubleclick.net");
+    expect(accepted.policy["script-src"], path).not.toContain("'unsafe-inline'");
+  }
+  // The same stored page answers both readers, with a policy each: a shared cache in front must keep them apart.
+  const hit = await policyFor("/", "eef.consent=accepted");
+  expect(hit.cached).toBe("hit");
+  expect(hit.policy["script-src"]).toContain(partner);
+  expect(hit.vary).toMatch(/Cookie/);
+  expect((await policyFor("/admin/login")).vary).toMatch(/Cookie/);
+  const other = await policyFor("/");
+  expect(other.cached).toBe("hit");
+  expect(other.policy["script-src"]).not.toContain(partner);
+});

@@ -122,7 +122,11 @@ test.describe("páginas de categoria e de autor", () => {
       .getByRole("link", { name: volley(VOLLEY - 1) })
       .click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(volley(VOLLEY - 1));
-    await expect(page.getByRole("main").getByRole("link", { name: "Vôlei", exact: true })).toHaveAttribute("href", "/categoria/volei");
+    // The article's own badge (its header): the cards of "Leia também" below have theirs.
+    await expect(page.locator("article header").first().getByRole("link", { name: "Vôlei", exact: true })).toHaveAttribute(
+      "href",
+      "/categoria/volei",
+    );
     await page.getByRole("main").getByRole("link", { name: "Bruno Lima" }).click();
     await expect(page).toHaveURL(`${site.url}/autor/bruno-lima`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bruno Lima");

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
-import { contentSecurityPolicy, inlineScriptHashes, policyOptionsFromConfig } from "../../server/security-headers.ts";
+import { contentSecurityPolicy, inlineScriptHashes, partnerConsented, policyOptionsFromConfig } from "../../server/security-headers.ts";
 
 const BASE_ENV = { DATA_DIR: "/tmp/eef-csp-config", SITE_URL: "https://noticias.example" };
 
@@ -85,5 +85,27 @@ describe("UPLOADS_PER_ADMIN / UPLOADS_TOTAL", () => {
     expect(parseConfig(BASE_ENV).media.parallelUploads).toEqual({ perAdmin: 2, total: 4 });
     expect(parseConfig({ ...BASE_ENV, UPLOADS_PER_ADMIN: "3", UPLOADS_TOTAL: "1" }).media.parallelUploads).toEqual({ perAdmin: 3, total: 3 });
     expect(() => parseConfig({ ...BASE_ENV, UPLOADS_TOTAL: "0" })).toThrow(/UPLOADS_TOTAL/);
+  });
+});
+
+describe("the ad partner (ADSENSE_CLIENT)", () => {
+  const partner = "https://pagead2.googlesyndication.com";
+  it("is allowed only for a consenting reader, and only when configured", () => {
+    const withAds = optionsOf({ ...BASE_ENV, ADSENSE_CLIENT: "ca-pub-1234567890" });
+    expect(partnerConsented(withAds, "eef.consent=accepted")).toBe(true);
+    expect(partnerConsented(withAds, "a=1; eef.consent=accepted; b=2")).toBe(true);
+    for (const cookie of [undefined, "", "eef.consent=refused", "eef.consent=acceptedx", "xeef.consent=accepted"]) {
+      expect(partnerConsented(withAds, cookie), String(cookie)).toBe(false);
+    }
+    expect(directive(contentSecurityPolicy(withAds, "'nonce-abc'", true), "script-src")).toContain(partner);
+    expect(directive(contentSecurityPolicy(withAds, "'nonce-abc'", false), "script-src")).toBe("script-src 'self' 'nonce-abc'");
+    const without = optionsOf(BASE_ENV);
+    expect(partnerConsented(without, "eef.consent=accepted")).toBe(false);
+    expect(contentSecurityPolicy(without, "", true)).not.toContain("googlesyndication");
+  });
+
+  it("refuses a publisher or slot id that is not one", () => {
+    expect(() => parseConfig({ ...BASE_ENV, ADSENSE_CLIENT: "pub-123" })).toThrow(/ADSENSE_CLIENT/);
+    expect(() => parseConfig({ ...BASE_ENV, ADSENSE_CLIENT: "ca-pub-1234567890", ADSENSE_SLOT_TOP: "topo" })).toThrow(/ADSENSE_SLOT_TOP/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCardTime, formatLongDate } from "../../app/i18n/format.ts";
+import { formatCardTime, formatLongDate, formatLongDateTime } from "../../app/i18n/format.ts";
 
 describe("formatLongDate", () => {
   it("shows a creation date in long pt-BR form", () => {
@@ -54,5 +54,18 @@ describe("formatCardTime", () => {
   it("shows the date for a time after `now` (a clock difference) and the value as is when it is not a date", () => {
     expect(formatCardTime("2026-11-26T18:30:00.000Z", now, SP)).toBe("26/11/2026");
     expect(formatCardTime("ontem", now, SP)).toBe("ontem");
+  });
+});
+
+describe("formatLongDateTime", () => {
+  it("adds the time of day on the site's clock (Brasília: UTC-3)", () => {
+    expect(formatLongDateTime("2026-11-25T17:05:00Z", "America/Sao_Paulo")).toBe("25 de novembro de 2026, 14:05");
+    // Late in the UTC day it is still the day before in Brasília.
+    expect(formatLongDateTime("2026-11-26T01:30:00Z", "America/Sao_Paulo")).toBe("25 de novembro de 2026, 22:30");
+  });
+
+  it("shows a value that is not a date as formatLongDate does", () => {
+    expect(formatLongDateTime("ontem à noite", "America/Sao_Paulo")).toBe("ontem à noite");
+    expect(formatLongDateTime(" ", "America/Sao_Paulo")).toBe("Data não disponível");
   });
 });

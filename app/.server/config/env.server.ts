@@ -46,6 +46,22 @@ export const envSchema = z.object({
   SOCIAL_TWITTER_URL: z.url().default("https://twitter.com/esporteemfoco"),
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/esporteemfoco"),
   CONTACT_EMAIL: z.email({ error: terminal.config.email }).optional(),
+  /** Google AdSense: the publisher id turns the home's two ad slots into units, after each reader's consent. */
+  ADSENSE_CLIENT: z
+    .string()
+    .trim()
+    .regex(/^ca-pub-\d{6,20}$/, { error: terminal.config.adsenseClient })
+    .optional(),
+  ADSENSE_SLOT_TOP: z
+    .string()
+    .trim()
+    .regex(/^\d{4,20}$/, { error: terminal.config.adsenseSlot })
+    .optional(),
+  ADSENSE_SLOT_BOTTOM: z
+    .string()
+    .trim()
+    .regex(/^\d{4,20}$/, { error: terminal.config.adsenseSlot })
+    .optional(),
   TIME_ZONE: z.string().default("America/Sao_Paulo").refine(isValidTimeZone, { error: terminal.config.timeZone }),
   SEED_DEMO: booleanFlag.default(true),
   MEDIA_STORE: z.enum(["local", "s3", "gdrive"]).default("local"),
@@ -375,6 +391,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
       footerTitle: env.FOOTER_TITLE ?? env.SITE_NAME,
       defaultAuthor: t.news.defaultAuthor(env.SITE_NAME),
       contactEmail: env.CONTACT_EMAIL ?? null,
+      ads: env.ADSENSE_CLIENT
+        ? { client: env.ADSENSE_CLIENT, slots: { top: env.ADSENSE_SLOT_TOP ?? null, bottom: env.ADSENSE_SLOT_BOTTOM ?? null } }
+        : null,
       timeZone: env.TIME_ZONE,
       social: {
         instagram: env.SOCIAL_INSTAGRAM_URL,

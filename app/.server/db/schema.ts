@@ -27,6 +27,8 @@ export interface Database {
   member_changes: MemberChangesTable;
   /** A newsroom member's public profile: name shown, bio, photo, links (profiles.server.ts). */
   member_profiles: MemberProfilesTable;
+  /** The section menu as an admin arranged it (/secoes): order and hidden categories, by slug. */
+  section_settings: SectionSettingsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -80,6 +82,15 @@ export interface MemberChangesTable {
   action: "invite" | "accept" | "grant" | "role" | "revoke" | "cancel";
   from_role: string | null;
   to_role: string | null;
+}
+
+/** Migration 2026-11-28-501-section-settings. */
+export interface SectionSettingsTable {
+  slug: string;
+  position: number | null;
+  hidden: number;
+  updated_at: string;
+  updated_by: string | null;
 }
 
 export interface AppSettingsTable {

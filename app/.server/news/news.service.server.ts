@@ -15,6 +15,8 @@ import {
 } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
+import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
+import { findSectionSettings } from "./section-settings.queries.server.ts";
 import { findTermName, listCategoryNames, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
@@ -72,7 +74,9 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
 
   function listSections(): Promise<Section[]> {
     if (!sections || sections.generation !== generation) {
-      const list = listSectionsByVolume(db);
+      const list = Promise.all([listSectionsByVolume(db), findSectionSettings(db)]).then(([byVolume, settings]) =>
+        arrangeSections(byVolume, settings).map(({ slug, name, count }) => ({ slug, name, count })),
+      );
       const entry = { generation, list };
       sections = entry;
       // A failed query is not kept: the next page asks again.
@@ -119,11 +123,20 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
     },
 
     /**
-     * The categories with published news, most news first: the section menu. Served from memory until the next
+     * The categories with published news, in the admin's order then most news first, without the hidden ones: the
+     * section menu and the home's section blocks. Served from memory until the next
      * change to the news (`invalidate`).
      */
     listSections(): Promise<Section[]> {
       return wrapFailure("news_list_failed", t.news.listFailed, listSections);
+    },
+
+    /** Every category in use with the admin's arrangement, hidden ones included (the admin's /secoes page). */
+    listSectionsForAdmin(): Promise<ArrangedSection[]> {
+      return wrapFailure("news_list_failed", t.news.listFailed, async () => {
+        const [byVolume, settings] = await Promise.all([listSectionsByVolume(db), findSectionSettings(db)]);
+        return arrangeSections(byVolume, settings, true);
+      });
     },
 
     /** The news changed (published, unpublished, recategorised…): the next `listSections` asks the database again. */

@@ -1,12 +1,13 @@
 import { type Kysely, sql } from "kysely";
 import { t } from "../../i18n/pt-BR.ts";
+import { RELATED_SEARCH_WINDOW } from "../../lib/limits.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, wrapFailure } from "../errors.ts";
 import { toNewsSummary } from "../news/news-rows.server.ts";
 import { findNewsWithTextByIds } from "../news/news.queries.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
-import { excerpt, foldWord, highlight, MAX_QUERY_LENGTH, queryTerms, type TextSegment } from "./portuguese.ts";
+import { excerpt, foldWord, highlight, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, queryTerms, type TextSegment } from "./portuguese.ts";
 
 /** Results per page, as the list. */
 export const SEARCH_PAGE_SIZE = 24;
@@ -86,7 +87,62 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
       .then((result) => result.rows.map((row) => row.id));
   }
 
+  /**
+   * The published stories sharing the most words with `text` (any of them: OR), best first among the newest
+   * RELATED_SEARCH_WINDOW that share one, without `excludeId`.
+   * What "Leia também" fills with after the story's own category.
+   */
+  function relatedIds(text: string, excludeId: string, limit: number): Promise<string[]> {
+    const terms = queryTerms(text);
+    if (terms.length === 0) return Promise.resolve([]);
+    if (dialect === "postgres") {
+      const words = [...text.slice(0, MAX_QUERY_LENGTH).matchAll(/[\p{L}\p{M}\p{N}]+/gu)]
+        .map(([word]) => foldWord(word))
+        .slice(0, 2 * MAX_QUERY_TERMS);
+      // Each word a query of its own (stop words come out empty), joined with tsquery's OR.
+      const any = sql.join(
+        words.map((word) => sql`plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${word}))`),
+        sql` || `,
+      );
+      // The newest matches first (the published_at index, walked backwards), then only those are ranked.
+      return sql<{ id: string }>`
+        select c.id
+        from (
+          select n.id, n.search_document, n.published_at
+          from news n, (select ${any} as q) w
+          where n.search_document @@ w.q and n.status = 'published' and n.id <> ${excludeId}
+          order by n.published_at desc, n.id desc
+          limit ${RELATED_SEARCH_WINDOW}
+        ) c, (select ${any} as q) w
+        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', c.search_document, w.q) desc, c.published_at desc, c.id desc
+        limit ${limit}
+      `
+        .execute(db)
+        .then((result) => result.rows.map((row) => row.id));
+    }
+    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+    // Only the newest matches are ranked (the index's rowids grow with time): the first match of that window is
+    // found walking the index backwards, then bm25 runs from there on.
+    return sql<{ id: string }>`
+      select d.news_id as id
+      from (
+        select rowid as doc, bm25(news_fts, 10.0, 4.0, 1.0) as score
+        from news_fts
+        where news_fts match ${match}
+          and rowid >= (select min(doc) from (select rowid as doc from news_fts where news_fts match ${match} order by rowid desc limit ${RELATED_SEARCH_WINDOW}))
+        order by score, rowid desc
+        limit ${limit + 1}
+      ) f
+      join news_search_docs d on d.doc = f.doc
+      where d.news_id <> ${excludeId}
+      order by f.score, f.doc desc
+    `
+      .execute(db)
+      .then((result) => result.rows.map((row) => row.id).slice(0, limit));
+  }
+
   return {
+    relatedIds,
     /** One page of results for `query`. An empty or unsearchable query (punctuation, stop words) finds nothing. */
     search({ query, page = 1, limit = SEARCH_PAGE_SIZE }: { query: string; page?: number; limit?: number }): Promise<SearchPage> {
       return wrapFailure("search_failed", t.news.listFailed, async () => {

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ClipboardCheck, Handshake, List, ListChecks, LogOut, PlusCircle, ShieldCheck, UserRound, Users, X } from "lucide-react";
+import { ClipboardCheck, Handshake, List, ListChecks, ListOrdered, LogOut, PlusCircle, ShieldCheck, UserRound, Users, X } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -100,6 +100,14 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
               {t.admin.profile}
             </Link>
           </Dialog.Close>
+          {hasRole(role, "admin") ? (
+            <Dialog.Close asChild>
+              <Link to="/secoes" className={styles.secondaryLink}>
+                <ListOrdered aria-hidden="true" size={18} />
+                {t.admin.sectionMenu}
+              </Link>
+            </Dialog.Close>
+          ) : null}
           {/* Account settings (every role: the member's own 2FA). */}
           <Dialog.Close asChild>
             <Link to="/admin/security" className={styles.secondaryLink}>

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
+import { CONSENT_PREFERENCES_PATH } from "../../lib/ads.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { MediaImage } from "../news/media-image.tsx";
 import { FacebookIcon, InstagramIcon, TwitterIcon } from "../ui/social-icons.tsx";
@@ -79,6 +80,7 @@ export function SiteFooter() {
       <div className={styles.bottom}>
         <p>{t.footer.copyright(year, site.name)}</p>
         <Link to="/userLicence">{t.footer.privacy}</Link>
+        {site.ads ? <Link to={CONSENT_PREFERENCES_PATH}>{t.consent.footerLink}</Link> : null}
       </div>
     </footer>
   );

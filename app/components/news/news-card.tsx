@@ -30,6 +30,8 @@ interface NewsCardProps {
   /** Extra controls drawn over the card (e.g. the admin's delete button). */
   actions?: React.ReactNode;
   headingLevel?: "h2" | "h3";
+  /** The image's `sizes` when the card sits in another layout than its variant's usual one. */
+  sizes?: string;
   /** What the title and subtitle show instead of the plain text (e.g. search results with matched words marked). */
   titleContent?: React.ReactNode;
   subtitleContent?: React.ReactNode;
@@ -48,6 +50,7 @@ export function NewsCard({
   titleContent,
   subtitleContent,
   extra,
+  sizes,
 }: NewsCardProps) {
   const Heading = headingLevel;
   const { now, site } = useRootData();
@@ -56,7 +59,7 @@ export function NewsCard({
   return (
     <article className={`${styles.card} ${styles[variant]}`} data-testid="news-card" data-news-id={news.id}>
       <span className={styles.media}>
-        <MediaThumb media={news.media} alt={imageAlt(news.media, news.title)} sizes={SIZES[variant]} priority={priority} />
+        <MediaThumb media={news.media} alt={imageAlt(news.media, news.title)} sizes={sizes ?? SIZES[variant]} priority={priority} />
       </span>
       <span className={styles.body}>
         <Heading className={styles.title}>

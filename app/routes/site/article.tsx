@@ -16,7 +16,11 @@ import { ArticleMedia } from "../../components/news/article-media.tsx";
 import { RichText } from "../../components/news/rich-text.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
-import { formatDateTime, formatLongDate } from "../../i18n/format.ts";
+import { formatDateTime } from "../../i18n/format.ts";
+import { articleDateLines } from "../../lib/article-dates.ts";
+import { ArticleDates } from "../../components/news/article-dates.tsx";
+import { loadRelated } from "../../.server/news/related.server.ts";
+import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
@@ -50,6 +54,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   const preview = new URL(request.url).searchParams.get("previa") === "1";
   // The images the body's image blocks name (their variants and sizes), drawn by <RichText>.
+  const related = loadRelated(request, services, article);
   const bodyMedia = await loadBodyMedia(services.database.db, services.store, [article.body]);
   return data(
     {
@@ -57,7 +62,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       bodyMedia,
       mostRead: await mostRead,
       canonicalPath,
-      dateLabel: formatLongDate(article.publishedAt, config.timeZone),
+      dateLines: articleDateLines(article, config.timeZone),
+      related: await related,
       scheduledLabel: article.status === "scheduled" ? formatDateTime(article.publishedAt, config.timeZone) : null,
       preview,
       defaultAuthor: config.site.defaultAuthor,
@@ -93,7 +99,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, bodyMedia, canonicalPath, dateLabel, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
+  const { article, bodyMedia, canonicalPath, dateLines, related, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
   const { isAdmin, site, role, userId } = useRootData();
   const unpublished = article.status !== "published";
   useCountRead(article.id, isAdmin || unpublished);
@@ -129,9 +135,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
               )}
             </strong>
           </span>
-          <span>
-            {t.article.publishedOn} <time dateTime={article.publishedAt}>{dateLabel}</time>
-          </span>
+          <ArticleDates lines={dateLines} />
         </p>
       </header>
 
@@ -158,6 +162,8 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </footer>
+
+      <ReadAlso items={related} />
 
       <MostRead items={mostRead} />
     </article>

@@ -85,7 +85,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <AdSlot variant="leaderboard" label={t.home.adLabelTop} />
+      <AdSlot variant="leaderboard" slot="top" label={t.home.adLabelTop} />
 
       <section aria-labelledby="destaques-titulo" className={styles.section}>
         <SectionHeader id="destaques-titulo" title={t.home.highlightsTitle} accent />
@@ -122,7 +122,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <MostRead items={mostRead} />
 
-      <AdSlot variant="banner" label={t.home.adLabelBottom} />
+      <AdSlot variant="banner" slot="bottom" label={t.home.adLabelBottom} />
     </div>
   );
 }

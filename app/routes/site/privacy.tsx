@@ -5,6 +5,8 @@ import { t } from "../../i18n/pt-BR.ts";
 import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./privacy.module.css";
+import { ConsentForm } from "../../components/layout/consent-form.tsx";
+import { useConsent } from "../../lib/consent-client.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 export const headers = pageHeaders;
@@ -18,13 +20,6 @@ export function meta({ matches }: Route.MetaArgs) {
 export default function Privacy() {
   const { site } = useRootData();
   const email = site.contactEmail;
-  const contact = email ? (
-    <a href={`mailto:${email}`}>{email}</a>
-  ) : (
-    <span className={styles.placeholder} data-testid="contact-placeholder">
-      {t.privacy.contactPlaceholder}
-    </span>
-  );
   return (
     <article className={`page-narrow ${styles.policy}`}>
       <h1 className="page-title">{t.privacy.title}</h1>
@@ -38,11 +33,47 @@ export default function Privacy() {
         </Fragment>
       ))}
 
-      <h2>{t.privacy.contactTitle}</h2>
-      <p>
-        {t.privacy.contactLead} {contact}.
-      </p>
+      <h2>{t.privacy.readsTitle}</h2>
+      <p>{t.privacy.readsText}</p>
+
+      <AdPreferences />
+
+      {/* Without CONTACT_EMAIL the section is left out rather than show a placeholder to readers. */}
+      {email ? (
+        <>
+          <h2>{t.privacy.contactTitle}</h2>
+          <p data-testid="privacy-contact">
+            {t.privacy.contactLead} <a href={`mailto:${email}`}>{email}</a>.
+          </p>
+        </>
+      ) : null}
     </article>
+  );
+}
+
+/** The reader's choice about the ad partner: what it is now (read in the browser) and the form to change it. */
+function AdPreferences() {
+  const { site } = useRootData();
+  const consent = useConsent();
+  return (
+    <section aria-labelledby="preferencias" data-testid="ad-preferences">
+      <h2 id="preferencias" tabIndex={-1}>
+        {t.privacy.preferencesTitle}
+      </h2>
+      {site.ads ? (
+        <>
+          <p>{t.privacy.preferencesText}</p>
+          {consent !== undefined ? (
+            <p data-testid="consent-current">
+              {consent === "accepted" ? t.consent.currentAccepted : consent === "refused" ? t.consent.currentRefused : t.consent.currentNone}
+            </p>
+          ) : null}
+          <ConsentForm />
+        </>
+      ) : (
+        <p>{t.privacy.noAdPartner}</p>
+      )}
+    </section>
   );
 }
 

@@ -1,0 +1,44 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/consent";
+import { servicesOf } from "../../.server/context.server.ts";
+import { CONSENT_COOKIE, type ConsentChoice } from "../../lib/ads.ts";
+import { CONSENT_MAX_AGE_SECONDS } from "../../lib/limits.ts";
+import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { t } from "../../i18n/pt-BR.ts";
+
+const CHOICES: Record<string, ConsentChoice> = { aceitar: "accepted", recusar: "refused" };
+
+/** Where to go back to: a path of this site only (never `//other.site` or `/\other.site`), else the privacy page. */
+function returnPath(value: FormDataEntryValue | null): string {
+  if (typeof value !== "string" || !/^\/(?![/\\])/.test(value) || value.length > 2000) return "/userLicence";
+  return value;
+}
+
+/**
+ * POST /consentimento (`escolha`: aceitar | recusar; `voltar`: the page the reader was on): keeps the reader's choice
+ * about the ad partner in a cookie for 6 months and goes back to that page. A plain form, sent by the browser itself
+ * (not the router's fetch): it works without JavaScript, and the page that follows is a new document whose
+ * Content-Security-Policy follows the new choice (server/security-headers.ts). The cookie holds only the choice.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return new Response(t.api.methodNotAllowed("POST"), { status: 405, headers: { Allow: "POST" } });
+  const form = await request.formData().catch(() => null);
+  const choice = CHOICES[String(form?.get("escolha") ?? "")];
+  if (!form || !choice) return new Response(t.consent.invalidChoice, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const secure = new URL(servicesOf(context).config.site.url).protocol === "https:" ? "; Secure" : "";
+  return redirect(returnPath(form.get("voltar")), {
+    status: 303,
+    headers: {
+      "Set-Cookie": `${CONSENT_COOKIE}=${choice}; Max-Age=${CONSENT_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure}`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+/** A GET (a bookmarked or typed address) shows where the choice is made. */
+export function loader() {
+  return redirect("/userLicence#preferencias");
+}
+
+/** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
+export const handle = PRIVATE_ROUTE;
