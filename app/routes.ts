@@ -44,6 +44,9 @@ export default [
   route("api/news/:id/autosave", "routes/api/news-autosave.ts"),
   // "Devolver ao repórter": a story in review back to its reporter with a note (editors and admins).
   route("api/news/:id/return", "routes/api/news-return.ts"),
+  // Live coverage: a story's updates (public page, newsroom posts) and one update (public, newsroom edits/deletes).
+  route("api/news/:id/updates", "routes/api/news-live-updates.ts"),
+  route("api/news/:id/updates/:updateId", "routes/api/news-live-update.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

@@ -18,6 +18,7 @@ import * as newsroomList from "./2026-11-27-200-newsroom-list.ts";
 import * as roles from "./2026-11-27-401-roles.ts";
 import * as team from "./2026-11-27-701-team.ts";
 import * as reviewEvents from "./2026-11-27-801-review-events.ts";
+import * as liveCoverage from "./2026-11-28-301-live-coverage.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-401-roles": roles,
   "2026-11-27-701-team": team,
   "2026-11-27-801-review-events": reviewEvents,
+  "2026-11-28-301-live-coverage": liveCoverage,
 };

@@ -145,7 +145,10 @@ function createAppPageCache(
     },
   });
   // `resync` (events may have been missed) and `sponsorsUpdated` (every page's footer) carry no paths: every page goes stale.
-  services.events.subscribe((_event, detail) => cache.invalidate(detail?.paths ?? []));
+  // `liveUpdated` (a live story's update) changes that story's pages only: the rest of the cache stays current.
+  services.events.subscribe((event, detail) =>
+    event === "liveUpdated" ? cache.refresh(detail?.paths ?? []) : cache.invalidate(detail?.paths ?? []),
+  );
   return cache;
 }
 

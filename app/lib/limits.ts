@@ -89,3 +89,22 @@ export const NEWS_BODY_MAX_IMAGES = 50;
  * of JSON, up to 3 bytes a character in UTF-8) and the other fields; a bigger one is refused (413) before parsing.
  */
 export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;
+
+/**
+ * Live coverage (app/.server/news/live-coverage.server.ts): a scoreboard's team names and period text (characters),
+ * the highest score; an update's plain text (characters) and its JSON (characters), the image or embed blocks it may
+ * carry; updates per page (the article and GET /api/news/:id/updates), pinned updates shown, key events in the
+ * "Lances importantes" summary, and updates in the JSON-LD.
+ */
+export const LIVE_LIMITS = {
+  teamName: 40,
+  period: 30,
+  scoreMax: 999,
+  updateText: 5000,
+  updateJsonChars: 60_000,
+  updateMediaBlocks: 1,
+  pageSize: 20,
+  pinned: 3,
+  keyEvents: 20,
+  jsonLdUpdates: 10,
+} as const;

@@ -29,6 +29,11 @@ const row: NewsRow = {
   updated_by: null,
   owner_id: null,
   review_requested_at: null,
+  live_coverage: null,
+  live_started_at: null,
+  live_ended_at: null,
+  live_scoreboard: null,
+  live_updated_at: null,
 };
 const noMedia = {
   media_store: null,
