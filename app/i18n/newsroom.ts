@@ -251,7 +251,7 @@ const newsroom = {
     restoreForbidden: "Só editores e administradores restauram versões.",
   },
   /** Live coverage in the newsroom: the composer on the article page, the scoreboard, the API's refusals. */
-  live: {
+  liveNewsroom: {
     start: "Iniciar cobertura ao vivo",
     end: "Encerrar cobertura",
     resume: "Retomar cobertura",

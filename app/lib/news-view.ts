@@ -51,6 +51,8 @@ export interface NewsSummary {
   /** Readers only ever get 'published' items. */
   status: NewsStatus;
   media: MediaView | null;
+  /** Under live coverage now ("AO VIVO" on its card); absent otherwise. */
+  live?: true;
 }
 
 /** A news item as the article page shows it. */

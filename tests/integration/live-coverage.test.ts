@@ -120,24 +120,24 @@ describe("cobertura ao vivo: estado e placar", () => {
     const id = await createNews(services, { media: null });
     const good = { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" };
     const cases: Array<[unknown, string, string, string]> = [
-      [{ coverage: "sim" }, "coverage_invalid", "coverage", t.live.coverageInvalid],
-      [{ scoreboard: { ...good, home: " " } }, "scoreboard_invalid", "scoreboard.home", t.live.teamRequired],
+      [{ coverage: "sim" }, "coverage_invalid", "coverage", t.liveNewsroom.coverageInvalid],
+      [{ scoreboard: { ...good, home: " " } }, "scoreboard_invalid", "scoreboard.home", t.liveNewsroom.teamRequired],
       [
         { scoreboard: { ...good, away: "x".repeat(LIVE_LIMITS.teamName + 1) } },
         "scoreboard_invalid",
         "scoreboard.away",
-        t.live.teamTooLong(LIVE_LIMITS.teamName),
+        t.liveNewsroom.teamTooLong(LIVE_LIMITS.teamName),
       ],
-      [{ scoreboard: { ...good, homeScore: -1 } }, "scoreboard_invalid", "scoreboard.homeScore", t.live.scoreInvalid(LIVE_LIMITS.scoreMax)],
-      [{ scoreboard: { ...good, awayScore: 1.5 } }, "scoreboard_invalid", "scoreboard.awayScore", t.live.scoreInvalid(LIVE_LIMITS.scoreMax)],
-      [{ scoreboard: { ...good, homeScore: "2" } }, "scoreboard_invalid", "scoreboard.homeScore", t.live.scoreInvalid(LIVE_LIMITS.scoreMax)],
+      [{ scoreboard: { ...good, homeScore: -1 } }, "scoreboard_invalid", "scoreboard.homeScore", t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax)],
+      [{ scoreboard: { ...good, awayScore: 1.5 } }, "scoreboard_invalid", "scoreboard.awayScore", t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax)],
+      [{ scoreboard: { ...good, homeScore: "2" } }, "scoreboard_invalid", "scoreboard.homeScore", t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax)],
       [
         { scoreboard: { ...good, period: "p".repeat(LIVE_LIMITS.period + 1) } },
         "scoreboard_invalid",
         "scoreboard.period",
-        t.live.periodTooLong(LIVE_LIMITS.period),
+        t.liveNewsroom.periodTooLong(LIVE_LIMITS.period),
       ],
-      [{ scoreboard: "2x1" }, "scoreboard_invalid", "scoreboard", t.live.scoreboardInvalid],
+      [{ scoreboard: "2x1" }, "scoreboard_invalid", "scoreboard", t.liveNewsroom.scoreboardInvalid],
     ];
     for (const [body, code, field, message] of cases) {
       const refused = await patchNews(services, id, editor.cookie, body);
@@ -146,7 +146,7 @@ describe("cobertura ao vivo: estado e placar", () => {
     }
     const mixed = await patchNews(services, id, editor.cookie, { coverage: "live", title: "Outro" });
     expect(mixed.status).toBe(400);
-    expect(mixed.json?.error).toMatchObject({ code: "live_patch_mixed", message: t.live.mixedPatch });
+    expect(mixed.json?.error).toMatchObject({ code: "live_patch_mixed", message: t.liveNewsroom.mixedPatch });
     // Nothing of it was stored; a plain save still works through the same route.
     expect((await getUpdates(services, id, null)).json?.coverage).toBeNull();
     const saved = await patchNews(services, id, editor.cookie, { title: "Título novo" });
@@ -190,11 +190,11 @@ describe("atualizações: permissões por papel", () => {
     const editor = await memberCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const refusals: Array<[unknown, number, string, string]> = [
-      [{}, 400, "live_text_required", t.live.textRequired],
-      [{ text: "   " }, 400, "live_text_required", t.live.textRequired],
-      [{ text: "x".repeat(LIVE_LIMITS.updateText + 1) }, 400, "live_text_too_long", t.live.textTooLong(LIVE_LIMITS.updateText)],
+      [{}, 400, "live_text_required", t.liveNewsroom.textRequired],
+      [{ text: "   " }, 400, "live_text_required", t.liveNewsroom.textRequired],
+      [{ text: "x".repeat(LIVE_LIMITS.updateText + 1) }, 400, "live_text_too_long", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText)],
       [{ text: 12 }, 400, "invalid_field_type", t.api.fieldType("text")],
-      [{ text: "ok", keyEvent: "sim" }, 400, "invalid_field_type", t.live.flag("keyEvent")],
+      [{ text: "ok", keyEvent: "sim" }, 400, "invalid_field_type", t.liveNewsroom.flag("keyEvent")],
       [{ text: { type: "doc", content: [{ type: "script", text: "alert(1)" }] } }, 400, "live_text_invalid", ""],
       [
         {
@@ -209,7 +209,7 @@ describe("atualizações: permissões por papel", () => {
         },
         400,
         "live_media_too_many",
-        t.live.tooManyMedia(LIVE_LIMITS.updateMediaBlocks),
+        t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks),
       ],
       [
         {
@@ -248,7 +248,7 @@ describe("atualizações: permissões por papel", () => {
     const off = await createNews(services, { media: null });
     const refused = await postUpdate(services, off, editor.cookie, { text: "Sem cobertura" });
     expect(refused.status).toBe(409);
-    expect(refused.json?.error).toMatchObject({ code: "coverage_off", message: t.live.coverageOff });
+    expect(refused.json?.error).toMatchObject({ code: "coverage_off", message: t.liveNewsroom.coverageOff });
     expect((await changeUpdate(services, id, "nao-existe", editor.cookie, "PATCH", { pinned: true })).json?.error.code).toBe("update_not_found");
     expect((await changeUpdate(services, id, withEmbed.json?.update.id, editor.cookie, "PATCH", {})).json?.error.code).toBe("empty_patch");
   });

@@ -112,7 +112,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     /** POST /api/news/:id/updates: the new update. The coverage must be on (live or ended). */
     async postUpdate(newsId: string, input: LiveUpdateInput, actor: Actor): Promise<LiveUpdateView> {
       const row = await storyFor(newsId, actor);
-      if (row.live_coverage === null) throw new AppError("coverage_off", t.live.coverageOff, 409);
+      if (row.live_coverage === null) throw new AppError("coverage_off", t.liveNewsroom.coverageOff, 409);
       await checkMedia(input.body);
       const now = nowIso();
       const update = {
@@ -138,7 +138,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     async editUpdate(newsId: string, updateId: string, patch: Partial<LiveUpdateInput>, actor: Actor): Promise<LiveUpdateView> {
       const row = await storyFor(newsId, actor);
       const existing = await findLiveUpdate(db, newsId, updateId);
-      if (!existing) throw new NotFoundError("update_not_found", t.live.updateNotFound);
+      if (!existing) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
       await checkMedia(patch.body);
       const now = nowIso();
       const set = {
@@ -161,7 +161,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       const row = await storyFor(newsId, actor);
       const now = nowIso();
       await events.withCommit(db, async (trx, send) => {
-        if (!(await deleteLiveUpdate(trx, newsId, updateId))) throw new NotFoundError("update_not_found", t.live.updateNotFound);
+        if (!(await deleteLiveUpdate(trx, newsId, updateId))) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
         await updateCoverageRow(trx, newsId, { live_updated_at: now });
         await sendLive(send, row, { newsId, updateId, change: "deleted" });
       });
@@ -205,12 +205,25 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       };
     },
 
+    /**
+     * The article page's coverage: the page of updates at `cursor` (a cursor this site did not make shows the newest),
+     * or null when the story has no coverage.
+     */
+    async forArticle(newsId: string, cursor: string | null, includeUnpublished: boolean): Promise<LiveUpdatesPage | null> {
+      try {
+        return await this.loadPage(newsId, { cursor, includeUnpublished, onlyWhenCovered: true });
+      } catch (error) {
+        if (error instanceof AppError && error.code === "invalid_cursor") return this.loadPage(newsId, { includeUnpublished, onlyWhenCovered: true });
+        throw error;
+      }
+    },
+
     /** One update (GET /api/news/:id/updates/:updateId), under the same visibility as the page. */
     async getUpdate(newsId: string, updateId: string, options: { includeUnpublished?: boolean } = {}) {
       const row = await findCoverageRow(db, newsId);
       if (!row || (row.status !== "published" && !options.includeUnpublished)) throw new NotFoundError("news_not_found", t.news.notFound);
       const update = await findLiveUpdate(db, newsId, updateId);
-      if (!update) throw new NotFoundError("update_not_found", t.live.updateNotFound);
+      if (!update) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
       const view = toUpdateView(update);
       return { update: view, media: await loadBodyMedia(db, store, [view.body]) };
     },

@@ -53,22 +53,22 @@ export function parseUpdateText(value: unknown): { body: RichDoc; text: string }
     throw refuse(
       value === undefined || value === null ? "live_text_required" : "invalid_field_type",
       "text",
-      value == null ? t.live.textRequired : t.api.fieldType("text"),
+      value == null ? t.liveNewsroom.textRequired : t.api.fieldType("text"),
     );
   }
   if (typeof value === "string" && value.length > LIVE_LIMITS.updateJsonChars)
-    throw refuse("live_text_too_long", "text", t.live.textTooLong(LIVE_LIMITS.updateText));
+    throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
   if (typeof value === "object" && JSON.stringify(value).length > LIVE_LIMITS.updateJsonChars) {
-    throw refuse("live_text_too_long", "text", t.live.textTooLong(LIVE_LIMITS.updateText));
+    throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
   }
   const checked = checkRichDoc(typeof value === "string" ? plainTextToDoc(value) : value);
   if (!checked.ok) throw refuse("live_text_invalid", "text", checked.message);
   const body = checked.doc;
-  if (isEmptyDoc(body)) throw refuse("live_text_required", "text", t.live.textRequired);
+  if (isEmptyDoc(body)) throw refuse("live_text_required", "text", t.liveNewsroom.textRequired);
   const text = docToPlainText(body);
-  if (text.length > LIVE_LIMITS.updateText) throw refuse("live_text_too_long", "text", t.live.textTooLong(LIVE_LIMITS.updateText));
+  if (text.length > LIVE_LIMITS.updateText) throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
   if (countMediaBlocks(body.content) > LIVE_LIMITS.updateMediaBlocks) {
-    throw refuse("live_media_too_many", "text", t.live.tooManyMedia(LIVE_LIMITS.updateMediaBlocks));
+    throw refuse("live_media_too_many", "text", t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks));
   }
   return { body, text };
 }
@@ -76,7 +76,7 @@ export function parseUpdateText(value: unknown): { body: RichDoc; text: string }
 function flag(body: Record<string, unknown>, field: "keyEvent" | "pinned"): boolean | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw refuse("invalid_field_type", field, t.live.flag(field));
+  if (typeof value !== "boolean") throw refuse("invalid_field_type", field, t.liveNewsroom.flag(field));
   return value;
 }
 
@@ -111,11 +111,11 @@ export function isLivePatch(body: Record<string, unknown>): boolean {
 
 export function parseLivePatch(body: Record<string, unknown>): LivePatch {
   const extra = Object.keys(body).filter((key) => key !== "coverage" && key !== "scoreboard");
-  if (extra.length > 0) throw new AppError("live_patch_mixed", t.live.mixedPatch, 400);
+  if (extra.length > 0) throw new AppError("live_patch_mixed", t.liveNewsroom.mixedPatch, 400);
   const patch: LivePatch = {};
   if ("coverage" in body) {
     const value = body.coverage;
-    if (value !== null && value !== "live" && value !== "ended") throw refuse("coverage_invalid", "coverage", t.live.coverageInvalid);
+    if (value !== null && value !== "live" && value !== "ended") throw refuse("coverage_invalid", "coverage", t.liveNewsroom.coverageInvalid);
     patch.coverage = value;
   }
   if ("scoreboard" in body) patch.scoreboard = body.scoreboard === null ? null : parseScoreboard(body.scoreboard);
@@ -123,28 +123,29 @@ export function parseLivePatch(body: Record<string, unknown>): LivePatch {
 }
 
 function teamName(value: unknown, field: string): string {
-  if (typeof value !== "string" || value.trim() === "") throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.live.teamRequired);
+  if (typeof value !== "string" || value.trim() === "") throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
   const name = value.trim();
-  if (name.length > LIVE_LIMITS.teamName) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.live.teamTooLong(LIVE_LIMITS.teamName));
-  if (findRefusedCharacter(name) !== null) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.live.teamRequired);
+  if (name.length > LIVE_LIMITS.teamName) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamTooLong(LIVE_LIMITS.teamName));
+  if (findRefusedCharacter(name) !== null) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
   return name;
 }
 
 function score(value: unknown, field: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > LIVE_LIMITS.scoreMax) {
-    throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.live.scoreInvalid(LIVE_LIMITS.scoreMax));
+    throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax));
   }
   return value;
 }
 
 function parseScoreboard(value: unknown): Scoreboard {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw refuse("scoreboard_invalid", "scoreboard", t.live.scoreboardInvalid);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw refuse("scoreboard_invalid", "scoreboard", t.liveNewsroom.scoreboardInvalid);
   const raw = value as Record<string, unknown>;
   const period = raw.period ?? "";
-  if (typeof period !== "string") throw refuse("scoreboard_invalid", "scoreboard.period", t.live.scoreboardInvalid);
+  if (typeof period !== "string") throw refuse("scoreboard_invalid", "scoreboard.period", t.liveNewsroom.scoreboardInvalid);
   const periodText = period.trim();
   if (periodText.length > LIVE_LIMITS.period || findRefusedCharacter(periodText) !== null) {
-    throw refuse("scoreboard_invalid", "scoreboard.period", t.live.periodTooLong(LIVE_LIMITS.period));
+    throw refuse("scoreboard_invalid", "scoreboard.period", t.liveNewsroom.periodTooLong(LIVE_LIMITS.period));
   }
   return {
     home: teamName(raw.home, "home"),

@@ -81,6 +81,7 @@ export function toNewsSummary(
     | "status"
     | "review_requested_at"
   > &
+    Partial<Pick<NewsWithMediaRow, "live_coverage">> &
     JoinedMediaColumns,
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
@@ -97,6 +98,7 @@ export function toNewsSummary(
     publishedAt: row.published_at,
     status: viewStatusOf(row),
     media: toMediaView(row, store),
+    ...(row.live_coverage === "live" ? { live: true as const } : {}),
   };
 }
 

@@ -36,6 +36,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.published_at",
       "news.version",
       "news.media_id",
+      "news.live_coverage",
       ...JOINED_MEDIA_COLUMNS,
     ]);
 }
