@@ -229,3 +229,24 @@ test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home", async ({ sit
   await expect(card.getByTestId("live-badge")).toHaveText(t.live.badge);
   await expect(page.getByTestId("news-card").filter({ hasText: "Outra notícia sem cobertura" }).first().getByTestId("live-badge")).toHaveCount(0);
 });
+
+test("uma atualização renova só as páginas da notícia no cache: a home e a lista continuam servidas da memória", async ({
+  site,
+  editor,
+  request,
+}) => {
+  const article = articlePath(site);
+  for (const path of ["/", "/news-list", article, `/api/news/${site.articleId}/updates`]) {
+    await request.get(site.url + path);
+    expect((await request.get(site.url + path)).headers()["x-page-cache"], path).toBe("hit");
+  }
+  const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+    data: { text: "Substituição no Vasco: entra o camisa 9." },
+    headers: { origin: site.url },
+  });
+  expect(posted.status()).toBe(201);
+  for (const path of ["/", "/news-list"]) expect((await request.get(site.url + path)).headers()["x-page-cache"], path).toBe("hit");
+  expect(await (await request.get(site.url + article)).text()).toContain("Substituição no Vasco: entra o camisa 9.");
+  const page = (await (await request.get(`${site.url}/api/news/${site.articleId}/updates`)).json()) as { updates: Array<{ text: string }> };
+  expect(page.updates[0]?.text).toBe("Substituição no Vasco: entra o camisa 9.");
+});

@@ -16,6 +16,7 @@ import type { Role } from "../../app/lib/roles.ts";
 import * as item from "../../app/routes/api/news-item.ts";
 import * as one from "../../app/routes/api/news-live-update.ts";
 import * as list from "../../app/routes/api/news-live-updates.ts";
+import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { createMember } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -338,3 +339,46 @@ describe("eventos", () => {
     ]);
   });
 });
+
+describe("feeds e sitemaps", () => {
+  it("uma atualização marca a notícia como alterada no RSS, no sitemap de artigos e no do Google News", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { title: "Decisão ao vivo", media: null, createdAt: new Date(Date.now() - 3_600_000) });
+    const other = await createNews(services, { title: "Sem cobertura", media: null, createdAt: new Date(Date.now() - 7_200_000) });
+    const syndication = createSyndication({
+      db: services.database.db,
+      store: services.store,
+      site: { name: "Esporte em Foco", url: "https://esporte.example.com.br", description: "Notícias.", defaultAuthor: "Redação" },
+    });
+    const text = async (stream: AsyncIterable<unknown>) => {
+      let out = "";
+      for await (const chunk of stream) out += String(chunk);
+      return out;
+    };
+    expect(await syndication.rss({ highlightedOnly: false })).not.toContain("dcterms:modified");
+
+    await liveStoryFor(services, id, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: "Pênalti marcado" });
+    const { live_updated_at: changed } = await services.database.db
+      .selectFrom("news")
+      .select("live_updated_at")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(changed).toBe(posted.json?.update.createdAt);
+    const rss = await syndication.rss({ highlightedOnly: false });
+    const item = rss.split("<item>").find((each) => each.includes("Decisão ao vivo")) ?? "";
+    expect(rss).toContain('xmlns:dcterms="http://purl.org/dc/terms/"');
+    expect(item).toContain(`<dcterms:modified>${new Date(changed!).toISOString()}</dcterms:modified>`);
+    expect(rss.split("<item>").find((each) => each.includes("Sem cobertura"))).not.toContain("dcterms:modified");
+    const articles = await text((await syndication.sitemapArticles(1))!);
+    expect(articles).toMatch(new RegExp(`${id}[^<]*</loc><lastmod>${changed!.slice(0, 19)}`));
+    const news = await text(await syndication.sitemapNews());
+    expect(news).toMatch(new RegExp(`${id}[^<]*</loc><lastmod>${changed!.slice(0, 19)}`));
+    expect(news).not.toMatch(new RegExp(`${other}[^<]*</loc><lastmod>`));
+  });
+});
+
+async function liveStoryFor(services: TestServices, id: string, cookie: string) {
+  expect((await patchNews(services, id, cookie, { coverage: "live" })).status).toBe(200);
+}
