@@ -98,6 +98,8 @@ async function openLive(context: BrowserContext, site: LiveSite): Promise<Page> 
 const updates = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
 
 test("o editor publica da página do artigo; os leitores recebem sem recarregar, quem rolou ganha o botão", async ({ site, editor, readers }) => {
+  // Three pages, a site of its own (a PostgreSQL database on the PostgreSQL pass): more than the default 30 s.
+  test.slow();
   const top = await openLive(readers, site);
   const scrolled = await openLive(readers, site);
   await expect(updates(top)).toHaveCount(LIVE_LIMITS.pageSize);
@@ -141,6 +143,7 @@ test("o editor publica da página do artigo; os leitores recebem sem recarregar,
 });
 
 test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lugar", async ({ site, editor, readers }) => {
+  test.slow();
   const reader = await openLive(readers, site);
   await expect(reader.getByTestId("score-home")).toHaveText("2");
   const newsroom = await editor.newPage();
