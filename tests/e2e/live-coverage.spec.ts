@@ -13,7 +13,7 @@ import { LIVE_LIMITS } from "../../app/lib/limits.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
-import { expect, expectNoReload, markPage, openPage, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import { expect, expectNoReload, markPage, openPage, runSql, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
 import type { RunningSite } from "./support/site.ts";
 
 interface LiveSite extends RunningSite {
@@ -252,4 +252,54 @@ test("uma atualização renova só as páginas da notícia no cache: a home e a 
   expect(await (await request.get(site.url + article)).text()).toContain("Substituição no Vasco: entra o camisa 9.");
   const page = (await (await request.get(`${site.url}/api/news/${site.articleId}/updates`)).json()) as { updates: Array<{ text: string }> };
   expect(page.updates[0]?.text).toBe("Substituição no Vasco: entra o camisa 9.");
+});
+
+test("depois de uma reconexão, a página busca o que perdeu", async ({ site, readers }) => {
+  test.slow();
+  const reader = await openLive(readers, site);
+  await expect(updates(reader).first()).toContainText(seededText(SEEDED - 1));
+  // Posted while this page's stream was down (the server stopped): no event ever reaches it.
+  await site.whileStopped(async () => {
+    const at = new Date().toISOString();
+    const text = "Postada enquanto a conexão caiu";
+    await runSql(
+      site,
+      "INSERT INTO news_live_updates (id, news_id, body, text, key_event, pinned, author_id, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0, NULL, ?, ?)",
+      randomUUID(),
+      site.articleId,
+      JSON.stringify(plainTextToDoc(text)),
+      text,
+      at,
+      at,
+    );
+  });
+  // The event stream reconnects by itself; the page then fetches the updates.
+  await expect(updates(reader).first()).toContainText("Postada enquanto a conexão caiu", { timeout: 15_000 });
+  await expectNoReload(reader);
+});
+
+test("editar o texto de uma atualização com vídeo incorporado mantém o vídeo", async ({ site, editor }) => {
+  const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+    data: {
+      text: {
+        type: "doc",
+        content: [
+          { type: "paragraph", content: [{ type: "text", text: "O gol em vídeo" }] },
+          { type: "embed", attrs: { provider: "youtube", id: "dQw4w9WgXcQ" } },
+        ],
+      },
+    },
+    headers: { origin: site.url },
+  });
+  expect(posted.status()).toBe(201);
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, articlePath(site));
+  const update = updates(newsroom).first();
+  await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
+  await update.getByTestId("live-edit").click();
+  await expect(update.getByTestId("live-edit-text")).toHaveValue("O gol em vídeo");
+  await update.getByTestId("live-edit-text").fill("O gol em vídeo, de outro ângulo");
+  await update.getByTestId("live-edit-save").click();
+  await expect(update).toContainText("O gol em vídeo, de outro ângulo");
+  await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
 });

@@ -187,6 +187,16 @@ function withImage(text: string, image: { id: string; alt: string } | null): str
   };
 }
 
+/** Edited text as paragraphs, with the update's image or embed kept after them (an edit changes only the text). */
+function withMedia(text: string, media: RichDoc["content"]): RichDoc {
+  const paragraphs = text
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean)
+    .map((paragraph) => ({ type: "paragraph" as const, content: [{ type: "text" as const, text: paragraph }] }));
+  return { type: "doc", content: [...paragraphs, ...media] };
+}
+
 function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promise<void> | void }) {
   const id = useId();
   const [text, setText] = useState("");
@@ -277,10 +287,20 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
   );
 }
 
+/** The update's text blocks as plain text (what the edit box shows) and its image or embed (kept by an edit). */
+function editableParts(body: RichDoc): { text: string; media: RichDoc["content"] } {
+  const text = body.content
+    .filter((block) => block.type === "paragraph" || block.type === "heading")
+    .map((block) => ("content" in block ? (block.content ?? []) : []).map((node) => (node.type === "text" ? node.text : "\n")).join(""))
+    .join("\n\n");
+  return { text, media: body.content.filter((block) => block.type === "image" || block.type === "embed") };
+}
+
 /** Under each update: edit its text, pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). */
 export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: string; update: LiveUpdateView; onChanged: () => Promise<void> | void }) {
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(update.text);
+  const parts = editableParts(update.body);
+  const [text, setText] = useState(parts.text);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const url = `${newsUrl(newsId)}/updates/${encodeURIComponent(update.id)}`;
@@ -313,7 +333,7 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
           type="button"
           className={styles.actionButton}
           disabled={busy}
-          onClick={() => void act("PATCH", { text })}
+          onClick={() => void act("PATCH", { text: parts.media.length ? withMedia(text, parts.media) : text })}
           data-testid="live-edit-save"
         >
           {t.liveNewsroom.save}
@@ -330,7 +350,7 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
         type="button"
         className={styles.actionButton}
         onClick={() => {
-          setText(update.text);
+          setText(parts.text);
           setEditing(true);
         }}
         data-testid="live-edit"
