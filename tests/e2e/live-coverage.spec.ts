@@ -303,3 +303,17 @@ test("editar o texto de uma atualização com vídeo incorporado mantém o víde
   await expect(update).toContainText("O gol em vídeo, de outro ângulo");
   await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
 });
+
+test("uma notícia ao vivo retirada do ar: as atualizações guardadas no cache deixam de ser servidas na hora", async ({ site, editor, request }) => {
+  const json = `${site.url}/api/news/${site.articleId}/updates`;
+  await request.get(json);
+  expect((await request.get(json)).headers()["x-page-cache"]).toBe("hit");
+  const unpublished = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, {
+    data: { status: "draft" },
+    headers: { origin: site.url },
+  });
+  expect(unpublished.status()).toBe(200);
+  const after = await request.get(json);
+  expect(after.status()).toBe(404);
+  expect(((await after.json()) as { error: { code: string } }).error.code).toBe("news_not_found");
+});
