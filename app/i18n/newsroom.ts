@@ -255,7 +255,6 @@ const newsroom = {
     start: "Iniciar cobertura ao vivo",
     end: "Encerrar cobertura",
     resume: "Retomar cobertura",
-    off: "Desligar cobertura",
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
     textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",

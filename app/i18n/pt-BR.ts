@@ -295,11 +295,8 @@ export const t = {
     olderUpdates: "Atualizações anteriores",
     newestUpdates: "Voltar às mais recentes",
     scoreboard: "Placar",
-    score: (home: string, homeScore: number, awayScore: number, away: string) => `${home} ${homeScore} x ${awayScore} ${away}`,
     at: (time: string) => `às ${time}`,
     unseenTitle: (count: number, title: string) => `(${count}) ${title}`,
-    loadFailed: "Não foi possível carregar as atualizações. Tente de novo.",
-    invalidCursor: "Página de atualizações inválida.",
   },
   formats: {
     /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
