@@ -6,6 +6,7 @@
  * scoreboard live, edits and deletions in place; a reader without JavaScript gets the whole coverage from the server,
  * paged with links; the JSON-LD is a LiveBlogPosting; the home's card carries "AO VIVO".
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
@@ -316,4 +317,25 @@ test("uma notícia ao vivo retirada do ar: as atualizações guardadas no cache 
   const after = await request.get(json);
   expect(after.status()).toBe(404);
   expect(((await after.json()) as { error: { code: string } }).error.code).toBe("news_not_found");
+});
+
+test("acessibilidade (axe): o artigo ao vivo do leitor e o da redação, sem violações sérias", async ({ site, page, editor }) => {
+  const newsroom = await editor.newPage();
+  for (const [who, target] of [
+    ["leitor", page],
+    ["redação", newsroom],
+  ] as const) {
+    await openPage(target, site, articlePath(site));
+    if (who === "redação") {
+      await target.getByTestId("live-composer").waitFor();
+      await target.getByTestId("scoreboard-editor").getByText(t.liveNewsroom.scoreboardTitle, { exact: true }).click();
+    }
+    const results = await new AxeBuilder({ page: target }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(
+      serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
+      who,
+    ).toEqual([]);
+    expect(results.passes.length).toBeGreaterThan(0);
+  }
 });
