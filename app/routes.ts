@@ -51,6 +51,9 @@ export default [
   route("api/news/:id/return", "routes/api/news-return.ts"),
   // The focus point of a story's image (the part a crop keeps).
   route("api/news/:id/media-focus", "routes/api/news-media-focus.ts"),
+  // Live coverage: a story's updates (public page, newsroom posts) and one update (public, newsroom edits/deletes).
+  route("api/news/:id/updates", "routes/api/news-live-updates.ts"),
+  route("api/news/:id/updates/:updateId", "routes/api/news-live-update.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

@@ -19,6 +19,7 @@ import * as roles from "./2026-11-27-401-roles.ts";
 import * as team from "./2026-11-27-701-team.ts";
 import * as reviewEvents from "./2026-11-27-801-review-events.ts";
 import * as memberProfiles from "./2026-11-28-101-member-profiles.ts";
+import * as liveCoverage from "./2026-11-28-301-live-coverage.ts";
 import * as sectionSettings from "./2026-11-28-501-section-settings.ts";
 import * as mediaFocus from "./2026-11-28-701-media-focus.ts";
 
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-701-team": team,
   "2026-11-27-801-review-events": reviewEvents,
   "2026-11-28-101-member-profiles": memberProfiles,
+  "2026-11-28-301-live-coverage": liveCoverage,
   "2026-11-28-501-section-settings": sectionSettings,
   "2026-11-28-701-media-focus": mediaFocus,
 };

@@ -161,8 +161,21 @@ function createAppPageCache(
     },
   });
   // `resync` (events may have been missed) and `sponsorsUpdated` (every page's footer) carry no paths: every page goes stale.
-  services.events.subscribe((_event, detail) => cache.invalidate(detail?.paths ?? []));
+  // `liveUpdated` (a live story's update) changes that story's pages only: the rest of the cache stays current.
+  // A story's change (retitled, taken down, deleted) also drops its live updates' JSON at once.
+  services.events.subscribe((event, detail) =>
+    event === "liveUpdated" ? cache.refresh(detail?.paths ?? []) : cache.invalidate(withLiveUpdatesPaths(detail?.paths ?? [])),
+  );
   return cache;
+}
+
+/** The paths of a story's change plus, for each story (`/article/{id}`), its live updates' JSON. */
+export function withLiveUpdatesPaths(paths: readonly string[]): string[] {
+  const extra = paths.flatMap((path) => {
+    const story = /^\/article\/([^/]+)$/.exec(path);
+    return story ? [`/api/news/${story[1]}/updates`] : [];
+  });
+  return extra.length ? [...paths, ...extra] : [...paths];
 }
 
 /** Query parameters that carry secrets (password-reset tokens, OAuth codes and state): never written to the log. */

@@ -408,6 +408,20 @@ export function createPageCache(options: PageCacheOptions) {
       warm(ahead);
     },
 
+    /**
+     * A change to these pages only (a live story's update): they are removed at once and re-rendered ahead of
+     * readers; every other page stays current (nothing else goes stale, no other page is re-rendered).
+     */
+    refresh(paths: readonly string[]): void {
+      generation++;
+      evictPaths(paths);
+      for (const path of paths) {
+        const found = lookUp({ method: "GET", url: path, headers: {} }, options.routes, () => false);
+        if (found && "key" in found && !warmQueue.has(found.key)) warmQueue.set(found.key, found.path);
+      }
+      pumpWarm();
+    },
+
     /** Resolves once the re-renders ahead of readers are done (tests, and a shutdown that wants them finished). */
     idle(): Promise<void> {
       if (!warming && !warmQueue.size) return Promise.resolve();

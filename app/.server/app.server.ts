@@ -25,6 +25,7 @@ import { createInstallation, type Installation } from "./media/installation.serv
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
 import { type OrphanSweeper, startOrphanSweeper } from "./media/orphan-sweeper.server.ts";
 import { createNewsEditor, type NewsEditor } from "./news/news-editor.service.server.ts";
+import { createLiveCoverage, type LiveCoverage } from "./news/live-coverage.server.ts";
 import { createReviewNotifier, type ReviewNotifier } from "./news/news-review.server.ts";
 import { type NewsScheduler, startNewsScheduler } from "./news/news-scheduler.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
@@ -69,6 +70,8 @@ export interface AppServices {
   /** In memory, or in Redis (REDIS_URL): then `backend()` says whether Redis counts now or memory stands in. */
   rateLimiter: RateLimiter & Partial<Pick<SharedRateLimiter, "backend" | "close">>;
   newsEditor: NewsEditor;
+  /** Live coverage of stories: state, scoreboard, updates (issue 20). */
+  liveCoverage: LiveCoverage;
   /** The newsroom's list (/redacao): every status, filters, search over every status. */
   newsroom: NewsroomList;
   sponsorEditor: SponsorEditor;
@@ -141,6 +144,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
       timeZone: config.timeZone,
       notify: reviewMail,
     }),
+    liveCoverage: createLiveCoverage(editorDeps),
     newsroom: createNewsroomList({ db: database.db, dialect: database.dialect, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),

@@ -319,6 +319,23 @@ export const t = {
     /** A state-changing request whose Origin (or Referer) is not the site's own. */
     originRefused: "Requisição recusada: origem não confirmada.",
   },
+  /** A story's live coverage as readers see it (app/components/news/live-*.tsx). */
+  live: {
+    badge: "AO VIVO",
+    ended: "Encerrada",
+    endedNotice: "Cobertura encerrada.",
+    updatesTitle: "Atualizações ao vivo",
+    keyEventsTitle: "Lances importantes",
+    keyEvent: "Lance importante",
+    pinned: "Fixada",
+    noUpdates: "Nenhuma atualização ainda.",
+    newUpdates: (count: number) => (count === 1 ? "1 nova atualização" : `${count} novas atualizações`),
+    olderUpdates: "Atualizações anteriores",
+    newestUpdates: "Voltar às mais recentes",
+    scoreboard: "Placar",
+    at: (time: string) => `às ${time}`,
+    unseenTitle: (count: number, title: string) => `(${count}) ${title}`,
+  },
   formats: {
     /** "25/11/2026 às 10:00": a date and a time on the site's clock. */
     dateTime: (date: string, time: string) => `${date} às ${time}`,

@@ -117,3 +117,21 @@ export const CONSENT_MAX_AGE_SECONDS = 180 * 24 * 3600;
  * the newest 1 000 cost 3–8 ms.
  */
 export const RELATED_SEARCH_WINDOW = 1000;
+/**
+ * Live coverage (app/.server/news/live-coverage.server.ts): a scoreboard's team names and period text (characters),
+ * the highest score; an update's plain text (characters) and its JSON (characters), the image or embed blocks it may
+ * carry; updates per page (the article and GET /api/news/:id/updates), pinned updates shown, key events in the
+ * "Lances importantes" summary, and updates in the JSON-LD.
+ */
+export const LIVE_LIMITS = {
+  teamName: 40,
+  period: 30,
+  scoreMax: 999,
+  updateText: 5000,
+  updateJsonChars: 60_000,
+  updateMediaBlocks: 1,
+  pageSize: 20,
+  pinned: 3,
+  keyEvents: 20,
+  jsonLdUpdates: 10,
+} as const;

@@ -53,6 +53,8 @@ export interface NewsSummary {
   media: MediaView | null;
   /** The account that created an unpublished story (the newsroom's view only; never on a published one). */
   ownerId?: string;
+  /** Under live coverage now ("AO VIVO" on its card); absent otherwise. */
+  live?: true;
 }
 
 /** A news item as the article page shows it. */

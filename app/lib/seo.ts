@@ -1,4 +1,6 @@
 import type { MetaDescriptor } from "react-router";
+import { LIVE_LIMITS } from "./limits.ts";
+import { type LiveCoverageInfo, type LiveUpdateView, liveUpdateAnchor, summaryOf } from "./live-coverage.ts";
 import type { MediaView } from "./media-view.ts";
 import type { NewsArticle } from "./news-view.ts";
 import { type PersonView, personLinks } from "./person.ts";
@@ -155,6 +157,42 @@ export function newsArticleJsonLd(
     inLanguage: "pt-BR",
     author: authorJsonLd(site, author, person),
     publisher: organization(site),
+  };
+}
+
+/**
+ * schema.org LiveBlogPosting of a story under live coverage (JSON-LD): the NewsArticle's fields plus when the
+ * coverage started (and ended), and its latest updates as BlogPosting (headline: the first line; articleBody: the
+ * text; datePublished / dateModified).
+ */
+export function liveBlogJsonLd(
+  site: Site,
+  article: NewsArticle,
+  canonicalPath: string,
+  image: PreviewImage,
+  author: string,
+  coverage: LiveCoverageInfo,
+  shown: readonly LiveUpdateView[],
+) {
+  const url = absoluteUrl(site, canonicalPath);
+  const updates = [...shown].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).slice(0, LIVE_LIMITS.jsonLdUpdates);
+  return {
+    ...newsArticleJsonLd(site, article, canonicalPath, image, author),
+    "@type": "LiveBlogPosting",
+    ...(coverage.startedAt ? { coverageStartTime: coverage.startedAt } : {}),
+    ...(coverage.state === "ended" && coverage.endedAt ? { coverageEndTime: coverage.endedAt } : {}),
+    dateModified: [article.updatedAt, ...updates.map((update) => update.updatedAt)].sort().at(-1),
+    liveBlogUpdate: updates.map((update) => ({
+      "@type": "BlogPosting",
+      "@id": `${url}#${liveUpdateAnchor(update.id)}`,
+      url: `${url}#${liveUpdateAnchor(update.id)}`,
+      headline: summaryOf(update.text, 110),
+      articleBody: update.text,
+      datePublished: update.createdAt,
+      dateModified: update.updatedAt,
+      inLanguage: "pt-BR",
+      publisher: organization(site),
+    })),
   };
 }
 

@@ -1,28 +1,26 @@
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
+import { onSiteEvent } from "./site-events.ts";
 
 /**
  * Listens to the server's `newsUpdated` / `sponsorsUpdated` / `resync` events and reloads the page's data (home, lists,
- * article, footer) when one arrives. Several events in a burst cause one reload.
+ * article, footer) when one arrives. Several events in a burst cause one reload. (`liveUpdated`, a live story's
+ * update, reloads nothing: the story's open pages apply it themselves, app/lib/use-live-coverage.ts.)
  */
 export function useLiveUpdates(): void {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
   useEffect(() => {
-    if (typeof EventSource === "undefined") return;
-    const source = new EventSource("/events");
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onChange = () => {
       clearTimeout(timer);
       timer = setTimeout(() => void revalidate.current(), 150);
     };
-    source.addEventListener("newsUpdated", onChange);
-    source.addEventListener("sponsorsUpdated", onChange);
-    source.addEventListener("resync", onChange);
+    const stops = ["newsUpdated", "sponsorsUpdated", "resync"].map((type) => onSiteEvent(type, onChange));
     return () => {
       clearTimeout(timer);
-      source.close();
+      for (const stop of stops) stop();
     };
   }, []);
 }

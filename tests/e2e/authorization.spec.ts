@@ -81,6 +81,8 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   },
   "api/news": { methods: ["GET"], reason: "lista pública de notícias (JSON)" },
   "api/news/:id": { methods: ["GET"], reason: "notícia pública (JSON)" },
+  "api/news/:id/updates": { methods: ["GET"], reason: "atualizações públicas de uma cobertura ao vivo (JSON; rascunhos: 404)" },
+  "api/news/:id/updates/:updateId": { methods: ["GET"], reason: "uma atualização pública de uma cobertura ao vivo (JSON; rascunhos: 404)" },
   "api/sponsors": { methods: ["GET"], reason: "lista pública de patrocinadores (JSON)" },
   "api/reads": { methods: ["POST"], reason: "contagem anônima de leituras (o sinal que a página do artigo envia), sem dados" },
   "robots.txt": { methods: ["GET"], reason: "instruções para buscadores" },
@@ -115,6 +117,16 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
   },
   "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
   "api/news/:id/return": { role: "editor", reason: "devolver ao repórter uma notícia em revisão" },
+  "api/news/:id/updates": {
+    role: "reporter",
+    reason: "publicar atualizações ao vivo (o repórter: só nas próprias notícias)",
+    reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
+  },
+  "api/news/:id/updates/:updateId": {
+    role: "reporter",
+    reason: "editar, fixar e apagar atualizações ao vivo (o repórter: só nas próprias notícias)",
+    reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
+  },
   "api/news/:id/autosave": {
     role: "reporter",
     reason: "o salvamento automático do formulário (o repórter: só dos próprios rascunhos)",
@@ -252,7 +264,8 @@ function concretePath(pattern: string, site: AuthzSite): string {
 /** What an admin-only action would change: the news item and the sponsor of the site must stay as they were. */
 async function dataSnapshot(site: AuthzSite) {
   return {
-    news: await siteQuery(site, "SELECT id, title, subtitle, is_highlighted FROM news ORDER BY id"),
+    news: await siteQuery(site, "SELECT id, title, subtitle, is_highlighted, live_coverage, live_scoreboard FROM news ORDER BY id"),
+    liveUpdates: await siteQuery(site, "SELECT id, body, pinned FROM news_live_updates ORDER BY id"),
     sponsors: await siteQuery(site, "SELECT id, media_id FROM sponsors ORDER BY id"),
     users: await siteQuery(site, 'SELECT id, email, name FROM "user" ORDER BY id'),
   };
@@ -608,6 +621,7 @@ async function apiState(site: AuthzSite) {
     sponsors: await count("sponsors"),
     media: await count("media"),
     autosaves: await count("news_autosaves"),
+    liveUpdates: await count("news_live_updates"),
     rows: await dataSnapshot(site),
     files: listFiles(path.join(site.dataDir, "media")),
     uploads: listFiles(path.join(site.dataDir, "tmp", "uploads")),
@@ -627,7 +641,7 @@ const apiImage = async () => ({ name: "logo.png", mimeType: "image/png", buffer:
 interface ApiWrite {
   method: "POST" | "PUT" | "PATCH" | "DELETE";
   path: (site: AuthzSite) => string;
-  body: "json" | "multipart" | "none";
+  body: "json" | "multipart" | "none" | "live";
   /** The admin's answer to the same request (the control: the path, method and body are real). */
   adminStatus: number;
 }
@@ -644,6 +658,12 @@ const API_WRITES: ApiWrite[] = [
   // The news form's autosave (the admin's own copy of a story): kept, then (a story without one) nothing to discard.
   { method: "PUT", path: (site) => `/api/news/${site.newsId}/autosave`, body: "json", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/news/${site.newsId}/autosave`, body: "none", adminStatus: 404 },
+  // Live coverage: started on the story; an update to a story without coverage is refused after every check (409), an
+  // update that does not exist is a 404 after them.
+  { method: "PATCH", path: (site) => `/api/news/${site.newsId}`, body: "live", adminStatus: 200 },
+  { method: "POST", path: (site) => `/api/news/${site.newsId}/updates`, body: "live", adminStatus: 409 },
+  { method: "PATCH", path: (site) => `/api/news/${site.newsId}/updates/nao-existe`, body: "live", adminStatus: 404 },
+  { method: "DELETE", path: (site) => `/api/news/${site.newsId}/updates/nao-existe`, body: "none", adminStatus: 404 },
   { method: "POST", path: () => "/api/sponsors", body: "multipart", adminStatus: 201 },
   { method: "PATCH", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "json", adminStatus: 200 },
   { method: "DELETE", path: (site) => `/api/sponsors/${site.sponsorId}`, body: "none", adminStatus: 204 },
@@ -658,6 +678,7 @@ async function apiWrite(request: APIRequestContext, site: AuthzSite, write: ApiW
   const isSponsor = target.startsWith("/api/sponsors");
   const options: Parameters<APIRequestContext["fetch"]>[1] = { method: write.method, headers: { ...headers, origin: site.url }, maxRedirects: 0 };
   if (write.body === "json") options.data = isSponsor ? API_SPONSOR : API_NEWS;
+  if (write.body === "live") options.data = /\/updates\b/.test(target) ? { text: "Atualização sem permissão", pinned: true } : { coverage: "live" };
   if (write.body === "multipart" && target === "/api/media") options.multipart = { file: await apiImage() };
   else if (write.body === "multipart")
     options.multipart = isSponsor

@@ -325,6 +325,54 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
     await expectNoReload(page);
   });
 
+  test("atualização ao vivo publicada na instância A chega à página aberta na B, sem recarregar, e ao cache da B", async ({
+    cluster,
+    playwright,
+    reader,
+  }) => {
+    const { a, b } = cluster;
+    const admin = await adminRequest(playwright.request, a.url, cluster.admin);
+    try {
+      const created = await admin.post(`${a.url}/api/news`, {
+        multipart: {
+          title: `Clássico entre instâncias ${randomBytes(3).toString("hex")}`,
+          subtitle: "Sub.",
+          fullContent: "Texto.",
+          category: "Futebol",
+        },
+        headers: { origin: a.url },
+      });
+      await expectStatus(created, 201, "POST /api/news na instância A");
+      const { id } = (await created.json()) as { id: string };
+      await expectStatus(await admin.patch(`${a.url}/api/news/${id}`, { data: { coverage: "live" }, headers: { origin: a.url } }), 200, "cobertura");
+      const page = await openLive(reader, b.url, `/article/${id}`);
+      await expect(page.getByTestId("live-coverage")).toBeVisible();
+      // B's page cache holds the updates' JSON before the update (a reader asked for it).
+      await reader.request.get(`${b.url}/api/news/${id}/updates`);
+
+      const posted = await admin.post(`${a.url}/api/news/${id}/updates`, {
+        data: { text: "Gol postado na instância A" },
+        headers: { origin: a.url },
+      });
+      await expectStatus(posted, 201, "POST /api/news/:id/updates na instância A");
+      await expect(page.getByTestId("live-updates").getByTestId("live-update").first()).toContainText("Gol postado na instância A");
+      await expectStatus(
+        await admin.patch(`${a.url}/api/news/${id}`, {
+          data: { scoreboard: { home: "Bahia", away: "Vitória", homeScore: 1, awayScore: 0, period: "1º tempo" } },
+          headers: { origin: a.url },
+        }),
+        200,
+        "placar",
+      );
+      await expect(page.getByTestId("score-home")).toHaveText("1");
+      await expectNoReload(page);
+      const fromB = (await (await reader.request.get(`${b.url}/api/news/${id}/updates`)).json()) as { updates: Array<{ text: string }> };
+      expect(fromB.updates[0]?.text).toBe("Gol postado na instância A");
+    } finally {
+      await admin.dispose();
+    }
+  });
+
   test(`o limite de tentativas de login é compartilhado (Redis): 2 falhas na A, a 3ª tentativa (na B) é recusada`, async ({
     cluster,
     playwright,

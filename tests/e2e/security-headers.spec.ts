@@ -61,6 +61,8 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
     "api/news/:id/autosave": `/api/news/${ids.article}/autosave`,
     "api/news/:id/return": `/api/news/${ids.article}/return`,
     "api/news/:id/media-focus": `/api/news/${ids.article}/media-focus`,
+    "api/news/:id/updates": `/api/news/${ids.article}/updates`,
+    "api/news/:id/updates/:updateId": `/api/news/${ids.article}/updates/nao-existe`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
     "categoria/:slug": "/categoria/futebol",

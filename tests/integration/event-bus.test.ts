@@ -66,6 +66,17 @@ describe("event details", () => {
     expect(parsePayload("abc:dropTables")).toBeNull();
     expect(parsePayload("abc:newsUpdated:{not json")).toEqual({ from: "abc", event: "newsUpdated", detail: {} });
     expect(parsePayload('abc:newsUpdated:{"paths":[1,"/news/y"]}')).toEqual({ from: "abc", event: "newsUpdated", detail: { paths: ["/news/y"] } });
+    // A live story's change carries what changed; a made-up change is dropped, the paths kept.
+    expect(parsePayload('abc:liveUpdated:{"paths":["/article/n1"],"live":{"newsId":"n1","updateId":"u1","change":"created"}}')).toEqual({
+      from: "abc",
+      event: "liveUpdated",
+      detail: { paths: ["/article/n1"], live: { newsId: "n1", updateId: "u1", change: "created" } },
+    });
+    expect(parsePayload('abc:liveUpdated:{"paths":["/article/n1"],"live":{"newsId":"n1","change":"dropped"}}')).toEqual({
+      from: "abc",
+      event: "liveUpdated",
+      detail: { paths: ["/article/n1"] },
+    });
   });
 });
 

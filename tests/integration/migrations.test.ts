@@ -81,6 +81,11 @@ describe("migrations", () => {
         "full_content",
         "id",
         "is_highlighted",
+        "live_coverage",
+        "live_ended_at",
+        "live_scoreboard",
+        "live_started_at",
+        "live_updated_at",
         "media_id",
         "owner_id",
         "published_at",
@@ -130,6 +135,8 @@ describe("migrations", () => {
     expect(hasIndexStartingWith(sponsors, ["created_at"])).toBe(true);
     const media = await indexColumns(db, "media");
     expect(hasIndexStartingWith(media, ["key"])).toBe(true);
+    // A live story's updates are paged newest first per story (keyset on created_at, id).
+    expect(hasIndexStartingWith(await indexColumns(db, "news_live_updates"), ["news_id", "created_at", "id"])).toBe(true);
   });
 
   it("index names are as declared in the migration", async () => {

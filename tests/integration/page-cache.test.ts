@@ -378,6 +378,32 @@ describe("what a reader may see after a change (decision record 003)", () => {
     expect((await get("/article/a10")).headers["x-page-cache"]).not.toBe("miss");
   });
 
+  it("refresh(paths) (a live story's update) renews only that story's pages and its updates' JSON: nothing else goes stale or re-renders", async () => {
+    let version = 1;
+    const rendered: string[] = [];
+    const { get, cache } = await serve({
+      render: async (url) => {
+        rendered.push(url);
+        return page(url, { body: `v${version} ${url}`, headers: url.startsWith("/api/") ? { "Content-Type": "application/json" } : {} });
+      },
+    });
+    const others = ["/", "/news-list", "/article/a10", "/categoria/volei"];
+    const story = ["/article/a1", "/article/a1/classico", "/article/a1/classico.data?_routes=root", "/api/news/a1/updates"];
+    for (const path of [...others, ...story]) await get(path);
+    version = 2;
+    rendered.length = 0;
+    cache.refresh(["/article/a1", "/article/a1/classico", "/api/news/a1/updates"]);
+    await cache.idle();
+    // Re-rendered ahead of readers: the story's pages named by the event, nothing else.
+    expect(rendered.sort()).toEqual(["/api/news/a1/updates", "/article/a1", "/article/a1/classico"]);
+    for (const path of story) expect((await get(path)).body.toString(), path).toBe(`v2 ${path}`);
+    for (const path of others) {
+      const answer = await get(path);
+      expect(answer.headers["x-page-cache"], path).toBe("hit");
+      expect(answer.body.toString(), path).toBe(`v1 ${path}`);
+    }
+  });
+
   it("a stale page is served only while its re-render runs and for staleMs at most; after that, readers wait for the new one", async () => {
     let clock = 0;
     let version = 1;

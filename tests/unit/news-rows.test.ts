@@ -30,6 +30,11 @@ const row: NewsRow = {
   owner_id: null,
   review_requested_at: null,
   author_user_id: null,
+  live_coverage: null,
+  live_started_at: null,
+  live_ended_at: null,
+  live_scoreboard: null,
+  live_updated_at: null,
 };
 const noMedia = {
   media_store: null,

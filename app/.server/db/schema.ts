@@ -20,6 +20,8 @@ export interface Database {
   news_autosaves: NewsAutosavesTable;
   /** The review queue's steps of each story: submitted, approved, returned (with the note). */
   news_review_events: NewsReviewEventsTable;
+  /** A story's live coverage updates (migration 2026-11-28-301). */
+  news_live_updates: NewsLiveUpdatesTable;
   taxonomy_terms: TaxonomyTermsTable;
   /** Invitations to the team an admin sent from /equipe, waiting for the owner to set a password (team.server.ts). */
   member_invites: MemberInvitesTable;
@@ -131,6 +133,14 @@ export interface NewsTable {
   review_requested_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The team member the author is (migration 2026-11-28-101), or null: a free-text author. */
   author_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Live coverage (migration 2026-11-28-301; app/.server/news/live-coverage.server.ts): null, 'live' or 'ended'. */
+  live_coverage: ColumnType<"live" | "ended" | null, "live" | "ended" | null | undefined, "live" | "ended" | null>;
+  live_started_at: ColumnType<string | null, string | null | undefined, string | null>;
+  live_ended_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The match's scoreboard as JSON text, or null. */
+  live_scoreboard: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The coverage's last change (an update, the scoreboard): feeds and sitemaps read it as the story's last change. */
+  live_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Migration 2026-11-28-101-member-profiles. */
@@ -274,6 +284,21 @@ export interface NewsReviewEventsTable {
   /** The editor's note to the reporter ('returned' only). */
   note: string | null;
   created_at: string;
+}
+
+/** One update of a story's live coverage (migration 2026-11-28-301). */
+export interface NewsLiveUpdatesTable {
+  id: string;
+  news_id: string;
+  /** The rich content (ProseMirror JSON text, app/lib/rich-text.ts). */
+  body: string;
+  /** Its plain text. */
+  text: string;
+  key_event: number;
+  pinned: number;
+  author_id: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The newsroom's accounts and their role (migration 2026-11-27-401; rows written before it are admins). */

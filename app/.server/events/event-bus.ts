@@ -7,13 +7,26 @@ import type { Logger } from "../logger.server.ts";
  * been missed (the listening connection came back, another process wrote to the database), so every subscriber
  * treats it as every event at once.
  */
-export type SiteEvent = "newsUpdated" | "sponsorsUpdated" | "resync";
+export type SiteEvent = "newsUpdated" | "sponsorsUpdated" | "liveUpdated" | "resync";
 
-export const SITE_EVENTS: ReadonlySet<SiteEvent> = new Set<SiteEvent>(["newsUpdated", "sponsorsUpdated", "resync"]);
+export const SITE_EVENTS: ReadonlySet<SiteEvent> = new Set<SiteEvent>(["newsUpdated", "sponsorsUpdated", "liveUpdated", "resync"]);
+
+/**
+ * `liveUpdated`: a change to one story's live coverage (an update posted, edited or deleted; the scoreboard). Only
+ * that story's pages change: the page cache removes its `paths` and nothing else goes stale; open pages of the story
+ * apply it without reloading (app/lib/use-live-coverage.ts). What changed, for the open pages.
+ */
+export interface LiveChange {
+  newsId: string;
+  updateId?: string;
+  change: "created" | "edited" | "deleted" | "scoreboard";
+}
 
 /** What an event says beyond its name: the URL paths that must stop being served at once (a story's old and new addresses). */
 export interface SiteEventDetail {
   paths?: string[];
+  /** `liveUpdated` only. */
+  live?: LiveChange;
 }
 
 export type SiteEventListener = (event: SiteEvent, detail: SiteEventDetail) => void;

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { loadPg } from "../db/pg.server.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
-import { createSubscribers, type EventBus, SITE_EVENTS, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
+import { createSubscribers, type EventBus, type LiveChange, SITE_EVENTS, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
 
 const CHANNEL = "eef_site_events";
 /** PostgreSQL refuses a payload of 8000 bytes or more; a longer detail is sent as `resync` (the receivers drop everything). */
@@ -36,7 +36,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   let mayHaveMissed = false;
 
   function payloadOf(event: SiteEvent, detail: SiteEventDetail | undefined): string {
-    const payload = detail?.paths?.length ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
+    const payload = detail?.paths?.length || detail?.live ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
     return Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES ? payload : `${origin}:resync`;
   }
 
@@ -165,10 +165,21 @@ export function parsePayload(payload: string): { from: string | null; event: Sit
   if (!SITE_EVENTS.has(event as SiteEvent)) return null;
   if (rest.length === 0) return { from, event: event as SiteEvent, detail: {} };
   try {
-    const value = JSON.parse(rest.join(":")) as { paths?: unknown };
+    const value = JSON.parse(rest.join(":")) as { paths?: unknown; live?: unknown };
     const paths = Array.isArray(value.paths) ? value.paths.filter((path): path is string => typeof path === "string") : undefined;
-    return { from, event: event as SiteEvent, detail: paths ? { paths } : {} };
+    const live = liveChangeOf(value.live);
+    return { from, event: event as SiteEvent, detail: { ...(paths ? { paths } : {}), ...(live ? { live } : {}) } };
   } catch {
     return { from, event: event as SiteEvent, detail: {} };
   }
+}
+
+const LIVE_CHANGES: ReadonlySet<string> = new Set(["created", "edited", "deleted", "scoreboard"]);
+
+/** A `liveUpdated` event's change as another instance sent it, or undefined when it is not one. */
+function liveChangeOf(value: unknown): LiveChange | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const { newsId, updateId, change } = value as Record<string, unknown>;
+  if (typeof newsId !== "string" || typeof change !== "string" || !LIVE_CHANGES.has(change)) return undefined;
+  return { newsId, change: change as LiveChange["change"], ...(typeof updateId === "string" ? { updateId } : {}) };
 }

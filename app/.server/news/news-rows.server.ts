@@ -81,6 +81,7 @@ export function toNewsSummary(
     | "status"
     | "review_requested_at"
   > &
+    Partial<Pick<NewsWithMediaRow, "live_coverage">> &
     JoinedMediaColumns & { owner_id?: string | null },
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
@@ -99,6 +100,7 @@ export function toNewsSummary(
     media: toMediaView(row, store),
     // Who may change an unpublished story is the newsroom's business only: a published one never says.
     ...(row.status !== "published" && row.owner_id ? { ownerId: row.owner_id } : {}),
+    ...(row.live_coverage === "live" ? { live: true as const } : {}),
   };
 }
 

@@ -39,6 +39,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
       "news.version",
       "news.media_id",
       "news.owner_id",
+      "news.live_coverage",
       ...JOINED_MEDIA_COLUMNS,
     ]);
 }

@@ -17,6 +17,7 @@ export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly }
       "news.created_at",
       "news.published_at",
       "news.updated_at",
+      "news.live_updated_at",
       "media.store as media_store",
       "media.key as media_key",
       "media.mime_type as media_mime_type",
@@ -58,7 +59,7 @@ export function findSitemapBoundary(db: Kysely<Database>, offset: number) {
 export function findSitemapBatch(db: Kysely<Database>, from: { publishedAt: string; id: string }, inclusive: boolean, limit: number) {
   return db
     .selectFrom("news")
-    .select(["id", "title", "published_at", "updated_at"])
+    .select(["id", "title", "published_at", "updated_at", "live_updated_at"])
     .where("status", "=", "published")
     .where((eb) => eb(eb.refTuple("published_at", "id"), inclusive ? ">=" : ">", eb.tuple(from.publishedAt, from.id)))
     .orderBy("published_at", "asc")
@@ -71,11 +72,16 @@ export function findSitemapBatch(db: Kysely<Database>, from: { publishedAt: stri
 export function findNewsSince(db: Kysely<Database>, since: string, limit: number) {
   return db
     .selectFrom("news")
-    .select(["id", "title", "published_at"])
+    .select(["id", "title", "published_at", "live_updated_at"])
     .where("status", "=", "published")
     .where("published_at", ">=", since)
     .orderBy("published_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
+}
+
+/** A story's last change for feeds and sitemaps: its last save, or its live coverage's last update when later. */
+export function lastChangeOf(row: { updated_at: string; live_updated_at: string | null }): string {
+  return row.live_updated_at && row.live_updated_at > row.updated_at ? row.live_updated_at : row.updated_at;
 }

@@ -15,7 +15,15 @@ import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
 import { EXTERNAL_STORE } from "../media/media-types.ts";
 import type { MediaStore } from "../storage/media-store.ts";
-import { countNews, type FeedNewsRow, findNewsForFeed, findNewsSince, findSitemapBatch, findSitemapBoundary } from "./syndication.queries.server.ts";
+import {
+  countNews,
+  type FeedNewsRow,
+  findNewsForFeed,
+  findNewsSince,
+  findSitemapBatch,
+  findSitemapBoundary,
+  lastChangeOf,
+} from "./syndication.queries.server.ts";
 
 /** URLs per sitemap part (the protocol allows 50 000; smaller parts stay well under its 50 MB too). */
 export const SITEMAP_PART_SIZE = 10_000;
@@ -64,6 +72,8 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       pubDate: new Date(row.published_at),
       categories: [{ name: row.category }],
       dc: { creators: [row.author || site.defaultAuthor] },
+      // A live story changes after its publication: when its coverage last changed (dcterms:modified).
+      ...(row.live_updated_at ? { dcterms: { modified: [new Date(lastChangeOf(row))] } } : {}),
       content: { encoded: bodyHtml(isEmptyDoc(bodyOf(row)) ? plainTextToDoc(row.subtitle) : bodyOf(row), site.url, media) },
       ...(mediaUrl && row.media_mime_type
         ? { enclosures: [{ url: mediaUrl, length: Number(row.media_size_bytes ?? 0), type: row.media_mime_type }] }
@@ -102,7 +112,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       const rows = await findNewsForFeed(db, { limit: FEED_SIZE, highlightedOnly });
       const media = await loadBodyMedia(db, absoluteStore, rows.map(bodyOf));
       const selfUrl = absolute(highlightedOnly ? "/rss/destaques.xml" : "/rss.xml");
-      const newest = rows.reduce<string | null>((latest, row) => (!latest || row.updated_at > latest ? row.updated_at : latest), null);
+      const newest = rows.reduce<string | null>((latest, row) => (!latest || lastChangeOf(row) > latest ? lastChangeOf(row) : latest), null);
       const { generateRssFeed } = await import("feedsmith");
       return generateRssFeed({
         title: highlightedOnly ? t.feeds.highlightsTitle(site.name) : site.name,
@@ -147,7 +157,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
         let left = partSize;
         while (left > 0) {
           const rows = await findSitemapBatch(db, from, inclusive, Math.min(SITEMAP_BATCH, left));
-          for (const row of rows) yield { url: articleUrl(row), lastmod: row.updated_at };
+          for (const row of rows) yield { url: articleUrl(row), lastmod: lastChangeOf(row) };
           left -= rows.length;
           const last = rows.at(-1);
           if (!last || rows.length < SITEMAP_BATCH) return;
@@ -166,6 +176,8 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
         rows.map((row) => ({
           url: articleUrl(row),
           news: { publication: { name: site.name, language: "pt" }, publication_date: row.published_at, title: row.title },
+          // A live story goes on changing after its publication: its coverage's last update.
+          ...(row.live_updated_at ? { lastmod: row.live_updated_at } : {}),
         })),
         { news: true },
       );

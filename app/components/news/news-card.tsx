@@ -5,6 +5,7 @@ import { useRootData } from "../../lib/site-context.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
+import { LiveBadge } from "./live-badge.tsx";
 import type { ImagePriority } from "./media-image.tsx";
 import { MediaThumb } from "./media-thumb.tsx";
 import styles from "./news-card.module.css";
@@ -73,6 +74,7 @@ export function NewsCard({
           <time dateTime={news.publishedAt} className={styles.time}>
             {formatCardTime(news.publishedAt, now, site.timeZone)}
           </time>
+          {news.live ? <LiveBadge /> : null}
           <CategoryBadge category={news.category} slug={news.categorySlug} className={styles.badgeLink} />
           {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
         </span>

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/news-item";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { readLivePatch } from "../../.server/news/live-input.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
@@ -44,6 +45,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!["PUT", "PATCH", "POST"].includes(request.method)) {
       return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT, PATCH ou DELETE"));
     }
+    // `{"coverage": …}` / `{"scoreboard": …}`: the story's live coverage (live-coverage.server.ts), not a save of it.
+    const live = request.method === "PATCH" ? await readLivePatch(request) : null;
+    if (live) return Response.json({ id: params.id, coverage: await services.liveCoverage.changeCoverage(params.id, live, viewer) });
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = await readNewsSubmission(request, services);
       if (request.method === "PATCH") {

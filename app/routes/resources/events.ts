@@ -33,8 +33,9 @@ function admitStream(address: string): (() => void) | null {
 }
 
 /**
- * Server-Sent Events: `newsUpdated`, `sponsorsUpdated` and `resync` reach every open page, which reloads its data.
- * Public: the events carry no data, only the fact that something changed.
+ * Server-Sent Events: `newsUpdated`, `sponsorsUpdated` and `resync` reach every open page, which reloads its data;
+ * `liveUpdated` (`{ newsId, updateId?, change }`) reaches the open pages of that live story, which fetch the change.
+ * Public: the events carry no content, only the fact that something changed.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const { events } = servicesOf(context);
@@ -64,7 +65,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
           // already closed
         }
       };
-      const unsubscribe = events.subscribe((event) => send(`event: ${event}\ndata: {}\n\n`));
+      // Only `liveUpdated` says more than its name: which story's coverage changed, and how (no content).
+      const unsubscribe = events.subscribe((event, detail) =>
+        send(`event: ${event}\ndata: ${event === "liveUpdated" && detail.live ? JSON.stringify(detail.live) : "{}"}\n\n`),
+      );
       const offClose = events.onClose(close);
       const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
       cleanup = () => {

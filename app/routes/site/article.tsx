@@ -23,7 +23,9 @@ import { loadRelated } from "../../.server/news/related.server.ts";
 import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
-import { absoluteUrl, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
+import { absoluteUrl, liveBlogJsonLd, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
+import { LIVE_CURSOR_PARAM, LiveCoverage } from "../../components/news/live-coverage.tsx";
+import { LiveBadge } from "../../components/news/live-badge.tsx";
 import { useRootData } from "../../lib/site-context.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
@@ -36,11 +38,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const services = servicesOf(context);
   const { news, config, log } = services;
   let article: Awaited<ReturnType<typeof news.getNews>>;
+  let newsroom = false;
   // Started with the article's query, not after it: the list is shared and usually already in memory.
   const mostRead = loadMostRead(request, services, params.id);
   try {
     // A draft or a scheduled item exists only for the newsroom: for everyone else it is a 404 like a missing one.
-    const newsroom = await isNewsroomViewer(request, context);
+    newsroom = await isNewsroomViewer(request, context);
     article = await news.getNews(params.id, { includeUnpublished: newsroom });
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
@@ -56,6 +59,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // The images the body's image blocks name (their variants and sizes), drawn by <RichText>.
   const related = loadRelated(request, services, article);
   const bodyMedia = await loadBodyMedia(services.database.db, services.store, [article.body]);
+  // Live coverage (components/news/live-coverage.tsx): the page of updates the address asks for, or null.
+  const liveCursor = new URL(request.url).searchParams.get(LIVE_CURSOR_PARAM);
+  const live = await services.liveCoverage.forArticle(article.id, liveCursor, newsroom);
   return data(
     {
       article,
@@ -68,6 +74,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       preview,
       defaultAuthor: config.site.defaultAuthor,
       byline: await services.profiles.bylineOfStory(article.id).catch(() => null),
+      live,
+      liveCursor: live && liveCursor ? liveCursor : null,
     },
     article.status === "published" ? undefined : { headers: { "Cache-Control": PRIVATE_NO_STORE } },
   );
@@ -78,7 +86,7 @@ export const headers = pageHeaders;
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   const site = siteOf(matches);
   if (!loaderData) return [{ title: titleWithSite(t.article.notFound, site) }];
-  const { article, canonicalPath, defaultAuthor } = loaderData;
+  const { article, canonicalPath, defaultAuthor, live } = loaderData;
   const author = article.author.trim() || defaultAuthor;
   const image = site ? previewImage(site, article.media) : undefined;
   return pageMeta(site, {
@@ -93,13 +101,21 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
       { property: "article:modified_time", content: article.updatedAt },
       { property: "article:section", content: article.category },
       { name: "author", content: author },
-      ...(site && image ? [{ "script:ld+json": newsArticleJsonLd(site, article, canonicalPath, image, author, loaderData.byline) }] : []),
+      ...(site && image
+        ? [
+            {
+              "script:ld+json": live?.coverage
+                ? liveBlogJsonLd(site, article, canonicalPath, image, author, live.coverage, [...live.pinned, ...live.updates])
+                : newsArticleJsonLd(site, article, canonicalPath, image, author, loaderData.byline),
+            },
+          ]
+        : []),
     ],
   });
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, bodyMedia, canonicalPath, dateLines, related, scheduledLabel, preview, defaultAuthor, mostRead } = loaderData;
+  const { article, bodyMedia, canonicalPath, dateLines, related, scheduledLabel, preview, defaultAuthor, mostRead, live, liveCursor } = loaderData;
   const { isAdmin, site, role, userId } = useRootData();
   const unpublished = article.status !== "published";
   useCountRead(article.id, isAdmin || unpublished);
@@ -119,7 +135,10 @@ export default function Article({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <header className={styles.header}>
-        <CategoryBadge category={article.category} slug={article.categorySlug} />
+        <span className={styles.badges}>
+          {live?.coverage ? <LiveBadge ended={live.coverage.state === "ended"} /> : null}
+          <CategoryBadge category={article.category} slug={article.categorySlug} />
+        </span>
         <h1 className={styles.title}>{article.title}</h1>
         <p className={styles.subtitle}>{article.subtitle}</p>
         <p className={styles.meta}>
@@ -138,6 +157,8 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArticleDates lines={dateLines} />
         </p>
       </header>
+
+      <LiveCoverage newsId={article.id} initial={live} cursor={liveCursor} articlePath={canonicalPath} newsroom={isAdmin} />
 
       {article.media ? <ArticleMedia media={article.media} title={article.title} /> : null}
 
@@ -190,4 +211,4 @@ export function ErrorBoundary() {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-export const handle = routeFacts({ cache: "page", uploads: false });
+export const handle = routeFacts({ cache: "page", params: { [LIVE_CURSOR_PARAM]: "cursor" }, uploads: false });

@@ -1,0 +1,283 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { t } from "../../i18n/newsroom.ts";
+import type { KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage, Scoreboard } from "../../lib/live-coverage.ts";
+import { summaryOf } from "../../lib/live-coverage.ts";
+import { LIVE_LIMITS } from "../../lib/limits.ts";
+import { canPublish } from "../../lib/roles.ts";
+import type { RichDoc } from "../../lib/rich-text.ts";
+import { articlePath } from "../../lib/slug.ts";
+import type { Database } from "../db/schema.ts";
+import { AppError, FieldsError, NotFoundError } from "../errors.ts";
+import type { EventBus, LiveChange } from "../events/event-bus.ts";
+import type { Logger } from "../logger.server.ts";
+import { checkBodyMedia, loadBodyMedia } from "../media/body-media.server.ts";
+import type { MediaStore } from "../storage/media-store.ts";
+import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import type { LivePatch, LiveUpdateInput } from "./live-input.server.ts";
+import {
+  type CoverageRow,
+  deleteLiveUpdate,
+  findCoverageRow,
+  findKeyEvents,
+  findLatestUpdates,
+  findLiveUpdate,
+  findLiveUpdatesPage,
+  findPinnedUpdates,
+  insertLiveUpdate,
+  type LiveUpdateRow,
+  updateCoverageRow,
+  updateLiveUpdate,
+} from "./live-updates.queries.server.ts";
+import { type Actor, RoleForbiddenError } from "./news-permissions.server.ts";
+import { storyPaths } from "./story-paths.server.ts";
+
+/**
+ * Live coverage of a story (issue 20): its state ("AO VIVO", ended, off), the scoreboard, and the updates posted
+ * minute by minute. Editors and admins cover any story; a reporter only their own (the story's owner). Each change is
+ * one transaction with its event: an update (posted, edited, deleted) or a scoreboard change sends `liveUpdated` with
+ * the story's article paths only (the page cache refreshes those pages and nothing else; open pages apply the change);
+ * starting, ending or turning off the coverage changes the "AO VIVO" badge on cards, so it sends `newsUpdated` with
+ * the story's paths like any save of the story.
+ */
+export interface LiveCoverageDeps {
+  db: Kysely<Database>;
+  store: Pick<MediaStore, "name" | "publicUrl">;
+  events: EventBus;
+  log: Pick<Logger, "warn">;
+  now?: () => Date;
+}
+
+export function createLiveCoverage(deps: LiveCoverageDeps) {
+  const { db, store, events } = deps;
+  const nowIso = () => (deps.now?.() ?? new Date()).toISOString();
+
+  async function storyFor(newsId: string, actor: Actor): Promise<CoverageRow> {
+    const row = await findCoverageRow(db, newsId);
+    if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
+    requireMayCover(actor, row);
+    return row;
+  }
+
+  /** The paths a live change refreshes: the story's article (every slug, its `.data`) and its updates' API. */
+  const livePaths = (row: Pick<CoverageRow, "id" | "title">) => [
+    `/article/${encodeURIComponent(row.id)}`,
+    articlePath(row),
+    `/api/news/${encodeURIComponent(row.id)}/updates`,
+  ];
+
+  function sendLive(
+    send: (event: "liveUpdated", detail: { paths: string[]; live: LiveChange }) => Promise<void>,
+    row: CoverageRow,
+    live: LiveChange,
+  ) {
+    return send("liveUpdated", { paths: livePaths(row), live });
+  }
+
+  return {
+    /** Refuses (404, 403) before anything of a request is read: the story must exist and be the actor's to cover. */
+    async authorize(newsId: string, actor: Actor): Promise<void> {
+      await storyFor(newsId, actor);
+    },
+
+    /** PATCH /api/news/:id with `coverage` and/or `scoreboard`: the coverage as it is after the change. */
+    async changeCoverage(newsId: string, patch: LivePatch, actor: Actor): Promise<LiveCoverageInfo | null> {
+      const row = await storyFor(newsId, actor);
+      const now = nowIso();
+      const set: Parameters<typeof updateCoverageRow>[2] = {};
+      if (patch.coverage !== undefined) {
+        set.live_coverage = patch.coverage;
+        if (patch.coverage === "live") {
+          set.live_started_at = row.live_started_at ?? now;
+          set.live_ended_at = null;
+        } else if (patch.coverage === "ended") {
+          set.live_started_at = row.live_started_at ?? now;
+          set.live_ended_at = row.live_coverage === "ended" ? row.live_ended_at : now;
+        }
+      }
+      if (patch.scoreboard !== undefined) {
+        set.live_scoreboard = patch.scoreboard ? JSON.stringify(patch.scoreboard) : null;
+        set.live_updated_at = now;
+      }
+      const badgeChanged = patch.coverage !== undefined && patch.coverage !== row.live_coverage;
+      await events.withCommit(db, async (trx, send) => {
+        await updateCoverageRow(trx, newsId, set);
+        // The badge shows on cards (home, lists): the story's pages like any save of it. Only the scoreboard: the article.
+        if (badgeChanged) await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)] });
+        else await sendLive(send, row, { newsId, change: "scoreboard" });
+      });
+      return coverageOf({ ...row, ...set });
+    },
+
+    /** POST /api/news/:id/updates: the new update. The coverage must be on (live or ended). */
+    async postUpdate(newsId: string, input: LiveUpdateInput, actor: Actor): Promise<LiveUpdateView> {
+      const row = await storyFor(newsId, actor);
+      if (row.live_coverage === null) throw new AppError("coverage_off", t.liveNewsroom.coverageOff, 409);
+      await checkMedia(input.body);
+      const now = nowIso();
+      const update = {
+        id: randomUUID(),
+        news_id: newsId,
+        body: JSON.stringify(input.body),
+        text: input.text,
+        key_event: input.keyEvent ? 1 : 0,
+        pinned: input.pinned ? 1 : 0,
+        author_id: actorId(actor),
+        created_at: now,
+        updated_at: now,
+      };
+      await events.withCommit(db, async (trx, send) => {
+        await insertLiveUpdate(trx, update);
+        await updateCoverageRow(trx, newsId, { live_updated_at: now });
+        await sendLive(send, row, { newsId, updateId: update.id, change: "created" });
+      });
+      return toUpdateView(update);
+    },
+
+    /** PATCH /api/news/:id/updates/:updateId: only the fields given. */
+    async editUpdate(newsId: string, updateId: string, patch: Partial<LiveUpdateInput>, actor: Actor): Promise<LiveUpdateView> {
+      const row = await storyFor(newsId, actor);
+      const existing = await findLiveUpdate(db, newsId, updateId);
+      if (!existing) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
+      await checkMedia(patch.body);
+      const now = nowIso();
+      const set = {
+        body: patch.body ? JSON.stringify(patch.body) : existing.body,
+        text: patch.text ?? existing.text,
+        key_event: patch.keyEvent === undefined ? existing.key_event : patch.keyEvent ? 1 : 0,
+        pinned: patch.pinned === undefined ? existing.pinned : patch.pinned ? 1 : 0,
+        updated_at: now,
+      };
+      await events.withCommit(db, async (trx, send) => {
+        await updateLiveUpdate(trx, newsId, updateId, set);
+        await updateCoverageRow(trx, newsId, { live_updated_at: now });
+        await sendLive(send, row, { newsId, updateId, change: "edited" });
+      });
+      return toUpdateView({ ...existing, ...set });
+    },
+
+    /** DELETE /api/news/:id/updates/:updateId. */
+    async deleteUpdate(newsId: string, updateId: string, actor: Actor): Promise<void> {
+      const row = await storyFor(newsId, actor);
+      const now = nowIso();
+      await events.withCommit(db, async (trx, send) => {
+        if (!(await deleteLiveUpdate(trx, newsId, updateId))) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
+        await updateCoverageRow(trx, newsId, { live_updated_at: now });
+        await sendLive(send, row, { newsId, updateId, change: "deleted" });
+      });
+    },
+
+    /**
+     * A page of the story's updates, newest first (`cursor`: older than that one). A story readers do not see (a
+     * draft, a scheduled one) is a 404 unless `includeUnpublished` (the newsroom). `null` for the article page when
+     * the story has no coverage (`onlyWhenCovered`).
+     */
+    async loadPage(
+      newsId: string,
+      options: { cursor?: string | null; includeUnpublished?: boolean; onlyWhenCovered?: boolean } = {},
+    ): Promise<LiveUpdatesPage | null> {
+      const row = await findCoverageRow(db, newsId);
+      if (!row || (row.status !== "published" && !options.includeUnpublished)) throw new NotFoundError("news_not_found", t.news.notFound);
+      if (options.onlyWhenCovered && row.live_coverage === null) return null;
+      const cursor = options.cursor ? decodeListCursor(options.cursor) : null;
+      const first = cursor === null;
+      const [rows, pinnedRows, keyRows] = await Promise.all([
+        findLiveUpdatesPage(db, newsId, cursor, LIVE_LIMITS.pageSize),
+        first ? findPinnedUpdates(db, newsId, LIVE_LIMITS.pinned) : [],
+        first ? findKeyEvents(db, newsId, LIVE_LIMITS.keyEvents) : [],
+      ]);
+      const more = rows.length > LIVE_LIMITS.pageSize;
+      const shown = rows.slice(0, LIVE_LIMITS.pageSize);
+      const updates = shown.map(toUpdateView);
+      const pinned = pinnedRows.map(toUpdateView);
+      const last = shown.at(-1);
+      return {
+        coverage: coverageOf(row),
+        pinned,
+        keyEvents: keyRows.map((key): KeyEventView => ({ id: key.id, createdAt: key.created_at, summary: summaryOf(key.text) })),
+        updates,
+        nextCursor: more && last ? encodeListCursor({ publishedAt: last.created_at, id: last.id }) : null,
+        media: await loadBodyMedia(
+          db,
+          store,
+          [...pinned, ...updates].map((update) => update.body),
+        ),
+      };
+    },
+
+    /**
+     * The article page's coverage: the page of updates at `cursor` (a cursor this site did not make shows the newest),
+     * or null when the story has no coverage.
+     */
+    async forArticle(newsId: string, cursor: string | null, includeUnpublished: boolean): Promise<LiveUpdatesPage | null> {
+      try {
+        return await this.loadPage(newsId, { cursor, includeUnpublished, onlyWhenCovered: true });
+      } catch (error) {
+        if (error instanceof AppError && error.code === "invalid_cursor") return this.loadPage(newsId, { includeUnpublished, onlyWhenCovered: true });
+        throw error;
+      }
+    },
+
+    /** One update (GET /api/news/:id/updates/:updateId), under the same visibility as the page. */
+    async getUpdate(newsId: string, updateId: string, options: { includeUnpublished?: boolean } = {}) {
+      const row = await findCoverageRow(db, newsId);
+      if (!row || (row.status !== "published" && !options.includeUnpublished)) throw new NotFoundError("news_not_found", t.news.notFound);
+      const update = await findLiveUpdate(db, newsId, updateId);
+      if (!update) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
+      const view = toUpdateView(update);
+      return { update: view, media: await loadBodyMedia(db, store, [view.body]) };
+    },
+
+    /** The newest updates, pinned or not (JSON-LD's `liveBlogUpdate`). */
+    async latestUpdates(newsId: string, limit: number = LIVE_LIMITS.jsonLdUpdates): Promise<LiveUpdateView[]> {
+      return (await findLatestUpdates(db, newsId, limit)).map(toUpdateView);
+    },
+  };
+
+  async function checkMedia(body: RichDoc | undefined) {
+    try {
+      await checkBodyMedia(db, store, body);
+    } catch (error) {
+      // The body's check names the field `body`; an update's content is its `text`.
+      if (error instanceof FieldsError) throw new FieldsError(error.code, { text: Object.values(error.fields).flat() });
+      throw error;
+    }
+  }
+}
+
+export type LiveCoverage = ReturnType<typeof createLiveCoverage>;
+
+/**
+ * Who may change a story's coverage: editors and admins (and the site's own code) any story; a reporter only the
+ * stories they created (whatever their status: a reporter covers their own match after it is published).
+ */
+export function requireMayCover(actor: Actor, row: Pick<CoverageRow, "owner_id">): void {
+  if (typeof actor !== "object" || actor === null || canPublish(actor.role)) return;
+  if (row.owner_id !== actor.userId) throw new RoleForbiddenError("story_not_yours", t.roles.notOwnStory);
+}
+
+const actorId = (actor: Actor) => (typeof actor === "string" || actor === null ? actor : actor.userId);
+
+export function coverageOf(
+  row: Pick<CoverageRow, "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard">,
+): LiveCoverageInfo | null {
+  if (row.live_coverage === null) return null;
+  return {
+    state: row.live_coverage,
+    startedAt: row.live_started_at,
+    endedAt: row.live_coverage === "ended" ? row.live_ended_at : null,
+    scoreboard: row.live_scoreboard ? (JSON.parse(row.live_scoreboard) as Scoreboard) : null,
+  };
+}
+
+function toUpdateView(row: LiveUpdateRow): LiveUpdateView {
+  return {
+    id: row.id,
+    body: JSON.parse(row.body) as RichDoc,
+    text: row.text,
+    keyEvent: row.key_event === 1,
+    pinned: row.pinned === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,173 @@
+import { t } from "../../i18n/newsroom.ts";
+import { findRefusedCharacter } from "../../lib/invisible-characters.ts";
+import type { CoverageState, Scoreboard } from "../../lib/live-coverage.ts";
+import { LIVE_LIMITS } from "../../lib/limits.ts";
+import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
+import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
+import { checkRichDoc } from "../../lib/rich-text-schema.ts";
+import { AppError, FieldsError } from "../errors.ts";
+
+/**
+ * The JSON bodies of the live coverage API, checked (issue 20): each refusal is a 400 with a stable code, the pt-BR
+ * message and the field it concerns (`error.fields`).
+ */
+
+/** A new update: `text` (plain text, or the rich document as an object, like a news body), `keyEvent`, `pinned`. */
+export interface LiveUpdateInput {
+  body: RichDoc;
+  text: string;
+  keyEvent: boolean;
+  pinned: boolean;
+}
+
+const refuse = (code: string, field: string, message: string) => new FieldsError(code, { [field]: [message] });
+
+/** The request's JSON object, or 415 / 400 as the other JSON routes answer. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+    throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
+  }
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new AppError("invalid_json", t.api.invalidJson, 400);
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
+  return body as Record<string, unknown>;
+}
+
+function countMediaBlocks(blocks: RichBlock[]): number {
+  let count = 0;
+  for (const block of blocks) {
+    if (block.type === "image" || block.type === "embed") count++;
+    else if (block.type === "blockquote") count += countMediaBlocks(block.content);
+    else if (block.type === "bulletList" || block.type === "orderedList") for (const item of block.content) count += countMediaBlocks(item.content);
+  }
+  return count;
+}
+
+/** An update's text: plain text (paragraphs split by a blank line) or a rich document, held to the body's rules. */
+export function parseUpdateText(value: unknown): { body: RichDoc; text: string } {
+  if (typeof value !== "string" && (typeof value !== "object" || value === null || Array.isArray(value))) {
+    throw refuse(
+      value === undefined || value === null ? "live_text_required" : "invalid_field_type",
+      "text",
+      value == null ? t.liveNewsroom.textRequired : t.api.fieldType("text"),
+    );
+  }
+  if (typeof value === "string" && value.length > LIVE_LIMITS.updateJsonChars)
+    throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
+  if (typeof value === "object" && JSON.stringify(value).length > LIVE_LIMITS.updateJsonChars) {
+    throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
+  }
+  const checked = checkRichDoc(typeof value === "string" ? plainTextToDoc(value) : value);
+  if (!checked.ok) throw refuse("live_text_invalid", "text", checked.message);
+  const body = checked.doc;
+  if (isEmptyDoc(body)) throw refuse("live_text_required", "text", t.liveNewsroom.textRequired);
+  const text = docToPlainText(body);
+  if (text.length > LIVE_LIMITS.updateText) throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
+  if (countMediaBlocks(body.content) > LIVE_LIMITS.updateMediaBlocks) {
+    throw refuse("live_media_too_many", "text", t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks));
+  }
+  return { body, text };
+}
+
+function flag(body: Record<string, unknown>, field: "keyEvent" | "pinned"): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw refuse("invalid_field_type", field, t.liveNewsroom.flag(field));
+  return value;
+}
+
+/** POST /api/news/:id/updates. */
+export function parseNewUpdate(body: Record<string, unknown>): LiveUpdateInput {
+  const { body: doc, text } = parseUpdateText(body.text);
+  return { body: doc, text, keyEvent: flag(body, "keyEvent") ?? false, pinned: flag(body, "pinned") ?? false };
+}
+
+/** PATCH /api/news/:id/updates/:updateId: only the fields sent; at least one. */
+export function parseUpdatePatch(body: Record<string, unknown>): Partial<LiveUpdateInput> {
+  const patch: Partial<LiveUpdateInput> = {};
+  if (body.text !== undefined) Object.assign(patch, parseUpdateText(body.text));
+  const keyEvent = flag(body, "keyEvent");
+  const pinned = flag(body, "pinned");
+  if (keyEvent !== undefined) patch.keyEvent = keyEvent;
+  if (pinned !== undefined) patch.pinned = pinned;
+  if (Object.keys(patch).length === 0) throw new AppError("empty_patch", t.api.emptyPatch, 400);
+  return patch;
+}
+
+/** The live fields of PATCH /api/news/:id: `coverage` and/or `scoreboard`. */
+export interface LivePatch {
+  coverage?: CoverageState | null;
+  scoreboard?: Scoreboard | null;
+}
+
+/** Whether a PATCH /api/news/:id body is a live coverage change (it names `coverage` or `scoreboard`). */
+export function isLivePatch(body: Record<string, unknown>): boolean {
+  return "coverage" in body || "scoreboard" in body;
+}
+
+export function parseLivePatch(body: Record<string, unknown>): LivePatch {
+  const extra = Object.keys(body).filter((key) => key !== "coverage" && key !== "scoreboard");
+  if (extra.length > 0) throw new AppError("live_patch_mixed", t.liveNewsroom.mixedPatch, 400);
+  const patch: LivePatch = {};
+  if ("coverage" in body) {
+    const value = body.coverage;
+    if (value !== null && value !== "live" && value !== "ended") throw refuse("coverage_invalid", "coverage", t.liveNewsroom.coverageInvalid);
+    patch.coverage = value;
+  }
+  if ("scoreboard" in body) patch.scoreboard = body.scoreboard === null ? null : parseScoreboard(body.scoreboard);
+  return patch;
+}
+
+function teamName(value: unknown, field: string): string {
+  if (typeof value !== "string" || value.trim() === "") throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
+  const name = value.trim();
+  if (name.length > LIVE_LIMITS.teamName) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamTooLong(LIVE_LIMITS.teamName));
+  if (findRefusedCharacter(name) !== null) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
+  return name;
+}
+
+function score(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > LIVE_LIMITS.scoreMax) {
+    throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax));
+  }
+  return value;
+}
+
+function parseScoreboard(value: unknown): Scoreboard {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw refuse("scoreboard_invalid", "scoreboard", t.liveNewsroom.scoreboardInvalid);
+  const raw = value as Record<string, unknown>;
+  const period = raw.period ?? "";
+  if (typeof period !== "string") throw refuse("scoreboard_invalid", "scoreboard.period", t.liveNewsroom.scoreboardInvalid);
+  const periodText = period.trim();
+  if (periodText.length > LIVE_LIMITS.period || findRefusedCharacter(periodText) !== null) {
+    throw refuse("scoreboard_invalid", "scoreboard.period", t.liveNewsroom.periodTooLong(LIVE_LIMITS.period));
+  }
+  return {
+    home: teamName(raw.home, "home"),
+    away: teamName(raw.away, "away"),
+    homeScore: score(raw.homeScore, "homeScore"),
+    awayScore: score(raw.awayScore, "awayScore"),
+    period: periodText,
+  };
+}
+
+/**
+ * The live part of a PATCH /api/news/:id: the checked change when the JSON body names `coverage` or `scoreboard`,
+ * else null (the request is a save of the story, read as before from the untouched original).
+ */
+export async function readLivePatch(request: Request): Promise<LivePatch | null> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) return null;
+  let body: unknown;
+  try {
+    body = await request.clone().json();
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body) || !isLivePatch(body as Record<string, unknown>)) return null;
+  return parseLivePatch(body as Record<string, unknown>);
+}

@@ -1,0 +1,111 @@
+import type { Kysely, Updateable } from "kysely";
+import type { Database, NewsLiveUpdatesTable, NewsTable } from "../db/schema.ts";
+import type { ListCursor } from "./news.queries.server.ts";
+
+/** A live story's row as the coverage needs it: who may change it, whether readers see it, where it is shown. */
+export function findCoverageRow(db: Kysely<Database>, newsId: string) {
+  return db
+    .selectFrom("news")
+    .select([
+      "id",
+      "title",
+      "status",
+      "owner_id",
+      "category_slug",
+      "author_slug",
+      "live_coverage",
+      "live_started_at",
+      "live_ended_at",
+      "live_scoreboard",
+      "live_updated_at",
+    ])
+    .where("id", "=", newsId)
+    .executeTakeFirst();
+}
+
+export type CoverageRow = NonNullable<Awaited<ReturnType<typeof findCoverageRow>>>;
+
+export function updateCoverageRow(
+  db: Kysely<Database>,
+  newsId: string,
+  set: Pick<Updateable<NewsTable>, "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard" | "live_updated_at">,
+) {
+  return db.updateTable("news").set(set).where("id", "=", newsId).executeTakeFirst();
+}
+
+export function insertLiveUpdate(db: Kysely<Database>, row: NewsLiveUpdatesTable) {
+  return db.insertInto("news_live_updates").values(row).execute();
+}
+
+export function findLiveUpdate(db: Kysely<Database>, newsId: string, updateId: string) {
+  return db.selectFrom("news_live_updates").selectAll().where("news_id", "=", newsId).where("id", "=", updateId).executeTakeFirst();
+}
+
+export type LiveUpdateRow = NonNullable<Awaited<ReturnType<typeof findLiveUpdate>>>;
+
+export function updateLiveUpdate(
+  db: Kysely<Database>,
+  newsId: string,
+  updateId: string,
+  set: Pick<Updateable<NewsLiveUpdatesTable>, "body" | "text" | "key_event" | "pinned" | "updated_at">,
+) {
+  return db.updateTable("news_live_updates").set(set).where("news_id", "=", newsId).where("id", "=", updateId).executeTakeFirst();
+}
+
+export async function deleteLiveUpdate(db: Kysely<Database>, newsId: string, updateId: string): Promise<boolean> {
+  const result = await db.deleteFrom("news_live_updates").where("news_id", "=", newsId).where("id", "=", updateId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * One page of a story's updates that are not pinned, newest first (ties broken by id), after `cursor` (older than
+ * it): keyset paging on (created_at, id), served by the (news_id, created_at, id) index. One row more than `limit`
+ * says whether there is a next page.
+ */
+export function findLiveUpdatesPage(db: Kysely<Database>, newsId: string, cursor: ListCursor | null, limit: number) {
+  let query = db.selectFrom("news_live_updates").selectAll().where("news_id", "=", newsId).where("pinned", "=", 0);
+  if (cursor) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(cursor.publishedAt, cursor.id)));
+  return query
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .execute();
+}
+
+/** The pinned updates, newest first. */
+export function findPinnedUpdates(db: Kysely<Database>, newsId: string, limit: number) {
+  return db
+    .selectFrom("news_live_updates")
+    .selectAll()
+    .where("news_id", "=", newsId)
+    .where("pinned", "=", 1)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** The key events, newest first (the "Lances importantes" summary). */
+export function findKeyEvents(db: Kysely<Database>, newsId: string, limit: number) {
+  return db
+    .selectFrom("news_live_updates")
+    .select(["id", "text", "created_at"])
+    .where("news_id", "=", newsId)
+    .where("key_event", "=", 1)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** The newest updates, pinned or not (JSON-LD's `liveBlogUpdate`). */
+export function findLatestUpdates(db: Kysely<Database>, newsId: string, limit: number) {
+  return db
+    .selectFrom("news_live_updates")
+    .selectAll()
+    .where("news_id", "=", newsId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,152 @@
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { formatTime } from "../../i18n/format.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import { type KeyEventView, liveUpdateAnchor, type LiveUpdatesPage, type LiveUpdateView } from "../../lib/live-coverage.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import { useLiveCoverage } from "../../lib/use-live-coverage.ts";
+import styles from "./live-coverage.module.css";
+import { LiveScoreboard } from "./live-scoreboard.tsx";
+import { LiveUpdateItem, useLiveNow } from "./live-update-item.tsx";
+
+// The newsroom's controls (composer, scoreboard, coverage, each update's actions): a chunk readers never load.
+const LiveNewsroomPanel = lazy(() => import("./live-newsroom.tsx").then((module) => ({ default: module.LiveNewsroomPanel })));
+const LiveUpdateActions = lazy(() => import("./live-newsroom.tsx").then((module) => ({ default: module.LiveUpdateActions })));
+
+/** The query parameter of an older page of updates (a cursor), on the article's address. */
+export const LIVE_CURSOR_PARAM = "atualizacoes";
+
+interface LiveCoverageProps {
+  newsId: string;
+  /** The server's page of updates, or null when the story has no coverage. */
+  initial: LiveUpdatesPage | null;
+  /** The cursor of the page shown (null: the newest). */
+  cursor: string | null;
+  articlePath: string;
+  /** A signed-in newsroom member: the composer and the controls (the server checks each action). */
+  newsroom: boolean;
+}
+
+/**
+ * A live story's coverage on its article: the scoreboard, the "Lances importantes" summary, the pinned updates and
+ * the updates, newest first, paged with links (complete without JavaScript). With JavaScript it follows the story's
+ * events (app/lib/use-live-coverage.ts).
+ */
+export function LiveCoverage(props: LiveCoverageProps) {
+  const mounted = useMounted();
+  if (!props.initial) {
+    return props.newsroom && mounted ? (
+      <Suspense fallback={null}>
+        <LiveNewsroomPanel newsId={props.newsId} coverage={null} onPosted={() => undefined} />
+      </Suspense>
+    ) : null;
+  }
+  return <LiveCoverageOn {...props} initial={props.initial} mounted={mounted} />;
+}
+
+function LiveCoverageOn({
+  newsId,
+  initial,
+  cursor,
+  articlePath,
+  newsroom,
+  mounted,
+}: LiveCoverageProps & { initial: LiveUpdatesPage; mounted: boolean }) {
+  const listRef = useRef<HTMLOListElement>(null);
+  const firstPage = cursor === null;
+  const { page, pending, unseen, showPending, refresh } = useLiveCoverage(newsId, initial, { firstPage, listRef });
+  const now = useLiveNow();
+  useUnseenTitle(unseen);
+  const controls = newsroom && mounted;
+  const actionsOf = (update: LiveUpdateView) =>
+    controls ? (
+      <Suspense fallback={null}>
+        <LiveUpdateActions newsId={newsId} update={update} onChanged={refresh} />
+      </Suspense>
+    ) : undefined;
+  const empty = page.updates.length === 0 && page.pinned.length === 0;
+  return (
+    <section className={styles.live} aria-labelledby="atualizacoes-titulo" data-testid="live-coverage" data-coverage={page.coverage?.state ?? "off"}>
+      {page.coverage?.scoreboard ? <LiveScoreboard scoreboard={page.coverage.scoreboard} /> : null}
+      {page.coverage?.state === "ended" ? (
+        <p className={styles.ended} data-testid="live-ended">
+          {t.live.endedNotice}
+        </p>
+      ) : null}
+      {controls ? (
+        <Suspense fallback={null}>
+          <LiveNewsroomPanel newsId={newsId} coverage={page.coverage} onPosted={refresh} />
+        </Suspense>
+      ) : null}
+      {page.keyEvents.length > 0 ? <KeyEvents events={page.keyEvents} /> : null}
+      <h2 id="atualizacoes-titulo" className={styles.heading}>
+        <span id="atualizacoes">{t.live.updatesTitle}</span>
+      </h2>
+      {pending.length > 0 ? (
+        <button type="button" className={styles.newUpdates} onClick={showPending} data-testid="live-new-updates">
+          {t.live.newUpdates(pending.length)}
+        </button>
+      ) : null}
+      {firstPage && page.pinned.length > 0 ? (
+        <ol className={styles.updates} data-testid="live-pinned">
+          {page.pinned.map((update) => (
+            <LiveUpdateItem key={update.id} update={update} now={now} media={page.media} actions={actionsOf(update)} />
+          ))}
+        </ol>
+      ) : null}
+      <ol ref={listRef} className={styles.updates} data-testid="live-updates">
+        {page.updates.map((update) => (
+          <LiveUpdateItem key={update.id} update={update} now={now} media={page.media} actions={actionsOf(update)} />
+        ))}
+      </ol>
+      {empty ? <p className={styles.empty}>{t.live.noUpdates}</p> : null}
+      <nav className={styles.pager} aria-label={t.live.updatesTitle}>
+        {cursor ? (
+          <Link to={`${articlePath}#atualizacoes`} data-testid="live-newest">
+            {t.live.newestUpdates}
+          </Link>
+        ) : null}
+        {page.nextCursor ? (
+          <Link to={`${articlePath}?${LIVE_CURSOR_PARAM}=${encodeURIComponent(page.nextCursor)}#atualizacoes`} data-testid="live-older">
+            {t.live.olderUpdates}
+          </Link>
+        ) : null}
+      </nav>
+    </section>
+  );
+}
+
+/** "Lances importantes": each key event's time and first line, a link to it on the page. */
+function KeyEvents({ events }: { events: KeyEventView[] }) {
+  const { site } = useRootData();
+  return (
+    <nav className={styles.keyEvents} aria-labelledby="lances-titulo" data-testid="live-key-events">
+      <h2 id="lances-titulo" className={styles.keyEventsTitle}>
+        {t.live.keyEventsTitle}
+      </h2>
+      <ol>
+        {events.map((event) => (
+          <li key={event.id}>
+            <a href={`#${liveUpdateAnchor(event.id)}`}>
+              <time dateTime={event.createdAt}>{formatTime(event.createdAt, site.timeZone)}</time> {event.summary}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** "(N) Título": the tab shows how many new updates the reader has not seen. */
+function useUnseenTitle(count: number) {
+  useEffect(() => {
+    const base = document.title.replace(/^\(\d+\) /, "");
+    document.title = count > 0 ? t.live.unseenTitle(count, base) : base;
+  }, [count]);
+}
+
+function useMounted(): boolean {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted;
+}

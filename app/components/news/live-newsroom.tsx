@@ -1,0 +1,390 @@
+import { Minus, Plus } from "lucide-react";
+import { useId, useState } from "react";
+import { useRevalidator } from "react-router";
+import { t } from "../../i18n/newsroom.ts";
+import type { LiveCoverageInfo, LiveUpdateView, Scoreboard } from "../../lib/live-coverage.ts";
+import { LIVE_LIMITS } from "../../lib/limits.ts";
+import type { RichDoc } from "../../lib/rich-text.ts";
+import buttons from "../ui/button.module.css";
+import styles from "./live-coverage.module.css";
+
+/**
+ * The newsroom's side of a live story, on its article page (a lazy chunk: readers never load it): start, end or
+ * resume the coverage, the scoreboard with +/- buttons, the composer of an update, and each update's actions (edit,
+ * pin, key event, delete). Every action is the JSON API's (the server checks the role and the story's owner); its
+ * refusal shows the server's message.
+ */
+
+type Sent = { ok: true; json: unknown } | { ok: false; message: string };
+
+async function send(method: string, url: string, body?: unknown): Promise<Sent> {
+  try {
+    const response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = response.status === 204 ? null : await response.json().catch(() => null);
+    if (response.ok) return { ok: true, json };
+    return { ok: false, message: (json as { error?: { message?: string } } | null)?.error?.message ?? t.liveNewsroom.failed };
+  } catch {
+    return { ok: false, message: t.liveNewsroom.failed };
+  }
+}
+
+const newsUrl = (newsId: string) => `/api/news/${encodeURIComponent(newsId)}`;
+
+export function LiveNewsroomPanel({
+  newsId,
+  coverage,
+  onPosted,
+}: {
+  newsId: string;
+  coverage: LiveCoverageInfo | null;
+  onPosted: () => Promise<void> | void;
+}) {
+  const revalidator = useRevalidator();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const changeCoverage = async (state: "live" | "ended") => {
+    setBusy(true);
+    const sent = await send("PATCH", newsUrl(newsId), { coverage: state });
+    setBusy(false);
+    setError(sent.ok ? null : sent.message);
+    if (sent.ok) await revalidator.revalidate();
+  };
+  return (
+    <div className={styles.newsroom} data-testid="live-newsroom">
+      <div className={styles.coverageControls}>
+        {coverage?.state === "live" ? (
+          <button type="button" className={buttons.secondary} disabled={busy} onClick={() => void changeCoverage("ended")}>
+            {t.liveNewsroom.end}
+          </button>
+        ) : (
+          <button type="button" className={buttons.primary} disabled={busy} onClick={() => void changeCoverage("live")}>
+            {coverage ? t.liveNewsroom.resume : t.liveNewsroom.start}
+          </button>
+        )}
+      </div>
+      {error ? (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+      {coverage ? <ScoreboardEditor newsId={newsId} scoreboard={coverage.scoreboard} onSaved={onPosted} /> : null}
+      {coverage ? <Composer newsId={newsId} onPosted={onPosted} /> : null}
+    </div>
+  );
+}
+
+const EMPTY_SCOREBOARD: Scoreboard = { home: "", away: "", homeScore: 0, awayScore: 0, period: "" };
+
+function ScoreboardEditor({ newsId, scoreboard, onSaved }: { newsId: string; scoreboard: Scoreboard | null; onSaved: () => Promise<void> | void }) {
+  const id = useId();
+  const [draft, setDraft] = useState<Scoreboard>(scoreboard ?? EMPTY_SCOREBOARD);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async (next: Scoreboard | null) => {
+    setBusy(true);
+    const sent = await send("PATCH", newsUrl(newsId), { scoreboard: next });
+    setBusy(false);
+    setError(sent.ok ? null : sent.message);
+    if (sent.ok) {
+      setDraft(next ?? EMPTY_SCOREBOARD);
+      await onSaved();
+    }
+  };
+  // +/- saves at once (a goal is one tap), once both teams are named; otherwise it only changes the field.
+  const bump = (side: "homeScore" | "awayScore", by: 1 | -1) => {
+    const next = { ...draft, [side]: Math.max(0, Math.min(LIVE_LIMITS.scoreMax, draft[side] + by)) };
+    setDraft(next);
+    if (next.home.trim() && next.away.trim()) void save(next);
+  };
+  const team = (side: "home" | "away", scoreSide: "homeScore" | "awayScore", label: string) => (
+    <div className={styles.teamEditor}>
+      <label htmlFor={`${id}-${side}`}>{label}</label>
+      <input
+        id={`${id}-${side}`}
+        value={draft[side]}
+        maxLength={LIVE_LIMITS.teamName}
+        onChange={(event) => setDraft({ ...draft, [side]: event.target.value })}
+        data-testid={`scoreboard-${side}-input`}
+      />
+      <div className={styles.stepper}>
+        <button
+          type="button"
+          className={styles.stepButton}
+          aria-label={t.liveNewsroom.minus(draft[side] || label)}
+          disabled={busy || draft[scoreSide] === 0}
+          onClick={() => bump(scoreSide, -1)}
+          data-testid={`scoreboard-${side}-minus`}
+        >
+          <Minus aria-hidden="true" size={20} />
+        </button>
+        <output className={styles.stepValue} data-testid={`scoreboard-${side}-value`}>
+          {draft[scoreSide]}
+        </output>
+        <button
+          type="button"
+          className={styles.stepButton}
+          aria-label={t.liveNewsroom.plus(draft[side] || label)}
+          disabled={busy}
+          onClick={() => bump(scoreSide, 1)}
+          data-testid={`scoreboard-${side}-plus`}
+        >
+          <Plus aria-hidden="true" size={20} />
+        </button>
+      </div>
+    </div>
+  );
+  return (
+    <details className={styles.scoreEditor} data-testid="scoreboard-editor">
+      <summary>{t.liveNewsroom.scoreboardTitle}</summary>
+      <div>
+        <div className={styles.teams}>
+          {team("home", "homeScore", t.liveNewsroom.home)}
+          {team("away", "awayScore", t.liveNewsroom.away)}
+        </div>
+        <label htmlFor={`${id}-period`}>{t.liveNewsroom.period}</label>
+        <input
+          id={`${id}-period`}
+          value={draft.period}
+          maxLength={LIVE_LIMITS.period}
+          onChange={(event) => setDraft({ ...draft, period: event.target.value })}
+          data-testid="scoreboard-period-input"
+        />
+        {error ? (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className={styles.formActions}>
+          <button type="button" className={buttons.primary} disabled={busy} onClick={() => void save(draft)} data-testid="scoreboard-save">
+            {t.liveNewsroom.saveScoreboard}
+          </button>
+          {scoreboard ? (
+            <button type="button" className={buttons.secondary} disabled={busy} onClick={() => void save(null)}>
+              {t.liveNewsroom.removeScoreboard}
+            </button>
+          ) : null}
+        </div>
+      </div>
+    </details>
+  );
+}
+
+/** The text as a document with the uploaded image after it (alt text required by the body's rules). */
+function withImage(text: string, image: { id: string; alt: string } | null): string | RichDoc {
+  if (!image) return text;
+  const paragraphs = text
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean)
+    .map((paragraph) => ({ type: "paragraph" as const, content: [{ type: "text" as const, text: paragraph }] }));
+  return {
+    type: "doc",
+    content: [...paragraphs, { type: "image", attrs: { mediaId: image.id, alt: image.alt.trim() || text.trim().slice(0, 120) } }],
+  };
+}
+
+/** Edited text as paragraphs, with the update's image or embed kept after them (an edit changes only the text). */
+function withMedia(text: string, media: RichDoc["content"]): RichDoc {
+  const paragraphs = text
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean)
+    .map((paragraph) => ({ type: "paragraph" as const, content: [{ type: "text" as const, text: paragraph }] }));
+  return { type: "doc", content: [...paragraphs, ...media] };
+}
+
+function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promise<void> | void }) {
+  const id = useId();
+  const [text, setText] = useState("");
+  const [keyEvent, setKeyEvent] = useState(false);
+  const [pinned, setPinned] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [alt, setAlt] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
+  const [fileKey, setFileKey] = useState(0);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    let image: { id: string; alt: string } | null = null;
+    if (file) {
+      const form = new FormData();
+      form.append("file", file);
+      const uploaded = await fetch("/api/media", { method: "POST", body: form })
+        .then(async (response) => (response.ok ? ((await response.json()) as { id: string }) : null))
+        .catch(() => null);
+      if (!uploaded) {
+        setBusy(false);
+        setMessage({ kind: "error", text: t.liveNewsroom.failed });
+        return;
+      }
+      image = { id: uploaded.id, alt };
+    }
+    const sent = await send("POST", `${newsUrl(newsId)}/updates`, { text: withImage(text, image), keyEvent, pinned });
+    setBusy(false);
+    if (!sent.ok) {
+      setMessage({ kind: "error", text: sent.message });
+      return;
+    }
+    setText("");
+    setKeyEvent(false);
+    setPinned(false);
+    setFile(null);
+    setAlt("");
+    setFileKey((key) => key + 1);
+    setMessage({ kind: "ok", text: t.liveNewsroom.posted });
+    await onPosted();
+  }
+
+  return (
+    <form className={styles.composer} onSubmit={(event) => void submit(event)} data-testid="live-composer">
+      <h2 className={styles.composerTitle}>{t.liveNewsroom.composerTitle}</h2>
+      <label htmlFor={`${id}-text`}>{t.liveNewsroom.textLabel}</label>
+      <textarea
+        id={`${id}-text`}
+        value={text}
+        rows={3}
+        maxLength={LIVE_LIMITS.updateText}
+        onChange={(event) => setText(event.target.value)}
+        aria-describedby={`${id}-hint`}
+        required
+        data-testid="live-composer-text"
+      />
+      <p id={`${id}-hint`} className={styles.hint}>
+        {t.liveNewsroom.textHint}
+      </p>
+      <div className={styles.checks}>
+        <label>
+          <input type="checkbox" checked={keyEvent} onChange={(event) => setKeyEvent(event.target.checked)} data-testid="live-composer-key" />{" "}
+          {t.liveNewsroom.keyEvent}
+        </label>
+        <label>
+          <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> {t.liveNewsroom.pinned}
+        </label>
+      </div>
+      <label htmlFor={`${id}-image`}>{t.liveNewsroom.imageLabel}</label>
+      <input key={fileKey} id={`${id}-image`} type="file" accept="image/*" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+      {file ? (
+        <>
+          <label htmlFor={`${id}-alt`}>{t.liveNewsroom.imageAlt}</label>
+          <input id={`${id}-alt`} value={alt} onChange={(event) => setAlt(event.target.value)} required />
+        </>
+      ) : null}
+      {message ? (
+        <p className={message.kind === "error" ? styles.error : styles.ok} role={message.kind === "error" ? "alert" : "status"}>
+          {message.text}
+        </p>
+      ) : null}
+      <button type="submit" className={buttons.primary} disabled={busy} data-testid="live-composer-submit">
+        {busy ? t.liveNewsroom.posting : t.liveNewsroom.post}
+      </button>
+    </form>
+  );
+}
+
+/** The update's text blocks as plain text (what the edit box shows) and its image or embed (kept by an edit). */
+function editableParts(body: RichDoc): { text: string; media: RichDoc["content"] } {
+  const text = body.content
+    .filter((block) => block.type === "paragraph" || block.type === "heading")
+    .map((block) => ("content" in block ? (block.content ?? []) : []).map((node) => (node.type === "text" ? node.text : "\n")).join(""))
+    .join("\n\n");
+  return { text, media: body.content.filter((block) => block.type === "image" || block.type === "embed") };
+}
+
+/** Under each update: edit its text, pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). */
+export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: string; update: LiveUpdateView; onChanged: () => Promise<void> | void }) {
+  const [editing, setEditing] = useState(false);
+  const parts = editableParts(update.body);
+  const [text, setText] = useState(parts.text);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const url = `${newsUrl(newsId)}/updates/${encodeURIComponent(update.id)}`;
+  const act = async (method: "PATCH" | "DELETE", body?: unknown) => {
+    setBusy(true);
+    const sent = await send(method, url, body);
+    setBusy(false);
+    setError(sent.ok ? null : sent.message);
+    if (sent.ok) {
+      setEditing(false);
+      await onChanged();
+    }
+  };
+  if (editing) {
+    return (
+      <div className={styles.updateActions}>
+        <textarea
+          value={text}
+          rows={3}
+          aria-label={t.liveNewsroom.textLabel}
+          onChange={(event) => setText(event.target.value)}
+          data-testid="live-edit-text"
+        />
+        {error ? (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button
+          type="button"
+          className={styles.actionButton}
+          disabled={busy}
+          onClick={() => void act("PATCH", { text: parts.media.length ? withMedia(text, parts.media) : text })}
+          data-testid="live-edit-save"
+        >
+          {t.liveNewsroom.save}
+        </button>
+        <button type="button" className={styles.actionButton} onClick={() => setEditing(false)}>
+          {t.liveNewsroom.cancel}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className={styles.updateActions}>
+      <button
+        type="button"
+        className={styles.actionButton}
+        onClick={() => {
+          setText(parts.text);
+          setEditing(true);
+        }}
+        data-testid="live-edit"
+      >
+        {t.liveNewsroom.edit}
+      </button>
+      <button
+        type="button"
+        className={styles.actionButton}
+        disabled={busy}
+        onClick={() => void act("PATCH", { pinned: !update.pinned })}
+        data-testid="live-pin"
+      >
+        {update.pinned ? t.liveNewsroom.unpin : t.liveNewsroom.pin}
+      </button>
+      <button type="button" className={styles.actionButton} disabled={busy} onClick={() => void act("PATCH", { keyEvent: !update.keyEvent })}>
+        {update.keyEvent ? t.liveNewsroom.unmarkKey : t.liveNewsroom.markKey}
+      </button>
+      <button
+        type="button"
+        className={`${styles.actionButton} ${styles.danger}`}
+        disabled={busy}
+        onClick={() => {
+          if (window.confirm(t.liveNewsroom.deleteConfirm)) void act("DELETE");
+        }}
+        data-testid="live-delete"
+      >
+        {t.liveNewsroom.delete}
+      </button>
+      {error ? (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { LiveChangeEvent, LiveUpdatesPage, LiveUpdateView } from "./live-coverage.ts";
+import { onSiteEvent, onSiteEventsReconnect } from "./site-events.ts";
+
+/**
+ * An article's live coverage in the browser: starts from the server's page (what a reader without JavaScript sees)
+ * and follows the story's `liveUpdated` events. Each event (and a reconnection, a `resync`) fetches the first page of
+ * updates (GET /api/news/:id/updates, shared by the page cache) and reconciles: new updates go on top, or wait in
+ * `pending` ("N novas atualizações") when the reader has scrolled into the list, so the page never moves under them;
+ * edits and deletions apply in place; the scoreboard, pinned updates and key events are replaced. An edit to an
+ * update beyond the first page is fetched on its own. `unseen` counts the new updates the reader has not seen yet
+ * (tab hidden, or waiting in `pending`), for the tab title.
+ */
+export interface LiveCoverageState {
+  page: LiveUpdatesPage;
+  pending: LiveUpdateView[];
+  unseen: number;
+  /** Shows the waiting updates (the "N novas atualizações" button). */
+  showPending: () => void;
+  /** The caller's own change (the newsroom's composer): applies the page it fetched at once. */
+  refresh: () => Promise<void>;
+}
+
+const byNewest = (a: LiveUpdateView, b: LiveUpdateView) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+
+export function useLiveCoverage(
+  newsId: string,
+  initial: LiveUpdatesPage,
+  options: { firstPage: boolean; listRef: React.RefObject<HTMLElement | null> },
+): LiveCoverageState {
+  const [page, setPage] = useState(initial);
+  const [pending, setPending] = useState<LiveUpdateView[]>([]);
+  const [unseen, setUnseen] = useState(0);
+  const state = useRef({ page, pending });
+  const deferred = useRef<Pick<LiveUpdatesPage, "keyEvents" | "pinned"> | null>(null);
+  state.current = { page, pending };
+  const { firstPage, listRef } = options;
+
+  // The server's page again (a reload of the route's data: the coverage started, ended, the story changed).
+  useEffect(() => {
+    setPage(initial);
+    setPending([]);
+  }, [initial]);
+
+  const scrolledIntoList = useCallback(() => {
+    const list = listRef.current;
+    return list ? list.getBoundingClientRect().top < 0 : false;
+  }, [listRef]);
+
+  const reconcile = useCallback(
+    (fresh: LiveUpdatesPage) => {
+      const { page: current, pending: waiting } = state.current;
+      const inFresh = new Map(fresh.updates.map((update) => [update.id, update]));
+      const pinnedNow = new Set(fresh.pinned.map((update) => update.id));
+      const oldestFresh = fresh.updates.at(-1)?.createdAt ?? "";
+      // Whether the fresh first page speaks for this update's place: it holds every update from its oldest on.
+      const covered = (update: LiveUpdateView) => firstPage && (fresh.nextCursor === null || update.createdAt >= oldestFresh);
+      // As it is now; gone when pinned since, or deleted (the fresh page covers its time and does not have it).
+      const keep = (list: LiveUpdateView[]) =>
+        list
+          .filter((update) => !pinnedNow.has(update.id) && (inFresh.has(update.id) || !covered(update)))
+          .map((update) => inFresh.get(update.id) ?? update);
+      const kept = keep(current.updates);
+      const stillWaiting = keep(waiting);
+      const listed = new Set([...current.updates, ...waiting].map((update) => update.id));
+      const wasPinned = new Set(current.pinned.map((update) => update.id));
+      const missing = firstPage ? fresh.updates.filter((update) => !listed.has(update.id)) : [];
+      // Unpinned since: back in the list at its place. New: on top, or waiting when the reader is inside the list.
+      const unpinned = missing.filter((update) => wasPinned.has(update.id));
+      const arrivals = missing.filter((update) => !wasPinned.has(update.id));
+      const hold = arrivals.length > 0 && (scrolledIntoList() || stillWaiting.length > 0);
+      const shown = [...(hold ? [] : arrivals), ...unpinned, ...kept].sort(byNewest);
+      setPending(hold ? [...arrivals, ...stillWaiting].sort(byNewest) : stillWaiting);
+      // Held: the summary and the pinned updates above the list wait too (the page must not move under the reader).
+      deferred.current = hold ? { keyEvents: fresh.keyEvents, pinned: fresh.pinned } : null;
+      setPage({
+        ...fresh,
+        ...(hold ? { keyEvents: current.keyEvents, pinned: current.pinned } : {}),
+        updates: shown,
+        nextCursor: current.nextCursor,
+        media: { ...current.media, ...fresh.media },
+      });
+      const newPinned = fresh.pinned.filter((update) => !wasPinned.has(update.id) && !listed.has(update.id)).length;
+      const fresher = arrivals.length + newPinned;
+      if (fresher > 0 && (hold || document.visibilityState === "hidden")) setUnseen((count) => count + fresher);
+    },
+    [firstPage, scrolledIntoList],
+  );
+
+  const refresh = useCallback(async () => {
+    try {
+      const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/updates`, { headers: { Accept: "application/json" } });
+      if (response.ok) reconcile((await response.json()) as LiveUpdatesPage);
+    } catch {
+      // Offline for a moment: the next event or the reconnection fetches again.
+    }
+  }, [newsId, reconcile]);
+
+  /** An update beyond the first page was edited: that one, in place. */
+  const refreshOne = useCallback(
+    async (updateId: string) => {
+      try {
+        const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/updates/${encodeURIComponent(updateId)}`);
+        if (!response.ok) return;
+        const { update, media } = (await response.json()) as { update: LiveUpdateView; media: LiveUpdatesPage["media"] };
+        setPage((current) => ({
+          ...current,
+          updates: current.updates.filter((each) => !(update.pinned && each.id === update.id)).map((each) => (each.id === update.id ? update : each)),
+          media: { ...current.media, ...media },
+        }));
+      } catch {
+        // As above.
+      }
+    },
+    [newsId],
+  );
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A burst of events (a goal, then the scoreboard) fetches once.
+    const soon = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void refresh(), 50);
+    };
+    const stopLive = onSiteEvent("liveUpdated", (data) => {
+      let change: LiveChangeEvent;
+      try {
+        change = JSON.parse(data) as LiveChangeEvent;
+      } catch {
+        return;
+      }
+      if (change.newsId !== newsId) return;
+      if (change.change === "deleted" && change.updateId) {
+        const gone = change.updateId;
+        setPage((now) => ({
+          ...now,
+          updates: now.updates.filter((each) => each.id !== gone),
+          pinned: now.pinned.filter((each) => each.id !== gone),
+        }));
+        setPending((now) => now.filter((each) => each.id !== gone));
+      }
+      // An edit may be beyond the first page: that update on its own, besides the first page.
+      if (change.change === "edited" && change.updateId && state.current.page.updates.some((each) => each.id === change.updateId)) {
+        void refreshOne(change.updateId);
+      }
+      soon();
+    });
+    const stopResync = onSiteEvent("resync", soon);
+    const stopReconnect = onSiteEventsReconnect(soon);
+    return () => {
+      clearTimeout(timer);
+      stopLive();
+      stopResync();
+      stopReconnect();
+    };
+  }, [newsId, refresh, refreshOne]);
+
+  // Seen: the tab is visible again with nothing waiting, or the reader is back at the top of the list.
+  useEffect(() => {
+    const seen = () => {
+      if (document.visibilityState === "visible" && state.current.pending.length === 0) setUnseen(0);
+    };
+    document.addEventListener("visibilitychange", seen);
+    return () => document.removeEventListener("visibilitychange", seen);
+  }, []);
+
+  const showPending = useCallback(() => {
+    const held = deferred.current;
+    deferred.current = null;
+    setPage((current) => ({ ...current, ...held, updates: [...state.current.pending, ...current.updates].sort(byNewest) }));
+    setPending([]);
+    setUnseen(0);
+    listRef.current?.scrollIntoView({ block: "start" });
+  }, [listRef]);
+
+  return { page, pending, unseen, showPending, refresh };
+}

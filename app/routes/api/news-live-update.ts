@@ -1,0 +1,50 @@
+import type { Route } from "./+types/news-live-update";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
+import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { parseUpdatePatch, readJsonObject } from "../../.server/news/live-input.server.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
+
+/**
+ * GET /api/news/:id/updates/:updateId (public for a published story): one update (`{ update, media }`), what an open
+ * page fetches when an update it shows was edited. 404 `update_not_found` when there is none.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { liveCoverage, log } = servicesOf(context);
+  try {
+    const newsroom = await isNewsroomViewer(request, context);
+    const found = await liveCoverage.getUpdate(params.id, params.updateId, { includeUnpublished: newsroom });
+    return Response.json(found, { headers: { "Cache-Control": newsroom ? PRIVATE_NO_STORE : "public, max-age=0, s-maxage=2" } });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/**
+ * PATCH (JSON, any of `text`, `keyEvent`, `pinned`) changes an update, answering it (`{ update }`); DELETE removes it
+ * (204). Editors and admins on any story, a reporter on their own (403 `story_not_yours`).
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { liveCoverage, log } = servicesOf(context);
+  try {
+    const viewer = await requireRoleApi(request, context, handle);
+    if (request.method !== "DELETE" && request.method !== "PATCH")
+      return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PATCH ou DELETE"));
+    // The story's owner (a reporter) or an editor, before the body is read.
+    await liveCoverage.authorize(params.id, viewer);
+    if (request.method === "DELETE") {
+      await liveCoverage.deleteUpdate(params.id, params.updateId, viewer);
+      return new Response(null, { status: 204 });
+    }
+    const patch = parseUpdatePatch(await readJsonObject(request));
+    const update = await liveCoverage.editUpdate(params.id, params.updateId, patch, viewer);
+    return Response.json({ update }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/** Readers' GET is shared by the page cache (a `liveUpdated` event drops it); writes: reporters and up, per story. */
+export const handle = routeFacts({ cache: "file", uploads: false, role: "reporter" });

@@ -1,0 +1,56 @@
+import type { Route } from "./+types/news-live-updates";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { servicesOf } from "../../.server/context.server.ts";
+import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { parseNewUpdate, readJsonObject } from "../../.server/news/live-input.server.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
+
+/**
+ * A live story's public answer: browsers ask again each time; a CDN keeps it 2 s at most (open pages fetch it right
+ * after each `liveUpdated` event; the site's page cache drops it with the event).
+ */
+export const LIVE_PUBLIC_CACHE = "public, max-age=0, s-maxage=2";
+
+/**
+ * GET /api/news/:id/updates?cursor= (public): a page of the story's live updates, newest first (`updates`, pinned
+ * ones apart in `pinned` and the key events in `keyEvents` on the first page), `nextCursor` for the older page,
+ * `coverage` (state, times, scoreboard). A story readers do not see (draft, scheduled) is a 404 for them; the
+ * newsroom sees its updates. A cursor this site did not make is a 400 `invalid_cursor`.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { liveCoverage, log } = servicesOf(context);
+  try {
+    const newsroom = await isNewsroomViewer(request, context);
+    const cursor = new URL(request.url).searchParams.get("cursor");
+    const page = await liveCoverage.loadPage(params.id, { cursor, includeUnpublished: newsroom });
+    const published = !newsroom;
+    return Response.json(page, { headers: { "Cache-Control": published ? LIVE_PUBLIC_CACHE : PRIVATE_NO_STORE } });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/**
+ * POST /api/news/:id/updates (JSON `{ text, keyEvent?, pinned? }`): a new update, 201 with it (`{ update }`, its
+ * `id`). `text` is plain text (a blank line between paragraphs) or the rich document as an object, under the body's
+ * rules, with at most one image or embed. Editors and admins on any story, a reporter on their own (403
+ * `story_not_yours`); the coverage must be on (409 `coverage_off`).
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { liveCoverage, log } = servicesOf(context);
+  try {
+    const viewer = await requireRoleApi(request, context, handle);
+    if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+    await liveCoverage.authorize(params.id, viewer);
+    const input = parseNewUpdate(await readJsonObject(request));
+    const update = await liveCoverage.postUpdate(params.id, input, viewer);
+    return Response.json({ update }, { status: 201, headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return toApiError(error, request, log);
+  }
+}
+
+/** Readers' GET is shared by the page cache (a `liveUpdated` event drops it); writes: reporters and up, per story. */
+export const handle = routeFacts({ cache: "file", params: { cursor: "cursor" }, uploads: false, role: "reporter" });

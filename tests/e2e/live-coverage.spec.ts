@@ -1,0 +1,341 @@
+/**
+ * Live coverage of a story in the browser (issue 20), with the page cache on as in production: an editor posts from
+ * the article page itself; two readers' open pages get the update through the site's event stream without reloading
+ * (the one at the top sees it on top; the one scrolled into the updates gets a "N novas atualizações" button and the
+ * tab title "(N) …" instead of a moving page); the key events summary, the scoreboard's +/- changing the readers'
+ * scoreboard live, edits and deletions in place; a reader without JavaScript gets the whole coverage from the server,
+ * paged with links; the JSON-LD is a LiveBlogPosting; the home's card carries "AO VIVO".
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { BrowserContext, Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
+import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
+import { createMember, type TestAccount } from "../factories/auth.ts";
+import { createNews } from "../factories/news.ts";
+import { expect, expectNoReload, markPage, openPage, runSql, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import type { RunningSite } from "./support/site.ts";
+
+interface LiveSite extends RunningSite {
+  articleId: string;
+  editor: TestAccount;
+}
+
+const TITLE = "Flamengo x Vasco: acompanhe o clássico ao vivo";
+/** Updates already posted when the test starts: more than a page, so the older ones are behind a link. */
+const SEEDED = LIVE_LIMITS.pageSize + 4;
+const seededText = (i: number) => `Lance número ${i} do clássico: a bola rola no meio-campo, com disputa forte e torcida cantando.`;
+
+const test = base.extend<{ site: LiveSite; editor: BrowserContext; readers: BrowserContext }>({
+  site: async ({ launchSite }, use) => {
+    let articleId = "";
+    let editor!: TestAccount;
+    const site = await launchSite({
+      env: { LOGIN_RATE_LIMIT: "1000", PAGE_CACHE: "1" },
+      async setup(services) {
+        editor = await createMember(services, "editor", { password: "senha-editor-1" });
+        articleId = await createNews(services, { title: TITLE, subtitle: "Minuto a minuto no Maracanã.", category: "Futebol" });
+        await createNews(services, { title: "Outra notícia sem cobertura", media: null });
+        const start = Date.now() - (SEEDED + 5) * 60_000;
+        await services.database.db
+          .updateTable("news")
+          .set({
+            live_coverage: "live",
+            live_started_at: new Date(start).toISOString(),
+            live_scoreboard: JSON.stringify({ home: "Flamengo", away: "Vasco", homeScore: 2, awayScore: 1, period: "2º tempo" }),
+          })
+          .where("id", "=", articleId)
+          .execute();
+        for (let i = 0; i < SEEDED; i++) {
+          const at = new Date(start + (i + 1) * 60_000).toISOString();
+          const text = seededText(i);
+          await insertLiveUpdate(services.database.db, {
+            id: randomUUID(),
+            news_id: articleId,
+            body: JSON.stringify(plainTextToDoc(text)),
+            text,
+            key_event: i === 3 ? 1 : 0,
+            pinned: 0,
+            author_id: editor.id,
+            created_at: at,
+            updated_at: at,
+          });
+        }
+      },
+    });
+    await use({ ...site, articleId, editor });
+  },
+  editor: async ({ browser, site }, use) => {
+    const context = await browser.newContext();
+    await signInAsAdmin(context, site, site.editor);
+    await use(context);
+    await closeAll(context);
+  },
+  readers: async ({ browser }, use) => {
+    const context = await browser.newContext();
+    await use(context);
+    await closeAll(context);
+  },
+});
+
+async function closeAll(context: BrowserContext) {
+  for (const page of context.pages()) await page.goto("about:blank").catch(() => undefined);
+  await context.close();
+}
+
+const articlePath = (site: LiveSite) => `/article/${site.articleId}`;
+
+/** Opens the article in a new page of `context`, hydrated and listening to the event stream, and marks it. */
+async function openLive(context: BrowserContext, site: LiveSite): Promise<Page> {
+  const page = await context.newPage();
+  const stream = page.waitForResponse((response) => new URL(response.url()).pathname === "/events");
+  await openPage(page, site, articlePath(site));
+  expect((await stream).status()).toBe(200);
+  await markPage(page);
+  return page;
+}
+
+const updates = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
+
+test("o editor publica da página do artigo; os leitores recebem sem recarregar, quem rolou ganha o botão", async ({ site, editor, readers }) => {
+  // Three pages, a site of its own (a PostgreSQL database on the PostgreSQL pass): more than the default 30 s.
+  test.slow();
+  const top = await openLive(readers, site);
+  const scrolled = await openLive(readers, site);
+  await expect(updates(top)).toHaveCount(LIVE_LIMITS.pageSize);
+  await expect(updates(top).first()).toContainText(seededText(SEEDED - 1));
+  // The second reader reads further down, inside the updates.
+  const reading = updates(scrolled).nth(8);
+  await reading.scrollIntoViewIfNeeded();
+  await scrolled.evaluate(() => window.scrollBy(0, 200));
+  const readingTop = async () => (await reading.boundingBox())?.y;
+  const positionBefore = await readingTop();
+  const titleBefore = await scrolled.title();
+
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, articlePath(site));
+  const composer = newsroom.getByTestId("live-composer");
+  await composer.getByLabel(t.liveNewsroom.textLabel).fill("GOL DO FLAMENGO! Pedro sobe mais alto e cabeceia no canto.");
+  await composer.getByLabel(t.liveNewsroom.keyEvent).check();
+  await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+  await expect(composer.getByRole("status")).toHaveText(t.liveNewsroom.posted);
+  await expect(updates(newsroom).first()).toContainText("GOL DO FLAMENGO!");
+
+  // At the top: on top of the list, marked, and in the key events summary.
+  await expect(updates(top).first()).toContainText("GOL DO FLAMENGO!");
+  await expect(updates(top).first()).toContainText(t.live.keyEvent);
+  await expect(updates(top).first().locator("time")).toHaveText(t.formats.justNow);
+  await expect(top.getByTestId("live-key-events")).toContainText("GOL DO FLAMENGO! Pedro sobe mais alto");
+
+  // Scrolled down: the page did not move; a button says what is waiting, and so does the tab.
+  const button = scrolled.getByTestId("live-new-updates");
+  await expect(button).toHaveText(t.live.newUpdates(1));
+  await expect(updates(scrolled).first()).toContainText(seededText(SEEDED - 1));
+  expect(await readingTop()).toBe(positionBefore);
+  await expect(scrolled).toHaveTitle(t.live.unseenTitle(1, titleBefore));
+  await button.click();
+  await expect(button).toBeHidden();
+  await expect(updates(scrolled).first()).toContainText("GOL DO FLAMENGO!");
+  await expect(scrolled).toHaveTitle(titleBefore);
+
+  await expectNoReload(top);
+  await expectNoReload(scrolled);
+});
+
+test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lugar", async ({ site, editor, readers }) => {
+  test.slow();
+  const reader = await openLive(readers, site);
+  await expect(reader.getByTestId("score-home")).toHaveText("2");
+  const newsroom = await editor.newPage();
+  await newsroom.setViewportSize({ width: 375, height: 800 });
+  await openPage(newsroom, site, articlePath(site));
+  const scoreEditor = newsroom.getByTestId("scoreboard-editor");
+  await scoreEditor.getByText(t.liveNewsroom.scoreboardTitle, { exact: true }).click();
+  await scoreEditor.getByRole("button", { name: t.liveNewsroom.plus("Flamengo") }).click();
+  await expect(reader.getByTestId("score-home")).toHaveText("3");
+  await scoreEditor.getByRole("button", { name: t.liveNewsroom.plus("Vasco") }).click();
+  await expect(reader.getByTestId("score-away")).toHaveText("2");
+  await scoreEditor.getByLabel(t.liveNewsroom.period).fill("Fim de jogo");
+  await scoreEditor.getByRole("button", { name: t.liveNewsroom.saveScoreboard }).click();
+  await expect(reader.getByTestId("scoreboard-period")).toHaveText("Fim de jogo");
+  // The +/- buttons fit a 375 px screen (44 px targets, nothing wider than the viewport).
+  const plus = await scoreEditor.getByRole("button", { name: t.liveNewsroom.plus("Vasco") }).boundingBox();
+  expect(plus && plus.x + plus.width <= 375 && plus.width >= 44).toBe(true);
+  expect(await newsroom.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  // Edited in place.
+  const target = updates(newsroom).filter({ hasText: seededText(SEEDED - 2) });
+  await target.getByTestId("live-edit").click();
+  await target.getByTestId("live-edit-text").fill("Lance revisto: impedimento confirmado pelo VAR.");
+  await target.getByTestId("live-edit-save").click();
+  await expect(updates(reader).nth(1)).toHaveText(/Lance revisto: impedimento confirmado pelo VAR\./);
+
+  // Pinned: first, apart from the list.
+  await updates(newsroom)
+    .filter({ hasText: seededText(SEEDED - 3) })
+    .getByTestId("live-pin")
+    .click();
+  await expect(reader.getByTestId("live-pinned").getByTestId("live-update")).toContainText(seededText(SEEDED - 3));
+  await expect(reader.getByTestId("live-pinned").getByTestId("live-update")).toContainText(t.live.pinned);
+
+  // Deleted: gone from the open page.
+  newsroom.once("dialog", (dialog) => void dialog.accept());
+  await updates(newsroom).first().getByTestId("live-delete").click();
+  await expect(updates(reader).filter({ hasText: seededText(SEEDED - 1) })).toHaveCount(0);
+  await expect(updates(reader).first()).toContainText("Lance revisto");
+  await expectNoReload(reader);
+});
+
+test.describe("sem JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("o leitor vê placar, lances importantes e atualizações, e pagina por links", async ({ site, page }) => {
+    await page.goto(site.url + articlePath(site));
+    await expect(page.getByTestId("live-badge")).toHaveText(t.live.badge);
+    await expect(page.getByTestId("live-scoreboard")).toContainText("Flamengo");
+    await expect(page.getByTestId("score-home")).toHaveText("2");
+    await expect(page.getByTestId("score-away")).toHaveText("1");
+    await expect(page.getByTestId("scoreboard-period")).toHaveText("2º tempo");
+    await expect(page.getByTestId("live-key-events")).toContainText(seededText(3).slice(0, 40));
+    await expect(updates(page)).toHaveCount(LIVE_LIMITS.pageSize);
+    await expect(updates(page).first()).toContainText(seededText(SEEDED - 1));
+    await expect(updates(page).first().locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+    await expect(updates(page).first().locator("time")).toHaveText(/^há \d+ min$/);
+    await page.getByRole("link", { name: t.live.olderUpdates }).click();
+    await expect(updates(page)).toHaveCount(SEEDED - LIVE_LIMITS.pageSize);
+    await expect(updates(page).first()).toContainText(seededText(SEEDED - LIVE_LIMITS.pageSize - 1));
+    await expect(updates(page).last()).toContainText(seededText(0));
+    await expect(page.getByRole("link", { name: t.live.olderUpdates })).toHaveCount(0);
+    await page.getByRole("link", { name: t.live.newestUpdates }).click();
+    await expect(updates(page).first()).toContainText(seededText(SEEDED - 1));
+  });
+});
+
+test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home", async ({ site, page }) => {
+  await openPage(page, site, articlePath(site));
+  const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+  const posting = blocks.map((text) => JSON.parse(text) as Record<string, unknown>).find((block) => block["@type"] === "LiveBlogPosting");
+  expect(posting).toBeDefined();
+  expect(posting).toMatchObject({ headline: TITLE, coverageStartTime: expect.stringMatching(/^\d{4}-/) });
+  expect(posting).not.toHaveProperty("coverageEndTime");
+  const entries = posting!.liveBlogUpdate as Array<Record<string, unknown>>;
+  expect(entries).toHaveLength(LIVE_LIMITS.jsonLdUpdates);
+  expect(entries[0]).toMatchObject({
+    "@type": "BlogPosting",
+    headline: seededText(SEEDED - 1),
+    articleBody: seededText(SEEDED - 1),
+    datePublished: expect.stringMatching(/^\d{4}-/),
+  });
+
+  await openPage(page, site, "/");
+  const card = page.getByTestId("news-card").filter({ hasText: TITLE }).first();
+  await expect(card.getByTestId("live-badge")).toHaveText(t.live.badge);
+  await expect(page.getByTestId("news-card").filter({ hasText: "Outra notícia sem cobertura" }).first().getByTestId("live-badge")).toHaveCount(0);
+});
+
+test("uma atualização renova só as páginas da notícia no cache: a home e a lista continuam servidas da memória", async ({
+  site,
+  editor,
+  request,
+}) => {
+  const article = articlePath(site);
+  for (const path of ["/", "/news-list", article, `/api/news/${site.articleId}/updates`]) {
+    await request.get(site.url + path);
+    expect((await request.get(site.url + path)).headers()["x-page-cache"], path).toBe("hit");
+  }
+  const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+    data: { text: "Substituição no Vasco: entra o camisa 9." },
+    headers: { origin: site.url },
+  });
+  expect(posted.status()).toBe(201);
+  for (const path of ["/", "/news-list"]) expect((await request.get(site.url + path)).headers()["x-page-cache"], path).toBe("hit");
+  expect(await (await request.get(site.url + article)).text()).toContain("Substituição no Vasco: entra o camisa 9.");
+  const page = (await (await request.get(`${site.url}/api/news/${site.articleId}/updates`)).json()) as { updates: Array<{ text: string }> };
+  expect(page.updates[0]?.text).toBe("Substituição no Vasco: entra o camisa 9.");
+});
+
+test("depois de uma reconexão, a página busca o que perdeu", async ({ site, readers }) => {
+  test.slow();
+  const reader = await openLive(readers, site);
+  await expect(updates(reader).first()).toContainText(seededText(SEEDED - 1));
+  // Posted while this page's stream was down (the server stopped): no event ever reaches it.
+  await site.whileStopped(async () => {
+    const at = new Date().toISOString();
+    const text = "Postada enquanto a conexão caiu";
+    await runSql(
+      site,
+      "INSERT INTO news_live_updates (id, news_id, body, text, key_event, pinned, author_id, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0, NULL, ?, ?)",
+      randomUUID(),
+      site.articleId,
+      JSON.stringify(plainTextToDoc(text)),
+      text,
+      at,
+      at,
+    );
+  });
+  // The event stream reconnects by itself; the page then fetches the updates.
+  await expect(updates(reader).first()).toContainText("Postada enquanto a conexão caiu", { timeout: 15_000 });
+  await expectNoReload(reader);
+});
+
+test("editar o texto de uma atualização com vídeo incorporado mantém o vídeo", async ({ site, editor }) => {
+  const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+    data: {
+      text: {
+        type: "doc",
+        content: [
+          { type: "paragraph", content: [{ type: "text", text: "O gol em vídeo" }] },
+          { type: "embed", attrs: { provider: "youtube", id: "dQw4w9WgXcQ" } },
+        ],
+      },
+    },
+    headers: { origin: site.url },
+  });
+  expect(posted.status()).toBe(201);
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, articlePath(site));
+  const update = updates(newsroom).first();
+  await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
+  await update.getByTestId("live-edit").click();
+  await expect(update.getByTestId("live-edit-text")).toHaveValue("O gol em vídeo");
+  await update.getByTestId("live-edit-text").fill("O gol em vídeo, de outro ângulo");
+  await update.getByTestId("live-edit-save").click();
+  await expect(update).toContainText("O gol em vídeo, de outro ângulo");
+  await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
+});
+
+test("uma notícia ao vivo retirada do ar: as atualizações guardadas no cache deixam de ser servidas na hora", async ({ site, editor, request }) => {
+  const json = `${site.url}/api/news/${site.articleId}/updates`;
+  await request.get(json);
+  expect((await request.get(json)).headers()["x-page-cache"]).toBe("hit");
+  const unpublished = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, {
+    data: { status: "draft" },
+    headers: { origin: site.url },
+  });
+  expect(unpublished.status()).toBe(200);
+  const after = await request.get(json);
+  expect(after.status()).toBe(404);
+  expect(((await after.json()) as { error: { code: string } }).error.code).toBe("news_not_found");
+});
+
+test("acessibilidade (axe): o artigo ao vivo do leitor e o da redação, sem violações sérias", async ({ site, page, editor }) => {
+  const newsroom = await editor.newPage();
+  for (const [who, target] of [
+    ["leitor", page],
+    ["redação", newsroom],
+  ] as const) {
+    await openPage(target, site, articlePath(site));
+    if (who === "redação") {
+      await target.getByTestId("live-composer").waitFor();
+      await target.getByTestId("scoreboard-editor").getByText(t.liveNewsroom.scoreboardTitle, { exact: true }).click();
+    }
+    const results = await new AxeBuilder({ page: target }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(
+      serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
+      who,
+    ).toEqual([]);
+    expect(results.passes.length).toBeGreaterThan(0);
+  }
+});

@@ -1,0 +1,384 @@
+/**
+ * Live coverage's API (issue 20): PATCH /api/news/:id with `coverage` / `scoreboard`, POST /api/news/:id/updates,
+ * PATCH / DELETE /api/news/:id/updates/:updateId, GET /api/news/:id/updates?cursor=. Who may do what per role, the
+ * pt-BR refusals with their stable codes, keyset paging, a draft's updates invisible to readers, and the events each
+ * change sends (only the story's paths for an update). Real services on a fresh database (SQLite, then PostgreSQL with
+ * TEST_DATABASE=postgres), the route modules' own loaders and actions.
+ */
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { AppServices } from "../../app/.server/app.server.ts";
+import { servicesContext } from "../../app/.server/context.server.ts";
+import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
+import { t } from "../../app/i18n/newsroom.ts";
+import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import type { Role } from "../../app/lib/roles.ts";
+import * as item from "../../app/routes/api/news-item.ts";
+import * as one from "../../app/routes/api/news-live-update.ts";
+import * as list from "../../app/routes/api/news-live-updates.ts";
+import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
+import { createMember } from "../factories/auth.ts";
+import { createNews } from "../factories/news.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
+
+const open = useTestServices("eef-live-", { SITE_URL: "http://127.0.0.1:4321" });
+const ORIGIN = "http://127.0.0.1:4321";
+
+function contextOf(services: AppServices): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(servicesContext, services);
+  return context;
+}
+
+async function signIn(services: TestServices, account: { email: string; password: string }): Promise<string> {
+  const result = await services.auth.signInWithPassword({ email: account.email, password: account.password, ip: "10.1.0.3", headers: new Headers() });
+  if (!result.ok) throw new Error("sign-in failed");
+  const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
+  if (!token) throw new Error("no session cookie");
+  return token;
+}
+
+async function memberCookie(services: TestServices, role: Role): Promise<{ cookie: string; userId: string }> {
+  const account = await createMember(services, role);
+  return { cookie: await signIn(services, account), userId: account.id };
+}
+
+type Module = { loader: (args: never) => Promise<Response>; action: (args: never) => Promise<Response> };
+
+async function call(
+  services: TestServices,
+  module: Module,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  cookie: string | null,
+  body?: unknown,
+) {
+  const url = `${ORIGIN}${path}`;
+  const request = new Request(url, {
+    method,
+    headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const args = { request, context: contextOf(services), params, url: new URL(url), pattern: path } as never;
+  const response = method === "GET" ? await module.loader(args) : await module.action(args);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : null };
+}
+
+const patchNews = (services: TestServices, id: string, cookie: string | null, body: unknown) =>
+  call(services, item as unknown as Module, "PATCH", `/api/news/${id}`, { id }, cookie, body);
+const postUpdate = (services: TestServices, id: string, cookie: string | null, body: unknown) =>
+  call(services, list as unknown as Module, "POST", `/api/news/${id}/updates`, { id }, cookie, body);
+const getUpdates = (services: TestServices, id: string, cookie: string | null, cursor?: string) =>
+  call(services, list as unknown as Module, "GET", `/api/news/${id}/updates${cursor ? `?cursor=${cursor}` : ""}`, { id }, cookie);
+const changeUpdate = (services: TestServices, id: string, updateId: string, cookie: string | null, method: string, body?: unknown) =>
+  call(services, one as unknown as Module, method, `/api/news/${id}/updates/${updateId}`, { id, updateId }, cookie, body);
+
+async function liveStory(services: TestServices, cookie: string) {
+  const id = await createNews(services, { title: "Flamengo x Vasco ao vivo", media: null });
+  expect((await patchNews(services, id, cookie, { coverage: "live" })).status).toBe(200);
+  return id;
+}
+
+describe("cobertura ao vivo: estado e placar", () => {
+  it("inicia, encerra e desliga guardando início e fim; o placar é validado e pode ser removido", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { media: null });
+
+    const started = await patchNews(services, id, editor.cookie, { coverage: "live" });
+    expect(started.status).toBe(200);
+    expect(started.json?.coverage).toMatchObject({ state: "live", endedAt: null, scoreboard: null });
+    const startedAt = started.json?.coverage.startedAt as string;
+    expect(Date.parse(startedAt)).not.toBeNaN();
+
+    const scoreboard = { home: "Flamengo", away: "Vasco", homeScore: 2, awayScore: 1, period: "2º tempo" };
+    const scored = await patchNews(services, id, editor.cookie, { scoreboard });
+    expect(scored.json?.coverage.scoreboard).toEqual(scoreboard);
+
+    const ended = await patchNews(services, id, editor.cookie, { coverage: "ended" });
+    expect(ended.json?.coverage).toMatchObject({ state: "ended", startedAt });
+    expect(Date.parse(ended.json?.coverage.endedAt)).toBeGreaterThanOrEqual(Date.parse(startedAt));
+
+    expect((await patchNews(services, id, editor.cookie, { coverage: null })).json?.coverage).toBeNull();
+    const row = await services.database.db
+      .selectFrom("news")
+      .select(["live_started_at", "live_ended_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ live_started_at: startedAt, live_ended_at: ended.json?.coverage.endedAt });
+
+    // Started again: the first start is kept, the end cleared.
+    const again = await patchNews(services, id, editor.cookie, { coverage: "live" });
+    expect(again.json?.coverage).toMatchObject({ state: "live", startedAt, endedAt: null });
+    expect((await patchNews(services, id, editor.cookie, { scoreboard: null })).json?.coverage.scoreboard).toBeNull();
+  });
+
+  it("recusa valores inválidos com códigos estáveis e mensagens em português", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { media: null });
+    const good = { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" };
+    const cases: Array<[unknown, string, string, string]> = [
+      [{ coverage: "sim" }, "coverage_invalid", "coverage", t.liveNewsroom.coverageInvalid],
+      [{ scoreboard: { ...good, home: " " } }, "scoreboard_invalid", "scoreboard.home", t.liveNewsroom.teamRequired],
+      [
+        { scoreboard: { ...good, away: "x".repeat(LIVE_LIMITS.teamName + 1) } },
+        "scoreboard_invalid",
+        "scoreboard.away",
+        t.liveNewsroom.teamTooLong(LIVE_LIMITS.teamName),
+      ],
+      [{ scoreboard: { ...good, homeScore: -1 } }, "scoreboard_invalid", "scoreboard.homeScore", t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax)],
+      [{ scoreboard: { ...good, awayScore: 1.5 } }, "scoreboard_invalid", "scoreboard.awayScore", t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax)],
+      [{ scoreboard: { ...good, homeScore: "2" } }, "scoreboard_invalid", "scoreboard.homeScore", t.liveNewsroom.scoreInvalid(LIVE_LIMITS.scoreMax)],
+      [
+        { scoreboard: { ...good, period: "p".repeat(LIVE_LIMITS.period + 1) } },
+        "scoreboard_invalid",
+        "scoreboard.period",
+        t.liveNewsroom.periodTooLong(LIVE_LIMITS.period),
+      ],
+      [{ scoreboard: "2x1" }, "scoreboard_invalid", "scoreboard", t.liveNewsroom.scoreboardInvalid],
+    ];
+    for (const [body, code, field, message] of cases) {
+      const refused = await patchNews(services, id, editor.cookie, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.json?.error).toMatchObject({ code, message, fields: { [field]: [message] } });
+    }
+    const mixed = await patchNews(services, id, editor.cookie, { coverage: "live", title: "Outro" });
+    expect(mixed.status).toBe(400);
+    expect(mixed.json?.error).toMatchObject({ code: "live_patch_mixed", message: t.liveNewsroom.mixedPatch });
+    // Nothing of it was stored; a plain save still works through the same route.
+    expect((await getUpdates(services, id, null)).json?.coverage).toBeNull();
+    const saved = await patchNews(services, id, editor.cookie, { title: "Título novo" });
+    expect(saved.json).toMatchObject({ id, version: 2 });
+  });
+});
+
+describe("atualizações: permissões por papel", () => {
+  it("editor e administrador postam em qualquer notícia; o repórter só na própria; anônimo 401", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const admin = await memberCookie(services, "admin");
+    const reporter = await memberCookie(services, "reporter");
+    const id = await liveStory(services, editor.cookie);
+
+    expect((await postUpdate(services, id, null, { text: "Gol!" })).status).toBe(401);
+    const notYours = await postUpdate(services, id, reporter.cookie, { text: "Gol!" });
+    expect(notYours.status).toBe(403);
+    expect(notYours.json?.error).toMatchObject({ code: "story_not_yours", message: t.roles.notOwnStory });
+    expect((await patchNews(services, id, reporter.cookie, { scoreboard: null })).json?.error.code).toBe("story_not_yours");
+
+    const byEditor = await postUpdate(services, id, editor.cookie, { text: "Começa o jogo no Maracanã." });
+    expect(byEditor.status).toBe(201);
+    expect(typeof byEditor.json?.update.id).toBe("string");
+    expect((await postUpdate(services, id, admin.cookie, { text: "Cartão amarelo.", keyEvent: true })).status).toBe(201);
+
+    // A reporter's own story (they created it): they start the coverage and post to it, edit and delete there.
+    await services.database.db.updateTable("news").set({ owner_id: reporter.userId }).where("id", "=", id).execute();
+    const own = await postUpdate(services, id, reporter.cookie, { text: "Do repórter no estádio." });
+    expect(own.status).toBe(201);
+    const updateId = own.json?.update.id as string;
+    expect((await changeUpdate(services, id, updateId, reporter.cookie, "PATCH", { pinned: true })).json?.update.pinned).toBe(true);
+    expect((await changeUpdate(services, id, updateId, reporter.cookie, "DELETE")).status).toBe(204);
+    await services.database.db.updateTable("news").set({ owner_id: editor.userId }).where("id", "=", id).execute();
+    const other = await changeUpdate(services, id, byEditor.json?.update.id, reporter.cookie, "DELETE");
+    expect(other.json?.error.code).toBe("story_not_yours");
+  });
+
+  it("valida o texto como o corpo: texto simples ou documento, uma mídia no máximo, imagem da casa", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const refusals: Array<[unknown, number, string, string]> = [
+      [{}, 400, "live_text_required", t.liveNewsroom.textRequired],
+      [{ text: "   " }, 400, "live_text_required", t.liveNewsroom.textRequired],
+      [{ text: "x".repeat(LIVE_LIMITS.updateText + 1) }, 400, "live_text_too_long", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText)],
+      [{ text: 12 }, 400, "invalid_field_type", t.api.fieldType("text")],
+      [{ text: "ok", keyEvent: "sim" }, 400, "invalid_field_type", t.liveNewsroom.flag("keyEvent")],
+      [{ text: { type: "doc", content: [{ type: "script", text: "alert(1)" }] } }, 400, "live_text_invalid", ""],
+      [
+        {
+          text: {
+            type: "doc",
+            content: [
+              { type: "paragraph", content: [{ type: "text", text: "Dois vídeos" }] },
+              { type: "embed", attrs: { provider: "youtube", id: "dQw4w9WgXcQ" } },
+              { type: "embed", attrs: { provider: "youtube", id: "aqz-KE-bpKQ" } },
+            ],
+          },
+        },
+        400,
+        "live_media_too_many",
+        t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks),
+      ],
+      [
+        {
+          text: {
+            type: "doc",
+            content: [
+              { type: "paragraph", content: [{ type: "text", text: "Foto" }] },
+              { type: "image", attrs: { mediaId: "nao-existe", alt: "Torcida" } },
+            ],
+          },
+        },
+        400,
+        "body_media_unknown",
+        "",
+      ],
+    ];
+    for (const [body, status, code, message] of refusals) {
+      const refused = await postUpdate(services, id, editor.cookie, body);
+      expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(status);
+      expect(refused.json?.error.code).toBe(code);
+      if (message) expect(refused.json?.error.message).toBe(message);
+      expect(refused.json?.error.fields?.text ?? refused.json?.error.fields?.keyEvent).toBeTruthy();
+    }
+    const withEmbed = await postUpdate(services, id, editor.cookie, {
+      text: {
+        type: "doc",
+        content: [
+          { type: "paragraph", content: [{ type: "text", text: "O gol, em vídeo", marks: [{ type: "bold" }] }] },
+          { type: "embed", attrs: { provider: "youtube", id: "dQw4w9WgXcQ" } },
+        ],
+      },
+      keyEvent: true,
+    });
+    expect(withEmbed.status).toBe(201);
+    expect(withEmbed.json?.update).toMatchObject({ keyEvent: true, pinned: false, text: expect.stringContaining("O gol, em vídeo") });
+    const off = await createNews(services, { media: null });
+    const refused = await postUpdate(services, off, editor.cookie, { text: "Sem cobertura" });
+    expect(refused.status).toBe(409);
+    expect(refused.json?.error).toMatchObject({ code: "coverage_off", message: t.liveNewsroom.coverageOff });
+    expect((await changeUpdate(services, id, "nao-existe", editor.cookie, "PATCH", { pinned: true })).json?.error.code).toBe("update_not_found");
+    expect((await changeUpdate(services, id, withEmbed.json?.update.id, editor.cookie, "PATCH", {})).json?.error.code).toBe("empty_patch");
+  });
+});
+
+describe("atualizações: leitura pública", () => {
+  it("pagina das mais novas para as mais antigas, fixadas à parte, lances importantes no resumo", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const total = LIVE_LIMITS.pageSize + 5;
+    const ids: string[] = [];
+    for (let i = 0; i < total; i++) {
+      const posted = await postUpdate(services, id, editor.cookie, { text: `Minuto ${i}`, keyEvent: i % 10 === 0 });
+      ids.push(posted.json?.update.id);
+    }
+    const pinned = await postUpdate(services, id, editor.cookie, { text: "Escalações confirmadas", pinned: true });
+
+    const first = await getUpdates(services, id, null);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Cache-Control")).toMatch(/public/);
+    expect(first.json?.pinned.map((u: { text: string }) => u.text)).toEqual(["Escalações confirmadas"]);
+    expect(first.json?.updates).toHaveLength(LIVE_LIMITS.pageSize);
+    expect(first.json?.updates[0].text).toBe(`Minuto ${total - 1}`);
+    expect(first.json?.keyEvents.map((k: { summary: string }) => k.summary)).toEqual(["Minuto 20", "Minuto 10", "Minuto 0"]);
+    const second = await getUpdates(services, id, null, first.json?.nextCursor);
+    expect(second.json?.updates.map((u: { text: string }) => u.text)).toEqual([4, 3, 2, 1, 0].map((n) => `Minuto ${n}`));
+    expect(second.json?.nextCursor).toBeNull();
+    expect(second.json?.pinned).toEqual([]);
+    const seen = [...first.json.updates, ...second.json.updates].map((u: { id: string }) => u.id);
+    expect(new Set(seen).size).toBe(total);
+    expect(seen).not.toContain(pinned.json?.update.id);
+
+    // Edited in place, deleted: the next read shows it.
+    await changeUpdate(services, id, ids[total - 1]!, editor.cookie, "PATCH", { text: "Minuto final corrigido" });
+    await changeUpdate(services, id, ids[total - 2]!, editor.cookie, "DELETE");
+    const after = await getUpdates(services, id, null);
+    expect(after.json?.updates.slice(0, 2).map((u: { text: string }) => u.text)).toEqual(["Minuto final corrigido", `Minuto ${total - 3}`]);
+    expect((await changeUpdate(services, id, ids[0]!, null, "GET")).json?.update.text).toBe("Minuto 0");
+
+    const bad = await getUpdates(services, id, null, "nao-e-cursor");
+    expect(bad.status).toBe(400);
+    expect(bad.json?.error.code).toBe("invalid_cursor");
+  });
+
+  it("as atualizações de um rascunho não existem para leitores (404); a redação as vê", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: "Antes de publicar" });
+    await services.database.db.updateTable("news").set({ status: "draft" }).where("id", "=", id).execute();
+    const anonymous = await getUpdates(services, id, null);
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.json?.error.code).toBe("news_not_found");
+    expect((await changeUpdate(services, id, posted.json?.update.id, null, "GET")).status).toBe(404);
+    const newsroom = await getUpdates(services, id, editor.cookie);
+    expect(newsroom.status).toBe(200);
+    expect(newsroom.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(newsroom.json?.updates.map((u: { text: string }) => u.text)).toEqual(["Antes de publicar"]);
+  });
+});
+
+describe("eventos", () => {
+  it("uma atualização avisa só as páginas da notícia; começar a cobertura muda os cartões (newsUpdated)", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { title: "Clássico", media: null });
+    const heard: Array<[SiteEvent, SiteEventDetail]> = [];
+    services.events.subscribe((event, detail) => heard.push([event, detail]));
+    await patchNews(services, id, editor.cookie, { coverage: "live" });
+    expect(heard.map(([event]) => event)).toEqual(["newsUpdated"]);
+    heard.length = 0;
+    const posted = await postUpdate(services, id, editor.cookie, { text: "Gol" });
+    await patchNews(services, id, editor.cookie, { scoreboard: { home: "A", away: "B", homeScore: 1, awayScore: 0, period: "" } });
+    expect(heard).toEqual([
+      [
+        "liveUpdated",
+        {
+          paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`],
+          live: { newsId: id, updateId: posted.json?.update.id, change: "created" },
+        },
+      ],
+      [
+        "liveUpdated",
+        { paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`], live: { newsId: id, change: "scoreboard" } },
+      ],
+    ]);
+  });
+});
+
+describe("feeds e sitemaps", () => {
+  it("uma atualização marca a notícia como alterada no RSS, no sitemap de artigos e no do Google News", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { title: "Decisão ao vivo", media: null, createdAt: new Date(Date.now() - 3_600_000) });
+    const other = await createNews(services, { title: "Sem cobertura", media: null, createdAt: new Date(Date.now() - 7_200_000) });
+    const syndication = createSyndication({
+      db: services.database.db,
+      store: services.store,
+      site: { name: "Esporte em Foco", url: "https://esporte.example.com.br", description: "Notícias.", defaultAuthor: "Redação" },
+    });
+    const text = async (stream: AsyncIterable<unknown>) => {
+      let out = "";
+      for await (const chunk of stream) out += String(chunk);
+      return out;
+    };
+    expect(await syndication.rss({ highlightedOnly: false })).not.toContain("dcterms:modified");
+
+    await liveStoryFor(services, id, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: "Pênalti marcado" });
+    const { live_updated_at: changed } = await services.database.db
+      .selectFrom("news")
+      .select("live_updated_at")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(changed).toBe(posted.json?.update.createdAt);
+    const rss = await syndication.rss({ highlightedOnly: false });
+    const item = rss.split("<item>").find((each) => each.includes("Decisão ao vivo")) ?? "";
+    expect(rss).toContain('xmlns:dcterms="http://purl.org/dc/terms/"');
+    expect(item).toContain(`<dcterms:modified>${new Date(changed!).toISOString()}</dcterms:modified>`);
+    expect(rss.split("<item>").find((each) => each.includes("Sem cobertura"))).not.toContain("dcterms:modified");
+    const articles = await text((await syndication.sitemapArticles(1))!);
+    expect(articles).toMatch(new RegExp(`${id}[^<]*</loc><lastmod>${changed!.slice(0, 19)}`));
+    const news = await text(await syndication.sitemapNews());
+    expect(news).toMatch(new RegExp(`${id}[^<]*</loc><lastmod>${changed!.slice(0, 19)}`));
+    expect(news).not.toMatch(new RegExp(`${other}[^<]*</loc><lastmod>`));
+  });
+});
+
+async function liveStoryFor(services: TestServices, id: string, cookie: string) {
+  expect((await patchNews(services, id, cookie, { coverage: "live" })).status).toBe(200);
+}
