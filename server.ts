@@ -3,6 +3,7 @@
  * Runs on Node 24 directly (type stripping), so only erasable TypeScript syntax here.
  */
 import { execFileSync } from "node:child_process";
+import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -12,7 +13,9 @@ import compression from "compression";
 import express from "express";
 import { terminal } from "./app/i18n/pt-BR.ts";
 // Type only (erased when Node strips the types): the module itself is loaded below, from the build or through Vite.
+import type { BootOptions } from "./app/.server/app.server.ts";
 import type { RunningApp } from "./server/app.ts";
+import { type PrimaryApp, runPrimary } from "./server/cluster-primary.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -25,14 +28,14 @@ if (process.argv.includes("--demo")) {
   process.env.DEMO_ADMIN ||= "1";
 }
 
-async function loadApp(outer: express.Express): Promise<RunningApp> {
-  if (dev) {
-    const vite = await import("vite");
-    const viteServer = await vite.createServer({ server: { middlewareMode: true }, root });
-    outer.use(viteServer.middlewares);
-    const mod = (await viteServer.ssrLoadModule("./server/app.ts")) as { createApp(): Promise<RunningApp> };
-    return mod.createApp();
-  }
+/** What the production build's server entry (server/app.ts) gives server.ts. */
+interface ServerModule {
+  createApp(options?: BootOptions): Promise<RunningApp>;
+  primaryOf(): Promise<PrimaryApp | { workers: 1 }>;
+}
+
+/** The production build's server entry, built first when missing. */
+async function loadBuild(): Promise<ServerModule> {
   const serverEntry = path.join(root, "build/server/index.js");
   if (!existsSync(serverEntry)) {
     console.log(terminal.server.buildMissing);
@@ -41,13 +44,43 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
       stdio: "inherit",
     });
   }
+  return (await import(serverEntry)) as ServerModule;
+}
+
+/**
+ * How this process serves: alone, or as worker N of several (WORKERS > 1; the primary prepared the installation,
+ * and only worker 1 runs the background tasks).
+ */
+function bootOptions(): BootOptions {
+  if (!cluster.isWorker) return {};
+  const worker = Number(process.env.EEF_WORKER_ID);
+  return { prepared: true, backgroundTasks: worker === 1, worker };
+}
+
+async function loadApp(outer: express.Express): Promise<RunningApp> {
+  if (dev) {
+    const vite = await import("vite");
+    const viteServer = await vite.createServer({ server: { middlewareMode: true }, root });
+    outer.use(viteServer.middlewares);
+    const mod = (await viteServer.ssrLoadModule("./server/app.ts")) as { createApp(): Promise<RunningApp> };
+    return mod.createApp();
+  }
+  const mod = await loadBuild();
   // Hashed assets never change: cache them for a year. Other public files for an hour.
   outer.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
   // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
   const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });
   outer.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
-  const mod = (await import(serverEntry)) as { createApp(): Promise<RunningApp> };
-  return mod.createApp();
+  return mod.createApp(bootOptions());
+}
+
+/** A configuration error is the operator's to fix: its message, without a stack trace. */
+function exitOnConfigError(error: unknown): never {
+  if (error instanceof Error && error.name === "ConfigError") {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
 }
 
 /**
@@ -90,6 +123,11 @@ function coalesceFlushes(_req: express.Request, res: express.Response, next: exp
 }
 
 async function main() {
+  // WORKERS > 1 (production only): this process prepares the installation, then starts and watches the workers.
+  if (!dev && cluster.isPrimary) {
+    const primary = await (await loadBuild()).primaryOf().catch(exitOnConfigError);
+    if (primary.workers > 1) return runPrimary(primary as PrimaryApp);
+  }
   const outer = express();
   outer.disable("x-powered-by");
   // Security headers on every answer, static files included (set once the app, which knows SITE_URL, is loaded).
@@ -107,16 +145,7 @@ async function main() {
     }),
   );
   outer.use(coalesceFlushes);
-  let running: RunningApp;
-  try {
-    running = await loadApp(outer);
-  } catch (error) {
-    if (error instanceof Error && error.name === "ConfigError") {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const running = await loadApp(outer).catch(exitOnConfigError);
   securityHeaders = running.securityHeaders;
   outer.use(running.app);
   const { config, log } = running.services;

@@ -151,16 +151,34 @@ function rssOf(pid: number): number {
   }
 }
 
-/** Samples a process's RSS every 100 ms until stopped; returns the highest reading. */
+/** The process and its children (the workers of a server started with WORKERS > 1), by pid. */
+function processTree(pid: number): number[] {
+  try {
+    const children = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [pid];
+  }
+}
+
+/** The largest RSS of one process of the tree (the budget is per process). */
+const largestRss = (pid: number) => Math.max(...processTree(pid).map(rssOf));
+
+/**
+ * Samples the RSS of a process and of its children (a server with several workers) every 100 ms until stopped;
+ * returns the highest reading of any one of them.
+ */
 export function sampleRss(pid: number): { stop(): number } {
-  let peak = rssOf(pid);
+  let peak = largestRss(pid);
   const timer = setInterval(() => {
-    peak = Math.max(peak, rssOf(pid));
+    peak = Math.max(peak, largestRss(pid));
   }, 100);
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, rssOf(pid));
+      return Math.max(peak, largestRss(pid));
     },
   };
 }

@@ -23,8 +23,14 @@ import { createSlowBodyWatch } from "./slow-body.ts";
 import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-table.ts";
 import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
 import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-signature.server.ts";
-import { type AppServices, bootApp, shutdownApp } from "../app/.server/app.server.ts";
+import { type AppServices, type BootOptions, bootApp, prepareInstallation, shutdownApp } from "../app/.server/app.server.ts";
+
 import { createCdnPurger } from "../app/.server/cdn/cdn-purge.server.ts";
+import { answerRateRequest, isRateRequest } from "../app/.server/auth/peer-rate-limiter.server.ts";
+import { createMemoryRateLimiter } from "../app/.server/auth/rate-limiter.server.ts";
+import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
+import { isPeerEventMessage } from "../app/.server/events/peers.server.ts";
+import type { PrimaryApp } from "./cluster-primary.ts";
 import { surrogateKeys } from "../app/.server/cdn/surrogate-keys.ts";
 import { routeTableContext, servicesContext } from "../app/.server/context.server.ts";
 
@@ -47,8 +53,8 @@ export interface RunningApp {
  * The application as an Express handler: boots the services (config, migrations, demo content), then serves
  * every request through React Router. Static files and compression are the outer server's job (server.ts).
  */
-export async function createApp(): Promise<RunningApp> {
-  const services = await bootApp();
+export async function createApp(options: BootOptions = {}): Promise<RunningApp> {
+  const services = await bootApp(options);
   const policy = policyOptionsFromConfig(services.config, services.store);
   const app = express();
   app.disable("x-powered-by");
@@ -206,4 +212,22 @@ function refuseUnknownMethods(req: express.Request, res: express.Response, next:
     .set({ Allow: [...KNOWN_METHODS].join(", "), "Cache-Control": "no-store" })
     .type("text/plain; charset=utf-8")
     .send(t.api.methodNotAllowed("GET, POST, PUT, PATCH ou DELETE"));
+}
+
+/**
+ * What the primary process of a server with several workers needs of the app (server/cluster-primary.ts): how many
+ * workers the configuration asks for (the installation prepared first when more than one), the sign-in counts of all
+ * workers in its memory, and how to tell a worker's site event.
+ */
+export async function primaryOf(): Promise<(PrimaryApp & { workers: number }) | { workers: 1 }> {
+  loadDotEnv();
+  if (parseConfig().workers <= 1) return { workers: 1 };
+  const { workers, log } = await prepareInstallation();
+  const limiter = createMemoryRateLimiter();
+  return {
+    workers,
+    log,
+    answerRate: (message) => (isRateRequest(message) ? answerRateRequest(limiter, message) : null),
+    isEvent: isPeerEventMessage,
+  };
 }

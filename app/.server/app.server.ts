@@ -16,6 +16,8 @@ import { type AppConfig, assertProductionReady, loadDotEnv, parseConfig } from "
 import type { EventBus } from "./events/event-bus.ts";
 import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
 import { createSqliteEventBus } from "./events/sqlite-event-bus.server.ts";
+import { clusterPeers } from "./events/peers.server.ts";
+import { createPeerRateLimiter, isClusterWorker } from "./auth/peer-rate-limiter.server.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { LOCK_KEYS, runExclusive, runWithLock } from "./db/locks.server.ts";
@@ -99,12 +101,17 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
   const events =
     config.database.kind === "postgres"
       ? createPostgresEventBus({ url: config.database.url, db: database.db, log })
-      : createSqliteEventBus({ db: database.db, log });
+      : createSqliteEventBus({ db: database.db, log, peers: clusterPeers() });
   const editorDeps = { db: database.db, media, store, events, log };
   // The review queue's e-mails (submitted, approved, returned), sent after each save's commit.
   const reviewMail = createReviewNotifier({ db: database.db, mailer, log, site: config.site, timeZone: config.timeZone });
   const { redisUrl } = config.auth.rateLimit;
-  const rateLimiter = redisUrl ? createRedisRateLimiter({ url: redisUrl, log }) : createMemoryRateLimiter();
+  // Several worker processes (WORKERS) without Redis count in the primary's memory, so a limit is the same for all.
+  const rateLimiter = redisUrl
+    ? createRedisRateLimiter({ url: redisUrl, log })
+    : isClusterWorker()
+      ? createPeerRateLimiter()
+      : createMemoryRateLimiter();
   const reads = createReadCounter({ db: database.db, log });
   const news = createNewsService(deps);
   // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance; a category
@@ -202,63 +209,107 @@ let scheduler: NewsScheduler | undefined;
 let accountCleanup: ReturnType<typeof setInterval> | undefined;
 let booting: Promise<AppServices> | undefined;
 
+/** How this process takes part in the server: alone (the default), or as one of several workers (WORKERS > 1). */
+export interface BootOptions {
+  /** The primary process already migrated and seeded the installation (a worker skips it). */
+  prepared?: boolean;
+  /** Runs the sweeper, the scheduler and the account cleanup (one worker of several does). */
+  backgroundTasks?: boolean;
+  /** This worker's number (1…WORKERS), on every log line it writes. */
+  worker?: number;
+}
+
+/** Configuration, logger and services of this process, the data directory checked. */
+function openServices(worker?: number): AppServices {
+  loadDotEnv();
+  const config = parseConfig();
+  assertProductionReady(config);
+  const root = createLogger(config, { buffered: true });
+  const log = worker === undefined ? root : root.child({ worker, pid: process.pid });
+  const tightened = secureDataDir(config.dataDir, config.database.kind === "sqlite" ? config.database.file : null);
+  if (tightened.length) log.warn({ tightened }, "data directory was readable by others: permissions tightened");
+  return createServices(config, log);
+}
+
+/** Migrations, and on an empty installation the demo content and the first admin; the installation's id recorded. */
+async function prepare(services: AppServices): Promise<void> {
+  const { config } = services;
+  const applied = await migrateAll(services, { deferAuthSchema: true });
+  if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
+  // A store an admin must connect (Google Drive) and has not yet: no media can be stored, so the demo waits for a
+  // start after the connection.
+  const seedable = !services.store.needsConnection || (await services.store.isConnected());
+  if (config.seedDemo && !seedable)
+    services.log.warn({ store: services.store.name }, "media store not connected: demo content not created on this start");
+  // The demo content and the first admin do not depend on each other: the demo admin's password is hashed on the
+  // main thread while the demo pictures are encoded on libvips' threads.
+  const firstStart = await Promise.allSettled([
+    config.seedDemo && seedable ? runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services)) : null,
+    announceFirstAdmin(services),
+  ]);
+  for (const result of firstStart) if (result.status === "rejected") throw result.reason;
+  // Recorded now, so the first upload does not have to.
+  await services.installation.id();
+}
+
+/**
+ * The primary process of a server with several workers (WORKERS > 1, server/cluster-primary.ts): prepares the
+ * installation once (migrations, demo content, first admin, the generated secret) before any worker starts, so
+ * workers never race for it, then closes what it opened. Returns how many workers to start and a logger.
+ */
+export async function prepareInstallation(): Promise<{ workers: number; log: Logger }> {
+  const services = openServices();
+  try {
+    await prepare(services);
+    return { workers: services.config.workers, log: services.log };
+  } finally {
+    await closeServices(services);
+  }
+}
+
 /**
  * Starts the application once: parses the configuration (a bad value throws naming the variable), opens the
- * database, runs migrations and, on an empty installation, creates the demo content.
+ * database, runs migrations and, on an empty installation, creates the demo content (unless the primary did:
+ * `prepared`), and starts the background tasks (unless another worker runs them).
  */
-export function bootApp(): Promise<AppServices> {
+export function bootApp({ prepared = false, backgroundTasks = true, worker }: BootOptions = {}): Promise<AppServices> {
   booting ??= (async () => {
-    loadDotEnv();
-    const config = parseConfig();
-    assertProductionReady(config);
-    const log = createLogger(config, { buffered: true });
-    const tightened = secureDataDir(config.dataDir, config.database.kind === "sqlite" ? config.database.file : null);
-    if (tightened.length) log.warn({ tightened }, "data directory was readable by others: permissions tightened");
-    const services = createServices(config, log);
-    const applied = await migrateAll(services, { deferAuthSchema: true });
-    if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
-    // A store an admin must connect (Google Drive) and has not yet: no media can be stored, so the demo waits for a
-    // start after the connection.
-    const seedable = !services.store.needsConnection || (await services.store.isConnected());
-    if (config.seedDemo && !seedable)
-      services.log.warn({ store: services.store.name }, "media store not connected: demo content not created on this start");
-    // The demo content and the first admin do not depend on each other: the demo admin's password is hashed on the
-    // main thread while the demo pictures are encoded on libvips' threads.
-    const firstStart = await Promise.allSettled([
-      config.seedDemo && seedable ? runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services)) : null,
-      announceFirstAdmin(services),
-    ]);
-    for (const result of firstStart) if (result.status === "rejected") throw result.reason;
-    // Recorded now, so the first upload does not have to.
-    await services.installation.id();
-    sweeper = startOrphanSweeper({
-      installationId: () => services.installation.id(),
-      db: services.database.db,
-      store: services.store,
-      log: services.log,
-      graceMs: config.media.sweepGraceMs,
-      intervalMs: config.media.sweepIntervalMs,
-      tmpDirs: [config.media.uploadTmpDir],
-      // With several instances on one PostgreSQL, only one sweeps at a time.
-      exclusive: (task) => runExclusive(services.database, LOCK_KEYS.orphanSweep, task),
-    });
-    // Scheduled news go live at their time, whether or not anyone is reading.
-    scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
-    // Accounts that registered and were never made admins go after STALE_ACCOUNT_DAYS (checked on the sweep timer).
-    const staleMs = config.auth.staleAccountMs;
-    if (staleMs) {
-      accountCleanup = setInterval(() => {
-        runExclusive(services.database, LOCK_KEYS.staleAccounts, async () => {
-          const removed = await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() - staleMs));
-          if (removed) services.log.info({ removed }, "accounts never made admins removed");
-        }).catch((error: unknown) => services.log.error({ err: error }, "stale account cleanup failed"));
-      }, config.media.sweepIntervalMs);
-      accountCleanup.unref();
-    }
+    const services = openServices(worker);
+    if (!prepared) await prepare(services);
+    if (backgroundTasks) startBackgroundTasks(services);
     current = services;
     return services;
   })();
   return booting;
+}
+
+/** The sweeper, the scheduler and the stale account cleanup (each stopped by shutdownApp). */
+function startBackgroundTasks(services: AppServices): void {
+  const { config } = services;
+  sweeper = startOrphanSweeper({
+    installationId: () => services.installation.id(),
+    db: services.database.db,
+    store: services.store,
+    log: services.log,
+    graceMs: config.media.sweepGraceMs,
+    intervalMs: config.media.sweepIntervalMs,
+    tmpDirs: [config.media.uploadTmpDir],
+    // With several instances on one PostgreSQL, only one sweeps at a time.
+    exclusive: (task) => runExclusive(services.database, LOCK_KEYS.orphanSweep, task),
+  });
+  // Scheduled news go live at their time, whether or not anyone is reading.
+  scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
+  // Accounts that registered and were never made admins go after STALE_ACCOUNT_DAYS (checked on the sweep timer).
+  const staleMs = config.auth.staleAccountMs;
+  if (staleMs) {
+    accountCleanup = setInterval(() => {
+      runExclusive(services.database, LOCK_KEYS.staleAccounts, async () => {
+        const removed = await removeStaleAccounts(services.betterAuth, services.database.db, new Date(Date.now() - staleMs));
+        if (removed) services.log.info({ removed }, "accounts never made admins removed");
+      }).catch((error: unknown) => services.log.error({ err: error }, "stale account cleanup failed"));
+    }, config.media.sweepIntervalMs);
+    accountCleanup.unref();
+  }
 }
 
 export async function shutdownApp(): Promise<void> {

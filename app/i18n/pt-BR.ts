@@ -392,6 +392,7 @@ export const terminal = {
     passwordMinLength: "o mínimo aceito é 6",
     redisUrl: "use redis://host:6379",
     cdnProvider: "use varnish, fastly ou cloudflare",
+    workers: "use um número de 1 a 64 ou auto (um por núcleo)",
     cdnServiceId: "use o id do serviço (Fastly) ou da zona (Cloudflare), como aparece no painel",
     cdnCredentials: (provider: string) => `CDN_PURGE_TOKEN e CDN_SERVICE_ID: obrigatórios com CDN_PROVIDER=${provider}`,
     passwordMaxBelowMin: "PASSWORD_MAX_LENGTH: precisa ser maior ou igual a PASSWORD_MIN_LENGTH",

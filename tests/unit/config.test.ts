@@ -1,3 +1,4 @@
+import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -193,6 +194,14 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
         `Configuração inválida:\n  FFMPEG_PATH: "${bad}" não é um programa executável (use o caminho absoluto, por exemplo /usr/bin/ffmpeg)`,
       );
     }
+  });
+
+  it("WORKERS: 1 by default, a number, or auto (one per core); anything else names the variable", () => {
+    expect(parseConfig({}).workers).toBe(1);
+    expect(parseConfig({ WORKERS: "3" }).workers).toBe(3);
+    expect(parseConfig({ WORKERS: "auto" }).workers).toBe(os.availableParallelism());
+    for (const bad of ["0", "zero", "65"])
+      expect(() => parseConfig({ WORKERS: bad }), bad).toThrow("WORKERS: use um número de 1 a 64 ou auto (um por núcleo)");
   });
 
   it("CDN_PURGE_URL turns purging on (Varnish by default); Fastly and Cloudflare need their token and id", () => {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
@@ -118,6 +119,16 @@ export const envSchema = z.object({
   UPLOADS_PER_ADMIN: z.coerce.number().int().min(1).max(50).default(2),
   UPLOADS_TOTAL: z.coerce.number().int().min(1).max(200).default(4),
 
+  /**
+   * Server processes answering on the same port (node:cluster): 1 by default, `auto` for one per core. Each has its
+   * own page cache; changes reach all of them at once (docs/decisions/011-workers.md).
+   */
+  WORKERS: z
+    .string()
+    .trim()
+    .refine((value) => value === "auto" || (/^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 64), { error: terminal.config.workers })
+    .transform((value) => (value === "auto" ? ("auto" as const) : Number(value)))
+    .optional(),
   /** The in-memory page cache for readers without a session (0 turns it off). */
   PAGE_CACHE: booleanFlag.default(true),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
@@ -204,6 +215,8 @@ export interface AppConfig {
   seedDemo: boolean;
   /** Express's "trust proxy": false (no proxy headers believed), a hop count, or the trusted addresses. */
   trustProxy: false | number | string;
+  /** How many server processes answer on the port (WORKERS, `auto` resolved to the cores this machine has). */
+  workers: number;
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
   /** The CDN in front that every change purges (null: none, or one that only expires pages on its own). */
@@ -350,6 +363,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     demoAdmin: env.DEMO_ADMIN ?? env.NODE_ENV === "development",
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     cdn: cdnConfigOf(env),
+    workers: env.WORKERS === undefined ? 1 : env.WORKERS === "auto" ? os.availableParallelism() : env.WORKERS,
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {

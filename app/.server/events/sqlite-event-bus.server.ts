@@ -1,7 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
-import { createSubscribers, type EventBus, runThenDeliver } from "./event-bus.ts";
+import { createSubscribers, type EventBus, runThenDeliver, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
+import type { PeerChannel } from "./peers.server.ts";
 
 /** How often the SQLite bus looks for changes made by other processes. */
 export const SQLITE_CHANGE_POLL_MS = 1_000;
@@ -15,8 +16,12 @@ export const SQLITE_CHANGE_POLL_MS = 1_000;
  * did not hear about; its subscribers (page cache, open pages, the scheduler) then treat everything as changed.
  * The look starts with the first subscriber, so a command that only publishes never polls; its timer never keeps a
  * process alive.
+ *
+ * With `peers` (the server's other worker processes, WORKERS > 1), each change made here is also sent to them, and
+ * theirs delivered here as they are: the precise event (the story's paths), not a resync. A `data_version` move
+ * seen after a peer's event is taken as that peer's commit (no resync); one seen without is another process's.
  */
-export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logger; pollMs?: number }): EventBus & {
+export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logger; pollMs?: number; peers?: PeerChannel | null }): EventBus & {
   /** Reads `data_version` now and delivers `resync` if it moved (what the timer does); resolves when done. */
   checkNow(): Promise<void>;
 } {
@@ -25,6 +30,16 @@ export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logge
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   let checking: Promise<void> | null = null;
+  /** Peers' events heard since the last look at data_version: the move they explain is not another process's. */
+  let peerEvents = 0;
+  const deliverHere = (event: SiteEvent, detail: SiteEventDetail | undefined) => {
+    subscribers.deliver(event, detail);
+    options.peers?.send(event, detail);
+  };
+  const stopPeers = options.peers?.listen((event, detail) => {
+    peerEvents++;
+    subscribers.deliver(event, detail);
+  });
 
   async function readVersion(): Promise<number> {
     const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(options.db);
@@ -38,7 +53,9 @@ export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logge
         if (closed) return;
         const moved = last !== null && version !== last;
         last = version;
-        if (moved) {
+        const explained = peerEvents > 0;
+        peerEvents = 0;
+        if (moved && !explained) {
           options.log.info("database changed by another process: resync");
           subscribers.deliver("resync");
         }
@@ -61,9 +78,9 @@ export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logge
   return {
     checkNow: check,
     async publish(event, detail) {
-      subscribers.deliver(event, detail);
+      deliverHere(event, detail);
     },
-    withCommit: (db, work) => runThenDeliver(db, work, subscribers.deliver),
+    withCommit: (db, work) => runThenDeliver(db, work, deliverHere),
     subscribe(listener) {
       start();
       return subscribers.subscribe(listener);
@@ -71,6 +88,7 @@ export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logge
     onClose: subscribers.onClose,
     async close() {
       closed = true;
+      stopPeers?.();
       clearInterval(timer);
       subscribers.closeAll();
       await checking;
