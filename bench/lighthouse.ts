@@ -21,8 +21,8 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Result } from "lighthouse";
 import { CHROMIUM_ARGS } from "../playwright.config.ts";
 import { createAdmin } from "../tests/factories/auth.ts";
-import { withSiteServices } from "../tests/e2e/support/site-data.ts";
-import type { RunningSite } from "../tests/e2e/support/site.ts";
+import { withSiteServices } from "../tests/factories/site-data.ts";
+import type { RunningSite } from "../tests/factories/site.ts";
 import { buildIfNeeded, type ReaderPage, resultFile, startReaderSite } from "./reader-site.ts";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { freePort, waitUntilServing } from "../tests/e2e/support/site.ts";
+import { freePort, waitUntilServing } from "../tests/factories/site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 

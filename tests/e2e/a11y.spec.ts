@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 /** Runs axe on the current page; fails listing every serious or critical violation. */
 async function expectNoSeriousViolations(page: Page, label: string) {

@@ -6,7 +6,7 @@ import type { Page } from "@playwright/test";
 import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { expect, openPage, SESSION_COOKIE, siteQuery, t, test as base, withSiteServices } from "./support/fixtures.ts";
 import { type OidcProvider, startOidcProvider } from "./support/oidc.ts";
-import { freePort, type RunningSite, startSite } from "./support/site.ts";
+import { freePort, type RunningSite, startSite } from "../factories/site.ts";
 
 interface GoogleSite extends RunningSite {
   oidc: OidcProvider;

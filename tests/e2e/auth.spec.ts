@@ -24,7 +24,7 @@ import {
   waitForHydration,
   withSiteServices,
 } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 
 interface AuthSite extends RunningSite {
   admin: TestAccount;

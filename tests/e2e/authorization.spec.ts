@@ -17,7 +17,7 @@ import { hasRole, type Role } from "../../app/lib/roles.ts";
 import { createAdmin, createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
 import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base } from "./support/fixtures.ts";
-import { freePort, type RunningSite, startSite } from "./support/site.ts";
+import { freePort, type RunningSite, startSite } from "../factories/site.ts";
 
 // ------------------------------------------------------------------------------------------ the route table
 

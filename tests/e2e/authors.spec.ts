@@ -10,7 +10,7 @@ import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 interface AuthorsSite extends RunningSite {
   reporter: TestAccount;

@@ -19,7 +19,7 @@ import {
   withSiteServices,
 } from "./support/fixtures.ts";
 import { createAdmin } from "../factories/auth.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 
 const test = base.extend<Record<never, never>, { autosaveSite: RunningSite }>({
   autosaveSite: [

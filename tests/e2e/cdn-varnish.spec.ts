@@ -8,7 +8,7 @@ import http from "node:http";
 import type { APIRequestContext } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
 import { apiHeaders, createNewsThroughApi, expect, expectStatus, SESSION_COOKIE, signInAsAdmin, test } from "./support/fixtures.ts";
-import { startVarnish, varnishPort } from "./support/varnish.ts";
+import { startVarnish, varnishPort } from "../factories/varnish.ts";
 
 /** Asks `url` until `done` says yes, for 1 s at most; returns the last answer's description for the message. */
 async function within1s(read: () => Promise<string>, done: (seen: string) => boolean): Promise<string> {

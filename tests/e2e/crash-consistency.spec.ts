@@ -33,7 +33,7 @@ import {
   whenTrue,
 } from "./support/faults.ts";
 import { makeNoisyJpeg } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 
 const NEWS_FIELDS = {
   title: "Notícia cortada",

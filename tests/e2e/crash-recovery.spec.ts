@@ -5,8 +5,8 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "./support/site-database.ts";
-import { freePort } from "./support/site.ts";
+import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "../factories/site-database.ts";
+import { freePort } from "../factories/site.ts";
 
 // A server killed with SIGKILL in the middle of an upload leaves no broken record, and the orphan sweeper removes
 // what the interrupted upload left on disk (never at start-up: by `npm run media:sweep` or its timer). On SQLite (a file under DATA_DIR) and, with

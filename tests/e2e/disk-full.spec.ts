@@ -20,7 +20,7 @@ import { t } from "../../app/i18n/newsroom.ts";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { expectConsistent, multipartBody, signInCookie, snapshot, storedObjects, temporaryFiles } from "./support/faults.ts";
 import { makeNoisyJpeg, TEST_DATABASE, waitForHydration } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 
 const DISK_BYTES = 16 * 1024 * 1024;
 

@@ -29,7 +29,7 @@ import {
   throttleUploads,
   watchPickedFiles,
 } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 
 const test = base.extend<Record<never, never>, { editorSite: RunningSite }>({
   editorSite: [

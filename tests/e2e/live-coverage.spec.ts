@@ -15,7 +15,7 @@ import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { expect, expectNoReload, markPage, openPage, runSql, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;

@@ -16,7 +16,7 @@ import {
   t,
   test as base,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;

@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from "@playwright/test";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { expect, fillBody, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const test = base.extend<{ site: RunningSite & { articleId: string; bruno: TestAccount }; ana: BrowserContext; bruno: BrowserContext }>({
   site: async ({ launchSite }, use) => {

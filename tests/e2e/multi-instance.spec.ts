@@ -41,8 +41,8 @@ import {
   test as base,
   waitForHydration,
 } from "./support/fixtures.ts";
-import { createSiteDatabase, type PostgresDatabase, POSTGRES_ADMIN_URL, siteQuery, TEST_DATABASE } from "./support/site-database.ts";
-import { freePort, type ServerProcess, spawnServer } from "./support/site.ts";
+import { createSiteDatabase, type PostgresDatabase, POSTGRES_ADMIN_URL, siteQuery, TEST_DATABASE } from "../factories/site-database.ts";
+import { freePort, type ServerProcess, spawnServer } from "../factories/site.ts";
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
 const BUCKET = "eef-multi";

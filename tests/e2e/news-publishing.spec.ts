@@ -7,7 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
 import { expect, expectNoReload, expectStatus, markPage, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const test = base.extend<{ site: RunningSite & { articleId: string }; admin: BrowserContext; reader: BrowserContext }>({
   site: async ({ launchSite }, use) => {

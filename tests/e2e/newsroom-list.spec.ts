@@ -8,7 +8,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { expect, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const STORIES = [
   { title: "Rascunho do vôlei azul", category: "Vôlei", status: "draft" },

@@ -27,7 +27,7 @@ import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { multipartBody, signInCookie } from "./support/faults.ts";
 import { TEST_DATABASE } from "./support/fixtures.ts";
-import { freePort, type RunningSite, startSite } from "./support/site.ts";
+import { freePort, type RunningSite, startSite } from "../factories/site.ts";
 
 /** The newest PostgreSQL server binaries installed by Debian, or why there are none usable. */
 function postgresBin(): { bin: string } | { reason: string } {

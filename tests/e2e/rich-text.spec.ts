@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { bodyEditor, createNewsThroughApi, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
 import { makeTestImage } from "../factories/news.ts";
 

@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const test = base.extend<{ site: RunningSite & { reporter: TestAccount; editor: TestAccount } }>({
   site: async ({ launchSite }, use) => {

@@ -23,7 +23,7 @@
 import type { Page } from "@playwright/test";
 import { seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
 import { expect, openPage, test as base } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "./support/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 
 /** The moment the demo content is seeded at: every date on the pages derives from it. */
 const DEMO_NOW = new Date("2026-11-20T15:00:00.000Z");

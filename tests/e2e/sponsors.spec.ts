@@ -20,7 +20,7 @@ import {
   throttleUploads,
   watchPickedFiles,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 import { makeTestImage } from "../factories/news.ts";
 
 const test = base.extend<{ site: RunningSite }>({

@@ -10,7 +10,7 @@ import http from "node:http";
 import path from "node:path";
 import { createAdmin } from "../factories/auth.ts";
 import { expect, makeNoisyJpeg, SESSION_COOKIE, signInAsAdmin, t, test, withSiteServices } from "./support/fixtures.ts";
-import type { RunningSite } from "./support/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const BOUNDARY = "----limite-de-envios";
 

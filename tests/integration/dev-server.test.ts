@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDataDir } from "../factories/services.ts";
-import { type ServerProcess, spawnServer } from "../e2e/support/site.ts";
+import { type ServerProcess, spawnServer } from "../factories/site.ts";
 
 /**
  * `npm run dev` (server.ts --dev, Vite in middleware mode) answers what goes through React Router's request handler,

@@ -10,12 +10,13 @@
  *   every site it started is stopped when the test ends, pass or fail.
  *
  * Where the helpers live, one concern per module: pages.ts (a browser page), admin-session.ts (the admin and
- * signing in), site-data.ts (a running site's data behind the server's back), news-api.ts (the JSON API),
- * media-files.ts (files to upload), standard-site.ts (the standard data set), site.ts (starting servers),
- * site-database.ts (SQLite or PostgreSQL), smtp.ts (mail), oidc.ts (Google sign-in), faults.ts (failures).
+ * signing in), news-api.ts (the JSON API), media-files.ts (files to upload), standard-site.ts (the standard data
+ * set), smtp.ts (mail), oidc.ts (Google sign-in), faults.ts (failures); and, shared with the benchmarks, in
+ * tests/factories: site.ts (starting servers), site-data.ts (a running site's data behind the server's back),
+ * site-database.ts (SQLite or PostgreSQL), varnish.ts (a Varnish in front).
  */
 import { test as base } from "@playwright/test";
-import { type RunningSite, type SiteOptions, startSite } from "./site.ts";
+import { type RunningSite, type SiteOptions, startSite } from "../../factories/site.ts";
 import { type StandardSite, startStandardSite } from "./standard-site.ts";
 
 export { expect } from "@playwright/test";
@@ -24,8 +25,8 @@ export * from "./admin-session.ts";
 export * from "./media-files.ts";
 export * from "./news-api.ts";
 export * from "./pages.ts";
-export * from "./site-data.ts";
-export { siteQuery, TEST_DATABASE } from "./site-database.ts";
+export * from "../../factories/site-data.ts";
+export { siteQuery, TEST_DATABASE } from "../../factories/site-database.ts";
 export * from "./standard-site.ts";
 
 // -------------------------------------------------------------------------------------- fixtures

@@ -3,7 +3,7 @@
  * from a reload, watching picked files and slowing uploads.
  */
 import { expect, type Locator, type Page, type Response } from "@playwright/test";
-import type { RunningSite } from "./site.ts";
+import type { RunningSite } from "../../factories/site.ts";
 
 /** Waits until React has hydrated the page (the root sets `data-hydrated` on <html>). */
 export async function waitForHydration(page: Page): Promise<void> {

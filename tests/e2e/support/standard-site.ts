@@ -3,7 +3,7 @@
  * a worker share (the `standardSite` fixture).
  */
 import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
-import { type RunningSite, startSite } from "./site.ts";
+import { type RunningSite, startSite } from "../../factories/site.ts";
 
 const day = (n: number, hour = 12) => new Date(Date.UTC(2026, 0, 1 + n, hour)).toISOString();
 

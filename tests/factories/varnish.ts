@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "./site.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The configuration the README's deployment section ships: only its backend port is changed here. */
 export const VARNISH_VCL = path.join(ROOT, "deploy/varnish/default.vcl");
 

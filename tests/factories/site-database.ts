@@ -10,7 +10,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
-import { createPostgresDatabase, TEST_DATABASE } from "../../factories/services.ts";
+import { createPostgresDatabase, TEST_DATABASE } from "./services.ts";
 
 export { TEST_DATABASE };
 

@@ -3,8 +3,8 @@
  * directory, portable SQL (see site-database.ts), row counts, media keys, a deliberately broken table.
  */
 import { DatabaseSync } from "node:sqlite";
-import type { AppServices } from "../../../app/.server/app.server.ts";
-import { createTestServices } from "../../factories/services.ts";
+import type { AppServices } from "../../app/.server/app.server.ts";
+import { createTestServices } from "./services.ts";
 import type { RunningSite } from "./site.ts";
 import { siteQuery } from "./site-database.ts";
 

@@ -3,12 +3,12 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
-import type { AppServices } from "../../../app/.server/app.server.ts";
-import { resolveAuthSecret } from "../../../app/.server/auth/secret.server.ts";
-import { createTestServices, makeDataDir } from "../../factories/services.ts";
+import type { AppServices } from "../../app/.server/app.server.ts";
+import { resolveAuthSecret } from "../../app/.server/auth/secret.server.ts";
+import { createTestServices, makeDataDir } from "./services.ts";
 import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "./site-database.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface RunningSite {
   url: string;
