@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
 import { toApiError } from "../../app/.server/http/api.server.ts";
-import { NewsConflictError } from "../../app/.server/news/news-editor.service.server.ts";
+import { NewsConflictError } from "../../app/.server/news/news-save.server.ts";
 import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
 import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";

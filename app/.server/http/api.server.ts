@@ -17,7 +17,7 @@ import type { Member } from "../auth/guards.server.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
 import { hasRole, type Role } from "../../lib/roles.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
-import { NewsConflictError, NewsMergeConflictError } from "../news/news-editor.service.server.ts";
+import { NewsConflictError, NewsMergeConflictError } from "../news/news-save.server.ts";
 import type { MergeConflict } from "../../lib/news-merge.ts";
 
 export interface ApiErrorBody {

@@ -8,7 +8,7 @@ import type { AppServices } from "../app.server.ts";
 import { type Member, requireRole } from "../auth/guards.server.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
-import { NewsConflictError } from "../news/news-editor.service.server.ts";
+import { NewsConflictError } from "../news/news-save.server.ts";
 import { storeLabelOf, storeStatusOf } from "../storage/store-status.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 

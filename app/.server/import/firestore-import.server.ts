@@ -7,7 +7,7 @@ import { IMPORT_DOCUMENT_ID_MAX_LENGTH } from "../../lib/limits.ts";
 import { type NewsInput, newsInputSchema } from "../../lib/news-schema.ts";
 import type { AppServices } from "../app.server.ts";
 import type { Database } from "../db/schema.ts";
-import { newsColumns } from "../news/news-editor.service.server.ts";
+import { newsColumns } from "../news/news-save.server.ts";
 import { publishedNewsRow } from "../news/news-rows.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";

@@ -30,6 +30,18 @@ import { storyPaths } from "./story-paths.server.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
 import { deleteNewsAutosave } from "./news-autosave.server.ts";
 import { deleteReviewEventsOf, insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
+import {
+  bodyOfInput,
+  type MediaOutcome,
+  type MediaText,
+  mediaTextOf,
+  NewsConflictError,
+  NewsMergeConflictError,
+  newsColumns,
+  requireImageDescription,
+  reviewStepOf,
+  type SavedNews,
+} from "./news-save.server.ts";
 import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 
 export interface NewsEditorDeps {
@@ -61,95 +73,6 @@ export interface PublishingInput {
   unpublish?: boolean | undefined;
 }
 
-/**
- * A save based on an older version than the saved one (someone else saved in between): a 409 with a stable code,
- * carrying what is saved now so the editor can see what changed, reload, or overwrite on purpose.
- */
-export class NewsConflictError extends AppError {
-  override name = "NewsConflictError";
-  readonly current: NewsConflictCurrent;
-  constructor(current: NewsConflictCurrent, code = "news_version_conflict", message: string = t.newsForm.conflict) {
-    super(code, message, 409);
-    this.current = current;
-  }
-}
-
-/**
- * "Salvar mesmo assim" found fields both editors changed (app/lib/news-merge.ts): a 409 with both values of each, and
- * who saved the other version and when. Nothing was written.
- */
-export class NewsMergeConflictError extends NewsConflictError {
-  override name = "NewsMergeConflictError";
-  readonly merge: MergeConflict;
-  constructor(merge: MergeConflict) {
-    super(merge.current, "news_merge_conflict", t.newsForm.mergeConflict);
-    this.merge = merge;
-  }
-}
-
-/**
- * The body of checked input: the structured `body` when it has text, else the plain `fullContent` (a blank line
- * between paragraphs), else the subtitle (the original's default).
- */
-export function bodyOfInput(input: { body?: RichDoc | undefined; fullContent?: string | undefined }, subtitle: string): RichDoc {
-  if (input.body && !isEmptyDoc(input.body)) return input.body;
-  return plainTextToDoc(input.fullContent?.trim() ? input.fullContent : subtitle);
-}
-
-/**
- * The columns of a news item from checked input, with the original's defaults: the body is the subtitle, the
- * category 'Geral' and the author the newsroom (also used by the Firestore import).
- */
-export function newsColumns(input: NewsInput, defaultAuthor: string): NewsContentColumns {
-  return newsContentColumns({
-    title: input.title,
-    subtitle: input.subtitle,
-    fullContent: "",
-    body: bodyOfInput(input, input.subtitle),
-    category: input.category?.trim() || t.news.defaultCategory,
-    author: input.author?.trim() || defaultAuthor,
-    isHighlighted: Boolean(input.isHighlighted),
-  });
-}
-
-/** The description, caption and credit of a news item's media: a text, null to clear, absent to leave as it is. */
-export type MediaText = MediaTextColumns;
-
-/** The media text of checked input: every field (a whole item) or only those sent (a PATCH). Blank clears. */
-function mediaTextOf(input: { mediaDescription?: string; mediaCaption?: string; mediaCredit?: string }, whole: boolean): MediaText {
-  const value = (text: string | undefined) => (text === undefined ? (whole ? null : undefined) : text.trim() || null);
-  const result: MediaText = {};
-  for (const [key, text] of [
-    ["description", input.mediaDescription],
-    ["caption", input.mediaCaption],
-    ["credit", input.mediaCredit],
-  ] as const) {
-    const next = value(text);
-    if (next !== undefined) result[key] = next;
-  }
-  return result;
-}
-
-/** A new image without a description is refused before anything is stored (its temporary file removed). */
-async function requireImageDescription(file: UploadedFile | null, description: string | null | undefined) {
-  const message = missingImageDescription(file?.kind === "image", description ?? undefined);
-  if (!message) return;
-  await file?.cleanup();
-  throw new FieldsError("media_description_required", { mediaDescription: [message] });
-}
-
-/** What happened to the media of a saved news item (drives the success message). */
-export type MediaOutcome = "saved" | "new" | "existing" | "none";
-
-/** What a save answers. */
-export interface SavedNews {
-  id: string;
-  media: MediaOutcome;
-  status: WantedStatus;
-  publishedAt: string;
-  version: number;
-}
-
 /** One save of an existing item (see saveChanges). */
 interface ChangeRequest {
   id: string;
@@ -166,16 +89,6 @@ interface ChangeRequest {
   mediaText: MediaText;
   /** "Devolver ao repórter": the editor's note; the story must be in review (else 409 `not_in_review`). */
   returnNote?: string | undefined;
-}
-
-/** The review step a save makes: sent for review, or approved (a story in review published or scheduled). */
-function reviewStepOf(
-  before: { status: NewsStatus; review_requested_at: string | null } | null,
-  after: { status: NewsStatus; review_requested_at: string | null },
-): ReviewEventKind | null {
-  if (inReview(after) && !(before && inReview(before))) return "submitted";
-  if (before && inReview(before) && after.status !== "draft") return "approved";
-  return null;
 }
 
 /** Thrown inside a save's transaction when the row is no longer the version read (rolls everything back). */
