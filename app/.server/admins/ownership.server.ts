@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 
 /**
@@ -35,6 +35,6 @@ export async function markOwnershipProven(db: Kysely<Database>, userId: string, 
 }
 
 /** Forgets the check (once the account is granted). */
-export async function clearOwnershipCheck(db: Kysely<Database>, userId: string): Promise<void> {
+export async function clearOwnershipCheck(db: Kysely<Database> | Transaction<Database>, userId: string): Promise<void> {
   await db.deleteFrom("ownership_checks").where("user_id", "=", userId).execute();
 }

@@ -1,16 +1,33 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
 import { isRole, type Role } from "../../lib/roles.ts";
 import type { AppConfig } from "../config/env.server.ts";
-import type { Database, MemberChangesTable } from "../db/schema.ts";
+import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
 import { type LazyBetterAuth, RESET_PASSWORD_PATH } from "../auth/auth.server.ts";
 import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { clearOwnershipCheck, requestOwnershipProof } from "./ownership.server.ts";
+import {
+  type ChangeAction,
+  deleteInvite,
+  deleteMember,
+  findInvite,
+  findMemberRole,
+  findUserIdByEmail,
+  insertMember,
+  insertMemberChange,
+  listInvites,
+  listMemberChanges,
+  listMembers,
+  setMemberRole,
+  upsertInvite,
+} from "./team.queries.server.ts";
+
+export type { ChangeAction };
 
 /**
  * The team page (/equipe): who is in the newsroom, invitations, role changes and revocations, each logged with who
@@ -22,8 +39,6 @@ import { clearOwnershipCheck, requestOwnershipProof } from "./ownership.server.t
  * from the reset hook). So inviting an address that already has an account (maybe registered by someone else) is
  * as safe as inviting a new one, the way `npm run admin -- create` treats an existing account.
  */
-
-export type ChangeAction = MemberChangesTable["action"];
 
 export interface TeamMember {
   userId: string;
@@ -67,8 +82,6 @@ const refused = (message: string, status = 400): TeamResult => ({ ok: false, mes
 const iso = (value: unknown) => (value == null ? null : value instanceof Date ? value.toISOString() : String(value));
 const asRole = (value: unknown): Role | null => (isRole(value) ? value : null);
 
-type Db = Kysely<Database> | Transaction<Database>;
-
 /**
  * Records a change made outside the team page (the admin command line: `actorId` null), in the same log.
  */
@@ -76,33 +89,7 @@ export async function recordChange(
   db: Kysely<Database>,
   change: { targetId: string; action: ChangeAction; fromRole: Role | null; toRole: Role | null; at?: Date },
 ): Promise<void> {
-  await logChange(db, { ...change, at: (change.at ?? new Date()).toISOString(), actorId: null });
-}
-
-/** Ids that sort in the order this process wrote them (changes within one millisecond keep their order in the log). */
-let sequence = 0;
-const changeId = () => `${(sequence++ % 36 ** 6).toString(36).padStart(6, "0")}-${randomUUID()}`;
-
-async function logChange(
-  db: Db,
-  change: { at: string; actorId: string | null; targetId: string; action: ChangeAction; fromRole: Role | null; toRole: Role | null },
-): Promise<void> {
-  const emailOf = async (id: string | null) =>
-    id ? ((await db.selectFrom("user").select("email").where("id", "=", id).executeTakeFirst())?.email ?? null) : null;
-  await db
-    .insertInto("member_changes")
-    .values({
-      id: changeId(),
-      at: change.at,
-      actor_id: change.actorId,
-      actor_email: await emailOf(change.actorId),
-      target_id: change.targetId,
-      target_email: await emailOf(change.targetId),
-      action: change.action,
-      from_role: change.fromRole,
-      to_role: change.toRole,
-    })
-    .execute();
+  await insertMemberChange(db, { ...change, at: (change.at ?? new Date()).toISOString(), actorId: null });
 }
 
 /**
@@ -111,15 +98,21 @@ async function logChange(
  */
 export async function acceptInvite(db: Kysely<Database>, userId: string, now = new Date()): Promise<Role | null> {
   return db.transaction().execute(async (trx) => {
-    const invite = await trx.selectFrom("member_invites").selectAll().where("user_id", "=", userId).executeTakeFirst();
+    const invite = await findInvite(trx, userId);
     if (!invite) return null;
-    await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
+    await deleteInvite(trx, userId);
     if (invite.expires_at <= now.toISOString() || !isRole(invite.role)) return null;
-    const current = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
-    if (current) return null;
-    await trx.insertInto("admins").values({ user_id: userId, created_at: now.toISOString(), role: invite.role }).execute();
-    await trx.deleteFrom("ownership_checks").where("user_id", "=", userId).execute();
-    await logChange(trx, { at: now.toISOString(), actorId: userId, targetId: userId, action: "accept", fromRole: null, toRole: invite.role });
+    if (await findMemberRole(trx, userId)) return null;
+    await insertMember(trx, { userId, role: invite.role, createdAt: now.toISOString() });
+    await clearOwnershipCheck(trx, userId);
+    await insertMemberChange(trx, {
+      at: now.toISOString(),
+      actorId: userId,
+      targetId: userId,
+      action: "accept",
+      fromRole: null,
+      toRole: invite.role,
+    });
     return invite.role;
   });
 }
@@ -159,19 +152,7 @@ export function createTeamService(deps: {
 
   return {
     async members(): Promise<TeamMember[]> {
-      const rows = await db
-        .selectFrom("admins")
-        .innerJoin("user", "user.id", "admins.user_id")
-        .select(["admins.user_id", "admins.role", "admins.created_at", "user.email", "user.name", "user.twoFactorEnabled"])
-        .select((eb) =>
-          eb
-            .selectFrom("session")
-            .select((s) => s.fn.max("session.createdAt").as("at"))
-            .whereRef("session.userId", "=", "admins.user_id")
-            .as("lastSignIn"),
-        )
-        .orderBy("admins.created_at", "asc")
-        .execute();
+      const rows = await listMembers(db);
       return rows.map((row) => ({
         userId: row.user_id,
         email: row.email,
@@ -184,12 +165,7 @@ export function createTeamService(deps: {
 
     async invites(): Promise<PendingInvite[]> {
       const now = clock().toISOString();
-      const rows = await db
-        .selectFrom("member_invites")
-        .innerJoin("user", "user.id", "member_invites.user_id")
-        .select(["member_invites.user_id", "member_invites.role", "member_invites.invited_at", "member_invites.expires_at", "user.email"])
-        .orderBy("member_invites.invited_at", "desc")
-        .execute();
+      const rows = await listInvites(db);
       return rows.map((row) => ({
         userId: row.user_id,
         email: row.email,
@@ -202,7 +178,7 @@ export function createTeamService(deps: {
 
     /** The latest changes, newest first. */
     async changes(limit = 50): Promise<MemberChange[]> {
-      const rows = await db.selectFrom("member_changes").selectAll().orderBy("at", "desc").orderBy("id", "desc").limit(limit).execute();
+      const rows = await listMemberChanges(db, limit);
       return rows.map((row) => ({
         id: row.id,
         at: row.at,
@@ -222,16 +198,12 @@ export function createTeamService(deps: {
       const email = rawEmail.trim().toLowerCase();
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) return refused(tt.invalidEmail);
       const now = clock();
-      const existing = await db
-        .selectFrom("user")
-        .select("id")
-        .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
-        .executeTakeFirst();
+      const existingId = await findUserIdByEmail(db, email);
       let userId: string;
-      if (existing) {
-        const current = await db.selectFrom("admins").select("role").where("user_id", "=", existing.id).executeTakeFirst();
-        if (current && isRole(current.role)) return refused(tt.alreadyMember(email, roleName(current.role)), 409);
-        userId = existing.id;
+      if (existingId) {
+        const current = await findMemberRole(db, existingId);
+        if (isRole(current)) return refused(tt.alreadyMember(email, roleName(current)), 409);
+        userId = existingId;
         // The address's owner must prove it (as `admin create` asks of an account it did not make).
         await requestOwnershipProof(db, userId, now);
       } else {
@@ -243,14 +215,15 @@ export function createTeamService(deps: {
       }
       const expiresAt = new Date(now.getTime() + INVITE_TTL_SECONDS * 1000).toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto("member_invites")
-          .values({ user_id: userId, role, invited_by: actor.userId, invited_at: now.toISOString(), expires_at: expiresAt })
-          .onConflict((oc) =>
-            oc.column("user_id").doUpdateSet({ role, invited_by: actor.userId, invited_at: now.toISOString(), expires_at: expiresAt }),
-          )
-          .execute();
-        await logChange(trx, { at: now.toISOString(), actorId: actor.userId, targetId: userId, action: "invite", fromRole: null, toRole: role });
+        await upsertInvite(trx, { user_id: userId, role, invited_by: actor.userId, invited_at: now.toISOString(), expires_at: expiresAt });
+        await insertMemberChange(trx, {
+          at: now.toISOString(),
+          actorId: actor.userId,
+          targetId: userId,
+          action: "invite",
+          fromRole: null,
+          toRole: role,
+        });
       });
       try {
         await sendInviteLink(userId, email, role, actor);
@@ -263,11 +236,11 @@ export function createTeamService(deps: {
 
     /** Cancels a pending invitation (its link then sets a password but gives no role). */
     async cancelInvite(actor: Actor, userId: string): Promise<TeamResult> {
-      const invite = await db.selectFrom("member_invites").select(["role"]).where("user_id", "=", userId).executeTakeFirst();
+      const invite = await findInvite(db, userId);
       if (!invite) return refused(tt.inviteNotFound, 404);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
-        await logChange(trx, {
+        await deleteInvite(trx, userId);
+        await insertMemberChange(trx, {
           at: clock().toISOString(),
           actorId: actor.userId,
           targetId: userId,
@@ -284,13 +257,19 @@ export function createTeamService(deps: {
     async changeRole(actor: Actor, userId: string, role: Role): Promise<TeamResult> {
       if (userId === actor.userId) return refused(tt.notYourself, 409);
       return lockAdmins(async (trx) => {
-        const row = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
-        const current = row ? asRole(row.role) : null;
+        const current = asRole(await findMemberRole(trx, userId));
         if (!current) return refused(tt.memberNotFound, 404);
         if (current === role) return ok(tt.roleUnchanged(roleName(role)));
         if (await leavesNoAdmin(trx, userId, current, role)) return refused(tt.lastAdmin, 409);
-        await trx.updateTable("admins").set({ role }).where("user_id", "=", userId).execute();
-        await logChange(trx, { at: clock().toISOString(), actorId: actor.userId, targetId: userId, action: "role", fromRole: current, toRole: role });
+        await setMemberRole(trx, userId, role);
+        await insertMemberChange(trx, {
+          at: clock().toISOString(),
+          actorId: actor.userId,
+          targetId: userId,
+          action: "role",
+          fromRole: current,
+          toRole: role,
+        });
         return ok(tt.roleChanged(roleName(current), roleName(role)));
       });
     },
@@ -299,14 +278,12 @@ export function createTeamService(deps: {
     async revoke(actor: Actor, userId: string): Promise<TeamResult> {
       if (userId === actor.userId) return refused(tt.notYourself, 409);
       return lockAdmins(async (trx) => {
-        const row = await trx.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst();
-        const current = row ? asRole(row.role) : null;
-        if (!row) return refused(tt.memberNotFound, 404);
+        const stored = await findMemberRole(trx, userId);
+        if (stored === undefined) return refused(tt.memberNotFound, 404);
+        const current = asRole(stored);
         if (await leavesNoAdmin(trx, userId, current, null)) return refused(tt.lastAdmin, 409);
-        await trx.deleteFrom("admins").where("user_id", "=", userId).execute();
-        await trx.deleteFrom("member_invites").where("user_id", "=", userId).execute();
-        await trx.deleteFrom("session").where("userId", "=", userId).execute();
-        await logChange(trx, {
+        await deleteMember(trx, userId);
+        await insertMemberChange(trx, {
           at: clock().toISOString(),
           actorId: actor.userId,
           targetId: userId,
