@@ -25,8 +25,11 @@ export interface JoinedMediaColumns {
 export function toMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {
   const view = toBareMediaView(row, store);
   if (!view) return null;
-  const focus = row.media_focus_x != null && row.media_focus_y != null ? { x: row.media_focus_x, y: row.media_focus_y } : null;
-  return { ...view, description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null, focus };
+  const texts = { description: row.media_description || null, caption: row.media_caption || null, credit: row.media_credit || null };
+  // A focus point only where the newsroom set one (the centre otherwise: no `object-position` of its own).
+  return row.media_focus_x != null && row.media_focus_y != null
+    ? { ...view, ...texts, focus: { x: row.media_focus_x, y: row.media_focus_y } }
+    : { ...view, ...texts };
 }
 
 function toBareMediaView(row: JoinedMediaColumns, store: Pick<MediaStore, "publicUrl">): MediaView | null {

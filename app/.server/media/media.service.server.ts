@@ -50,6 +50,8 @@ export function createMediaService({
         description: null,
         caption: null,
         credit: null,
+        focus_x: null,
+        focus_y: null,
         ...row,
         variants: row.variants ?? "[]",
         duration_ms: row.duration_ms ?? null,
