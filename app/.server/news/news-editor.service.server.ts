@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Updateable } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
-import { missingImageDescription, type NewsInput, type NewsPatch } from "../../lib/news-schema.ts";
+import type { NewsInput, NewsPatch } from "../../lib/news-schema.ts";
 import type { Database, NewsStatus, NewsTable } from "../db/schema.ts";
 import type { NewsStatus as WantedStatus } from "../../lib/news-view.ts";
 import { canPublish } from "../../lib/roles.ts";
@@ -10,21 +10,19 @@ import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts"
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
 import { checkBodyMedia } from "../media/body-media.server.ts";
-import { mediaExists, type MediaTextColumns, setMediaText } from "../media/media.queries.server.ts";
+import { mediaExists, setMediaText } from "../media/media.queries.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { canonicalNewsTerms, canonicalTerm } from "./taxonomy.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
-import { bodyColumns, inReview, type NewsContentColumns, newsContentColumns, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
+import { bodyColumns, inReview, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
 import { type Actor, actorIdOf, RoleForbiddenError, requireReporterMayChange, requireReporterMayPublish } from "./news-permissions.server.ts";
 import { deleteRevisionsOf, findRevision, insertRevision, revisionOf } from "./news-revisions.server.ts";
 import { deleteNewsRow, findNewsRow, insertNews, setNewsHighlight, updateNewsAtVersion } from "./news.queries.server.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
-import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
-import type { MergeConflict } from "../../lib/news-merge.ts";
 import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news-merge.server.ts";
 import { storyPaths } from "./story-paths.server.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
@@ -32,7 +30,6 @@ import { deleteNewsAutosave } from "./news-autosave.server.ts";
 import { deleteReviewEventsOf, insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
 import {
   bodyOfInput,
-  type MediaOutcome,
   type MediaText,
   mediaTextOf,
   NewsConflictError,
