@@ -2,7 +2,8 @@ import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AppConfig, assertProductionReady, ConfigError, envSchema, parseConfig } from "../../app/.server/config/env.server.ts";
+import { type AppConfig, assertProductionReady, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
+import { envSchema } from "../../app/.server/config/env-schema.server.ts";
 
 function sqliteFile(config: Pick<AppConfig, "database">): string {
   if (config.database.kind !== "sqlite") throw new Error(`expected SQLite, got ${config.database.kind}`);
