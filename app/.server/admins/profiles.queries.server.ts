@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { JOINED_MEDIA_COLUMNS } from "../news/news.queries.server.ts";
 import { termSlug } from "../news/taxonomy.server.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -47,13 +48,7 @@ export function findProfileRow(db: Db, userId: string) {
       "member_profiles.link_x",
       "member_profiles.link_instagram",
       "member_profiles.link_site",
-      "media.store as media_store",
-      "media.kind as media_kind",
-      "media.key as media_key",
-      "media.mime_type as media_mime_type",
-      "media.width as media_width",
-      "media.height as media_height",
-      "media.variants as media_variants",
+      ...JOINED_MEDIA_COLUMNS,
     ])
     .where("member_profiles.user_id", "=", userId)
     .executeTakeFirst();

@@ -66,57 +66,33 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
             </ul>
           </nav>
           {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
-          {hasRole(role, "editor") ? (
-            <Dialog.Close asChild>
-              <Link to="/redacao" className={styles.secondaryLink}>
-                <ListChecks aria-hidden="true" size={18} />
-                {t.admin.newsroom}
-              </Link>
-            </Dialog.Close>
-          ) : null}
+          {hasRole(role, "editor") ? <DrawerLink to="/redacao" Icon={ListChecks} label={t.admin.newsroom} /> : null}
           {/* Editors and admins: the stories waiting for them (only when there are some), as a link to the list's
               "Em revisão" filter. */}
           {reviewCount ? (
-            <Dialog.Close asChild>
-              <Link to="/redacao?situacao=em-revisao" className={styles.secondaryLink} data-testid="drawer-review">
-                <ClipboardCheck aria-hidden="true" size={18} />
-                {t.admin.inReview(reviewCount)}
-              </Link>
-            </Dialog.Close>
+            <DrawerLink to="/redacao?situacao=em-revisao" Icon={ClipboardCheck} label={t.admin.inReview(reviewCount)} testId="drawer-review" />
           ) : null}
           {/* Admins: the team (members, invitations, roles). */}
-          {hasRole(role, "admin") ? (
-            <Dialog.Close asChild>
-              <Link to="/equipe" className={styles.secondaryLink}>
-                <Users aria-hidden="true" size={18} />
-                {t.admin.team}
-              </Link>
-            </Dialog.Close>
-          ) : null}
+          {hasRole(role, "admin") ? <DrawerLink to="/equipe" Icon={Users} label={t.admin.team} /> : null}
           {/* Every role: the member's own public profile (name, bio, photo, links). */}
-          <Dialog.Close asChild>
-            <Link to="/perfil" className={styles.secondaryLink}>
-              <UserRound aria-hidden="true" size={18} />
-              {t.admin.profile}
-            </Link>
-          </Dialog.Close>
-          {hasRole(role, "admin") ? (
-            <Dialog.Close asChild>
-              <Link to="/secoes" className={styles.secondaryLink}>
-                <ListOrdered aria-hidden="true" size={18} />
-                {t.admin.sectionMenu}
-              </Link>
-            </Dialog.Close>
-          ) : null}
+          <DrawerLink to="/perfil" Icon={UserRound} label={t.admin.profile} />
+          {hasRole(role, "admin") ? <DrawerLink to="/secoes" Icon={ListOrdered} label={t.admin.sectionMenu} /> : null}
           {/* Account settings (every role: the member's own 2FA). */}
-          <Dialog.Close asChild>
-            <Link to="/admin/security" className={styles.secondaryLink}>
-              <ShieldCheck aria-hidden="true" size={18} />
-              {t.admin.security}
-            </Link>
-          </Dialog.Close>
+          <DrawerLink to="/admin/security" Icon={ShieldCheck} label={t.admin.security} />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** One of the drawer's secondary links (the newsroom's tools, the account): closes the drawer as it navigates. */
+function DrawerLink({ to, Icon, label, testId }: { to: string; Icon: typeof List; label: string; testId?: string }) {
+  return (
+    <Dialog.Close asChild>
+      <Link to={to} className={styles.secondaryLink} data-testid={testId}>
+        <Icon aria-hidden="true" size={18} />
+        {label}
+      </Link>
+    </Dialog.Close>
   );
 }
