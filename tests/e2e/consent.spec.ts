@@ -141,3 +141,25 @@ test("sem ADSENSE_CLIENT: nenhum banner, nenhum link de preferências, nada do p
   await expect(page.getByRole("link", { name: t.consent.footerLink })).toHaveCount(0);
   expect(partnerRequests(outside)).toEqual([]);
 });
+
+test("POST /consentimento volta só a uma página deste site: nenhum endereço leva a outro (redirecionamento aberto)", async ({ playwright }) => {
+  const request = await playwright.request.newContext({ maxRedirects: 0 });
+  const choose = (voltar: string) =>
+    request.post(`${site.url}/consentimento`, { form: { escolha: "recusar", voltar }, headers: { Origin: site.url } });
+  expect((await choose("/news-list?tab=1")).headers().location).toBe("/news-list?tab=1");
+  // A tab or newline is dropped by browsers (`/\t/x` → `//x`), a backslash read as a slash, `..` resolved.
+  for (const voltar of [
+    "//evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\\evil.example",
+    "/..//evil.example",
+    "/%2F%2Fevil.example",
+    "https://evil.example/",
+  ]) {
+    const answer = await choose(voltar);
+    expect(answer.status(), voltar).toBe(303);
+    expect(answer.headers().location, JSON.stringify(voltar)).toBe("/userLicence");
+  }
+  await request.dispose();
+});

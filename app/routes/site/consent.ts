@@ -4,15 +4,10 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { CONSENT_COOKIE, type ConsentChoice } from "../../lib/ads.ts";
 import { CONSENT_MAX_AGE_SECONDS } from "../../lib/limits.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { t } from "../../i18n/pt-BR.ts";
 
 const CHOICES: Record<string, ConsentChoice> = { aceitar: "accepted", recusar: "refused" };
-
-/** Where to go back to: a path of this site only (never `//other.site` or `/\other.site`), else the privacy page. */
-function returnPath(value: FormDataEntryValue | null): string {
-  if (typeof value !== "string" || !/^\/(?![/\\])/.test(value) || value.length > 2000) return "/userLicence";
-  return value;
-}
 
 /**
  * POST /consentimento (`escolha`: aceitar | recusar; `voltar`: the page the reader was on): keeps the reader's choice
@@ -26,7 +21,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const choice = CHOICES[String(form?.get("escolha") ?? "")];
   if (!form || !choice) return new Response(t.consent.invalidChoice, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const secure = new URL(servicesOf(context).config.site.url).protocol === "https:" ? "; Secure" : "";
-  return redirect(returnPath(form.get("voltar")), {
+  // Back to a page of this site only (the one check every redirect from the request goes through).
+  return redirect(safeRedirectPath(form.get("voltar"), "/userLicence"), {
     status: 303,
     headers: {
       "Set-Cookie": `${CONSENT_COOKIE}=${choice}; Max-Age=${CONSENT_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure}`,
