@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let sections: RootData["sections"] = [];
   let sectionsFailed = false;
   try {
-    sections = (await news.listSections()).map(({ slug, name }) => ({ slug, name }));
+    sections = (await news.listSections()).map(({ slug, name, live }) => (live ? { slug, name, live } : { slug, name }));
   } catch (error) {
     // The menu is left out; such a page is not cached (the next one asks again).
     log.error({ err: error }, "section list load failed");

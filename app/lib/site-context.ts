@@ -36,7 +36,8 @@ export interface RootData {
    * The categories with published news, most news first (the section menu): served from memory on the server until
    * the news change, so every page carries it at no cost.
    */
-  sections: Array<{ slug: string; name: string }>;
+  /** The section menu; `live`: a story of the section is under live coverage now ("AO VIVO"). */
+  sections: Array<{ slug: string; name: string; live?: boolean }>;
   /**
    * When this page's data was made (ISO, the server's clock): the cards' relative times ("há 2 h") are counted from
    * it, on the server and again on hydration, so both render the same text.

@@ -212,7 +212,7 @@ test.describe("sem JavaScript", () => {
   });
 });
 
-test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home", async ({ site, page }) => {
+test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home e no menu de seções", async ({ site, page, editor }) => {
   await openPage(page, site, articlePath(site));
   const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
   const posting = blocks.map((text) => JSON.parse(text) as Record<string, unknown>).find((block) => block["@type"] === "LiveBlogPosting");
@@ -232,6 +232,15 @@ test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home", async ({ sit
   const card = page.getByTestId("news-card").filter({ hasText: TITLE }).first();
   await expect(card.getByTestId("live-badge")).toHaveText(t.live.badge);
   await expect(page.getByTestId("news-card").filter({ hasText: "Outra notícia sem cobertura" }).first().getByTestId("live-badge")).toHaveCount(0);
+  // The section menu says it too, on the story's section only.
+  const menu = page.getByTestId("section-nav");
+  await expect(menu.getByRole("link", { name: `Futebol ${t.live.badge}` })).toBeVisible();
+  await expect(menu.getByTestId("section-live")).toHaveCount(1);
+  // Once the coverage ends, the next page's menu no longer says it (page cache on).
+  const ended = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { coverage: "ended" }, headers: { origin: site.url } });
+  expect(ended.status()).toBe(200);
+  await openPage(page, site, "/");
+  await expect(page.getByTestId("section-nav").getByTestId("section-live")).toHaveCount(0);
 });
 
 test("uma atualização renova só as páginas da notícia no cache: a home e a lista continuam servidas da memória", async ({

@@ -388,9 +388,9 @@ describe("listSections", () => {
     await db.updateTable("news").set({ status: "scheduled" }).where("id", "=", scheduled).execute();
     services.news.invalidate();
     expect(await services.news.listSections()).toEqual([
-      { slug: "futebol", name: "Futebol", count: 2 },
-      { slug: "basquete", name: "Basquete", count: 1 },
-      { slug: "volei", name: "Vôlei", count: 1 },
+      { slug: "futebol", name: "Futebol", count: 2, live: false },
+      { slug: "basquete", name: "Basquete", count: 1, live: false },
+      { slug: "volei", name: "Vôlei", count: 1, live: false },
     ]);
   });
 
@@ -404,7 +404,7 @@ describe("listSections", () => {
     // Not yet: the list is served from memory until the event.
     expect(await services.news.listSections()).toEqual([]);
     await services.events.publish("newsUpdated", {});
-    await expect.poll(() => services.news.listSections()).toEqual([{ slug: "remo", name: "Remo", count: 1 }]);
+    await expect.poll(() => services.news.listSections()).toEqual([{ slug: "remo", name: "Remo", count: 1, live: false }]);
   });
 });
 
@@ -477,9 +477,9 @@ describe("query count", () => {
     const laterPageWith60 = await countQueries(counter, () => services.news.listNewsPage({ limit: 24, cursor: firstPage.nextCursor }));
 
     expect(homeWith3).toBeGreaterThan(0);
-    // Recent, the section list (counts, then names, and the admin's arrangement), highlights, and one per section
-    // block (one category here): never one per story.
-    expect(homeWith3).toBeLessThanOrEqual(6);
+    // Recent, the section list (counts, then names, the admin's arrangement, the sections under live coverage),
+    // highlights, and one per section block (one category here): never one per story.
+    expect(homeWith3).toBeLessThanOrEqual(7);
     expect(homeWith60).toBe(homeWith3);
     expect(articleWith3).toBe(1);
     expect(articleWith60).toBe(articleWith3);

@@ -17,7 +17,7 @@ import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
 import { findSectionSettings } from "./section-settings.queries.server.ts";
-import { findTermName, listCategoryNames, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
+import { findTermName, listCategoryNames, listLiveSectionSlugs, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
 export const HOME_RECENT_COUNT = 3;
@@ -26,8 +26,8 @@ export const HOME_HIGHLIGHT_COUNT = 3;
 export const HOME_SECTION_BLOCKS = 4;
 export const HOME_SECTION_COUNT = 4;
 
-/** A category readers can reach (the section menu): slug, shown name, published news. */
-export type Section = SectionRow;
+/** A category readers can reach (the section menu): slug, shown name, published news, a story under live coverage. */
+export type Section = SectionRow & { live: boolean };
 
 /** One of the home's section blocks: a category and its newest news not already shown higher on the page. */
 export interface HomeSection {
@@ -74,8 +74,8 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
 
   function listSections(): Promise<Section[]> {
     if (!sections || sections.generation !== generation) {
-      const list = Promise.all([listSectionsByVolume(db), findSectionSettings(db)]).then(([byVolume, settings]) =>
-        arrangeSections(byVolume, settings).map(({ slug, name, count }) => ({ slug, name, count })),
+      const list = Promise.all([listSectionsByVolume(db), findSectionSettings(db), listLiveSectionSlugs(db)]).then(([byVolume, settings, live]) =>
+        arrangeSections(byVolume, settings).map(({ slug, name, count }) => ({ slug, name, count, live: live.has(slug) })),
       );
       const entry = { generation, list };
       sections = entry;

@@ -116,6 +116,18 @@ export interface SectionRow {
   count: number;
 }
 
+/** The categories with a published story under live coverage now ("AO VIVO" in the section menu). */
+export async function listLiveSectionSlugs(db: Kysely<Database>): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom("news")
+    .select("news.category_slug")
+    .distinct()
+    .where("news.status", "=", "published")
+    .where("news.live_coverage", "=", "live")
+    .execute();
+  return new Set(rows.map((row) => row.category_slug));
+}
+
 /**
  * The categories with published news, most news first (ties by name): the section menu and the home's section
  * blocks. Only published news count, as on the term pages: a category only drafts or scheduled news use is never

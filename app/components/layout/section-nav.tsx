@@ -7,7 +7,8 @@ import styles from "./section-nav.module.css";
 /**
  * The section menu: "Todas" (the list) and the categories with published news, most news first (the root loader's
  * list, kept in memory on the server until the news change). One scrollable row on phones, wrapped inline on wider
- * screens; the page's own section is marked (aria-current).
+ * screens; the page's own section is marked (aria-current), and a section with a story under live coverage says
+ * "AO VIVO".
  */
 export function SectionNav() {
   const { sections } = useRootData();
@@ -28,6 +29,11 @@ export function SectionNav() {
             <li key={section.slug}>
               <Link to={path} className={styles.link} aria-current={current(path)}>
                 {section.name}
+                {section.live ? (
+                  <span className={styles.live} data-testid="section-live">
+                    {t.live.badge}
+                  </span>
+                ) : null}
               </Link>
             </li>
           );
