@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import Negotiator from "negotiator";
+import { pageOfPath } from "../app/lib/data-path.ts";
 import { hasSessionCookie } from "../app/lib/session-cookie.ts";
 import type { RouteTable, TableRoute } from "./route-table.ts";
 
@@ -19,11 +20,6 @@ function isListCursor(value: string): boolean {
   const text = Buffer.from(value, "base64url").toString("utf8");
   const separator = text.indexOf("|");
   return separator > 0 && ISO_TIMESTAMP.test(text.slice(0, separator)) && text.length > separator + 1 && !/[\u0000-\u001f]/.test(text);
-}
-
-/** The page path of a `.data` request ("/_.data" → "/"). */
-export function pagePathOf(dataPath: string): string {
-  return dataPath === "/_.data" ? "/" : dataPath.slice(0, -5);
 }
 
 /**
@@ -72,7 +68,7 @@ export function lookUp(
   const queryAt = raw.indexOf("?");
   const rawPath = queryAt < 0 ? raw : raw.slice(0, queryAt);
   const data = rawPath.endsWith(".data");
-  const pagePath = data ? pagePathOf(rawPath) : rawPath;
+  const pagePath = pageOfPath(rawPath);
   const found = routes.match(pagePath);
   if (!found || found.route.facts.cache === false || (data && found.route.facts.cache !== "page")) return null;
   // A session (a signed-in admin) always gets a fresh, private page.

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { hasSessionCookie } from "../app/lib/session-cookie.ts";
-import { lookUp, pagePathOf, pickEncoding } from "./page-cache-keys.ts";
+import { pageOfPath } from "../app/lib/data-path.ts";
+import { lookUp, pickEncoding } from "./page-cache-keys.ts";
 import type { RouteTable } from "./route-table.ts";
 
 const brotli = promisify(zlib.brotliCompress);
@@ -165,7 +166,7 @@ export function createPageCache(options: PageCacheOptions) {
     if (!targets.length) return 0;
     let removed = 0;
     for (const entry of [...entries.values()]) {
-      const page = entry.path.endsWith(".data") ? pagePathOf(entry.path) : entry.path;
+      const page = pageOfPath(entry.path);
       if (targets.some((path) => page === path || (path !== "/" && page.startsWith(`${path}/`)))) {
         forget(entry);
         removed++;
@@ -187,7 +188,7 @@ export function createPageCache(options: PageCacheOptions) {
       if (!cacheable(page)) {
         // A taken-down story (404), a changed slug (301), a failure: the stored copy goes at once, with the same
         // page's other form (document or `.data`) and the pages under it.
-        evictPaths([path.endsWith(".data") ? pagePathOf(path) : path]);
+        evictPaths([pageOfPath(path)]);
         return page;
       }
       const [br, gz] = await Promise.all([

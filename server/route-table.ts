@@ -1,3 +1,4 @@
+import { pageOfPath } from "../app/lib/data-path.ts";
 import type { RouteFacts } from "../app/lib/route-facts.ts";
 
 /** A route as the table needs it: its id, its whole path pattern ("" for the home) and its module's `handle`. */
@@ -123,8 +124,7 @@ export function createRouteTable(descriptions: RouteDescription[]) {
     match,
     /** Whether requests to this path may carry a file (its route says `uploads: true`; `.data` requests count as the page's). */
     takesUploads(pathname: string): boolean {
-      const path = pathname.endsWith(".data") ? pathname.slice(0, -5).replace(/\/_$/, "/") : pathname;
-      return match(path)?.route.facts.uploads ?? false;
+      return match(pageOfPath(pathname))?.route.facts.uploads ?? false;
     },
   };
 }

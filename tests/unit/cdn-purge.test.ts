@@ -14,7 +14,7 @@ describe("surrogate keys", () => {
 
   test("every other page lists stories; the home's .data is the home", () => {
     expect(surrogateKeys("/")).toBe("site list /");
-    expect(surrogateKeys("/_root.data")).toBe("site list /");
+    expect(surrogateKeys("/_.data")).toBe("site list /");
     expect(surrogateKeys("/categoria/futebol")).toBe("site list /categoria/futebol");
     expect(surrogateKeys("/rss.xml")).toBe("site list /rss.xml");
   });

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.server.ts";
 import { purgeKeysOf, SITE_KEY } from "./surrogate-keys.ts";
 
 /** Pages a CDN that purges only by URL (Cloudflare below Enterprise) is told to drop on any story change: the lists. */
-const LIST_PATHS = ["/", "/_root.data", "/news-list", "/news-list.data", "/rss.xml", "/rss/destaques.xml", "/sitemap.xml"];
+const LIST_PATHS = ["/", "/_.data", "/news-list", "/news-list.data", "/rss.xml", "/rss/destaques.xml", "/sitemap.xml"];
 /** Cloudflare takes at most 30 URLs per purge call. */
 const CLOUDFLARE_BATCH = 30;
 /** Events that arrive together (a bulk publish) go out as one purge, this long after the first. */

@@ -1,3 +1,5 @@
+import { pageOfPath } from "../../lib/data-path.ts";
+
 /**
  * The surrogate keys of a public answer (`Surrogate-Key` header, space separated): what a CDN in front may purge it by.
  * Every answer has `site`; an article has `article`, every other page (home, lists, categories, authors, search,
@@ -17,12 +19,10 @@ export function surrogateKeys(pathname: string): string {
   return page === bare ? `${SITE_KEY} ${ARTICLE_KEY} ${bare}` : `${SITE_KEY} ${ARTICLE_KEY} ${bare} ${page}`;
 }
 
-/** The page a path shows: a `.data` request's page (`/_root.data` is the home's), without a trailing slash. */
+/** The page a path shows (app/lib/data-path.ts), without a trailing slash. */
 function pagePathOf(pathname: string): string {
-  let path = pathname;
-  if (path.endsWith(".data")) path = path.slice(0, -".data".length).replace(/\/_root$/, "/");
-  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
-  return path || "/";
+  const path = pageOfPath(pathname);
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
 /**
