@@ -74,6 +74,14 @@ export function runPrimary(app: PrimaryApp): void {
     // Each worker ends itself within 10 s (server.ts); past that, the primary does not wait.
     setTimeout(() => process.exit(code || 1), 12_000).unref();
   }
+  // Said once, when every worker of the first start takes connections (before that the first ones to listen get all).
+  const listening = new Set<number>();
+  cluster.on("listening", (worker) => {
+    const number = numbers.get(worker);
+    if (number === undefined || listening.has(number)) return;
+    listening.add(number);
+    if (listening.size === app.workers) log.info({ workers: app.workers }, "all workers listening");
+  });
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
