@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --news 300 --seconds 10 --connections 50 --warmup 3 --threads 1 --tool wrk|autocannon]`:
+ * `npm run bench [-- --news 300 --seconds 10 --connections 50 --warmup 3 --threads 1 --tool wrk|autocannon --workers 1
+ * --cpu-prof]`:
  * what a breaking-news burst costs. Seeds `--news` generated news (the code of `npm run seed:news`) into a
  * temporary data directory, starts the production server on 127.0.0.1 and puts the home, an article, the list and
  * an image under load with wrk (autocannon when wrk cannot be had), plus the RSS feed and two attempts to get past
@@ -7,7 +8,8 @@
  * compared with the cached home's): first with the page cache (PAGE_CACHE=1),
  * then without it (PAGE_CACHE=0, a second start), and compares each to a static server sending the cached home's
  * bytes from memory. Prints a table and the issue's budgets (PASS/MISS, never failing the process) and writes
- * everything to bench-results/<timestamp>.json.
+ * everything to bench-results/<timestamp>.json. `--workers N` starts both servers with WORKERS=N; `--cpu-prof` profiles
+ * the uncached server (bench-results/profiles/, summarized by bench/cpu-profile.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -20,6 +22,7 @@ import type { StoredVariant } from "../app/.server/media/media-keys.ts";
 import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
 import { createSponsor } from "../tests/factories/news.ts";
 import { buildIfNeeded } from "./build.ts";
+import { formatProfile, summarizeProfile } from "./cpu-profile.ts";
 import { chooseLoadTool, type LoadOptions, type LoadResult, type LoadTool, runLoad } from "./load.ts";
 import { type BenchProcess, rawGet, sampleRss, startAppServer, startStaticServer } from "./processes.ts";
 
@@ -35,6 +38,8 @@ interface BenchOptions {
   connections: number;
   threads: number;
   tool: LoadTool | undefined;
+  workers: number;
+  cpuProf: boolean;
 }
 
 function readOptions(argv: string[]): BenchOptions {
@@ -47,6 +52,8 @@ function readOptions(argv: string[]): BenchOptions {
       connections: { type: "string" },
       threads: { type: "string" },
       tool: { type: "string" },
+      workers: { type: "string" },
+      "cpu-prof": { type: "boolean", default: false },
     },
   });
   const number = (name: string, value: string | undefined, fallback: number, min: number) => {
@@ -62,6 +69,8 @@ function readOptions(argv: string[]): BenchOptions {
     connections: number("connections", values.connections, 50, 1),
     threads: number("threads", values.threads, 1, 1),
     tool: values.tool as LoadTool | undefined,
+    workers: number("workers", values.workers, 1, 1),
+    cpuProf: values["cpu-prof"] === true,
   };
 }
 
@@ -252,10 +261,11 @@ async function main() {
       { name: "home cookie forjado", path: "/", headers: { Cookie: FORGED_COOKIE } },
     ];
     const rows: Row[] = [];
+    const serverEnv = { WORKERS: String(options.workers) };
     const coldStarts: Record<string, number> = {};
 
     console.log(`Com cache (PAGE_CACHE=1), ${tool}, ${options.connections} conexões:`);
-    const cached = await start(startAppServer({ dataDir, pageCache: true, logFile }));
+    const cached = await start(startAppServer({ dataDir, pageCache: true, logFile, env: serverEnv }));
     coldStarts.cache = cached.coldStartMs;
     const home = await rawGet(`${cached.url}/`, ACCEPT);
     if (home.status !== 200 || home.headers["content-encoding"] !== "br") {
@@ -272,10 +282,20 @@ async function main() {
     await reference.stop();
 
     console.log("Sem cache (PAGE_CACHE=0), nova partida:");
-    const uncached = await start(startAppServer({ dataDir, pageCache: false, logFile }));
+    const profileDir = path.join(ROOT, "bench-results", "profiles", startedAt.toISOString().replace(/[:.]/g, "-"));
+    const uncached = await start(
+      startAppServer({
+        dataDir,
+        pageCache: false,
+        logFile,
+        env: serverEnv,
+        nodeArgs: options.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      }),
+    );
     coldStarts.semCache = uncached.coldStartMs;
     for (const page of pages) rows.push(await measure(tool, uncached, page, "sem cache", options));
     await uncached.stop();
+    const profiles = options.cpuProf && fs.existsSync(profileDir) ? fs.readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile")) : [];
 
     for (const row of rows) row.ratio = row.perSecond / staticRow.perSecond;
     staticRow.ratio = 1;
@@ -294,6 +314,10 @@ async function main() {
     );
     console.log("\nOrçamentos:");
     for (const budget of budgets) console.log(`  ${budget.pass ? "PASS" : "MISS"}  ${budget.name}: ${budget.measured}`);
+    for (const profile of profiles) {
+      console.log(`\n${path.relative(process.cwd(), path.join(profileDir, profile))}:`);
+      console.log(formatProfile(summarizeProfile(path.join(profileDir, profile))));
+    }
     console.log(`Carga da máquina ao fim (1/5/15 min): ${loadAfter.map((value) => value.toFixed(2)).join(" / ")}`);
 
     const resultsDir = path.join(ROOT, "bench-results");
