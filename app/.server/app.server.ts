@@ -114,6 +114,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
       : createMemoryRateLimiter();
   const reads = createReadCounter({ db: database.db, log });
   const news = createNewsService(deps);
+  const sponsors = createSponsorService({ ...deps, timeZone: config.timeZone });
   // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance; a category
   // published for the first time (or no longer in use) must reach the section menu. Subscribed before the page cache
   // (server/app.ts), so the pages it re-renders after the event already read the new lists.
@@ -122,6 +123,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
       reads.invalidate();
       news.invalidate();
     }
+    if (event === "sponsorsUpdated" || event === "resync") sponsors.invalidate();
   });
   return {
     config,
@@ -135,7 +137,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     reads,
     readLimiter: createReadLimiter(),
     search: createSearchService({ ...deps, dialect: database.dialect }),
-    sponsors: createSponsorService({ ...deps, timeZone: config.timeZone }),
+    sponsors,
     mailer,
     reviewMail,
     betterAuth,

@@ -72,8 +72,15 @@ export type SponsorFields = z.infer<typeof sponsorFieldsSchema>;
 
 /** Today's calendar date (YYYY-MM-DD) in `timeZone`. */
 export function calendarDateIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
+/** One formatter per time zone (making one costs more than the sponsor query it dates). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whether a sponsor with this window is shown to readers on `today` (YYYY-MM-DD; both ends included). */
 export function isSponsorActive(window: { activeFrom: string | null; activeUntil: string | null }, today: string): boolean {

@@ -4,6 +4,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { AppServices } from "../../app/.server/app.server.ts";
+import { SITE_EVENTS_CHANNEL } from "../../app/.server/events/postgres-event-bus.server.ts";
 import { createTestServices } from "./services.ts";
 import type { RunningSite } from "./site.ts";
 import { siteQuery } from "./site-database.ts";
@@ -46,6 +47,8 @@ export async function countRows(site: RunningSite, table: "news" | "sponsors" | 
 export async function breakNewsTable(site: RunningSite): Promise<void> {
   if (site.databaseUrl) {
     await siteQuery(site, "DROP TABLE news CASCADE");
+    // As any other writer does, so the site stops serving what it keeps in memory (SQLite's servers notice alone).
+    await siteQuery(site, `SELECT pg_notify('${SITE_EVENTS_CHANNEL}', 'resync')`);
     return;
   }
   const db = new DatabaseSync(site.dbFile, { timeout: 5000 });

@@ -6,7 +6,8 @@ import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import { createSubscribers, type EventBus, type LiveChange, SITE_EVENTS, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
 
-const CHANNEL = "eef_site_events";
+/** The LISTEN/NOTIFY channel of the site's events (a bare event name as payload is another writer's). */
+export const SITE_EVENTS_CHANNEL = "eef_site_events";
 /** PostgreSQL refuses a payload of 8000 bytes or more; a longer detail is sent as `resync` (the receivers drop everything). */
 const MAX_PAYLOAD_BYTES = 7_900;
 /** The longest wait between two attempts to listen again. */
@@ -27,7 +28,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   listening(): Promise<void>;
 } {
   const subscribers = createSubscribers(options.log);
-  const channel = options.channel ?? CHANNEL;
+  const channel = options.channel ?? SITE_EVENTS_CHANNEL;
   /** This instance's mark on its notifications. */
   const origin = randomUUID();
   let client: pg.Client | null = null;

@@ -17,6 +17,7 @@ import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
 import { findSectionSettings } from "./section-settings.queries.server.ts";
+import { memoUntilChanged } from "../events/memo.server.ts";
 import { findTermName, listCategoryNames, listLiveSectionSlugs, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
@@ -68,24 +69,30 @@ export interface NewsServiceDeps {
 
 export function createNewsService({ db, store }: NewsServiceDeps) {
   const toSummary = (row: NewsWithMediaRow) => toNewsSummary(row, store);
-  // The section list is on every reader page: kept in memory until the news change (`invalidate`, on the event bus).
-  let sections: { generation: number; list: Promise<Section[]> } | null = null;
-  let generation = 0;
-
-  function listSections(): Promise<Section[]> {
-    if (!sections || sections.generation !== generation) {
-      const list = Promise.all([listSectionsByVolume(db), findSectionSettings(db), listLiveSectionSlugs(db)]).then(([byVolume, settings, live]) =>
-        arrangeSections(byVolume, settings).map(({ slug, name, count }) => ({ slug, name, count, live: live.has(slug) })),
-      );
-      const entry = { generation, list };
-      sections = entry;
-      // A failed query is not kept: the next page asks again.
-      list.catch(() => {
-        if (sections === entry) sections = null;
-      });
-    }
-    return sections.list;
-  }
+  // The section list and the home's blocks are on every reader page: kept in memory until the news change
+  // (`invalidate`, on the event bus).
+  const sections = memoUntilChanged(() =>
+    Promise.all([listSectionsByVolume(db), findSectionSettings(db), listLiveSectionSlugs(db)]).then(([byVolume, settings, live]) =>
+      arrangeSections(byVolume, settings).map(({ slug, name, count }) => ({ slug, name, count, live: live.has(slug) })),
+    ),
+  );
+  const listSections = () => sections.get();
+  const home = memoUntilChanged(async (): Promise<HomeNews> => {
+    const [recentRows, sectionList] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), listSections()]);
+    const shown = recentRows.map((row) => row.id);
+    const highlightRows = await findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT, shown);
+    shown.push(...highlightRows.map((row) => row.id));
+    // A story has one category: the section blocks cannot repeat one another, only the blocks above.
+    const top = sectionList.slice(0, HOME_SECTION_BLOCKS);
+    const sectionRows = await Promise.all(top.map((section) => findRecentInCategory(db, section.slug, HOME_SECTION_COUNT, shown)));
+    return {
+      recent: recentRows.map(toSummary),
+      highlights: highlightRows.map(toSummary),
+      sections: top
+        .map((section, index) => ({ slug: section.slug, name: section.name, items: (sectionRows[index] ?? []).map(toSummary) }))
+        .filter((section) => section.items.length > 0),
+    };
+  });
 
   return {
     /**
@@ -139,32 +146,18 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
       });
     },
 
-    /** The news changed (published, unpublished, recategorised…): the next `listSections` asks the database again. */
+    /** The news changed (published, unpublished, recategorised…): the next `listSections` and `getHome` ask the database again. */
     invalidate(): void {
-      generation++;
+      sections.invalidate();
+      home.invalidate();
     },
 
     /**
-     * The home's blocks without repeats: the newest news, then the highlights (filled with other news) without
+     * The home's blocks without repeats (kept in memory until the news change): the newest news, then the highlights (filled with other news) without
      * those, then the newest of each top section without anything already shown. A section left empty is dropped.
      */
     getHome(): Promise<HomeNews> {
-      return wrapFailure("news_list_failed", t.news.listFailed, async () => {
-        const [recentRows, sectionList] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), listSections()]);
-        const shown = recentRows.map((row) => row.id);
-        const highlightRows = await findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT, shown);
-        shown.push(...highlightRows.map((row) => row.id));
-        // A story has one category: the section blocks cannot repeat one another, only the blocks above.
-        const top = sectionList.slice(0, HOME_SECTION_BLOCKS);
-        const sectionRows = await Promise.all(top.map((section) => findRecentInCategory(db, section.slug, HOME_SECTION_COUNT, shown)));
-        return {
-          recent: recentRows.map(toSummary),
-          highlights: highlightRows.map(toSummary),
-          sections: top
-            .map((section, index) => ({ slug: section.slug, name: section.name, items: (sectionRows[index] ?? []).map(toSummary) }))
-            .filter((section) => section.items.length > 0),
-        };
-      });
+      return wrapFailure("news_list_failed", t.news.listFailed, () => home.get());
     },
 
     /**

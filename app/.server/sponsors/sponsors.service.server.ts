@@ -4,6 +4,7 @@ import { calendarDateIn, isSponsorActive } from "../../lib/sponsor-schema.ts";
 import { t } from "../../i18n/newsroom.ts";
 import type { Database } from "../db/schema.ts";
 import { wrapFailure } from "../errors.ts";
+import { memoUntilChanged } from "../events/memo.server.ts";
 import { toMediaView } from "../media/media-view.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import { findSponsorsWithMedia } from "./sponsors.queries.server.ts";
@@ -17,29 +18,39 @@ export interface SponsorServiceDeps {
 }
 
 export function createSponsorService({ db, store, timeZone, clock = () => new Date() }: SponsorServiceDeps) {
+  const load = async (today: string, includeInactive: boolean): Promise<SponsorView[]> => {
+    const rows = await findSponsorsWithMedia(db, includeInactive ? null : today);
+    return rows.map((row) => {
+      const window = { activeFrom: row.active_from, activeUntil: row.active_until };
+      return {
+        id: row.id,
+        name: row.name,
+        link: row.link,
+        position: Number(row.position),
+        ...window,
+        active: isSponsorActive(window, today),
+        createdAt: row.created_at,
+        image: toMediaView(row, store),
+      };
+    });
+  };
+  // Readers' list is in every page's footer: kept in memory for the day until a sponsor changes (`invalidate`).
+  const readers = memoUntilChanged(() => load(calendarDateIn(timeZone, clock()), false));
   return {
     /**
      * Sponsors in display order (position, then creation). Readers' list (the default) has only those inside their
      * window today; the newsroom's (`includeInactive`) has all, each marked `active` or not.
      */
     listSponsors(options: { includeInactive?: boolean } = {}): Promise<SponsorView[]> {
-      return wrapFailure("sponsors_list_failed", t.sponsors.listFailedPrefix, async () => {
+      return wrapFailure("sponsors_list_failed", t.sponsors.listFailedPrefix, () => {
         const today = calendarDateIn(timeZone, clock());
-        const rows = await findSponsorsWithMedia(db, options.includeInactive ? null : today);
-        return rows.map((row) => {
-          const window = { activeFrom: row.active_from, activeUntil: row.active_until };
-          return {
-            id: row.id,
-            name: row.name,
-            link: row.link,
-            position: Number(row.position),
-            ...window,
-            active: isSponsorActive(window, today),
-            createdAt: row.created_at,
-            image: toMediaView(row, store),
-          };
-        });
+        return options.includeInactive ? load(today, true) : readers.get(today);
       });
+    },
+
+    /** A sponsor changed (added, edited, reordered, removed): readers' next list is read again. */
+    invalidate(): void {
+      readers.invalidate();
     },
   };
 }
