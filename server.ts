@@ -134,16 +134,20 @@ async function main() {
   let securityHeaders: express.RequestHandler | null = null;
   outer.use((req, res, next) => (securityHeaders ? securityHeaders(req, res, next) : next()));
   outer.use(gzipForRenderedAnswers);
-  outer.use(
+  // What is compressed here is compressed on the fly (the page cache keeps its own brotli copies); brotli only for a
+  // client that takes nothing else, at quality 4 with a 256 KiB window instead of 4 MiB. Server-Sent Events must
+  // reach the browser as they are written.
+  const compressor = (level: number) =>
     compression({
-      // Server-Sent Events must reach the browser as they are written.
       filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
-      // What is compressed here is compressed on the fly (the page cache keeps its own brotli copies): gzip 6, and
-      // brotli, only for a client that takes nothing else, at quality 4 with a 256 KiB window instead of 4 MiB.
       brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
-      level: 6,
-    }),
-  );
+      level,
+    });
+  // Hashed assets (kept a year by browsers and CDNs) at gzip 6; rendered answers at gzip 3: a tenth of gzip 6's time
+  // on a page (0.09 against 0.95 ms on the home's 41 kB) for 8 % more bytes (9.7 against 8.9 kB).
+  const compressAsset = compressor(6);
+  const compressRendered = compressor(3);
+  outer.use((req, res, next) => (req.path.startsWith("/assets/") ? compressAsset : compressRendered)(req, res, next));
   outer.use(coalesceFlushes);
   const running = await loadApp(outer).catch(exitOnConfigError);
   securityHeaders = running.securityHeaders;
