@@ -158,8 +158,10 @@ async function main() {
     // First, for every request: a body that is slow, or one too many from its address, is dealt with here, whether
     // or not anything ever reads it (an early 401/403/413/429 leaves it arriving).
     if (running.watchBody(req, res)) return;
-    if (pageCache?.handle(req, res, () => outer(req, res))) return;
-    outer(req, res);
+    // What the page cache does not answer is rendered, unless the process is overloaded (503 + Retry-After at once).
+    const render = () => running.shedder.middleware(req, res, () => outer(req, res));
+    if (pageCache?.handle(req, res, render)) return;
+    render();
   });
   server.listen(config.port, config.host, () => {
     const address = server.address();

@@ -22,6 +22,7 @@ import { requestIdOf } from "./request-id.ts";
 import { createSlowBodyWatch } from "./slow-body.ts";
 import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-table.ts";
 import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
+import { createLoadShedder, type LoadShedder } from "./load-shedding.ts";
 import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-signature.server.ts";
 import { type AppServices, type BootOptions, bootApp, prepareInstallation, shutdownApp } from "../app/.server/app.server.ts";
 
@@ -39,6 +40,8 @@ export interface RunningApp {
   services: AppServices;
   /** Answers public pages for readers without a session from memory (null with PAGE_CACHE=0). */
   pageCache: PageCache | null;
+  /** Refuses reader requests past the load bound (server/load-shedding.ts); the outer server calls it before rendering. */
+  shedder: LoadShedder;
   /** Sets the security headers; the outer server runs it first, for static files too. */
   securityHeaders: express.RequestHandler;
   /**
@@ -67,6 +70,28 @@ export async function createApp(options: BootOptions = {}): Promise<RunningApp> 
   const bodies = createSlowBodyWatch({ addressOf: (req) => proxyAddr(req, trusted) });
   app.use((req, res, next) => {
     if (!bodies.watch(req, res)) next();
+  });
+  // Past LOAD_SHED_LIMIT reader renders in flight on a saturated process: 503 + Retry-After at once (server/load-shedding.ts),
+  // called by the outer server before anything else runs for a request the page cache does not answer (a refusal must
+  // cost next to nothing). Refusals are not in the access log (they come by the hundred): one warning per 10 s.
+  const hasSession = createSessionCookieCheck(resolveAuthSecret(services.config));
+  let refusedSinceWarning = 0;
+  let lastWarning = 0;
+  const shedder = createLoadShedder({
+    limit: services.config.loadShedLimit,
+    hasSession,
+    onShed(_req, inFlight) {
+      refusedSinceWarning++;
+      const now = Date.now();
+      if (now - lastWarning >= 10_000) {
+        services.log.warn(
+          { refused: refusedSinceWarning, inFlight, limit: services.config.loadShedLimit },
+          "overloaded: refusing reader requests with 503",
+        );
+        refusedSinceWarning = 0;
+        lastWarning = now;
+      }
+    },
   });
   app.use(
     pinoHttp({
@@ -117,13 +142,21 @@ export async function createApp(options: BootOptions = {}): Promise<RunningApp> 
       },
     }),
   );
-  const pageCache = services.config.pageCache ? createAppPageCache(services, build, routes, services.config.pageCache, policy) : null;
+  const pageCache = services.config.pageCache ? createAppPageCache(services, hasSession, build, routes, services.config.pageCache, policy) : null;
   // After the page cache's own subscriber: the CDN's refetch finds this instance's pages already changed.
   if (services.config.cdn) {
     const purger = createCdnPurger(services.config.cdn, { siteUrl: services.config.site.url, log: services.log });
     services.events.subscribe(purger.onEvent);
   }
-  return { app, services, pageCache, securityHeaders: securityHeadersMiddleware(policy), watchBody: bodies.watch, shutdown: shutdownApp };
+  return {
+    app,
+    services,
+    pageCache,
+    shedder,
+    securityHeaders: securityHeadersMiddleware(policy),
+    watchBody: bodies.watch,
+    shutdown: shutdownApp,
+  };
 }
 
 /**
@@ -137,6 +170,7 @@ export async function createApp(options: BootOptions = {}): Promise<RunningApp> 
  */
 function createAppPageCache(
   services: AppServices,
+  hasSession: (cookieHeader: string | undefined) => boolean,
   build: ServerBuild,
   routes: RouteTable,
   settings: { maxBytes: number; ttlMs: number },
@@ -147,7 +181,7 @@ function createAppPageCache(
   const cache = createPageCache({
     ...settings,
     routes,
-    hasSession: createSessionCookieCheck(resolveAuthSecret(services.config)),
+    hasSession,
     log: services.log,
     headers: securityHeaders(policy),
     documentPolicy: (html, partner) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" "), partner),

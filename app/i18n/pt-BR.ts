@@ -305,6 +305,8 @@ export const t = {
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
     tooManyBodies: "Envios demais ao mesmo tempo a partir deste endereço. Aguarde alguns segundos e tente de novo.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
+    overloadedTitle: "Muitos leitores ao mesmo tempo",
+    overloadedText: "O site está com muito acesso neste instante. A página volta em alguns segundos: tente de novo.",
     pageNotFoundTitle: "Página não encontrada",
     pageNotFoundText: "O endereço que você procurou não existe ou foi removido.",
     genericTitle: "Algo deu errado",

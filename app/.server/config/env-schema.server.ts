@@ -124,6 +124,12 @@ export const envSchema = z.object({
     .refine((value) => value === "auto" || (/^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 64), { error: terminal.config.workers })
     .transform((value) => (value === "auto" ? ("auto" as const) : Number(value)))
     .optional(),
+  /**
+   * Reader requests rendered at once per process past which, while the process is saturated, new ones are answered
+   * 503 with Retry-After at once instead of waiting behind the queue (0 turns it off). Writes, the newsroom's
+   * requests, health checks and open-page streams are never refused.
+   */
+  LOAD_SHED_LIMIT: z.coerce.number().int().min(0).max(10_000).default(32),
   /** The in-memory page cache for readers without a session (0 turns it off). */
   PAGE_CACHE: booleanFlag.default(true),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),

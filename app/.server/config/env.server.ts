@@ -25,6 +25,8 @@ export interface AppConfig {
   trustProxy: false | number | string;
   /** How many server processes answer on the port (WORKERS, `auto` resolved to the cores this machine has). */
   workers: number;
+  /** Reader renders in flight per process past which a saturated process answers 503 + Retry-After (0: never). */
+  loadShedLimit: number;
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
   /** The CDN in front that every change purges (null: none, or one that only expires pages on its own). */
@@ -172,6 +174,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     cdn: cdnConfigOf(env),
     workers: env.WORKERS === undefined ? 1 : env.WORKERS === "auto" ? os.availableParallelism() : env.WORKERS,
+    loadShedLimit: env.LOAD_SHED_LIMIT,
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
