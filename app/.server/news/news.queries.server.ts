@@ -186,3 +186,9 @@ export async function deleteNewsRow(db: Kysely<Database>, id: string): Promise<b
   const result = await db.deleteFrom("news").where("id", "=", id).executeTakeFirst();
   return result.numDeletedRows;
 }
+
+/** The name (or, without one, the e-mail) of the account that saved a version; undefined when there is no such account. */
+export async function saverName(db: Kysely<Database>, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("user").select(["name", "email"]).where("id", "=", userId).executeTakeFirst();
+  return row ? row.name?.trim() || row.email : undefined;
+}
