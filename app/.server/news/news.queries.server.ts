@@ -192,3 +192,9 @@ export async function saverName(db: Kysely<Database>, userId: string): Promise<s
   const row = await db.selectFrom("user").select(["name", "email"]).where("id", "=", userId).executeTakeFirst();
   return row ? row.name?.trim() || row.email : undefined;
 }
+
+/** The titles of the stories with these ids (those that exist), in no particular order. */
+export async function findNewsTitles(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom("news").select("title").where("id", "in", ids).execute();
+  return rows.map((row) => row.title);
+}
