@@ -6,6 +6,9 @@ import type { NewsStatus } from "./news-view.ts";
  * can be shared and works without JavaScript (a GET form). Shared by the route's loader and its page.
  */
 
+/** The newsroom list's address. */
+export const NEWSROOM_PATH = "/redacao";
+
 /** The status filter's values (`?situacao=`), as the public list's newsroom filter spells them. */
 export const NEWSROOM_STATUS_FILTERS = {
   todas: null,

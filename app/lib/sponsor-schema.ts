@@ -1,7 +1,7 @@
 import { t } from "../i18n/newsroom.ts";
 import { refuseInvisible } from "./invisible-characters.ts";
 import { SPONSOR_LIMITS } from "./limits.ts";
-import { z } from "./zod.ts";
+import { type FieldErrors, z } from "./zod.ts";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -85,4 +85,20 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 /** Whether a sponsor with this window is shown to readers on `today` (YYYY-MM-DD; both ends included). */
 export function isSponsorActive(window: { activeFrom: string | null; activeUntil: string | null }, today: string): boolean {
   return (window.activeFrom === null || window.activeFrom <= today) && (window.activeUntil === null || window.activeUntil >= today);
+}
+
+/** What a post of the sponsor page (/SponsorManager) asks for: its forms' `intent`. */
+export type SponsorIntent = "add" | "update" | "move" | "delete";
+
+/**
+ * What the sponsor page's action answers: which form and sponsor it was about, the success or error text, the
+ * fields' errors, and `confirm` (without JavaScript, a delete first comes back as a confirmation step).
+ */
+export interface SponsorActionResult {
+  intent: SponsorIntent;
+  id: string | null;
+  ok: string | null;
+  error: string | null;
+  fields: FieldErrors | null;
+  confirm?: boolean;
 }

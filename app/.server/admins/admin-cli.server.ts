@@ -7,6 +7,7 @@ import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
 import { recordChange } from "./team.server.ts";
+import { deleteMemberRole, deleteSessionsOf, setMemberRole } from "./team.queries.server.ts";
 
 export class CliError extends Error {
   override name = "CliError";
@@ -217,7 +218,7 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       const { db, dialect } = services.database;
       const lastAdmin = await withAdminsLocked(db, dialect, async (trx) => {
         if (await leavesNoAdmin(trx, user.id, current, role)) return true;
-        await trx.updateTable("admins").set({ role }).where("user_id", "=", user.id).execute();
+        await setMemberRole(trx, user.id, role);
         return false;
       });
       if (lastAdmin) throw new CliError(terminal.adminCli.lastAdmin(user.email));
@@ -233,9 +234,9 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       const { db, dialect } = services.database;
       const was = await withAdminsLocked(db, dialect, async (trx) => {
         if (await leavesNoAdmin(trx, user.id, current, null)) return "last-admin" as const;
-        const result = await trx.deleteFrom("admins").where("user_id", "=", user.id).executeTakeFirst();
-        await trx.deleteFrom("session").where("userId", "=", user.id).execute();
-        return Number(result.numDeletedRows) > 0;
+        const had = await deleteMemberRole(trx, user.id);
+        await deleteSessionsOf(trx, user.id);
+        return had;
       });
       if (was === "last-admin") throw new CliError(terminal.adminCli.lastAdmin(user.email));
       if (was) await recordChange(services.database.db, { targetId: user.id, action: "revoke", fromRole: current, toRole: null });

@@ -5,8 +5,8 @@ import type { Database, MemberChangesTable, MemberInvitesTable } from "../db/sch
 
 /**
  * The team's tables: `admins` (members and their roles), `member_invites`, `member_changes` (the log), and what the
- * team page reads of Better Auth's `user` and `session`. Free functions taking `db` or a transaction (team.server.ts
- * holds the rules).
+ * team reads and ends of Better Auth's `user` and `session`. Free functions taking `db` or a transaction (team.server.ts
+ * and admins.service.server.ts hold the rules).
  */
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -66,6 +66,15 @@ export const listMembers = (db: Db) =>
     .orderBy("admins.created_at", "asc")
     .execute();
 
+/** Every role row with its account's e-mail and name (null when the account is gone), oldest first. */
+export const listRoles = (db: Db) =>
+  db
+    .selectFrom("admins")
+    .leftJoin("user", "user.id", "admins.user_id")
+    .select(["admins.user_id", "admins.created_at", "admins.role", "user.email", "user.name"])
+    .orderBy("admins.created_at", "asc")
+    .execute();
+
 /** A member's role as stored, or undefined for an account that is not a member. */
 export const findMemberRole = async (db: Db, userId: string) =>
   (await db.selectFrom("admins").select("role").where("user_id", "=", userId).executeTakeFirst())?.role;
@@ -74,15 +83,38 @@ export async function insertMember(db: Db, member: { userId: string; role: Role;
   await db.insertInto("admins").values({ user_id: member.userId, created_at: member.createdAt, role: member.role }).execute();
 }
 
-export async function setMemberRole(db: Db, userId: string, role: Role): Promise<void> {
-  await db.updateTable("admins").set({ role }).where("user_id", "=", userId).execute();
+/** Makes the account a member with `role`, unless it already is one (then it keeps its role). */
+export async function insertMemberIfAbsent(db: Db, member: { userId: string; role: Role; createdAt: string }): Promise<void> {
+  await db
+    .insertInto("admins")
+    .values({ user_id: member.userId, created_at: member.createdAt, role: member.role })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
+}
+
+/** Changes a member's role; false when the account is not a member (nothing changed). */
+export async function setMemberRole(db: Db, userId: string, role: Role): Promise<boolean> {
+  const result = await db.updateTable("admins").set({ role }).where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Removes the account's role (only that); false when it had none. */
+export async function deleteMemberRole(db: Db, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom("admins").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ends every session of the account; how many there were. */
+export async function deleteSessionsOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Removes a member: the role, a pending invitation, and every session. */
 export async function deleteMember(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom("admins").where("user_id", "=", userId).execute();
+  await deleteMemberRole(db, userId);
   await deleteInvite(db, userId);
-  await db.deleteFrom("session").where("userId", "=", userId).execute();
+  await deleteSessionsOf(db, userId);
 }
 
 /** The pending invitations with the invited account's e-mail, newest first. */
@@ -119,3 +151,11 @@ export const findUserIdByEmail = async (db: Db, email: string) =>
       .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
       .executeTakeFirst()
   )?.id;
+
+/** The account with this id or this e-mail (compared in lower case), if any, as stored. */
+export const findUserByIdOrEmail = (db: Db, idOrEmail: string) =>
+  db
+    .selectFrom("user")
+    .select(["id", "email", "name", "emailVerified", "createdAt"])
+    .where((eb) => eb.or([eb("id", "=", idOrEmail), eb(eb.fn("lower", ["email"]), "=", idOrEmail.toLowerCase())]))
+    .executeTakeFirst();

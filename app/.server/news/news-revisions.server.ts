@@ -142,3 +142,8 @@ export function findRevision(db: Kysely<Database>, newsId: string, revisionId: s
 export function deleteRevisionsOf(db: Kysely<Database>, newsId: string) {
   return db.deleteFrom("news_revisions").where("news_id", "=", newsId).execute();
 }
+
+/** The revision that kept `version` of an item; undefined when there is none (that version was never saved over). */
+export function findRevisionAtVersion(db: Kysely<Database>, newsId: string, version: number) {
+  return db.selectFrom("news_revisions").selectAll().where("news_id", "=", newsId).where("version", "=", version).executeTakeFirst();
+}

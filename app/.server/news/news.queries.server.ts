@@ -186,3 +186,15 @@ export async function deleteNewsRow(db: Kysely<Database>, id: string): Promise<b
   const result = await db.deleteFrom("news").where("id", "=", id).executeTakeFirst();
   return result.numDeletedRows;
 }
+
+/** The name (or, without one, the e-mail) of the account that saved a version; undefined when there is no such account. */
+export async function saverName(db: Kysely<Database>, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("user").select(["name", "email"]).where("id", "=", userId).executeTakeFirst();
+  return row ? row.name?.trim() || row.email : undefined;
+}
+
+/** The titles of the stories with these ids (those that exist), in no particular order. */
+export async function findNewsTitles(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom("news").select("title").where("id", "in", ids).execute();
+  return rows.map((row) => row.title);
+}

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { articlePath } from "../../lib/slug.ts";
 import styles from "./most-read.module.css";
+import { NewsBlock } from "./news-block.tsx";
 
 /** One line of the block (what the loaders send: no counts, nothing else). */
 export interface MostReadLink {
@@ -14,21 +15,19 @@ export interface MostReadLink {
  * all when there is none (a new site, a quiet day).
  */
 export function MostRead({ items }: { items: readonly MostReadLink[] }) {
-  if (items.length === 0) return null;
   return (
-    <section aria-labelledby="mais-lidas-titulo" className={styles.block} data-testid="most-read">
-      <h2 id="mais-lidas-titulo" className={styles.title}>
-        {t.mostRead.title}
-      </h2>
-      <ol className={styles.list}>
-        {items.map((item) => (
-          <li key={item.id} className={styles.item}>
-            <Link to={articlePath(item)} className={styles.link}>
-              {item.title}
-            </Link>
-          </li>
-        ))}
-      </ol>
-    </section>
+    <NewsBlock
+      titleId="mais-lidas-titulo"
+      title={t.mostRead.title}
+      testId="most-read"
+      items={items}
+      ordered
+      classes={styles}
+      renderItem={(item) => (
+        <Link to={articlePath(item)} className={styles.link}>
+          {item.title}
+        </Link>
+      )}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { t } from "../../i18n/pt-BR.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
+import { NewsBlock } from "./news-block.tsx";
 import { NewsCard } from "./news-card.tsx";
 import styles from "./read-also.module.css";
 
@@ -11,19 +12,14 @@ const SIZES = "(min-width: 860px) 400px, (min-width: 600px) 50vw, 100vw";
  * the list's cards. Nothing at all when there is none.
  */
 export function ReadAlso({ items }: { items: readonly NewsSummary[] }) {
-  if (items.length === 0) return null;
   return (
-    <section aria-labelledby="leia-tambem-titulo" className={styles.block} data-testid="read-also">
-      <h2 id="leia-tambem-titulo" className={styles.title}>
-        {t.article.readAlso}
-      </h2>
-      <ul className={styles.list}>
-        {items.map((item) => (
-          <li key={item.id}>
-            <NewsCard news={item} variant="grid" sizes={SIZES} />
-          </li>
-        ))}
-      </ul>
-    </section>
+    <NewsBlock
+      titleId="leia-tambem-titulo"
+      title={t.article.readAlso}
+      testId="read-also"
+      items={items}
+      classes={{ title: styles.title, list: styles.list }}
+      renderItem={(item) => <NewsCard news={item} variant="grid" sizes={SIZES} />}
+    />
   );
 }

@@ -114,7 +114,7 @@ function describeChange(change: MemberChange): string {
 
 function RoleSelect({ id, value, label }: { id: string; value?: Role; label: string }) {
   return (
-    <select id={id} name="role" defaultValue={value ?? "reporter"} aria-label={label}>
+    <select id={id} name="role" defaultValue={value ?? "reporter"} aria-label={label} className={styles.control}>
       {ROLES.map((role) => (
         <option key={role} value={role}>
           {roleName(role)}

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { t } from "../../i18n/newsroom.ts";
+import type { NewsInput } from "../../lib/news-schema.ts";
+import { wrapFailure } from "../errors.ts";
+import { checkBodyMedia } from "../media/body-media.server.ts";
+import { setMediaText } from "../media/media.queries.server.ts";
+import type { UploadedFile } from "../media/upload.server.ts";
+import { withAuthorLink } from "./author-link.server.ts";
+import { type NewsEditorContext, removeMediaQuietly, requireConnectedStore } from "./news-change.server.ts";
+import { type Actor, actorIdOf, requireReporterMayPublish } from "./news-permissions.server.ts";
+import { type Publication, publicationAfter } from "./news-publication.server.ts";
+import { insertReviewEvent } from "./news-review.server.ts";
+import { inReview, viewStatusOf } from "./news-rows.server.ts";
+import { mediaTextOf, newsColumns, requireImageDescription, type SavedNews } from "./news-save.server.ts";
+import { insertNews } from "./news.queries.server.ts";
+import { storyPaths } from "./story-paths.server.ts";
+import { canonicalNewsTerms } from "./taxonomy.server.ts";
+
+/**
+ * A new item: published now unless `status` says draft or scheduled (with `publishAt`). Its media file is stored
+ * first; then the media's texts, the row (owned by whoever created it) and, when sent for review, its first review
+ * step are written in one transaction with `newsUpdated`. If the transaction fails, the new media is removed again.
+ */
+export async function createNews(context: NewsEditorContext, input: NewsInput, file: UploadedFile | null, actor: Actor): Promise<SavedNews> {
+  const { db, media, store, events, clock, notify } = context;
+  return wrapFailure("news_create_failed", t.news.createFailed, async () => {
+    const text = mediaTextOf(input, true);
+    const now = clock().toISOString();
+    let publication: Publication;
+    try {
+      publication = publicationAfter(null, input, now, context);
+      requireReporterMayPublish(actor, publication.status);
+      await requireImageDescription(file, text.description);
+      await checkBodyMedia(db, store, input.body);
+      await requireConnectedStore(store);
+    } catch (error) {
+      await file?.cleanup();
+      throw error;
+    }
+    const fields = newsColumns(input, context.defaultAuthor);
+    const saved = file ? await media.saveUpload(file) : null;
+    const id = randomUUID();
+    try {
+      await events.withCommit(db, async (trx, send) => {
+        const terms = await withAuthorLink(trx, await canonicalNewsTerms(trx, fields, now));
+        if (saved) await setMediaText(trx, saved.id, text);
+        await insertNews(trx, {
+          id,
+          ...fields,
+          ...terms,
+          ...publication,
+          version: 1,
+          media_id: saved?.id ?? null,
+          created_at: now,
+          updated_at: now,
+          updated_by: actorIdOf(actor),
+          // Whoever created it owns it (a reporter may change only their own); the site's own code owns nothing.
+          owner_id: actorIdOf(actor),
+        });
+        if (inReview(publication)) await insertReviewEvent(trx, { newsId: id, version: 1, kind: "submitted", actorId: actorIdOf(actor), at: now });
+        await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
+      });
+    } catch (error) {
+      if (saved) await removeMediaQuietly(context, saved.id);
+      throw error;
+    }
+    if (inReview(publication)) notify?.submitted(id, actorIdOf(actor));
+    return { id, media: saved ? "saved" : "none", status: viewStatusOf(publication), publishedAt: publication.published_at, version: 1 };
+  });
+}

@@ -1,0 +1,32 @@
+import { t } from "../../i18n/newsroom.ts";
+import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
+import { canPublish } from "../../lib/roles.ts";
+import { FieldsError } from "../errors.ts";
+import { type NewsEditorContext, saveChanges } from "./news-change.server.ts";
+import { type Actor, RoleForbiddenError } from "./news-permissions.server.ts";
+import type { SavedNews } from "./news-save.server.ts";
+
+/**
+ * "Devolver ao repórter": a story in review goes back to a draft (no longer in review), as a new version, with the
+ * editor's note recorded (its history, the reporter's form) and mailed to the reporter after the commit. Editors
+ * and admins only (403 `return_forbidden`); the note is required, at most REVIEW_NOTE_MAX characters (400 under
+ * `note`); a story not in review is a 409 `not_in_review`; with `version`, a stale one is a 409 conflict.
+ */
+export async function returnToReporter(context: NewsEditorContext, id: string, note: string, actor: Actor, version?: number): Promise<SavedNews> {
+  if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
+    throw new RoleForbiddenError("return_forbidden", t.review.returnForbidden);
+  }
+  const text = note.trim();
+  if (!text) throw new FieldsError("note_required", { note: [t.review.noteRequired] });
+  if ([...text].length > REVIEW_NOTE_MAX) throw new FieldsError("note_too_long", { note: [t.review.noteTooLong(REVIEW_NOTE_MAX)] });
+  return saveChanges(context, {
+    id,
+    file: null,
+    removeMedia: false,
+    publishing: { status: "draft", version },
+    actor,
+    changes: () => ({}),
+    mediaText: {},
+    returnNote: text,
+  });
+}

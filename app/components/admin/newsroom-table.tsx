@@ -1,0 +1,93 @@
+import type { RefObject } from "react";
+import { Link } from "react-router";
+import type { NewsroomRow } from "../../.server/news/newsroom-list.server.ts";
+import { t } from "../../i18n/newsroom.ts";
+import type { NewsroomSort } from "../../lib/newsroom-query.ts";
+import { articlePath } from "../../lib/slug.ts";
+import styles from "./newsroom.module.css";
+
+/** A row as the page shows it: dates formatted on the site's clock. */
+export type NewsroomRowView = NewsroomRow & { published: string; updated: string };
+
+/**
+ * The newsroom list's stories: a box to select each (the bulk form's `id`), title, status, author, category, dates
+ * (the sorted one marked), the week's reads when known, and links to edit and view.
+ */
+export function NewsroomTable({
+  rows,
+  reads,
+  sort,
+  form,
+  selectAll,
+}: {
+  rows: readonly NewsroomRowView[];
+  reads: Record<string, number> | null;
+  sort: NewsroomSort;
+  /** The bulk form the boxes belong to ("select all" checks them all). */
+  form: RefObject<HTMLFormElement | null>;
+  /** Whether to show the "select all" box (it needs JavaScript: not before the page is hydrated). */
+  selectAll: boolean;
+}) {
+  return (
+    <table className={styles.table} data-testid="newsroom-table">
+      <caption className="visually-hidden">{t.newsroom.resultsLabel}</caption>
+      <thead>
+        <tr>
+          <th scope="col" className={styles.check}>
+            {selectAll ? (
+              <input
+                type="checkbox"
+                aria-label={t.newsroom.selectAll}
+                onChange={(event) => {
+                  for (const box of form.current?.querySelectorAll<HTMLInputElement>('input[name="id"]') ?? []) {
+                    box.checked = event.currentTarget.checked;
+                  }
+                }}
+              />
+            ) : (
+              <span className="visually-hidden">{t.newsroom.columns.select}</span>
+            )}
+          </th>
+          <th scope="col">{t.newsroom.columns.title}</th>
+          <th scope="col">{t.newsroom.columns.status}</th>
+          <th scope="col">{t.newsroom.columns.author}</th>
+          <th scope="col">{t.newsroom.columns.category}</th>
+          <th scope="col" aria-sort={sort === "publicacao" ? "descending" : undefined}>
+            {t.newsroom.columns.published}
+          </th>
+          <th scope="col" aria-sort={sort === "atualizacao" ? "descending" : undefined}>
+            {t.newsroom.columns.updated}
+          </th>
+          {reads ? <th scope="col">{t.newsroom.columns.reads}</th> : null}
+          <th scope="col">{t.newsroom.columns.actions}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} data-testid="newsroom-row" data-id={row.id} data-status={row.status}>
+            <td className={styles.check}>
+              <input type="checkbox" name="id" value={row.id} aria-label={t.newsroom.selectOne(row.title)} />
+            </td>
+            <td className={styles.title}>{row.title}</td>
+            <td>
+              <span className={`${styles.badge} ${styles[row.status]}`}>{t.newsroom.statusBadge[row.status]}</span>
+            </td>
+            <td data-label={t.newsroom.columns.author}>{row.author}</td>
+            <td data-label={t.newsroom.columns.category}>{row.category}</td>
+            <td data-label={row.status === "scheduled" ? t.newsroom.columns.scheduled : t.newsroom.columns.published}>{row.published}</td>
+            <td data-label={t.newsroom.columns.updated}>{row.updated}</td>
+            {reads ? <td data-label={t.newsroom.columns.reads}>{t.newsroom.reads(reads[row.id] ?? 0)}</td> : null}
+            <td className={styles.actions}>
+              <Link to={`/edit-news/${encodeURIComponent(row.id)}`} aria-label={t.newsroom.editLabel(row.title)}>
+                {t.newsroom.edit}
+              </Link>
+              <Link to={articlePath({ id: row.id, title: row.title })} aria-label={t.newsroom.viewLabel(row.title)}>
+                {t.newsroom.view}
+              </Link>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
