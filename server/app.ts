@@ -79,6 +79,7 @@ export async function createApp(options: BootOptions = {}): Promise<RunningApp> 
   let lastWarning = 0;
   const shedder = createLoadShedder({
     limit: services.config.loadShedLimit,
+    concurrency: services.config.renderConcurrency,
     hasSession,
     onShed(_req, inFlight) {
       refusedSinceWarning++;

@@ -1,8 +1,11 @@
 /**
- * Load shedding: past `limit` reader renders in flight in this process, while it is saturated (its event loop busy
- * nearly all the time), a new reader request is answered at once with 503 and `Retry-After` instead of joining a
- * queue where every request waits for all the others (at 50 connections the uncached tail was 0.3–2.8 s). A slow
- * database alone (requests waiting on I/O, the loop free) is not saturation: those are not refused.
+ * Load shedding: at most `concurrency` reader renders run at once in this process (each holds its memory until it
+ * ends: 50 interleaved renders held ~75 MB more than 8 at a time), the others wait their turn in order; past `limit`
+ * renders running or waiting, while it is saturated (its event loop busy nearly all the time), a new reader request
+ * is answered at once with 503 and `Retry-After` instead of joining a queue where every request waits for all the
+ * others (at 50 connections the uncached tail was 0.3–2.8 s). A slow database alone (requests waiting on I/O, the
+ * loop free) is not saturation: those are not refused, unless one waited `maxWaitMs` for its turn (renders that
+ * never end must not hold the others forever).
  *
  * Never refused: writes (what an editor sends is never lost to load), requests with this site's session (the
  * newsroom), the health check, open pages' event streams, and everything the page cache or the static files answer
@@ -13,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { t } from "../app/i18n/pt-BR.ts";
 
 export interface LoadShedderOptions {
-  /** Renders in flight at once before refusing (0: never refuse). */
+  /** Renders running or waiting before refusing (0: never refuse). */
   limit: number;
   /** Whether the request carries this site's own session (signature checked). */
   hasSession: (cookieHeader: string | undefined) => boolean;
@@ -22,12 +25,16 @@ export interface LoadShedderOptions {
   /** Called for each refusal (the log's warning, at most one per interval, is the caller's). */
   onShed?: (req: IncomingMessage, inFlight: number) => void;
   retryAfterSeconds?: number;
+  /** Renders run at once; the others admitted wait their turn in order (default: no bound). */
+  concurrency?: number;
+  /** How long an admitted request may wait for its turn before it is refused after all (default 10 s). */
+  maxWaitMs?: number;
 }
 
 /** Paths never refused: the health check (a balancer must not take a busy instance for a dead one) and the event stream. */
 const EXEMPT = new Set(["/healthz", "/events"]);
 /** Files served as they are (hashed assets, stored media, public files): cheap, never counted nor refused. */
-const FILES = /^\/(assets|media)\/|\.(ico|png|svg|webp|jpg|txt|webmanifest|xml)$/;
+const FILES = /^\/(assets|media)\/|\.(ico|png|svg|webp|jpg|txt|webmanifest)$/;
 
 /** Event-loop utilisation over the last window (~500 ms), sampled at most once per 100 ms. */
 export function eventLoopSaturation(threshold = 0.9, windowMs = 500): () => boolean {
@@ -53,11 +60,18 @@ export function eventLoopSaturation(threshold = 0.9, windowMs = 500): () => bool
 export function createLoadShedder(options: LoadShedderOptions) {
   const saturated = options.saturated ?? eventLoopSaturation();
   const retryAfter = String(options.retryAfterSeconds ?? 2);
+  const maxWaitMs = options.maxWaitMs ?? 10_000;
+  const concurrency = options.concurrency && options.concurrency > 0 ? options.concurrency : Number.POSITIVE_INFINITY;
+  /** Renders admitted but waiting for one of the `concurrency` places. */
+  const waiting: Array<() => void> = [];
   let inFlight = 0;
   let shed = 0;
   return {
     get inFlight() {
       return inFlight;
+    },
+    get waiting() {
+      return waiting.length;
     },
     /** How many requests were refused since the start. */
     get shed() {
@@ -65,7 +79,7 @@ export function createLoadShedder(options: LoadShedderOptions) {
     },
     /** Express-style middleware: refuses (503) or counts the request until its answer ends, then calls `next`. */
     middleware(req: IncomingMessage & { path?: string }, res: ServerResponse, next: () => void): void {
-      if (options.limit <= 0 || (req.method !== "GET" && req.method !== "HEAD")) {
+      if ((options.limit <= 0 && concurrency === Number.POSITIVE_INFINITY) || (req.method !== "GET" && req.method !== "HEAD")) {
         next();
         return;
       }
@@ -74,23 +88,53 @@ export function createLoadShedder(options: LoadShedderOptions) {
         next();
         return;
       }
-      if (inFlight >= options.limit && saturated()) {
+      if (options.limit > 0 && inFlight + waiting.length >= options.limit && saturated()) {
         shed++;
-        options.onShed?.(req, inFlight);
+        options.onShed?.(req, inFlight + waiting.length);
         refuse(req, res, path, retryAfter);
         return;
       }
-      inFlight++;
-      let counted = true;
-      const release = () => {
-        if (counted) {
-          counted = false;
-          inFlight--;
-        }
+      let state: "waiting" | "running" | "done" = "waiting";
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const start = () => {
+        clearTimeout(timer);
+        state = "running";
+        inFlight++;
+        next();
       };
-      res.once("finish", release);
-      res.once("close", release);
-      next();
+      const end = () => {
+        if (state === "done") return;
+        const wasRunning = state === "running";
+        state = "done";
+        if (!wasRunning) {
+          // Gone while waiting (the client closed): its place is given up.
+          const index = waiting.indexOf(start);
+          if (index >= 0) waiting.splice(index, 1);
+          return;
+        }
+        inFlight--;
+        // The next waiting render, first come first served.
+        const following = waiting.shift();
+        if (following) following();
+      };
+      res.once("finish", end);
+      res.once("close", end);
+      if (inFlight < concurrency) {
+        start();
+        return;
+      }
+      waiting.push(start);
+      // Renders that never end (a database that stopped answering) must not leave the rest waiting forever.
+      if (options.limit <= 0) return;
+      timer = setTimeout(() => {
+        const index = waiting.indexOf(start);
+        if (index < 0) return;
+        waiting.splice(index, 1);
+        state = "done";
+        shed++;
+        options.onShed?.(req, inFlight + waiting.length);
+        refuse(req, res, path, retryAfter);
+      }, maxWaitMs);
     },
   };
 }

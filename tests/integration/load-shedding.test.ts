@@ -128,6 +128,47 @@ describe("load shedding", () => {
     expect((await next).status).toBe(200);
   });
 
+  it("at most `concurrency` renders run at once; the others wait their turn in order, then run", async () => {
+    const order: string[] = [];
+    const site = await serve({ limit: 10, concurrency: 2 });
+    const answers = ["/a", "/b", "/c", "/d"].map((path) =>
+      request(`${site.url}${path}`).then((answer) => {
+        order.push(path);
+        return answer;
+      }),
+    );
+    await site.held(2);
+    while (site.shedder.waiting < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(site.shedder.inFlight).toBe(2);
+    site.release();
+    await site.held(2);
+    expect(site.shedder.waiting).toBe(1);
+    site.releaseAll();
+    await site.held(1);
+    site.releaseAll();
+    for (const answer of await Promise.all(answers)) expect(answer.status).toBe(200);
+    expect(order[0]).toBe("/a");
+    expect(site.shedder.inFlight).toBe(0);
+    expect(site.shedder.waiting).toBe(0);
+  });
+
+  it("a request that waited maxWaitMs for its turn (renders that never end) is refused; one gone while waiting leaves the line", async () => {
+    const site = await serve({ limit: 10, concurrency: 1, maxWaitMs: 300, saturated: () => false });
+    const stuck = request(`${site.url}/`);
+    await site.held(1);
+    const gone = http.get(`${site.url}/gone`, { agent: false });
+    gone.on("error", () => undefined);
+    while (site.shedder.waiting < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    gone.destroy();
+    while (site.shedder.waiting > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const waited = await request(`${site.url}/later`);
+    expect(waited.status).toBe(503);
+    expect(waited.headers["retry-after"]).toBe("2");
+    site.releaseAll();
+    expect((await stuck).status).toBe(200);
+    expect(site.shedder.inFlight).toBe(0);
+  });
+
   it("LOAD_SHED_LIMIT=0 never refuses", async () => {
     const site = await serve({ limit: 0 });
     const answers = [request(`${site.url}/`), request(`${site.url}/`), request(`${site.url}/`)];

@@ -130,6 +130,8 @@ export const envSchema = z.object({
    * requests, health checks and open-page streams are never refused.
    */
   LOAD_SHED_LIMIT: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** Reader renders run at once per process; the others wait their turn in order (0: no bound). */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(8),
   /** The in-memory page cache for readers without a session (0 turns it off). */
   PAGE_CACHE: booleanFlag.default(true),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),

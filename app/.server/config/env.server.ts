@@ -27,6 +27,8 @@ export interface AppConfig {
   workers: number;
   /** Reader renders in flight per process past which a saturated process answers 503 + Retry-After (0: never). */
   loadShedLimit: number;
+  /** Reader renders run at once per process, the others waiting in order (0: no bound). */
+  renderConcurrency: number;
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
   /** The CDN in front that every change purges (null: none, or one that only expires pages on its own). */
@@ -175,6 +177,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     cdn: cdnConfigOf(env),
     workers: env.WORKERS === undefined ? 1 : env.WORKERS === "auto" ? os.availableParallelism() : env.WORKERS,
     loadShedLimit: env.LOAD_SHED_LIMIT,
+    renderConcurrency: env.RENDER_CONCURRENCY,
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
