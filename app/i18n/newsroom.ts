@@ -263,6 +263,11 @@ const newsroom = {
     start: "Iniciar cobertura ao vivo",
     end: "Encerrar cobertura",
     resume: "Retomar cobertura",
+    turnOff: "Desligar cobertura ao vivo",
+    turnOffTitle: "Desligar a cobertura ao vivo?",
+    turnOffText:
+      "A notícia deixa de ser uma cobertura ao vivo e volta a ser uma matéria comum: somem o selo AO VIVO, o placar e as atualizações da página. As atualizações publicadas não são apagadas: ficam guardadas e voltam a aparecer, com o placar, se a cobertura for iniciada de novo.",
+    turnOffConfirm: "Desligar cobertura",
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
     textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",

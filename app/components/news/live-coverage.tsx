@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useRevalidator } from "react-router";
 import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { type KeyEventView, liveUpdateAnchor, type LiveUpdatesPage, type LiveUpdateView } from "../../lib/live-coverage.ts";
@@ -34,14 +34,23 @@ interface LiveCoverageProps {
  */
 export function LiveCoverage(props: LiveCoverageProps) {
   const mounted = useMounted();
+  const reloadPage = useReloadPage();
   if (!props.initial) {
     return props.newsroom && mounted ? (
       <Suspense fallback={null}>
-        <LiveNewsroomPanel newsId={props.newsId} coverage={null} onPosted={() => undefined} />
+        <LiveNewsroomPanel newsId={props.newsId} coverage={null} onPosted={() => undefined} onCoverageChange={reloadPage} />
       </Suspense>
     ) : null;
   }
   return <LiveCoverageOn {...props} initial={props.initial} mounted={mounted} />;
+}
+
+/** The article's data again after the coverage changed: the badge, the scoreboard and the updates come with it. */
+function useReloadPage() {
+  const revalidator = useRevalidator();
+  return async () => {
+    await revalidator.revalidate();
+  };
 }
 
 function LiveCoverageOn({
@@ -58,6 +67,7 @@ function LiveCoverageOn({
   const now = useLiveNow();
   useUnseenTitle(unseen);
   const controls = newsroom && mounted;
+  const reloadPage = useReloadPage();
   const actionsOf = (update: LiveUpdateView) =>
     controls ? (
       <Suspense fallback={null}>
@@ -75,7 +85,7 @@ function LiveCoverageOn({
       ) : null}
       {controls ? (
         <Suspense fallback={null}>
-          <LiveNewsroomPanel newsId={newsId} coverage={page.coverage} onPosted={refresh} />
+          <LiveNewsroomPanel newsId={newsId} coverage={page.coverage} onPosted={refresh} onCoverageChange={reloadPage} />
         </Suspense>
       ) : null}
       {page.keyEvents.length > 0 ? <KeyEvents events={page.keyEvents} /> : null}

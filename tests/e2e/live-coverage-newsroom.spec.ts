@@ -1,0 +1,150 @@
+/**
+ * The newsroom's live coverage controls beyond the article page's composer (issue 20's leftovers): turning the
+ * coverage off (the story becomes a normal article again; its updates are kept, not shown), refused to a reporter on
+ * someone else's story.
+ */
+import type { BrowserContext } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
+import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
+import { createMember, type TestAccount } from "../factories/auth.ts";
+import { createNews } from "../factories/news.ts";
+import type { RunningSite } from "../factories/site.ts";
+import { expect, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
+
+interface LiveSite extends RunningSite {
+  articleId: string;
+  editor: TestAccount;
+  reporter: TestAccount;
+}
+
+const TITLE = "Grêmio x Internacional: o Gre-Nal minuto a minuto";
+const SEEDED = ["Bola rolando no Beira-Rio.", "Cartão amarelo para o volante do Grêmio."];
+
+const test = base.extend<{ site: LiveSite; editor: BrowserContext; reporter: BrowserContext }>({
+  site: async ({ launchSite }, use) => {
+    let articleId = "";
+    let editor!: TestAccount;
+    let reporter!: TestAccount;
+    const site = await launchSite({
+      env: { LOGIN_RATE_LIMIT: "1000", PAGE_CACHE: "1" },
+      async setup(services) {
+        editor = await createMember(services, "editor", { password: "senha-editor-1" });
+        reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
+        articleId = await createNews(services, { title: TITLE, subtitle: "O clássico gaúcho ao vivo.", category: "Futebol", media: null });
+        const start = Date.now() - 10 * 60_000;
+        await services.database.db
+          .updateTable("news")
+          .set({
+            live_coverage: "live",
+            live_started_at: new Date(start).toISOString(),
+            live_scoreboard: JSON.stringify({ home: "Grêmio", away: "Internacional", homeScore: 0, awayScore: 0, period: "1º tempo" }),
+          })
+          .where("id", "=", articleId)
+          .execute();
+        for (const [i, text] of SEEDED.entries()) {
+          const at = new Date(start + (i + 1) * 60_000).toISOString();
+          await insertLiveUpdate(services.database.db, {
+            id: randomUUID(),
+            news_id: articleId,
+            body: JSON.stringify(plainTextToDoc(text)),
+            text,
+            key_event: 0,
+            pinned: 0,
+            author_id: editor.id,
+            created_at: at,
+            updated_at: at,
+          });
+        }
+      },
+    });
+    await use({ ...site, articleId, editor, reporter });
+  },
+  editor: async ({ browser, site }, use) => {
+    const context = await browser.newContext();
+    await signInAsAdmin(context, site, site.editor);
+    await use(context);
+    await context.close();
+  },
+  reporter: async ({ browser, site }, use) => {
+    const context = await browser.newContext();
+    await signInAsAdmin(context, site, site.reporter);
+    await use(context);
+    await context.close();
+  },
+});
+
+const articlePath = (site: LiveSite) => `/article/${site.articleId}`;
+
+async function coverageState(site: LiveSite): Promise<string | null> {
+  const [row] = await siteQuery<{ live_coverage: string | null }>(site, "SELECT live_coverage FROM news WHERE id = ?", site.articleId);
+  return row?.live_coverage ?? null;
+}
+
+test("o editor desliga a cobertura: a notícia volta a ser matéria comum e as atualizações ficam guardadas", async ({ site, editor, page }) => {
+  test.slow();
+  await openPage(page, site, articlePath(site));
+  await expect(page.getByTestId("live-badge")).toHaveText(t.live.badge);
+  await expect(page.getByTestId("live-coverage")).toBeVisible();
+
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, articlePath(site));
+  const panel = newsroom.getByTestId("live-newsroom");
+  // Asked first; "Cancelar" changes nothing.
+  await panel.getByRole("button", { name: t.liveNewsroom.turnOff }).click();
+  const dialog = newsroom.getByTestId("live-turn-off-dialog");
+  await expect(dialog).toContainText(t.liveNewsroom.turnOffText);
+  await dialog.getByRole("button", { name: t.liveNewsroom.cancel }).click();
+  await expect(dialog).toBeHidden();
+  expect(await coverageState(site)).toBe("live");
+  await expect(newsroom.getByTestId("live-badge")).toBeVisible();
+
+  await panel.getByRole("button", { name: t.liveNewsroom.turnOff }).click();
+  await dialog.getByRole("button", { name: t.liveNewsroom.turnOffConfirm }).click();
+  await expect(dialog).toBeHidden();
+  // The newsroom's article: no coverage, only "Iniciar cobertura ao vivo".
+  await expect(newsroom.getByTestId("live-coverage")).toHaveCount(0);
+  await expect(newsroom.getByTestId("live-badge")).toHaveCount(0);
+  await expect(newsroom.getByTestId("live-newsroom")).toHaveAttribute("data-coverage", "off");
+  await expect(newsroom.getByRole("button", { name: t.liveNewsroom.start })).toBeVisible();
+  expect(await coverageState(site)).toBeNull();
+
+  // The reader's open page follows (the story's change reloads its data), and a new visit (page cache on) too.
+  await expect(page.getByTestId("live-badge")).toHaveCount(0);
+  await expect(page.getByTestId("live-coverage")).toHaveCount(0);
+  await openPage(page, site, articlePath(site));
+  await expect(page.locator("h1")).toHaveText(TITLE);
+  await expect(page.getByTestId("live-badge")).toHaveCount(0);
+  await expect(page.getByTestId("live-coverage")).toHaveCount(0);
+  await expect(page.getByTestId("live-scoreboard")).toHaveCount(0);
+  await expect(page.getByText(SEEDED[0]!)).toHaveCount(0);
+  const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents();
+  expect(jsonLd.join("\n")).not.toContain("LiveBlogPosting");
+
+  // What the dialog says: the updates are kept, and come back with the scoreboard if the coverage starts again.
+  const [kept] = await siteQuery<{ n: number | string }>(site, "SELECT COUNT(*) AS n FROM news_live_updates WHERE news_id = ?", site.articleId);
+  expect(Number(kept?.n)).toBe(SEEDED.length);
+  await newsroom.getByRole("button", { name: t.liveNewsroom.start }).click();
+  await expect(newsroom.getByTestId("live-updates").getByTestId("live-update")).toHaveCount(SEEDED.length);
+  await expect(newsroom.getByTestId("live-scoreboard")).toContainText("Grêmio");
+});
+
+test("o repórter não desliga a cobertura de uma notícia que não é dele: o servidor recusa", async ({ site, reporter }) => {
+  // Over the API, as the panel sends it.
+  const refused = await reporter.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { coverage: null }, headers: { origin: site.url } });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+    code: "story_not_yours",
+    message: t.roles.notOwnStory,
+  });
+  expect(await coverageState(site)).toBe("live");
+
+  // From the article page's panel: the dialog's confirmation gets the server's refusal, and the coverage stays.
+  const page = await reporter.newPage();
+  await openPage(page, site, articlePath(site));
+  await page.getByTestId("live-newsroom").getByRole("button", { name: t.liveNewsroom.turnOff }).click();
+  await page.getByTestId("live-turn-off-dialog").getByRole("button", { name: t.liveNewsroom.turnOffConfirm }).click();
+  await expect(page.getByTestId("live-newsroom").getByRole("alert")).toHaveText(t.roles.notOwnStory);
+  await expect(page.getByTestId("live-badge")).toHaveText(t.live.badge);
+  expect(await coverageState(site)).toBe("live");
+});
