@@ -268,6 +268,10 @@ const newsroom = {
     turnOffText:
       "A notícia deixa de ser uma cobertura ao vivo e volta a ser uma matéria comum: somem o selo AO VIVO, o placar e as atualizações da página. As atualizações publicadas não são apagadas: ficam guardadas e voltam a aparecer, com o placar, se a cobertura for iniciada de novo.",
     turnOffConfirm: "Desligar cobertura",
+    editTitle: "Cobertura ao vivo",
+    editIntro:
+      "Publique atualizações e mude o placar daqui: nada disso salva nem recarrega o formulário acima, e o que você digitou nele continua como está.",
+    openArticle: "Abrir o artigo em nova aba (editar, fixar ou excluir atualizações)",
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
     textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",

@@ -1,8 +1,10 @@
 /**
  * The newsroom's live coverage controls beyond the article page's composer (issue 20's leftovers): turning the
  * coverage off (the story becomes a normal article again; its updates are kept, not shown), refused to a reporter on
- * someone else's story.
+ * someone else's story; the panel on the story's edit page, whose posts, score and coverage changes leave the form's
+ * unsaved text alone.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
@@ -10,7 +12,7 @@ import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import type { RunningSite } from "../factories/site.ts";
-import { expect, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
+import { bodyEditor, expect, fillBody, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;
@@ -147,4 +149,66 @@ test("o repórter não desliga a cobertura de uma notícia que não é dele: o s
   await expect(page.getByTestId("live-newsroom").getByRole("alert")).toHaveText(t.roles.notOwnStory);
   await expect(page.getByTestId("live-badge")).toHaveText(t.live.badge);
   expect(await coverageState(site)).toBe("live");
+});
+
+test("na página de edição: publicar uma atualização, mudar o placar e encerrar não mexem no texto não salvo do formulário", async ({
+  site,
+  editor,
+  page,
+}) => {
+  test.slow();
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, `/edit-news/${site.articleId}`);
+  const title = newsroom.getByLabel(t.newsForm.title, { exact: true });
+  await expect(title).toHaveValue(TITLE);
+  await expect(bodyEditor(newsroom)).toBeVisible();
+  // Typed, not saved.
+  const typedTitle = `${TITLE} (ainda sem salvar)`;
+  const typedBody = "Texto novo da matéria, digitado durante o jogo e ainda não salvo.";
+  await title.fill(typedTitle);
+  await fillBody(newsroom, typedBody);
+
+  const panel = newsroom.getByTestId("live-edit-panel");
+  const composer = panel.getByTestId("live-composer");
+  await expect(composer).toBeVisible();
+  const axe = await new AxeBuilder({ page: newsroom }).include('[data-testid="live-edit-panel"]').analyze();
+  expect(
+    axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
+  ).toEqual([]);
+  expect(axe.passes.length).toBeGreaterThan(0);
+  await composer.getByLabel(t.liveNewsroom.textLabel).fill("GOL DO GRÊMIO! Cabeçada no ângulo aos 12 minutos.");
+  await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+  await expect(composer.getByRole("status")).toHaveText(t.liveNewsroom.posted);
+  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveValue("");
+
+  const scoreEditor = panel.getByTestId("scoreboard-editor");
+  await scoreEditor.getByText(t.liveNewsroom.scoreboardTitle, { exact: true }).click();
+  await scoreEditor.getByRole("button", { name: t.liveNewsroom.plus("Grêmio") }).click();
+  await expect(scoreEditor.getByTestId("scoreboard-home-value")).toHaveText("1");
+  await expect
+    .poll(async () => (await siteQuery<{ s: string }>(site, "SELECT live_scoreboard AS s FROM news WHERE id = ?", site.articleId))[0]?.s)
+    .toContain('"homeScore":1');
+
+  await expect(title).toHaveValue(typedTitle);
+  await expect(bodyEditor(newsroom)).toContainText(typedBody);
+
+  // Ending the coverage changes the story's cards: every open page reloads its data (this one too). The form keeps
+  // what was typed; the panel shows the coverage as the server has it.
+  const reloaded = newsroom.waitForResponse((response) => new URL(response.url()).pathname === `/edit-news/${site.articleId}.data`);
+  await panel.getByRole("button", { name: t.liveNewsroom.end }).click();
+  await expect(panel.getByRole("button", { name: t.liveNewsroom.resume })).toBeVisible();
+  expect((await reloaded).status()).toBe(200);
+  await expect(panel.getByTestId("live-newsroom")).toHaveAttribute("data-coverage", "ended");
+  await expect(title).toHaveValue(typedTitle);
+  await expect(bodyEditor(newsroom)).toContainText(typedBody);
+  await expect(newsroom.getByRole("button", { name: t.liveNewsroom.resume })).toBeVisible();
+
+  // Nothing of the form was saved; the reader's article has the update and the score.
+  const [row] = await siteQuery<{ title: string }>(site, "SELECT title FROM news WHERE id = ?", site.articleId);
+  expect(row?.title).toBe(TITLE);
+  await openPage(page, site, articlePath(site));
+  await expect(page.locator("h1")).toHaveText(TITLE);
+  await expect(page.getByTestId("live-updates").getByTestId("live-update").first()).toContainText("GOL DO GRÊMIO!");
+  await expect(page.getByTestId("score-home")).toHaveText("1");
+  await expect(page.getByTestId("live-ended")).toBeVisible();
 });
