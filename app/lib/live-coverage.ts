@@ -70,3 +70,10 @@ export function summaryOf(text: string, max = 140): string {
   const line = text.trim().split("\n")[0]?.trim() ?? "";
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
+
+/**
+ * The newsroom's plain HTML forms of the coverage (POST /api/news/:id/live) go back to the edit page with
+ * `?cobertura=` what happened, at the controls (`#cobertura-ao-vivo`).
+ */
+export const LIVE_FORM_PARAM = "cobertura";
+export const LIVE_FORM_ANCHOR = "cobertura-ao-vivo";

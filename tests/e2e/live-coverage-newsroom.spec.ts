@@ -212,3 +212,138 @@ test("na página de edição: publicar uma atualização, mudar o placar e encer
   await expect(page.getByTestId("score-home")).toHaveText("1");
   await expect(page.getByTestId("live-ended")).toBeVisible();
 });
+
+test.describe("sem JavaScript", () => {
+  // The reader's page too; the newsroom's context is made below with JavaScript off as well.
+  test.use({ javaScriptEnabled: false });
+
+  test("a página de edição tem os controles em formulários: publicar, placar, encerrar, retomar, desligar e iniciar", async ({
+    site,
+    browser,
+    page,
+  }) => {
+    test.slow();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await signInAsAdmin(context, site, site.editor);
+    const newsroom = await context.newPage();
+    const editPath = `/edit-news/${site.articleId}`;
+    await newsroom.goto(site.url + editPath);
+    const forms = newsroom.getByTestId("live-forms");
+    await expect(forms).toHaveAttribute("data-coverage", "live");
+    await expect(newsroom.getByTestId("live-newsroom")).toHaveCount(0);
+    const notice = newsroom.getByTestId("live-form-notice");
+    const landed = (outcome: string) => expect(newsroom).toHaveURL(`${site.url}${editPath}?cobertura=${outcome}#cobertura-ao-vivo`);
+
+    // An update: plain text, two paragraphs, a key event.
+    await forms.getByLabel(t.liveNewsroom.textLabel).fill("Fim do primeiro tempo no Beira-Rio.\n\nO Grêmio vai ao vestiário na frente.");
+    await forms.getByLabel(t.liveNewsroom.keyEvent).check();
+    await forms.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await landed("posted");
+    await expect(notice).toHaveText(t.liveNewsroom.posted);
+    await expect(notice).toHaveAttribute("role", "status");
+    const [posted] = await siteQuery<{ text: string; key_event: number | string; author_id: string }>(
+      site,
+      "SELECT text, key_event, author_id FROM news_live_updates WHERE news_id = ? ORDER BY created_at DESC LIMIT 1",
+      site.articleId,
+    );
+    expect(posted).toEqual({
+      text: "Fim do primeiro tempo no Beira-Rio.\n\nO Grêmio vai ao vestiário na frente.",
+      key_event: 1,
+      author_id: site.editor.id,
+    });
+
+    // Refused by the server's rules (only blanks): back with the reason, nothing posted.
+    await forms.getByLabel(t.liveNewsroom.textLabel).fill("   ");
+    await forms.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await landed("live_text_required");
+    await expect(notice).toHaveText(t.liveNewsroom.textRequired);
+    await expect(notice).toHaveAttribute("role", "alert");
+    const [count] = await siteQuery<{ n: number | string }>(site, "SELECT COUNT(*) AS n FROM news_live_updates WHERE news_id = ?", site.articleId);
+    expect(Number(count?.n)).toBe(SEEDED.length + 1);
+
+    // The scoreboard, filled with what is saved.
+    await expect(forms.getByLabel(t.liveNewsroom.home, { exact: true })).toHaveValue("Grêmio");
+    await forms.getByLabel(t.liveNewsroom.homeScore).fill("2");
+    await forms.getByLabel(t.liveNewsroom.period).fill("Intervalo");
+    await forms.getByRole("button", { name: t.liveNewsroom.saveScoreboard }).click();
+    await landed("scoreboard");
+    await expect(notice).toHaveText(t.liveNewsroom.scoreboardSaved);
+    await expect(forms.getByLabel(t.liveNewsroom.homeScore)).toHaveValue("2");
+
+    // The reader's article (no JavaScript either) has it all.
+    await page.goto(site.url + articlePath(site));
+    await expect(page.getByTestId("live-updates").getByTestId("live-update").first()).toContainText("Fim do primeiro tempo no Beira-Rio.");
+    await expect(page.getByTestId("live-key-events")).toContainText("Fim do primeiro tempo no Beira-Rio.");
+    await expect(page.getByTestId("score-home")).toHaveText("2");
+    await expect(page.getByTestId("scoreboard-period")).toHaveText("Intervalo");
+
+    // Ended, then resumed.
+    await forms.getByRole("button", { name: t.liveNewsroom.end }).click();
+    await landed("ended");
+    await expect(notice).toHaveText(t.liveNewsroom.ended);
+    expect(await coverageState(site)).toBe("ended");
+    await page.reload();
+    await expect(page.getByTestId("live-ended")).toBeVisible();
+    await forms.getByRole("button", { name: t.liveNewsroom.resume }).click();
+    await landed("live");
+    await expect(notice).toHaveText(t.liveNewsroom.started);
+    expect(await coverageState(site)).toBe("live");
+
+    // Turned off: only with the box checked (the browser asks for it; the server too).
+    await forms.getByRole("button", { name: t.liveNewsroom.turnOff }).click();
+    await expect(newsroom).toHaveURL(`${site.url}${editPath}?cobertura=live#cobertura-ao-vivo`);
+    expect(await coverageState(site)).toBe("live");
+    const unconfirmed = await context.request.post(`${site.url}/api/news/${site.articleId}/live`, {
+      form: { intent: "off" },
+      headers: { origin: site.url },
+      maxRedirects: 0,
+    });
+    expect(unconfirmed.status()).toBe(303);
+    expect(unconfirmed.headers().location).toBe(`${editPath}?cobertura=live_off_unconfirmed#cobertura-ao-vivo`);
+    expect(await coverageState(site)).toBe("live");
+    await forms.getByLabel(t.liveNewsroom.turnOffConfirmBox).check();
+    await forms.getByRole("button", { name: t.liveNewsroom.turnOff }).click();
+    await landed("off");
+    await expect(notice).toHaveText(t.liveNewsroom.turnedOff);
+    expect(await coverageState(site)).toBeNull();
+    await expect(forms).toHaveAttribute("data-coverage", "off");
+    await expect(forms.getByLabel(t.liveNewsroom.textLabel)).toHaveCount(0);
+    await page.reload();
+    await expect(page.locator("h1")).toHaveText(TITLE);
+    await expect(page.getByTestId("live-badge")).toHaveCount(0);
+    await expect(page.getByTestId("live-coverage")).toHaveCount(0);
+
+    // Started again.
+    await forms.getByRole("button", { name: t.liveNewsroom.start }).click();
+    await landed("live");
+    expect(await coverageState(site)).toBe("live");
+    await context.close();
+  });
+
+  test("os formulários passam pelas mesmas verificações: sessão, papel, dono da notícia e origem", async ({ site, reporter, editor, request }) => {
+    const url = `${site.url}/api/news/${site.articleId}/live`;
+    const form = { intent: "post", text: "Não deveria entrar." };
+    const updates = async () =>
+      Number((await siteQuery<{ n: number | string }>(site, "SELECT COUNT(*) AS n FROM news_live_updates WHERE news_id = ?", site.articleId))[0]?.n);
+    const before = await updates();
+
+    const anonymous = await request.post(url, { form, headers: { origin: site.url }, maxRedirects: 0 });
+    expect(anonymous.status()).toBe(401);
+    // A reporter, on a story that is not theirs.
+    const notYours = await reporter.request.post(url, { form, headers: { origin: site.url }, maxRedirects: 0 });
+    expect(notYours.status()).toBe(403);
+    expect(((await notYours.json()) as { error: { code: string } }).error.code).toBe("story_not_yours");
+    const notYoursOff = await reporter.request.post(url, { form: { intent: "off", confirm: "on" }, headers: { origin: site.url }, maxRedirects: 0 });
+    expect(notYoursOff.status()).toBe(403);
+    // The editor's session, from another site's page.
+    const foreign = await editor.request.post(url, { form, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+    expect(foreign.status()).toBe(403);
+    expect(await updates()).toBe(before);
+    expect(await coverageState(site)).toBe("live");
+
+    // Control: the editor's own form post goes through.
+    const allowed = await editor.request.post(url, { form, headers: { origin: site.url }, maxRedirects: 0 });
+    expect(allowed.status()).toBe(303);
+    expect(await updates()).toBe(before + 1);
+  });
+});
