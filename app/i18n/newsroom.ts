@@ -272,7 +272,8 @@ const newsroom = {
     editIntro:
       "Publique atualizações e mude o placar daqui: nada disso salva nem recarrega o formulário acima, e o que você digitou nele continua como está.",
     openArticle: "Abrir o artigo em nova aba (editar, fixar ou excluir atualizações)",
-    noScriptNote:
+    noScriptNote: "Sem JavaScript, cada envio destes controles recarrega a página.",
+    noScriptNoteEdit:
       "Sem JavaScript, cada envio destes controles recarrega a página: salve antes o que mudou na notícia acima, ou a alteração se perde.",
     turnOffConfirmBox:
       "Confirmo: a notícia volta a ser uma matéria comum; as atualizações ficam guardadas, fora da página, e voltam se a cobertura for iniciada de novo.",

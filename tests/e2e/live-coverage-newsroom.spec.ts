@@ -2,7 +2,8 @@
  * The newsroom's live coverage controls beyond the article page's composer (issue 20's leftovers): turning the
  * coverage off (the story becomes a normal article again; its updates are kept, not shown), refused to a reporter on
  * someone else's story; the panel on the story's edit page, whose posts, score and coverage changes leave the form's
- * unsaved text alone.
+ * unsaved text alone; without JavaScript, the same controls as plain forms on the edit page and on the article, under
+ * the same checks (session, role, the story's owner, Origin).
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext } from "@playwright/test";
@@ -317,6 +318,41 @@ test.describe("sem JavaScript", () => {
     await forms.getByRole("button", { name: t.liveNewsroom.start }).click();
     await landed("live");
     expect(await coverageState(site)).toBe("live");
+    await context.close();
+  });
+
+  test("no artigo: o repórter cobre a própria notícia publicada pelos formulários; o leitor não os vê", async ({ site, browser, page }) => {
+    // The story is the reporter's (they created it): published, so its edit page is not theirs any more; the article is.
+    await siteQuery(site, "UPDATE news SET owner_id = ? WHERE id = ?", site.reporter.id, site.articleId);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await signInAsAdmin(context, site, site.reporter);
+    const newsroom = await context.newPage();
+    expect((await newsroom.goto(`${site.url}/edit-news/${site.articleId}`))?.status()).toBe(403);
+    await newsroom.goto(site.url + articlePath(site));
+    const forms = newsroom.getByTestId("live-forms");
+    await expect(forms).toHaveAttribute("data-coverage", "live");
+    await expect(forms).toContainText(t.liveNewsroom.noScriptNote);
+    const landed = (outcome: string) => expect(newsroom).toHaveURL(`${site.url}${articlePath(site)}?cobertura=${outcome}#cobertura-ao-vivo`);
+
+    await forms.getByLabel(t.liveNewsroom.textLabel).fill("Do repórter na beira do campo: o Inter pressiona.");
+    await forms.getByLabel(t.liveNewsroom.pinned).check();
+    await forms.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await landed("posted");
+    await expect(newsroom.getByTestId("live-form-notice")).toHaveText(t.liveNewsroom.posted);
+    await expect(newsroom.getByTestId("live-pinned").getByTestId("live-update")).toContainText("Do repórter na beira do campo");
+
+    await forms.getByRole("button", { name: t.liveNewsroom.end }).click();
+    await landed("ended");
+    await expect(newsroom.getByTestId("live-form-notice")).toHaveText(t.liveNewsroom.ended);
+    await expect(newsroom.getByTestId("live-ended")).toBeVisible();
+    await expect(forms.getByRole("button", { name: t.liveNewsroom.resume })).toBeVisible();
+    expect(await coverageState(site)).toBe("ended");
+
+    // A reader (no session): the coverage, never the forms nor a notice, whatever the address says.
+    await page.goto(`${site.url}${articlePath(site)}?cobertura=posted`);
+    await expect(page.getByTestId("live-pinned").getByTestId("live-update")).toContainText("Do repórter na beira do campo");
+    await expect(page.getByTestId("live-forms")).toHaveCount(0);
+    await expect(page.getByTestId("live-form-notice")).toHaveCount(0);
     await context.close();
   });
 

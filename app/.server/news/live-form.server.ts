@@ -9,6 +9,8 @@ import { type LivePatch, type LiveUpdateInput, parseLivePatch, parseNewUpdate } 
  * and the message the page shows once it is sent back there (`?cobertura=<outcome>`).
  */
 
+import type { LiveFormNotice, LiveFormPage, LiveFormTexts } from "../../lib/live-coverage.ts";
+
 export { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM } from "../../lib/live-coverage.ts";
 
 export type LiveFormRequest =
@@ -77,8 +79,34 @@ const REFUSALS: Record<string, string> = {
  * The message for `?cobertura=<value>` on the page a form went back to (what was done, or why what was sent was
  * refused; any other value: "Não foi possível salvar"), or null when there is none.
  */
-export function liveFormNotice(value: string | null): { kind: "ok" | "error"; message: string } | null {
+export function liveFormNotice(value: string | null): LiveFormNotice | null {
   if (!value) return null;
   if (Object.hasOwn(OUTCOMES, value)) return { kind: "ok", message: OUTCOMES[value]! };
   return { kind: "error", message: Object.hasOwn(REFUSALS, value) ? REFUSALS[value]! : t.liveNewsroom.failed };
+}
+
+/** The forms' words, for the page's loader to send (components/news/live-forms.tsx has none of its own). */
+export function liveFormTexts(page: LiveFormPage): LiveFormTexts {
+  const texts = t.liveNewsroom;
+  return {
+    note: page === "edit" ? texts.noScriptNoteEdit : texts.noScriptNote,
+    start: texts.start,
+    end: texts.end,
+    resume: texts.resume,
+    composerTitle: texts.composerTitle,
+    textLabel: texts.textLabel,
+    textHint: texts.textHint,
+    keyEvent: texts.keyEvent,
+    pinned: texts.pinned,
+    post: texts.post,
+    scoreboardTitle: texts.scoreboardTitle,
+    home: texts.home,
+    away: texts.away,
+    homeScore: texts.homeScore,
+    awayScore: texts.awayScore,
+    period: texts.period,
+    saveScoreboard: texts.saveScoreboard,
+    turnOff: texts.turnOff,
+    turnOffConfirmBox: texts.turnOffConfirmBox,
+  };
 }

@@ -24,7 +24,7 @@ import { routeFacts } from "../../lib/route-facts.ts";
 import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { LiveEditPanel } from "../../components/news/live-edit-panel.tsx";
-import { LIVE_FORM_PARAM, liveFormNotice } from "../../.server/news/live-form.server.ts";
+import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "../../.server/news/live-form.server.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.editTitle);
@@ -61,6 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       articlePath: articlePath(article),
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
+      liveFormTexts: liveFormTexts("edit"),
     };
   } catch (error) {
     const requestId = requestIdFrom(request);
@@ -80,6 +81,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         live: null,
         articlePath: "",
         liveNotice: null,
+        liveFormTexts: liveFormTexts("edit"),
         loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
       },
       { status },
@@ -137,7 +139,19 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
-  const { article, loadError, landed, returned, mayReturn, returnError, live, articlePath: livePath, liveNotice, ...rest } = loaderData;
+  const {
+    article,
+    loadError,
+    landed,
+    returned,
+    mayReturn,
+    returnError,
+    live,
+    articlePath: livePath,
+    liveNotice,
+    liveFormTexts: formTexts,
+    ...rest
+  } = loaderData;
   if (!article) {
     return (
       <section className="page-narrow" role="alert">
@@ -182,7 +196,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         }
         {...rest}
       />
-      <LiveEditPanel newsId={article.id} coverage={live} articlePath={livePath} notice={liveNotice} />
+      <LiveEditPanel newsId={article.id} coverage={live} articlePath={livePath} notice={liveNotice} formTexts={formTexts} />
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
     </>
   );

@@ -8,15 +8,16 @@ import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /**
- * POST /api/news/:id/live: the newsroom's live coverage controls as plain HTML forms (the edit page's, without
- * JavaScript; with it the panel uses the JSON API). Fields (urlencoded or multipart, no file): `intent` = `post`
- * (`text`, plain text with a blank line between paragraphs; `keyEvent`, `pinned` checkboxes), `live`, `ended`, `off`
- * (with the `confirm` checkbox) or `scoreboard` (`home`, `away`, `homeScore`, `awayScore`, `period`). The checks are
- * the JSON API's: a newsroom session (reporter and up), a reporter only on their own story, the same validation, and
- * the Origin check of every write (server/origin-guard.ts). Done, or refused for what was sent (400, 409), it answers
- * 303 to the edit page with `?cobertura=` what happened (`posted`, `live`, `ended`, `off`, `scoreboard`) or the
- * refusal's code, which the page says in words. Who may not do it at all (no session 401, a role too low or a
- * reporter on someone else's story 403, a missing story 404) gets the API's error answer, as every route refuses them.
+ * POST /api/news/:id/live: the newsroom's live coverage controls as plain HTML forms (the article's and the edit
+ * page's, without JavaScript; with it the panel uses the JSON API). Fields (urlencoded or multipart, no file):
+ * `intent` = `post` (`text`, plain text with a blank line between paragraphs; `keyEvent`, `pinned` checkboxes),
+ * `live`, `ended`, `off` (with the `confirm` checkbox) or `scoreboard` (`home`, `away`, `homeScore`, `awayScore`,
+ * `period`). The checks are the JSON API's: a newsroom session (reporter and up), a reporter only on their own
+ * story, the same validation, and the Origin check of every write (server/origin-guard.ts). Done, or refused for
+ * what was sent (400, 409), it answers 303 to the page the form is on (`back`: `article`, else the edit page) with
+ * `?cobertura=` what happened (`posted`, `live`, `ended`, `off`, `scoreboard`) or the refusal's code, which the page
+ * says in words. Who may not do it at all (no session 401, a role too low or a reporter on someone else's story
+ * 403, a missing story 404) gets the API's error answer, as every route refuses them.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { log } = servicesOf(context);
@@ -30,8 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { liveCoverage, log } = servicesOf(context);
-  const back = (outcome: string) =>
-    redirect(`/edit-news/${encodeURIComponent(params.id)}?${LIVE_FORM_PARAM}=${encodeURIComponent(outcome)}#${LIVE_FORM_ANCHOR}`, 303);
+  // The page the form is on: the article, or (the default) the edit page. Nothing else: never an address sent.
+  let page = `/edit-news/${encodeURIComponent(params.id)}`;
+  const back = (outcome: string) => redirect(`${page}?${LIVE_FORM_PARAM}=${encodeURIComponent(outcome)}#${LIVE_FORM_ANCHOR}`, 303);
   try {
     const viewer = await requireRoleApi(request, context, handle);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
@@ -44,6 +46,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const form = await request.formData().catch(() => {
       throw new AppError("live_form_invalid", t.liveNewsroom.failed, 400);
     });
+    if (form.get("back") === "article") page = `/article/${encodeURIComponent(params.id)}`;
     const asked = parseLiveForm(form);
     if (asked.kind === "update") await liveCoverage.postUpdate(params.id, asked.input, viewer);
     else await liveCoverage.changeCoverage(params.id, asked.patch, viewer);
