@@ -54,6 +54,8 @@ export default [
   // Live coverage: a story's updates (public page, newsroom posts) and one update (public, newsroom edits/deletes).
   route("api/news/:id/updates", "routes/api/news-live-updates.ts"),
   route("api/news/:id/updates/:updateId", "routes/api/news-live-update.ts"),
+  // The same controls as plain HTML forms (the edit page without JavaScript): back to the edit page with the outcome.
+  route("api/news/:id/live", "routes/api/news-live-form.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),

@@ -263,6 +263,30 @@ const newsroom = {
     start: "Iniciar cobertura ao vivo",
     end: "Encerrar cobertura",
     resume: "Retomar cobertura",
+    turnOff: "Desligar cobertura ao vivo",
+    turnOffTitle: "Desligar a cobertura ao vivo?",
+    turnOffText:
+      "A notícia deixa de ser uma cobertura ao vivo e volta a ser uma matéria comum: somem o selo AO VIVO, o placar e as atualizações da página. As atualizações publicadas não são apagadas: ficam guardadas e voltam a aparecer, com o placar, se a cobertura for iniciada de novo.",
+    turnOffConfirm: "Desligar cobertura",
+    editTitle: "Cobertura ao vivo",
+    editIntro:
+      "Publique atualizações e mude o placar daqui: nada disso salva nem recarrega o formulário acima, e o que você digitou nele continua como está.",
+    openArticle: "Abrir o artigo em nova aba (editar, fixar ou excluir atualizações)",
+    noScriptNote: "Sem JavaScript, cada envio destes controles recarrega a página.",
+    noScriptNoteEdit:
+      "Sem JavaScript, cada envio destes controles recarrega a página: salve antes o que mudou na notícia acima, ou a alteração se perde.",
+    turnOffConfirmBox:
+      "Confirmo: a notícia volta a ser uma matéria comum; as atualizações ficam guardadas, fora da página, e voltam se a cobertura for iniciada de novo.",
+    turnOffUnconfirmed: "Marque a confirmação para desligar a cobertura ao vivo.",
+    started: "Cobertura ao vivo iniciada.",
+    ended: "Cobertura encerrada.",
+    turnedOff: "Cobertura ao vivo desligada: a notícia voltou a ser uma matéria comum.",
+    scoreboardSaved: "Placar salvo.",
+    homeScore: "Gols do mandante",
+    awayScore: "Gols do visitante",
+    textInvalid: "O texto da atualização tem algo que não pode ser publicado. Revise e tente de novo.",
+    scoreboardFormInvalid: (max: number, period: number) =>
+      `Confira o placar: o nome dos dois times, os gols de 0 a ${max} e o período com até ${period} caracteres.`,
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
     textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",

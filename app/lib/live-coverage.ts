@@ -70,3 +70,45 @@ export function summaryOf(text: string, max = 140): string {
   const line = text.trim().split("\n")[0]?.trim() ?? "";
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
+
+/**
+ * The newsroom's plain HTML forms of the coverage (POST /api/news/:id/live) go back to the edit page with
+ * `?cobertura=` what happened, at the controls (`#cobertura-ao-vivo`).
+ */
+export const LIVE_FORM_PARAM = "cobertura";
+export const LIVE_FORM_ANCHOR = "cobertura-ao-vivo";
+
+/**
+ * The words of those forms, sent by the page's loader (the newsroom's texts stay out of the readers' JavaScript: the
+ * article page draws the forms for a signed-in newsroom member only, before hydration).
+ */
+export interface LiveFormTexts {
+  note: string;
+  start: string;
+  end: string;
+  resume: string;
+  composerTitle: string;
+  textLabel: string;
+  textHint: string;
+  keyEvent: string;
+  pinned: string;
+  post: string;
+  scoreboardTitle: string;
+  home: string;
+  away: string;
+  homeScore: string;
+  awayScore: string;
+  period: string;
+  saveScoreboard: string;
+  turnOff: string;
+  turnOffConfirmBox: string;
+}
+
+/** What the last form sent did, said on the page it went back to. */
+export interface LiveFormNotice {
+  kind: "ok" | "error";
+  message: string;
+}
+
+/** The page a form goes back to (`back`): the story's article, or its edit page. */
+export type LiveFormPage = "article" | "edit";

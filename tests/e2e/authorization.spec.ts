@@ -127,6 +127,11 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
     reason: "editar, fixar e apagar atualizações ao vivo (o repórter: só nas próprias notícias)",
     reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
   },
+  "api/news/:id/live": {
+    role: "reporter",
+    reason: "a cobertura ao vivo por formulários sem JavaScript (o repórter: só nas próprias notícias)",
+    reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
+  },
   "api/news/:id/autosave": {
     role: "reporter",
     reason: "o salvamento automático do formulário (o repórter: só dos próprios rascunhos)",

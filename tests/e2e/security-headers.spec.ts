@@ -63,6 +63,7 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
     "api/news/:id/media-focus": `/api/news/${ids.article}/media-focus`,
     "api/news/:id/updates": `/api/news/${ids.article}/updates`,
     "api/news/:id/updates/:updateId": `/api/news/${ids.article}/updates/nao-existe`,
+    "api/news/:id/live": `/api/news/${ids.article}/live`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
     "categoria/:slug": "/categoria/futebol",

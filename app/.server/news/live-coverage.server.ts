@@ -109,6 +109,13 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       return coverageOf({ ...row, ...set });
     },
 
+    /** The story's coverage as it is (the edit page's panel), or null when it has none; a missing story is a 404. */
+    async currentCoverage(newsId: string): Promise<LiveCoverageInfo | null> {
+      const row = await findCoverageRow(db, newsId);
+      if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
+      return coverageOf(row);
+    },
+
     /** POST /api/news/:id/updates: the new update. The coverage must be on (live or ended). */
     async postUpdate(newsId: string, input: LiveUpdateInput, actor: Actor): Promise<LiveUpdateView> {
       const row = await storyFor(newsId, actor);

@@ -1,11 +1,21 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useRevalidator } from "react-router";
 import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { type KeyEventView, liveUpdateAnchor, type LiveUpdatesPage, type LiveUpdateView } from "../../lib/live-coverage.ts";
+import {
+  type KeyEventView,
+  LIVE_FORM_ANCHOR,
+  type LiveCoverageInfo,
+  type LiveFormNotice,
+  type LiveFormTexts,
+  liveUpdateAnchor,
+  type LiveUpdatesPage,
+  type LiveUpdateView,
+} from "../../lib/live-coverage.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { useLiveCoverage } from "../../lib/use-live-coverage.ts";
 import styles from "./live-coverage.module.css";
+import { LiveForms } from "./live-forms.tsx";
 import { LiveScoreboard } from "./live-scoreboard.tsx";
 import { LiveUpdateItem, useLiveNow } from "./live-update-item.tsx";
 
@@ -25,6 +35,8 @@ interface LiveCoverageProps {
   articlePath: string;
   /** A signed-in newsroom member: the composer and the controls (the server checks each action). */
   newsroom: boolean;
+  /** The newsroom's plain forms (before hydration, or without JavaScript): their words and the last one's outcome. */
+  forms: { texts: LiveFormTexts; notice: LiveFormNotice | null } | null;
 }
 
 /**
@@ -34,14 +46,26 @@ interface LiveCoverageProps {
  */
 export function LiveCoverage(props: LiveCoverageProps) {
   const mounted = useMounted();
+  const reloadPage = useReloadPage();
   if (!props.initial) {
-    return props.newsroom && mounted ? (
+    if (!props.newsroom) return null;
+    return mounted ? (
       <Suspense fallback={null}>
-        <LiveNewsroomPanel newsId={props.newsId} coverage={null} onPosted={() => undefined} />
+        <LiveNewsroomPanel newsId={props.newsId} coverage={null} onPosted={() => undefined} onCoverageChange={reloadPage} />
       </Suspense>
-    ) : null;
+    ) : (
+      <NewsroomForms newsId={props.newsId} coverage={null} forms={props.forms} />
+    );
   }
   return <LiveCoverageOn {...props} initial={props.initial} mounted={mounted} />;
+}
+
+/** The article's data again after the coverage changed: the badge, the scoreboard and the updates come with it. */
+function useReloadPage() {
+  const revalidator = useRevalidator();
+  return async () => {
+    await revalidator.revalidate();
+  };
 }
 
 function LiveCoverageOn({
@@ -50,6 +74,7 @@ function LiveCoverageOn({
   cursor,
   articlePath,
   newsroom,
+  forms,
   mounted,
 }: LiveCoverageProps & { initial: LiveUpdatesPage; mounted: boolean }) {
   const listRef = useRef<HTMLOListElement>(null);
@@ -58,6 +83,7 @@ function LiveCoverageOn({
   const now = useLiveNow();
   useUnseenTitle(unseen);
   const controls = newsroom && mounted;
+  const reloadPage = useReloadPage();
   const actionsOf = (update: LiveUpdateView) =>
     controls ? (
       <Suspense fallback={null}>
@@ -73,9 +99,10 @@ function LiveCoverageOn({
           {t.live.endedNotice}
         </p>
       ) : null}
+      {newsroom && !mounted ? <NewsroomForms newsId={newsId} coverage={page.coverage} forms={forms} /> : null}
       {controls ? (
         <Suspense fallback={null}>
-          <LiveNewsroomPanel newsId={newsId} coverage={page.coverage} onPosted={refresh} />
+          <LiveNewsroomPanel newsId={newsId} coverage={page.coverage} onPosted={refresh} onCoverageChange={reloadPage} />
         </Suspense>
       ) : null}
       {page.keyEvents.length > 0 ? <KeyEvents events={page.keyEvents} /> : null}
@@ -113,6 +140,25 @@ function LiveCoverageOn({
         ) : null}
       </nav>
     </section>
+  );
+}
+
+/** The newsroom's plain forms on the article, with what the last one sent did. */
+function NewsroomForms({ newsId, coverage, forms }: { newsId: string; coverage: LiveCoverageInfo | null; forms: LiveCoverageProps["forms"] }) {
+  if (!forms) return null;
+  return (
+    <>
+      {forms.notice ? (
+        <p
+          className={forms.notice.kind === "ok" ? styles.ok : styles.error}
+          role={forms.notice.kind === "ok" ? "status" : "alert"}
+          data-testid="live-form-notice"
+        >
+          {forms.notice.message}
+        </p>
+      ) : null}
+      <LiveForms id={LIVE_FORM_ANCHOR} newsId={newsId} coverage={coverage} back="article" texts={forms.texts} />
+    </>
   );
 }
 

@@ -1,10 +1,10 @@
 import { Minus, Plus } from "lucide-react";
-import { useId, useState } from "react";
-import { useRevalidator } from "react-router";
+import { useId, useRef, useState } from "react";
 import { t } from "../../i18n/newsroom.ts";
 import type { LiveCoverageInfo, LiveUpdateView, Scoreboard } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
+import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
 import buttons from "../ui/button.module.css";
 import styles from "./live-coverage.module.css";
 
@@ -36,25 +36,44 @@ const newsUrl = (newsId: string) => `/api/news/${encodeURIComponent(newsId)}`;
 
 export function LiveNewsroomPanel({
   newsId,
-  coverage,
+  coverage: given,
   onPosted,
+  onCoverageChange,
 }: {
   newsId: string;
   coverage: LiveCoverageInfo | null;
+  /** An update posted or the scoreboard saved (the article page fetches its updates again). */
   onPosted: () => Promise<void> | void;
+  /**
+   * The coverage started, ended or turned off (the server's answer). The article page reloads its data (the badge, the
+   * updates); the edit page does not (its loaders would run under the form being typed): the panel keeps the answer.
+   */
+  onCoverageChange: (coverage: LiveCoverageInfo | null) => Promise<void> | void;
 }) {
-  const revalidator = useRevalidator();
+  const [coverage, setCoverage] = useState(given);
+  // The page's data changed (reloaded after an event): the panel follows it.
+  const [seen, setSeen] = useState(given);
+  if (given !== seen) {
+    setSeen(given);
+    setCoverage(given);
+  }
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const changeCoverage = async (state: "live" | "ended") => {
+  const [askOff, setAskOff] = useState(false);
+  const offButton = useRef<HTMLButtonElement>(null);
+  const changeCoverage = async (state: "live" | "ended" | null) => {
     setBusy(true);
     const sent = await send("PATCH", newsUrl(newsId), { coverage: state });
     setBusy(false);
+    setAskOff(false);
     setError(sent.ok ? null : sent.message);
-    if (sent.ok) await revalidator.revalidate();
+    if (!sent.ok) return;
+    const next = (sent.json as { coverage?: LiveCoverageInfo | null } | null)?.coverage ?? null;
+    setCoverage(next);
+    await onCoverageChange(next);
   };
   return (
-    <div className={styles.newsroom} data-testid="live-newsroom">
+    <div className={styles.newsroom} data-testid="live-newsroom" data-coverage={coverage?.state ?? "off"}>
       <div className={styles.coverageControls}>
         {coverage?.state === "live" ? (
           <button type="button" className={buttons.secondary} disabled={busy} onClick={() => void changeCoverage("ended")}>
@@ -65,7 +84,36 @@ export function LiveNewsroomPanel({
             {coverage ? t.liveNewsroom.resume : t.liveNewsroom.start}
           </button>
         )}
+        {coverage ? (
+          <button
+            ref={offButton}
+            type="button"
+            className={`${buttons.secondary} ${styles.danger}`}
+            disabled={busy}
+            onClick={() => setAskOff(true)}
+            data-testid="live-turn-off"
+          >
+            {t.liveNewsroom.turnOff}
+          </button>
+        ) : null}
       </div>
+      <ConfirmDialog
+        open={askOff}
+        onOpenChange={setAskOff}
+        title={t.liveNewsroom.turnOffTitle}
+        text={t.liveNewsroom.turnOffText}
+        confirmLabel={t.liveNewsroom.turnOffConfirm}
+        cancelLabel={t.liveNewsroom.cancel}
+        onConfirm={(event) => {
+          // Open (its button disabled) until the server answers.
+          event.preventDefault();
+          void changeCoverage(null);
+        }}
+        danger
+        busy={busy}
+        testId="live-turn-off-dialog"
+        returnFocusTo={offButton}
+      />
       {error ? (
         <p className={styles.error} role="alert">
           {error}

@@ -22,6 +22,9 @@ import type { NewsStatus } from "../../lib/news-view.ts";
 import { formatDateTime } from "../../i18n/format.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
+import { articlePath } from "../../lib/slug.ts";
+import { LiveEditPanel } from "../../components/news/live-edit-panel.tsx";
+import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "../../.server/news/live-form.server.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.editTitle);
@@ -41,6 +44,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const autosave = await findNewsAutosave(database.db, article.id, viewer.userId);
     // Returned to its reporter: the editor's note, until it is sent for review again.
     const returned = article.status === "draft" ? await pendingReturn(database.db, article.id) : null;
+    // Live coverage: its state and scoreboard for the panel under the form (components/news/live-edit-panel.tsx).
+    const live = await services.liveCoverage.currentCoverage(article.id);
     return {
       ...common,
       article,
@@ -52,6 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // "Devolver ao repórter": editors and admins, on a story in review; why the last return was refused, if it was.
       mayReturn: article.status === "review" && canPublish(viewer.role),
       returnError: returnErrorOf(new URL(request.url).searchParams.get("devolucao")),
+      live,
+      articlePath: articlePath(article),
+      // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
+      liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
+      liveFormTexts: liveFormTexts("edit"),
     };
   } catch (error) {
     const requestId = requestIdFrom(request);
@@ -68,6 +78,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         returned: null,
         mayReturn: false,
         returnError: null,
+        live: null,
+        articlePath: "",
+        liveNotice: null,
+        liveFormTexts: liveFormTexts("edit"),
         loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
       },
       { status },
@@ -125,7 +139,19 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
-  const { article, loadError, landed, returned, mayReturn, returnError, ...rest } = loaderData;
+  const {
+    article,
+    loadError,
+    landed,
+    returned,
+    mayReturn,
+    returnError,
+    live,
+    articlePath: livePath,
+    liveNotice,
+    liveFormTexts: formTexts,
+    ...rest
+  } = loaderData;
   if (!article) {
     return (
       <section className="page-narrow" role="alert">
@@ -170,6 +196,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         }
         {...rest}
       />
+      <LiveEditPanel newsId={article.id} coverage={live} articlePath={livePath} notice={liveNotice} formTexts={formTexts} />
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
     </>
   );

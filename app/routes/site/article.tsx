@@ -26,6 +26,7 @@ import { ShareButtons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, liveBlogJsonLd, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { LIVE_CURSOR_PARAM, LiveCoverage } from "../../components/news/live-coverage.tsx";
 import { LiveBadge } from "../../components/news/live-badge.tsx";
+import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "../../.server/news/live-form.server.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
@@ -62,6 +63,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // Live coverage (components/news/live-coverage.tsx): the page of updates the address asks for, or null.
   const liveCursor = new URL(request.url).searchParams.get(LIVE_CURSOR_PARAM);
   const live = await services.liveCoverage.forArticle(article.id, liveCursor, newsroom);
+  // The newsroom's coverage forms for a member without JavaScript (their words, and what the last one sent did).
+  const liveForms = newsroom
+    ? { texts: liveFormTexts("article"), notice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)) }
+    : null;
   return data(
     {
       article,
@@ -76,6 +81,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       byline: await services.profiles.bylineOfStory(article.id).catch(() => null),
       live,
       liveCursor: live && liveCursor ? liveCursor : null,
+      liveForms,
     },
     article.status === "published" ? undefined : { headers: { "Cache-Control": PRIVATE_NO_STORE } },
   );
@@ -115,7 +121,8 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Article({ loaderData }: Route.ComponentProps) {
-  const { article, bodyMedia, canonicalPath, dateLines, related, scheduledLabel, preview, defaultAuthor, mostRead, live, liveCursor } = loaderData;
+  const { article, bodyMedia, canonicalPath, dateLines, related, scheduledLabel, preview, defaultAuthor, mostRead, live, liveCursor, liveForms } =
+    loaderData;
   const { isAdmin, site, role, userId } = useRootData();
   const unpublished = article.status !== "published";
   useCountRead(article.id, isAdmin || unpublished);
@@ -158,7 +165,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
         </p>
       </header>
 
-      <LiveCoverage newsId={article.id} initial={live} cursor={liveCursor} articlePath={canonicalPath} newsroom={isAdmin} />
+      <LiveCoverage newsId={article.id} initial={live} cursor={liveCursor} articlePath={canonicalPath} newsroom={isAdmin} forms={liveForms} />
 
       {article.media ? <ArticleMedia media={article.media} title={article.title} /> : null}
 

@@ -1,0 +1,112 @@
+import { t } from "../../i18n/newsroom.ts";
+import { LIVE_LIMITS } from "../../lib/limits.ts";
+import { AppError } from "../errors.ts";
+import { type LivePatch, type LiveUpdateInput, parseLivePatch, parseNewUpdate } from "./live-input.server.ts";
+
+/**
+ * The newsroom's live coverage controls as plain HTML forms (they work without JavaScript), posted to
+ * POST /api/news/:id/live (routes/api/news-live-form.ts): what a form asks for, checked by the JSON API's own rules,
+ * and the message the page shows once it is sent back there (`?cobertura=<outcome>`).
+ */
+
+import type { LiveFormNotice, LiveFormPage, LiveFormTexts } from "../../lib/live-coverage.ts";
+
+export { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM } from "../../lib/live-coverage.ts";
+
+export type LiveFormRequest =
+  | { kind: "update"; input: LiveUpdateInput; outcome: "posted" }
+  | { kind: "coverage"; patch: LivePatch; outcome: "live" | "ended" | "off" | "scoreboard" };
+
+/** A form's fields, read by the JSON API's rules: a refusal is the same AppError (code, pt-BR message) it throws. */
+export function parseLiveForm(form: FormData): LiveFormRequest {
+  const intent = form.get("intent");
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  switch (intent) {
+    case "post":
+      return {
+        kind: "update",
+        input: parseNewUpdate({ text: text("text") ?? null, keyEvent: form.has("keyEvent"), pinned: form.has("pinned") }),
+        outcome: "posted",
+      };
+    case "live":
+    case "ended":
+      return { kind: "coverage", patch: parseLivePatch({ coverage: intent }), outcome: intent };
+    case "off":
+      // Asked first, as the panel's dialog does: the box says what happens to the updates.
+      if (!form.has("confirm")) throw new AppError("live_off_unconfirmed", t.liveNewsroom.turnOffUnconfirmed, 400);
+      return { kind: "coverage", patch: parseLivePatch({ coverage: null }), outcome: "off" };
+    case "scoreboard": {
+      const score = (name: string) => {
+        const value = text(name)?.trim() ?? "";
+        return /^\d{1,6}$/.test(value) ? Number(value) : value;
+      };
+      const scoreboard = {
+        home: text("home"),
+        away: text("away"),
+        homeScore: score("homeScore"),
+        awayScore: score("awayScore"),
+        period: text("period") ?? "",
+      };
+      return { kind: "coverage", patch: parseLivePatch({ scoreboard }), outcome: "scoreboard" };
+    }
+    default:
+      throw new AppError("live_form_invalid", t.liveNewsroom.failed, 400);
+  }
+}
+
+const OUTCOMES: Record<string, string> = {
+  posted: t.liveNewsroom.posted,
+  live: t.liveNewsroom.started,
+  ended: t.liveNewsroom.ended,
+  off: t.liveNewsroom.turnedOff,
+  scoreboard: t.liveNewsroom.scoreboardSaved,
+};
+
+const REFUSALS: Record<string, string> = {
+  live_text_required: t.liveNewsroom.textRequired,
+  live_text_too_long: t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText),
+  live_text_invalid: t.liveNewsroom.textInvalid,
+  live_media_too_many: t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks),
+  scoreboard_invalid: t.liveNewsroom.scoreboardFormInvalid(LIVE_LIMITS.scoreMax, LIVE_LIMITS.period),
+  coverage_off: t.liveNewsroom.coverageOff,
+  live_off_unconfirmed: t.liveNewsroom.turnOffUnconfirmed,
+};
+
+/**
+ * The message for `?cobertura=<value>` on the page a form went back to (what was done, or why what was sent was
+ * refused; any other value: "Não foi possível salvar"), or null when there is none.
+ */
+export function liveFormNotice(value: string | null): LiveFormNotice | null {
+  if (!value) return null;
+  if (Object.hasOwn(OUTCOMES, value)) return { kind: "ok", message: OUTCOMES[value]! };
+  return { kind: "error", message: Object.hasOwn(REFUSALS, value) ? REFUSALS[value]! : t.liveNewsroom.failed };
+}
+
+/** The forms' words, for the page's loader to send (components/news/live-forms.tsx has none of its own). */
+export function liveFormTexts(page: LiveFormPage): LiveFormTexts {
+  const texts = t.liveNewsroom;
+  return {
+    note: page === "edit" ? texts.noScriptNoteEdit : texts.noScriptNote,
+    start: texts.start,
+    end: texts.end,
+    resume: texts.resume,
+    composerTitle: texts.composerTitle,
+    textLabel: texts.textLabel,
+    textHint: texts.textHint,
+    keyEvent: texts.keyEvent,
+    pinned: texts.pinned,
+    post: texts.post,
+    scoreboardTitle: texts.scoreboardTitle,
+    home: texts.home,
+    away: texts.away,
+    homeScore: texts.homeScore,
+    awayScore: texts.awayScore,
+    period: texts.period,
+    saveScoreboard: texts.saveScoreboard,
+    turnOff: texts.turnOff,
+    turnOffConfirmBox: texts.turnOffConfirmBox,
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../app/.server/errors.ts";
+import { liveFormNotice, parseLiveForm } from "../../app/.server/news/live-form.server.ts";
+import { t } from "../../app/i18n/newsroom.ts";
+import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+
+/** The newsroom's plain coverage forms (POST /api/news/:id/live): their fields read by the JSON API's rules. */
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  return data;
+};
+
+const codeOf = (fields: Record<string, string>) => {
+  try {
+    parseLiveForm(form(fields));
+  } catch (error) {
+    return error instanceof AppError ? error.code : "not an AppError";
+  }
+  return null;
+};
+
+describe("formulários da cobertura ao vivo sem JavaScript", () => {
+  it("uma atualização em texto simples, com as caixas de lance importante e fixar", () => {
+    const asked = parseLiveForm(form({ intent: "post", text: "Primeiro.\n\nSegundo.", keyEvent: "on" }));
+    expect(asked).toMatchObject({ kind: "update", outcome: "posted", input: { text: "Primeiro.\n\nSegundo.", keyEvent: true, pinned: false } });
+    expect(asked.kind === "update" && asked.input.body.content).toHaveLength(2);
+    expect(codeOf({ intent: "post", text: "   " })).toBe("live_text_required");
+    expect(codeOf({ intent: "post" })).toBe("live_text_required");
+    expect(codeOf({ intent: "post", text: "x".repeat(LIVE_LIMITS.updateText + 1) })).toBe("live_text_too_long");
+  });
+
+  it("o placar com os números do formulário; número inválido, time sem nome ou gols acima do limite são recusados", () => {
+    const asked = parseLiveForm(form({ intent: "scoreboard", home: " Grêmio ", away: "Inter", homeScore: "2", awayScore: "0", period: "Intervalo" }));
+    expect(asked).toEqual({
+      kind: "coverage",
+      outcome: "scoreboard",
+      patch: { scoreboard: { home: "Grêmio", away: "Inter", homeScore: 2, awayScore: 0, period: "Intervalo" } },
+    });
+    expect(codeOf({ intent: "scoreboard", home: "Grêmio", away: "Inter", homeScore: "dois", awayScore: "0" })).toBe("scoreboard_invalid");
+    expect(codeOf({ intent: "scoreboard", home: "Grêmio", away: "Inter", homeScore: "-1", awayScore: "0" })).toBe("scoreboard_invalid");
+    expect(codeOf({ intent: "scoreboard", home: "", away: "Inter", homeScore: "1", awayScore: "0" })).toBe("scoreboard_invalid");
+    expect(codeOf({ intent: "scoreboard", home: "A", away: "B", homeScore: String(LIVE_LIMITS.scoreMax + 1), awayScore: "0" })).toBe(
+      "scoreboard_invalid",
+    );
+  });
+
+  it("iniciar, encerrar; desligar só com a confirmação marcada; outra intenção é recusada", () => {
+    expect(parseLiveForm(form({ intent: "live" }))).toEqual({ kind: "coverage", outcome: "live", patch: { coverage: "live" } });
+    expect(parseLiveForm(form({ intent: "ended" }))).toEqual({ kind: "coverage", outcome: "ended", patch: { coverage: "ended" } });
+    expect(codeOf({ intent: "off" })).toBe("live_off_unconfirmed");
+    expect(parseLiveForm(form({ intent: "off", confirm: "on" }))).toEqual({ kind: "coverage", outcome: "off", patch: { coverage: null } });
+    expect(codeOf({ intent: "save" })).toBe("live_form_invalid");
+    expect(codeOf({})).toBe("live_form_invalid");
+  });
+
+  it("a mensagem da volta à página: o que foi feito, o motivo da recusa, e uma genérica para o resto", () => {
+    expect(liveFormNotice(null)).toBeNull();
+    expect(liveFormNotice("posted")).toEqual({ kind: "ok", message: t.liveNewsroom.posted });
+    expect(liveFormNotice("off")).toEqual({ kind: "ok", message: t.liveNewsroom.turnedOff });
+    expect(liveFormNotice("coverage_off")).toEqual({ kind: "error", message: t.liveNewsroom.coverageOff });
+    expect(liveFormNotice("live_text_required")).toEqual({ kind: "error", message: t.liveNewsroom.textRequired });
+    expect(liveFormNotice("toString")).toEqual({ kind: "error", message: t.liveNewsroom.failed });
+    expect(liveFormNotice("<script>")).toEqual({ kind: "error", message: t.liveNewsroom.failed });
+  });
+});
