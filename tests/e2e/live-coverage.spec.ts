@@ -249,10 +249,11 @@ test("uma atualização renova só as páginas da notícia no cache: a home e a 
   request,
 }) => {
   const article = articlePath(site);
-  for (const path of ["/", "/news-list", article, `/api/news/${site.articleId}/updates`]) {
+  for (const path of ["/", "/news-list", article, `/api/news/${site.articleId}/updates`, "/rss.xml"]) {
     await request.get(site.url + path);
     expect((await request.get(site.url + path)).headers()["x-page-cache"], path).toBe("hit");
   }
+  const feedBefore = await (await request.get(`${site.url}/rss.xml`)).text();
   const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
     data: { text: "Substituição no Vasco: entra o camisa 9." },
     headers: { origin: site.url },
@@ -262,6 +263,9 @@ test("uma atualização renova só as páginas da notícia no cache: a home e a 
   expect(await (await request.get(site.url + article)).text()).toContain("Substituição no Vasco: entra o camisa 9.");
   const page = (await (await request.get(`${site.url}/api/news/${site.articleId}/updates`)).json()) as { updates: Array<{ text: string }> };
   expect(page.updates[0]?.text).toBe("Substituição no Vasco: entra o camisa 9.");
+  // The feed dates a live story by its last change: renewed with the update, not left for the cache's expiry.
+  const modified = (feed: string) => /<dcterms:modified>([^<]+)<\/dcterms:modified>/.exec(feed)?.[1];
+  await expect.poll(async () => modified(await (await request.get(`${site.url}/rss.xml`)).text())).not.toBe(modified(feedBefore));
 });
 
 test("depois de uma reconexão, a página busca o que perdeu", async ({ site, readers }) => {

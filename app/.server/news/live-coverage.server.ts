@@ -40,6 +40,10 @@ import { storyPaths } from "./story-paths.server.ts";
  * starting, ending or turning off the coverage changes the "AO VIVO" badge on cards, so it sends `newsUpdated` with
  * the story's paths like any save of the story.
  */
+
+/** Feeds and sitemaps whose dates follow a live story's updates. */
+const LIVE_FEED_PATHS = ["/rss.xml", "/rss/destaques.xml", "/sitemap.xml", "/sitemaps/news.xml"];
+
 export interface LiveCoverageDeps {
   db: Kysely<Database>;
   store: Pick<MediaStore, "name" | "publicUrl">;
@@ -59,11 +63,16 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     return row;
   }
 
-  /** The paths a live change refreshes: the story's article (every slug, its `.data`) and its updates' API. */
+  /**
+   * The paths a live change refreshes: the story's article (every slug, its `.data`), its updates' API, and the feeds
+   * and sitemaps that date a live story by its last change (RSS dcterms:modified, lastmod). The sitemap part listing
+   * the story among all articles is left to the page cache's expiry (which part it is would cost a query per update).
+   */
   const livePaths = (row: Pick<CoverageRow, "id" | "title">) => [
     `/article/${encodeURIComponent(row.id)}`,
     articlePath(row),
     `/api/news/${encodeURIComponent(row.id)}/updates`,
+    ...LIVE_FEED_PATHS,
   ];
 
   function sendLive(
