@@ -68,6 +68,9 @@ async function call(
 
 const patchNews = (services: TestServices, id: string, cookie: string | null, body: unknown) =>
   call(services, item as unknown as Module, "PATCH", `/api/news/${id}`, { id }, cookie, body);
+/** The feeds and sitemaps a live change also renews (their dates follow the story's last change). */
+const FEEDS = ["/rss.xml", "/rss/destaques.xml", "/sitemap.xml", "/sitemaps/news.xml"];
+
 const postUpdate = (services: TestServices, id: string, cookie: string | null, body: unknown) =>
   call(services, list as unknown as Module, "POST", `/api/news/${id}/updates`, { id }, cookie, body);
 const getUpdates = (services: TestServices, id: string, cookie: string | null, cursor?: string) =>
@@ -328,13 +331,13 @@ describe("eventos", () => {
       [
         "liveUpdated",
         {
-          paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`],
+          paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS],
           live: { newsId: id, updateId: posted.json?.update.id, change: "created" },
         },
       ],
       [
         "liveUpdated",
-        { paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`], live: { newsId: id, change: "scoreboard" } },
+        { paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS], live: { newsId: id, change: "scoreboard" } },
       ],
     ]);
   });

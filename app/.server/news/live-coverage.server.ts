@@ -24,6 +24,7 @@ import {
   findLiveUpdate,
   findLiveUpdatesPage,
   findPinnedUpdates,
+  findLatestUpdateTime,
   insertLiveUpdate,
   type LiveUpdateRow,
   updateCoverageRow,
@@ -143,8 +144,14 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         updated_at: now,
       };
       await events.withCommit(db, async (trx, send) => {
+        // Updates are read newest first by their time: two posted in the same millisecond keep the order they came in.
+        const latest = await findLatestUpdateTime(trx, newsId);
+        if (latest !== null && update.created_at <= latest) {
+          update.created_at = new Date(Date.parse(latest) + 1).toISOString();
+          update.updated_at = update.created_at;
+        }
         await insertLiveUpdate(trx, update);
-        await updateCoverageRow(trx, newsId, { live_updated_at: now });
+        await updateCoverageRow(trx, newsId, { live_updated_at: update.created_at });
         await sendLive(send, row, { newsId, updateId: update.id, change: "created" });
       });
       return toUpdateView(update);

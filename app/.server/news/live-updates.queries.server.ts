@@ -33,6 +33,18 @@ export function updateCoverageRow(
   return db.updateTable("news").set(set).where("id", "=", newsId).executeTakeFirst();
 }
 
+/** When the story's newest update was posted (ISO text), or null before the first. */
+export async function findLatestUpdateTime(db: Kysely<Database>, newsId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("news_live_updates")
+    .select("created_at")
+    .where("news_id", "=", newsId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
+}
+
 export function insertLiveUpdate(db: Kysely<Database>, row: NewsLiveUpdatesTable) {
   return db.insertInto("news_live_updates").values(row).execute();
 }
