@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
 import express from "express";
 import { terminal } from "./app/i18n/pt-BR.ts";
 // Type only (erased when Node strips the types): the module itself is loaded below, from the build or through Vite.
@@ -66,8 +67,17 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
     return mod.createApp();
   }
   const mod = await loadBuild();
-  // Hashed assets never change: cache them for a year. Other public files for an hour.
-  outer.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+  // Hashed assets never change: cache them for a year. Other public files for an hour. The build wrote each script
+  // and style compressed beside it (vite.config.ts): brotli, else gzip, else the file compressed on the fly.
+  outer.use(
+    "/assets",
+    expressStaticGzip(path.join(root, "build/client/assets"), {
+      enableBrotli: true,
+      orderPreference: ["br", "gz"],
+      index: false,
+      serveStatic: { immutable: true, maxAge: "1y" },
+    }),
+  );
   // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
   const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });
   outer.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
@@ -90,6 +100,8 @@ function exitOnConfigError(error: unknown): never {
  * changes; the page cache, which answers before Express, still sends its brotli copies.
  */
 function gzipForRenderedAnswers(req: express.Request, _res: express.Response, next: express.NextFunction) {
+  // Hashed assets are sent as the build compressed them (brotli first).
+  if (req.path.startsWith("/assets/")) return next();
   const accept = req.headers["accept-encoding"];
   if (accept?.includes("br") && /\bgzip\b/.test(accept)) {
     req.headers["accept-encoding"] = accept

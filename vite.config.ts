@@ -1,6 +1,41 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import type { ChunkingContext } from "rolldown";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * The browser's files (scripts, styles, SVG) written a second and third time, compressed once and for all at the
+ * highest levels: `.br` (brotli 11) and `.gz` (gzip 9) beside each, which the server sends as they are (server.ts)
+ * instead of compressing each request on the fly at gzip 6 (the framework's script: 108 → 94 kB in brotli).
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: "eef:precompress-assets",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? "build/client";
+      const files = Object.keys(bundle).filter((file) => /\.(js|css|svg|json)$/.test(file));
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(dir, file);
+          const content = await fs.readFile(full);
+          if (content.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+            gzip(content, { level: 9 }),
+          ]);
+          await Promise.all([fs.writeFile(`${full}.br`, br), fs.writeFile(`${full}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
 
 /** What every page loads: React, React DOM and React Router. */
 const FRAMEWORK =
@@ -33,7 +68,7 @@ function readerImports(id: string, ctx: ChunkingContext, seen = new Set<string>(
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), precompressAssets()],
   environments: {
     client: {
       build: {
