@@ -94,3 +94,16 @@ export function parseFields<T extends z.ZodType>(schema: T, fields: Record<strin
   const byField = fieldErrorsOf(result.error);
   throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? t.api.invalidData, byField);
 }
+
+/**
+ * The GET of a route that only takes POST: 405, once the caller is known to have the route's role (401 / 403
+ * otherwise, as every route refuses who may not use it).
+ */
+export async function postOnlyLoader(request: Request, context: RequestContext, handle: RouteHandle): Promise<Response> {
+  try {
+    await requireRoleApi(request, context, handle);
+    return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+  } catch (error) {
+    return toApiError(error, request, servicesOf(context).log);
+  }
+}

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/news-live-form";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "../../.server/news/live-form.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -19,14 +19,8 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * says in words. Who may not do it at all (no session 401, a role too low or a reporter on someone else's story
  * 403, a missing story 404) gets the API's error answer, as every route refuses them.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { log } = servicesOf(context);
-  try {
-    await requireRoleApi(request, context, handle);
-    return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
-  } catch (error) {
-    return toApiError(error, request, log);
-  }
+export function loader({ request, context }: Route.LoaderArgs) {
+  return postOnlyLoader(request, context, handle);
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/news-return";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -17,14 +17,8 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * story not in review 409 `not_in_review`; a stale `version` 409 `news_version_conflict`.
  */
 /** GET: nothing to read here (405), once the caller is known to be an editor or admin (401 / 403 otherwise). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { log } = servicesOf(context);
-  try {
-    await requireRoleApi(request, context, handle);
-    return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
-  } catch (error) {
-    return toApiError(error, request, log);
-  }
+export function loader({ request, context }: Route.LoaderArgs) {
+  return postOnlyLoader(request, context, handle);
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
