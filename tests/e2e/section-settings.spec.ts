@@ -51,6 +51,10 @@ test("o administrador ordena e esconde seções; o leitor vê o novo menu na hor
     await signInAsAdmin(page.context(), site);
     await openPage(page, site, "/secoes");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.sections.pageTitle);
+    // The table sits in the newsroom's white card, like the team's and the sponsors' sections.
+    const card = page.getByRole("region", { name: t.sections.pageTitle });
+    await expect(card).toHaveCSS("background-color", "rgb(255, 255, 255)");
+    await expect(card).not.toHaveCSS("box-shadow", "none");
     // Every category in use, by volume, with its count.
     await expect(page.getByTestId("section-settings").locator("tbody th")).toHaveText(["Futebol", "Vôlei", "Basquete"]);
     await expect(row(page, "futebol").locator("td").first()).toHaveText("7");

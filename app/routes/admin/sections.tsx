@@ -7,6 +7,7 @@ import { requireRole } from "../../.server/auth/guards.server.ts";
 import { saveSectionArrangement } from "../../.server/news/sections.server.ts";
 import type { SectionSetting } from "../../.server/news/section-settings.queries.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
+import panel from "../../components/admin/panel.module.css";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -65,7 +66,7 @@ export default function Sections({ loaderData, actionData }: Route.ComponentProp
       <p className={styles.intro}>{ts.intro}</p>
       {actionData?.done ? <Banner kind="success" message={actionData.done} /> : null}
       {actionData?.error ? <Banner kind="error" message={actionData.error} /> : null}
-      <section className={styles.card} aria-label={ts.pageTitle}>
+      <section className={panel.panel} aria-label={ts.pageTitle}>
         {sections.length === 0 ? (
           <p>{ts.empty}</p>
         ) : (
