@@ -87,9 +87,13 @@ async function closeAll(context: BrowserContext) {
 
 const articlePath = (site: LiveSite) => `/article/${site.articleId}`;
 
-/** Opens the article in a new page of `context`, hydrated and listening to the event stream, and marks it. */
-async function openLive(context: BrowserContext, site: LiveSite): Promise<Page> {
+/**
+ * Opens the article in a new page of `context`, hydrated and listening to the event stream, and marks it. `prepare`
+ * runs on the blank page first (an init script).
+ */
+async function openLive(context: BrowserContext, site: LiveSite, prepare?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await context.newPage();
+  await prepare?.(page);
   const stream = page.waitForResponse((response) => new URL(response.url()).pathname === "/events");
   await openPage(page, site, articlePath(site));
   expect((await stream).status()).toBe(200);
@@ -406,6 +410,61 @@ test("editar uma palavra de uma atualização com negrito e link: o leitor vê a
   await expect(freshUpdate.locator("strong")).toHaveText("Pedro");
   await expect(freshUpdate.getByRole("link", { name: "ficha do jogo" })).toHaveAttribute("href", href);
   await expect(freshUpdate).toContainText("Golaço de Pedro");
+});
+
+/**
+ * Whether the tab is hidden, under the test's control. Headless Chromium never hides a page: another page of the same
+ * context brought to the front, a tab opened from it, or its window minimized through the DevTools protocol all leave
+ * `document.visibilityState` "visible" and send no `visibilitychange` (tried on Chromium 156). So the page's
+ * `document.visibilityState` is the test's, and switching it sends the event a browser sends.
+ */
+async function controlVisibility(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    let state: DocumentVisibilityState = "visible";
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => state === "hidden" });
+    (window as unknown as { setTabVisibility: (next: DocumentVisibilityState) => void }).setTabVisibility = (next) => {
+      state = next;
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+  });
+}
+
+const setTabVisibility = (page: Page, state: DocumentVisibilityState) =>
+  page.evaluate((next) => (window as unknown as { setTabVisibility: (next: DocumentVisibilityState) => void }).setTabVisibility(next), state);
+
+test("com a aba escondida, o título conta as atualizações novas; de volta à aba, a contagem some", async ({ site, editor, readers }) => {
+  test.slow();
+  const reader = await openLive(readers, site, controlVisibility);
+  const title = await reader.title();
+  expect(title).toContain(TITLE);
+  expect(title).not.toMatch(/^\(\d+\) /);
+  const post = async (text: string) => {
+    const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, { data: { text }, headers: { origin: site.url } });
+    expect(posted.status()).toBe(201);
+  };
+
+  await setTabVisibility(reader, "hidden");
+  await post("Escanteio para o Vasco, a bola passa por todo mundo.");
+  await expect(updates(reader).first()).toContainText("Escanteio para o Vasco");
+  await expect(reader).toHaveTitle(t.live.unseenTitle(1, title));
+  await post("Cartão amarelo para o lateral do Flamengo.");
+  await expect(updates(reader).first()).toContainText("Cartão amarelo para o lateral");
+  await expect(reader).toHaveTitle(t.live.unseenTitle(2, title));
+
+  // Back on the tab: seen.
+  await setTabVisibility(reader, "visible");
+  await expect(reader).toHaveTitle(title);
+  // With the tab in sight (and the list at the top), a new update is seen as it arrives: no count.
+  await post("Substituição no Flamengo: entra o camisa 11.");
+  await expect(updates(reader).first()).toContainText("Substituição no Flamengo");
+  expect(await reader.title()).toBe(title);
+  // Hidden again, the count starts over.
+  await setTabVisibility(reader, "hidden");
+  await post("Impedimento marcado no ataque do Vasco.");
+  await expect(updates(reader).first()).toContainText("Impedimento marcado");
+  await expect(reader).toHaveTitle(t.live.unseenTitle(1, title));
+  await expectNoReload(reader);
 });
 
 test("uma notícia ao vivo retirada do ar: as atualizações guardadas no cache deixam de ser servidas na hora", async ({ site, editor, request }) => {
