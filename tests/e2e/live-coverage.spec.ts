@@ -3,18 +3,19 @@
  * the article page itself; two readers' open pages get the update through the site's event stream without reloading
  * (the one at the top sees it on top; the one scrolled into the updates gets a "N novas atualizações" button and the
  * tab title "(N) …" instead of a moving page); the key events summary, the scoreboard's +/- changing the readers'
- * scoreboard live, edits and deletions in place; a reader without JavaScript gets the whole coverage from the server,
- * paged with links; the JSON-LD is a LiveBlogPosting; the home's card carries "AO VIVO".
+ * scoreboard live, edits (in the rich-text editor: bold and links survive a changed word) and deletions in place; a
+ * reader without JavaScript gets the whole coverage from the server, paged with links; the JSON-LD is a
+ * LiveBlogPosting; the home's card carries "AO VIVO".
  */
 import AxeBuilder from "@axe-core/playwright";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
-import { expect, expectNoReload, markPage, openPage, runSql, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import { expect, expectNoReload, markPage, openPage, runSql, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
 interface LiveSite extends RunningSite {
@@ -86,9 +87,13 @@ async function closeAll(context: BrowserContext) {
 
 const articlePath = (site: LiveSite) => `/article/${site.articleId}`;
 
-/** Opens the article in a new page of `context`, hydrated and listening to the event stream, and marks it. */
-async function openLive(context: BrowserContext, site: LiveSite): Promise<Page> {
+/**
+ * Opens the article in a new page of `context`, hydrated and listening to the event stream, and marks it. `prepare`
+ * runs on the blank page first (an init script).
+ */
+async function openLive(context: BrowserContext, site: LiveSite, prepare?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await context.newPage();
+  await prepare?.(page);
   const stream = page.waitForResponse((response) => new URL(response.url()).pathname === "/events");
   await openPage(page, site, articlePath(site));
   expect((await stream).status()).toBe(200);
@@ -97,6 +102,9 @@ async function openLive(context: BrowserContext, site: LiveSite): Promise<Page> 
 }
 
 const updates = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
+
+/** The rich-text editor an update opens in when the newsroom edits it (the news body's editor). */
+const updateEditor = (update: Locator) => update.getByTestId("live-edit-editor").getByTestId("body-editor");
 
 test("o editor publica da página do artigo; os leitores recebem sem recarregar, quem rolou ganha o botão", async ({ site, editor, readers }) => {
   // Three pages, a site of its own (a PostgreSQL database on the PostgreSQL pass): more than the default 30 s.
@@ -167,7 +175,9 @@ test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lug
   // Edited in place.
   const target = updates(newsroom).filter({ hasText: seededText(SEEDED - 2) });
   await target.getByTestId("live-edit").click();
-  await target.getByTestId("live-edit-text").fill("Lance revisto: impedimento confirmado pelo VAR.");
+  await updateEditor(target).click();
+  await newsroom.keyboard.press("ControlOrMeta+a");
+  await newsroom.keyboard.insertText("Lance revisto: impedimento confirmado pelo VAR.");
   await target.getByTestId("live-edit-save").click();
   await expect(updates(reader).nth(1)).toHaveText(/Lance revisto: impedimento confirmado pelo VAR\./);
 
@@ -311,11 +321,150 @@ test("editar o texto de uma atualização com vídeo incorporado mantém o víde
   const update = updates(newsroom).first();
   await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
   await update.getByTestId("live-edit").click();
-  await expect(update.getByTestId("live-edit-text")).toHaveValue("O gol em vídeo");
-  await update.getByTestId("live-edit-text").fill("O gol em vídeo, de outro ângulo");
+  // The editor holds the update as it is: its text, and the video as a block of its own.
+  const box = updateEditor(update);
+  await expect(box.locator("p").first()).toHaveText("O gol em vídeo");
+  await expect(box.getByTestId("editor-embed")).toBeVisible();
+  await box.locator("p").first().click();
+  await newsroom.keyboard.press("End");
+  await newsroom.keyboard.insertText(", de outro ângulo");
   await update.getByTestId("live-edit-save").click();
   await expect(update).toContainText("O gol em vídeo, de outro ângulo");
   await expect(update.getByText(t.embed.load("YouTube"))).toBeVisible();
+});
+
+test("editar uma palavra de uma atualização com negrito e link: o leitor vê a troca com o negrito e o link", async ({ site, editor, readers }) => {
+  test.slow();
+  const href = "https://ge.globo.com/futebol/times/flamengo/";
+  const doc = (first: string) => ({
+    type: "doc",
+    content: [
+      {
+        type: "paragraph",
+        content: [
+          { type: "text", text: `${first} de ` },
+          { type: "text", text: "Pedro", marks: [{ type: "bold" }] },
+          { type: "text", text: " aos 30 minutos. Veja a " },
+          { type: "text", text: "ficha do jogo", marks: [{ type: "link", attrs: { href } }] },
+          { type: "text", text: "." },
+        ],
+      },
+    ],
+  });
+  const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+    data: { text: doc("Gol") },
+    headers: { origin: site.url },
+  });
+  expect(posted.status()).toBe(201);
+  const updateId = ((await posted.json()) as { update: { id: string } }).update.id;
+  const reader = await openLive(readers, site);
+  const read = updates(reader).and(reader.locator(`[data-update-id="${updateId}"]`));
+  await expect(read).toContainText("Gol de Pedro aos 30 minutos.");
+
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, articlePath(site));
+  const update = updates(newsroom).and(newsroom.locator(`[data-update-id="${updateId}"]`));
+  // Emptied, it is refused with the server's words and nothing changes; "Cancelar" drops what was typed.
+  await update.getByTestId("live-edit").click();
+  await updateEditor(update).click();
+  await newsroom.keyboard.press("ControlOrMeta+a");
+  await newsroom.keyboard.press("Delete");
+  await update.getByTestId("live-edit-save").click();
+  await expect(update.getByRole("alert")).toHaveText(t.liveNewsroom.textRequired);
+  await expect(updateEditor(update)).toHaveAttribute("aria-invalid", "true");
+  await update.getByRole("button", { name: t.liveNewsroom.cancel }).click();
+  await expect(update.getByTestId("live-edit-editor")).toHaveCount(0);
+  await expect(read).toContainText("Gol de Pedro aos 30 minutos.");
+
+  await update.getByTestId("live-edit").click();
+  // The editor starts from the update's document, not its plain text: the bold word and the link are in it.
+  const box = updateEditor(update);
+  await expect(box).toHaveText("Gol de Pedro aos 30 minutos. Veja a ficha do jogo.");
+  await expect(box.locator("strong")).toHaveText("Pedro");
+  await expect(box.locator("a")).toHaveAttribute("href", href);
+  const axe = await new AxeBuilder({ page: newsroom }).include('[data-testid="live-edit-editor"]').analyze();
+  expect(
+    axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
+  ).toEqual([]);
+  expect(axe.passes.length).toBeGreaterThan(0);
+  // One word changed, as an editor does it: the first three letters selected and typed over.
+  await box.click();
+  await newsroom.keyboard.press("Home");
+  for (let i = 0; i < 3; i++) await newsroom.keyboard.press("Shift+ArrowRight");
+  await newsroom.keyboard.insertText("Golaço");
+  await update.getByTestId("live-edit-save").click();
+  await expect(update.getByTestId("live-edit-editor")).toHaveCount(0);
+  await expect(update).toContainText("Golaço de Pedro aos 30 minutos.");
+
+  // The open reader page, in place: the new word, the bold and the link.
+  await expect(read).toContainText("Golaço de Pedro aos 30 minutos. Veja a ficha do jogo.");
+  await expect(read.locator("strong")).toHaveText("Pedro");
+  await expect(read.getByRole("link", { name: "ficha do jogo" })).toHaveAttribute("href", href);
+  await expectNoReload(reader);
+  // Stored so, and so for the next reader (page cache on: the edit renewed the article).
+  const [row] = await siteQuery<{ body: string }>(site, "SELECT body FROM news_live_updates WHERE id = ?", updateId);
+  expect(JSON.parse(row!.body)).toEqual(doc("Golaço"));
+  const fresh = await readers.newPage();
+  await openPage(fresh, site, articlePath(site));
+  const freshUpdate = updates(fresh).and(fresh.locator(`[data-update-id="${updateId}"]`));
+  await expect(freshUpdate.locator("strong")).toHaveText("Pedro");
+  await expect(freshUpdate.getByRole("link", { name: "ficha do jogo" })).toHaveAttribute("href", href);
+  await expect(freshUpdate).toContainText("Golaço de Pedro");
+});
+
+/**
+ * Whether the tab is hidden, under the test's control. Headless Chromium never hides a page: another page of the same
+ * context brought to the front, a tab opened from it, or its window minimized through the DevTools protocol all leave
+ * `document.visibilityState` "visible" and send no `visibilitychange` (tried on Chromium 156). So the page's
+ * `document.visibilityState` is the test's, and switching it sends the event a browser sends.
+ */
+async function controlVisibility(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    let state: DocumentVisibilityState = "visible";
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => state === "hidden" });
+    (window as unknown as { setTabVisibility: (next: DocumentVisibilityState) => void }).setTabVisibility = (next) => {
+      state = next;
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+  });
+}
+
+const setTabVisibility = (page: Page, state: DocumentVisibilityState) =>
+  page.evaluate((next) => (window as unknown as { setTabVisibility: (next: DocumentVisibilityState) => void }).setTabVisibility(next), state);
+
+test("com a aba escondida, o título conta as atualizações novas; de volta à aba, a contagem some", async ({ site, editor, readers }) => {
+  test.slow();
+  const reader = await openLive(readers, site, controlVisibility);
+  const title = await reader.title();
+  expect(title).toContain(TITLE);
+  expect(title).not.toMatch(/^\(\d+\) /);
+  const post = async (text: string) => {
+    const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, { data: { text }, headers: { origin: site.url } });
+    expect(posted.status()).toBe(201);
+  };
+
+  await setTabVisibility(reader, "hidden");
+  await post("Escanteio para o Vasco, a bola passa por todo mundo.");
+  await expect(updates(reader).first()).toContainText("Escanteio para o Vasco");
+  await expect(reader).toHaveTitle(t.live.unseenTitle(1, title));
+  await post("Cartão amarelo para o lateral do Flamengo.");
+  await expect(updates(reader).first()).toContainText("Cartão amarelo para o lateral");
+  await expect(reader).toHaveTitle(t.live.unseenTitle(2, title));
+
+  // Back on the tab: seen.
+  await setTabVisibility(reader, "visible");
+  await expect(reader).toHaveTitle(title);
+  // With the tab in sight (and the list at the top), a new update is seen as it arrives: no count.
+  await post("Substituição no Flamengo: entra o camisa 11.");
+  await expect(updates(reader).first()).toContainText("Substituição no Flamengo");
+  expect(await reader.title()).toBe(title);
+  // Hidden again, the count starts over.
+  await setTabVisibility(reader, "hidden");
+  await post("Impedimento marcado no ataque do Vasco.");
+  await expect(updates(reader).first()).toContainText("Impedimento marcado");
+  await expect(reader).toHaveTitle(t.live.unseenTitle(1, title));
+  await expectNoReload(reader);
 });
 
 test("uma notícia ao vivo retirada do ar: as atualizações guardadas no cache deixam de ser servidas na hora", async ({ site, editor, request }) => {

@@ -199,7 +199,7 @@ describe("atualizações: permissões por papel", () => {
       [{ text: "x".repeat(LIVE_LIMITS.updateText + 1) }, 400, "live_text_too_long", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText)],
       [{ text: 12 }, 400, "invalid_field_type", t.api.fieldType("text")],
       [{ text: "ok", keyEvent: "sim" }, 400, "invalid_field_type", t.liveNewsroom.flag("keyEvent")],
-      [{ text: { type: "doc", content: [{ type: "script", text: "alert(1)" }] } }, 400, "live_text_invalid", ""],
+      [{ text: { type: "doc", content: [{ type: "script", text: "alert(1)" }] } }, 400, "live_text_invalid", t.liveNewsroom.textInvalid],
       [
         {
           text: {
@@ -255,6 +255,119 @@ describe("atualizações: permissões por papel", () => {
     expect(refused.json?.error).toMatchObject({ code: "coverage_off", message: t.liveNewsroom.coverageOff });
     expect((await changeUpdate(services, id, "nao-existe", editor.cookie, "PATCH", { pinned: true })).json?.error.code).toBe("update_not_found");
     expect((await changeUpdate(services, id, withEmbed.json?.update.id, editor.cookie, "PATCH", {})).json?.error.code).toBe("empty_patch");
+  });
+});
+
+describe("atualizações: edição com formatação", () => {
+  /** An update as the editor's document: a bold word, an italic one and a link, with a video after them. */
+  const formatted = (first: string) => ({
+    type: "doc",
+    content: [
+      {
+        type: "paragraph",
+        content: [
+          { type: "text", text: `${first} de ` },
+          { type: "text", text: "Pedro", marks: [{ type: "bold" }] },
+          { type: "text", text: " de cabeça, " },
+          { type: "text", text: "no ângulo", marks: [{ type: "italic" }] },
+          { type: "text", text: ". Veja o " },
+          {
+            type: "text",
+            text: "lance",
+            marks: [{ type: "bold" }, { type: "link", attrs: { href: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" } }],
+          },
+          { type: "text", text: "." },
+        ],
+      },
+      { type: "embed", attrs: { provider: "youtube", id: "dQw4w9WgXcQ" } },
+    ],
+  });
+
+  async function storedRow(services: TestServices, updateId: string) {
+    return services.database.db
+      .selectFrom("news_live_updates")
+      .select(["body", "text", "key_event", "pinned", "updated_at"])
+      .where("id", "=", updateId)
+      .executeTakeFirstOrThrow();
+  }
+
+  it("PATCH com o documento troca uma palavra e mantém negrito, itálico, link e vídeo", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: formatted("Gol"), keyEvent: true });
+    expect(posted.status).toBe(201);
+    const updateId = posted.json?.update.id as string;
+    expect(posted.json?.update.body).toEqual(formatted("Gol"));
+
+    const edited = await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { text: formatted("Golaço") });
+    expect(edited.status).toBe(200);
+    expect(edited.json?.update).toMatchObject({ id: updateId, keyEvent: true, pinned: false, body: formatted("Golaço") });
+    expect(edited.json?.update.text).toBe("Golaço de Pedro de cabeça, no ângulo. Veja o lance.\n\n" + "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    // What readers get next: the public answer and the stored row say the same.
+    const read = await changeUpdate(services, id, updateId, null, "GET");
+    expect(read.json?.update.body).toEqual(formatted("Golaço"));
+    const row = await storedRow(services, updateId);
+    expect(JSON.parse(row.body)).toEqual(formatted("Golaço"));
+    expect(row.text).toBe(edited.json?.update.text);
+  });
+
+  it("um documento malformado no PATCH é recusado em português e nada muda", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: formatted("Gol") });
+    const updateId = posted.json?.update.id as string;
+    const before = await storedRow(services, updateId);
+    const heard: SiteEvent[] = [];
+    services.events.subscribe((event) => heard.push(event));
+    const paragraph = (content: unknown[]) => ({ type: "doc", content: [{ type: "paragraph", content }] });
+    const refusals: Array<[string, unknown, string, string]> = [
+      ["nó desconhecido", { type: "doc", content: [{ type: "script", text: "alert(1)" }] }, "live_text_invalid", t.liveNewsroom.textInvalid],
+      [
+        "marca desconhecida",
+        paragraph([{ type: "text", text: "Gol", marks: [{ type: "underline" }] }]),
+        "live_text_invalid",
+        t.liveNewsroom.textInvalid,
+      ],
+      [
+        "marca repetida",
+        paragraph([{ type: "text", text: "Gol", marks: [{ type: "bold" }, { type: "bold" }] }]),
+        "live_text_invalid",
+        t.liveNewsroom.textInvalid,
+      ],
+      ["raiz que não é doc", { type: "paragraph", content: [{ type: "text", text: "Gol" }] }, "live_text_invalid", t.liveNewsroom.textInvalid],
+      ["conteúdo que não é lista", { type: "doc", content: "Gol" }, "live_text_invalid", t.liveNewsroom.textInvalid],
+      [
+        "campo a mais no nó",
+        { type: "doc", content: [{ type: "paragraph", content: [], onclick: "x" }] },
+        "live_text_invalid",
+        t.liveNewsroom.textInvalid,
+      ],
+      [
+        "link javascript:",
+        paragraph([{ type: "text", text: "clique", marks: [{ type: "link", attrs: { href: "javascript:alert(1)" } }] }]),
+        "live_text_invalid",
+        t.richText.invalidLink("javascript:alert(1)"),
+      ],
+      ["documento vazio", { type: "doc", content: [{ type: "paragraph" }] }, "live_text_required", t.liveNewsroom.textRequired],
+      [
+        "duas mídias",
+        { ...formatted("Gol"), content: [...formatted("Gol").content, { type: "embed", attrs: { provider: "youtube", id: "aqz-KE-bpKQ" } }] },
+        "live_media_too_many",
+        t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks),
+      ],
+      ["lista em vez de documento", [formatted("Gol")], "invalid_field_type", t.api.fieldType("text")],
+    ];
+    for (const [what, text, code, message] of refusals) {
+      const refused = await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { text, pinned: true });
+      expect(refused.status, what).toBe(400);
+      expect(refused.json?.error, what).toMatchObject({ code, message, fields: { text: [message] } });
+    }
+    // Nothing changed: not the document, the text, the flag sent with it, nor the time; no event left.
+    expect(await storedRow(services, updateId)).toEqual(before);
+    expect(heard).toEqual([]);
+    expect((await changeUpdate(services, id, updateId, null, "GET")).json?.update).toMatchObject({ body: formatted("Gol"), pinned: false });
   });
 });
 

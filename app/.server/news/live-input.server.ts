@@ -62,7 +62,8 @@ export function parseUpdateText(value: unknown): { body: RichDoc; text: string }
     throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
   }
   const checked = checkRichDoc(typeof value === "string" ? plainTextToDoc(value) : value);
-  if (!checked.ok) throw refuse("live_text_invalid", "text", checked.message);
+  // The schema's generic refusal names the story's "conteúdo completo": an update's says "o texto da atualização".
+  if (!checked.ok) throw refuse("live_text_invalid", "text", checked.message === t.richText.invalid ? t.liveNewsroom.textInvalid : checked.message);
   const body = checked.doc;
   if (isEmptyDoc(body)) throw refuse("live_text_required", "text", t.liveNewsroom.textRequired);
   const text = docToPlainText(body);

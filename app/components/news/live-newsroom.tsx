@@ -1,5 +1,5 @@
 import { Minus, Plus } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { lazy, Suspense, useId, useRef, useState } from "react";
 import { t } from "../../i18n/newsroom.ts";
 import type { LiveCoverageInfo, LiveUpdateView, Scoreboard } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
@@ -7,6 +7,13 @@ import type { RichDoc } from "../../lib/rich-text.ts";
 import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
 import buttons from "../ui/button.module.css";
 import styles from "./live-coverage.module.css";
+
+/**
+ * Editing an update: the news body's rich-text editor (Tiptap), a chunk of its own downloaded only when an editor
+ * opens an update to change it. It starts from the update's document and gives one back, so bold, italic, links and
+ * the update's image or embed survive an edit that changes a word.
+ */
+const BodyEditor = lazy(() => import("../admin/body-editor.tsx"));
 
 /**
  * The newsroom's side of a live story, on its article page (a lazy chunk: readers never load it): start, end or
@@ -235,16 +242,6 @@ function withImage(text: string, image: { id: string; alt: string } | null): str
   };
 }
 
-/** Edited text as paragraphs, with the update's image or embed kept after them (an edit changes only the text). */
-function withMedia(text: string, media: RichDoc["content"]): RichDoc {
-  const paragraphs = text
-    .split(/\n[ \t]*\n/)
-    .map((paragraph) => paragraph.trim())
-    .filter(Boolean)
-    .map((paragraph) => ({ type: "paragraph" as const, content: [{ type: "text" as const, text: paragraph }] }));
-  return { type: "doc", content: [...paragraphs, ...media] };
-}
-
 function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promise<void> | void }) {
   const id = useId();
   const [text, setText] = useState("");
@@ -335,20 +332,12 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
   );
 }
 
-/** The update's text blocks as plain text (what the edit box shows) and its image or embed (kept by an edit). */
-function editableParts(body: RichDoc): { text: string; media: RichDoc["content"] } {
-  const text = body.content
-    .filter((block) => block.type === "paragraph" || block.type === "heading")
-    .map((block) => ("content" in block ? (block.content ?? []) : []).map((node) => (node.type === "text" ? node.text : "\n")).join(""))
-    .join("\n\n");
-  return { text, media: body.content.filter((block) => block.type === "image" || block.type === "embed") };
-}
-
-/** Under each update: edit its text, pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). */
+/** Under each update: edit it (in the rich-text editor), pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). */
 export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: string; update: LiveUpdateView; onChanged: () => Promise<void> | void }) {
+  const id = useId();
   const [editing, setEditing] = useState(false);
-  const parts = editableParts(update.body);
-  const [text, setText] = useState(parts.text);
+  // What the editor holds: the update's own document (its bold, italic, links, image or embed), sent back as it is.
+  const [doc, setDoc] = useState<RichDoc>(update.body);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const url = `${newsUrl(newsId)}/updates/${encodeURIComponent(update.id)}`;
@@ -363,17 +352,27 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
     }
   };
   if (editing) {
+    const labelId = `${id}-rotulo`;
+    const errorId = `${id}-erro`;
     return (
       <div className={styles.updateActions}>
-        <textarea
-          value={text}
-          rows={3}
-          aria-label={t.liveNewsroom.textLabel}
-          onChange={(event) => setText(event.target.value)}
-          data-testid="live-edit-text"
-        />
+        <div className={styles.editBox} data-testid="live-edit-editor">
+          <span id={labelId} className="visually-hidden">
+            {t.liveNewsroom.textLabel}
+          </span>
+          <Suspense fallback={null}>
+            <BodyEditor
+              initial={update.body}
+              onChange={setDoc}
+              labelId={labelId}
+              errorId={error ? errorId : undefined}
+              invalid={Boolean(error)}
+              disabled={busy}
+            />
+          </Suspense>
+        </div>
         {error ? (
-          <p className={styles.error} role="alert">
+          <p id={errorId} className={styles.error} role="alert">
             {error}
           </p>
         ) : null}
@@ -381,7 +380,7 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
           type="button"
           className={styles.actionButton}
           disabled={busy}
-          onClick={() => void act("PATCH", { text: parts.media.length ? withMedia(text, parts.media) : text })}
+          onClick={() => void act("PATCH", { text: doc })}
           data-testid="live-edit-save"
         >
           {t.liveNewsroom.save}
@@ -398,7 +397,8 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
         type="button"
         className={styles.actionButton}
         onClick={() => {
-          setText(parts.text);
+          setDoc(update.body);
+          setError(null);
           setEditing(true);
         }}
         data-testid="live-edit"
