@@ -129,7 +129,7 @@ export const envSchema = z.object({
    * 503 with Retry-After at once instead of waiting behind the queue (0 turns it off). Writes, the newsroom's
    * requests, health checks and open-page streams are never refused.
    */
-  LOAD_SHED_LIMIT: z.coerce.number().int().min(0).max(10_000).default(32),
+  LOAD_SHED_LIMIT: z.coerce.number().int().min(0).max(10_000).default(128),
   /** Reader renders run at once per process; the others wait their turn in order (0: no bound). */
   RENDER_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(8),
   /** The in-memory page cache for readers without a session (0 turns it off). */
