@@ -482,6 +482,9 @@ describe("feeds e sitemaps", () => {
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
     expect(changed).toBe(posted.json?.update.createdAt);
+    // Kept in memory until the news change: what the update's event does on a running site (respond.server.ts).
+    expect(await syndication.rss({ highlightedOnly: false })).not.toContain("dcterms:modified");
+    syndication.invalidate();
     const rss = await syndication.rss({ highlightedOnly: false });
     const item = rss.split("<item>").find((each) => each.includes("Decisão ao vivo")) ?? "";
     expect(rss).toContain('xmlns:dcterms="http://purl.org/dc/terms/"');

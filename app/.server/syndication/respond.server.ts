@@ -8,15 +8,22 @@ import { t } from "../../i18n/pt-BR.ts";
 const SYNDICATION_CACHE = "public, max-age=300, s-maxage=300";
 
 /** What the feeds, sitemaps and robots.txt read. */
-export type SyndicationDeps = Pick<AppServices, "database" | "store" | "config" | "log">;
+export type SyndicationDeps = Pick<AppServices, "database" | "store" | "config" | "log" | "events">;
 
 /** One syndication per running application (its caches), found by its database. */
 const syndications = new WeakMap<SyndicationDeps["database"], Syndication>();
-function syndicationOf({ database, store, config }: SyndicationDeps): Syndication {
+function syndicationOf({ database, store, config, events }: SyndicationDeps): Syndication {
   let syndication = syndications.get(database);
   if (!syndication) {
-    syndication = createSyndication({ db: database.db, store, site: config.site });
-    syndications.set(database, syndication);
+    const created = createSyndication({ db: database.db, store, site: config.site });
+    // The feeds it keeps in memory follow the news and their live coverage, here and on every instance (sponsors
+    // are not in them). Listeners run one after another in the same turn, so a page cache re-rendering the feed
+    // after an event (an earlier listener) reads it only once this one has dropped the old copy.
+    events.subscribe((event) => {
+      if (event !== "sponsorsUpdated") created.invalidate();
+    });
+    syndication = created;
+    syndications.set(database, created);
   }
   return syndication;
 }

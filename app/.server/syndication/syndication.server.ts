@@ -1,3 +1,4 @@
+import { memoUntilChanged } from "../events/memo.server.ts";
 import { Readable } from "node:stream";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -106,24 +107,38 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
     return source.pipe(sitemap);
   }
 
+  async function renderRss(highlightedOnly: boolean): Promise<string> {
+    const rows = await findNewsForFeed(db, { limit: FEED_SIZE, highlightedOnly });
+    const media = await loadBodyMedia(db, absoluteStore, rows.map(bodyOf));
+    const selfUrl = absolute(highlightedOnly ? "/rss/destaques.xml" : "/rss.xml");
+    const newest = rows.reduce<string | null>((latest, row) => (!latest || lastChangeOf(row) > latest ? lastChangeOf(row) : latest), null);
+    const { generateRssFeed } = await import("feedsmith");
+    return generateRssFeed({
+      title: highlightedOnly ? t.feeds.highlightsTitle(site.name) : site.name,
+      link: absolute("/"),
+      description: site.description,
+      language: "pt-BR",
+      ...(newest ? { lastBuildDate: new Date(newest) } : {}),
+      ttl: 5,
+      atom: { links: [{ href: selfUrl, rel: "self", type: "application/rss+xml" }] },
+      items: rows.map((row) => feedItem(row, media)),
+    });
+  }
+  const feeds = { latest: memoUntilChanged(() => renderRss(false)), highlights: memoUntilChanged(() => renderRss(true)) };
+
   return {
-    /** RSS 2.0 of the latest news (or only the highlights), with full text and media enclosures. */
-    async rss({ highlightedOnly }: { highlightedOnly: boolean }): Promise<string> {
-      const rows = await findNewsForFeed(db, { limit: FEED_SIZE, highlightedOnly });
-      const media = await loadBodyMedia(db, absoluteStore, rows.map(bodyOf));
-      const selfUrl = absolute(highlightedOnly ? "/rss/destaques.xml" : "/rss.xml");
-      const newest = rows.reduce<string | null>((latest, row) => (!latest || lastChangeOf(row) > latest ? lastChangeOf(row) : latest), null);
-      const { generateRssFeed } = await import("feedsmith");
-      return generateRssFeed({
-        title: highlightedOnly ? t.feeds.highlightsTitle(site.name) : site.name,
-        link: absolute("/"),
-        description: site.description,
-        language: "pt-BR",
-        ...(newest ? { lastBuildDate: new Date(newest) } : {}),
-        ttl: 5,
-        atom: { links: [{ href: selfUrl, rel: "self", type: "application/rss+xml" }] },
-        items: rows.map((row) => feedItem(row, media)),
-      });
+    /**
+     * RSS 2.0 of the latest news (or only the highlights), with full text and media enclosures. Kept in memory until
+     * the news change (`invalidate`): 50 full stories are the heaviest thing the site writes.
+     */
+    rss({ highlightedOnly }: { highlightedOnly: boolean }): Promise<string> {
+      return (highlightedOnly ? feeds.highlights : feeds.latest).get();
+    },
+
+    /** The news changed (a story, its live coverage, a resync): the next feed is written again. */
+    invalidate(): void {
+      feeds.latest.invalidate();
+      feeds.highlights.invalidate();
     },
 
     /** The sitemap index: the pages, the Google News sitemap and one part per 10 000 articles. */
