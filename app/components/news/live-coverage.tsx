@@ -21,7 +21,7 @@ import { LiveUpdateItem, useLiveNow } from "./live-update-item.tsx";
 
 // The newsroom's controls (composer, scoreboard, coverage, each update's actions): a chunk readers never load.
 const LiveNewsroomPanel = lazy(() => import("./live-newsroom.tsx").then((module) => ({ default: module.LiveNewsroomPanel })));
-const LiveUpdateActions = lazy(() => import("./live-newsroom.tsx").then((module) => ({ default: module.LiveUpdateActions })));
+const LiveUpdateActions = lazy(() => import("./live-update-actions.tsx").then((module) => ({ default: module.LiveUpdateActions })));
 
 /** The query parameter of an older page of updates (a cursor), on the article's address. */
 export const LIVE_CURSOR_PARAM = "atualizacoes";

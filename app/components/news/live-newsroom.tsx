@@ -1,19 +1,14 @@
-import { Minus, Plus } from "lucide-react";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { t } from "../../i18n/newsroom.ts";
-import type { LiveCoverageInfo, LiveUpdateView, Scoreboard } from "../../lib/live-coverage.ts";
+import type { LiveCoverageInfo } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
 import buttons from "../ui/button.module.css";
 import styles from "./live-coverage.module.css";
 
-/**
- * Editing an update: the news body's rich-text editor (Tiptap), a chunk of its own downloaded only when an editor
- * opens an update to change it. It starts from the update's document and gives one back, so bold, italic, links and
- * the update's image or embed survive an edit that changes a word.
- */
-const BodyEditor = lazy(() => import("../admin/body-editor.tsx"));
+import { newsUrl, send } from "./live-newsroom-api.ts";
+import { ScoreboardEditor } from "./live-scoreboard-editor.tsx";
 
 /**
  * The newsroom's side of a live story, on its article page (a lazy chunk: readers never load it): start, end or
@@ -21,25 +16,6 @@ const BodyEditor = lazy(() => import("../admin/body-editor.tsx"));
  * pin, key event, delete). Every action is the JSON API's (the server checks the role and the story's owner); its
  * refusal shows the server's message.
  */
-
-type Sent = { ok: true; json: unknown } | { ok: false; message: string };
-
-async function send(method: string, url: string, body?: unknown): Promise<Sent> {
-  try {
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = response.status === 204 ? null : await response.json().catch(() => null);
-    if (response.ok) return { ok: true, json };
-    return { ok: false, message: (json as { error?: { message?: string } } | null)?.error?.message ?? t.liveNewsroom.failed };
-  } catch {
-    return { ok: false, message: t.liveNewsroom.failed };
-  }
-}
-
-const newsUrl = (newsId: string) => `/api/news/${encodeURIComponent(newsId)}`;
 
 export function LiveNewsroomPanel({
   newsId,
@@ -129,102 +105,6 @@ export function LiveNewsroomPanel({
       {coverage ? <ScoreboardEditor newsId={newsId} scoreboard={coverage.scoreboard} onSaved={onPosted} /> : null}
       {coverage ? <Composer newsId={newsId} onPosted={onPosted} /> : null}
     </div>
-  );
-}
-
-const EMPTY_SCOREBOARD: Scoreboard = { home: "", away: "", homeScore: 0, awayScore: 0, period: "" };
-
-function ScoreboardEditor({ newsId, scoreboard, onSaved }: { newsId: string; scoreboard: Scoreboard | null; onSaved: () => Promise<void> | void }) {
-  const id = useId();
-  const [draft, setDraft] = useState<Scoreboard>(scoreboard ?? EMPTY_SCOREBOARD);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const save = async (next: Scoreboard | null) => {
-    setBusy(true);
-    const sent = await send("PATCH", newsUrl(newsId), { scoreboard: next });
-    setBusy(false);
-    setError(sent.ok ? null : sent.message);
-    if (sent.ok) {
-      setDraft(next ?? EMPTY_SCOREBOARD);
-      await onSaved();
-    }
-  };
-  // +/- saves at once (a goal is one tap), once both teams are named; otherwise it only changes the field.
-  const bump = (side: "homeScore" | "awayScore", by: 1 | -1) => {
-    const next = { ...draft, [side]: Math.max(0, Math.min(LIVE_LIMITS.scoreMax, draft[side] + by)) };
-    setDraft(next);
-    if (next.home.trim() && next.away.trim()) void save(next);
-  };
-  const team = (side: "home" | "away", scoreSide: "homeScore" | "awayScore", label: string) => (
-    <div className={styles.teamEditor}>
-      <label htmlFor={`${id}-${side}`}>{label}</label>
-      <input
-        id={`${id}-${side}`}
-        value={draft[side]}
-        maxLength={LIVE_LIMITS.teamName}
-        onChange={(event) => setDraft({ ...draft, [side]: event.target.value })}
-        data-testid={`scoreboard-${side}-input`}
-      />
-      <div className={styles.stepper}>
-        <button
-          type="button"
-          className={styles.stepButton}
-          aria-label={t.liveNewsroom.minus(draft[side] || label)}
-          disabled={busy || draft[scoreSide] === 0}
-          onClick={() => bump(scoreSide, -1)}
-          data-testid={`scoreboard-${side}-minus`}
-        >
-          <Minus aria-hidden="true" size={20} />
-        </button>
-        <output className={styles.stepValue} data-testid={`scoreboard-${side}-value`}>
-          {draft[scoreSide]}
-        </output>
-        <button
-          type="button"
-          className={styles.stepButton}
-          aria-label={t.liveNewsroom.plus(draft[side] || label)}
-          disabled={busy}
-          onClick={() => bump(scoreSide, 1)}
-          data-testid={`scoreboard-${side}-plus`}
-        >
-          <Plus aria-hidden="true" size={20} />
-        </button>
-      </div>
-    </div>
-  );
-  return (
-    <details className={styles.scoreEditor} data-testid="scoreboard-editor">
-      <summary>{t.liveNewsroom.scoreboardTitle}</summary>
-      <div>
-        <div className={styles.teams}>
-          {team("home", "homeScore", t.liveNewsroom.home)}
-          {team("away", "awayScore", t.liveNewsroom.away)}
-        </div>
-        <label htmlFor={`${id}-period`}>{t.liveNewsroom.period}</label>
-        <input
-          id={`${id}-period`}
-          value={draft.period}
-          maxLength={LIVE_LIMITS.period}
-          onChange={(event) => setDraft({ ...draft, period: event.target.value })}
-          data-testid="scoreboard-period-input"
-        />
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div className={styles.formActions}>
-          <button type="button" className={buttons.primary} disabled={busy} onClick={() => void save(draft)} data-testid="scoreboard-save">
-            {t.liveNewsroom.saveScoreboard}
-          </button>
-          {scoreboard ? (
-            <button type="button" className={buttons.secondary} disabled={busy} onClick={() => void save(null)}>
-              {t.liveNewsroom.removeScoreboard}
-            </button>
-          ) : null}
-        </div>
-      </div>
-    </details>
   );
 }
 
@@ -329,110 +209,5 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
         {busy ? t.liveNewsroom.posting : t.liveNewsroom.post}
       </button>
     </form>
-  );
-}
-
-/** Under each update: edit it (in the rich-text editor), pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). */
-export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: string; update: LiveUpdateView; onChanged: () => Promise<void> | void }) {
-  const id = useId();
-  const [editing, setEditing] = useState(false);
-  // What the editor holds: the update's own document (its bold, italic, links, image or embed), sent back as it is.
-  const [doc, setDoc] = useState<RichDoc>(update.body);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const url = `${newsUrl(newsId)}/updates/${encodeURIComponent(update.id)}`;
-  const act = async (method: "PATCH" | "DELETE", body?: unknown) => {
-    setBusy(true);
-    const sent = await send(method, url, body);
-    setBusy(false);
-    setError(sent.ok ? null : sent.message);
-    if (sent.ok) {
-      setEditing(false);
-      await onChanged();
-    }
-  };
-  if (editing) {
-    const labelId = `${id}-rotulo`;
-    const errorId = `${id}-erro`;
-    return (
-      <div className={styles.updateActions}>
-        <div className={styles.editBox} data-testid="live-edit-editor">
-          <span id={labelId} className="visually-hidden">
-            {t.liveNewsroom.textLabel}
-          </span>
-          <Suspense fallback={null}>
-            <BodyEditor
-              initial={update.body}
-              onChange={setDoc}
-              labelId={labelId}
-              errorId={error ? errorId : undefined}
-              invalid={Boolean(error)}
-              disabled={busy}
-            />
-          </Suspense>
-        </div>
-        {error ? (
-          <p id={errorId} className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
-        <button
-          type="button"
-          className={styles.actionButton}
-          disabled={busy}
-          onClick={() => void act("PATCH", { text: doc })}
-          data-testid="live-edit-save"
-        >
-          {t.liveNewsroom.save}
-        </button>
-        <button type="button" className={styles.actionButton} onClick={() => setEditing(false)}>
-          {t.liveNewsroom.cancel}
-        </button>
-      </div>
-    );
-  }
-  return (
-    <div className={styles.updateActions}>
-      <button
-        type="button"
-        className={styles.actionButton}
-        onClick={() => {
-          setDoc(update.body);
-          setError(null);
-          setEditing(true);
-        }}
-        data-testid="live-edit"
-      >
-        {t.liveNewsroom.edit}
-      </button>
-      <button
-        type="button"
-        className={styles.actionButton}
-        disabled={busy}
-        onClick={() => void act("PATCH", { pinned: !update.pinned })}
-        data-testid="live-pin"
-      >
-        {update.pinned ? t.liveNewsroom.unpin : t.liveNewsroom.pin}
-      </button>
-      <button type="button" className={styles.actionButton} disabled={busy} onClick={() => void act("PATCH", { keyEvent: !update.keyEvent })}>
-        {update.keyEvent ? t.liveNewsroom.unmarkKey : t.liveNewsroom.markKey}
-      </button>
-      <button
-        type="button"
-        className={`${styles.actionButton} ${styles.danger}`}
-        disabled={busy}
-        onClick={() => {
-          if (window.confirm(t.liveNewsroom.deleteConfirm)) void act("DELETE");
-        }}
-        data-testid="live-delete"
-      >
-        {t.liveNewsroom.delete}
-      </button>
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
