@@ -12,7 +12,7 @@ import zlib from "node:zlib";
 import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
 import express from "express";
-import { terminal } from "./app/i18n/pt-BR.ts";
+import { t, terminal } from "./app/i18n/pt-BR.ts";
 // Type only (erased when Node strips the types): the module itself is loaded below, from the build or through Vite.
 import type { BootOptions } from "./app/.server/app.server.ts";
 import type { RunningApp } from "./server/app.ts";
@@ -78,6 +78,11 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
       serveStatic: { immutable: true, maxAge: "1y" },
     }),
   );
+  // A missing asset is a plain 404, never a rendered page (an old tab asking for last week's script, or a flood of
+  // made-up names, costs nothing).
+  outer.use("/assets", (_req, res) => {
+    res.status(404).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(t.errors.assetNotFound);
+  });
   // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
   const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });
   outer.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));

@@ -33,8 +33,11 @@ export interface LoadShedderOptions {
 
 /** Paths never refused: the health check (a balancer must not take a busy instance for a dead one) and the event stream. */
 const EXEMPT = new Set(["/healthz", "/events"]);
-/** Files served as they are (hashed assets, stored media, public files): cheap, never counted nor refused. */
-const FILES = /^\/(assets|media)\/|\.(ico|png|svg|webp|jpg|txt|webmanifest)$/;
+/**
+ * Files served as they are (hashed assets, stored media): cheap, never counted nor refused. By prefix only: a page
+ * address ending in ".png" is still a page (its 404 is rendered), so it waits its turn like any other.
+ */
+const FILES = /^\/(assets|media)\//;
 
 /** Event-loop utilisation over the last window (~500 ms), sampled at most once per 100 ms. */
 export function eventLoopSaturation(threshold = 0.9, windowMs = 500): () => boolean {

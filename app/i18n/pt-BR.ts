@@ -305,6 +305,7 @@ export const t = {
     bodyTooLarge: "Requisição grande demais: os dados enviados passam do limite aceito.",
     tooManyBodies: "Envios demais ao mesmo tempo a partir deste endereço. Aguarde alguns segundos e tente de novo.",
     lengthRequired: "Requisição recusada: envie o tamanho do corpo (Content-Length).",
+    assetNotFound: "Arquivo não encontrado.",
     overloadedTitle: "Muitos leitores ao mesmo tempo",
     overloadedText: "O site está com muito acesso neste instante. A página volta em alguns segundos: tente de novo.",
     pageNotFoundTitle: "Página não encontrada",

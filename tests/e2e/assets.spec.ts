@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { expect, test } from "./support/fixtures.ts";
+import { expect, t, test } from "./support/fixtures.ts";
 
 const ASSETS = path.resolve(import.meta.dirname, "../../build/client/assets");
 
@@ -38,6 +38,11 @@ test("scripts e estilos saem comprimidos pelo build: brotli, gzip ou o arquivo, 
       expect(Buffer.compare(await br.body(), original)).toBe(0);
       expect(Buffer.compare(zlib.brotliDecompressSync(fs.readFileSync(path.join(ASSETS, `${file}.br`))), original)).toBe(0);
     }
+    // A missing asset (an old tab's script after a deploy, a made-up name) is a plain 404, not a rendered page.
+    const missing = await client.get(`${emptySite.url}/assets/entry.client-semana-passada.js`);
+    expect(missing.status()).toBe(404);
+    expect(missing.headers()["content-type"]).toContain("text/plain");
+    expect(await missing.text()).toBe(t.errors.assetNotFound);
   } finally {
     await client.dispose();
   }

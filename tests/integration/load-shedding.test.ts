@@ -99,6 +99,8 @@ describe("load shedding", () => {
       request(`${site.url}/media/news/1/800.webp`),
     ];
     await site.held(7);
+    // A page address ending like a file is still a page: it waits its turn and is refused like any other.
+    expect((await request(`${site.url}/article/1.png`)).status).toBe(503);
     // A forged session is a reader like any other.
     expect((await request(`${site.url}/news-list`, { headers: { Cookie: "eef.session_token=forged" } })).status).toBe(503);
     site.releaseAll();
