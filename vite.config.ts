@@ -43,13 +43,13 @@ const FRAMEWORK =
 /** Code the reader pages share: texts, helpers, the news and layout components, icons. */
 const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]|vite[\\/]preload-helper/;
 /**
- * …but not the admin menu, nor the form schemas (they bring zod along), nor the newsroom's texts (its own file and the
+ * …but not the admin menu's drawer (its button's styles, on every page anyway, are the readers'), nor the form schemas (they bring zod along), nor the newsroom's texts (its own file and the
  * texts of the body's blocks). Nor the embed parser: the newsroom's editor and schema share it with the article, which
  * made it "shared" and put it on every reader page; on its own it is a 1 kB file only the article loads (preloaded
  * with the route).
  */
 const NOT_READER =
-  /admin-drawer|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\./;
+  /admin-drawer\.tsx|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\./;
 /** The modules a reader page starts from: the root layout and the public routes. */
 const READER_PAGE = /[\\/]app[\\/](root\.tsx|routes[\\/]site[\\/])/;
 
