@@ -181,13 +181,20 @@ test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lug
   await target.getByTestId("live-edit-save").click();
   await expect(updates(reader).nth(1)).toHaveText(/Lance revisto: impedimento confirmado pelo VAR\./);
 
-  // Pinned: first, apart from the list.
-  await updates(newsroom)
-    .filter({ hasText: seededText(SEEDED - 3) })
-    .getByTestId("live-pin")
-    .click();
+  // Pinned: first, apart from the list. (Clicked once the newsroom's list has settled: the editor closing and the
+  // list's own refresh move the buttons below it, and a click that lands as they move hits nothing.)
+  await expect(updates(newsroom).getByTestId("live-edit-save")).toHaveCount(0);
+  await expect(updates(newsroom).filter({ hasText: "Lance revisto: impedimento confirmado pelo VAR." })).toHaveCount(1);
+  await Promise.all([
+    newsroom.waitForResponse((response) => response.request().method() === "PATCH" && response.url().includes("/updates/")),
+    updates(newsroom)
+      .filter({ hasText: seededText(SEEDED - 3) })
+      .getByTestId("live-pin")
+      .click(),
+  ]);
   await expect(reader.getByTestId("live-pinned").getByTestId("live-update")).toContainText(seededText(SEEDED - 3));
   await expect(reader.getByTestId("live-pinned").getByTestId("live-update")).toContainText(t.live.pinned);
+  await expect(newsroom.getByTestId("live-pinned").getByTestId("live-update")).toContainText(seededText(SEEDED - 3));
 
   // Deleted: gone from the open page.
   newsroom.once("dialog", (dialog) => void dialog.accept());
