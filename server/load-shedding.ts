@@ -107,6 +107,7 @@ export function createLoadShedder(options: LoadShedderOptions) {
       };
       const end = () => {
         if (state === "done") return;
+        clearTimeout(timer);
         const wasRunning = state === "running";
         state = "done";
         if (!wasRunning) {

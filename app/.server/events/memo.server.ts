@@ -11,7 +11,8 @@ export interface Memo<T> {
 }
 
 export function memoUntilChanged<T>(
-  load: () => Promise<T>,
+  /** Reads the value for a key (the one `get` was given). */
+  load: (key: string) => Promise<T>,
   { maxAgeMs = 60_000, clock = Date.now }: { maxAgeMs?: number; clock?: () => number } = {},
 ): Memo<T> {
   let generation = 0;
@@ -20,7 +21,7 @@ export function memoUntilChanged<T>(
     get(key = "") {
       const now = clock();
       if (!kept || kept.generation !== generation || kept.key !== key || now - kept.at > maxAgeMs) {
-        const entry = { generation, key, at: now, value: load() };
+        const entry = { generation, key, at: now, value: load(key) };
         kept = entry;
         entry.value.catch(() => {
           if (kept === entry) kept = null;

@@ -35,7 +35,7 @@ export function createSponsorService({ db, store, timeZone, clock = () => new Da
     });
   };
   // Readers' list is in every page's footer: kept in memory for the day until a sponsor changes (`invalidate`).
-  const readers = memoUntilChanged(() => load(calendarDateIn(timeZone, clock()), false));
+  const readers = memoUntilChanged((today) => load(today, false));
   return {
     /**
      * Sponsors in display order (position, then creation). Readers' list (the default) has only those inside their
