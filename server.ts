@@ -31,7 +31,7 @@ if (process.argv.includes("--demo")) {
 
 /** What the production build's server entry (server/app.ts) gives server.ts. */
 interface ServerModule {
-  createApp(options?: BootOptions): Promise<RunningApp>;
+  createApp(options?: BootOptions & { clientDir?: string }): Promise<RunningApp>;
   primaryOf(): Promise<PrimaryApp | { workers: 1 }>;
 }
 
@@ -86,7 +86,7 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
   // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
   const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });
   outer.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
-  return mod.createApp(bootOptions());
+  return mod.createApp({ ...bootOptions(), clientDir: path.join(root, "build/client") });
 }
 
 /** A configuration error is the operator's to fix: its message, without a stack trace. */

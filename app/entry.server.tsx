@@ -4,7 +4,8 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
-import { servicesOf } from "./.server/context.server.ts";
+import { servicesOf, stylesheetsContext } from "./.server/context.server.ts";
+import { rewriteHeadStream } from "./.server/http/inline-stylesheets.server.ts";
 import { requestIdFrom } from "./.server/errors.ts";
 import { cspNonceContext } from "./lib/request-context.ts";
 
@@ -38,6 +39,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
  * inline script (React Router's context and module loader, its streamed data, React's own streaming scripts)
  * carries this response's Content-Security-Policy nonce; `ServerRouter` hands it on to `<Scripts>`,
  * `<ScrollRestoration>` and `<Links>`. Pages rendered for the page cache have none (their policy uses hashes).
+ * The head's stylesheets are written into it (decision record 014) when the server gave the build's.
  */
 export default function handleRequest(
   request: Request,
@@ -47,6 +49,7 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = loadContext.get(cspNonceContext) ?? undefined;
+  const stylesheets = loadContext.get(stylesheetsContext);
   // https://httpwg.org/specs/rfc9110.html#HEAD
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -61,13 +64,18 @@ export default function handleRequest(
       nonce,
       [readyOption]() {
         shellRendered = true;
-        const body = new PassThrough({
-          final(callback) {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-            callback();
-          },
-        });
+        const finished = () => {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
+        };
+        const body = stylesheets?.count
+          ? rewriteHeadStream(stylesheets.rewriteHead, finished)
+          : new PassThrough({
+              final(callback) {
+                finished();
+                callback();
+              },
+            });
         const stream = createReadableStreamFromReadable(body);
         responseHeaders.set("Content-Type", "text/html");
         pipe(body);

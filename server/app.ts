@@ -33,7 +33,8 @@ import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { isPeerEventMessage } from "../app/.server/events/peers.server.ts";
 import type { PrimaryApp } from "./cluster-primary.ts";
 import { surrogateKeys } from "../app/.server/cdn/surrogate-keys.ts";
-import { routeTableContext, servicesContext } from "../app/.server/context.server.ts";
+import { routeTableContext, servicesContext, stylesheetsContext } from "../app/.server/context.server.ts";
+import { createStylesheetInliner, type StylesheetInliner } from "../app/.server/http/inline-stylesheets.server.ts";
 
 export interface RunningApp {
   app: express.Express;
@@ -56,8 +57,10 @@ export interface RunningApp {
  * The application as an Express handler: boots the services (config, migrations, demo content), then serves
  * every request through React Router. Static files and compression are the outer server's job (server.ts).
  */
-export async function createApp(options: BootOptions = {}): Promise<RunningApp> {
+export async function createApp(options: BootOptions & { clientDir?: string } = {}): Promise<RunningApp> {
   const services = await bootApp(options);
+  // The production build's stylesheets, written into every rendered page's head (decision record 014).
+  const stylesheets = options.clientDir ? createStylesheetInliner(options.clientDir) : null;
   const policy = policyOptionsFromConfig(services.config, services.store);
   const app = express();
   app.disable("x-powered-by");
@@ -139,11 +142,14 @@ export async function createApp(options: BootOptions = {}): Promise<RunningApp> 
         context.set(routeTableContext, routes);
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         context.set(cspNonceContext, (res.locals.cspNonce as string | undefined) ?? null);
+        context.set(stylesheetsContext, stylesheets);
         return context;
       },
     }),
   );
-  const pageCache = services.config.pageCache ? createAppPageCache(services, hasSession, build, routes, services.config.pageCache, policy) : null;
+  const pageCache = services.config.pageCache
+    ? createAppPageCache(services, hasSession, build, routes, services.config.pageCache, policy, stylesheets)
+    : null;
   // After the page cache's own subscriber: the CDN's refetch finds this instance's pages already changed.
   if (services.config.cdn) {
     const purger = createCdnPurger(services.config.cdn, { siteUrl: services.config.site.url, log: services.log });
@@ -176,6 +182,7 @@ function createAppPageCache(
   routes: RouteTable,
   settings: { maxBytes: number; ttlMs: number },
   policy: ReturnType<typeof policyOptionsFromConfig>,
+  stylesheets: StylesheetInliner | null,
 ): PageCache {
   const handler = createFetchRequestHandler(build, services.config.env === "development" ? "development" : "production");
   const origin = new URL(services.config.site.url).origin;
@@ -195,6 +202,7 @@ function createAppPageCache(
     async render(url) {
       const context = new RouterContextProvider();
       context.set(servicesContext, services);
+      context.set(stylesheetsContext, stylesheets);
       const response = await handler(new Request(origin + url, { headers: { "User-Agent": "esporte-em-foco page cache" } }), context);
       const headers = new Headers(response.headers);
       headers.set("Surrogate-Key", surrogateKeys(new URL(url, origin).pathname));

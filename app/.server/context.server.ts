@@ -1,6 +1,7 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { AppServices } from "./app.server.ts";
 import type { RouteTable } from "../../server/route-table.ts";
+import type { StylesheetInliner } from "./http/inline-stylesheets.server.ts";
 
 export type { AppServices };
 
@@ -16,6 +17,12 @@ export const servicesContext = createContext<AppServices>();
  * guard reads the role the requested route asks for from it. Null outside the server (tests calling a loader).
  */
 export const routeTableContext = createContext<Pick<RouteTable, "match"> | null>(null);
+
+/**
+ * The build's stylesheets, written into each rendered document's head (app/.server/http/inline-stylesheets.server.ts).
+ * Set by the production server; null in development and wherever a page is rendered without it (links stay links).
+ */
+export const stylesheetsContext = createContext<StylesheetInliner | null>(null);
 
 /** The context React Router hands to loaders, actions and middleware (read-only for them). */
 export type RequestContext = Readonly<RouterContextProvider>;

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { t as newsroom } from "../../app/i18n/newsroom.ts";
 import { t as shared } from "../../app/i18n/pt-BR.ts";
-import { expect, openPage, test } from "./support/fixtures.ts";
+import { expect, expectNoReload, markPage, openPage, test } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
 /** What the server's HTML head asks the browser to preload, read with the browser's own HTML parser. */
@@ -122,13 +122,109 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
     const faces = await page.evaluate(() =>
       [...document.fonts].map((face) => ({ family: face.family.replace(/"/g, ""), weight: face.weight, display: face.display })),
     );
-    expect(faces.map((face) => `${face.family} ${face.weight}`).sort()).toEqual([
+    const webFaces = faces.filter((face) => !face.family.endsWith(" Fallback"));
+    expect(webFaces.map((face) => `${face.family} ${face.weight}`).sort()).toEqual([
       "Barlow Condensed 600",
       "Barlow Condensed 700",
       "Inter 400",
       "Inter 600",
     ]);
-    for (const face of faces) expect(face.display).toBe("swap");
+    for (const face of webFaces) expect(face.display).toBe("swap");
+  });
+
+  test("fontes de reserva: a fonte local ajustada ocupa a largura da fonte da web (o texto não salta quando ela chega)", async ({
+    page,
+    standardSite,
+  }) => {
+    await openPage(page, standardSite, "/");
+    await page.evaluate(() => document.fonts.ready);
+    // Text the metrics were not computed from (the stand-ins are Liberation Sans and Liberation Sans Narrow here).
+    const sample = "Goleiro defende pênalti aos 47 do segundo tempo, e o Tricolor segura o empate na Arena — 0 x 0 em São José";
+    const widths = await page.evaluate(async (text) => {
+      const measure = async (font: string) => {
+        await document.fonts.load(font, text);
+        const span = document.createElement("span");
+        span.style.font = font;
+        span.style.whiteSpace = "nowrap";
+        span.style.position = "absolute";
+        span.textContent = text;
+        document.body.append(span);
+        const { width } = span.getBoundingClientRect();
+        span.remove();
+        return width;
+      };
+      const fallbackLoaded = async (font: string) => (await document.fonts.load(font, text)).some((face) => face.family.includes("Fallback"));
+      return {
+        display700: [await measure('700 32px "Barlow Condensed"'), await measure('700 32px "Barlow Condensed Fallback"')],
+        display600: [await measure('600 32px "Barlow Condensed"'), await measure('600 32px "Barlow Condensed Fallback"')],
+        text400: [await measure('400 16px "Inter"'), await measure('400 16px "Inter Fallback"')],
+        text600: [await measure('600 16px "Inter"'), await measure('600 16px "Inter Fallback"')],
+        // The local font as it is, unscaled: what the stand-ins correct.
+        unscaled: [await measure('700 32px "Barlow Condensed"'), await measure('700 32px "Liberation Sans Narrow"')],
+        loaded: [await fallbackLoaded('700 32px "Barlow Condensed Fallback"'), await fallbackLoaded('400 16px "Inter Fallback"')],
+      };
+    }, sample);
+    expect(widths.loaded).toEqual([true, true]);
+    for (const [name, [web, fallback]] of [
+      ["display700", widths.display700],
+      ["display600", widths.display600],
+      ["text400", widths.text400],
+      ["text600", widths.text600],
+    ] as const) {
+      expect(Math.abs(fallback! / web! - 1), `${name}: ${fallback} px com a reserva, ${web} px com a fonte da web`).toBeLessThan(0.03);
+    }
+    expect(Math.abs(widths.unscaled[1]! / widths.unscaled[0]! - 1)).toBeGreaterThan(0.05);
+  });
+
+  test("estilos escritos na página: nenhuma folha bloqueia a primeira pintura, a hidratação as mantém e a navegação traz as da página nova", async ({
+    page,
+    request,
+    standardSite,
+  }) => {
+    for (const path of ["/", "/news-list", `/article/${standardSite.ids.dated}`]) {
+      const { links } = await serverHead(page, request, standardSite, path);
+      const sheets = links.filter((link) => link.rel === "stylesheet");
+      expect(sheets.length, path).toBeGreaterThanOrEqual(2);
+      const html = await (await request.get(standardSite.url + path)).text();
+      for (const sheet of sheets) {
+        // Each stylesheet's text is in the head, followed by its link, disabled (not fetched, kept for hydration).
+        expect(html, `${path} ${sheet.href}`).toContain(`<style data-href="${sheet.href}">`);
+        expect(html).toMatch(new RegExp(`href="${sheet.href!.replace(/[.#]/g, "\\$&")}" disabled=""`));
+      }
+    }
+    const styleRequests: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (sent) => {
+      if (sent.resourceType() === "stylesheet") styleRequests.push(new URL(sent.url()).pathname);
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await openPage(page, standardSite, "/");
+    await markPage(page);
+    expect(styleRequests, "nenhuma folha de estilo baixada na primeira visita").toEqual([]);
+    // Hydration kept the written styles (React matched the links and left the <style> elements alone).
+    const inlined = await page.locator("head style[data-href]").count();
+    expect(inlined).toBeGreaterThanOrEqual(3);
+    const title = page.locator("header a").first();
+    await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
+    await expect(title).toBeVisible();
+    // A page the browser navigates to brings its own stylesheet as a link, as before.
+    await page.locator(`main a[href^="/article/"]`).first().click();
+    await expect(page).toHaveURL(/\/article\//);
+    await expect(page.locator("article h1").first()).toBeVisible();
+    await expectNoReload(page);
+    expect(
+      styleRequests.some((url) => /\/assets\/article-[\w-]+\.css$/.test(url)),
+      styleRequests.join(", "),
+    ).toBe(true);
+    await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
+    await page.goBack();
+    await expect(page).toHaveURL(`${standardSite.url}/`);
+    await expect(page.locator("main picture").first()).toBeVisible();
+    await expectNoReload(page);
+    expect(problems, "sem erro de hidratação nem outro").toEqual([]);
   });
 
   for (const path of ["/", "/news-list", `/article/:dated`]) {
