@@ -12,12 +12,25 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Specs about what the browser draws, weighs and announces — the pixels (screenshots), the JavaScript's weight, axe's
- * accessibility checks, the layout's boxes, the lead image's box, the consent banner and its network requests — run
- * on SQLite only: none of them reads or writes data differently by database, and the screenshots' baselines are the
- * demo content as SQLite ranks it ("Leia também" orders equal matches by each engine's own relevance score).
- * Everything that reads or writes data runs on both.
+ * accessibility checks, the layout's boxes, the lead image's box, the consent banner and its network requests — and
+ * about the HTTP layer in front of the data — security headers and CSP, hashed assets, request-body limits (slow and
+ * oversized bodies are cut before anything is read or written), event-stream connection limits — run on SQLite only:
+ * none of them reads or writes data differently by database, and the screenshots' baselines are the demo content as
+ * SQLite ranks it ("Leia também" orders equal matches by each engine's own relevance score). Everything that reads or
+ * writes data runs on both.
  */
-const SAME_ON_EVERY_DATABASE = ["screenshots", "front-end-weight", "a11y", "layout", "lead-image", "consent"].map((name) => `**/${name}.spec.ts`);
+const SAME_ON_EVERY_DATABASE = [
+  "screenshots",
+  "front-end-weight",
+  "a11y",
+  "layout",
+  "lead-image",
+  "consent",
+  "security-headers",
+  "assets",
+  "body-limits",
+  "event-stream-limits",
+].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: "tests/e2e",

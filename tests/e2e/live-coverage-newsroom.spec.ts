@@ -24,6 +24,10 @@ interface LiveSite extends RunningSite {
 const TITLE = "Grêmio x Internacional: o Gre-Nal minuto a minuto";
 const SEEDED = ["Bola rolando no Beira-Rio.", "Cartão amarelo para o volante do Grêmio."];
 
+// Each test starts its own site, signs in and drives two or three browser contexts over event streams: 15–21 s on
+// the 2-core CI machine with two workers, too close to the default 30 s.
+base.describe.configure({ timeout: 60_000 });
+
 const test = base.extend<{ site: LiveSite; editor: BrowserContext; reporter: BrowserContext }>({
   site: async ({ launchSite }, use) => {
     let articleId = "";
