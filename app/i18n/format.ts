@@ -1,3 +1,4 @@
+import { boundedMemo } from "../lib/bounded-memo.ts";
 import { t } from "./pt-BR.ts";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -74,6 +75,15 @@ function dayOf(date: Date, timeZone: string): string {
 }
 
 /**
+ * dayOf for a stored timestamp, remembered (key: time zone and the value's milliseconds): each card's day was 2.5 %
+ * of an uncached home's CPU, for the same few hundred stories on every render.
+ */
+const dayOfTime = boundedMemo((key) => {
+  const separator = key.indexOf("|");
+  return dayOf(new Date(Number(key.slice(separator + 1))), key.slice(0, separator));
+});
+
+/**
  * A card's time: relative when published today on the site's clock ("agora", "há 5 min", "há 2 h"), the date
  * otherwise ("25/11/2026"). `now` is the time of the request the page was rendered for (the root loader's), so the
  * server's HTML and the hydrated page say the same thing.
@@ -82,9 +92,9 @@ export function formatCardTime(value: string, now: string, timeZone: string): st
   const date = new Date(value);
   const at = new Date(now);
   if (Number.isNaN(date.getTime())) return value;
-  const day = dayOf(date, timeZone);
+  const day = dayOfTime(`${timeZone}|${date.getTime()}`);
   const elapsed = at.getTime() - date.getTime();
-  if (Number.isNaN(at.getTime()) || elapsed < 0 || day !== dayOf(at, timeZone)) return day;
+  if (Number.isNaN(at.getTime()) || elapsed < 0 || day !== dayOfTime(`${timeZone}|${at.getTime()}`)) return day;
   const minutes = Math.floor(elapsed / 60_000);
   if (minutes < 1) return t.formats.justNow;
   if (minutes < 60) return t.formats.minutesAgo(minutes);
