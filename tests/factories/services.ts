@@ -21,13 +21,16 @@ export function makeDataDir(prefix = "eef-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Creates an empty PostgreSQL database; returns its URL and a function that drops it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * Creates a PostgreSQL database (empty, or a copy of `template`, a database nobody is connected to); returns its URL
+ * and a function that drops it.
+ */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `eef_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
   } finally {
     await admin.end();
   }

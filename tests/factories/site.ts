@@ -6,7 +6,7 @@ import path from "node:path";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { resolveAuthSecret } from "../../app/.server/auth/secret.server.ts";
 import { createTestServices, makeDataDir } from "./services.ts";
-import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "./site-database.ts";
+import { createSiteDatabase, type PostgresDatabase, siteQuery, sqliteTemplateFile, TEST_DATABASE } from "./site-database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -193,6 +193,13 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
   try {
     if (options.fromDataDir) fs.cpSync(options.fromDataDir, dataDir, { recursive: true });
     if (TEST_DATABASE === "postgres" && !options.env?.DATABASE_URL) postgres = await createSiteDatabase();
+    // A migrated database to start from (site-database.ts), unless the test brought its own.
+    else if (!options.fromDataDir && !options.env?.DATABASE_URL) {
+      const file = path.join(dataDir, "esporte-em-foco.sqlite");
+      fs.copyFileSync(await sqliteTemplateFile(), file);
+      // As the server keeps its database file: readable by its user only.
+      fs.chmodSync(file, 0o600);
+    }
   } catch (error) {
     await cleanUp();
     throw error;
