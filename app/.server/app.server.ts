@@ -31,6 +31,7 @@ import { createLiveCoverage, type LiveCoverage } from "./news/live-coverage.serv
 import { createReviewNotifier, type ReviewNotifier } from "./news/news-review.server.ts";
 import { type NewsScheduler, startNewsScheduler } from "./news/news-scheduler.server.ts";
 import { createNewsService, type NewsService } from "./news/news.service.server.ts";
+import { createRelatedStories, type RelatedStories } from "./news/related.server.ts";
 import { createReadLimiter, type ReadLimiter } from "./news/read-limiter.server.ts";
 import { createReadCounter, type ReadCounter } from "./news/reads.service.server.ts";
 import { createSearchService, type SearchService } from "./search/search.service.server.ts";
@@ -57,6 +58,8 @@ export interface AppServices {
   /** How many reads one client may add per hour (in memory, no address kept). */
   readLimiter: ReadLimiter;
   search: SearchService;
+  /** An article's "Leia também", kept per article until the news change. */
+  related: RelatedStories;
   sponsors: SponsorService;
   mailer: Mailer;
   reviewMail: ReviewNotifier;
@@ -114,6 +117,8 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
       : createMemoryRateLimiter();
   const reads = createReadCounter({ db: database.db, log });
   const news = createNewsService(deps);
+  const search = createSearchService({ ...deps, dialect: database.dialect });
+  const related = createRelatedStories({ ...deps, search, log });
   const sponsors = createSponsorService({ ...deps, timeZone: config.timeZone });
   // A news item deleted or retitled must leave the "Mais lidas" list at once, here and on every instance; a category
   // published for the first time (or no longer in use) must reach the section menu. Subscribed before the page cache
@@ -122,6 +127,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     if (event === "newsUpdated" || event === "resync") {
       reads.invalidate();
       news.invalidate();
+      related.invalidate();
     }
     if (event === "sponsorsUpdated" || event === "resync") sponsors.invalidate();
   });
@@ -136,7 +142,8 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     news,
     reads,
     readLimiter: createReadLimiter(),
-    search: createSearchService({ ...deps, dialect: database.dialect }),
+    search,
+    related,
     sponsors,
     mailer,
     reviewMail,

@@ -75,3 +75,45 @@ describe("memoUntilChanged", () => {
     expect(state.reads).toBe(2);
   });
 });
+
+describe("memoUntilChanged with several keys", () => {
+  it("keeps up to maxKeys values, drops the one kept longest past that, and invalidate drops them all", async () => {
+    const reads: string[] = [];
+    const memo = memoUntilChanged(
+      async (arg: { id: string }) => {
+        reads.push(arg.id);
+        return `related to ${arg.id}`;
+      },
+      { maxKeys: 2, keyOf: (arg) => arg?.id ?? "" },
+    );
+    expect(await memo.get({ id: "a" })).toBe("related to a");
+    await memo.get({ id: "b" });
+    await memo.get({ id: "a" });
+    await memo.get({ id: "b" });
+    expect(reads).toEqual(["a", "b"]);
+    await memo.get({ id: "c" }); // a was kept longest: dropped
+    await memo.get({ id: "b" });
+    await memo.get({ id: "a" });
+    expect(reads).toEqual(["a", "b", "c", "a"]);
+    memo.invalidate();
+    await memo.get({ id: "a" });
+    expect(reads).toEqual(["a", "b", "c", "a", "a"]);
+  });
+
+  it("a failed read of one key leaves the others kept", async () => {
+    const reads: string[] = [];
+    const memo = memoUntilChanged(
+      async (id: string) => {
+        reads.push(id);
+        if (id === "bad") throw new Error("falhou");
+        return id;
+      },
+      { maxKeys: 10 },
+    );
+    await memo.get("good");
+    await expect(memo.get("bad")).rejects.toThrow("falhou");
+    await memo.get("good");
+    await expect(memo.get("bad")).rejects.toThrow("falhou");
+    expect(reads).toEqual(["good", "bad", "bad"]);
+  });
+});

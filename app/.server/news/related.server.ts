@@ -1,29 +1,52 @@
+import type { Kysely } from "kysely";
 import { RELATED_STORIES_MAX } from "../../lib/limits.ts";
 import type { NewsArticle, NewsSummary } from "../../lib/news-view.ts";
-import type { AppServices } from "../app.server.ts";
+import type { Database } from "../db/schema.ts";
 import { requestIdFrom } from "../errors.ts";
+import { memoUntilChanged } from "../events/memo.server.ts";
+import type { Logger } from "../logger.server.ts";
+import type { MediaStore } from "../storage/media-store.ts";
+import type { SearchService } from "../search/search.service.server.ts";
 import { toNewsSummary } from "./news-rows.server.ts";
 import { findNewsWithTextByIds, findRecentInCategory } from "./news.queries.server.ts";
 
 /** Candidates read from each source: enough to fill the block after dropping drafts and repeats. */
 const CANDIDATES = 12;
+/**
+ * Articles whose list is kept at once: with 100 000 news, the full-text match behind one list took 5–7 ms of an
+ * article's render; a list is a few hundred bytes.
+ */
+const KEPT_ARTICLES = 1000;
+
+type RelatedTo = Pick<NewsArticle, "id" | "title" | "subtitle" | "categorySlug">;
 
 /**
  * "Leia também" for an article: up to RELATED_STORIES_MAX published stories, never the article itself nor one story
  * twice. The article's own category comes first (those sharing words with it first, then the newest), then stories
  * of other categories sharing words with its title and subtitle (the search index, best match first).
  *
- * Read on every render of the article: the page cache makes every stored page stale on each change of a story
- * (docs/decisions/003-page-cache.md), so a re-rendered article never lists a story taken down since. A failure hides
- * the block; the article is not affected.
+ * Kept per article (its id, category, title and subtitle) until the news change: `invalidate` runs on the site's
+ * events before the page cache re-renders (app.server.ts), so a re-rendered article never lists a story taken down
+ * since (docs/decisions/003-page-cache.md, 013-render-gate.md). A failed read hides the block and is not kept; the
+ * article is not affected.
  */
-export async function loadRelated(
-  request: Request,
-  { database, search, store, log }: Pick<AppServices, "database" | "search" | "store" | "log">,
-  article: Pick<NewsArticle, "id" | "title" | "subtitle" | "categorySlug">,
-): Promise<NewsSummary[]> {
-  try {
-    const { db } = database;
+export function createRelatedStories({
+  db,
+  search,
+  store,
+  log,
+}: {
+  db: Kysely<Database>;
+  search: Pick<SearchService, "relatedIds">;
+  store: Pick<MediaStore, "publicUrl">;
+  log: Logger;
+}) {
+  const kept = memoUntilChanged((article: RelatedTo) => read(article), {
+    maxKeys: KEPT_ARTICLES,
+    keyOf: (article) => (article ? [article.id, article.categorySlug ?? "", article.title, article.subtitle].join("\u0000") : ""),
+  });
+
+  async function read(article: RelatedTo): Promise<NewsSummary[]> {
     const [sameCategory, matchedIds] = await Promise.all([
       article.categorySlug ? findRecentInCategory(db, article.categorySlug, CANDIDATES, [article.id]) : Promise.resolve([]),
       search.relatedIds(`${article.title} ${article.subtitle}`, article.id, CANDIDATES),
@@ -42,8 +65,23 @@ export async function loadRelated(
     }
     chosen.delete(article.id);
     return [...chosen.values()].slice(0, RELATED_STORIES_MAX);
-  } catch (error) {
-    log.error({ err: error, reqId: requestIdFrom(request), id: article.id }, "related stories load failed");
-    return [];
   }
+
+  return {
+    /** The article's related stories (shared by every request: not to be changed); [] when they cannot be read. */
+    async forArticle(request: Request, article: RelatedTo): Promise<NewsSummary[]> {
+      try {
+        return await kept.get(article);
+      } catch (error) {
+        log.error({ err: error, reqId: requestIdFrom(request), id: article.id }, "related stories load failed");
+        return [];
+      }
+    },
+    /** The news changed: every list is read again. */
+    invalidate(): void {
+      kept.invalidate();
+    },
+  };
 }
+
+export type RelatedStories = ReturnType<typeof createRelatedStories>;

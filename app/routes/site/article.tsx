@@ -19,7 +19,6 @@ import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
 import { articleDateLines } from "../../lib/article-dates.ts";
 import { ArticleDates } from "../../components/news/article-dates.tsx";
-import { loadRelated } from "../../.server/news/related.server.ts";
 import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { ShareButtons } from "../../components/news/share-buttons.tsx";
@@ -58,7 +57,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   const preview = new URL(request.url).searchParams.get("previa") === "1";
   // The images the body's image blocks name (their variants and sizes), drawn by <RichText>.
-  const related = loadRelated(request, services, article);
+  const related = services.related.forArticle(request, article);
   const bodyMedia = await loadBodyMedia(services.database.db, services.store, [article.body]);
   // Live coverage (components/news/live-coverage.tsx): the page of updates the address asks for, or null.
   const liveCursor = new URL(request.url).searchParams.get(LIVE_CURSOR_PARAM);
