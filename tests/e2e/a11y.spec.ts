@@ -1,23 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
+import { expect, expectNoSeriousViolations, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
-
-/** Runs axe on the current page; fails listing every serious or critical violation. */
-async function expectNoSeriousViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  const report = serious
-    .map(
-      (violation) =>
-        `[${violation.impact}] ${violation.id}: ${violation.help}\n` +
-        violation.nodes.map((node) => `    ${node.target.join(" ")}\n      ${node.failureSummary?.replace(/\n/g, "\n      ")}`).join("\n"),
-    )
-    .join("\n");
-  expect(serious, `Violações de acessibilidade em ${label}:\n${report}`).toEqual([]);
-  // axe really ran and checked something.
-  expect(results.passes.length).toBeGreaterThan(0);
-}
 
 async function check(page: Page, site: RunningSite, path: string) {
   await openPage(page, site, path);

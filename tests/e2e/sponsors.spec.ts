@@ -3,13 +3,13 @@
  * texts, the picker's checks, adding (with a slowed real upload), the grid's columns, deleting, and the footer.
  * Each test runs on its own fresh site, so the empty states are really empty.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { randomBytes } from "node:crypto";
 import {
   countRows,
   expect,
+  expectNoSeriousViolations,
   expectStatus,
   openPage,
   lastPickedFile,
@@ -234,17 +234,6 @@ const footerNames = (page: Page) =>
   footerSponsors(page)
     .locator("img")
     .evaluateAll((images) => images.map((image) => image.getAttribute("alt")));
-
-/** Axe on the current page: no serious or critical violation, and it really checked something. */
-async function expectNoSeriousViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
-    `axe em ${label}`,
-  ).toEqual([]);
-  expect(results.passes.length).toBeGreaterThan(0);
-}
 
 test("criar com nome e link: o link http é recusado em português; no rodapé o alt é o nome, dentro do link (rel sponsored, nova aba); um logo largo não é cortado", async ({
   page,

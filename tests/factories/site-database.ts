@@ -78,7 +78,7 @@ export interface PostgresDatabase {
 //
 // Every site of the browser suite starts on a copy of one migrated database: on an empty one, the server's start
 // ran every migration and Better Auth's schema check first (~0.45 s of a PostgreSQL site's ~1.3 s start, ~0.2 s of
-// a SQLite site's ~0.85 s, for a few hundred sites per pass). The migrations still run from empty: once per
+// a SQLite site's ~0.85 s, for every site a pass starts). The migrations still run from empty: once per
 // migration set for the template, and for every integration test's database (tests/factories/services.ts). A
 // template older than the code is still right: the server's start applies what it lacks, as on any upgrade.
 
@@ -93,16 +93,19 @@ function migrationSetId(): string {
   return hash.digest("hex").slice(0, 12);
 }
 
-/** Migrates a new database (SQLite under `dataDir`, or at `databaseUrl`) as the server's first start would. */
-async function migrateFresh(databaseUrl?: string): Promise<string> {
+/**
+ * Migrates a new database as the server's first start would: the one at `to.databaseUrl`, or a SQLite file that ends
+ * up at `to.sqliteFile` (renamed into place whole: another process making the same file at the same time only
+ * replaces it). The data directory it works in is removed either way.
+ */
+async function migrateFresh(to: { databaseUrl: string } | { sqliteFile: string }): Promise<void> {
   const dataDir = makeDataDir("eef-template-");
   try {
-    const services = await createTestServices(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {});
+    const services = await createTestServices(dataDir, "databaseUrl" in to ? { DATABASE_URL: to.databaseUrl } : {});
     await services.close();
-    return path.join(dataDir, "esporte-em-foco.sqlite");
-  } catch (error) {
+    if ("sqliteFile" in to) fs.renameSync(path.join(dataDir, "esporte-em-foco.sqlite"), to.sqliteFile);
+  } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
-    throw error;
   }
 }
 
@@ -112,11 +115,7 @@ let sqliteTemplate: Promise<string> | undefined;
 export function sqliteTemplateFile(): Promise<string> {
   sqliteTemplate ??= (async () => {
     const file = path.join(os.tmpdir(), `eef-template-${migrationSetId()}.sqlite`);
-    if (fs.existsSync(file)) return file;
-    const made = await migrateFresh();
-    // Renamed into place whole: another process making the same file at the same time only replaces it.
-    fs.renameSync(made, file);
-    fs.rmSync(path.dirname(made), { recursive: true, force: true });
+    if (!fs.existsSync(file)) await migrateFresh({ sqliteFile: file });
     return file;
   })();
   return sqliteTemplate;
@@ -140,7 +139,7 @@ function postgresTemplateName(): Promise<string> {
       try {
         const url = new URL(POSTGRES_ADMIN_URL);
         url.pathname = `/${building}`;
-        fs.rmSync(path.dirname(await migrateFresh(url.href)), { recursive: true, force: true });
+        await migrateFresh({ databaseUrl: url.href });
         await client.query(`alter database ${building} rename to ${name}`);
       } catch (error) {
         await client.query(`drop database if exists ${building} with (force)`);

@@ -2,6 +2,7 @@
  * Helpers for a browser page of the site: waiting for hydration, opening a path, telling a client-side navigation
  * from a reload, watching picked files and slowing uploads.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, type Response } from "@playwright/test";
 import type { RunningSite } from "../../factories/site.ts";
 
@@ -111,4 +112,20 @@ export async function fillBody(page: Page, text: string): Promise<void> {
       if (line !== "") await page.keyboard.insertText(line);
     }
   }
+}
+
+/** Runs axe on the current page; fails listing every serious or critical violation, and when axe checked nothing. */
+export async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  const report = serious
+    .map(
+      (violation) =>
+        `[${violation.impact}] ${violation.id}: ${violation.help}\n` +
+        violation.nodes.map((node) => `    ${node.target.join(" ")}\n      ${node.failureSummary?.replace(/\n/g, "\n      ")}`).join("\n"),
+    )
+    .join("\n");
+  expect(serious, `Violações de acessibilidade em ${label}:\n${report}`).toEqual([]);
+  // axe really ran and checked something.
+  expect(results.passes.length).toBeGreaterThan(0);
 }
