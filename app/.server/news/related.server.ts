@@ -41,7 +41,7 @@ export function createRelatedStories({
   store: Pick<MediaStore, "publicUrl">;
   log: Logger;
 }) {
-  const kept = memoUntilChanged((article: RelatedTo) => read(article), {
+  const kept = memoUntilChanged(read, {
     maxKeys: KEPT_ARTICLES,
     keyOf: (article) => (article ? [article.id, article.categorySlug ?? "", article.title, article.subtitle].join("\u0000") : ""),
   });
