@@ -152,6 +152,12 @@ async function checkAnswer(url: string, path: string, cookie?: string): Promise<
   return { status: response.status, nonce, cached, scripts };
 }
 
+/** The server's log lines that tell why a page was not served from the cache: misses, resyncs, warnings. */
+function cacheLog(logs: string): string {
+  const lines = logs.split("\n").filter((line) => /"cache":"(miss|stale)"|resync|"level":[4-6]0/.test(line));
+  return lines.slice(-60).join("\n");
+}
+
 // ------------------------------------------------------------------------------------------ the tests
 
 test("cabeçalhos de segurança e CSP em toda rota da tabela (anônimo e admin), em assets, mídia e páginas do cache", async ({
@@ -191,7 +197,8 @@ test("cabeçalhos de segurança e CSP em toda rota da tabela (anônimo e admin),
     // Cached pages: the second request of each public page is a hit, with its scripts' hashes.
     for (const path of ["/", "/news-list", `/article/${articleId}`, "/userLicence"]) {
       const hit = await checkAnswer(site.url, path);
-      expect(hit.cached, path).toBe("hit");
+      // On failure, the server's cache misses, resyncs and warnings say why the page was not kept.
+      expect(hit.cached, `${path}\n${cacheLog(site.logs())}`).toBe("hit");
       expect(hit.scripts, path).toBeGreaterThan(1);
     }
 
