@@ -1,7 +1,7 @@
 /**
  * `npm run bench:first-start [-- --runs 3 --cpu-prof]`: how long a fresh installation takes from starting the built
  * server to its first answer. Each run gets a new, empty DATA_DIR and starts the production server on 127.0.0.1 as
- * `npm run demo` does (`server.ts --demo`: migrations, demo content with its pictures, video poster and logos, demo
+ * `npm run demo` does (`server.js --demo`: migrations, demo content with its pictures, video poster and logos, demo
  * admin), then without the demo (SEED_DEMO=0); it reports the time from spawning to the first 200 on `/`, and the
  * median of the runs, with the CPU time the server had used by then (all threads, and ffmpeg: far less dependent
  * on what else the machine runs). Each demo run also checks that the first page is complete: the home lists the

@@ -1,5 +1,5 @@
 /**
- * The processes `npm run bench` measures: the production server (`node server.ts`, logging to a file as it would
+ * The processes `npm run bench` measures: the production server (`node server.js`, logging to a file as it would
  * in production) and the static reference server, plus the memory sampler and a raw HTTP client.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -67,7 +67,7 @@ export async function startAppServer(options: {
   logFile: string;
   /** Overrides (e.g. DATABASE_URL and AUTH_SECRET for PostgreSQL). */
   env?: Record<string, string>;
-  /** Extra Node options before `server.ts` (e.g. `--cpu-prof`) and arguments after it (e.g. `--demo`). */
+  /** Extra Node options before `server.js` (e.g. `--cpu-prof`) and arguments after it (e.g. `--demo`). */
   nodeArgs?: string[];
   serverArgs?: string[];
   /** The checkout whose build runs (default: this one). */
@@ -77,7 +77,7 @@ export async function startAppServer(options: {
   const log = fs.openSync(options.logFile, "a");
   const started = performance.now();
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas.
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...(options.nodeArgs ?? []), "server.ts", ...(options.serverArgs ?? [])], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...(options.nodeArgs ?? []), "server.js", ...(options.serverArgs ?? [])], {
     cwd: options.root ?? ROOT,
     env: {
       ...process.env,

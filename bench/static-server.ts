@@ -18,7 +18,7 @@ const server = http.createServer((req, res) => {
   res.writeHead(page.status, headers);
   res.end(req.method === "HEAD" ? undefined : body);
 });
-// The same keep-alive as server.ts, so the Keep-Alive header is the same size too.
+// The same keep-alive as server/main.ts, so the Keep-Alive header is the same size too.
 server.keepAliveTimeout = 65_000;
 server.listen(Number(port), "127.0.0.1");
 process.on("SIGTERM", () => process.exit(0));

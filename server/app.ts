@@ -56,7 +56,7 @@ export interface RunningApp {
 
 /**
  * The application as an Express handler: boots the services (config, migrations, demo content), then serves
- * every request through React Router. Static files and compression are the outer server's job (server.ts).
+ * every request through React Router. Static files and compression are the outer server's job (server/main.ts).
  */
 export async function createApp(options: BootOptions & { clientDir?: string } = {}): Promise<RunningApp> {
   const services = await bootApp(options);

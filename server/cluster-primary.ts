@@ -1,6 +1,6 @@
 /**
  * The primary process of a server with several workers (`WORKERS` > 1; docs/decisions/011-workers.md). Loaded by
- * server.ts directly (Node strips the types: only erasable TypeScript here, no app imports; what it needs of the app
+ * server/main.ts directly (Node strips the types: only erasable TypeScript here, no app imports; what it needs of the app
  * comes in `app`). It starts the workers (node:cluster: they share the port, the primary hands out connections in
  * turn), carries each worker's site events to the others, keeps the sign-in counts for all of them (without Redis),
  * starts a worker again when one dies, and on SIGTERM/SIGINT asks every worker to finish and exits when they have.
@@ -71,7 +71,7 @@ export function runPrimary(app: PrimaryApp): void {
     if (code) process.exitCode = code;
     if (numbers.size === 0) process.exit(code);
     for (const worker of numbers.keys()) worker.process.kill("SIGTERM");
-    // Each worker ends itself within 10 s (server.ts); past that, the primary does not wait.
+    // Each worker ends itself within 10 s (server/main.ts); past that, the primary does not wait.
     setTimeout(() => process.exit(code || 1), 12_000).unref();
   }
   // Said once, when every worker of the first start takes connections (before that the first ones to listen get all).

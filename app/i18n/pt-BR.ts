@@ -361,7 +361,7 @@ export type Messages = typeof t;
  */
 export const terminal = {
   /** Every `npm run` command (app/.server/cli.server.ts). */
-  /** The outer server (server.ts). */
+  /** The outer server (server/main.ts). */
   server: {
     /** `npm start` found no production build and makes one first. */
     buildMissing: "Nenhum build encontrado: executando `react-router build`…",

@@ -1,5 +1,5 @@
 /**
- * The browser's files as the build compressed them (vite.config.ts, server.ts): brotli to a browser that takes it,
+ * The browser's files as the build compressed them (vite.config.ts, server/main.ts): brotli to a browser that takes it,
  * gzip to one that takes only gzip, the file itself otherwise; each the very bytes written beside the file, cached a
  * year, never compressed again per request.
  */

@@ -15,7 +15,7 @@ import { freePort } from "../factories/site.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 
 function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["server.ts"], {
+  const child = spawn(process.execPath, ["server.js"], {
     cwd: root,
     env: {
       ...process.env,

@@ -107,7 +107,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real production server (`node server.ts` on the built app) in a process group of its own and waits
+ * Starts the real production server (`node server.js` on the built app) in a process group of its own and waits
  * until /healthz answers. Nothing is defaulted but the test-friendly basics (NODE_ENV, HOST, SEED_DEMO=0,
  * LOG_LEVEL=warn, SITE_URL on localhost with ALLOW_INSECURE_HTTP=1, on PostgreSQL the data directory's AUTH_SECRET):
  * pass DATA_DIR, DATABASE_URL and the rest in `env`.
@@ -116,7 +116,7 @@ export async function spawnServer(options: {
   port?: number;
   env: Record<string, string>;
   timeoutMs?: number;
-  /** Arguments after server.ts: `["--dev"]` starts the development server (Vite in middleware mode). */
+  /** Arguments after server.js: `["--dev"]` starts the development server (Vite in middleware mode). */
   serverArgs?: string[];
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
@@ -129,7 +129,7 @@ export async function spawnServer(options: {
   let output = "";
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas keep its memory
   // bounded under load.
-  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=4", "server.ts", ...(options.serverArgs ?? [])], {
+  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=4", "server.js", ...(options.serverArgs ?? [])], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -4,7 +4,7 @@ import { makeDataDir } from "../factories/services.ts";
 import { type ServerProcess, spawnServer } from "../factories/site.ts";
 
 /**
- * `npm run dev` (server.ts --dev, Vite in middleware mode) answers what goes through React Router's request handler,
+ * `npm run dev` (server.js --dev, Vite in middleware mode) answers what goes through React Router's request handler,
  * not only what the page cache serves: loaders, resource routes and the API read their services from the request's
  * context, which only works when the handler and the routes share one copy of react-router (vite.config.ts).
  * SQLite only: the development server's wiring does not depend on the database.

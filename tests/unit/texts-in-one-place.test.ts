@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 /**
  * Every text a user of the site can see lives in app/i18n/pt-BR.ts (the newsroom's own in app/i18n/newsroom.ts and
  * app/i18n/pt-BR-blocks.ts, which reader pages do not load), and so do the texts of the operator's commands
- * (`terminal`). This scans the source of app/, server/, scripts/ and server.ts for string literals, template pieces and JSX text
+ * (`terminal`). This scans the source of app/, server/, scripts/ for string literals, template pieces and JSX text
  * with Portuguese letters (accents, cedilla) anywhere else. The few files allowed to hold such text are listed with
  * the reason.
  */
@@ -76,10 +76,10 @@ describe("user texts in one place", () => {
     expect(portugueseLiterals("sample.tsx", source).map((hit) => hit.line)).toEqual([3, 4, 4, 5, 7]);
   });
 
-  it("app/, server/, scripts/ and server.ts hold no Portuguese text outside app/i18n/ and the allowed files", () => {
+  it("app/, server/ and scripts/ hold no Portuguese text outside app/i18n/ and the allowed files", () => {
     const scripts = sourceFiles(join(ROOT, "scripts"));
     expect(scripts.length).toBeGreaterThan(10);
-    const files = [...sourceFiles(join(ROOT, "app")), ...sourceFiles(join(ROOT, "server")), ...scripts, join(ROOT, "server.ts")];
+    const files = [...sourceFiles(join(ROOT, "app")), ...sourceFiles(join(ROOT, "server")), ...scripts];
     expect(files.length).toBeGreaterThan(100);
     const offenders = files.flatMap((path) => {
       const name = relative(ROOT, path).split("\\").join("/");

@@ -1,6 +1,6 @@
 /**
- * Entry point: `npm start` (production build) and `npm run dev` (Vite in middleware mode).
- * Runs on Node 24 directly (type stripping), so only erasable TypeScript syntax here.
+ * The server process, started by server.js (`npm start`: the production build; `npm run dev`: Vite in middleware
+ * mode). Runs on Node 24 directly (type stripping), so only erasable TypeScript syntax here.
  */
 import { execFileSync } from "node:child_process";
 import cluster from "node:cluster";
@@ -13,11 +13,11 @@ import zlib from "node:zlib";
 import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
 import express from "express";
-import { t, terminal } from "./app/i18n/pt-BR.ts";
+import { t, terminal } from "../app/i18n/pt-BR.ts";
 // Type only (erased when Node strips the types): the module itself is loaded below, from the build or through Vite.
-import type { BootOptions } from "./app/.server/app.server.ts";
-import type { RunningApp } from "./server/app.ts";
-import { type PrimaryApp, runPrimary } from "./server/cluster-primary.ts";
+import type { BootOptions } from "../app/.server/app.server.ts";
+import type { RunningApp } from "./app.ts";
+import { type PrimaryApp, runPrimary } from "./cluster-primary.ts";
 
 // Between two full garbage collections V8 lets the old generation grow to up to 4× what survived the last one: under
 // load that is 100+ MB of dead per-request objects kept resident (35 MB live after a collection, 112 MB used before
@@ -26,7 +26,8 @@ import { type PrimaryApp, runPrimary } from "./server/cluster-primary.ts";
 // workers, tests) gets it.
 v8.setFlagsFromString("--heap-growing-percent=50");
 
-const root = path.dirname(fileURLToPath(import.meta.url));
+// The project folder (this file is in server/).
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
 // `npm run demo`: the production build on this computer, to try the site. Plain http on localhost is on purpose,
@@ -37,7 +38,7 @@ if (process.argv.includes("--demo")) {
   process.env.DEMO_ADMIN ||= "1";
 }
 
-/** What the production build's server entry (server/app.ts) gives server.ts. */
+/** What the production build's server entry (server/app.ts) gives this process. */
 interface ServerModule {
   createApp(options?: BootOptions & { clientDir?: string }): Promise<RunningApp>;
   primaryOf(): Promise<PrimaryApp | { workers: 1 }>;
