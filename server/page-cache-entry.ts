@@ -91,10 +91,7 @@ export async function toEntry(
   policies: { documentPolicy: DocumentPolicy | undefined; withPartner: boolean },
   now: () => number,
 ): Promise<CacheEntry> {
-  const [br, gz] = await Promise.all([
-    brotli(page.body, { params: brotliParams(page.body.length) }),
-    gzip(page.body, { level: 9 }),
-  ]);
+  const [br, gz] = await Promise.all([brotli(page.body, { params: brotliParams(page.body.length) }), gzip(page.body, { level: 9 })]);
   const headers: Array<[string, string]> = [];
   page.headers.forEach((value, name) => {
     if (!DROPPED_HEADERS.has(name)) headers.push([name, value]);
