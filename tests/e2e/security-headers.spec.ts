@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import routes from "../../app/routes.ts";
+import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { expect, openPage, SESSION_COOKIE, signInAsAdmin, t, test, waitForHydration, watchViolations } from "./support/fixtures.ts";
 
@@ -165,15 +166,20 @@ test("cabeçalhos de segurança e CSP em toda rota da tabela (anônimo e admin),
   browser,
 }) => {
   let articleId = "";
+  let admin: TestAccount | undefined;
   const site = await launchSite({
     env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000" },
     async setup(services) {
       articleId = await createNews(services, { title: "Com imagem" });
+      // Before the server starts: an account written by this process while it runs is another process's change to
+      // the SQLite file, which the server hears up to a second later as a resync that makes every cached page stale,
+      // in the middle of the cache checks below (stop 29's failure: /news-list stale, so a miss).
+      admin = await createAdmin(services, { password: "Senha-admin-1" });
     },
   });
   const context = await browser.newContext();
   try {
-    await signInAsAdmin(context, site);
+    await signInAsAdmin(context, site, admin);
     const session = (await context.cookies()).find((cookie) => cookie.name === SESSION_COOKIE);
     expect(session).toBeTruthy();
     const adminCookie = `${SESSION_COOKIE}=${session!.value}`;
