@@ -1,7 +1,7 @@
 /**
  * The primary process of a server with several workers (`WORKERS` > 1; docs/decisions/011-workers.md). Loaded by
- * server/main.ts directly (Node strips the types: only erasable TypeScript here, no app imports; what it needs of the app
- * comes in `app`). It starts the workers (node:cluster: they share the port, the primary hands out connections in
+ * server/main.ts directly (Node strips the types: only erasable TypeScript here, no app imports; what it needs of the
+ * app comes in `app`). It starts the workers (node:cluster: they share the port, the primary hands out connections in
  * turn), carries each worker's site events to the others, keeps the sign-in counts for all of them (without Redis),
  * starts a worker again when one dies, and on SIGTERM/SIGINT asks every worker to finish and exits when they have.
  */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 /**
  * Every text a user of the site can see lives in app/i18n/pt-BR.ts (the newsroom's own in app/i18n/newsroom.ts and
  * app/i18n/pt-BR-blocks.ts, which reader pages do not load), and so do the texts of the operator's commands
- * (`terminal`). This scans the source of app/, server/, scripts/ for string literals, template pieces and JSX text
+ * (`terminal`). This scans the source of app/, server/ and scripts/ for string literals, template pieces and JSX text
  * with Portuguese letters (accents, cedilla) anywhere else. The few files allowed to hold such text are listed with
  * the reason.
  */
