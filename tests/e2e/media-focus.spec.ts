@@ -34,6 +34,8 @@ test("o editor escolhe o ponto de foco da imagem e os cards do leitor cortam a f
   await expect(focus).toBeVisible();
   // A click on the picture moves the point there.
   const picture = focus.locator("img").first();
+  // Measured once the picture has arrived: before, its box is not the one the click lands on.
+  await picture.evaluate((image: HTMLImageElement) => image.decode());
   const box = (await picture.boundingBox())!;
   await picture.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } });
   await expect(focus.getByLabel(t.mediaFocus.horizontal)).toHaveValue(/^(24|25|26)$/);

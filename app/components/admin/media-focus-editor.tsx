@@ -65,7 +65,8 @@ export function MediaFocusEditor({ newsId, media, disabled }: { newsId: string; 
             move({ x: ((event.clientX - box.left) / box.width) * 100, y: ((event.clientY - box.top) / box.height) * 100 });
           }}
         >
-          <img src={media.src} alt="" className={styles.image} />
+          {/* Its size, when known, keeps the box from jumping as the picture arrives (and a click from landing off it). */}
+          <img src={media.src} alt="" className={styles.image} width={media.width ?? undefined} height={media.height ?? undefined} />
           <span className={styles.marker} style={{ left: `${point.x}%`, top: `${point.y}%` }} aria-hidden="true" />
         </div>
         <div className={styles.previews} title={t.mediaFocus.previews}>
