@@ -1,5 +1,6 @@
 import pino, { type Logger } from "pino";
 import type { AppConfig } from "./config/env.server.ts";
+import { createLogOutput } from "./log-output.server.ts";
 
 export type { Logger };
 
@@ -9,12 +10,18 @@ const CENSOR = "[redigido]";
 
 /**
  * Structured JSON logs. Secrets are redacted wherever they might appear. With `buffered`, lines go to standard
- * output asynchronously: lines that arrive while a write is in flight are joined into the next write (flushed on
- * exit), so under load an access-log line costs an append to a string instead of a write system call each; at rest
- * every line still goes out at once. The server uses it; scripts and tests write directly.
+ * output asynchronously (log-output.server.ts): the lines of a turn of the event loop go out in one write, so under
+ * load an access-log line costs an append to a queue instead of a write system call each; the queue is bounded (a
+ * stalled reader makes the server drop lines, counted, not hold them) and written synchronously on exit. The server
+ * uses it; scripts and tests write directly.
  */
 export function createLogger(config: Pick<AppConfig, "logLevel">, options: { buffered?: boolean } = {}): Logger {
-  const destination = options.buffered ? pino.destination({ dest: 1, sync: false }) : undefined;
+  let destination: ReturnType<typeof createLogOutput> | undefined;
+  if (options.buffered) {
+    const output = createLogOutput(1);
+    process.on("exit", () => output.flushSync());
+    destination = output;
+  }
   return pino(
     {
       level: config.logLevel,
@@ -24,7 +31,7 @@ export function createLogger(config: Pick<AppConfig, "logLevel">, options: { buf
         censor: CENSOR,
       },
     },
-    destination as pino.DestinationStream,
+    destination,
   );
 }
 
