@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
@@ -68,14 +67,7 @@ export default function handleRequest(
           clearTimeout(timeoutId);
           timeoutId = undefined;
         };
-        const body = stylesheets?.count
-          ? rewriteHeadStream(stylesheets.rewriteHead, finished)
-          : new PassThrough({
-              final(callback) {
-                finished();
-                callback();
-              },
-            });
+        const body = rewriteHeadStream(stylesheets?.count ? stylesheets.rewriteHead : null, finished);
         const stream = createReadableStreamFromReadable(body);
         responseHeaders.set("Content-Type", "text/html");
         pipe(body);

@@ -56,6 +56,18 @@ describe("stylesheets written into the head", () => {
     expect(finished).toBe(1);
   });
 
+  test("pieces written in one turn go on as one; a piece written later goes out on its own, as soon as its turn ends", async () => {
+    const stream = rewriteHeadStream(null);
+    const received: string[] = [];
+    stream.on("data", (chunk: Buffer) => received.push(chunk.toString("utf8")));
+    for (const piece of ["<html><head></head>", "<body><p>um</p>", "<p>dois</p>"]) stream.write(piece);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual(["<html><head></head><body><p>um</p><p>dois</p>"]);
+    stream.end("<p>tarde</p></body></html>");
+    await new Promise((resolve) => stream.on("end", resolve));
+    expect(received).toEqual(["<html><head></head><body><p>um</p><p>dois</p>", "<p>tarde</p></body></html>"]);
+  });
+
   test("a document without a head goes out unchanged", async () => {
     const out = await text(Readable.from([Buffer.from("<p>erro</p>")]).pipe(rewriteHeadStream(inliner.rewriteHead)));
     expect(out).toBe("<p>erro</p>");
