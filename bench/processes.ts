@@ -77,7 +77,7 @@ export async function startAppServer(options: {
   const log = fs.openSync(options.logFile, "a");
   const started = performance.now();
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas.
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...(options.nodeArgs ?? []), "server.js", ...(options.serverArgs ?? [])], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...(options.nodeArgs ?? []), "server.js", ...(options.serverArgs ?? [])], {
     cwd: options.root ?? ROOT,
     env: {
       ...process.env,

@@ -129,7 +129,7 @@ export async function spawnServer(options: {
   let output = "";
   // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas keep its memory
   // bounded under load.
-  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=4", "server.js", ...(options.serverArgs ?? [])], {
+  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=8", "server.js", ...(options.serverArgs ?? [])], {
     cwd: ROOT,
     env: {
       ...process.env,
