@@ -82,12 +82,20 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     await page.keyboard.press("Enter");
     await tool(page, t.richText.heading2).click();
     await expect(tool(page, t.richText.heading2)).toHaveAttribute("aria-pressed", "true");
+    await expect(editor).toBeFocused();
     await page.keyboard.insertText("O intertítulo");
     await page.keyboard.press("Enter");
     await tool(page, t.richText.bulletList).click();
+    // As an editor does: the list is there (the button says so) and the cursor back in the text before typing into it
+    // (a toolbar command gives the focus back at the next animation frame, which headless Chromium may hold back),
+    // and each item is there before the next.
+    await expect(tool(page, t.richText.bulletList)).toHaveAttribute("aria-pressed", "true");
+    await expect(editor).toBeFocused();
     await page.keyboard.insertText("primeiro item");
+    await expect(editor.locator("li")).toHaveText(["primeiro item"]);
     await page.keyboard.press("Enter");
     await page.keyboard.insertText("segundo item");
+    await expect(editor.locator("li")).toHaveText(["primeiro item", "segundo item"]);
     await page.keyboard.press("Enter");
     await page.keyboard.press("Enter");
     await expect(tool(page, t.richText.bulletList)).toHaveAttribute("aria-pressed", "false");
