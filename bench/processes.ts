@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { freePort, waitUntilServing } from "../tests/factories/site.ts";
+import { freePort, SERVER_ENV, SERVER_NODE_ARGS, waitUntilServing } from "../tests/factories/site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -76,12 +76,12 @@ export async function startAppServer(options: {
   const port = await freePort();
   const log = fs.openSync(options.logFile, "a");
   const started = performance.now();
-  // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas.
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...(options.nodeArgs ?? []), "server.js", ...(options.serverArgs ?? [])], {
+  // Started as `npm start` starts it (package.json).
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(options.nodeArgs ?? []), "server.js", ...(options.serverArgs ?? [])], {
     cwd: options.root ?? ROOT,
     env: {
       ...process.env,
-      MALLOC_ARENA_MAX: "2",
+      ...SERVER_ENV,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),

@@ -67,11 +67,11 @@ export function createLogOutput(fd: number, options: LogOutputOptions = {}): Log
     }
     if (!queue.length) return settle();
     writing = true;
-    const buffer = Buffer.from(queue.join(""));
-    writingChars = queuedChars;
+    const text = queue.join("");
+    writingChars = text.length;
     queue = [];
     queuedChars = 0;
-    writeBuffer(buffer);
+    writeBuffer(Buffer.from(text));
   };
 
   const writeBuffer = (buffer: Buffer) => {

@@ -1,6 +1,6 @@
 import pino, { type Logger } from "pino";
 import type { AppConfig } from "./config/env.server.ts";
-import { createLogOutput } from "./log-output.server.ts";
+import { createLogOutput, type LogOutput } from "./log-output.server.ts";
 
 export type { Logger };
 
@@ -16,7 +16,7 @@ const CENSOR = "[redigido]";
  * uses it; scripts and tests write directly.
  */
 export function createLogger(config: Pick<AppConfig, "logLevel">, options: { buffered?: boolean } = {}): Logger {
-  let destination: ReturnType<typeof createLogOutput> | undefined;
+  let destination: LogOutput | undefined;
   if (options.buffered) {
     const output = createLogOutput(1);
     process.on("exit", () => output.flushSync());

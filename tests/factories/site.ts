@@ -48,6 +48,13 @@ export interface SiteOptions {
   dataDir?: string;
 }
 
+/**
+ * How `npm start` starts the server (package.json, and the systemd unit): an 8 MB young generation and two malloc
+ * arenas keep its memory bounded under load. Test and bench servers start the same way.
+ */
+export const SERVER_NODE_ARGS = ["--max-semi-space-size=8"];
+export const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
+
 /** A TCP port free on 127.0.0.1 right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -127,14 +134,12 @@ export async function spawnServer(options: {
     env.AUTH_SECRET = resolveAuthSecret({ auth: { secret: null }, dataDir: env.DATA_DIR });
   }
   let output = "";
-  // Started as `npm start` starts it (package.json): a small young generation and two malloc arenas keep its memory
-  // bounded under load.
-  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=8", "server.js", ...(options.serverArgs ?? [])], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, "server.js", ...(options.serverArgs ?? [])], {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: "production",
-      MALLOC_ARENA_MAX: "2",
+      ...SERVER_ENV,
       PORT: String(port),
       HOST: "127.0.0.1",
       SEED_DEMO: "0",

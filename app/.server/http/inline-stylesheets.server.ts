@@ -55,7 +55,7 @@ export function createStylesheetInliner(clientDir: string, publicPath = "/assets
  * two), writes the head as `rewrite` changes it, then passes everything after it on untouched. The pieces written in
  * one turn of the event loop go on as one (React writes a page rendered at once in ~20 pieces of 6 kB, and each one
  * made its own trip through every stream after this and through the compressor); a part streamed later still goes
- * out as soon as its turn ends.
+ * out as soon as its turn ends. With `rewrite` null (no stylesheets to write in), only the joining.
  */
 export function rewriteHeadStream(rewrite: ((head: string) => string) | null, onFinal?: () => void): Transform {
   let held: Buffer | null = rewrite ? Buffer.alloc(0) : null;
