@@ -95,7 +95,7 @@ const newsroom = {
     categoryRequired: "Categoria é obrigatória.",
     invalidMedia: "Por favor, selecione um arquivo de imagem ou vídeo válido.",
     mediaTooLarge: `O arquivo é muito grande. Por favor, selecione um arquivo menor que ${megabytes(NEWS_MEDIA_MAX_BYTES)}MB.`,
-    driveRequired: "Você precisa conectar ao Google Drive antes de enviar a notícia.",
+    driveRequired: "Você precisa conectar ao Google Drive antes de enviar imagens ou vídeos. O texto da notícia pode ser salvo sem eles.",
     loadError: (id: string, message: string) => `Notícia com ID "${id}" não encontrada ou erro ao carregar: ${message}`,
     submitError: (editing: boolean, message: string) =>
       `Erro ao ${editing ? "atualizar" : "salvar"} a notícia. Detalhes: ${message || "Erro desconhecido."}`,
@@ -661,6 +661,29 @@ const newsroom = {
     /** The Drive routes on a site whose media is not in Google Drive (MEDIA_STORE). */
     notThisStore: "O Google Drive não é o armazenamento deste site.",
     labels: { local: "armazenamento local", s3: "armazenamento S3", gdrive: "Google Drive" } as Record<string, string>,
+    /** The store's name inside the "not answering" messages below. */
+    names: { local: "disco local", s3: "S3", gdrive: "Google Drive" } as Record<string, string>,
+    /**
+     * A media store (other than a Google Drive to connect) that does not answer: only what carries a new file needs
+     * it; text saves, unpublishing and deleting go on.
+     */
+    down: {
+      /** The news form, opened while the store is down. */
+      notice: (store: string) =>
+        `O armazenamento de mídia (${store}) não responde agora: imagens e vídeos não podem ser enviados, mas o texto da notícia pode ser salvo normalmente.`,
+      /** A news save with a new file, refused. */
+      newsFile: (store: string) =>
+        `O armazenamento de mídia (${store}) não responde agora e o arquivo não pôde ser enviado. Nada foi salvo e o texto continua no formulário: salve sem o arquivo ou tente de novo em alguns minutos.`,
+      /** An image for a news body (POST /api/media), refused. */
+      bodyImage: (store: string) =>
+        `O armazenamento de mídia (${store}) não responde agora e a imagem não pôde ser enviada. O texto continua como está: tente de novo em alguns minutos.`,
+      /** A sponsor's logo, refused. */
+      sponsor: (store: string) =>
+        `O armazenamento de mídia (${store}) não responde agora e o logo não pôde ser enviado. Tente de novo em alguns minutos.`,
+      /** A profile photo, refused (the profile's texts are not saved either). */
+      photo: (store: string) =>
+        `O armazenamento de mídia (${store}) não responde agora e a foto não pôde ser enviada. Nada foi salvo: tente de novo em alguns minutos ou salve sem a foto.`,
+    },
   },
   auth: {
     title: "Acesso Administrativo",

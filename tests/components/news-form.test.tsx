@@ -100,9 +100,11 @@ describe("NewsForm's states, as the server renders them", () => {
     expect(page).not.toContain(t.newsForm.unpublish);
   });
 
-  it("a media store not connected yet: the warning before the fields", () => {
-    expect(text(render({ storeConnected: false }))).toContain(t.newsForm.driveRequired);
-    expect(text(render({}))).not.toContain(t.newsForm.driveRequired);
+  it("a media store that does not answer: a warning naming it before the fields (text saves still go through)", () => {
+    const down = text(render({ storeConnected: false, storeName: "S3" }));
+    expect(down).toContain(t.storage.down.notice("S3"));
+    expect(down).not.toContain(t.newsForm.driveRequired);
+    expect(text(render({}))).not.toContain(t.storage.down.notice("S3"));
   });
 
   it("without JavaScript, a refused save comes back with its message, the field's error and what was typed", () => {

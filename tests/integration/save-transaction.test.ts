@@ -101,17 +101,16 @@ describe("one transaction per save", () => {
     services.events.subscribe((event) => {
       if (event !== "resync") received.push(event);
     });
-    // Another editor's save lands after this save read the item, before it writes (the store check sits in between).
+    // Another editor's save lands after this save read the item, before its transaction writes.
     let raced = false;
     const editor = editorOf(services, {
-      store: {
-        name: services.store.name,
-        async isConnected() {
+      events: {
+        async withCommit(db, work) {
           if (!raced) {
             raced = true;
             await services.newsEditor.patchNews(id, patch({ title: "Do outro editor" }), null);
           }
-          return true;
+          return services.events.withCommit(db, work);
         },
       },
     });

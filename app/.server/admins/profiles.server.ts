@@ -13,6 +13,7 @@ import type { MediaService } from "../media/media.service.server.ts";
 import { toMediaView } from "../media/media-view.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
 import { termSlug } from "../news/taxonomy.server.ts";
 import {
   authorUserIdOfSlug,
@@ -53,7 +54,7 @@ export function parseProfileFields(fields: Record<string, string | undefined>): 
 export function createProfileService(deps: {
   db: Kysely<Database>;
   media: Pick<MediaService, "saveUpload" | "deleteMedia">;
-  store: Pick<MediaStore, "publicUrl" | "isConnected">;
+  store: Pick<MediaStore, "publicUrl" | "isConnected" | "name">;
   events: Pick<EventBus, "withCommit">;
   log: Logger;
   clock?: () => Date;
@@ -145,7 +146,7 @@ export function createProfileService(deps: {
         if ((await accountName(userId)) === null) throw new NotFoundError("member_not_found", t.profile.memberNotFound);
         input = parseProfileFields(fields);
         if (file && file.kind !== "image") throw new AppError("upload_invalid_type", t.profile.photoOnly, 415);
-        if (file && !(await store.isConnected())) throw new AppError("storage_not_connected", t.newsForm.driveRequired, 409);
+        if (file) await requireStoreFor(store, "photo");
         before = await findProfileRow(db, userId);
       } catch (error) {
         await file?.cleanup();
@@ -156,7 +157,7 @@ export function createProfileService(deps: {
         await file?.cleanup();
         throw new FieldsError("display_name_taken", { displayName: [t.profile.displayNameTaken] });
       }
-      const saved = file ? await media.saveUpload(file) : null;
+      const saved = file ? await storedOrRefused(store, "photo", () => media.saveUpload(file)) : null;
       const photo = saved ? saved.id : input.removePhoto ? null : (before?.photo_media_id ?? null);
       try {
         await events.withCommit(db, async (trx, send) => {

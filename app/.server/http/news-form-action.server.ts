@@ -47,6 +47,7 @@ export async function newsFormLoaderData(
     timeZone: config.timeZone,
     storeConnected,
     storeLabel: storeLabelOf(store),
+    storeName: t.storage.names[store.name] ?? store.name,
     drive,
   };
 }
@@ -103,6 +104,13 @@ export async function handleNewsFormAction(request: Request, context: RequestCon
         newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file, actor) : await newsEditor.createNews(parsed.data, file, actor);
     } catch (error) {
       if (error instanceof FieldsError) return data<NewsFormActionData>({ fieldErrors: error.fields, values: sentValues(fields) }, { status: 400 });
+      // The media store cannot take the file now: nothing is saved, and the form comes back with what was typed.
+      if (error instanceof AppError && error.code === "storage_not_connected") {
+        return data<NewsFormActionData>(
+          { error: t.newsForm.submitError(editing, error.publicMessage), values: sentValues(fields) },
+          { status: error.status },
+        );
+      }
       throw error;
     }
     // An unpublish, and a new story's first save, land on its edit page (which says what happened, with links).

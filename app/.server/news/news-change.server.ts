@@ -10,6 +10,7 @@ import { setMediaText } from "../media/media.queries.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
 import { deleteNewsAutosave } from "./news-autosave.server.ts";
 import { type Actor, actorIdOf, requireReporterMayChange, requireReporterMayPublish } from "./news-permissions.server.ts";
@@ -73,8 +74,17 @@ export async function conflictOrNotFound(db: Kysely<Database>, id: string): Prom
   throw new NotFoundError("news_not_found", t.news.notFound);
 }
 
-export async function requireConnectedStore(store: NewsEditorDeps["store"]) {
-  if (!(await store.isConnected())) throw new AppError("storage_not_connected", t.newsForm.driveRequired, 409);
+/**
+ * A save that carries a new file needs the media store: when it cannot take files now, the save is refused (409
+ * `storage_not_connected`, naming the store) before anything is written. A save without a file never asks the store.
+ */
+export async function requireStoreForFile(store: NewsEditorDeps["store"], file: UploadedFile | null) {
+  if (file) await requireStoreFor(store, "newsFile");
+}
+
+/** Stores a save's new file; a store that stopped answering meanwhile refuses it as requireStoreForFile does. */
+export function storeNewFile({ media, store }: Pick<NewsEditorDeps, "media" | "store">, file: UploadedFile | null) {
+  return file ? storedOrRefused(store, "newsFile", () => media.saveUpload(file)) : Promise.resolve(null);
 }
 
 /** Removes media after a commit (or a failed save); a failure is logged and left to the orphan sweeper. */
@@ -130,7 +140,7 @@ export async function saveChanges(
   context: NewsEditorContext,
   { id, file, removeMedia, publishing, actor, changes, mediaText, returnNote }: ChangeRequest,
 ): Promise<SavedNews> {
-  const { db, media, store, events, clock, notify } = context;
+  const { db, store, events, clock, notify } = context;
   return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
     const existing = await findNewsRow(db, id);
     let publication: Publication;
@@ -143,12 +153,12 @@ export async function saveChanges(
       publication = publicationAfter(existing, publishing, now, context);
       requireReporterMayPublish(actor, publication.status);
       await requireImageDescription(file, mediaText.description);
-      await requireConnectedStore(store);
+      await requireStoreForFile(store, file);
     } catch (error) {
       await file?.cleanup();
       throw error;
     }
-    const saved = file ? await media.saveUpload(file) : null;
+    const saved = await storeNewFile(context, file);
     const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
     const step: ReviewEventKind | null = returnNote !== undefined ? "returned" : reviewStepOf(existing, publication);
     try {

@@ -6,7 +6,7 @@ import { checkBodyMedia } from "../media/body-media.server.ts";
 import { setMediaText } from "../media/media.queries.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
-import { type NewsEditorContext, removeMediaQuietly, requireConnectedStore } from "./news-change.server.ts";
+import { type NewsEditorContext, removeMediaQuietly, requireStoreForFile, storeNewFile } from "./news-change.server.ts";
 import { type Actor, actorIdOf, requireReporterMayPublish } from "./news-permissions.server.ts";
 import { type Publication, publicationAfter } from "./news-publication.server.ts";
 import { insertReviewEvent } from "./news-review.server.ts";
@@ -22,7 +22,7 @@ import { canonicalNewsTerms } from "./taxonomy.server.ts";
  * step are written in one transaction with `newsUpdated`. If the transaction fails, the new media is removed again.
  */
 export async function createNews(context: NewsEditorContext, input: NewsInput, file: UploadedFile | null, actor: Actor): Promise<SavedNews> {
-  const { db, media, store, events, clock, notify } = context;
+  const { db, store, events, clock, notify } = context;
   return wrapFailure("news_create_failed", t.news.createFailed, async () => {
     const text = mediaTextOf(input, true);
     const now = clock().toISOString();
@@ -32,13 +32,13 @@ export async function createNews(context: NewsEditorContext, input: NewsInput, f
       requireReporterMayPublish(actor, publication.status);
       await requireImageDescription(file, text.description);
       await checkBodyMedia(db, store, input.body);
-      await requireConnectedStore(store);
+      await requireStoreForFile(store, file);
     } catch (error) {
       await file?.cleanup();
       throw error;
     }
     const fields = newsColumns(input, context.defaultAuthor);
-    const saved = file ? await media.saveUpload(file) : null;
+    const saved = await storeNewFile(context, file);
     const id = randomUUID();
     try {
       await events.withCommit(db, async (trx, send) => {

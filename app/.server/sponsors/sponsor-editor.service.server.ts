@@ -10,6 +10,7 @@ import type { Logger } from "../logger.server.ts";
 import type { MediaService } from "../media/media.service.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
+import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
 import {
   deleteSponsorRow,
   findSponsorMedia,
@@ -23,7 +24,7 @@ import {
 export interface SponsorEditorDeps {
   db: Kysely<Database>;
   media: Pick<MediaService, "saveUpload" | "deleteMedia">;
-  store: Pick<MediaStore, "isConnected">;
+  store: Pick<MediaStore, "isConnected" | "name">;
   events: Pick<EventBus, "publish">;
   log: Logger;
   clock?: () => Date;
@@ -44,15 +45,15 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
       return wrapFailure("sponsor_add_failed", t.sponsors.addFailedPrefix, async () => {
         let input: SponsorFields;
         try {
-          if (!(await store.isConnected())) throw new AppError("storage_not_connected", t.sponsors.driveRequired, 409);
           input = parseSponsorFields(fields);
           if (!file) throw new AppError("sponsor_image_required", t.sponsors.imageRequired, 400);
           if (file.kind !== "image") throw new AppError("upload_invalid_type", t.sponsors.imageOnly, 415);
+          await requireStoreFor(store, "sponsor");
         } catch (error) {
           await file?.cleanup();
           throw error;
         }
-        const saved = await media.saveUpload(file);
+        const saved = await storedOrRefused(store, "sponsor", () => media.saveUpload(file));
         const id = randomUUID();
         try {
           await db.transaction().execute(async (trx) => {

@@ -104,10 +104,12 @@ interface NewsFormNoticesProps {
   timeZone: string;
   drive: DriveStatusView | null | undefined;
   storeConnected: boolean;
+  /** The media store's name in the "not answering" warning ("S3", "disco local"). */
+  storeName: string;
 }
 
 /** Above the fields: the links after a landing, the story's status and history, the media store's state. */
-export function NewsFormNotices({ landed, newsId, publication, history, timeZone, drive, storeConnected }: NewsFormNoticesProps) {
+export function NewsFormNotices({ landed, newsId, publication, history, timeZone, drive, storeConnected, storeName }: NewsFormNoticesProps) {
   return (
     <>
       {landed && newsId ? (
@@ -131,7 +133,7 @@ export function NewsFormNotices({ landed, newsId, publication, history, timeZone
       {drive ? (
         <DriveConnectionCard status={drive} warning={t.newsForm.driveRequired} />
       ) : !storeConnected ? (
-        <Banner kind="warning" message={t.newsForm.driveRequired} />
+        <Banner kind="warning" message={t.storage.down.notice(storeName)} />
       ) : null}
     </>
   );

@@ -180,6 +180,8 @@ export interface NewsFormProps {
   defaultAuthor: string;
   storeConnected: boolean;
   storeLabel: string;
+  /** The media store's name in the "not answering" messages ("S3", "disco local"); the label when absent. */
+  storeName?: string;
   /** Categories already in use, suggested as the editor types (a <datalist>). */
   categorySuggestions?: string[];
   /** The team members' signing names: the author field's list (a free text stays possible). */

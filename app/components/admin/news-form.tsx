@@ -105,8 +105,9 @@ export function NewsForm(props: NewsFormProps) {
   }
 
   function send(intent: NewsStatus, version: number | undefined, unpublish = false, merge?: MergeRequest) {
-    if (!storeConnected) {
-      setBanner({ kind: "warning", message: t.newsForm.driveRequired });
+    // Only a new file needs the media store: text, unpublishing and the rest go through while it is down.
+    if (!storeConnected && picked) {
+      setBanner({ kind: "warning", message: props.drive ? t.newsForm.driveRequired : t.storage.down.newsFile(props.storeName ?? storeLabel) });
       return;
     }
     setConflict(null);
@@ -181,6 +182,7 @@ export function NewsForm(props: NewsFormProps) {
           timeZone={timeZone}
           drive={props.drive}
           storeConnected={storeConnected}
+          storeName={props.storeName ?? storeLabel}
         />
 
         <NewsTextFields

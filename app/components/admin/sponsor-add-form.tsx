@@ -20,12 +20,15 @@ export function SponsorAddForm({
   adding,
   idle,
   storeConnected,
+  storeProblem,
 }: {
   /** The last answer, when it was about this form. */
   result: SponsorActionResult | null;
   adding: boolean;
   idle: boolean;
   storeConnected: boolean;
+  /** Why a logo cannot be stored while the store is not connected (the store's own message). */
+  storeProblem: string;
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -71,7 +74,7 @@ export function SponsorAddForm({
             setProblem(t.sponsors.imageRequired);
           } else if (!storeConnected) {
             event.preventDefault();
-            setProblem(t.sponsors.driveRequired);
+            setProblem(storeProblem);
           }
         }}
       >

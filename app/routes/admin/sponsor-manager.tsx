@@ -37,7 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     loadFailed = true;
   }
   const { storeConnected, drive } = await storeStatusOf(request, services);
-  return { sponsors: list, loadFailed, storeConnected, drive };
+  // Why a logo cannot be added now: a Google Drive to connect, or another store that does not answer.
+  const storeProblem = drive ? t.sponsors.driveRequired : t.storage.down.sponsor(t.storage.names[services.store.name] ?? services.store.name);
+  return { sponsors: list, loadFailed, storeConnected, storeProblem, drive };
 }
 
 const INTENTS = new Set<string>(["add", "update", "move", "delete"]);
@@ -116,7 +118,7 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
   const busyId = pendingIntent && pendingIntent !== "add" ? navigation.formData?.get("id") : null;
   const [deleting, setDeleting] = useState<SponsorView | null>(null);
   const deleteReturnFocus = useRef<HTMLButtonElement | null>(null);
-  const { sponsors, loadFailed, storeConnected, drive } = loaderData;
+  const { sponsors, loadFailed, storeConnected, storeProblem, drive } = loaderData;
   // The last answer stays shown: a live update (sponsorsUpdated, which this very change sends) revalidates the page,
   // and React Router drops `actionData` on a revalidation.
   const [result, setResult] = useState(actionData as SponsorActionResult | undefined);
@@ -144,14 +146,16 @@ export default function SponsorManager({ loaderData, actionData }: Route.Compone
           <DriveConnectionCard status={drive} warning={t.sponsors.driveRequired} />
         </>
       ) : !storeConnected ? (
-        <section className={panel.panel} aria-labelledby="conectar-titulo">
-          <h2 id="conectar-titulo">{t.storage.connectTitle}</h2>
-          <p>{t.storage.connectText}</p>
-          <Banner kind="warning" message={t.sponsors.driveRequired} />
-        </section>
+        <Banner kind="warning" message={storeProblem} />
       ) : null}
 
-      <SponsorAddForm result={addResult} adding={adding} idle={navigation.state === "idle"} storeConnected={storeConnected} />
+      <SponsorAddForm
+        result={addResult}
+        adding={adding}
+        idle={navigation.state === "idle"}
+        storeConnected={storeConnected}
+        storeProblem={storeProblem}
+      />
 
       <section className={panel.panel} aria-labelledby="atuais">
         <h2 id="atuais">{t.sponsors.currentTitle}</h2>

@@ -2,7 +2,7 @@ import type { Route } from "./+types/media";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { readSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { AppError } from "../../.server/errors.ts";
+import { requireStoreFor, storedOrRefused } from "../../.server/storage/store-unavailable.server.ts";
 import { NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
 import type { UploadRules } from "../../.server/media/upload.server.ts";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
@@ -32,11 +32,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = await readSubmission(request, { fileField: "file", rules: BODY_IMAGE_RULES, tmpDir: config.media.uploadTmpDir });
       if (!form.file) return apiError(400, "file_required", blocksText.imageFileRequired);
-      if (!(await store.isConnected())) {
-        await form.file.cleanup();
-        throw new AppError("storage_not_connected", t.newsForm.driveRequired, 409);
+      const file = form.file;
+      try {
+        await requireStoreFor(store, "bodyImage");
+      } catch (error) {
+        await file.cleanup();
+        throw error;
       }
-      const saved = await media.saveUpload(form.file);
+      const saved = await storedOrRefused(store, "bodyImage", () => media.saveUpload(file));
       return Response.json(
         { id: saved.id, src: store.publicUrl(previewKey(saved.variants) ?? saved.key), width: saved.width, height: saved.height },
         { status: 201 },

@@ -1,0 +1,229 @@
+import fs from "node:fs";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { AppServices } from "../../app/.server/app.server.ts";
+import { servicesContext } from "../../app/.server/context.server.ts";
+import { handleNewsFormAction } from "../../app/.server/http/news-form-action.server.ts";
+import type { Logger } from "../../app/.server/logger.server.ts";
+import { t } from "../../app/i18n/newsroom.ts";
+import { action as mediaAction } from "../../app/routes/api/media.ts";
+import { action as newsItemAction } from "../../app/routes/api/news-item.ts";
+import { action as newsAction } from "../../app/routes/api/news.ts";
+import { createAdmin } from "../factories/auth.ts";
+import { makeTestImage } from "../factories/news.ts";
+import { countRows, TEST_DATABASE } from "../factories/services.ts";
+import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { startS3Server } from "../storage/s3-server.ts";
+
+/**
+ * A media store outage never blocks text: with a real S3 server (s3rver) stopped, the newsroom still creates a
+ * text-only story, corrects a title, unpublishes and deletes (the media of a deleted story is left to the orphan
+ * sweeper); only a save that carries a new file is refused, naming S3, with nothing written and the typed text kept.
+ * Both databases.
+ */
+const SITE = "http://127.0.0.1:4321";
+const open = useTestServices("eef-store-outage-", { SITE_URL: SITE });
+
+function contextOf(services: AppServices): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(servicesContext, services);
+  return context;
+}
+
+async function adminCookie(services: TestServices): Promise<string> {
+  const admin = await createAdmin(services);
+  const result = await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "10.3.2.1", headers: new Headers() });
+  if (!result.ok) throw new Error("admin sign-in failed");
+  const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
+  if (!token) throw new Error("no session cookie");
+  return token;
+}
+
+type RouteAction = (args: never) => Promise<unknown>;
+
+/** Calls an API route's action as React Router does; a thrown Response is the answer. */
+async function call(action: RouteAction, services: TestServices, request: Request, params: Record<string, string> = {}): Promise<Response> {
+  const args = { request, context: contextOf(services), params, url: new URL(request.url), pattern: new URL(request.url).pathname };
+  try {
+    return (await action(args as never)) as Response;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+function json(cookie: string, method: string, path: string, body: unknown): Request {
+  return new Request(`${SITE}${path}`, { method, headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+function multipart(cookie: string, method: string, path: string, fields: Record<string, string>, file: { field: string; bytes: Buffer }): Request {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: "image/jpeg" }), "foto.jpg");
+  return new Request(`${SITE}${path}`, { method, headers: { Cookie: cookie }, body: form });
+}
+
+/** A logger that keeps every line for the test to read. */
+function recordingLogger(): { log: Logger; lines: Array<{ level: number; msg: string }> } {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
+  return { log: pino({ level: "info" }, stream) as unknown as Logger, lines };
+}
+
+interface ErrorAnswer {
+  error: { code: string; message: string };
+}
+
+const story = { title: "Final do estadual", subtitle: "Decisão no domingo", fullContent: "Texto da notícia.", category: "Futebol" };
+
+describe(`S3 down: text goes on, only new files are refused naming S3 (${TEST_DATABASE})`, () => {
+  it("create, title correction, unpublish and delete work; a save with a file, a body image and the no-JavaScript form are refused with the S3 message", async () => {
+    const s3 = await startS3Server(["midia-fora"]);
+    let stopped = false;
+    try {
+      const { log, lines } = recordingLogger();
+      const services = await open(s3.env("midia-fora"), { log });
+      const cookie = await adminCookie(services);
+
+      // While S3 answers: a story with a picture (its objects are in the bucket).
+      const withPicture = await call(
+        newsAction,
+        services,
+        multipart(
+          cookie,
+          "POST",
+          "/api/news",
+          { ...story, mediaDescription: "Estádio lotado" },
+          { field: "media", bytes: await makeTestImage(800, 450) },
+        ),
+      );
+      expect(withPicture.status, await withPicture.clone().text()).toBe(201);
+      const pictured = (await withPicture.json()) as { id: string };
+      expect(await countRows(services, "media")).toBe(1);
+
+      await s3.stop();
+      stopped = true;
+
+      // A save with a new file right away (the store's last "connected" is still trusted for 10 s): the write to the
+      // bucket fails and the save is refused, naming S3; nothing of it is written.
+      const uploadsBefore = fs.readdirSync(services.config.media.uploadTmpDir);
+      const refusedFile = await call(
+        newsItemAction,
+        services,
+        multipart(
+          cookie,
+          "PATCH",
+          `/api/news/${pictured.id}`,
+          { title: "Título que não entra", mediaDescription: "Outra foto" },
+          { field: "media", bytes: await makeTestImage(640, 360) },
+        ),
+        { id: pictured.id },
+      );
+      expect(refusedFile.status).toBe(409);
+      const refusal = (await refusedFile.json()) as ErrorAnswer;
+      expect(refusal.error).toEqual({ code: "storage_not_connected", message: t.storage.down.newsFile("S3") });
+      expect(refusal.error.message).not.toBe(t.newsForm.driveRequired);
+      expect(await services.store.isConnected()).toBe(false);
+
+      // Text only: a new story, a title correction, an unpublish, all saved while S3 is down.
+      const created = await call(newsAction, services, json(cookie, "POST", "/api/news", { ...story, title: "Nota sem foto", status: "published" }));
+      expect(created.status, await created.clone().text()).toBe(201);
+      const textOnly = (await created.json()) as { id: string; version: number };
+      const corrected = await call(
+        newsItemAction,
+        services,
+        json(cookie, "PATCH", `/api/news/${pictured.id}`, { title: "Final do estadual (corrigido)" }),
+        {
+          id: pictured.id,
+        },
+      );
+      expect(corrected.status, await corrected.clone().text()).toBe(200);
+      expect(await corrected.json()).toMatchObject({ id: pictured.id, version: 2, status: "published", media: "existing" });
+      const unpublished = await call(
+        newsItemAction,
+        services,
+        json(cookie, "PUT", `/api/news/${textOnly.id}`, { ...story, title: "Nota sem foto", unpublish: "on" }),
+        { id: textOnly.id },
+      );
+      expect(unpublished.status, await unpublished.clone().text()).toBe(200);
+      expect(await unpublished.json()).toMatchObject({ id: textOnly.id, status: "draft" });
+      const rows = await services.database.db.selectFrom("news").select(["id", "title", "status", "version"]).orderBy("title").execute();
+      expect(rows).toEqual([
+        { id: pictured.id, title: "Final do estadual (corrigido)", status: "published", version: 2 },
+        { id: textOnly.id, title: "Nota sem foto", status: "draft", version: 2 },
+      ]);
+
+      // Again with a file, now that the store is known to be down: refused before the file is processed.
+      const refusedAgain = await call(
+        newsAction,
+        services,
+        multipart(
+          cookie,
+          "POST",
+          "/api/news",
+          { ...story, title: "Com foto", mediaDescription: "Foto" },
+          { field: "media", bytes: await makeTestImage(320, 180) },
+        ),
+      );
+      expect(refusedAgain.status).toBe(409);
+      expect(((await refusedAgain.json()) as ErrorAnswer).error.message).toBe(t.storage.down.newsFile("S3"));
+
+      // An image for a story's body: refused, naming S3.
+      const bodyImage = await call(
+        mediaAction,
+        services,
+        multipart(cookie, "POST", "/api/media", {}, { field: "file", bytes: await makeTestImage(320, 180) }),
+      );
+      expect(bodyImage.status).toBe(409);
+      expect(((await bodyImage.json()) as ErrorAnswer).error).toEqual({ code: "storage_not_connected", message: t.storage.down.bodyImage("S3") });
+
+      // The form without JavaScript: refused with the S3 message, and the page gets back what was typed.
+      const form = new FormData();
+      for (const [key, value] of Object.entries({ ...story, title: "Digitado sem JavaScript", mediaDescription: "Foto", status: "published" }))
+        form.append(key, value);
+      form.append("media", new Blob([new Uint8Array(await makeTestImage(320, 180))], { type: "image/jpeg" }), "foto.jpg");
+      const answer = (await handleNewsFormAction(
+        new Request(`${SITE}/edit-news/${pictured.id}`, { method: "POST", headers: { Cookie: cookie }, body: form }),
+        contextOf(services),
+        pictured.id,
+      )) as unknown as {
+        data: { error?: string; values?: Record<string, string> };
+        init: { status: number };
+      };
+      expect(answer.init.status).toBe(409);
+      expect(answer.data.error).toBe(t.newsForm.submitError(true, t.storage.down.newsFile("S3")));
+      expect(answer.data.values).toMatchObject({ title: "Digitado sem JavaScript", fullContent: "Texto da notícia." });
+
+      // Nothing of the refused saves was written; no temporary upload is left behind.
+      expect(await countRows(services, "news")).toBe(2);
+      expect(await countRows(services, "media")).toBe(1);
+      expect(fs.readdirSync(services.config.media.uploadTmpDir)).toEqual(uploadsBefore);
+
+      // Deleting the story with the picture: done; its files could not be removed and are left to the sweeper.
+      const started = performance.now();
+      const deleted = await call(
+        newsItemAction,
+        services,
+        new Request(`${SITE}/api/news/${pictured.id}`, { method: "DELETE", headers: { Cookie: cookie } }),
+        {
+          id: pictured.id,
+        },
+      );
+      const deleteMs = performance.now() - started;
+      expect(deleted.status).toBe(204);
+      expect(deleteMs).toBeLessThan(5_000);
+      expect(await countRows(services, "news")).toBe(1);
+      expect(await countRows(services, "media")).toBe(0);
+      expect(lines.some((line) => line.msg.includes("the orphan sweeper will retry"))).toBe(true);
+    } finally {
+      if (!stopped) await s3.stop();
+    }
+  }, 60_000);
+});
