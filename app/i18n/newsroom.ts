@@ -468,7 +468,7 @@ const newsroom = {
       revoke: (from: string) => `Revogou o acesso (${from})`,
       cancel: () => "Cancelou o convite",
     },
-    invalidEmail: "Informe um e-mail válido.",
+    invalidEmail: "Informe um único endereço de e-mail, como nome@exemplo.com.br (sem nome, vírgula, ponto e vírgula ou espaço).",
     invalidRole: "Escolha um papel: Repórter, Editor ou Administrador.",
     alreadyMember: (email: string, role: string) => `${email} já faz parte da equipe como ${role}. Para mudar, use "Mudar papel".`,
     invited: (email: string, role: string) => `Convite enviado para ${email} (${role}).`,

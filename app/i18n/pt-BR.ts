@@ -446,7 +446,7 @@ export const terminal = {
     cancelled: "\nCancelado.",
     invalidOption: (option: string | undefined) => `Opção inválida${option ? ` (${option})` : ""}.`,
     unexpectedArgument: (argument: string) => `Argumento inesperado: ${argument}.`,
-    emailRequired: "Informe um e-mail válido com --email.",
+    emailRequired: "Informe um único e-mail válido com --email, como nome@exemplo.com.br (sem nome, vírgula, ponto e vírgula ou espaço).",
     sendLinkOrPassword: "Use --send-link ou --password, não os dois.",
     unverifiedRefusal: (email: string) =>
       `A conta ${email} existe, mas o e-mail dela nunca foi confirmado: qualquer pessoa pode tê-la criado pelo ` +

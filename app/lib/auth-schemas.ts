@@ -1,13 +1,17 @@
 import { z } from "./zod.ts";
 import { t } from "../i18n/newsroom.ts";
+import { isPlainEmailAddress } from "./email-address.ts";
 import { passwordSchema, type PasswordPolicy } from "./password-policy.ts";
 
-/** An e-mail address as registration takes it (trimmed, checked, lower-cased): sign-in, registration, reset, the import. */
+/**
+ * An e-mail address as registration takes it (trimmed, one plain address: app/lib/email-address.ts, lower-cased):
+ * sign-in, registration, reset, the import.
+ */
 export const emailSchema = z
   .string({ error: t.auth.emailRequired })
   .trim()
   .min(1, { error: t.auth.emailRequired })
-  .pipe(z.email({ error: t.auth.emailInvalid }))
+  .refine(isPlainEmailAddress, { error: t.auth.emailInvalid })
   .transform((value) => value.toLowerCase());
 const email = emailSchema;
 

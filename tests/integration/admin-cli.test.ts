@@ -205,10 +205,21 @@ describe("npm run admin -- create", () => {
 
   it("entrada inválida: CliError com texto em português", async () => {
     const services = await open();
-    expect((await cliError(cli(services, "create", "--password", "senha-boa-1"))).message).toBe("Informe um e-mail válido com --email.");
-    expect((await cliError(cli(services, "create", "--email", "sem-arroba", "--password", "senha-boa-1"))).message).toBe(
-      "Informe um e-mail válido com --email.",
-    );
+    const users = await countRows(services, "user");
+    expect((await cliError(cli(services, "create", "--password", "senha-boa-1"))).message).toBe(terminal_.adminCli.emailRequired);
+    expect(terminal_.adminCli.emailRequired).toMatch(/^Informe um único e-mail válido com --email/);
+    // One plain address only (app/lib/email-address.ts, the team invitation's rule): never a name, a group or a list.
+    for (const address of [
+      "sem-arroba",
+      "vitima:evil@evil.test;",
+      "Chefe <chefe@redacao.example>",
+      "chefe@redacao.example,outro@evil.test",
+      "chefe@localhost",
+    ]) {
+      const refused = await cliError(cli(services, "create", "--email", address, "--password", "senha-boa-1"));
+      expect(refused.message, address).toBe(terminal_.adminCli.emailRequired);
+    }
+    expect(await countRows(services, "user")).toBe(users);
     expect((await cliError(cli(services, "create", "--email", "nova@redacao.example"))).message).toMatch(/^Informe a senha na entrada padrão/);
     // Unknown or malformed options are bad input too, not a crash with an English stack trace.
     const unknown = await cliError(cli(services, "create", "--emial", "x@redacao.example", "--password", "senha-boa-1"));

@@ -136,6 +136,61 @@ describe("convites da equipe", () => {
     expect(mailCount(services)).toBe(before);
   });
 
+  it("o convite aceita um único endereço simples: nome, grupo, lista ou dois-pontos são recusados pela página, sem conta nem e-mail", async () => {
+    const services = await open();
+    const admin = await createAdmin(services);
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    const signedIn = await signIn(services, admin.email, admin.password);
+    if (!signedIn.ok) throw new Error(signedIn.message);
+    const cookie = /eef\.session_token=[^;]+/.exec(signedIn.headers.get("set-cookie") ?? "")![0];
+    const invite = (email: string) =>
+      teamAction({
+        request: new Request("http://127.0.0.1:4321/equipe", {
+          method: "POST",
+          body: new URLSearchParams({ intent: "invite", email, role: "reporter" }),
+          headers: { cookie },
+        }),
+        context,
+        params: {},
+      } as never) as Promise<{ data: { error?: string; done?: string } }>;
+    const usersBefore = (await services.database.db.selectFrom("user").select("id").execute()).length;
+    const before = mailCount(services);
+    const refused = [
+      "vitima:evil@evil.test;",
+      "equipe: vitima@evil.test;",
+      "Vítima <vitima@evil.test>",
+      "<vitima@evil.test>",
+      "vitima@evil.test, outro@evil.test",
+      "vitima@evil.test;outro@evil.test",
+      "vitima@evil.test outro@evil.test",
+      '"vitima@evil.test"@evil.test',
+      "vitima@evil.test\nBcc: outro@evil.test",
+      "vitima@localhost",
+      "vitima@[127.0.0.1]",
+      "vitima(comentário)@evil.test",
+      ".vitima@evil.test",
+      "vi..tima@evil.test",
+      "vitima@-evil.test",
+      `${"a".repeat(65)}@evil.test`,
+    ];
+    for (const address of refused) {
+      expect((await invite(address)).data.error, address).toBe(t.team.invalidEmail);
+      expect(await services.team.invite(actorOf(admin), address, "reporter"), address).toMatchObject({ ok: false, message: t.team.invalidEmail });
+    }
+    expect((await services.database.db.selectFrom("user").select("id").execute()).length).toBe(usersBefore);
+    expect(await services.team.invites()).toEqual([]);
+    expect(mailCount(services)).toBe(before);
+
+    // A plain address (spaces around and capitals are not part of it) is invited, and mailed to that one address only.
+    const plain = `O'Neil+Futebol.${Date.now()}@Redacao-Esportes.Example.COM`;
+    const stored = plain.toLowerCase();
+    expect((await invite(`  ${plain} `)).data.done).toBe(t.team.invited(stored, t.roles.names.reporter));
+    expect((await services.team.invites()).map((each) => each.email)).toEqual([stored]);
+    expect(mailCount(services)).toBe(before + 1);
+    expect((await latestMail(services, stored)).token).toBeTruthy();
+  });
+
   it("convite pendente não some na limpeza de contas antigas; cancelado, o link não dá papel", async () => {
     const services = await open();
     const admin = await createAdmin(services);

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { AppServices } from "../app.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { terminal } from "../../i18n/pt-BR.ts";
+import { plainEmailAddress } from "../../lib/email-address.ts";
 import { isRole, type Role } from "../../lib/roles.ts";
 import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
@@ -161,8 +162,9 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
     case "create": {
       const { values, positionals } = parseOptions(rest);
       if (positionals.length) throw new CliError(`${terminal.adminCli.unexpectedArgument(positionals[0]!)}\n${terminal.adminCli.usage}`);
-      const email = values.email?.trim().toLowerCase();
-      if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(terminal.adminCli.emailRequired);
+      // The same rule as the team's invitation and the sign-in form (app/lib/email-address.ts).
+      const email = plainEmailAddress(values.email ?? "");
+      if (email === null) throw new CliError(terminal.adminCli.emailRequired);
       if (values["send-link"] && values.password !== undefined) throw new CliError(terminal.adminCli.sendLinkOrPassword);
       const role = roleOption(values.role);
       let existing = await services.admins.findUser(email);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
+import { plainEmailAddress } from "../../lib/email-address.ts";
 import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
 import { isRole, type Role } from "../../lib/roles.ts";
 import type { AppConfig } from "../config/env.server.ts";
@@ -195,8 +196,9 @@ export function createTeamService(deps: {
      * account that exists and has no role is never granted here: its owner proves the address through the link.
      */
     async invite(actor: Actor, rawEmail: string, role: Role): Promise<TeamResult> {
-      const email = rawEmail.trim().toLowerCase();
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) return refused(tt.invalidEmail);
+      // One plain address (app/lib/email-address.ts): never a display name, a group or a list the mailer would split.
+      const email = plainEmailAddress(rawEmail);
+      if (email === null) return refused(tt.invalidEmail);
       const now = clock();
       const existingId = await findUserIdByEmail(db, email);
       let userId: string;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { terminal } from "../../i18n/pt-BR.ts";
+import { isPlainEmailAddress } from "../../lib/email-address.ts";
 
 /**
  * Every environment variable the server reads, with its check and pt-BR message (parseConfig in env.server.ts turns
@@ -41,7 +42,7 @@ export const envSchema = z.object({
   SOCIAL_INSTAGRAM_URL: z.url().default("https://www.instagram.com/esporteemfoco"),
   SOCIAL_TWITTER_URL: z.url().default("https://twitter.com/esporteemfoco"),
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/esporteemfoco"),
-  CONTACT_EMAIL: z.email({ error: terminal.config.email }).optional(),
+  CONTACT_EMAIL: z.string().trim().refine(isPlainEmailAddress, { error: terminal.config.email }).optional(),
   /** Google AdSense: the publisher id turns the home's two ad slots into units, after each reader's consent. */
   ADSENSE_CLIENT: z
     .string()
