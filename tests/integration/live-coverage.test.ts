@@ -16,9 +16,12 @@ import type { Role } from "../../app/lib/roles.ts";
 import * as item from "../../app/routes/api/news-item.ts";
 import * as one from "../../app/routes/api/news-live-update.ts";
 import * as list from "../../app/routes/api/news-live-updates.ts";
+import * as eventStream from "../../app/routes/resources/events.ts";
+import { clientIpContext } from "../../app/lib/request-context.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { createMember } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
+import { createTestServices, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-live-", { SITE_URL: "http://127.0.0.1:4321" });
@@ -453,6 +456,97 @@ describe("eventos", () => {
         { paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS], live: { newsId: id, change: "scoreboard" } },
       ],
     ]);
+  });
+});
+
+/** A reader's `/events` stream on `services` (the route's own loader): what it has sent so far, and its end. */
+function openEventStream(services: AppServices, address: string) {
+  const abort = new AbortController();
+  const context = contextOf(services);
+  context.set(clientIpContext, address);
+  const response = eventStream.loader({ request: new Request(`${ORIGIN}/events`, { signal: abort.signal }), context, params: {} } as never);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const reading = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  })().catch(() => undefined);
+  return {
+    text: () => text,
+    /** The `liveUpdated` events' data it sent, in order. */
+    live: () => [...text.matchAll(/event: liveUpdated\ndata: (.*)\n/g)].map((match) => JSON.parse(match[1]!) as { newsId: string }),
+    async close() {
+      abort.abort();
+      await reading;
+    },
+  };
+}
+
+describe("o fluxo público /events", () => {
+  it("não conta nada da cobertura de uma notícia não publicada (rascunho, agendada); a publicada chega com o que mudou", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const hidden = await liveStory(services, editor.cookie);
+    const scheduled = await liveStory(services, editor.cookie);
+    const published = await liveStory(services, editor.cookie);
+    await services.database.db.updateTable("news").set({ status: "draft" }).where("id", "=", hidden).execute();
+    await services.database.db
+      .updateTable("news")
+      .set({ status: "scheduled", published_at: new Date(Date.now() + 86_400_000).toISOString() })
+      .where("id", "=", scheduled)
+      .execute();
+    // A second instance on the same database hears the changes through PostgreSQL (LISTEN/NOTIFY).
+    const url = services.config.database.kind === "postgres" ? services.config.database.url : null;
+    const other = url ? await createTestServices(undefined, { DATABASE_URL: url, SITE_URL: ORIGIN }) : null;
+    const heard: Array<[SiteEvent, SiteEventDetail]> = [];
+    services.events.subscribe((event, detail) => event === "liveUpdated" && heard.push([event, detail]));
+    const streams = [openEventStream(services, "10.2.0.1"), ...(other ? [openEventStream(other, "10.2.0.2")] : [])];
+    try {
+      if (other) await (other.events as unknown as { listening(): Promise<void> }).listening();
+      expect(TEST_DATABASE === "postgres").toBe(other !== null);
+
+      // Every kind of live change on the unpublished stories: posted, edited, deleted, the scoreboard.
+      for (const id of [hidden, scheduled]) {
+        const posted = await postUpdate(services, id, editor.cookie, { text: "Escalação confirmada" });
+        expect(posted.status).toBe(201);
+        const updateId = posted.json?.update.id as string;
+        expect((await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { text: "Escalação corrigida" })).status).toBe(200);
+        expect((await changeUpdate(services, id, updateId, editor.cookie, "DELETE")).status).toBe(204);
+        const scoreboard = { home: "A", away: "B", homeScore: 0, awayScore: 0, period: "" };
+        expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
+      }
+      // Then one on the published story: once it arrived, everything sent before it has too (events keep their order).
+      const marker = await postUpdate(services, published, editor.cookie, { text: "Começa o jogo" });
+      for (const stream of streams) {
+        await expect.poll(() => stream.live().map((live) => live.newsId), { timeout: 5000 }).toContain(published);
+        expect(stream.live()).toEqual([{ newsId: published, updateId: marker.json?.update.id, change: "created" }]);
+        expect(stream.text()).not.toContain(hidden);
+        expect(stream.text()).not.toContain(scheduled);
+      }
+      // This instance's page cache still hears of them (the newsroom's previews are refreshed), without what changed.
+      const paths = (id: string) => [`/article/${id}`, `/article/${id}/flamengo-x-vasco-ao-vivo`, `/api/news/${id}/updates`, ...FEEDS];
+      expect(heard.filter(([, detail]) => detail.paths?.[0] === `/article/${hidden}`)).toEqual(
+        Array.from({ length: 4 }, () => ["liveUpdated", { paths: paths(hidden) }]),
+      );
+
+      // Published, the story's next change reaches readers.
+      await services.database.db.updateTable("news").set({ status: "published" }).where("id", "=", hidden).execute();
+      const after = await postUpdate(services, hidden, editor.cookie, { text: "Agora é público" });
+      for (const stream of streams) {
+        await expect.poll(() => stream.live().map((live) => live.newsId), { timeout: 5000 }).toEqual([published, hidden]);
+        expect(stream.live()[1]).toEqual({ newsId: hidden, updateId: after.json?.update.id, change: "created" });
+      }
+    } finally {
+      for (const stream of streams) await stream.close();
+      if (other) {
+        await other.events.close();
+        await other.database.close();
+      }
+    }
   });
 });
 

@@ -37,7 +37,8 @@ import { storyPaths } from "./story-paths.server.ts";
  * Live coverage of a story (issue 20): its state ("AO VIVO", ended, off), the scoreboard, and the updates posted
  * minute by minute. Editors and admins cover any story; a reporter only their own (the story's owner). Each change is
  * one transaction with its event: an update (posted, edited, deleted) or a scoreboard change sends `liveUpdated` with
- * the story's article paths only (the page cache refreshes those pages and nothing else; open pages apply the change);
+ * the story's article paths only (the page cache refreshes those pages and nothing else; open pages apply the change),
+ * and what changed only when the story is published (readers hear nothing of an unpublished story's coverage);
  * starting, ending or turning off the coverage changes the "AO VIVO" badge on cards, so it sends `newsUpdated` with
  * the story's paths like any save of the story.
  */
@@ -76,12 +77,20 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     ...LIVE_FEED_PATHS,
   ];
 
-  function sendLive(
-    send: (event: "liveUpdated", detail: { paths: string[]; live: LiveChange }) => Promise<void>,
+  /**
+   * Sends a live change with the transaction that makes it. What changed (`live`: the story's id, the update's) goes
+   * only with a story readers see: the public event stream (app/routes/resources/events.ts) carries a `liveUpdated`
+   * only when it has one, so a draft's, an in-review or a scheduled story's coverage never tells readers it exists.
+   * Its pages are still refreshed (the newsroom's previews). The status is read in the transaction, as it commits.
+   */
+  async function sendLive(
+    trx: Kysely<Database>,
+    send: (event: "liveUpdated", detail: { paths: string[]; live?: LiveChange }) => Promise<void>,
     row: CoverageRow,
     live: LiveChange,
   ) {
-    return send("liveUpdated", { paths: livePaths(row), live });
+    const current = await trx.selectFrom("news").select("status").where("id", "=", row.id).executeTakeFirst();
+    return send("liveUpdated", current?.status === "published" ? { paths: livePaths(row), live } : { paths: livePaths(row) });
   }
 
   return {
@@ -114,7 +123,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         await updateCoverageRow(trx, newsId, set);
         // The badge shows on cards (home, lists): the story's pages like any save of it. Only the scoreboard: the article.
         if (badgeChanged) await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)] });
-        else await sendLive(send, row, { newsId, change: "scoreboard" });
+        else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
       });
       return coverageOf({ ...row, ...set });
     },
@@ -152,7 +161,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         }
         await insertLiveUpdate(trx, update);
         await updateCoverageRow(trx, newsId, { live_updated_at: update.created_at });
-        await sendLive(send, row, { newsId, updateId: update.id, change: "created" });
+        await sendLive(trx, send, row, { newsId, updateId: update.id, change: "created" });
       });
       return toUpdateView(update);
     },
@@ -174,7 +183,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       await events.withCommit(db, async (trx, send) => {
         await updateLiveUpdate(trx, newsId, updateId, set);
         await updateCoverageRow(trx, newsId, { live_updated_at: now });
-        await sendLive(send, row, { newsId, updateId, change: "edited" });
+        await sendLive(trx, send, row, { newsId, updateId, change: "edited" });
       });
       return toUpdateView({ ...existing, ...set });
     },
@@ -186,7 +195,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       await events.withCommit(db, async (trx, send) => {
         if (!(await deleteLiveUpdate(trx, newsId, updateId))) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
         await updateCoverageRow(trx, newsId, { live_updated_at: now });
-        await sendLive(send, row, { newsId, updateId, change: "deleted" });
+        await sendLive(trx, send, row, { newsId, updateId, change: "deleted" });
       });
     },
 

@@ -35,7 +35,8 @@ function admitStream(address: string): (() => void) | null {
 /**
  * Server-Sent Events: `newsUpdated`, `sponsorsUpdated` and `resync` reach every open page, which reloads its data;
  * `liveUpdated` (`{ newsId, updateId?, change }`) reaches the open pages of that live story, which fetch the change.
- * Public: the events carry no content, only the fact that something changed.
+ * Public: the events carry no content, only the fact that something changed, and nothing of a story readers do not
+ * see (an unpublished story's live change is never sent).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const { events } = servicesOf(context);
@@ -65,10 +66,13 @@ export function loader({ request, context }: Route.LoaderArgs) {
           // already closed
         }
       };
-      // Only `liveUpdated` says more than its name: which story's coverage changed, and how (no content).
-      const unsubscribe = events.subscribe((event, detail) =>
-        send(`event: ${event}\ndata: ${event === "liveUpdated" && detail.live ? JSON.stringify(detail.live) : "{}"}\n\n`),
-      );
+      // Only `liveUpdated` says more than its name: which story's coverage changed, and how (no content). It comes
+      // with that only for a published story (live-coverage.server.ts); one without it (a draft's, an in-review or a
+      // scheduled story's coverage) is not for readers and is not sent at all.
+      const unsubscribe = events.subscribe((event, detail) => {
+        if (event === "liveUpdated" && !detail.live) return;
+        send(`event: ${event}\ndata: ${event === "liveUpdated" ? JSON.stringify(detail.live) : "{}"}\n\n`);
+      });
       const offClose = events.onClose(close);
       const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
       cleanup = () => {
