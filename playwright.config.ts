@@ -11,30 +11,50 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Specs about what the browser draws, weighs and announces — the pixels (screenshots), the JavaScript's weight, axe's
- * accessibility checks, the layout's boxes, the lead image's box, the consent banner and its network requests — and
- * about the HTTP layer in front of the data — security headers and CSP, hashed assets, request-body limits (slow and
- * oversized bodies are cut before anything is read or written), event-stream connection limits — run on SQLite only:
- * none of them reads or writes data differently by database, and the screenshots' baselines are the demo content as
- * SQLite ranks it ("Leia também" orders equal matches by each engine's own relevance score). Everything that reads or
- * writes data runs on both.
+ * The browser pass on PostgreSQL (TEST_DATABASE=postgres) runs the specs whose outcome depends on the database engine
+ * in a way only the running server shows:
+ * - change events across processes and instances (SQLite's data_version poll, PostgreSQL's LISTEN/NOTIFY) and what
+ *   hangs on them: the page cache, open pages, the CDN purge, the scheduler, two workers, two instances;
+ * - faults: a kill in the middle of a save, a full disk, the database restarted;
+ * - two browsers on one story: version conflicts, merge and autosave through the real server's transactions;
+ * - what readers see of the engine's own SQL: search (FTS5 or tsvector), keyset paging over equal dates,
+ *   accent- and case-insensitive terms, the most-read ranking.
+ * Every other spec exercises what the browser draws and does, and the HTTP layer in front of the data, through the
+ * same queries, which the integration tests (tests/integration) run on both engines: those run once, on SQLite. The
+ * screenshots' baselines are the demo content as SQLite ranks it ("Leia também" orders equal matches by each engine's
+ * own relevance score).
  */
-const SAME_ON_EVERY_DATABASE = [
-  "screenshots",
-  "front-end-weight",
-  "a11y",
-  "layout",
-  "lead-image",
-  "consent",
-  "security-headers",
-  "assets",
-  "body-limits",
-  "event-stream-limits",
+const DEPENDS_ON_THE_DATABASE = [
+  // Change events and what hangs on them.
+  "cdn-varnish",
+  "live-coverage",
+  "live-updates",
+  "multi-instance",
+  "news-publishing",
+  "other-writers",
+  "page-cache",
+  "page-cache-takedown",
+  "workers",
+  // Faults.
+  "crash-consistency",
+  "crash-recovery",
+  "disk-full",
+  "postgres-restart",
+  // Concurrent editors.
+  "autosave",
+  "merge",
+  // The engine's SQL as readers see it.
+  "most-read",
+  "news-list-paging",
+  "search",
+  "taxonomy",
 ].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: "tests/e2e",
-  testIgnore: process.env.TEST_DATABASE === "postgres" ? SAME_ON_EVERY_DATABASE : [],
+  testMatch: process.env.TEST_DATABASE === "postgres" ? DEPENDS_ON_THE_DATABASE : "**/*.spec.ts",
+  // A test.only left in a spec would silently skip the rest of the suite.
+  forbidOnly: Boolean(process.env.CI),
   outputDir: "test-results/artifacts",
   fullyParallel: true,
   workers: 2,

@@ -2,24 +2,43 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Two kinds of tests:
- * - unit tests (tests/unit, app/**\/*.test.ts): pure functions, no database, server, browser or network;
- * - integration tests (tests/integration): real services on a real database, SQLite by default or PostgreSQL with
- *   TEST_DATABASE=postgres (scripts/test.ts runs both passes).
- * Unit tests do not depend on the database, so the PostgreSQL pass leaves them out.
+ * - unit tests (tests/unit, tests/components, app/**\/*.test.ts): pure functions, no database, server, browser or
+ *   network;
+ * - integration tests (tests/integration): real services on a real database, SQLite or PostgreSQL.
+ *
+ * They run as Vitest projects, chosen by TEST_DATABASE:
+ * - unset or `sqlite`: `unit` and `sqlite` (the integration tests on SQLite files);
+ * - `postgres`: `postgres` only (unit tests do not depend on the database);
+ * - `both` (scripts/test.ts, when PostgreSQL answers): all three in one run, whose files share one pool of workers.
+ * Each integration project sets TEST_DATABASE for its own files (tests/factories/services.ts reads it).
  */
 const unitTests = ["tests/unit/**/*.test.ts", "tests/components/**/*.test.tsx", "app/**/*.test.ts"];
 const integrationTests = ["tests/integration/**/*.test.ts"];
 
+const wanted = process.env.TEST_DATABASE ?? "sqlite";
+const projects = [
+  { name: "unit", include: unitTests, runs: wanted !== "postgres" },
+  { name: "sqlite", include: integrationTests, runs: wanted !== "postgres" },
+  { name: "postgres", include: integrationTests, runs: wanted === "postgres" || wanted === "both" },
+].filter((project) => project.runs);
+
 export default defineConfig({
   test: {
-    include: process.env.TEST_DATABASE === "postgres" ? integrationTests : [...unitTests, ...integrationTests],
     environment: "node",
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     testTimeout: 30_000,
-    // Vitest's default is one worker per core but one (1 on the 2-core CI machine: every file in turn). The files
-    // mostly wait on disks, PostgreSQL and child processes: measured on that machine, 2 workers take the SQLite pass
-    // from 168 s to 87 s, 3 take the PostgreSQL pass from 256 s to 127 s. Each file has its own data directory and
-    // database, so files never share state.
-    maxWorkers: process.env.TEST_DATABASE === "postgres" ? 3 : 2,
+    // The files mostly wait on disks, PostgreSQL and child processes, not on the 2 cores of the CI machine:
+    // measured there, 2 workers took the SQLite files from 168 s to 87 s (1 worker each in turn), 3 the PostgreSQL
+    // files from 256 s to 127 s; both projects in one run of 4 workers take the two passes' 3 min 24 s to the time
+    // given in scripts/test.ts. Each file has its own data directory and database, so files never share state.
+    maxWorkers: wanted === "both" ? 4 : wanted === "postgres" ? 3 : 2,
+    projects: projects.map(({ name, include }) => ({
+      extends: true,
+      test: {
+        name,
+        include,
+        env: name === "unit" ? {} : { TEST_DATABASE: name },
+      },
+    })),
   },
 });

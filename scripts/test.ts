@@ -1,13 +1,14 @@
 /**
  * `npm test`: the whole suite.
- *  1. unit tests and integration tests (Vitest) on SQLite files;
- *  2. the integration tests again on PostgreSQL (each test file creates and drops its own database), when the
- *     server at TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) answers — required in CI
- *     (the unit tests touch no database: vitest.config.ts leaves them out of this pass);
- *  3. a fresh production build and the browser tests (Playwright driving Debian's Chromium on the real server), on
+ *  1. unit tests and integration tests (Vitest), the integration tests on SQLite files and, in the same run, on
+ *     PostgreSQL (each test file creates and drops its own database) when the server at TEST_POSTGRES_URL (default
+ *     postgres://postgres@127.0.0.1:5432/postgres) answers — required in CI (vitest.config.ts: TEST_DATABASE=both;
+ *     the unit tests touch no database and run once);
+ *  2. a fresh production build and the browser tests (Playwright driving Debian's Chromium on the real server), on
  *     SQLite;
- *  4. the browser tests again on PostgreSQL (a database per site; this pass also runs tests/e2e/multi-instance.spec.ts:
- *     two instances on one PostgreSQL, one S3 store and Redis), under the same condition as 2.
+ *  3. the browser tests whose outcome depends on the database engine again on PostgreSQL (playwright.config.ts lists
+ *     them: a database per site; this pass also runs tests/e2e/multi-instance.spec.ts: two instances on one
+ *     PostgreSQL, one S3 store and Redis), under the same condition as 1.
  * Prints how long each pass took.
  */
 import { spawnSync } from "node:child_process";
@@ -56,10 +57,10 @@ if (!postgres && process.env.CI) {
   process.exit(1);
 }
 
-run("vitest", ["run"]);
 if (postgres) {
-  run("vitest", ["run"], { TEST_DATABASE: "postgres" });
+  run("vitest", ["run"], { TEST_DATABASE: "both" });
 } else {
+  run("vitest", ["run"]);
   console.warn(`⚠ PostgreSQL não respondeu em ${postgresUrl}: a rodada de integração em PostgreSQL foi pulada (defina TEST_POSTGRES_URL).`);
 }
 run("node", ["scripts/ensure-chromium.ts"]);
