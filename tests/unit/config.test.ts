@@ -188,6 +188,32 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
     }
   });
 
+  it("zod's own checks speak pt-BR too (no English 'Too small: expected number…')", () => {
+    expect(configErrorFor({ PORT: "-1" }).message).toBe("Configuração inválida:\n  PORT: Pequeno demais: esperava que o número fosse >= 0");
+    expect(configErrorFor({ PORT: "70000" }).message).toBe("Configuração inválida:\n  PORT: Grande demais: esperava que o número fosse <= 65535");
+    expect(configErrorFor({ S3_BUCKET: "ab" }).message).toBe(
+      "Configuração inválida:\n  S3_BUCKET: Pequeno demais: esperava que o texto tivesse >= 3 caracteres",
+    );
+    const english = /\b(Too (small|big)|expected|Invalid|received|must)\b/;
+    const cases: Array<Record<string, string>> = [
+      { PORT: "abc" },
+      { PORT: "80.5" },
+      { DATABASE_POOL_SIZE: "0" },
+      { LOG_LEVEL: "alto" },
+      { S3_ENDPOINT: "sem-url" },
+      { NODE_ENV: "qa" },
+    ];
+    for (const env of cases) {
+      const message = configErrorFor(env).message;
+      expect(message, JSON.stringify(env)).toMatch(
+        /^Configuração inválida:\n {2}[A-Z0-9_]+: (Pequeno demais|Grande demais|Entrada inválida|Opção inválida|Formato|Número)/,
+      );
+      expect(message, JSON.stringify(env)).not.toMatch(english);
+    }
+    // Our own messages still win over zod's.
+    expect(configErrorFor({ SEED_DEMO: "talvez" }).message).toContain("SEED_DEMO: use 1/0, true/false, yes/no ou on/off");
+  });
+
   it("FFMPEG_PATH must be an absolute path to an executable file", () => {
     expect(() => parseConfig({ FFMPEG_PATH: process.execPath })).not.toThrow();
     for (const bad of ["ffmpeg", "/nao/existe/ffmpeg", path.dirname(process.execPath), path.resolve("package.json")]) {

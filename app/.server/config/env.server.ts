@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { z } from "zod";
+import { ptBR } from "zod/locales";
 import { envSchema } from "./env-schema.server.ts";
 import type { PasswordPolicy } from "../../lib/password-policy.ts";
 import type { PublicSiteConfig } from "../../lib/site-context.ts";
@@ -134,13 +135,16 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** Zod's own messages in pt-BR, for the checks that have none of ours (`PORT: Grande demais: …`); only this parse. */
+const ptBRMessages = ptBR().localeError;
+
 /**
- * Parses the environment once. A bad value throws a ConfigError that names the variable,
- * e.g. `PORT: Too big: expected number to be <=65535`.
+ * Parses the environment once. A bad value throws a ConfigError that names the variable, in pt-BR,
+ * e.g. `PORT: Grande demais: esperava que o número fosse <= 65535`.
  */
 export function parseConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
-  const result = envSchema.safeParse(cleaned);
+  const result = envSchema.safeParse(cleaned, { error: ptBRMessages });
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(terminal.config.invalid(lines));
