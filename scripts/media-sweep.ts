@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
 import { LOCK_KEYS, runWithLock } from "../app/.server/db/locks.server.ts";
+import { storeFailure, storeFailureOr } from "../app/.server/dependencies.server.ts";
 import { sweepOrphans } from "../app/.server/media/orphan-sweeper.server.ts";
 import { terminal } from "../app/i18n/pt-BR.ts";
 
@@ -15,6 +16,9 @@ await runCommand(async () => {
   const { values } = parseArgs({ options: { "dry-run": { type: "boolean" }, force: { type: "boolean" } }, strict: true });
   await withCommandServices(async (services, { config }) => {
     const installationId = await services.installation.id();
+    // The sweep lists the whole store: one that does not answer is said in one line, before anything is looked at.
+    const storeDown = await storeFailure(services.store, config);
+    if (storeDown) throw storeDown;
     const result = await runWithLock(services.database, LOCK_KEYS.orphanSweep, () =>
       sweepOrphans({
         db: services.database.db,
@@ -26,7 +30,10 @@ await runCommand(async () => {
         dryRun: Boolean(values["dry-run"]),
         force: Boolean(values.force),
       }),
-    );
+    ).catch(async (error: unknown) => {
+      // The store stopped answering during the sweep: the same one line.
+      throw await storeFailureOr(error, services.store, config);
+    });
     console.log(terminal.mediaSweep.installation(installationId, services.store.name));
     if (result.refused) {
       console.error(terminal.mediaSweep.refused(result.refused));

@@ -98,9 +98,12 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
   return mod.createApp({ ...bootOptions(), clientDir: path.join(root, "build/client") });
 }
 
-/** A configuration error is the operator's to fix: its message, without a stack trace. */
+/**
+ * A configuration error, or a dependency that cannot be reached at start (a DATABASE_URL that points nowhere,
+ * PostgreSQL down, an S3 endpoint that does not answer), is the operator's to fix: its one line, without a stack trace.
+ */
 function exitOnConfigError(error: unknown): never {
-  if (error instanceof Error && error.name === "ConfigError") {
+  if (error instanceof Error && (error.name === "ConfigError" || error.name === "DependencyError")) {
     console.error(error.message);
     process.exit(1);
   }

@@ -22,6 +22,7 @@ import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { LOCK_KEYS, runExclusive, runWithLock } from "./db/locks.server.ts";
 import { migrateToLatest } from "./db/migrate.server.ts";
+import { databaseFailure, openServicesChecked, storeFailureOr } from "./dependencies.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createInstallation, type Installation } from "./media/installation.server.ts";
 import { createMediaService, type MediaService } from "./media/media.service.server.ts";
@@ -228,22 +229,32 @@ export interface BootOptions {
   worker?: number;
 }
 
-/** Configuration, logger and services of this process, the data directory checked. */
-function openServices(worker?: number): AppServices {
+/**
+ * Configuration, logger and services of this process, the data directory checked. A database that cannot be reached
+ * is a DependencyError (one line for the operator; server/main.ts prints it and exits).
+ */
+async function openServices(worker?: number): Promise<AppServices> {
   loadDotEnv();
   const config = parseConfig();
   assertProductionReady(config);
   const root = createLogger(config, { buffered: true });
   const log = worker === undefined ? root : root.child({ worker, pid: process.pid });
-  const tightened = secureDataDir(config.dataDir, config.database.kind === "sqlite" ? config.database.file : null);
-  if (tightened.length) log.warn({ tightened }, "data directory was readable by others: permissions tightened");
-  return createServices(config, log);
+  return openServicesChecked(config, () => {
+    const tightened = secureDataDir(config.dataDir, config.database.kind === "sqlite" ? config.database.file : null);
+    if (tightened.length) log.warn({ tightened }, "data directory was readable by others: permissions tightened");
+    return createServices(config, log);
+  });
 }
 
 /** Migrations, and on an empty installation the demo content and the first admin; the installation's id recorded. */
 async function prepare(services: AppServices): Promise<void> {
   const { config } = services;
-  const applied = await migrateAll(services, { deferAuthSchema: true });
+  let applied: string[];
+  try {
+    applied = await migrateAll(services, { deferAuthSchema: true });
+  } catch (error) {
+    throw databaseFailure(error, config) ?? error;
+  }
   if (applied.length) services.log.info({ migrations: applied }, "migrations applied");
   // A store an admin must connect (Google Drive) and has not yet: no media can be stored, so the demo waits for a
   // start after the connection.
@@ -253,7 +264,13 @@ async function prepare(services: AppServices): Promise<void> {
   // The demo content and the first admin do not depend on each other: the demo admin's password is hashed on the
   // main thread while the demo pictures are encoded on libvips' threads.
   const firstStart = await Promise.allSettled([
-    config.seedDemo && seedable ? runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services)) : null,
+    config.seedDemo && seedable
+      ? runWithLock(services.database, LOCK_KEYS.demoSeed, () => seedDemoContent(services)).catch(async (error: unknown) => {
+          // The demo's media could not be stored because the store does not answer (an S3 endpoint that points
+          // nowhere): one line naming it, not the SDK's error.
+          throw await storeFailureOr(error, services.store, config);
+        })
+      : null,
     announceFirstAdmin(services),
   ]);
   for (const result of firstStart) if (result.status === "rejected") throw result.reason;
@@ -267,7 +284,7 @@ async function prepare(services: AppServices): Promise<void> {
  * workers never race for it, then closes what it opened. Returns how many workers to start and a logger.
  */
 export async function prepareInstallation(): Promise<{ workers: number; log: Logger }> {
-  const services = openServices();
+  const services = await openServices();
   try {
     await prepare(services);
     return { workers: services.config.workers, log: services.log };
@@ -283,7 +300,7 @@ export async function prepareInstallation(): Promise<{ workers: number; log: Log
  */
 export function bootApp({ prepared = false, backgroundTasks = true, worker }: BootOptions = {}): Promise<AppServices> {
   booting ??= (async () => {
-    const services = openServices(worker);
+    const services = await openServices(worker);
     if (!prepared) await prepare(services);
     if (backgroundTasks) startBackgroundTasks(services);
     current = services;

@@ -1,13 +1,15 @@
 import { type AppServices, closeServices, createServices, migrateAll } from "./app.server.ts";
 import { type AppConfig, loadDotEnv, parseConfig } from "./config/env.server.ts";
+import { databaseFailure, openServicesChecked } from "./dependencies.server.ts";
 import { createLogger } from "./logger.server.ts";
 import { terminal } from "../i18n/pt-BR.ts";
 
 /**
- * Errors an operator can act on (a bad variable, a bad argument, a refused backup, an unreadable export): the command
+ * Errors an operator can act on (a bad variable, a database or media store that cannot be reached, a bad argument, a
+ * refused backup, an unreadable export): the command
  * prints their message alone and ends with exit code 1. Anything else is a bug and keeps its stack trace.
  */
-const OPERATOR_ERRORS = new Set(["ConfigError", "CliError", "BackupError", "ExportReadError"]);
+const OPERATOR_ERRORS = new Set(["ConfigError", "DependencyError", "CliError", "BackupError", "ExportReadError"]);
 
 export function isOperatorError(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
@@ -43,14 +45,19 @@ export async function runCommand(main: () => Promise<void>): Promise<void> {
 /**
  * The configuration (from the environment and .env, like the server) and the services on the configured database,
  * migrated (`applied`: the migrations this run applied), for `task`; everything is closed afterwards, whether the task
- * succeeded or threw. Logs at `warn` and up.
+ * succeeded or threw. Logs at `warn` and up. A database that cannot be reached is a DependencyError (one line).
  */
 export async function withCommandServices<T>(task: (services: AppServices, run: { config: AppConfig; applied: string[] }) => Promise<T>): Promise<T> {
   loadDotEnv();
   const config = parseConfig();
-  const services = createServices(config, createLogger({ logLevel: "warn" }));
+  const services = await openServicesChecked(config, () => createServices(config, createLogger({ logLevel: "warn" })));
   try {
-    const applied = await migrateAll(services);
+    let applied: string[];
+    try {
+      applied = await migrateAll(services);
+    } catch (error) {
+      throw databaseFailure(error, config) ?? error;
+    }
     return await task(services, { config, applied });
   } finally {
     await closeServices(services);

@@ -371,6 +371,45 @@ export const terminal = {
     keptAlive: (handles: string) => `O comando terminou, mas algo ficou aberto (${handles}); encerrando assim mesmo.`,
   },
   /**
+   * A dependency the server or a command cannot reach when it starts (app/.server/dependencies.server.ts): one line,
+   * naming what failed and where, never a password.
+   */
+  unreachable: {
+    /** PostgreSQL at `where` (host:port) did not take the connection; `why` is one of `reasons`. */
+    postgres: (where: string, why: string) =>
+      `Banco de dados indisponível: o PostgreSQL em ${where} ${why}. Confira DATABASE_URL e se o PostgreSQL está no ar.`,
+    /** The SQLite file could not be opened or created. */
+    sqlite: (file: string, why: string) =>
+      `Banco de dados indisponível: não foi possível abrir o arquivo SQLite ${file} (${why}). Confira DATABASE_URL e DATA_DIR.`,
+    /** The S3 bucket did not answer its check. */
+    s3: (endpoint: string, bucket: string) =>
+      `Armazenamento de mídia indisponível: o S3 em ${endpoint} (bucket ${bucket}) não responde. Confira S3_ENDPOINT, S3_BUCKET e as chaves, e se o serviço está no ar.`,
+    /** Any other store (local folder not writable, Google Drive not answering). */
+    store: (name: string) => `Armazenamento de mídia indisponível: ${name} não responde. Confira a configuração (MEDIA_STORE) e tente de novo.`,
+    storeNames: { local: "a pasta de mídia (DATA_DIR/media)", gdrive: "o Google Drive" } as Record<string, string>,
+    reasons: {
+      refused: "recusou a conexão (nada escuta nessa porta)",
+      notFound: "não foi encontrado (o nome do servidor não existe no DNS)",
+      timeout: "não respondeu a tempo",
+      unreachable: "não pode ser alcançado pela rede",
+      reset: "fechou a conexão",
+      starting: "ainda está iniciando ou desligando",
+      noDatabase: "não tem o banco de dados pedido",
+      auth: "recusou o usuário ou a senha",
+      tls: "recusou a conexão segura (TLS)",
+      other: "não aceitou a conexão",
+      /** SQLite: the file or its folder. */
+      permission: "permissão negada",
+      readOnly: "sistema de arquivos somente leitura",
+      notADirectory: "parte do caminho não é uma pasta",
+      missing: "pasta inexistente",
+      isDirectory: "o caminho é uma pasta",
+      diskFull: "disco cheio",
+      notADatabase: "o arquivo não é um banco SQLite",
+      cannotOpen: "o SQLite não conseguiu abrir o arquivo",
+    },
+  },
+  /**
    * Refusals of the configuration (app/.server/config/env.server.ts), printed to whoever starts the server or a command.
    * The README and the tests quote several of them.
    */

@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { terminal } from "../../app/i18n/pt-BR.ts";
 import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import { spawnServer } from "../factories/site.ts";
 
 /**
  * Every `npm run` command ends by itself, on SQLite and on PostgreSQL (a command that keeps a LISTEN connection, a
@@ -201,4 +203,124 @@ describe(`every npm run command ends by itself (${TEST_DATABASE})`, () => {
       expect(result.stderr).not.toContain("ConfigError");
     }
   });
+});
+
+/** A port on 127.0.0.1 nothing listens on (taken, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The production server (`npm start`: server.js on the build), as a command that is expected to end. */
+const SERVER = path.resolve("server.js");
+
+/** One pt-BR line on stderr, exit code 1, nothing of the error's stack or fields. */
+function expectOneLine(result: Run, command: string, line: RegExp) {
+  expectClean(result);
+  expect(result.status, `${command}\n${result.stdout}\n${result.stderr}`).toBe(1);
+  expect(result.stderr.trim(), command).toMatch(line);
+  expect(result.stderr.trim().split("\n"), command).toHaveLength(1);
+  // No error object dumped (util.inspect's `{ errno: …, code: … }`, a JSON log line with `err`).
+  expect(`${result.stdout}${result.stderr}`, command).not.toMatch(/errno|ECONNREFUSED|ENOTFOUND|"err"|\$metadata|Error:/);
+}
+
+describe(`a dependency that cannot be reached at start: one pt-BR line, exit 1 (${TEST_DATABASE})`, () => {
+  const commands: Array<[string, string[]]> = [
+    [SERVER, []],
+    ["admin.ts", ["list"]],
+    ["migrate.ts", []],
+    ["media-sweep.ts", ["--dry-run"]],
+  ];
+  const serverEnv = { SITE_URL: "https://esporte.example", PORT: "0", HOST: "127.0.0.1", AUTH_SECRET: "s".repeat(40) };
+
+  it("PostgreSQL's port closed, and a DATABASE_URL whose host does not exist: the server, admin, db:migrate and media:sweep", async () => {
+    const port = await closedPort();
+    const cases: Array<[string, RegExp]> = [
+      [
+        `postgres://postgres:segredo-nao-mostrado@127.0.0.1:${port}/eef`,
+        new RegExp(
+          `^Banco de dados indisponível: o PostgreSQL em 127\\.0\\.0\\.1:${port} recusou a conexão \\(nada escuta nessa porta\\)\\. Confira DATABASE_URL`,
+        ),
+      ],
+      [
+        "postgres://postgres@eef-sem-servidor.invalid:5432/eef",
+        /^Banco de dados indisponível: o PostgreSQL em eef-sem-servidor\.invalid:5432 não foi encontrado/,
+      ],
+    ];
+    for (const [url, line] of cases) {
+      const results = await Promise.all(commands.map(([script, args]) => run(script, args, { ...env, ...serverEnv, DATABASE_URL: url })));
+      for (const [index, result] of results.entries()) {
+        expectOneLine(result, `${commands[index]![0]} ${url}`, line);
+        expect(result.stderr).not.toContain("segredo-nao-mostrado");
+      }
+    }
+  }, 60_000);
+
+  it(postgres ? "a database that does not exist on the running PostgreSQL" : "a SQLite file that cannot be created", async () => {
+    const scratch = makeDataDir("eef-commands-nowhere-");
+    try {
+      let url: string;
+      let line: RegExp;
+      if (postgres) {
+        const server = new URL(env.DATABASE_URL!);
+        server.pathname = "/eef_nao_existe";
+        url = server.toString();
+        line = new RegExp(
+          `^Banco de dados indisponível: o PostgreSQL em ${server.hostname.replaceAll(".", "\\.")}:${server.port || 5432} não tem o banco de dados pedido\\.`,
+        );
+      } else {
+        // Its folder would be inside a file.
+        fs.writeFileSync(path.join(scratch, "arquivo"), "x");
+        url = `file:${path.join(scratch, "arquivo", "banco.sqlite")}`;
+        line =
+          /^Banco de dados indisponível: não foi possível abrir o arquivo SQLite .*arquivo\/banco\.sqlite \(parte do caminho não é uma pasta\)\./;
+      }
+      const results = await Promise.all(commands.map(([script, args]) => run(script, args, { ...env, ...serverEnv, DATABASE_URL: url })));
+      for (const [index, result] of results.entries()) expectOneLine(result, commands[index]![0], line);
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("an S3_ENDPOINT that does not answer: media:sweep and a first start that must store the demo media say so; a started site stays up", async () => {
+    const port = await closedPort();
+    const s3 = {
+      MEDIA_STORE: "s3",
+      S3_BUCKET: "midia-eef",
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_FORCE_PATH_STYLE: "1",
+      S3_ACCESS_KEY_ID: "chave",
+      S3_SECRET_ACCESS_KEY: "segredo",
+    };
+    const line = new RegExp(`^Armazenamento de mídia indisponível: o S3 em http://127\\.0\\.0\\.1:${port} \\(bucket midia-eef\\) não responde\\.`);
+    const scratch = makeDataDir("eef-commands-s3-");
+    try {
+      // A new installation of its own (the demo content is only stored on an empty one), on the same database kind.
+      const fresh = postgres ? await createPostgresDatabase() : null;
+      try {
+        const own = { DATA_DIR: scratch, ...(fresh ? { DATABASE_URL: fresh.url } : {}), ...s3 };
+        const [sweep, firstStart] = await Promise.all([
+          run("media-sweep.ts", ["--dry-run"], own),
+          run(SERVER, [], { ...own, ...serverEnv, SEED_DEMO: "1" }),
+        ]);
+        expectOneLine(sweep, "media:sweep", line);
+        expectOneLine(firstStart, "npm start (demo)", line);
+      } finally {
+        await fresh?.drop();
+      }
+      // An installation that needs nothing from the store to start serves its pages while S3 is down.
+      const site = await spawnServer({ env: { ...env, ...s3 } });
+      try {
+        const health = await fetch(`${site.url}/healthz`);
+        expect(health.status).toBe(200);
+      } finally {
+        await site.stop();
+      }
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
