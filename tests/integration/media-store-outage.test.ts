@@ -11,6 +11,7 @@ import { t } from "../../app/i18n/newsroom.ts";
 import { action as mediaAction } from "../../app/routes/api/media.ts";
 import { action as newsItemAction } from "../../app/routes/api/news-item.ts";
 import { action as newsAction } from "../../app/routes/api/news.ts";
+import { action as sponsorsAction } from "../../app/routes/api/sponsors.ts";
 import { createAdmin } from "../factories/auth.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { countRows, TEST_DATABASE } from "../factories/services.ts";
@@ -183,6 +184,16 @@ describe(`S3 down: text goes on, only new files are refused naming S3 (${TEST_DA
       );
       expect(bodyImage.status).toBe(409);
       expect(((await bodyImage.json()) as ErrorAnswer).error).toEqual({ code: "storage_not_connected", message: t.storage.down.bodyImage("S3") });
+
+      // A sponsor's logo: refused, naming S3; no sponsor added.
+      const sponsor = await call(
+        sponsorsAction,
+        services,
+        multipart(cookie, "POST", "/api/sponsors", { name: "Loja do Bairro" }, { field: "image", bytes: await makeTestImage(200, 200) }),
+      );
+      expect(sponsor.status).toBe(409);
+      expect(((await sponsor.json()) as ErrorAnswer).error).toEqual({ code: "storage_not_connected", message: t.storage.down.sponsor("S3") });
+      expect(await countRows(services, "sponsors")).toBe(0);
 
       // The form without JavaScript: refused with the S3 message, and the page gets back what was typed.
       const form = new FormData();
