@@ -349,6 +349,8 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
       alerts.push(`${dialog.type()}: ${dialog.message()}`);
       void dialog.accept();
     });
+    // The page's timers run on Playwright's clock, so the test can move it past the moment banners clear.
+    await page.clock.install();
     await openPage(page, editorSite, "/add-news");
     await fillNews(page, { title, subtitle: "S.", fullContent: "C.", category: "Futebol" });
     await fileInput(page).setInputFiles({ name: "quebrada.jpg", mimeType: "image/jpeg", buffer: truncated });
@@ -359,7 +361,7 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
     await expect(errorBanner(page)).toHaveText(expected);
     expect(alerts).toEqual([`alert: ${expected}`]);
     // The error stays (only success and warning banners clear), and what was typed is kept for another try.
-    await page.waitForTimeout(3_500);
+    await page.clock.runFor(10_000);
     await expect(errorBanner(page)).toHaveText(expected);
     await expect(field(page, "Título")).toHaveValue(title);
     await expect(submitCreate(page)).toBeEnabled();
