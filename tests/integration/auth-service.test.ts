@@ -306,8 +306,8 @@ describe("requestPasswordReset: sem enumeração de usuários", () => {
     const services = await open();
     const user = await createUser(services);
     const unknown = await services.auth.requestPasswordReset({ email: uniqueEmail("desconhecido"), ip: freshIp(), headers: new Headers() });
-    // Give a (wrong) mail for the unknown address every chance to appear before counting.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every mail handed to the mailer so far (a wrong one for the unknown address too) is written before counting.
+    await services.mailer.idle();
     expect(outboxFiles(services)).toEqual([]);
     const known = await services.auth.requestPasswordReset({ email: user.email, ip: freshIp(), headers: new Headers() });
     expect(known.ok).toBe(true);
@@ -374,7 +374,7 @@ describe("requestPasswordReset: limites que não travam o dono", () => {
     expect(await request(admin.email.toUpperCase(), attacker)).toMatchObject({ ok: false, code: "rate_limited", status: 429 });
     // The admin, elsewhere: the same answer as always, never a 429.
     expect(await request(admin.email, freshIp())).toEqual({ ok: true, headers: new Headers() });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await services.mailer.idle();
     expect(await waitForOutbox(services, 1)).toHaveLength(1);
   });
 
@@ -390,7 +390,7 @@ describe("requestPasswordReset: limites que não travam o dono", () => {
     await waitForOutbox(services, 1);
     now += (RESET_MAIL_INTERVAL_SECONDS - 10) * 1000;
     expect((await request(user.email)).ok).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await services.mailer.idle();
     expect(outboxFiles(services)).toHaveLength(1);
     now += 20_000;
     expect((await request(user.email)).ok).toBe(true);
