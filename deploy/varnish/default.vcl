@@ -3,9 +3,12 @@ vcl 4.1;
 #
 # - Caches what the app marks public (Cache-Control / CDN-Cache-Control): anonymous pages, feeds, sitemaps, media.
 # - Passes anything with the session cookie, the API, the event stream and the newsroom.
-# - Purges come only from the app's address: `PURGE` with `Surrogate-Key: k1 k2 …` bans every stored answer that
-#   carries one of those keys (the app sends a key per page path, per kind of page and one for the whole site).
-#   Bans test only obj.* (the ban lurker can clear them in the background).
+# - Purges come only from the app: `PURGE` with `Surrogate-Key: k1 k2 …` bans every stored answer that carries one of
+#   those keys (the app sends a key per page path, per kind of page and one for the whole site). Only from an address
+#   of the `purgers` acl and never through a proxy (nginx in front connects from 127.0.0.1 too, but it adds
+#   X-Forwarded-For): 403 otherwise. Only keys of the app's alphabet (letters, digits and / . _ ~ % -, as in
+#   app/.server/cdn/surrogate-keys.ts), matched whole and literally (dots escaped here): anything else is a 400 and
+#   bans nothing. Bans test only obj.* (the ban lurker can clear them in the background).
 #
 # `varnishd -a :80 -f /etc/varnish/default.vcl -s malloc,256m`; change the backend and the acl if the app is elsewhere.
 
@@ -26,17 +29,23 @@ acl purgers {
 
 sub vcl_recv {
   if (req.method == "PURGE") {
-    if (client.ip !~ purgers) {
+    # Varnish itself appends the client's address to X-Forwarded-For before this runs: a comma means a hop before
+    # it (nginx, a load balancer) named one already. Via and Forwarded are other proxies' marks.
+    if (client.ip !~ purgers || req.http.X-Forwarded-For ~ "," || req.http.Via || req.http.Forwarded) {
       return (synth(403, "Forbidden"));
     }
-    if (!req.http.Surrogate-Key) {
-      return (synth(400, "Surrogate-Key required"));
+    if (req.http.Surrogate-Key !~ "^ *[A-Za-z0-9/._~%-]+( +[A-Za-z0-9/._~%-]+)* *$") {
+      return (synth(400, "Surrogate-Key: keys of letters, digits and / . _ ~ % - separated by spaces"));
     }
-    # The keys are sent already escaped for a regular expression (no spaces inside a key).
-    if (std.ban("obj.http.Surrogate-Key ~ (^|\s)(" + regsuball(req.http.Surrogate-Key, "\s+", "|") + ")(\s|$)")) {
+    # Each key is a literal: its dots escaped, whole between spaces (or the ends) of the stored answer's keys.
+    if (std.ban("obj.http.Surrogate-Key ~ (^|\s)(" + regsuball(regsuball(regsub(req.http.Surrogate-Key, "^ +| +$", ""), "\.", "\\."), " +", "|") + ")(\s|$)")) {
       return (synth(200, "Banned"));
     }
     return (synth(400, std.ban_error()));
+  }
+  # BAN is not this site's method (PURGE is), whoever sends it.
+  if (req.method == "BAN") {
+    return (synth(405, "Method Not Allowed"));
   }
   if (req.method != "GET" && req.method != "HEAD") {
     return (pass);

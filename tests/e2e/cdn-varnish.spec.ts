@@ -2,12 +2,15 @@
  * A CDN in front, purged on every change (docs/decisions/010-cdn-purge.md): Debian's Varnish, started here with the
  * configuration the README ships (deploy/varnish/default.vcl), in front of the site with CDN_PURGE_URL pointing at
  * it. Readers get stored copies; a publish, a correction and a takedown reach them through Varnish within 1 s; a
- * signed-in member and the event stream go through; purges from another address are refused.
+ * signed-in member and the event stream go through; purges from another address are refused. Purges name only keys of
+ * the app's alphabet, literally, never come through a proxy, and Debian's nginx with the shipped site file
+ * (deploy/nginx/esporte-em-foco.conf) in front refuses PURGE and BAN itself.
  */
 import http from "node:http";
 import type { APIRequestContext } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
 import { apiHeaders, createNewsThroughApi, expect, expectStatus, SESSION_COOKIE, signInAsAdmin, test } from "./support/fixtures.ts";
+import { type RunningNginx, startNginx } from "../factories/nginx.ts";
 import { startVarnish, varnishPort } from "../factories/varnish.ts";
 
 /** Asks `url` until `done` says yes, for 1 s at most; returns the last answer's description for the message. */
@@ -132,6 +135,111 @@ test("Varnish na frente: guarda as páginas; publicação, correção e retirada
   } finally {
     await admin.close();
     await reader?.dispose();
+    await varnish.stop();
+  }
+});
+
+test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*` e chaves inválidas não apagam nada; o nginx recusa PURGE e BAN", async ({
+  launchSite,
+  browser,
+  playwright,
+}) => {
+  const port = await varnishPort();
+  let id = "";
+  const site = await launchSite({
+    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
+    async setup(services) {
+      id = await createNews(services, { title: "Final da Libertadores no Maracanã", media: null });
+    },
+  });
+  const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
+  let nginx: RunningNginx | null = null;
+  let reader: APIRequestContext | null = null;
+  const admin = await browser.newContext();
+  try {
+    nginx = await startNginx({ backendPort: port });
+    reader = await playwright.request.newContext({ maxRedirects: 0 });
+    const readerContext = reader;
+    const via = (base: string, pathname: string) => readerContext.get(base + pathname, { maxRedirects: 0 });
+    const cacheOf = async (pathname: string) => (await via(varnish.url, pathname)).headers()["x-cache"];
+    const purge = (base: string, headers: Record<string, string>, method = "PURGE") => rawGet(`${base}/`, { method, headers });
+    const article = `/article/${id}/final-da-libertadores-no-maracana`;
+
+    // Stored copies; nginx in front reaches them (it proxies to this Varnish).
+    for (const pathname of ["/", article, "/rss.xml"]) {
+      await via(varnish.url, pathname);
+      expect(await cacheOf(pathname), pathname).toBe("HIT");
+    }
+    // (nginx sends the Host without the port: another stored copy than the direct requests'.)
+    await via(nginx.url, "/");
+    const throughNginx = await via(nginx.url, "/");
+    expect(throughNginx.status()).toBe(200);
+    expect(throughNginx.headers()["x-cache"]).toBe("HIT");
+    const before = await varnish.bans();
+
+    // From the app's own address, straight to Varnish: a key outside the alphabet (a regular expression, a list
+    // made with "|", an escape) or none is a 400, and bans nothing.
+    for (const key of [".*", "site|list", "(^|\\s)", "/rss\\.xml", "list /autor/.*", "site,list", ""]) {
+      expect((await purge(varnish.url, { "Surrogate-Key": key })).status, JSON.stringify(key)).toBe(400);
+    }
+    expect((await purge(varnish.url, {})).status).toBe(400);
+    // The attack as it was measured (300 bans in 1.9 s): now 300 refusals, no ban.
+    const started = performance.now();
+    for (let round = 0; round < 300; round++) expect((await purge(varnish.url, { "Surrogate-Key": ".*" })).status).toBe(400);
+    const elapsed = Math.round(performance.now() - started);
+    // A PURGE that came through a proxy is never the app's, whatever its address: 403. BAN is no method of the site.
+    const hops: Array<Record<string, string>> = [{ "X-Forwarded-For": "203.0.113.7" }, { Via: "1.1 proxy" }, { Forwarded: "for=203.0.113.7" }];
+    for (const hop of hops) {
+      expect((await purge(varnish.url, { ...hop, "Surrogate-Key": "site" })).status, JSON.stringify(hop)).toBe(403);
+    }
+    expect((await purge(varnish.url, { "Surrogate-Key": "site" }, "BAN")).status).toBe(405);
+    // Through nginx (its TLS server and its port-80 one): refused there, 405, before Varnish.
+    for (const base of [nginx.url, nginx.redirectUrl]) {
+      for (const method of ["PURGE", "BAN", "purge"]) {
+        expect((await purge(base, { "Surrogate-Key": "site" }, method)).status, `${method} ${base}`).toBe(405);
+      }
+    }
+    expect(await varnish.bans(), "nada deveria ter sido banido").toEqual(before);
+    for (const pathname of ["/", article, "/rss.xml"]) expect(await cacheOf(pathname), pathname).toBe("HIT");
+    test.info().annotations.push({ type: '300 PURGE ".*" direto no Varnish', description: `recusados (400) em ${elapsed} ms, nenhum ban` });
+
+    // A valid key bans exactly the answers that carry it, literally: "/rss.xml" is not a pattern.
+    expect((await purge(varnish.url, { "Surrogate-Key": "/rss.xml" })).status).toBe(200);
+    expect((await varnish.bans())[0]).toBe("obj.http.Surrogate-Key ~ (^|\\s)(/rss\\.xml)(\\s|$)");
+    expect(await cacheOf("/rss.xml")).toBe("MISS");
+    expect(await cacheOf("/")).toBe("HIT");
+    expect(await cacheOf(article)).toBe("HIT");
+
+    // The app's own purge (a correction) still works: the stored pages move within 1 s.
+    await signInAsAdmin(admin, site);
+    const bansBefore = (await varnish.bans()).length;
+    const corrected = await admin.request.patch(`${site.url}/api/news/${id}`, {
+      data: { title: "Final da Libertadores no Mineirão" },
+      headers: apiHeaders(site),
+    });
+    await expectStatus(corrected, 200, "PATCH título");
+    const moved = await within1s(
+      async () => {
+        const answer = await via(varnish.url, article);
+        return `${answer.status()} ${answer.headers().location ?? ""}`;
+      },
+      (seen) => seen.startsWith("301"),
+    );
+    expect(moved, "o endereço antigo ainda respondia a cópia guardada 1 s depois da correção").toBe(
+      `301 /article/${id}/final-da-libertadores-no-mineirao`,
+    );
+    const home = await within1s(
+      async () => (await via(varnish.url, "/")).text(),
+      (text) => text.includes("Final da Libertadores no Mineirão"),
+    );
+    expect(home.includes("Final da Libertadores no Mineirão"), "a home guardada não mostrava o título corrigido 1 s depois").toBe(true);
+    const bans = await varnish.bans();
+    expect(bans.length).toBe(bansBefore + 1);
+    expect(bans[0]).toContain(`|/article/${id}|`);
+  } finally {
+    await admin.close();
+    await reader?.dispose();
+    await nginx?.stop();
     await varnish.stop();
   }
 });

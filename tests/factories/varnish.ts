@@ -1,9 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { freePort } from "./site.ts";
+
+const run = promisify(execFile);
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The configuration the README's deployment section ships: only its backend port is changed here. */
@@ -13,6 +16,8 @@ export interface RunningVarnish {
   url: string;
   port: number;
   logs(): string;
+  /** The ban expressions Varnish holds (`varnishadm ban.list`), newest first; its own start-up ban has none. */
+  bans(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -32,9 +37,10 @@ export async function startVarnish({ port, backendPort }: { port: number; backen
   if (!source.includes('.port = "3000";')) throw new Error("deploy/varnish/default.vcl no longer names the backend port 3000");
   fs.writeFileSync(vcl, source.replace('.port = "3000";', `.port = "${backendPort}";`));
   let output = "";
+  const work = path.join(dir, "work");
   const child: ChildProcess = spawn(
     "varnishd",
-    ["-F", "-a", `127.0.0.1:${port}`, "-f", vcl, "-n", path.join(dir, "work"), "-s", "malloc,32m", "-p", "ban_lurker_sleep=0.1"],
+    ["-F", "-a", `127.0.0.1:${port}`, "-f", vcl, "-n", work, "-s", "malloc,32m", "-p", "ban_lurker_sleep=0.1"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
@@ -49,6 +55,14 @@ export async function startVarnish({ port, backendPort }: { port: number; backen
     url: `http://127.0.0.1:${port}`,
     port,
     logs: () => output,
+    async bans() {
+      const { stdout } = await run("varnishadm", ["-n", work, "ban.list"], { timeout: 10_000 });
+      // "<time> <objects> <flags> <expression>" per line, after a "Present bans:" heading.
+      return stdout
+        .split("\n")
+        .map((line) => /^\s*\d+\.\d+\s+\d+\s+\S*\s+((?:obj|req)\.\S.*?)\s*$/.exec(line)?.[1])
+        .filter((expression): expression is string => expression !== undefined);
+    },
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;

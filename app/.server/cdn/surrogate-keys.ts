@@ -26,10 +26,19 @@ function pagePathOf(pathname: string): string {
 }
 
 /**
+ * The alphabet of a key a purge may name: letters, digits and `/ . _ ~ % -` (the kinds above; a story's paths, made
+ * of ids, slugs and percent-escapes). deploy/varnish/default.vcl refuses a purge with any other character (400, nothing
+ * banned) and matches each key literally, so a purge names exactly the answers that carry that key.
+ */
+export const PURGE_KEY = /^[A-Za-z0-9/._~%-]+$/;
+
+/**
  * What a site event must purge at the CDN: a story's change purges its own pages (the event's paths) and every page
- * that lists stories; an event without paths (a resync, the sponsors in every footer) purges the whole site.
+ * that lists stories; an event without paths (a resync, the sponsors in every footer), or with a path a purge cannot
+ * name (outside `PURGE_KEY`: never one of the site's own), purges the whole site.
  */
 export function purgeKeysOf(paths: readonly string[] | undefined): string[] {
   if (!paths?.length) return [SITE_KEY];
-  return [LIST_KEY, ...new Set(paths.map(pagePathOf))];
+  const keys = [LIST_KEY, ...new Set(paths.map(pagePathOf))];
+  return keys.every((key) => PURGE_KEY.test(key)) ? keys : [SITE_KEY];
 }
