@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { RouterContextProvider } from "react-router";
@@ -234,6 +235,59 @@ describe(`S3 down: text goes on, only new files are refused naming S3 (${TEST_DA
       expect(await countRows(services, "media")).toBe(0);
       expect(lines.some((line) => line.msg.includes("the orphan sweeper will retry"))).toBe(true);
     } finally {
+      if (!stopped) await s3.stop();
+    }
+  }, 60_000);
+});
+
+describe(`S3 that takes connections and never answers (${TEST_DATABASE})`, () => {
+  it("a text save never waits for it, and deleting a story with a picture answers within seconds (the files are left to the sweeper)", async () => {
+    const s3 = await startS3Server(["midia-muda"]);
+    let stopped = false;
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    });
+    try {
+      const { log, lines } = recordingLogger();
+      const services = await open(s3.env("midia-muda"), { log });
+      const cookie = await adminCookie(services);
+      const created = await call(
+        newsAction,
+        services,
+        multipart(cookie, "POST", "/api/news", { ...story, mediaDescription: "Torcida" }, { field: "media", bytes: await makeTestImage(800, 450) }),
+      );
+      expect(created.status, await created.clone().text()).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+
+      // The bucket's address now takes connections and never answers (a hung service, not a refused port).
+      await s3.stop();
+      stopped = true;
+      await new Promise<void>((resolve, reject) => {
+        silent.once("error", reject);
+        silent.listen(s3.port, "127.0.0.1", () => resolve());
+      });
+
+      let started = performance.now();
+      const corrected = await call(newsItemAction, services, json(cookie, "PATCH", `/api/news/${id}`, { title: "Corrigido com o S3 mudo" }), { id });
+      expect(corrected.status, await corrected.clone().text()).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+
+      started = performance.now();
+      const deleted = await call(newsItemAction, services, new Request(`${SITE}/api/news/${id}`, { method: "DELETE", headers: { Cookie: cookie } }), {
+        id,
+      });
+      const deleteMs = performance.now() - started;
+      expect(deleted.status).toBe(204);
+      expect(deleteMs).toBeLessThan(4_000);
+      expect(await countRows(services, "news")).toBe(0);
+      expect(await countRows(services, "media")).toBe(0);
+      // The removal given up on is logged, for the sweeper to finish.
+      await expect.poll(() => lines.some((line) => line.msg.includes("the orphan sweeper will retry")), { timeout: 20_000 }).toBe(true);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      if (silent.listening) await new Promise<void>((resolve) => silent.close(() => resolve()));
       if (!stopped) await s3.stop();
     }
   }, 60_000);

@@ -87,13 +87,27 @@ export function storeNewFile({ media, store }: Pick<NewsEditorDeps, "media" | "s
   return file ? storedOrRefused(store, "newsFile", () => media.saveUpload(file)) : Promise.resolve(null);
 }
 
-/** Removes media after a commit (or a failed save); a failure is logged and left to the orphan sweeper. */
+/**
+ * How long a save or a delete waits for the removal of the media it let go before answering: a media store that
+ * does not answer (S3 down, hung) must not hold a takedown. The removal goes on after the answer.
+ */
+const REMOVAL_WAIT_MS = 2_000;
+
+/**
+ * Removes media after a commit (or a failed save); a failure is logged and left to the orphan sweeper. Waits at most
+ * REMOVAL_WAIT_MS: a removal still running then finishes (or fails, logged) after the caller has answered.
+ */
 export async function removeMediaQuietly({ media, log }: Pick<NewsEditorDeps, "media" | "log">, mediaId: string) {
-  try {
-    await media.deleteMedia(mediaId);
-  } catch (error) {
-    log.warn({ err: error, mediaId }, "media removal failed; the orphan sweeper will retry");
-  }
+  const removal = media.deleteMedia(mediaId).then(
+    () => undefined,
+    (error: unknown) => log.warn({ err: error, mediaId }, "media removal failed; the orphan sweeper will retry"),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, REMOVAL_WAIT_MS);
+  });
+  await Promise.race([removal, waited]);
+  clearTimeout(timer);
 }
 
 /** The body's images are media items of our store (else a 400 under `body`, the uploaded file removed). */

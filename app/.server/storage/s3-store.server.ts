@@ -23,6 +23,8 @@ const QUEUE_SIZE = 2;
 const CONNECT_CHECK_TIMEOUT_MS = 5_000;
 /** A successful bucket check is trusted this long (admin pages and /readyz ask on every request). */
 const CONNECT_CHECK_TTL_MS = 10_000;
+/** How long removing one object may take before it is given up (left to the orphan sweeper). */
+const DELETE_TIMEOUT_MS = 10_000;
 
 export type S3StoreOptions = S3Config & {
   /** A ready client (tests, or to share one); by default one is built from the options. */
@@ -163,7 +165,8 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
     async delete(key) {
       const Key = objectKey(key);
       try {
-        await tracked(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key })));
+        // A bucket that takes the connection and never answers must not hold a removal (and what waits on it) forever.
+        await tracked(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key }), { abortSignal: AbortSignal.timeout(DELETE_TIMEOUT_MS) }));
       } catch (error) {
         if (!isMissingObject(error)) throw error;
       }
