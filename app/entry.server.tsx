@@ -6,7 +6,8 @@ import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, type
 import { servicesOf, stylesheetsContext } from "./.server/context.server.ts";
 import { rewriteHeadStream } from "./.server/http/inline-stylesheets.server.ts";
 import { requestIdFrom } from "./.server/errors.ts";
-import { cspNonceContext } from "./lib/request-context.ts";
+import { sharedCacheMayStore } from "./lib/cache-headers.ts";
+import { cspNonceContext, documentPolicyContext } from "./lib/request-context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -38,6 +39,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
  * inline script (React Router's context and module loader, its streamed data, React's own streaming scripts)
  * carries this response's Content-Security-Policy nonce; `ServerRouter` hands it on to `<Scripts>`,
  * `<ScrollRestoration>` and `<Links>`. Pages rendered for the page cache have none (their policy uses hashes).
+ * Neither has a page a shared cache in front may store (its Cache-Control neither `private` nor `no-store`: a public
+ * page without the page cache, the search, a 404): it is rendered whole, without a nonce, and its policy lists the
+ * hashes of its inline scripts (the server's `documentPolicyContext`), so no reader of a stored copy holds a nonce
+ * that another one's page accepts (decision record 004).
  * The head's stylesheets are written into it (decision record 014) when the server gave the build's.
  */
 export default function handleRequest(
@@ -47,7 +52,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.get(cspNonceContext) ?? undefined;
+  const documentPolicy = loadContext.get(documentPolicyContext);
+  const shared = documentPolicy !== null && sharedCacheMayStore(responseHeaders.get("Cache-Control"));
+  const nonce = shared ? undefined : (loadContext.get(cspNonceContext) ?? undefined);
   const stylesheets = loadContext.get(stylesheetsContext);
   // https://httpwg.org/specs/rfc9110.html#HEAD
   if (request.method.toUpperCase() === "HEAD") {
@@ -57,7 +64,7 @@ export default function handleRequest(
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      shared || (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
@@ -68,10 +75,21 @@ export default function handleRequest(
           timeoutId = undefined;
         };
         const body = rewriteHeadStream(stylesheets?.count ? stylesheets.rewriteHead : null, finished);
-        const stream = createReadableStreamFromReadable(body);
         responseHeaders.set("Content-Type", "text/html");
         pipe(body);
-        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+        if (documentPolicy && shared) {
+          // The whole page first: its policy is the hashes of every inline script in it.
+          const chunks: Buffer[] = [];
+          body.on("data", (chunk: Buffer) => chunks.push(chunk));
+          body.once("error", reject);
+          body.once("end", () => {
+            const html = Buffer.concat(chunks);
+            responseHeaders.set("Content-Security-Policy", documentPolicy(html.toString("utf8")));
+            resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+          });
+          return;
+        }
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       },
       onShellError(error: unknown) {
         reject(error);

@@ -5,7 +5,7 @@ import { pinoHttp } from "pino-http";
 import proxyAddr from "proxy-addr";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
-import { clientIpContext, cspNonceContext } from "../app/lib/request-context.ts";
+import { clientIpContext, cspNonceContext, documentPolicyContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { originGuard } from "./origin-guard.ts";
 import {
@@ -144,6 +144,9 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
         context.set(routeTableContext, routes);
         context.set(clientIpContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
         context.set(cspNonceContext, (res.locals.cspNonce as string | undefined) ?? null);
+        // A page a shared cache in front may store is sent with its scripts' hashes instead (entry.server.tsx).
+        const partner = partnerConsented(policy, req.headers.cookie);
+        context.set(documentPolicyContext, (html) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" "), partner));
         context.set(stylesheetsContext, stylesheets);
         return context;
       },

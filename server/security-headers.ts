@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { MediaStore } from "../app/.server/storage/media-store.ts";
 import { ADSENSE_POLICY, consentOf } from "../app/lib/ads.ts";
+import { sharedCacheMayStore } from "../app/lib/cache-headers.ts";
 import { EMBED_FRAME_ORIGINS } from "../app/lib/embeds.ts";
 
 /** What the Content-Security-Policy depends on besides the site itself (read from the configuration once). */
@@ -158,15 +159,48 @@ export function securityHeadersMiddleware(options: SecurityPolicyOptions) {
 
 /**
  * For everything the app answers: a new nonce per response, in `res.locals.cspNonce` (the document render puts it
- * on every inline script) and in the response's Content-Security-Policy.
+ * on every inline script) and in the response's Content-Security-Policy. When the headers go out, the policy is
+ * settled (`settlePolicy`): one a rendered page set for itself wins, and an answer a shared cache may store never
+ * keeps the nonce.
  */
 export function cspNonceMiddleware(options: SecurityPolicyOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = createNonce();
+    const partner = partnerConsented(options, req.headers.cookie);
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(options, `'nonce-${nonce}'`, partnerConsented(options, req.headers.cookie)));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(options, `'nonce-${nonce}'`, partner));
     // With an ad partner the policy depends on the consent cookie: a shared cache in front must keep them apart.
     if (options.adPartner) res.vary("Cookie");
+    beforeHeaders(res, () => settlePolicy(res, contentSecurityPolicy(options, "", partner)));
     next();
   };
+}
+
+/**
+ * The Content-Security-Policy an answer leaves with. A document rendered for a shared cache set its own (its
+ * scripts' hashes, entry.server.tsx), which React Router's adapter appends after the nonce one: the answer's own is
+ * kept. And an answer a shared cache may store (Cache-Control neither `private` nor `no-store`: a `.data` reload,
+ * a feed, a redirect, a HEAD) whose policy still names this response's nonce gets `withoutNonce` instead: a stored
+ * copy would hand that nonce to every reader (decision record 004). A document that kept a nonce there would have
+ * its scripts blocked, never run under someone else's nonce.
+ */
+export function settlePolicy(res: Pick<Response, "getHeader" | "setHeader">, withoutNonce: string): void {
+  const header = res.getHeader("Content-Security-Policy");
+  let policy = Array.isArray(header) ? header.at(-1) : header;
+  if (typeof policy !== "string") return;
+  if (policy.includes("'nonce-") && sharedCacheMayStore(res.getHeader("Cache-Control"))) policy = withoutNonce;
+  if (policy !== header) res.setHeader("Content-Security-Policy", policy);
+}
+
+/** Runs `callback` once, just before the response's headers are written (whatever writes them first). */
+function beforeHeaders(res: Response, callback: () => void): void {
+  const writeHead = res.writeHead;
+  let called = false;
+  res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+    if (!called) {
+      called = true;
+      callback();
+    }
+    return writeHead.apply(this, args);
+  } as Response["writeHead"];
 }

@@ -22,5 +22,15 @@ export const pageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders, pare
   return { "Cache-Control": PUBLIC_CACHE, "CDN-Cache-Control": PUBLIC_CDN_CACHE };
 };
 
+/**
+ * Whether a shared cache (a CDN, Varnish) may store an answer with this Cache-Control: unless it says `private` or
+ * `no-store` (RFC 9111 §3; deploy/varnish/default.vcl reads the same two), including when there is none. Such an
+ * answer is the same for every reader, so it never carries a per-response nonce in its Content-Security-Policy.
+ */
+export function sharedCacheMayStore(cacheControl: string | readonly string[] | number | null | undefined): boolean {
+  const value = Array.isArray(cacheControl) ? cacheControl.join(",") : String(cacheControl ?? "");
+  return !/(^|[\s,])(private|no-store)\b/i.test(value);
+}
+
 /** The headers of a page that is never stored (the newsroom's pages). */
 export const privatePageHeaders: HeadersFunction = () => ({ "Cache-Control": PRIVATE_NO_STORE });

@@ -4,7 +4,10 @@
  * - every route of app/routes.ts (a route added later is covered automatically; it needs a sample path below),
  *   anonymous and as an admin, plus assets, media and cached pages: the fixed headers and the policy's directives;
  * - the inline scripts of each HTML answer carry that answer's nonce (rendered pages) or are listed by hash (pages
- *   from the page cache), and two rendered answers never share a nonce;
+ *   from the page cache, and every page a shared cache in front may store: the search, a 404, every public page
+ *   without the page cache), and two rendered answers never share a nonce;
+ * - no answer a shared cache (a CDN, Varnish) may store (Cache-Control neither `private` nor `no-store`) names a
+ *   nonce in its policy: every reader of the stored copy would share it;
  * - in Chromium, which enforces the policy: no violation on the public pages (cache miss and hit), the sign-in page
  *   and the admin pages, while React hydrates and client-side interactions work.
  */
@@ -102,6 +105,8 @@ interface Checked {
   status: number;
   nonce: string | null;
   cached: string | null;
+  /** Whether a shared cache in front may store the answer (Cache-Control neither `private` nor `no-store`). */
+  shared: boolean;
   scripts: number;
 }
 
@@ -132,13 +137,18 @@ async function checkAnswer(url: string, path: string, cookie?: string): Promise<
   ).toBe(true);
   const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? null;
   const cached = response.headers.get("x-page-cache");
+  const cacheControl = response.headers.get("cache-control") ?? "";
+  const shared = !/(^|[\s,])(private|no-store)\b/i.test(cacheControl);
+  // What a CDN or Varnish in front may store is handed to every reader: a nonce in it would be everyone's.
+  if (shared) expect(nonce, `${label}: um cache compartilhado pode guardá-la (${cacheControl || "sem Cache-Control"}), e a CSP tem nonce`).toBeNull();
   let scripts = 0;
   if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
     const found = inlineScripts(await response.text());
     scripts = found.length;
     for (const script of found) {
-      if (cached) {
-        // A page from the cache is shared: no nonce in it, every inline script listed by its hash.
+      if (cached || shared) {
+        // A page from the cache, or one a cache in front may store, is shared: no nonce in it, every inline script
+        // listed by its hash.
         expect(script.attributes, label).not.toContain("nonce=");
         expect(scriptSrc, `${label}: hash de ${script.text.slice(0, 60)}`).toContain(sha256(script.text));
       } else {
@@ -150,7 +160,7 @@ async function checkAnswer(url: string, path: string, cookie?: string): Promise<
   } else {
     abort.abort(); // /events never ends; other bodies are not needed
   }
-  return { status: response.status, nonce, cached, scripts };
+  return { status: response.status, nonce, cached, shared, scripts };
 }
 
 /** The server's log lines that tell why a page was not served from the cache: misses, resyncs, warnings. */
@@ -303,6 +313,49 @@ test("no Chromium, nenhuma violação da CSP nas páginas públicas (com e sem c
   } finally {
     await page.goto("about:blank");
   }
+});
+
+test("busca e 404, com e sem o cache de páginas (e toda página pública sem ele), podem ser guardadas por um cache na frente: hashes, nenhum nonce; no Chromium, sem violação e hidratadas", async ({
+  launchSite,
+  page,
+}) => {
+  const violations = await watchViolations(page);
+  for (const pageCache of ["1", "0"]) {
+    let articleId = "";
+    const site = await launchSite({
+      env: { PAGE_CACHE: pageCache, LOGIN_RATE_LIMIT: "1000" },
+      async setup(services) {
+        articleId = await createNews(services, { title: "Gol de placa no clássico", media: null });
+      },
+    });
+    const label = (path: string) => `PAGE_CACHE=${pageCache} ${path}`;
+    const documents = ["/busca", "/busca?q=gol", "/nao-existe", "/categoria/nao-existe/mais"];
+    // Without the page cache, every public page is rendered per request, and is just as public.
+    if (pageCache === "0") documents.push("/", "/news-list", `/article/${articleId}`, "/userLicence");
+    for (const path of documents) {
+      const checked = await checkAnswer(site.url, path);
+      expect(checked.cached, label(path)).toBeNull();
+      // Either a cache in front may store it, and then it has no nonce (checkAnswer), or it is private.
+      expect(checked.scripts, label(path)).toBeGreaterThan(1);
+      if (checked.shared) expect(checked.nonce, label(path)).toBeNull();
+    }
+    // Not HTML, but stored the same way: no nonce in their policy either.
+    for (const path of ["/busca.data?q=gol", "/nao-existe.data"]) expect((await checkAnswer(site.url, path)).nonce, label(path)).toBeNull();
+    // A signed-in member's pages are private: rendered with their own nonce, as before.
+    const login = await checkAnswer(site.url, "/admin/login");
+    expect(login.shared).toBe(false);
+    expect(login.nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+
+    // In Chromium, which enforces the policy: the search and the 404 hydrate, and a client-side navigation works.
+    await openPage(page, site, "/busca?q=gol");
+    await page.getByRole("link", { name: "Gol de placa no clássico" }).first().click();
+    await expect(page).toHaveURL(/\/article\//);
+    await expect(page.getByRole("heading", { level: 1, name: "Gol de placa no clássico" })).toBeVisible();
+    const missing = await openPage(page, site, "/nao-existe");
+    expect(missing.status()).toBe(404);
+    await waitForHydration(page);
+  }
+  expect(violations).toEqual([]);
 });
 
 test("com ADSENSE_CLIENT, só a resposta a quem aceitou o parceiro o permite na CSP (página renderizada e do cache)", async ({ launchSite }) => {

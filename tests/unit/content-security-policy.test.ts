@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
-import { contentSecurityPolicy, inlineScriptHashes, partnerConsented, policyOptionsFromConfig } from "../../server/security-headers.ts";
+import { sharedCacheMayStore } from "../../app/lib/cache-headers.ts";
+import { contentSecurityPolicy, inlineScriptHashes, partnerConsented, policyOptionsFromConfig, settlePolicy } from "../../server/security-headers.ts";
 
 const BASE_ENV = { DATA_DIR: "/tmp/eef-csp-config", SITE_URL: "https://noticias.example" };
 
@@ -107,5 +108,52 @@ describe("the ad partner (ADSENSE_CLIENT)", () => {
   it("refuses a publisher or slot id that is not one", () => {
     expect(() => parseConfig({ ...BASE_ENV, ADSENSE_CLIENT: "pub-123" })).toThrow(/ADSENSE_CLIENT/);
     expect(() => parseConfig({ ...BASE_ENV, ADSENSE_CLIENT: "ca-pub-1234567890", ADSENSE_SLOT_TOP: "topo" })).toThrow(/ADSENSE_SLOT_TOP/);
+  });
+});
+
+describe("the policy an answer leaves with (settlePolicy)", () => {
+  /** A response's headers as Express keeps them (a value or, once appended to, a list). */
+  function answer(headers: Record<string, string | string[]>) {
+    const map = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    return {
+      getHeader: (name: string) => map.get(name.toLowerCase()),
+      setHeader(name: string, value: string | string[]) {
+        map.set(name.toLowerCase(), value);
+        return this as never;
+      },
+      policy: () => map.get("content-security-policy"),
+    };
+  }
+  const nonce = "script-src 'self' 'nonce-abc'";
+  const fixed = "script-src 'self'";
+
+  it("a shared cache may store anything but private or no-store answers (and one without Cache-Control)", () => {
+    for (const value of ["public, max-age=0, s-maxage=30", "public, max-age=300", "max-age=60", "no-cache", "", null, undefined]) {
+      expect(sharedCacheMayStore(value), String(value)).toBe(true);
+    }
+    for (const value of ["private, no-store", "no-store", "private", "Private, max-age=0", ["public", "no-store"]]) {
+      expect(sharedCacheMayStore(value), String(value)).toBe(false);
+    }
+  });
+
+  it("an answer a shared cache may store never leaves with the nonce; a private one keeps it", () => {
+    for (const cacheControl of ["public, max-age=0, s-maxage=30", "public, max-age=31536000, immutable"]) {
+      const shared = answer({ "Content-Security-Policy": nonce, "Cache-Control": cacheControl });
+      settlePolicy(shared, fixed);
+      expect(shared.policy(), cacheControl).toBe(fixed);
+    }
+    const bare = answer({ "Content-Security-Policy": nonce });
+    settlePolicy(bare, fixed);
+    expect(bare.policy()).toBe(fixed);
+    const own = answer({ "Content-Security-Policy": nonce, "Cache-Control": "private, no-store" });
+    settlePolicy(own, fixed);
+    expect(own.policy()).toBe(nonce);
+  });
+
+  it("a rendered page's own policy (appended after the nonce one) is the one sent", () => {
+    const hashed = "script-src 'self' 'sha256-AAAA'";
+    const page = answer({ "Content-Security-Policy": [nonce, hashed], "Cache-Control": "public, max-age=0, s-maxage=30" });
+    settlePolicy(page, fixed);
+    expect(page.policy()).toBe(hashed);
   });
 });
