@@ -48,19 +48,22 @@ export function createSlowBodyWatch(options: SlowBodyOptions = {}) {
       flagged[watched] = true;
       const address = addressOf(req);
       const busy = (inFlight.get(address) ?? 0) >= perAddress;
-      if (!busy) {
-        inFlight.set(address, (inFlight.get(address) ?? 0) + 1);
-        let released = false;
-        const done = () => {
-          if (released) return;
-          released = true;
-          release(address);
-        };
-        req.once("end", done);
-        req.once("close", done);
-        req.socket.once("close", done);
-      }
-      watchTiming(req, res, timeouts, minBytesPerSecond);
+      if (!busy) inFlight.set(address, (inFlight.get(address) ?? 0) + 1);
+      const stopTiming = watchTiming(req, res, timeouts, minBytesPerSecond);
+      // Once the body has arrived, or the request or its connection is gone: the address's count goes down, the
+      // timing check stops, and these listeners go. A keep-alive socket carries request after request, so nothing
+      // may stay attached to it once its request is over (two listeners a request used to pile up on it).
+      const socket = req.socket;
+      const finish = () => {
+        req.off("end", finish);
+        req.off("close", finish);
+        socket.off("close", finish);
+        stopTiming();
+        if (!busy) release(address);
+      };
+      req.once("end", finish);
+      req.once("close", finish);
+      socket.once("close", finish);
       if (!busy) return false;
       res.writeHead(429, {
         "Content-Type": "text/plain; charset=utf-8",
@@ -87,9 +90,10 @@ function hasBody(req: IncomingMessage): boolean {
 /**
  * Checks the body every `checkEveryMs` from the socket's byte count (the stream the app reads is not touched): too
  * slow before an answer is a 408 in pt-BR and a closed connection; after an answer, the connection goes once
- * `afterAnswerMs` have passed with the body still arriving.
+ * `afterAnswerMs` have passed with the body still arriving. Returns what stops the check (the caller calls it once
+ * the body has arrived or the connection is gone).
  */
-function watchTiming(req: IncomingMessage, res: ServerResponse, timeouts: typeof BODY_TIMEOUTS, minBytesPerSecond: number) {
+function watchTiming(req: IncomingMessage, res: ServerResponse, timeouts: typeof BODY_TIMEOUTS, minBytesPerSecond: number): () => void {
   const started = Date.now();
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   const small = req.headers["transfer-encoding"] === undefined && declared <= FORM_BODY_MAX_BYTES;
@@ -120,6 +124,5 @@ function watchTiming(req: IncomingMessage, res: ServerResponse, timeouts: typeof
     setTimeout(() => req.socket.destroy(), 100).unref();
   }, timeouts.checkEveryMs);
   timer.unref();
-  req.once("end", () => clearInterval(timer));
-  req.socket.once("close", () => clearInterval(timer));
+  return () => clearInterval(timer);
 }

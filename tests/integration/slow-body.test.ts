@@ -138,4 +138,49 @@ describe("slow bodies", () => {
     await expect.poll(() => watch.inFlight().size).toBe(0);
     refused.stop();
   });
+
+  it("a keep-alive connection carrying 20 bodies keeps no listener of theirs: no MaxListenersExceededWarning, counts settle", async () => {
+    const watch = createSlowBodyWatch({ timeouts: TIMEOUTS });
+    const sockets = new Set<unknown>();
+    const closeListeners: number[] = [];
+    const server = http.createServer((req, res) => {
+      if (watch.watch(req, res)) return;
+      sockets.add(req.socket);
+      req.resume();
+      // The watch's own "end" listener ran first (it was added first): what is left on the socket is what stays.
+      req.on("end", () => {
+        closeListeners.push(req.socket.listenerCount("close"));
+        res.writeHead(200).end("ok");
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const request = http.request(`${url}/read`, { method: "POST", agent, headers: { "Content-Type": "application/json" } }, (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode ?? 0));
+          });
+          request.on("error", reject);
+          request.end(JSON.stringify({ id: `noticia-${i}` }));
+        });
+        expect(status).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
+    process.off("warning", onWarning);
+    expect(sockets.size).toBe(1);
+    expect(closeListeners).toHaveLength(20);
+    // The same few listeners (Node's own) after the 20th request as after the first: none left per request.
+    expect(Math.max(...closeListeners)).toBe(closeListeners[0]);
+    expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    await expect.poll(() => watch.inFlight().size).toBe(0);
+  });
 });
