@@ -22,6 +22,7 @@ import * as memberProfiles from "./2026-11-28-101-member-profiles.ts";
 import * as liveCoverage from "./2026-11-28-301-live-coverage.ts";
 import * as sectionSettings from "./2026-11-28-501-section-settings.ts";
 import * as mediaFocus from "./2026-11-28-701-media-focus.ts";
+import * as publishesWithoutReview from "./2026-11-28-901-publishes-without-review.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28-301-live-coverage": liveCoverage,
   "2026-11-28-501-section-settings": sectionSettings,
   "2026-11-28-701-media-focus": mediaFocus,
+  "2026-11-28-901-publishes-without-review": publishesWithoutReview,
 };

@@ -252,7 +252,8 @@ const newsroom = {
     forbidden: (role: string, needed: "reporter" | "editor" | "admin") =>
       `Seu papel (${role}) não permite acessar esta página: ela é só para ${{ reporter: "a redação", editor: "editores e administradores", admin: "administradores" }[needed]}.`,
     forbiddenApi: (role: string) => `Seu papel (${role}) não permite fazer isso.`,
-    publishForbidden: "Repórteres não publicam, agendam nem despublicam notícias: salve como rascunho ou envie para revisão.",
+    publishForbidden:
+      "Repórteres sem o direito “publica sem revisão” não publicam, agendam nem despublicam notícias: salve como rascunho ou envie para revisão.",
     notOwnStory: "Repórteres só alteram as próprias notícias.",
     storyLocked: "Esta notícia já foi publicada ou agendada: só editores e administradores podem alterá-la.",
     deleteForbidden: "Repórteres só excluem os próprios rascunhos.",
@@ -346,6 +347,8 @@ const newsroom = {
       submitted: "enviou para revisão",
       approved: "aprovou (a notícia estava em revisão)",
       returned: "devolveu ao repórter",
+      corrected: "corrigiu a notícia já publicada ou agendada (sem revisão)",
+      published_directly: "publicou sem revisão",
       by: (who: string, what: string, when: string) => `${who} ${what} em ${when}.`,
       note: (note: string) => `Nota: ${note}`,
     },
@@ -358,6 +361,15 @@ const newsroom = {
       scheduledSubject: (site: string, title: string) => `${site}: sua notícia foi agendada — ${title}`,
       scheduledText: (title: string, editor: string, when: string, url: string) =>
         `${editor} aprovou a sua notícia e a agendou para ${when}:\n\n${title}\n\n${url}\n`,
+      correctedSubject: (site: string, title: string) => `${site}: notícia publicada corrigida pelo repórter — ${title}`,
+      correctedText: (title: string, reporter: string, url: string | null, history: string) =>
+        `${reporter} corrigiu uma notícia que já estava publicada ou agendada; a alteração já vale para os leitores:\n\n${title}\n${url ? `\n${url}\n` : ""}\nO que mudou, no histórico de versões:\n${history}\n`,
+      directPublishedSubject: (site: string, title: string) => `${site}: notícia publicada sem revisão — ${title}`,
+      directPublishedText: (title: string, reporter: string, url: string, history: string) =>
+        `${reporter} (com o direito “publica sem revisão”) publicou uma notícia:\n\n${title}\n\n${url}\n\nHistórico de versões:\n${history}\n`,
+      directScheduledSubject: (site: string, title: string) => `${site}: notícia agendada sem revisão — ${title}`,
+      directScheduledText: (title: string, reporter: string, when: string, history: string) =>
+        `${reporter} (com o direito “publica sem revisão”) agendou uma notícia para ${when}:\n\n${title}\n\nHistórico de versões:\n${history}\n`,
       returnedSubject: (site: string, title: string) => `${site}: sua notícia foi devolvida — ${title}`,
       returnedText: (title: string, editor: string, note: string, url: string) =>
         `${editor} devolveu a sua notícia para ajustes:\n\n${title}\n\nNota: ${note}\n\nPara editar e enviar de novo para revisão, abra:\n${url}\n`,
@@ -467,6 +479,8 @@ const newsroom = {
       role: (from: string, to: string) => `Mudou o papel de ${from} para ${to}`,
       revoke: (from: string) => `Revogou o acesso (${from})`,
       cancel: () => "Cancelou o convite",
+      publishes_on: () => "Deu o direito “publica sem revisão”",
+      publishes_off: () => "Tirou o direito “publica sem revisão”",
     },
     invalidEmail: "Informe um único endereço de e-mail, como nome@exemplo.com.br (sem nome, vírgula, ponto e vírgula ou espaço).",
     invalidRole: "Escolha um papel: Repórter, Editor ou Administrador.",
@@ -483,6 +497,16 @@ const newsroom = {
     roleUnchanged: (role: string) => `O papel já era ${role}.`,
     roleChanged: (from: string, to: string) => `Papel alterado de ${from} para ${to}.`,
     revoked: "Acesso revogado; as sessões da pessoa foram encerradas.",
+    colPublishes: "Publica sem revisão",
+    publishesLabel: (who: string) => `${who} publica sem revisão`,
+    publishesHelp:
+      "Repórteres com este direito publicam e agendam as próprias notícias sem passar pela revisão (os editores recebem um e-mail a cada uma). Editores e administradores já publicam.",
+    publishesSubmit: "Salvar",
+    publishesNotReporter: "já publica",
+    publishesOn: "Direito “publica sem revisão” concedido.",
+    publishesOff: "Direito “publica sem revisão” retirado.",
+    publishesAlreadyOn: "Esta pessoa já publicava sem revisão.",
+    publishesAlreadyOff: "Esta pessoa já não publicava sem revisão.",
     unknownAction: "Ação desconhecida.",
     mail: {
       subject: (site: string) => `${site}: convite para a redação`,

@@ -126,13 +126,14 @@ describe("repórter", () => {
     await newsEditor.deleteNews(mine.id, reporter);
     await expect(services.news.getNews(mine.id, { includeUnpublished: true })).rejects.toMatchObject({ status: 404 });
 
-    // Own story, once an editor published it: no longer the reporter's to change or delete.
+    // Own story, once an editor published it: the reporter corrects it (it stays live), but never takes it offline
+    // nor deletes it (reporter-corrections.test.ts covers the correction).
     const published = await newsEditor.createNews(input({ status: "review" }), null, reporter);
     await newsEditor.patchNews(published.id, patch({ status: "published" }), null, editor);
-    await refused(newsEditor.patchNews(published.id, patch({ title: "Corrigida" }), null, reporter), "story_locked");
-    await refused(newsEditor.patchNews(published.id, patch({ status: "draft" }), null, reporter), "story_locked");
+    expect(await newsEditor.patchNews(published.id, patch({ title: "Corrigida" }), null, reporter)).toMatchObject({ status: "published" });
+    await refused(newsEditor.patchNews(published.id, patch({ status: "draft" }), null, reporter), "publish_forbidden");
     await refused(newsEditor.deleteNews(published.id, reporter), "delete_forbidden");
-    expect(await rowOf(services, published.id)).toMatchObject({ status: "published", owner_id: reporter.userId });
+    expect(await rowOf(services, published.id)).toMatchObject({ status: "published", owner_id: reporter.userId, title: "Corrigida" });
   });
 });
 

@@ -55,7 +55,15 @@ export const listMembers = (db: Db) =>
   db
     .selectFrom("admins")
     .innerJoin("user", "user.id", "admins.user_id")
-    .select(["admins.user_id", "admins.role", "admins.created_at", "user.email", "user.name", "user.twoFactorEnabled"])
+    .select([
+      "admins.user_id",
+      "admins.role",
+      "admins.publishes_without_review",
+      "admins.created_at",
+      "user.email",
+      "user.name",
+      "user.twoFactorEnabled",
+    ])
     .select((eb) =>
       eb
         .selectFrom("session")
@@ -97,6 +105,20 @@ export async function setMemberRole(db: Db, userId: string, role: Role): Promise
   const result = await db.updateTable("admins").set({ role }).where("user_id", "=", userId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Gives or takes a member's "publica sem revisão" right; false when the account is not a member. */
+export async function setPublishesWithoutReview(db: Db, userId: string, on: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable("admins")
+    .set({ publishes_without_review: on ? 1 : 0 })
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A member's role and "publica sem revisão" right as stored, or undefined for an account that is not a member. */
+export const findMemberRights = (db: Db, userId: string) =>
+  db.selectFrom("admins").select(["role", "publishes_without_review"]).where("user_id", "=", userId).executeTakeFirst();
 
 /** Removes the account's role (only that); false when it had none. */
 export async function deleteMemberRole(db: Db, userId: string): Promise<boolean> {

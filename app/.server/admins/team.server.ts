@@ -17,6 +17,7 @@ import {
   deleteInvite,
   deleteMember,
   findInvite,
+  findMemberRights,
   findMemberRole,
   findUserIdByEmail,
   insertMember,
@@ -25,6 +26,7 @@ import {
   listMemberChanges,
   listMembers,
   setMemberRole,
+  setPublishesWithoutReview,
   upsertInvite,
 } from "./team.queries.server.ts";
 
@@ -46,6 +48,8 @@ export interface TeamMember {
   email: string;
   name: string;
   role: Role;
+  /** "Publica sem revisão": a reporter who publishes and schedules their own stories without review. */
+  publishesWithoutReview: boolean;
   /** The newest session's start (ISO), or null: never signed in, or every session ended. */
   lastSignIn: string | null;
   twoFactor: boolean;
@@ -159,6 +163,7 @@ export function createTeamService(deps: {
         email: row.email,
         name: row.name,
         role: asRole(row.role) ?? "reporter",
+        publishesWithoutReview: Number(row.publishes_without_review) === 1,
         lastSignIn: iso(row.lastSignIn),
         twoFactor: Boolean(row.twoFactorEnabled),
       }));
@@ -273,6 +278,29 @@ export function createTeamService(deps: {
           toRole: role,
         });
         return ok(tt.roleChanged(roleName(current), roleName(role)));
+      });
+    },
+
+    /**
+     * Gives or takes a member's "publica sem revisão" right (it counts for reporters: editors and admins publish
+     * anyway). Valid from the member's next save; logged like a role change.
+     */
+    async setPublishesWithoutReview(actor: Actor, userId: string, on: boolean): Promise<TeamResult> {
+      return db.transaction().execute(async (trx) => {
+        const current = await findMemberRights(trx, userId);
+        const role = asRole(current?.role);
+        if (!current || !role) return refused(tt.memberNotFound, 404);
+        if ((Number(current.publishes_without_review) === 1) === on) return ok(on ? tt.publishesAlreadyOn : tt.publishesAlreadyOff);
+        await setPublishesWithoutReview(trx, userId, on);
+        await insertMemberChange(trx, {
+          at: clock().toISOString(),
+          actorId: actor.userId,
+          targetId: userId,
+          action: on ? "publishes_on" : "publishes_off",
+          fromRole: role,
+          toRole: role,
+        });
+        return ok(on ? tt.publishesOn : tt.publishesOff);
       });
     },
 

@@ -81,7 +81,8 @@ export interface MemberChangesTable {
   target_id: string;
   target_email: string | null;
   /** 'grant': access given by the admin command line (`create`, `grant`). */
-  action: "invite" | "accept" | "grant" | "role" | "revoke" | "cancel";
+  /** 'publishes_on' / 'publishes_off': the "publica sem revisão" right given or taken (roles: the member's role). */
+  action: "invite" | "accept" | "grant" | "role" | "revoke" | "cancel" | "publishes_on" | "publishes_off";
   from_role: string | null;
   to_role: string | null;
 }
@@ -279,7 +280,7 @@ export interface NewsReviewEventsTable {
   news_id: string;
   /** The story's version this step created. */
   version: number;
-  kind: "submitted" | "approved" | "returned";
+  kind: "submitted" | "approved" | "returned" | "corrected" | "published_directly";
   actor_id: string | null;
   /** The editor's note to the reporter ('returned' only). */
   note: string | null;
@@ -306,6 +307,8 @@ export interface AdminsTable {
   user_id: string;
   created_at: string;
   role: ColumnType<"reporter" | "editor" | "admin", "reporter" | "editor" | "admin" | undefined, "reporter" | "editor" | "admin">;
+  /** "Publica sem revisão" (migration 2026-11-28-901): 1 when a reporter publishes their own stories directly. */
+  publishes_without_review: ColumnType<number, number | undefined, number>;
 }
 
 export type NewsRow = Selectable<NewsTable>;

@@ -13,7 +13,15 @@ import type { MediaStore } from "../storage/media-store.ts";
 import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
 import { deleteNewsAutosave } from "./news-autosave.server.ts";
-import { type Actor, actorIdOf, requireReporterMayChange, requireReporterMayPublish } from "./news-permissions.server.ts";
+import {
+  type Actor,
+  actorIdOf,
+  type ReporterRights,
+  reporterColumns,
+  reporterRights,
+  requireReporterMayChange,
+  requireReporterMayPublish,
+} from "./news-permissions.server.ts";
 import { type Publication, type PublishingInput, publicationAfter } from "./news-publication.server.ts";
 import { insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
 import { insertRevision, revisionOf } from "./news-revisions.server.ts";
@@ -158,6 +166,7 @@ export async function saveChanges(
   return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
     const existing = await findNewsRow(db, id);
     let publication: Publication;
+    let rights: ReporterRights | null;
     const now = clock().toISOString();
     try {
       if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
@@ -165,7 +174,8 @@ export async function saveChanges(
       if (publishing.version !== undefined && publishing.version !== existing.version) await conflictOrNotFound(db, id);
       if (returnNote !== undefined && !inReview(existing)) throw new AppError("not_in_review", t.review.notInReview, 409);
       publication = publicationAfter(existing, publishing, now, context);
-      requireReporterMayPublish(actor, publication.status);
+      rights = await reporterRights(db, actor);
+      requireReporterMayPublish(actor, existing, publication, rights?.publishes);
       await requireImageDescription(file, mediaText.description);
       await requireStoreForFile(store, file);
     } catch (error) {
@@ -174,10 +184,11 @@ export async function saveChanges(
     }
     const saved = await storeNewFile(context, file);
     const mediaId = saved ? saved.id : removeMedia ? null : existing.media_id;
-    const step: ReviewEventKind | null = returnNote !== undefined ? "returned" : reviewStepOf(existing, publication);
+    const step: ReviewEventKind | null = returnNote !== undefined ? "returned" : reviewStepOf(existing, publication, rights !== null);
     try {
       await events.withCommit(db, async (trx, send) => {
-        const patch = await withCanonicalTerms(trx, changes(existing), now, existing);
+        // A reporter's save never sets the highlight nor signs as someone else (reporterColumns).
+        const patch = await withCanonicalTerms(trx, reporterColumns(rights, changes(existing)), now, existing);
         // The text goes with the media the item ends with (the new file, or the one it keeps).
         if (mediaId && Object.keys(mediaText).length > 0) await setMediaText(trx, mediaId, mediaText);
         const updated = await updateNewsAtVersion(trx, id, existing.version, {
@@ -204,6 +215,7 @@ export async function saveChanges(
       throw error;
     }
     if (step === "submitted") notify?.submitted(id, actorIdOf(actor));
+    else if (step === "corrected" || step === "published_directly") notify?.changedByReporter(id, step, actorIdOf(actor));
     else if (step) notify?.decided(id, step, actorIdOf(actor), returnNote);
     return {
       id,

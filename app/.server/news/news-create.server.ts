@@ -7,14 +7,14 @@ import { setMediaText } from "../media/media.queries.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
 import { type NewsEditorContext, removeMediaQuietly, requireStoreForFile, storeNewFile } from "./news-change.server.ts";
-import { type Actor, actorIdOf, requireReporterMayPublish } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, type ReporterRights, reporterRights, requireReporterMayPublish } from "./news-permissions.server.ts";
 import { type Publication, publicationAfter } from "./news-publication.server.ts";
 import { insertReviewEvent } from "./news-review.server.ts";
-import { inReview, viewStatusOf } from "./news-rows.server.ts";
-import { mediaTextOf, newsColumns, requireImageDescription, type SavedNews } from "./news-save.server.ts";
+import { viewStatusOf } from "./news-rows.server.ts";
+import { mediaTextOf, newsColumns, requireImageDescription, reviewStepOf, type SavedNews } from "./news-save.server.ts";
 import { insertNews } from "./news.queries.server.ts";
 import { storyPaths } from "./story-paths.server.ts";
-import { canonicalNewsTerms } from "./taxonomy.server.ts";
+import { canonicalNewsTerms, termSlug } from "./taxonomy.server.ts";
 
 /**
  * A new item: published now unless `status` says draft or scheduled (with `publishAt`). Its media file is stored
@@ -27,9 +27,11 @@ export async function createNews(context: NewsEditorContext, input: NewsInput, f
     const text = mediaTextOf(input, true);
     const now = clock().toISOString();
     let publication: Publication;
+    let rights: ReporterRights | null;
     try {
       publication = publicationAfter(null, input, now, context);
-      requireReporterMayPublish(actor, publication.status);
+      rights = await reporterRights(db, actor);
+      requireReporterMayPublish(actor, null, publication, rights?.publishes);
       await requireImageDescription(file, text.description);
       await checkBodyMedia(db, store, input.body);
       await requireStoreForFile(store, file);
@@ -38,8 +40,15 @@ export async function createNews(context: NewsEditorContext, input: NewsInput, f
       throw error;
     }
     const fields = newsColumns(input, context.defaultAuthor);
+    // A reporter's new story is never highlighted and is signed by them, whatever the input says.
+    if (rights) {
+      fields.is_highlighted = 0;
+      if (rights.self && termSlug(fields.author) !== rights.self.slug) fields.author = rights.self.displayName;
+    }
     const saved = await storeNewFile(context, file);
     const id = randomUUID();
+    // Sent for review, or published or scheduled by a reporter with the "publica sem revisão" right.
+    const step = reviewStepOf(null, publication, rights !== null);
     try {
       await events.withCommit(db, async (trx, send) => {
         const terms = await withAuthorLink(trx, await canonicalNewsTerms(trx, fields, now));
@@ -57,14 +66,15 @@ export async function createNews(context: NewsEditorContext, input: NewsInput, f
           // Whoever created it owns it (a reporter may change only their own); the site's own code owns nothing.
           owner_id: actorIdOf(actor),
         });
-        if (inReview(publication)) await insertReviewEvent(trx, { newsId: id, version: 1, kind: "submitted", actorId: actorIdOf(actor), at: now });
+        if (step) await insertReviewEvent(trx, { newsId: id, version: 1, kind: step, actorId: actorIdOf(actor), at: now });
         await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
       });
     } catch (error) {
       if (saved) await removeMediaQuietly(context, saved.id);
       throw error;
     }
-    if (inReview(publication)) notify?.submitted(id, actorIdOf(actor));
+    if (step === "submitted") notify?.submitted(id, actorIdOf(actor));
+    else if (step === "published_directly") notify?.changedByReporter(id, step, actorIdOf(actor));
     return { id, media: saved ? "saved" : "none", status: viewStatusOf(publication), publishedAt: publication.published_at, version: 1 };
   });
 }

@@ -6,7 +6,11 @@ import type { Database, NewsReviewEventsTable } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 
-/** A step of the review queue: sent for review, approved (published or scheduled from review), returned with a note. */
+/**
+ * A step of the review queue: sent for review, approved (published or scheduled from review), returned with a note;
+ * and what a reporter does without review: `corrected` (their own published or scheduled story saved, live at once)
+ * and `published_directly` (published or scheduled by a reporter with the "publica sem revisão" right).
+ */
 export type ReviewEventKind = NewsReviewEventsTable["kind"];
 
 /** A review step as the history and the form show it. */
@@ -79,6 +83,11 @@ export interface ReviewNotifier {
   submitted(newsId: string, actorId: string | null): void;
   /** A story in review was published or scheduled (`approved`) or returned: its owner gets an e-mail. */
   decided(newsId: string, kind: "approved" | "returned", actorId: string | null, note?: string): void;
+  /**
+   * A reporter changed a story without review: corrected their own published or scheduled story, or published or
+   * scheduled it with the "publica sem revisão" right. Every editor and admin gets an e-mail.
+   */
+  changedByReporter(newsId: string, kind: "corrected" | "published_directly", actorId: string | null): void;
   /** Resolves once every e-mail asked for so far has been handed to the mailer (or failed): before closing, in tests. */
   idle(): Promise<void>;
 }
@@ -108,6 +117,14 @@ export function createReviewNotifier({
     return row ? { name: row.name?.trim() || row.email, email: row.email } : null;
   }
 
+  const editorsAndAdmins = () =>
+    db
+      .selectFrom("admins")
+      .innerJoin("user", "user.id", "admins.user_id")
+      .select(["user.id", "user.email"])
+      .where("admins.role", "in", ["editor", "admin"])
+      .execute();
+
   function story(id: string) {
     return db.selectFrom("news").select(["id", "title", "status", "published_at", "owner_id"]).where("id", "=", id).executeTakeFirst();
   }
@@ -132,13 +149,7 @@ export function createReviewNotifier({
         const row = await story(newsId);
         if (!row) return;
         const author = (await person(actorId ?? row.owner_id))?.name ?? t.review.someone;
-        const editors = await db
-          .selectFrom("admins")
-          .innerJoin("user", "user.id", "admins.user_id")
-          .select(["user.id", "user.email"])
-          .where("admins.role", "in", ["editor", "admin"])
-          .execute();
-        for (const editor of editors) {
+        for (const editor of await editorsAndAdmins()) {
           if (editor.id === actorId) continue;
           send(
             editor.email,
@@ -147,6 +158,28 @@ export function createReviewNotifier({
             "review submitted",
             newsId,
           );
+        }
+      });
+    },
+    changedByReporter(newsId, kind, actorId) {
+      background(`reporter ${kind}`, newsId, async () => {
+        const row = await story(newsId);
+        if (!row) return;
+        const reporter = (await person(actorId))?.name ?? t.review.someone;
+        const { mail } = t.review;
+        const history = `${editLink(newsId)}/historico`;
+        const url = `${site.url}/article/${encodeURIComponent(newsId)}`;
+        const [subject, text] =
+          kind === "corrected"
+            ? [mail.correctedSubject(site.name, row.title), mail.correctedText(row.title, reporter, row.status === "published" ? url : null, history)]
+            : row.status === "scheduled"
+              ? [
+                  mail.directScheduledSubject(site.name, row.title),
+                  mail.directScheduledText(row.title, reporter, formatDateTime(row.published_at, timeZone), history),
+                ]
+              : [mail.directPublishedSubject(site.name, row.title), mail.directPublishedText(row.title, reporter, url, history)];
+        for (const editor of await editorsAndAdmins()) {
+          if (editor.id !== actorId) send(editor.email, subject, text, `reporter ${kind}`, newsId);
         }
       });
     },

@@ -105,11 +105,18 @@ export interface SavedNews {
   version: number;
 }
 
-/** The review step a save makes: sent for review, or approved (a story in review published or scheduled). */
+/**
+ * The review step a save makes: sent for review, or approved (a story in review published or scheduled). A
+ * reporter's (`byReporter`) save of a story already published or scheduled is a correction, and a reporter publishing
+ * or scheduling (with the "publica sem revisão" right) publishes directly: no editor approved either.
+ */
 export function reviewStepOf(
   before: { status: NewsStatus; review_requested_at: string | null } | null,
   after: { status: NewsStatus; review_requested_at: string | null },
+  byReporter = false,
 ): ReviewEventKind | null {
+  if (byReporter && before && before.status !== "draft") return "corrected";
+  if (byReporter && after.status !== "draft") return "published_directly";
   if (inReview(after) && !(before && inReview(before))) return "submitted";
   if (before && inReview(before) && after.status !== "draft") return "approved";
   return null;
