@@ -269,6 +269,17 @@ const newsroom = {
     turnOffText:
       "A notícia deixa de ser uma cobertura ao vivo e volta a ser uma matéria comum: somem o selo AO VIVO, o placar e as atualizações da página. As atualizações publicadas não são apagadas: ficam guardadas e voltam a aparecer, com o placar, se a cobertura for iniciada de novo.",
     turnOffConfirm: "Desligar cobertura",
+    endTitle: "Encerrar a cobertura?",
+    endText:
+      "A notícia deixa de estar AO VIVO: sai o selo e os leitores veem o aviso de cobertura encerrada. O placar e as atualizações continuam na página, e você pode retomar a cobertura depois.",
+    endConfirm: "Encerrar cobertura",
+    draftRestored: (time: string) => `Rascunho recuperado: o texto que você digitava às ${time} voltou ao campo. Ele ainda não foi publicado.`,
+    draftDiscard: "Descartar rascunho",
+    leaveTitle: "Sair sem publicar a atualização?",
+    leaveText:
+      "O texto que você escreveu ainda não foi publicado. Ele fica guardado neste navegador e volta ao campo quando você abrir esta notícia de novo.",
+    leaveStay: "Continuar escrevendo",
+    leave: "Sair",
     editTitle: "Cobertura ao vivo",
     editIntro:
       "Publique atualizações e mude o placar daqui: nada disso salva nem recarrega o formulário acima, e o que você digitou nele continua como está.",

@@ -201,6 +201,7 @@ test("na página de edição: publicar uma atualização, mudar o placar e encer
   // what was typed; the panel shows the coverage as the server has it.
   const reloaded = newsroom.waitForResponse((response) => new URL(response.url()).pathname === `/edit-news/${site.articleId}.data`);
   await panel.getByRole("button", { name: t.liveNewsroom.end }).click();
+  await newsroom.getByTestId("live-end-dialog").getByRole("button", { name: t.liveNewsroom.endConfirm }).click();
   await expect(panel.getByRole("button", { name: t.liveNewsroom.resume })).toBeVisible();
   expect((await reloaded).status()).toBe(200);
   await expect(panel.getByTestId("live-newsroom")).toHaveAttribute("data-coverage", "ended");

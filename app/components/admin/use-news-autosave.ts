@@ -13,9 +13,24 @@ const KEEPALIVE_MAX_CHARS = 60_000;
  * Autosave of the open news form: AUTOSAVE_DELAY_MS after the last change (each change starts the wait again), and at
  * once when the page is hidden (another tab, the phone's lock, closing). Only while `dirty` (changes not saved) and
  * not `paused` (a real save under way or done). A new story goes to localStorage; an existing one to PUT
- * /api/news/:id/autosave, never to the story itself. `state` and `savedAt` are what the status line says.
+ * /api/news/:id/autosave, never to the story itself. `state` and `savedAt` are what the status line says. The live
+ * composer keeps its unposted text the same way (a local target, a draft of its own: live-newsroom.tsx).
  */
-export function useNewsAutosave({ target, draft, dirty, paused }: { target: AutosaveTarget; draft: AutosaveDraft; dirty: boolean; paused: boolean }) {
+export function useNewsAutosave<Draft extends object = AutosaveDraft>({
+  target,
+  draft,
+  dirty,
+  paused,
+  delayMs = AUTOSAVE_DELAY_MS,
+}: {
+  /** "server": only for the news form's draft (AutosaveDraft); any other draft is kept in this browser. */
+  target: AutosaveTarget;
+  draft: Draft;
+  dirty: boolean;
+  paused: boolean;
+  /** How long after the last change it is kept. */
+  delayMs?: number;
+}) {
   const [status, setStatus] = useState<{ state: AutosaveState; savedAt: string | null }>({ state: "idle", savedAt: null });
   const latest = useRef(draft);
   latest.current = draft;
@@ -37,7 +52,7 @@ export function useNewsAutosave({ target, draft, dirty, paused }: { target: Auto
     if (where.kind === "local") {
       const savedAt = new Date().toISOString();
       try {
-        window.localStorage.setItem(where.key, JSON.stringify({ ...latest.current, savedAt } satisfies NewsAutosaveView));
+        window.localStorage.setItem(where.key, JSON.stringify({ ...latest.current, savedAt }));
         wrote.current = true;
         setStatus({ state: "saved", savedAt });
       } catch {
@@ -88,9 +103,9 @@ export function useNewsAutosave({ target, draft, dirty, paused }: { target: Auto
       return;
     }
     pending.current = true;
-    timer.current = setTimeout(() => void flush(), AUTOSAVE_DELAY_MS);
+    timer.current = setTimeout(() => void flush(), delayMs);
     return () => clearTimeout(timer.current);
-  }, [serialized, dirty, paused, flush, targetKey]);
+  }, [serialized, dirty, paused, flush, targetKey, delayMs]);
 
   useEffect(() => {
     const onHide = () => {

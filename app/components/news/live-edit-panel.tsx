@@ -49,7 +49,7 @@ export function LiveEditPanel({ newsId, coverage, articlePath, notice, formTexts
       ) : null}
       {mounted ? (
         <Suspense fallback={null}>
-          <LiveNewsroomPanel newsId={newsId} coverage={coverage} onPosted={nothing} onCoverageChange={nothing} />
+          <LiveNewsroomPanel newsId={newsId} coverage={coverage} onPosted={nothing} onCoverageChange={nothing} guardLeave={false} />
         </Suspense>
       ) : (
         <LiveForms newsId={newsId} coverage={coverage} back="edit" texts={formTexts} />

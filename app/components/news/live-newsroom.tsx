@@ -1,9 +1,14 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
 import type { LiveCoverageInfo } from "../../lib/live-coverage.ts";
+import { hasLiveDraftText, LIVE_DRAFT_DELAY_MS, type LiveComposerDraft, liveDraftKey, parseLiveDraft } from "../../lib/live-composer-draft.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
+import { useRootData } from "../../lib/site-context.ts";
 import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
+import { useLeaveGuard } from "../admin/use-leave-guard.ts";
+import { useNewsAutosave } from "../admin/use-news-autosave.ts";
 import buttons from "../ui/button.module.css";
 import styles from "./live-coverage.module.css";
 
@@ -22,6 +27,7 @@ export function LiveNewsroomPanel({
   coverage: given,
   onPosted,
   onCoverageChange,
+  guardLeave = true,
 }: {
   newsId: string;
   coverage: LiveCoverageInfo | null;
@@ -32,6 +38,11 @@ export function LiveNewsroomPanel({
    * updates); the edit page does not (its loaders would run under the form being typed): the panel keeps the answer.
    */
   onCoverageChange: (coverage: LiveCoverageInfo | null) => Promise<void> | void;
+  /**
+   * Ask before a link leaves the composer's unposted text (the article page). Off on the edit page: the news form's
+   * own question is the page's (React Router keeps one blocker), and the composer's text is kept in this browser anyway.
+   */
+  guardLeave?: boolean;
 }) {
   const [coverage, setCoverage] = useState(given);
   // The page's data changed (reloaded after an event): the panel follows it.
@@ -43,12 +54,15 @@ export function LiveNewsroomPanel({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [askOff, setAskOff] = useState(false);
+  const [askEnd, setAskEnd] = useState(false);
   const offButton = useRef<HTMLButtonElement>(null);
+  const endButton = useRef<HTMLButtonElement>(null);
   const changeCoverage = async (state: "live" | "ended" | null) => {
     setBusy(true);
     const sent = await send("PATCH", newsUrl(newsId), { coverage: state });
     setBusy(false);
     setAskOff(false);
+    setAskEnd(false);
     setError(sent.ok ? null : sent.message);
     if (!sent.ok) return;
     const next = (sent.json as { coverage?: LiveCoverageInfo | null } | null)?.coverage ?? null;
@@ -59,7 +73,7 @@ export function LiveNewsroomPanel({
     <div className={styles.newsroom} data-testid="live-newsroom" data-coverage={coverage?.state ?? "off"}>
       <div className={styles.coverageControls}>
         {coverage?.state === "live" ? (
-          <button type="button" className={buttons.secondary} disabled={busy} onClick={() => void changeCoverage("ended")}>
+          <button ref={endButton} type="button" className={buttons.secondary} disabled={busy} onClick={() => setAskEnd(true)} data-testid="live-end">
             {t.liveNewsroom.end}
           </button>
         ) : (
@@ -80,6 +94,22 @@ export function LiveNewsroomPanel({
           </button>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={askEnd}
+        onOpenChange={setAskEnd}
+        title={t.liveNewsroom.endTitle}
+        text={t.liveNewsroom.endText}
+        confirmLabel={t.liveNewsroom.endConfirm}
+        cancelLabel={t.liveNewsroom.cancel}
+        onConfirm={(event) => {
+          // Open (its button disabled) until the server answers.
+          event.preventDefault();
+          void changeCoverage("ended");
+        }}
+        busy={busy}
+        testId="live-end-dialog"
+        returnFocusTo={endButton}
+      />
       <ConfirmDialog
         open={askOff}
         onOpenChange={setAskOff}
@@ -103,7 +133,7 @@ export function LiveNewsroomPanel({
         </p>
       ) : null}
       {coverage ? <ScoreboardEditor newsId={newsId} scoreboard={coverage.scoreboard} onSaved={onPosted} /> : null}
-      {coverage ? <Composer newsId={newsId} onPosted={onPosted} /> : null}
+      {coverage ? <Composer newsId={newsId} onPosted={onPosted} guardLeave={guardLeave} /> : null}
     </div>
   );
 }
@@ -122,8 +152,14 @@ function withImage(text: string, image: { id: string; alt: string } | null): str
   };
 }
 
-function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promise<void> | void }) {
+/**
+ * The composer of an update. What is typed and not posted yet is kept in this browser, per story and user (the news
+ * form's autosave hook, a local target), put back when the composer opens again (with "Rascunho recuperado" and a way
+ * to discard it) and removed once the update is posted; with `guardLeave`, a link or a reload asks first.
+ */
+function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: () => Promise<void> | void; guardLeave: boolean }) {
   const id = useId();
+  const { userId, site } = useRootData();
   const [text, setText] = useState("");
   const [keyEvent, setKeyEvent] = useState(false);
   const [pinned, setPinned] = useState(false);
@@ -132,6 +168,35 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
   const [fileKey, setFileKey] = useState(0);
+  const [restored, setRestored] = useState<string | null>(null);
+  const draftKey = liveDraftKey(newsId, userId);
+  const draft: LiveComposerDraft = { text, keyEvent, pinned };
+  const unposted = hasLiveDraftText(draft);
+  const kept = useNewsAutosave({ target: { kind: "local", key: draftKey }, draft, dirty: unposted, paused: busy, delayMs: LIVE_DRAFT_DELAY_MS });
+
+  // What this browser kept of this story's composer goes back in it (localStorage is the browser's: after hydration).
+  useEffect(() => {
+    let stored: string | null = null;
+    try {
+      stored = window.localStorage.getItem(draftKey);
+    } catch {
+      return;
+    }
+    const found = parseLiveDraft(stored);
+    if (!found) return;
+    setText(found.text);
+    setKeyEvent(found.keyEvent);
+    setPinned(found.pinned);
+    setRestored(found.savedAt);
+  }, [draftKey]);
+
+  function discardDraft() {
+    kept.clearLocal();
+    setText("");
+    setKeyEvent(false);
+    setPinned(false);
+    setRestored(null);
+  }
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -156,6 +221,9 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
       setMessage({ kind: "error", text: sent.message });
       return;
     }
+    kept.stop();
+    kept.clearLocal();
+    setRestored(null);
     setText("");
     setKeyEvent(false);
     setPinned(false);
@@ -169,6 +237,15 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
   return (
     <form className={styles.composer} onSubmit={(event) => void submit(event)} data-testid="live-composer">
       <h2 className={styles.composerTitle}>{t.liveNewsroom.composerTitle}</h2>
+      {restored ? (
+        <div className={styles.draftNotice} data-testid="live-draft-notice">
+          <p role="status">{t.liveNewsroom.draftRestored(formatTime(restored, site.timeZone))}</p>
+          <button type="button" className={buttons.secondary} onClick={discardDraft}>
+            {t.liveNewsroom.draftDiscard}
+          </button>
+        </div>
+      ) : null}
+      {guardLeave ? <ComposerLeaveGuard unposted={unposted && !busy} /> : null}
       <label htmlFor={`${id}-text`}>{t.liveNewsroom.textLabel}</label>
       <textarea
         id={`${id}-text`}
@@ -209,5 +286,28 @@ function Composer({ newsId, onPosted }: { newsId: string; onPosted: () => Promis
         {busy ? t.liveNewsroom.posting : t.liveNewsroom.post}
       </button>
     </form>
+  );
+}
+
+/**
+ * The question before a link leaves the composer's unposted text (the news form's leave guard: a link in the site
+ * asks here, a reload or closing the tab gets the browser's own question). A component of its own: the edit page,
+ * whose news form has the page's one blocker, leaves it out.
+ */
+function ComposerLeaveGuard({ unposted }: { unposted: boolean }) {
+  const guard = useLeaveGuard(unposted);
+  return (
+    <ConfirmDialog
+      open={guard.asking}
+      onOpenChange={(open) => {
+        if (!open) guard.stay();
+      }}
+      title={t.liveNewsroom.leaveTitle}
+      text={t.liveNewsroom.leaveText}
+      confirmLabel={t.liveNewsroom.leave}
+      cancelLabel={t.liveNewsroom.leaveStay}
+      onConfirm={guard.leave}
+      testId="live-leave-dialog"
+    />
   );
 }

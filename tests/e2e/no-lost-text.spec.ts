@@ -1,0 +1,211 @@
+/**
+ * Nothing a reporter types on a match day is lost (issue 33): the live composer keeps its unposted text in the browser
+ * (a reload, a closed tab, a tap on the logo, on a phone's width) until the update is posted or discarded, and asks
+ * before a link leaves it; "Encerrar cobertura" asks first. Real server, real Chromium; nothing mocked.
+ */
+import type { BrowserContext, Dialog, Page } from "@playwright/test";
+import { liveDraftKey } from "../../app/lib/live-composer-draft.ts";
+import { createMember, type TestAccount } from "../factories/auth.ts";
+import { createNews } from "../factories/news.ts";
+import type { RunningSite } from "../factories/site.ts";
+import { expect, openPage, signInAsAdmin, siteQuery, t, test as base, waitForHydration } from "./support/fixtures.ts";
+
+interface LiveSite extends RunningSite {
+  articleId: string;
+  editor: TestAccount;
+}
+
+const PHONE = { width: 390, height: 844 };
+
+// A site of its own per test, a signed-in context and several reloads: more than the default 30 s on a busy machine.
+base.describe.configure({ timeout: 90_000 });
+
+const test = base.extend<{ site: LiveSite; editor: BrowserContext }>({
+  site: async ({ launchSite }, use) => {
+    let articleId = "";
+    let editor!: TestAccount;
+    const site = await launchSite({
+      env: { LOGIN_RATE_LIMIT: "1000" },
+      async setup(services) {
+        editor = await createMember(services, "editor", { password: "senha-editor-1" });
+        articleId = await createNews(services, {
+          title: "Bahia x Vitória: o Ba-Vi ao vivo",
+          subtitle: "O clássico baiano.",
+          category: "Futebol",
+          media: null,
+        });
+        await services.database.db
+          .updateTable("news")
+          .set({
+            live_coverage: "live",
+            live_started_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+            live_scoreboard: JSON.stringify({ home: "Bahia", away: "Vitória", homeScore: 0, awayScore: 0, period: "1º tempo" }),
+          })
+          .where("id", "=", articleId)
+          .execute();
+      },
+    });
+    await use({ ...site, articleId, editor });
+  },
+  editor: async ({ browser, site }, use) => {
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    await signInAsAdmin(context, site, site.editor);
+    await use(context);
+    // Leave every page before the site stops; a composer with text asks first (answered "leave").
+    for (const page of context.pages()) {
+      page.on("dialog", (dialog) => void dialog.accept().catch(() => undefined));
+      await page.goto("about:blank").catch(() => undefined);
+    }
+    await context.close();
+  },
+});
+
+const articlePath = (site: LiveSite) => `/article/${site.articleId}`;
+const composer = (page: Page) => page.getByTestId("live-composer");
+const composerText = (page: Page) => composer(page).getByLabel(t.liveNewsroom.textLabel);
+const draftNotice = (page: Page) => page.getByTestId("live-draft-notice");
+const logo = (page: Page) => page.getByRole("banner").getByRole("link", { name: new RegExp(`: ${t.layout.home}$`) });
+const leaveDialog = (page: Page) => page.getByRole("alertdialog", { name: t.liveNewsroom.leaveTitle });
+
+/** This browser's kept draft of the story's composer (the raw localStorage value), or null. */
+function storedDraft(page: Page, site: LiveSite): Promise<string | null> {
+  const key = liveDraftKey(site.articleId, site.editor.id);
+  return page.evaluate((storageKey) => window.localStorage.getItem(storageKey), key);
+}
+
+/** Runs `act`, answering the browser's own questions (beforeunload) with "leave"; returns the kinds of dialog seen. */
+async function answeringLeave(page: Page, act: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const onDialog = (dialog: Dialog) => {
+    seen.push(dialog.type());
+    void dialog.accept().catch(() => undefined);
+  };
+  page.on("dialog", onDialog);
+  try {
+    await act();
+  } finally {
+    page.off("dialog", onDialog);
+  }
+  return seen;
+}
+
+async function coverageState(site: LiveSite): Promise<string | null> {
+  const [row] = await siteQuery<{ live_coverage: string | null }>(site, "SELECT live_coverage FROM news WHERE id = ?", site.articleId);
+  return row?.live_coverage ?? null;
+}
+
+test("compositor no celular: o texto volta depois de recarregar, de fechar a aba e de tocar no logo; publicar apaga o rascunho", async ({
+  site,
+  editor,
+}) => {
+  let page = await editor.newPage();
+  await openPage(page, site, articlePath(site));
+  expect(page.viewportSize()?.width).toBe(PHONE.width);
+  await expect(composerText(page)).toBeVisible();
+  await expect(draftNotice(page)).toHaveCount(0);
+
+  // Typed and reloaded at once: the browser asks, and the text (and the "Lance importante" box) comes back.
+  const typed = "GOL DO BAHIA! Chute de fora da área aos 23 minutos.";
+  await composerText(page).fill(typed);
+  await composer(page).getByLabel(t.liveNewsroom.keyEvent).check();
+  expect(
+    await answeringLeave(page, async () => {
+      await page.reload();
+      await waitForHydration(page);
+    }),
+  ).toEqual(["beforeunload"]);
+  await expect(composerText(page)).toHaveValue(typed);
+  await expect(composer(page).getByLabel(t.liveNewsroom.keyEvent)).toBeChecked();
+  await expect(draftNotice(page)).toContainText("Rascunho recuperado");
+
+  // The tab closed (right after typing more) and the story opened again in a new one.
+  const more = `${typed}\n\nO Vitória pede impedimento.`;
+  await composerText(page).fill(more);
+  const closing = page;
+  expect(
+    await answeringLeave(closing, async () => {
+      // With its "beforeunload" run, close() does not wait for the page to go: its "close" event does.
+      const closed = closing.waitForEvent("close");
+      await closing.close({ runBeforeUnload: true });
+      await closed;
+    }),
+  ).toEqual(["beforeunload"]);
+  page = await editor.newPage();
+  await openPage(page, site, articlePath(site));
+  await expect(composerText(page)).toHaveValue(more);
+  await expect(draftNotice(page)).toBeVisible();
+
+  // A tap on the logo asks; staying keeps the page and the text.
+  await logo(page).tap();
+  await expect(leaveDialog(page)).toBeVisible();
+  await leaveDialog(page).getByRole("button", { name: t.liveNewsroom.leaveStay }).tap();
+  await expect(leaveDialog(page)).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`${articlePath(site)}$`));
+  await expect(composerText(page)).toHaveValue(more);
+  // Leaving anyway keeps it too: back on the story, it is there.
+  await logo(page).tap();
+  await leaveDialog(page).getByRole("button", { name: t.liveNewsroom.leave, exact: true }).tap();
+  await expect(page).toHaveURL(`${site.url}/`);
+  await openPage(page, site, articlePath(site));
+  await expect(composerText(page)).toHaveValue(more);
+
+  // Posted: the composer is empty, the kept copy gone, and a reload neither asks nor brings anything back.
+  await composer(page).getByRole("button", { name: t.liveNewsroom.post }).tap();
+  await expect(composer(page).getByRole("status").filter({ hasText: t.liveNewsroom.posted })).toBeVisible();
+  await expect(composerText(page)).toHaveValue("");
+  await expect(draftNotice(page)).toHaveCount(0);
+  await expect.poll(() => storedDraft(page, site)).toBeNull();
+  await expect(page.getByTestId("live-updates")).toContainText("GOL DO BAHIA!");
+  expect(
+    await answeringLeave(page, async () => {
+      await page.reload();
+      await waitForHydration(page);
+    }),
+  ).toEqual([]);
+  await expect(composerText(page)).toHaveValue("");
+  await expect(draftNotice(page)).toHaveCount(0);
+});
+
+test("'Descartar rascunho' esvazia o compositor e a cópia guardada", async ({ site, editor }) => {
+  const page = await editor.newPage();
+  await openPage(page, site, articlePath(site));
+  await composerText(page).fill("Substituição no Bahia: sai o camisa 9.");
+  // Kept within a moment of the last keystroke, without the page hiding.
+  await expect.poll(() => storedDraft(page, site)).toContain("Substituição no Bahia");
+  await answeringLeave(page, async () => {
+    await page.reload();
+    await waitForHydration(page);
+  });
+  await expect(composerText(page)).toHaveValue("Substituição no Bahia: sai o camisa 9.");
+  await draftNotice(page).getByRole("button", { name: t.liveNewsroom.draftDiscard }).tap();
+  await expect(composerText(page)).toHaveValue("");
+  await expect(draftNotice(page)).toHaveCount(0);
+  await expect.poll(() => storedDraft(page, site)).toBeNull();
+  await page.reload();
+  await waitForHydration(page);
+  await expect(composerText(page)).toHaveValue("");
+  await expect(draftNotice(page)).toHaveCount(0);
+});
+
+test("'Encerrar cobertura' pergunta antes: cancelar mantém a cobertura ao vivo, confirmar encerra", async ({ site, editor }) => {
+  const page = await editor.newPage();
+  await openPage(page, site, articlePath(site));
+  const panel = page.getByTestId("live-newsroom");
+  await expect(panel).toHaveAttribute("data-coverage", "live");
+
+  await panel.getByRole("button", { name: t.liveNewsroom.end }).tap();
+  const dialog = page.getByTestId("live-end-dialog");
+  await expect(dialog).toContainText(t.liveNewsroom.endText);
+  await dialog.getByRole("button", { name: t.liveNewsroom.cancel }).tap();
+  await expect(dialog).toBeHidden();
+  await expect(panel.getByRole("button", { name: t.liveNewsroom.end })).toBeFocused();
+  expect(await coverageState(site)).toBe("live");
+  await expect(panel).toHaveAttribute("data-coverage", "live");
+
+  await panel.getByRole("button", { name: t.liveNewsroom.end }).tap();
+  await dialog.getByRole("button", { name: t.liveNewsroom.endConfirm }).tap();
+  await expect(dialog).toBeHidden();
+  await expect(panel.getByRole("button", { name: t.liveNewsroom.resume })).toBeVisible();
+  await expect.poll(() => coverageState(site)).toBe("ended");
+  await expect(page.getByTestId("live-ended")).toBeVisible();
+});
