@@ -27,6 +27,12 @@ export interface SiteEventDetail {
   paths?: string[];
   /** `liveUpdated` only. */
   live?: LiveChange;
+  /**
+   * `resync` after a gap in the event link (this instance only, never sent to other instances): the time (ms since
+   * the epoch) up to which every event had been heard. A page stored before it is not served as a stale copy when
+   * that is longer ago than the page cache's bound.
+   */
+  since?: number;
 }
 
 export type SiteEventListener = (event: SiteEvent, detail: SiteEventDetail) => void;
@@ -54,6 +60,12 @@ export interface EventBus {
   subscribe(listener: SiteEventListener): () => void;
   /** Called once when the bus closes (shutdown), so open streams can end. */
   onClose(callback: () => void): () => void;
+  /**
+   * The time (ms since the epoch) up to which this instance has heard every event of the other instances: the send
+   * time of the last round trip on the listening connection that came back. Only a bus with a link that can be cut
+   * (PostgreSQL) has it; without it the instance is always current (memory; SQLite, whose poll reads the shared file).
+   */
+  currentAsOf?(): number;
   close(): Promise<void>;
 }
 

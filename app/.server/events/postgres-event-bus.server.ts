@@ -12,6 +12,13 @@ export const SITE_EVENTS_CHANNEL = "eef_site_events";
 const MAX_PAYLOAD_BYTES = 7_900;
 /** The longest wait between two attempts to listen again. */
 const RETRY_MAX_MS = 4_000;
+/**
+ * How often the listening connection is asked for a round trip. Its answer proves the link carried everything
+ * notified before it was sent: a link whose packets are held (no reset, no error) is otherwise silent for minutes.
+ */
+const HEARTBEAT_MS = 500;
+/** A round trip or a connection attempt not answered within this long: the link is dropped and opened again. */
+const LINK_TIMEOUT_MS = 2_000;
 
 /**
  * Site events across instances through PostgreSQL LISTEN/NOTIFY, so a change made through any instance reaches the
@@ -22,8 +29,21 @@ const RETRY_MAX_MS = 4_000;
  * instances hear them only if it commits). One dedicated connection listens and reconnects by itself (with backoff)
  * after a failure; whatever was sent while it was down is lost, so once it is back this instance delivers `resync` to
  * its own subscribers (the page cache drops everything, open pages reload their data).
+ *
+ * The link is checked with a round trip (the LISTEN again) on the listening connection every `heartbeatMs` (500 ms):
+ * `currentAsOf()` is when the last one that came back was sent (every notification committed before that had
+ * reached this instance). A round trip or a connection attempt that takes longer than `linkTimeoutMs` (2 s) drops the
+ * connection and opens a new one, so a link whose packets are held is noticed within about 2.5 s, not when the
+ * operating system gives up on it. Readiness and the page cache read `currentAsOf()` (decision record 007).
  */
-export function createPostgresEventBus(options: { url: string; db: Kysely<Database>; log: Logger; channel?: string }): EventBus & {
+export function createPostgresEventBus(options: {
+  url: string;
+  db: Kysely<Database>;
+  log: Logger;
+  channel?: string;
+  heartbeatMs?: number;
+  linkTimeoutMs?: number;
+}): EventBus & {
   /** Resolves once the listening connection is up (it opens with the first subscriber). */
   listening(): Promise<void>;
 } {
@@ -35,6 +55,13 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   let closed = false;
   /** Whether events may have gone unheard (a listening connection was lost, or failed to open): resync when one is up. */
   let mayHaveMissed = false;
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const linkTimeoutMs = options.linkTimeoutMs ?? LINK_TIMEOUT_MS;
+  /** When the last round trip on the listening connection that came back was sent (or the LISTEN, or the start). */
+  let confirmedAt = Date.now();
+  /** The round trip in flight on the listening connection, if any. */
+  let beat: { client: pg.Client; sentAt: number } | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
 
   function payloadOf(event: SiteEvent, detail: SiteEventDetail | undefined): string {
     const payload = detail?.paths?.length || detail?.live ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
@@ -54,14 +81,20 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
       lost(next);
     });
     next.on("end", () => lost(next));
+    let listenSentAt = Date.now();
     try {
-      await next.connect();
-      await next.query(`listen ${next.escapeIdentifier(channel)}`);
+      await within(
+        (async () => {
+          await next.connect();
+          listenSentAt = Date.now();
+          await next.query(`listen ${next.escapeIdentifier(channel)}`);
+        })(),
+        linkTimeoutMs,
+        `the event link did not open within ${linkTimeoutMs} ms`,
+      );
     } catch (error) {
       // Not the listening connection yet: close it here (its "end" is not a loss).
-      next.removeAllListeners();
-      next.on("error", () => undefined);
-      void next.end().catch(() => undefined);
+      discard(next);
       throw error;
     }
     if (closed) {
@@ -69,11 +102,38 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
       return;
     }
     client = next;
+    const since = confirmedAt;
+    confirmedAt = listenSentAt;
     if (mayHaveMissed) {
       mayHaveMissed = false;
-      options.log.info("event bus listening again: resync");
-      subscribers.deliver("resync");
+      options.log.info({ gapMs: listenSentAt - since }, "event bus listening again: resync");
+      subscribers.deliver("resync", { since });
     }
+  }
+
+  /** Sends a round trip on the listening connection, or drops the connection when the last one is overdue. */
+  function checkLink() {
+    const current = client;
+    if (!current || closed) return;
+    if (beat?.client === current) {
+      if (Date.now() - beat.sentAt > linkTimeoutMs) {
+        options.log.warn({ waitedMs: Date.now() - beat.sentAt }, "event bus connection stopped answering; reconnecting");
+        lost(current);
+      }
+      return;
+    }
+    const sentAt = Date.now();
+    beat = { client: current, sentAt };
+    // LISTEN again (a no-op for a channel already listened to) as the round trip: the connection's query in
+    // pg_stat_activity stays the LISTEN, which operators and tests look for.
+    current.query(`listen ${current.escapeIdentifier(channel)}`).then(
+      () => {
+        if (client === current) confirmedAt = Math.max(confirmedAt, sentAt);
+        if (beat?.client === current) beat = null;
+      },
+      // A failed round trip: the connection's own "error"/"end" reports the loss.
+      () => undefined,
+    );
   }
 
   async function connectWithRetry(): Promise<void> {
@@ -93,19 +153,27 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
   function lost(failed: pg.Client) {
     if (client !== failed) return;
     client = null;
+    beat = null;
     mayHaveMissed = true;
-    failed.removeAllListeners();
-    failed.on("error", () => undefined);
-    void failed.end().catch(() => undefined);
+    discard(failed);
     if (!closed) void connectWithRetry();
   }
 
   // The listening connection opens with the first subscriber, so scripts that only publish never hold one.
   let started: Promise<void> | null = null;
-  const start = () => (started ??= connectWithRetry());
+  const start = () => {
+    if (!started) {
+      confirmedAt = Date.now();
+      heartbeat = setInterval(checkLink, heartbeatMs);
+      heartbeat.unref();
+      started = connectWithRetry();
+    }
+    return started;
+  };
 
   return {
     listening: start,
+    currentAsOf: () => (started && !closed ? confirmedAt : Date.now()),
     async publish(event, detail) {
       subscribers.deliver(event, detail);
       try {
@@ -147,6 +215,7 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
     onClose: subscribers.onClose,
     async close() {
       closed = true;
+      if (heartbeat) clearInterval(heartbeat);
       subscribers.closeAll();
       const current = client;
       client = null;
@@ -154,6 +223,26 @@ export function createPostgresEventBus(options: { url: string; db: Kysely<Databa
       await current?.end().catch(() => undefined);
     },
   };
+}
+
+/** Rejects with `message` when `promise` has not settled within `ms` (the promise itself may stay pending). */
+function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Closes a connection that is not (or no longer) the listening one, at once: its socket is destroyed, since a link
+ * whose packets are held would never finish a polite `end()`.
+ */
+function discard(connection: pg.Client) {
+  connection.removeAllListeners();
+  connection.on("error", () => undefined);
+  void connection.end().catch(() => undefined);
+  (connection as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /**
