@@ -352,6 +352,37 @@ describe("papéis da redação (--role, role, list)", () => {
     );
   });
 
+  it('publisher dá e tira o direito "publica sem revisão" (o mesmo de /equipe, no registro como linha de comando)', async () => {
+    const services = await open();
+    const member = await createMember(services, "reporter");
+    const right = async () =>
+      Number(
+        (
+          await services.database.db
+            .selectFrom("admins")
+            .select("publishes_without_review")
+            .where("user_id", "=", member.id)
+            .executeTakeFirstOrThrow()
+        ).publishes_without_review,
+      );
+    expect(await right()).toBe(0);
+    expect(await cli(services, "publisher", member.email, "sim")).toBe(`${member.email} (${member.id}): publica sem revisão.`);
+    expect(await right()).toBe(1);
+    expect((await services.team.members()).find((m) => m.userId === member.id)?.publishesWithoutReview).toBe(true);
+    expect(await cli(services, "publisher", member.id, "sim")).toContain("já publicava sem revisão. Nada foi alterado.");
+    expect(await cli(services, "publisher", member.email, "nao")).toContain("não publica mais sem revisão");
+    expect(await right()).toBe(0);
+    expect((await services.team.changes()).slice(0, 2).map((change) => [change.action, change.actor])).toEqual([
+      ["publishes_off", null],
+      ["publishes_on", null],
+    ]);
+
+    const outsider = await createUser(services);
+    expect((await cliError(cli(services, "publisher", outsider.email, "sim"))).message).toContain("não tem acesso à redação");
+    expect((await cliError(cli(services, "publisher", member.email, "talvez"))).message).toBe(terminal_.adminCli.publisherUsage);
+    expect((await cliError(cli(services, "publisher", member.email))).message).toBe(terminal_.adminCli.publisherUsage);
+  });
+
   it("create --role para uma conta que já existia continua sem dar acesso sem a prova do dono; grant --role dá o papel pedido", async () => {
     const services = await open({ SITE_URL: "http://127.0.0.1:4321" });
     const user = await createUser(services, { email: "reporter@jornal.example", password: "senha-do-intruso" });

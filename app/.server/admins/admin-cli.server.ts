@@ -8,7 +8,7 @@ import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
 import { recordChange } from "./team.server.ts";
-import { deleteMemberRole, deleteSessionsOf, setMemberRole } from "./team.queries.server.ts";
+import { deleteMemberRole, deleteSessionsOf, findMemberRights, setMemberRole, setPublishesWithoutReview } from "./team.queries.server.ts";
 
 export class CliError extends Error {
   override name = "CliError";
@@ -243,6 +243,21 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       if (was === "last-admin") throw new CliError(terminal.adminCli.lastAdmin(user.email));
       if (was) await recordChange(services.database.db, { targetId: user.id, action: "revoke", fromRole: current, toRole: null });
       return was ? terminal.adminCli.revoked(user.email, user.id, roleName(current ?? "admin")) : terminal.adminCli.wasNotAdmin(user.email, user.id);
+    }
+    case "publisher": {
+      // The "publica sem revisão" right (the same as the toggle on /equipe), logged as the command line.
+      const [target, wanted, ...extra] = rest;
+      const on = /^(sim|s|on|yes)$/i.test(wanted?.trim() ?? "") ? true : /^(nao|não|n|off|no)$/i.test(wanted?.trim() ?? "") ? false : null;
+      if (!target || on === null || extra.length) throw new CliError(terminal.adminCli.publisherUsage);
+      const user = await services.admins.findUser(target);
+      if (!user) throw new CliError(terminal.adminCli.notFound(target));
+      const rights = await findMemberRights(services.database.db, user.id);
+      const role = rights && isRole(rights.role) ? rights.role : null;
+      if (!rights || !role) throw new CliError(terminal.adminCli.publisherNoAccess(user.email));
+      if ((Number(rights.publishes_without_review) === 1) === on) return terminal.adminCli.publisherUnchanged(user.email, user.id, on);
+      await setPublishesWithoutReview(services.database.db, user.id, on);
+      await recordChange(services.database.db, { targetId: user.id, action: on ? "publishes_on" : "publishes_off", fromRole: role, toRole: role });
+      return terminal.adminCli.publisherChanged(user.email, user.id, on, role);
     }
     case "list": {
       const admins = await services.admins.list();
