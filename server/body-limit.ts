@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { t } from "../app/i18n/pt-BR.ts";
-import { FORM_BODY_MAX_BYTES } from "../app/lib/limits.ts";
+import { FORM_BODY_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "../app/lib/limits.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -10,15 +10,20 @@ const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * anonymous request can never make the server hold more than a few kilobytes (the sign-in form used to be read
  * whole, whatever its size, before the rate limiter answered). `takesUploads` says which paths may carry a file (the
  * routes that declare `uploads: true`, server/route-table.ts): their bodies are streamed by the upload parser, which
- * enforces the media limits itself (an over-limit Content-Length is refused before any byte is read).
+ * enforces the media limits itself (an over-limit Content-Length is refused before any byte is read). What they get
+ * without a file (JSON, urlencoded) is refused here past NEWS_SUBMISSION_MAX_BYTES declared (the largest any of them
+ * takes), and read by app/.server/http/read-body.server.ts with each route's own cap, counted as it arrives.
  */
-export function bodyLimit(takesUploads: (path: string) => boolean, maxBytes = FORM_BODY_MAX_BYTES) {
+export function bodyLimit(takesUploads: (path: string) => boolean, maxBytes = FORM_BODY_MAX_BYTES, maxSubmissionBytes = NEWS_SUBMISSION_MAX_BYTES) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
     // How long a body may take is watched for every request, upload or not, by server/slow-body.ts.
-    const upload = takesUploads(req.path);
-    if (upload) return next();
     const declared = req.headers["content-length"];
+    if (takesUploads(req.path)) {
+      const multipart = (req.headers["content-type"] ?? "").startsWith("multipart/form-data");
+      if (!multipart && declared !== undefined && Number(declared) > maxSubmissionBytes) return refuse(res, 413, t.errors.bodyTooLarge);
+      return next();
+    }
     if (declared === undefined) {
       if (!req.headers["transfer-encoding"]) return next();
       return refuse(res, 411, t.errors.lengthRequired);

@@ -89,6 +89,11 @@ const newsroom = {
     directionCharacters: (label: string) => `${label} tem caracteres que invertem a direção do texto. Apague-os e tente de novo.`,
     invisibleCharacters: (label: string, codePoint: string) =>
       `${label} tem um caractere invisível (${codePoint}) que não pode ser usado. Apague-o e tente de novo.`,
+    /** A private-use character (app/lib/clean-text.ts): the word that holds it, or the character alone between spaces. */
+    unsaveableCharacter: (label: string, word: string, codePoint: string) =>
+      [...word].length > 1
+        ? `A palavra “${word}” (${label}) tem um caractere que não pode ser salvo (${codePoint}): um símbolo que só uma fonte ou um aplicativo conhece e que aparece diferente, ou some, nos outros aparelhos. Apague-o e tente de novo.`
+        : `${label} tem, entre duas palavras, um caractere que não pode ser salvo (${codePoint}): um símbolo que só uma fonte ou um aplicativo conhece e que aparece diferente, ou some, nos outros aparelhos. Apague-o e tente de novo.`,
     titleRequired: "Título é obrigatório.",
     subtitleRequired: "Subtítulo é obrigatório.",
     fullContentRequired: "Conteúdo completo é obrigatório.",
@@ -333,6 +338,8 @@ const newsroom = {
     flag: (field: string) => `O campo ${field} deve ser verdadeiro ou falso.`,
     coverageInvalid: 'O campo coverage deve ser "live", "ended" ou null.',
     teamRequired: "Informe o nome dos dois times.",
+    teamLabel: "Nome do time",
+    periodLabel: "Período",
     teamTooLong: (max: number) => `O nome do time pode ter até ${max} caracteres.`,
     scoreInvalid: (max: number) => `O placar deve ser um número inteiro de 0 a ${max}.`,
     periodTooLong: (max: number) => `O período pode ter até ${max} caracteres.`,
@@ -348,6 +355,8 @@ const newsroom = {
     noteLabel: "Nota para o repórter",
     noteRequired: "Escreva uma nota dizendo ao repórter o que mudar.",
     noteTooLong: (max: number) => `A nota pode ter no máximo ${max} caracteres.`,
+    noteInvalid:
+      "A nota tem um caractere que não pode ser salvo: um símbolo que só uma fonte ou um aplicativo conhece e que aparece diferente, ou some, nos outros aparelhos. Apague-o e tente de novo.",
     returnSubmit: "Devolver ao repórter",
     returned: "Notícia devolvida ao repórter.",
     returnForbidden: "Só editores e administradores devolvem notícias ao repórter.",

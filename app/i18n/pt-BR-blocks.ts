@@ -34,7 +34,12 @@ export const blocksText = {
   altTooLong: (max: number) => `A descrição de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
   captionTooLong: (max: number) => `A legenda de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
   creditTooLong: (max: number) => `O crédito de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
-  imageTextInvalid: "A descrição, a legenda ou o crédito de uma imagem do conteúdo tem caracteres invisíveis ou de controle.",
+  /** Which text of an image in the body holds a character that cannot be saved. */
+  imageTextLabel: {
+    alt: "Descrição de uma imagem do conteúdo",
+    caption: "Legenda de uma imagem do conteúdo",
+    credit: "Crédito de uma imagem do conteúdo",
+  },
   mediaUnknown: "Uma imagem do conteúdo não foi encontrada entre as mídias do site. Envie a imagem de novo pelo botão “Imagem”.",
   embedInvalid: "Só é possível incorporar vídeos do YouTube e publicações do Instagram, X (Twitter) ou TikTok. Confira o endereço.",
   tooManyImages: (max: number) => `O conteúdo pode ter no máximo ${max} imagens.`,

@@ -1,8 +1,8 @@
 /**
  * Characters a news text must not carry: they show nothing (or nothing of themselves) and change how the text reads,
- * sorts, searches or is copied. Shared by every news text field (forms, the JSON API and the Firestore import go
- * through app/lib/news-schema.ts); a structured body can run `findRefusedCharacter` over each of its text nodes.
- * See SECURITY.md ("Caracteres invisíveis").
+ * sorts, searches or is copied. Refused, naming the field, by the sponsor and profile schemas. The newsroom's texts
+ * (a story, live updates, review notes) are cleaned of them instead (app/lib/clean-text.ts, issue 33). See
+ * SECURITY.md ("Caracteres invisíveis").
  *
  * - `control`: C0 and C1 control characters other than tab and line feed / carriage return, and DEL.
  * - `direction`: every bidirectional control: the embeddings, overrides and isolates (U+202A–U+202E,

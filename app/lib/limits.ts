@@ -37,6 +37,14 @@ export const API_PAGE_SIZE_MAX = 100;
 
 /** Largest body of a form or JSON request that carries no file (sign-in, reset, logout, security): 32 KiB. */
 export const FORM_BODY_MAX_BYTES = 32 * 1024;
+/**
+ * Largest body of a news save sent as JSON or urlencoded, without a file (POST /api/news, PUT/PATCH /api/news/:id, the
+ * news form): room for a story at its caps (the body's JSON at NEWS_BODY_MAX_CHARS, up to 3 bytes a character in
+ * UTF-8, and the other fields). Counted as it arrives: past it the answer is 413 and nothing more is kept.
+ */
+export const NEWS_SUBMISSION_MAX_BYTES = 1536 * 1024;
+/** How deep arrays and objects of a JSON body may nest (a news body's lists at NEWS_BODY_MAX_DEPTH take ~40). */
+export const JSON_MAX_DEPTH = 64;
 /** Largest text field of a form that carries a file, unless the form says otherwise: 128 KiB. */
 export const UPLOAD_FIELD_MAX_BYTES = 128 * 1024;
 /** Largest text field of the news form (the body's JSON is the longest): 512 KiB. */
@@ -88,7 +96,7 @@ export const NEWS_BODY_MAX_IMAGES = 50;
  * The largest autosave request (PUT /api/news/:id/autosave, JSON): room for a body at its cap (NEWS_BODY_MAX_CHARS
  * of JSON, up to 3 bytes a character in UTF-8) and the other fields; a bigger one is refused (413) before parsing.
  */
-export const NEWS_AUTOSAVE_MAX_BYTES = 1536 * 1024;
+export const NEWS_AUTOSAVE_MAX_BYTES = NEWS_SUBMISSION_MAX_BYTES;
 
 /** A newsroom member's public profile (/perfil): the most characters of each field. */
 export const PROFILE_LIMITS = {

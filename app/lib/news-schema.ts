@@ -1,6 +1,6 @@
 import { z } from "./zod.ts";
 import { t } from "../i18n/newsroom.ts";
-import { refuseInvisible } from "./invisible-characters.ts";
+import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "./limits.ts";
 import { isMergeField, type MergeChoice, type MergeField } from "./news-merge.ts";
@@ -11,18 +11,19 @@ import { richDocSchema } from "./rich-text-schema.ts";
 type NewsTextField = keyof typeof NEWS_LIMITS;
 
 /**
- * One text field: Unicode-normalised (NFC), trimmed, refused with its own pt-BR message when it holds control,
- * direction or other invisible characters (app/lib/invisible-characters.ts), when it is longer than its limit, and
- * (when required) when it is empty. Only strings are accepted (a number or an object is a type error, never its text).
+ * One text field: cleaned (app/lib/clean-text.ts: invisible, control and direction characters dropped, no-break
+ * space runs made one space, NFC), trimmed; refused with its own pt-BR message only when it holds a character that
+ * cannot be cleaned (naming the word), when it is longer than its limit, and (when required) when it is empty. Only
+ * strings are accepted (a number or an object is a type error, never its text).
  */
 function text(field: NewsTextField, requiredMessage: string | null) {
   const label = t.newsForm.fieldLabel[field];
   return z
     .string({ error: requiredMessage ?? t.api.fieldType(field) })
-    .transform((value) => value.normalize("NFC").replace(/\r\n?/g, "\n").trim())
+    .transform((value) => cleanText(value).trim())
     .superRefine((value, ctx) => {
-      const refused = refuseInvisible(label, value);
-      if (refused) ctx.addIssue({ code: "custom", message: refused });
+      const unsaveable = findUnsaveableCharacter(value);
+      if (unsaveable) ctx.addIssue({ code: "custom", message: t.newsForm.unsaveableCharacter(label, unsaveable.word, unsaveable.codePoint) });
       else if (value.length > NEWS_LIMITS[field]) ctx.addIssue({ code: "custom", message: t.newsForm.tooLong(label, NEWS_LIMITS[field]) });
       else if (value === "" && requiredMessage) ctx.addIssue({ code: "custom", message: requiredMessage });
     });
@@ -106,8 +107,8 @@ const merging = { merge: unpublishFlag, mergeChanged: mergeFieldList, mergeChoic
 
 /**
  * The structured body (`body`: ProseMirror JSON, as a value or as JSON text in a form field), checked against the
- * editor's schema; its text is then held to the same rules as the plain-text `fullContent` (length, control and
- * direction characters), reported under `body`.
+ * editor's schema (which cleans each text); its text is then held to the same rules as the plain-text `fullContent`
+ * (length, characters that cannot be cleaned), reported under `body`.
  */
 const body = richDocSchema.optional();
 const bodyText = text("fullContent", null);
@@ -247,8 +248,8 @@ const AUTOSAVE_PUBLISH_AT_MAX = 40;
 
 /**
  * An autosave of the news form (PUT /api/news/:id/autosave): the work in progress as typed, so nothing is required
- * (an empty title is fine), but every text is held to the same rules as a save: its limit, and no control, direction
- * or invisible characters; the body to the editor's schema and its size cap. `version`: the version the form opened.
+ * (an empty title is fine), but every text is held to the same rules as a save: cleaned, its limit, no character that
+ * cannot be cleaned; the body to the editor's schema and its size cap. `version`: the version the form opened.
  */
 export const newsAutosaveSchema = z
   .object({

@@ -1,7 +1,7 @@
 import { t } from "../i18n/newsroom.ts";
 import { blocksText } from "../i18n/pt-BR-blocks.ts";
 import { embedFromStored } from "./embeds.ts";
-import { findRefusedCharacter } from "./invisible-characters.ts";
+import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH, NEWS_BODY_MAX_IMAGES, NEWS_LIMITS } from "./limits.ts";
 import type { RichBlock, RichDoc, RichInline, RichListItem, RichMark } from "./rich-text.ts";
 import { safeHref } from "./rich-text.ts";
@@ -11,7 +11,7 @@ import { z } from "./zod.ts";
  * The server's check of a structured body (the editor's ProseMirror JSON, or a JSON API client's): an allow-list of
  * node types, mark types and attributes, each node where the schema allows it, links http/https/mailto only, at most
  * NEWS_BODY_MAX_CHARS of JSON and NEWS_BODY_MAX_DEPTH levels of nesting. Anything else is refused (never "cleaned"
- * into something the author did not write). What passes is rebuilt from the checked parts only: attributes the
+ * into something the author did not write); only the texts are cleaned of what nobody can see (app/lib/clean-text.ts). What passes is rebuilt from the checked parts only: attributes the
  * editor adds by default (a link's target, rel, class) are dropped, the renderer decides those.
  */
 
@@ -32,10 +32,16 @@ const MEDIA_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const imageAttrs = z.strictObject({ mediaId: z.string().regex(MEDIA_ID), alt: z.string(), caption: nullable, credit: nullable });
 const embedAttrs = z.strictObject({ provider: z.string(), id: z.string() });
 
-/** One text of an image (description, caption, credit): NFC, trimmed, no control or invisible characters, bounded. */
-function imageText(value: string | null | undefined, max: number, tooLong: string): string {
-  const text = (value ?? "").normalize("NFC").replace(/\s+/g, " ").trim();
-  if (findRefusedCharacter(text)) throw new Refused(blocksText.imageTextInvalid);
+/**
+ * One text of an image (description, caption, credit): cleaned (app/lib/clean-text.ts) on one line, spaces collapsed,
+ * trimmed, bounded; refused only for a character that cannot be cleaned, naming its word.
+ */
+function imageText(value: string | null | undefined, label: string, max: number, tooLong: string): string {
+  const text = cleanText(value ?? "", { lines: false })
+    .replace(/\s+/g, " ")
+    .trim();
+  const unsaveable = findUnsaveableCharacter(text);
+  if (unsaveable) throw new Refused(t.newsForm.unsaveableCharacter(label, unsaveable.word, unsaveable.codePoint));
   if (text.length > max) throw new Refused(tooLong);
   return text;
 }
@@ -44,10 +50,11 @@ function image(node: Record<string, unknown>): RichBlock {
   noChildren(node);
   const attrs = attrsOf(node, imageAttrs);
   if (!attrs) throw new Refused(t.richText.invalid);
-  const alt = imageText(attrs.alt, NEWS_LIMITS.mediaDescription, blocksText.altTooLong(NEWS_LIMITS.mediaDescription));
+  const label = blocksText.imageTextLabel;
+  const alt = imageText(attrs.alt, label.alt, NEWS_LIMITS.mediaDescription, blocksText.altTooLong(NEWS_LIMITS.mediaDescription));
   if (alt === "") throw new Refused(blocksText.altRequired);
-  const caption = imageText(attrs.caption, NEWS_LIMITS.mediaCaption, blocksText.captionTooLong(NEWS_LIMITS.mediaCaption));
-  const credit = imageText(attrs.credit, NEWS_LIMITS.mediaCredit, blocksText.creditTooLong(NEWS_LIMITS.mediaCredit));
+  const caption = imageText(attrs.caption, label.caption, NEWS_LIMITS.mediaCaption, blocksText.captionTooLong(NEWS_LIMITS.mediaCaption));
+  const credit = imageText(attrs.credit, label.credit, NEWS_LIMITS.mediaCredit, blocksText.creditTooLong(NEWS_LIMITS.mediaCredit));
   return { type: "image", attrs: { mediaId: attrs.mediaId, alt, ...(caption ? { caption } : {}), ...(credit ? { credit } : {}) } };
 }
 
@@ -124,8 +131,9 @@ function inline(value: unknown): RichInline | null {
   const marks = list(node.marks, true).map(mark);
   const types = new Set(marks.map((each) => each.type));
   if (types.size !== marks.length) throw new Refused(t.richText.invalid);
-  // A line break inside a text node is not something the editor writes: it reads as a space.
-  const text = node.text.normalize("NFC").replace(/\r\n?|\n/g, " ");
+  // Cleaned (app/lib/clean-text.ts); a line break inside a text node is not something the editor writes: it reads as
+  // a space. A character that cannot be cleaned is left for the caller's check of the whole text, which names its word.
+  const text = cleanText(node.text, { lines: false });
   if (text === "") return null;
   return marks.length > 0 ? { type: "text", text, marks } : { type: "text", text };
 }

@@ -179,7 +179,7 @@ describe("the story readers see", () => {
 });
 
 describe("the fields, as a save checks them", () => {
-  it("limits, invisible characters, the body's schema and size: 400 with the field's pt-BR message; nothing kept", async () => {
+  it("limits, characters that cannot be cleaned, the body's schema and size: 400 with the field's pt-BR message; nothing kept", async () => {
     const services = await open();
     const id = await createNews(services, { media: null });
     const cookie = await adminCookie(services);
@@ -191,9 +191,8 @@ describe("the fields, as a save checks them", () => {
       expect(answer.error.fields[field]).toEqual([message]);
     };
     await refused({ title: "x".repeat(NEWS_LIMITS.title + 1) }, "title", t.newsForm.tooLong(t.newsForm.fieldLabel.title, NEWS_LIMITS.title));
-    await refused({ category: "Vôlei\u200B" }, "category", t.newsForm.invisibleCharacters(t.newsForm.fieldLabel.category, "U+200B"));
-    await refused({ subtitle: "abc\u202Edef" }, "subtitle", t.newsForm.directionCharacters(t.newsForm.fieldLabel.subtitle));
-    await refused({ body: doc("texto\u0007") }, "body", t.newsForm.controlCharacters(t.newsForm.fieldLabel.fullContent));
+    await refused({ category: "Vôlei\uE000" }, "category", t.newsForm.unsaveableCharacter(t.newsForm.fieldLabel.category, "Vôlei\uE000", "U+E000"));
+    await refused({ body: doc("o \uE000texto") }, "body", t.newsForm.unsaveableCharacter(t.newsForm.fieldLabel.fullContent, "\uE000texto", "U+E000"));
     await refused(
       { body: doc("a".repeat(NEWS_LIMITS.fullContent + 1)) },
       "body",

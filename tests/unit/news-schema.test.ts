@@ -6,61 +6,65 @@ import { checkNewsMediaFile, checkSponsorImageFile, newsFormSchema, newsInputSch
 const base = { title: "Título", subtitle: "Sub", fullContent: "Texto", category: "Futebol" };
 const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues[0]?.message;
 
-describe("news text fields: what is refused, with which message", () => {
-  it("control characters (NUL, ESC, BEL, DEL) are refused; tab and line breaks stay", () => {
-    for (const bad of ["\u0000", "\u001b[31m", "\u0007", "\u007f", "\u0085"]) {
-      expect(firstMessage(newsInputSchema.safeParse({ ...base, title: `Gol${bad}` })), JSON.stringify(bad)).toBe(
-        t.newsForm.controlCharacters("Título"),
-      );
+describe("news text fields: what is cleaned, what is refused, with which message", () => {
+  it("control characters (NUL, ESC, BEL, DEL, C1) are dropped; tab and line breaks stay", () => {
+    for (const bad of ["\u0000", "\u001b", "\u0007", "\u007f", "\u0090"]) {
+      expect(newsInputSchema.parse({ ...base, title: `Gol${bad} do time` }).title, JSON.stringify(bad)).toBe("Gol do time");
     }
     const ok = newsFormSchema.parse({ ...base, fullContent: "Linha 1\r\nLinha 2\tcom tab" });
     expect(ok.fullContent).toBe("Linha 1\nLinha 2\tcom tab");
   });
 
-  it("every direction control (overrides, isolates, marks: U+202E, U+200F, U+061C…) is refused, naming the field", () => {
+  it("every direction control (overrides, isolates, marks: U+202E, U+200F, U+061C…) is dropped", () => {
     for (const bad of ["\u202E", "\u202A", "\u2066", "\u2069", "\u200E", "\u200F", "\u061C"]) {
-      expect(firstMessage(newsInputSchema.safeParse({ ...base, subtitle: `abc${bad}gpj.exe` })), JSON.stringify(bad)).toBe(
-        t.newsForm.directionCharacters("Subtítulo"),
-      );
+      expect(newsInputSchema.parse({ ...base, subtitle: `abc${bad}gpj.exe` }).subtitle, JSON.stringify(bad)).toBe("abcgpj.exe");
     }
-    expect(firstMessage(newsPatchSchema.safeParse({ author: "Ana\u200FSilva" }))).toBe(t.newsForm.directionCharacters("Autor"));
+    expect(newsPatchSchema.parse({ author: "Ana\u200FSilva" }).author).toBe("AnaSilva");
   });
 
-  it("other invisible characters (Cf, line and paragraph separators, Hangul fillers) are refused with their code point", () => {
-    const cases: Array<[string, string]> = [
-      ["\u2028", "U+2028"],
-      ["\u2029", "U+2029"],
-      ["\u200B", "U+200B"],
-      ["\u200C", "U+200C"],
-      ["\u2060", "U+2060"],
-      ["\u2062", "U+2062"],
-      ["\uFEFF", "U+FEFF"],
-      ["\u00AD", "U+00AD"],
-      ["\u180E", "U+180E"],
-      ["\uFFF9", "U+FFF9"],
-      ["\u{E0041}", "U+E0041"],
-      ["\u{E0001}", "U+E0001"],
-      ["\u3164", "U+3164"],
-      ["a\u200Db", "U+200D"],
-    ];
-    for (const [bad, codePoint] of cases) {
-      expect(firstMessage(newsInputSchema.safeParse({ ...base, title: `Gol ${bad} do time` })), codePoint).toBe(
-        t.newsForm.invisibleCharacters("Título", codePoint),
-      );
+  it("other invisible characters (Cf, Hangul fillers) are dropped; line and paragraph separators are line breaks", () => {
+    for (const bad of [
+      "\u200B",
+      "\u200C",
+      "\u2060",
+      "\u2062",
+      "\uFEFF",
+      "\u00AD",
+      "\u180E",
+      "\uFFF9",
+      "\u{E0041}",
+      "\u{E0001}",
+      "\u3164",
+      "\u200D",
+    ]) {
+      expect(newsInputSchema.parse({ ...base, title: `Pal${bad}meiras` }).title, JSON.stringify(bad)).toBe("Palmeiras");
     }
+    expect(newsInputSchema.parse({ ...base, title: "Gol\u2028do time" }).title).toBe("Gol\ndo time");
     for (const field of ["fullContent", "category", "mediaDescription", "mediaCaption", "mediaCredit"] as const) {
-      const label = t.newsForm.fieldLabel[field];
-      expect(firstMessage(newsPatchSchema.safeParse({ [field]: "x\u2028y" })), field).toBe(t.newsForm.invisibleCharacters(label, "U+2028"));
-      expect(firstMessage(newsFormSchema.safeParse({ ...base, [field]: "x\u200By" })), field).toBe(t.newsForm.invisibleCharacters(label, "U+200B"));
+      expect(newsPatchSchema.parse({ [field]: "x\u00A0\u00A0\u00A0y\u200B" })[field], field).toBe("x y");
+      expect(newsFormSchema.parse({ ...base, [field]: "x\u200By" })[field], field).toBe("xy");
     }
-    // Only invisible characters: refused for what they are, not passed as an empty field.
-    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "\u200B\u200C" }))).toBe(t.newsForm.invisibleCharacters("Título", "U+200B"));
-    expect(t.newsForm.invisibleCharacters("Título", "U+200F")).toBe(
-      "Título tem um caractere invisível (U+200F) que não pode ser usado. Apague-o e tente de novo.",
-    );
+    // Only invisible characters: an empty field, refused as one.
+    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "\u200B\u200C" }))).toBe(t.newsForm.titleRequired);
   });
 
-  it("emoji keep their joiners and flag tags; Portuguese text, emoji with skin tones and keycaps pass", () => {
+  it("a private-use character is refused, naming the word that holds it", () => {
+    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "Vitória do Palmeiras\uE000 no clássico" }))).toBe(
+      t.newsForm.unsaveableCharacter("Título", "Palmeiras\uE000", "U+E000"),
+    );
+    expect(t.newsForm.unsaveableCharacter("Título", "Palmeiras\uE000", "U+E000")).toMatch(
+      /^A palavra “Palmeiras\uE000” \(Título\) tem um caractere que não pode ser salvo \(U\+E000\)/,
+    );
+    expect(
+      firstMessage(
+        newsPatchSchema.safeParse({
+          body: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Gol do \u{F8FF}Inter" }] }] },
+        }),
+      ),
+    ).toBe(t.newsForm.unsaveableCharacter(t.newsForm.fieldLabel.fullContent, "\u{F8FF}Inter", "U+F8FF"));
+  });
+
+  it("emoji keep their joiners and flag tags; Portuguese text, emoji with skin tones and keycaps pass unchanged", () => {
     const fine = [
       "Família 👨\u200D👩\u200D👧 na arquibancada",
       "Orgulho 🏳\uFE0F\u200D🌈 no estádio",
@@ -68,12 +72,10 @@ describe("news text fields: what is refused, with which message", () => {
       "Inglaterra 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} x Brasil 🇧🇷",
       "Ação, coração, pingüim, àquela — “aspas” 1️⃣ 👍🏿",
     ];
-    for (const title of fine) expect(newsInputSchema.safeParse({ ...base, title }).success, title).toBe(true);
-    // Tags outside a flag, a joiner after a letter or at the end of an emoji: refused.
-    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "Gol\u{E0067}\u{E0062}\u{E007F}" }))).toBe(
-      t.newsForm.invisibleCharacters("Título", "U+E0067"),
-    );
-    expect(firstMessage(newsInputSchema.safeParse({ ...base, title: "Gol 👍\u200D" }))).toBe(t.newsForm.invisibleCharacters("Título", "U+200D"));
+    for (const title of fine) expect(newsInputSchema.parse({ ...base, title }).title, title).toBe(title);
+    // Tags outside a flag, a joiner at the end of an emoji: dropped.
+    expect(newsInputSchema.parse({ ...base, title: "Gol\u{E0067}\u{E0062}\u{E007F}" }).title).toBe("Gol");
+    expect(newsInputSchema.parse({ ...base, title: "Gol 👍\u200D" }).title).toBe("Gol 👍");
   });
 
   it("an over-long title gets its own message, not 'Título é obrigatório.'", () => {

@@ -68,7 +68,9 @@ describe("image blocks: the validator", () => {
     expect(refusal(doc({ ...image({}), content: [paragraph("x")] }))).toBe(t.richText.invalid);
     expect(refusal(doc(image({ alt: "a".repeat(NEWS_LIMITS.mediaDescription + 1) })))).toBe(blocksText.altTooLong(NEWS_LIMITS.mediaDescription));
     expect(refusal(doc(image({ credit: "b".repeat(NEWS_LIMITS.mediaCredit + 1) })))).toBe(blocksText.creditTooLong(NEWS_LIMITS.mediaCredit));
-    expect(refusal(doc(image({ caption: "x\u202Ey" })))).toBe(blocksText.imageTextInvalid);
+    expect(refusal(doc(image({ caption: "Foto do \uE000Galo" })))).toBe(
+      t.newsForm.unsaveableCharacter(blocksText.imageTextLabel.caption, "\uE000Galo", "U+E000"),
+    );
     expect(refusal(doc(...Array.from({ length: NEWS_BODY_MAX_IMAGES + 1 }, () => image({}))))).toBe(blocksText.tooManyImages(NEWS_BODY_MAX_IMAGES));
   });
 

@@ -118,13 +118,15 @@ describe("the body's validator (allow-list of nodes, marks and attributes)", () 
     expect(checkRichDoc(deep)).toEqual({ ok: false, message: t.richText.invalid });
   });
 
-  it("in the form and the API: the text is held to the body's limit and character rules; an empty document is no body", () => {
+  it("in the form and the API: the text is cleaned and held to the body's limit and character rules; an empty document is no body", () => {
     const base = { title: "T", subtitle: "S", category: "Futebol" };
     const long = newsInputSchema.safeParse({ ...base, body: doc(paragraph(text("x".repeat(NEWS_LIMITS.fullContent + 1)))) });
     expect(long.success).toBe(false);
     expect(long.error?.issues[0]?.message).toBe(t.newsForm.tooLong(t.newsForm.fieldLabel.fullContent, NEWS_LIMITS.fullContent));
-    const control = newsInputSchema.safeParse({ ...base, body: doc(paragraph(text("a\u0007b"))) });
-    expect(control.error?.issues[0]?.message).toBe(t.newsForm.controlCharacters(t.newsForm.fieldLabel.fullContent));
+    const control = newsInputSchema.parse({ ...base, body: doc(paragraph(text("a\u0007b\u00A0\u00A0c"))) });
+    expect(control.body).toEqual(doc(paragraph(text("ab c"))));
+    const privateUse = newsInputSchema.safeParse({ ...base, body: doc(paragraph(text("a \uE000b"))) });
+    expect(privateUse.error?.issues[0]?.message).toBe(t.newsForm.unsaveableCharacter(t.newsForm.fieldLabel.fullContent, "\uE000b", "U+E000"));
     // The SPEC's message for a missing body, for an empty editor as for an empty textarea.
     for (const sent of [{ body: doc({ type: "paragraph" }) }, { body: JSON.stringify(doc()) }, { fullContent: "  " }, {}]) {
       const parsed = newsFormSchema.safeParse({ ...base, ...sent });

@@ -1,5 +1,5 @@
 import { t } from "../../i18n/pt-BR.ts";
-import { NEWS_FIELD_MAX_BYTES } from "../../lib/limits.ts";
+import { FORM_BODY_MAX_BYTES, NEWS_FIELD_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "../../lib/limits.ts";
 import type { AppServices } from "../app.server.ts";
 import { AppError } from "../errors.ts";
 import {
@@ -10,6 +10,7 @@ import {
   SPONSOR_IMAGE_RULES,
   type UploadRules,
 } from "../media/upload.server.ts";
+import { readFormBody, readJsonBody } from "./read-body.server.ts";
 
 export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };
 
@@ -20,63 +21,36 @@ const NUMBER_FIELDS = new Set(["version", "position"]);
 
 /**
  * Reads a form submission: multipart (streamed, with the upload limits) or, for API clients, JSON / urlencoded
- * without a file.
+ * without a file, read as it arrives up to `maxBodyBytes` (FORM_BODY_MAX_BYTES unless the form says otherwise; 413
+ * past it, app/.server/http/read-body.server.ts).
  */
 export async function readSubmission(
   request: Request,
-  options: { fileField: string; rules: UploadRules; tmpDir: string; maxFieldBytes?: number },
+  options: { fileField: string; rules: UploadRules; tmpDir: string; maxFieldBytes?: number; maxBodyBytes?: number },
 ): Promise<ParsedForm> {
   const type = request.headers.get("Content-Type") ?? "";
+  const maxBodyBytes = options.maxBodyBytes ?? FORM_BODY_MAX_BYTES;
   if (type.startsWith("multipart/form-data")) return parseUploadForm(request, options);
-  if (type.startsWith("application/json")) return { fields: jsonFields(await readJsonObject(request)), file: null };
+  if (type.startsWith("application/json")) return { fields: jsonFields(await readJsonObject(request, maxBodyBytes)), file: null };
   if (type.startsWith("application/x-www-form-urlencoded")) {
-    const form = await request.formData();
     const fields: Record<string, string> = {};
-    for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
+    for (const [key, value] of await readFormBody(request, maxBodyBytes)) fields[key] = value;
     return { fields, file: null };
   }
   throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
 }
 
 /**
- * A JSON object sent by an API client: 415 unless the body says it is JSON, 400 unless it is an object, and with
- * `maxBytes`, 413 past it (declared or as it arrives; the server's body limit caps the rest, server/body-limit.ts).
+ * A JSON object sent by an API client: 415 unless the body says it is JSON, 413 past `maxBytes` (FORM_BODY_MAX_BYTES
+ * unless given; declared or as it arrives), 400 unless it is an object nested at most JSON_MAX_DEPTH deep.
  */
-export async function readJsonObject(request: Request, maxBytes?: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, maxBytes = FORM_BODY_MAX_BYTES): Promise<Record<string, unknown>> {
   if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
     throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(maxBytes === undefined ? await request.text() : await readCapped(request, maxBytes));
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError("invalid_json", t.api.invalidJson, 400);
-  }
+  const body = await readJsonBody(request, maxBytes);
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
   return body as Record<string, unknown>;
-}
-
-/** The body as text, refused with 413 past `maxBytes` (declared, or as it arrives: the rest is not read). */
-async function readCapped(request: Request, maxBytes: number): Promise<string> {
-  const tooLarge = () => new AppError("body_too_large", t.errors.bodyTooLarge, 413);
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -96,13 +70,17 @@ export function jsonFields(body: Record<string, unknown>): Record<string, string
   return fields;
 }
 
-/** A news submission (form or API): the optional `media` file under the news limits, long text fields allowed. */
+/**
+ * A news submission (form or API): the optional `media` file under the news limits, long text fields allowed; JSON or
+ * urlencoded up to NEWS_SUBMISSION_MAX_BYTES.
+ */
 export function readNewsSubmission(request: Request, { config }: Pick<AppServices, "config">): Promise<ParsedForm> {
   return readSubmission(request, {
     fileField: "media",
     rules: NEWS_MEDIA_RULES,
     tmpDir: config.media.uploadTmpDir,
     maxFieldBytes: NEWS_FIELD_MAX_BYTES,
+    maxBodyBytes: NEWS_SUBMISSION_MAX_BYTES,
   });
 }
 

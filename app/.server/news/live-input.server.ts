@@ -1,11 +1,12 @@
 import { t } from "../../i18n/newsroom.ts";
 import { findRefusedCharacter } from "../../lib/invisible-characters.ts";
 import type { CoverageState, Scoreboard } from "../../lib/live-coverage.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
+import { FORM_BODY_MAX_BYTES, LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { checkRichDoc } from "../../lib/rich-text-schema.ts";
 import { AppError, FieldsError } from "../errors.ts";
+import { readJsonBody } from "../http/read-body.server.ts";
 
 /**
  * The JSON bodies of the live coverage API, checked (issue 20): each refusal is a 400 with a stable code, the pt-BR
@@ -27,12 +28,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
     throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
   }
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new AppError("invalid_json", t.api.invalidJson, 400);
-  }
+  // Read as it arrives, capped and depth-checked like every body without a file (read-body.server.ts).
+  const body = await readJsonBody(request, FORM_BODY_MAX_BYTES);
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
   return body as Record<string, unknown>;
 }
@@ -155,20 +152,4 @@ function parseScoreboard(value: unknown): Scoreboard {
     awayScore: score(raw.awayScore, "awayScore"),
     period: periodText,
   };
-}
-
-/**
- * The live part of a PATCH /api/news/:id: the checked change when the JSON body names `coverage` or `scoreboard`,
- * else null (the request is a save of the story, read as before from the untouched original).
- */
-export async function readLivePatch(request: Request): Promise<LivePatch | null> {
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) return null;
-  let body: unknown;
-  try {
-    body = await request.clone().json();
-  } catch {
-    return null;
-  }
-  if (!body || typeof body !== "object" || Array.isArray(body) || !isLivePatch(body as Record<string, unknown>)) return null;
-  return parseLivePatch(body as Record<string, unknown>);
 }

@@ -1,4 +1,5 @@
 import { t } from "../../i18n/newsroom.ts";
+import { cleanText, findUnsaveableCharacter } from "../../lib/clean-text.ts";
 import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 import { canPublish } from "../../lib/roles.ts";
 import { FieldsError } from "../errors.ts";
@@ -9,16 +10,22 @@ import type { SavedNews } from "./news-save.server.ts";
 /**
  * "Devolver ao repórter": a story in review goes back to a draft (no longer in review), as a new version, with the
  * editor's note recorded (its history, the reporter's form) and mailed to the reporter after the commit. Editors
- * and admins only (403 `return_forbidden`); the note is required, at most REVIEW_NOTE_MAX characters (400 under
- * `note`); a story not in review is a 409 `not_in_review`; with `version`, a stale one is a 409 conflict.
+ * and admins only (403 `return_forbidden`); the note is cleaned (app/lib/clean-text.ts), required, at most
+ * REVIEW_NOTE_MAX characters, with no character that cannot be cleaned (400 under `note`); a story not in review is a
+ * 409 `not_in_review`; with `version`, a stale one is a 409 conflict.
  */
 export async function returnToReporter(context: NewsEditorContext, id: string, note: string, actor: Actor, version?: number): Promise<SavedNews> {
   if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
     throw new RoleForbiddenError("return_forbidden", t.review.returnForbidden);
   }
-  const text = note.trim();
+  // Cleaned like every newsroom text (app/lib/clean-text.ts): NUL, ESC, direction marks and the like are dropped.
+  const text = cleanText(note).trim();
   if (!text) throw new FieldsError("note_required", { note: [t.review.noteRequired] });
   if ([...text].length > REVIEW_NOTE_MAX) throw new FieldsError("note_too_long", { note: [t.review.noteTooLong(REVIEW_NOTE_MAX)] });
+  const unsaveable = findUnsaveableCharacter(text);
+  if (unsaveable) {
+    throw new FieldsError("note_invalid", { note: [t.newsForm.unsaveableCharacter(t.review.noteLabel, unsaveable.word, unsaveable.codePoint)] });
+  }
   return saveChanges(context, {
     id,
     file: null,

@@ -119,6 +119,7 @@ function returnErrorOf(code: string | null): string | null {
     note_required: t.review.noteRequired,
     note_too_long: t.review.noteTooLong(REVIEW_NOTE_MAX),
     not_in_review: t.review.notInReview,
+    note_invalid: t.review.noteInvalid,
     role_forbidden: t.review.returnForbidden,
     return_forbidden: t.review.returnForbidden,
     news_version_conflict: t.newsForm.conflict,

@@ -1,10 +1,11 @@
 import type { Route } from "./+types/news-item";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
-import { readLivePatch } from "../../.server/news/live-input.server.ts";
-import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
+import { isLivePatch, parseLivePatch } from "../../.server/news/live-input.server.ts";
+import { jsonFields, readJsonObject, readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { NEWS_SUBMISSION_MAX_BYTES } from "../../lib/limits.ts";
 import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
@@ -45,11 +46,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!["PUT", "PATCH", "POST"].includes(request.method)) {
       return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT, PATCH ou DELETE"));
     }
-    // `{"coverage": …}` / `{"scoreboard": …}`: the story's live coverage (live-coverage.server.ts), not a save of it.
-    const live = request.method === "PATCH" ? await readLivePatch(request) : null;
-    if (live) return Response.json({ id: params.id, coverage: await services.liveCoverage.changeCoverage(params.id, live, viewer) });
+    // A JSON PATCH is read once (capped as it arrives): `{"coverage": …}` / `{"scoreboard": …}` is the story's live
+    // coverage (live-coverage.server.ts), anything else a save of the story.
+    const json =
+      request.method === "PATCH" && (request.headers.get("Content-Type") ?? "").startsWith("application/json")
+        ? await readJsonObject(request, NEWS_SUBMISSION_MAX_BYTES)
+        : null;
+    if (json && isLivePatch(json)) {
+      return Response.json({ id: params.id, coverage: await services.liveCoverage.changeCoverage(params.id, parseLivePatch(json), viewer) });
+    }
     return await withUploadSlot(request, viewer.userId, services, async () => {
-      const form = await readNewsSubmission(request, services);
+      const form = json ? { fields: jsonFields(json), file: null } : await readNewsSubmission(request, services);
       if (request.method === "PATCH") {
         const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
         return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer));

@@ -13,7 +13,8 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * top of the form until they send it for review again. JSON `{ "note": "…", "version"?: n }` answers the save
  * (`{ id, status: "draft", version, … }`); the edit page's form (urlencoded, works without JavaScript) is sent back
  * to the edit page (`?devolvida=1`, or `?devolucao=<code>` when refused). Editors and admins only: a reporter gets
- * 403 `role_forbidden`; a note missing or too long 400 (`note_required`, `note_too_long`, under `fields.note`); a
+ * 403 `role_forbidden`; a note missing, too long or with a character that cannot be cleaned (app/lib/clean-text.ts)
+ * 400 (`note_required`, `note_too_long`, `note_invalid`, under `fields.note`); a
  * story not in review 409 `not_in_review`; a stale `version` 409 `news_version_conflict`.
  */
 /** GET: nothing to read here (405), once the caller is known to be an editor or admin (401 / 403 otherwise). */

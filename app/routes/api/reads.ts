@@ -1,8 +1,11 @@
 import type { Route } from "./+types/reads";
 import { servicesOf } from "../../.server/context.server.ts";
+import { AppError } from "../../.server/errors.ts";
 import { apiError } from "../../.server/http/api.server.ts";
+import { readJsonBody } from "../../.server/http/read-body.server.ts";
 import { isBotAgent, READ_BEACON_HEADER } from "../../.server/news/read-limiter.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { FORM_BODY_MAX_BYTES } from "../../lib/limits.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
@@ -21,8 +24,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
   let id: unknown;
   try {
-    id = ((await request.json()) as { id?: unknown } | null)?.id;
-  } catch {
+    id = ((await readJsonBody(request, FORM_BODY_MAX_BYTES)) as { id?: unknown } | null)?.id;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 413) return apiError(413, error.code, error.message);
     id = undefined;
   }
   if (typeof id !== "string" || !NEWS_ID.test(id)) return apiError(400, "invalid_read", t.mostRead.invalidRead);
