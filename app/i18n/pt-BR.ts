@@ -469,6 +469,7 @@ export const terminal = {
                                                          dado) a uma conta com e-mail confirmado
   npm run admin -- role <id-ou-email> <PAPEL>             muda o papel de quem já tem acesso
   npm run admin -- revoke <id-ou-email>                   retira o acesso (e encerra as sessões)
+  npm run admin -- publisher <id-ou-email> <sim|nao>      dá ou tira o direito "publica sem revisão" (repórteres)
   npm run admin -- list                                   lista a redação, com o papel de cada conta`,
     grantUsage: "Uso: npm run admin -- grant <id-ou-email> [--role reporter|editor|admin] [--yes]",
     roleUsage: "Uso: npm run admin -- role <id-ou-email> <reporter|editor|admin>",
@@ -480,6 +481,12 @@ export const terminal = {
     otherRole: (email: string, id: string, roleName: string, role: string) =>
       `${email} (${id}) já tem acesso, com o papel ${roleName}. Para mudar o papel: npm run admin -- role ${email} ${role}`,
     revokeUsage: "Uso: npm run admin -- revoke <id-ou-email>",
+    publisherUsage: 'Uso: npm run admin -- publisher <id-ou-email> <sim|nao>   (o direito "publica sem revisão" de um repórter)',
+    publisherNoAccess: (email: string) => `${email} não tem acesso à redação: dê acesso antes (npm run admin -- grant ${email} --role reporter).`,
+    publisherChanged: (email: string, id: string, on: boolean, role: string) =>
+      `${email} (${id}): ${on ? "publica sem revisão" : "não publica mais sem revisão (as notícias dele passam pela revisão)"}.${role === "reporter" ? "" : " Editores e administradores já publicam de qualquer forma."}`,
+    publisherUnchanged: (email: string, id: string, on: boolean) =>
+      `${email} (${id}) ${on ? "já publicava" : "já não publicava"} sem revisão. Nada foi alterado.`,
     lastAdmin: (email: string) =>
       `${email} é o último administrador: dê o papel de administrador a outra conta antes (npm run admin -- role <outra> admin). Nada foi alterado.`,
     noTerminal: "Sem terminal para perguntar.",

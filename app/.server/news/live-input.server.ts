@@ -1,5 +1,5 @@
 import { t } from "../../i18n/newsroom.ts";
-import { findRefusedCharacter } from "../../lib/invisible-characters.ts";
+import { cleanText, findUnsaveableCharacter } from "../../lib/clean-text.ts";
 import type { CoverageState, Scoreboard } from "../../lib/live-coverage.ts";
 import { FORM_BODY_MAX_BYTES, LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
@@ -58,12 +58,17 @@ export function parseUpdateText(value: unknown): { body: RichDoc; text: string }
   if (typeof value === "object" && JSON.stringify(value).length > LIVE_LIMITS.updateJsonChars) {
     throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
   }
-  const checked = checkRichDoc(typeof value === "string" ? plainTextToDoc(value) : value);
+  // Cleaned like a story's body (app/lib/clean-text.ts): NUL, ESC, direction marks and the like are dropped.
+  const checked = checkRichDoc(typeof value === "string" ? plainTextToDoc(cleanText(value)) : value);
   // The schema's generic refusal names the story's "conteúdo completo": an update's says "o texto da atualização".
   if (!checked.ok) throw refuse("live_text_invalid", "text", checked.message === t.richText.invalid ? t.liveNewsroom.textInvalid : checked.message);
   const body = checked.doc;
   if (isEmptyDoc(body)) throw refuse("live_text_required", "text", t.liveNewsroom.textRequired);
   const text = docToPlainText(body);
+  const unsaveable = findUnsaveableCharacter(text);
+  if (unsaveable) {
+    throw refuse("live_text_invalid", "text", t.newsForm.unsaveableCharacter(t.liveNewsroom.textLabel, unsaveable.word, unsaveable.codePoint));
+  }
   if (text.length > LIVE_LIMITS.updateText) throw refuse("live_text_too_long", "text", t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText));
   if (countMediaBlocks(body.content) > LIVE_LIMITS.updateMediaBlocks) {
     throw refuse("live_media_too_many", "text", t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks));
@@ -122,9 +127,17 @@ export function parseLivePatch(body: Record<string, unknown>): LivePatch {
 
 function teamName(value: unknown, field: string): string {
   if (typeof value !== "string" || value.trim() === "") throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
-  const name = value.trim();
+  const name = cleanText(value, { lines: false }).trim();
+  if (name === "") throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
   if (name.length > LIVE_LIMITS.teamName) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamTooLong(LIVE_LIMITS.teamName));
-  if (findRefusedCharacter(name) !== null) throw refuse("scoreboard_invalid", `scoreboard.${field}`, t.liveNewsroom.teamRequired);
+  const unsaveable = findUnsaveableCharacter(name);
+  if (unsaveable) {
+    throw refuse(
+      "scoreboard_invalid",
+      `scoreboard.${field}`,
+      t.newsForm.unsaveableCharacter(t.liveNewsroom.teamLabel, unsaveable.word, unsaveable.codePoint),
+    );
+  }
   return name;
 }
 
@@ -141,9 +154,16 @@ function parseScoreboard(value: unknown): Scoreboard {
   const raw = value as Record<string, unknown>;
   const period = raw.period ?? "";
   if (typeof period !== "string") throw refuse("scoreboard_invalid", "scoreboard.period", t.liveNewsroom.scoreboardInvalid);
-  const periodText = period.trim();
-  if (periodText.length > LIVE_LIMITS.period || findRefusedCharacter(periodText) !== null) {
+  const periodText = cleanText(period, { lines: false }).trim();
+  if (periodText.length > LIVE_LIMITS.period)
     throw refuse("scoreboard_invalid", "scoreboard.period", t.liveNewsroom.periodTooLong(LIVE_LIMITS.period));
+  const unsaveable = findUnsaveableCharacter(periodText);
+  if (unsaveable) {
+    throw refuse(
+      "scoreboard_invalid",
+      "scoreboard.period",
+      t.newsForm.unsaveableCharacter(t.liveNewsroom.periodLabel, unsaveable.word, unsaveable.codePoint),
+    );
   }
   return {
     home: teamName(raw.home, "home"),
