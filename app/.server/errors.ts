@@ -60,6 +60,60 @@ export function diskFullOr(error: unknown): unknown {
   return error instanceof DiskFullError || !isDiskFull(error) ? error : new DiskFullError({ cause: error });
 }
 
+/** How long a client is told to wait (`Retry-After`) when the database cannot be reached. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database could not be reached (PostgreSQL refused, dropped or timed out the connection; SQLite's file was busy
+ * or failed to read or write): 503 with `Retry-After` and a pt-BR message, not a 500. Nothing was done; trying again
+ * in a few seconds is the right move. Logged as a warning.
+ */
+export class DatabaseUnavailableError extends AppError {
+  override name = "DatabaseUnavailableError";
+  constructor(options?: ErrorOptions) {
+    super("database_unavailable", t.errors.databaseUnavailable, 503, { ...options, retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
+}
+
+/** Socket errors of a connection to PostgreSQL that never reached it or was lost. */
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+/** node-postgres' own words for a connection that was cut or never opened. */
+const PG_CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+/** SQLite's primary result codes of a file it cannot use right now: BUSY, LOCKED, IOERR, CANTOPEN. */
+const SQLITE_UNAVAILABLE = new Set([5, 6, 10, 14]);
+
+/**
+ * Whether `error` or one of its causes says the database could not be reached: a socket error (ECONNREFUSED…),
+ * node-postgres' "Connection terminated" / connection timeout, PostgreSQL's SQLSTATE class 08 (connection exception),
+ * 57P01–57P03 (shutting down, cannot connect now) or 53300 (too many connections), or SQLite's BUSY, LOCKED, IOERR,
+ * CANTOPEN.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    // Another dependency's failure (an S3 SDK error carries `$metadata`) is not the database's.
+    if (typeof current === "object" && "$metadata" in current) return false;
+    const { code, errcode, message } = current as { code?: unknown; errcode?: unknown; message?: unknown };
+    if (typeof code === "string") {
+      if (CONNECTION_CODES.has(code) || code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300")
+        return true;
+      if (/^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN)/.test(code)) return true;
+    }
+    // node:sqlite: code "ERR_SQLITE_ERROR" with SQLite's extended result code in `errcode`.
+    if (typeof errcode === "number" && SQLITE_UNAVAILABLE.has(errcode & 0xff)) return true;
+    if (typeof message === "string" && PG_CONNECTION_MESSAGES.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** `error` itself, or a DatabaseUnavailableError wrapping it when the database could not be reached. */
+export function databaseUnavailableOr(error: unknown): unknown {
+  return error instanceof DatabaseUnavailableError || !isDatabaseUnreachable(error) ? error : new DatabaseUnavailableError({ cause: error });
+}
+
 /** The `Retry-After` header of a refusal to retry later, or none. */
 export function retryAfterHeaders(error: unknown): Record<string, string> {
   return error instanceof AppError && error.retryAfterSeconds !== null ? { "Retry-After": String(error.retryAfterSeconds) } : {};

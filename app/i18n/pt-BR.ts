@@ -322,6 +322,8 @@ export const t = {
     mediaUnavailable: "Arquivo temporariamente indisponível. Tente de novo em instantes.",
     /** A state-changing request whose Origin (or Referer) is not the site's own. */
     originRefused: "Requisição recusada: origem não confirmada.",
+    /** An API call while the database cannot be reached (503 with Retry-After): nothing was done. */
+    databaseUnavailable: "O banco de dados não responde agora e nada foi feito. Tente de novo em alguns segundos.",
   },
   /** A story's live coverage as readers see it (app/components/news/live-*.tsx). */
   live: {

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import {
   AppError,
+  DatabaseUnavailableError,
+  databaseUnavailableOr,
   DiskFullError,
   diskFullOr,
   FieldsError,
@@ -37,12 +39,14 @@ export function apiError(status: number, code: string, message: string, fields?:
  * with the request id and answered with the operation's pt-BR prefix and that id only (never a driver's message:
  * during an outage those name hosts, users and paths).
  */
-export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, "error">): Response {
+export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, "error" | "warn">): Response {
   if (thrown instanceof Response) return thrown;
-  const error = diskFullOr(thrown);
+  // A full disk (507), or a database that cannot be reached (503 with Retry-After): said as such, not a 500.
+  const error = databaseUnavailableOr(diskFullOr(thrown));
   const requestId = requestIdFrom(request);
   const expected = isExpectedError(error);
-  if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
+  if (error instanceof DatabaseUnavailableError) log.warn({ err: error.cause, reqId: requestId }, "api request failed: database unreachable");
+  else if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
   // A save based on an older version: the answer carries what is saved now (what changed, and its version to
