@@ -263,6 +263,10 @@ const newsroom = {
     storyLocked: "Esta notícia já foi publicada ou agendada: só editores e administradores podem alterá-la.",
     deleteForbidden: "Repórteres só excluem os próprios rascunhos.",
     restoreForbidden: "Só editores e administradores restauram versões.",
+    correctionLive:
+      "Esta notícia já está publicada: ao salvar, a correção vai ao ar na hora, fica no histórico com o seu nome e os editores recebem um aviso por e-mail.",
+    correctionScheduled:
+      "Esta notícia já está agendada: ao salvar, a correção fica na notícia (a data não muda), no histórico com o seu nome, e os editores recebem um aviso por e-mail.",
   },
   /** Live coverage in the newsroom: the composer on the article page, the scoreboard, the API's refusals. */
   liveNewsroom: {

@@ -1,8 +1,10 @@
 /**
  * The newsroom's roles, lowest first. Each includes what the ones before it may do:
  *
- * - `reporter` (Repórter): writes stories, edits and deletes their own drafts, sends a draft for review; never
- *   publishes, schedules or unpublishes, never touches another's story, the sponsors or the site's settings.
+ * - `reporter` (Repórter): writes stories, edits their own (also once published or scheduled: a correction, live at
+ *   once, the editors told), deletes their own drafts, sends a draft for review; never publishes, schedules or
+ *   unpublishes unless an admin gave them "publica sem revisão" (`admins.publishes_without_review`); never highlights,
+ *   signs as someone else, or touches another's story, the sponsors or the site's settings.
  * - `editor` (Editor): everything on any story (publish, schedule, unpublish, delete, restore a revision).
  * - `admin` (Administrador): everything, including sponsors and the media store connection.
  *
@@ -30,8 +32,9 @@ export function canPublish(role: Role | null | undefined): boolean {
 
 /**
  * Whether the pages offer this member "Editar" and "Excluir" on a story: editors and admins on any; a reporter on
- * their own draft or story in review only (`ownerId` is sent for unpublished stories alone). The server decides again
- * (news-permissions.server.ts); this only hides what it would refuse.
+ * their own draft or story in review (`ownerId` is sent for unpublished stories alone; a reporter's own published
+ * story is edited from its address, /edit-news/{id}). The server decides again (news-permissions.server.ts); this
+ * only hides what it would refuse.
  */
 export function mayChangeStory(
   viewer: { role: Role | null | undefined; userId: string | null | undefined },

@@ -8,6 +8,7 @@ import type { AppServices } from "../app.server.ts";
 import { type Member, requireRole } from "../auth/guards.server.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
+import { findMemberRights } from "../admins/team.queries.server.ts";
 import { NewsConflictError } from "../news/news-save.server.ts";
 import { storeLabelOf, storeStatusOf } from "../storage/store-status.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
@@ -31,10 +32,11 @@ function sentValues(fields: Record<string, string>): Record<string, string> {
 /** What the news form's page (add-news, edit-news) needs besides the news item: suggestions, defaults, the store. */
 export async function newsFormLoaderData(
   request: Request,
-  services: Pick<AppServices, "config" | "news" | "store" | "drive" | "profiles">,
+  services: Pick<AppServices, "config" | "news" | "store" | "drive" | "profiles" | "database">,
   viewerId?: string,
 ) {
   const { config, news, store, profiles } = services;
+  const rights = viewerId ? await findMemberRights(services.database.db, viewerId) : undefined;
   const { storeConnected, drive } = await storeStatusOf(request, services);
   // The author field's choices: every team member's signing name (a free text stays possible).
   const members = await profiles.memberAuthors();
@@ -42,6 +44,8 @@ export async function newsFormLoaderData(
     authorChoices: members.map((member) => member.displayName),
     /** The viewer's own signing name (a reporter's new story starts signed by them). */
     selfAuthor: members.find((member) => member.userId === viewerId)?.displayName ?? "",
+    /** A reporter with "publica sem revisão": the form offers publishing and scheduling (the server decides again). */
+    publishesWithoutReview: Number(rights?.publishes_without_review ?? 0) === 1,
     categorySuggestions: await news.listCategories(),
     defaultAuthor: config.site.defaultAuthor,
     timeZone: config.timeZone,

@@ -15,8 +15,13 @@ interface NewsFormActionsProps {
   newsId: string | undefined;
   /** A published story: "Salvar alterações" and, apart, "Despublicar"; never a draft or a schedule. */
   live: boolean;
-  /** A reporter: "Salvar rascunho" and "Enviar para revisão" only (no schedule, no publish). */
+  /**
+   * A reporter (without "publica sem revisão"): "Salvar rascunho" and "Enviar para revisão" only (no schedule, no
+   * publish); on their own published or scheduled story, "Salvar alterações" alone (it stays as it is, corrected).
+   */
   reporter: boolean;
+  /** A scheduled story. */
+  scheduled?: boolean;
   busy: boolean;
   unpublishButton: RefObject<HTMLButtonElement | null>;
   /** Without JavaScript, "Despublicar" first comes back with its question: then a second button confirms. */
@@ -24,14 +29,31 @@ interface NewsFormActionsProps {
 }
 
 /** The form's buttons, and (without JavaScript) the question before unpublishing. */
-export function NewsFormActions({ editing, newsId, live, reporter, busy, unpublishButton, confirmUnpublish }: NewsFormActionsProps) {
+export function NewsFormActions({ editing, newsId, live, reporter, scheduled, busy, unpublishButton, confirmUnpublish }: NewsFormActionsProps) {
+  // A reporter's correction of their own story that is live or scheduled: saved as it is, and the editors are told.
+  const correction = reporter && (live || Boolean(scheduled));
   return (
     <>
+      {correction ? (
+        <p className={styles.correctionNote} data-testid="reporter-correction-note">
+          {live ? t.roles.correctionLive : t.roles.correctionScheduled}
+        </p>
+      ) : null}
       <div className={styles.actions}>
         <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
           {t.newsForm.cancel}
         </Link>
-        {reporter ? (
+        {correction ? (
+          <button
+            type="submit"
+            name="status"
+            value={live ? "published" : "scheduled"}
+            className={`${buttons.primary} ${styles.submit}`}
+            disabled={busy}
+          >
+            {busy ? t.newsForm.saving : t.newsForm.submitEdit}
+          </button>
+        ) : reporter ? (
           <>
             <button type="submit" name="status" value="draft" className={buttons.secondary} disabled={busy}>
               {t.newsForm.saveDraft}
@@ -58,7 +80,7 @@ export function NewsFormActions({ editing, newsId, live, reporter, busy, unpubli
             {busy ? t.newsForm.saving : live ? t.newsForm.submitEdit : t.newsForm.submitCreate}
           </button>
         )}
-        {live ? (
+        {live && !reporter ? (
           // With JavaScript it opens the dialog (onSubmit); without, the server answers with the same question.
           <button
             ref={unpublishButton}

@@ -186,6 +186,8 @@ export interface NewsFormProps {
   categorySuggestions?: string[];
   /** The team members' signing names: the author field's list (a free text stays possible). */
   authorChoices?: string[];
+  /** A reporter with the "publica sem revisão" right: offered "Publicar" and "Agendar" on their own stories. */
+  publishesWithoutReview?: boolean;
   /** The Google Drive connection (MEDIA_STORE=gdrive only): shows its card instead of the plain warning. */
   drive?: DriveStatusView | null;
   /** What the server action answered when the form was sent without JavaScript. */

@@ -55,8 +55,10 @@ export function NewsForm(props: NewsFormProps) {
   const unpublishButton = useRef<HTMLButtonElement>(null);
   // A published story offers "Salvar alterações" and, apart, "Despublicar" (asked first); never a draft or a schedule.
   const live = editing && publication?.status === "published";
-  // A reporter saves a draft or sends it for review: no schedule, no publish (the server refuses them anyway).
-  const reporter = !canPublish(useRootData().role);
+  // A reporter saves a draft or sends it for review, or corrects their own published or scheduled story: no
+  // schedule, no publish (the server refuses them anyway), unless they have "publica sem revisão". Never a highlight.
+  const editorRole = canPublish(useRootData().role);
+  const reporter = !editorRole && !props.publishesWithoutReview;
   const busy = submit.busy;
 
   const recovery = useAutosaveRecovery({
@@ -156,7 +158,7 @@ export function NewsForm(props: NewsFormProps) {
     <>
       {props.drive ? <DriveForms /> : null}
       <Form ref={formRef} method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <NewsFormHead editing={editing} highlighted={values.isHighlighted} update={update} busy={busy} />
+        <NewsFormHead editing={editing} highlighted={values.isHighlighted} update={update} busy={busy} highlight={editorRole} />
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {props.notice ?? null}
         {recovery.notice ? <AutosaveOffer {...recovery.notice} /> : null}
@@ -178,7 +180,7 @@ export function NewsForm(props: NewsFormProps) {
           landed={landed}
           newsId={newsId}
           publication={editing ? publication : undefined}
-          history={!reporter}
+          history={editorRole}
           timeZone={timeZone}
           drive={props.drive}
           storeConnected={storeConnected}
@@ -232,6 +234,7 @@ export function NewsForm(props: NewsFormProps) {
           newsId={newsId}
           live={live}
           reporter={reporter}
+          scheduled={editing && publication?.status === "scheduled"}
           busy={busy}
           unpublishButton={unpublishButton}
           confirmUnpublish={Boolean(serverResult?.confirmUnpublish)}

@@ -7,11 +7,34 @@ import styles from "./news-form.module.css";
 
 type Update = <K extends keyof NewsFormValues>(field: K, value: NewsFormValues[K]) => void;
 
-/** The form's heading with the highlight switch (a star). */
-export function NewsFormHead({ editing, highlighted, update, busy }: { editing: boolean; highlighted: boolean; update: Update; busy: boolean }) {
+/**
+ * The form's heading with the highlight switch (a star): editors and admins only (`highlight`); a reporter never
+ * highlights (the server ignores it from them).
+ */
+export function NewsFormHead({
+  editing,
+  highlighted,
+  update,
+  busy,
+  highlight = true,
+}: {
+  editing: boolean;
+  highlighted: boolean;
+  update: Update;
+  busy: boolean;
+  highlight?: boolean;
+}) {
   return (
     <div className={styles.head}>
       <h1 className="page-title">{editing ? t.newsForm.editTitle : t.newsForm.createTitle}</h1>
+      {highlight ? <HighlightSwitch highlighted={highlighted} update={update} busy={busy} /> : null}
+    </div>
+  );
+}
+
+function HighlightSwitch({ highlighted, update, busy }: { highlighted: boolean; update: Update; busy: boolean }) {
+  return (
+    <>
       <label className={styles.star} title={highlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn} data-active={highlighted}>
         <input
           type="checkbox"
@@ -25,7 +48,7 @@ export function NewsFormHead({ editing, highlighted, update, busy }: { editing: 
         <Star aria-hidden="true" size={28} fill={highlighted ? "currentColor" : "none"} />
         <span>{highlighted ? t.newsForm.highlighted : t.newsForm.notHighlighted}</span>
       </label>
-    </div>
+    </>
   );
 }
 

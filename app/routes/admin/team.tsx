@@ -80,6 +80,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "cancel-invite":
       return answer(await team.cancelInvite(actor, field("userId")));
+    case "publishes":
+      // "Publica sem revisão": the checkbox sends "on" when ticked (a plain form: works without JavaScript).
+      return answer(await team.setPublishesWithoutReview(actor, field("userId"), field("publishes") === "on"));
     default:
       return data<ActionData>({ error: tt.unknownAction }, { status: 400, headers: noStore });
   }
@@ -107,9 +110,31 @@ function describeChange(change: MemberChange): string {
       return tt.actions.role(name(change.fromRole), name(change.toRole));
     case "revoke":
       return tt.actions.revoke(name(change.fromRole));
+    case "publishes_on":
+      return tt.actions.publishes_on();
+    case "publishes_off":
+      return tt.actions.publishes_off();
     default:
       return tt.actions.cancel();
   }
+}
+
+/**
+ * A reporter's "publica sem revisão" right: a checkbox and its button (a plain form, works without JavaScript). The
+ * server applies it from the reporter's next save.
+ */
+function PublishesForm({ userId, who, on, busy }: { userId: string; who: string; on: boolean; busy: boolean }) {
+  const id = `publishes-${userId}`;
+  return (
+    <Form method="post" className={styles.inline}>
+      <input type="hidden" name="intent" value="publishes" />
+      <input type="hidden" name="userId" value={userId} />
+      <input id={id} type="checkbox" name="publishes" defaultChecked={on} aria-label={tt.publishesLabel(who)} className={styles.checkbox} />
+      <button type="submit" className={buttons.secondary} disabled={busy}>
+        {tt.publishesSubmit}
+      </button>
+    </Form>
+  );
 }
 
 function RoleSelect({ id, value, label }: { id: string; value?: Role; label: string }) {
@@ -193,6 +218,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
 
       <section className={panel.panel} aria-labelledby="members-title">
         <h2 id="members-title">{tt.membersTitle}</h2>
+        <p className={styles.intro}>{tt.publishesHelp}</p>
         <div className={styles.tableWrap}>
           <table className={styles.table} data-testid="team-members">
             <thead>
@@ -201,6 +227,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                 <th scope="col">{tt.colRole}</th>
                 <th scope="col">{tt.colLastSignIn}</th>
                 <th scope="col">{tt.colTwoFactor}</th>
+                <th scope="col">{tt.colPublishes}</th>
                 <th scope="col">{tt.colActions}</th>
               </tr>
             </thead>
@@ -221,6 +248,13 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                     <td data-testid="member-role">{roleName(member.role)}</td>
                     <td>{formatWhen(member.lastSignIn, timeZone)}</td>
                     <td>{member.twoFactor ? tt.twoFactorOn : tt.twoFactorOff}</td>
+                    <td data-testid="member-publishes">
+                      {member.role === "reporter" ? (
+                        <PublishesForm userId={member.userId} who={member.email} on={member.publishesWithoutReview} busy={busy} />
+                      ) : (
+                        tt.publishesNotReporter
+                      )}
+                    </td>
                     <td>
                       {self ? null : (
                         <div className={styles.row}>
