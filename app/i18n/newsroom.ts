@@ -362,6 +362,13 @@ const newsroom = {
     noteInvalid:
       "A nota tem um caractere que não pode ser salvo: um símbolo que só uma fonte ou um aplicativo conhece e que aparece diferente, ou some, nos outros aparelhos. Apague-o e tente de novo.",
     returnSubmit: "Devolver ao repórter",
+    returnUnsavedTitle: "Devolver com alterações não salvas?",
+    returnUnsavedText:
+      "Você mudou a notícia e ainda não salvou. Salve as alterações junto com a devolução, para o repórter recebê-las, ou devolva sem elas: o que você mudou se perde.",
+    returnWithChanges: "Salvar alterações e devolver",
+    returnWithoutChanges: "Devolver sem as alterações",
+    returnSaving: "Salvando…",
+    returnCancel: "Cancelar",
     returned: "Notícia devolvida ao repórter.",
     returnForbidden: "Só editores e administradores devolvem notícias ao repórter.",
     notInReview: "Esta notícia não está em revisão: só uma notícia em revisão pode ser devolvida.",

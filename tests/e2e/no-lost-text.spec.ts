@@ -1,18 +1,21 @@
 /**
  * Nothing a reporter types on a match day is lost (issue 33): the live composer keeps its unposted text in the browser
  * (a reload, a closed tab, a tap on the logo, on a phone's width) until the update is posted or discarded, and asks
- * before a link leaves it; "Encerrar cobertura" asks first. Real server, real Chromium; nothing mocked.
+ * before a link leaves it; "Encerrar cobertura" asks first; "Devolver ao repórter" with the editor's edits unsaved
+ * saves them with the return, or returns without them when told so, never through the leave guard's question. Real
+ * server, real Chromium; nothing mocked.
  */
 import type { BrowserContext, Dialog, Page } from "@playwright/test";
 import { liveDraftKey } from "../../app/lib/live-composer-draft.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import type { RunningSite } from "../factories/site.ts";
-import { expect, openPage, signInAsAdmin, siteQuery, t, test as base, waitForHydration } from "./support/fixtures.ts";
+import { apiHeaders, expect, expectStatus, openPage, signInAsAdmin, siteQuery, t, test as base, waitForHydration } from "./support/fixtures.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;
   editor: TestAccount;
+  reporter: TestAccount;
 }
 
 const PHONE = { width: 390, height: 844 };
@@ -24,10 +27,12 @@ const test = base.extend<{ site: LiveSite; editor: BrowserContext }>({
   site: async ({ launchSite }, use) => {
     let articleId = "";
     let editor!: TestAccount;
+    let reporter!: TestAccount;
     const site = await launchSite({
       env: { LOGIN_RATE_LIMIT: "1000" },
       async setup(services) {
         editor = await createMember(services, "editor", { password: "senha-editor-1" });
+        reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
         articleId = await createNews(services, {
           title: "Bahia x Vitória: o Ba-Vi ao vivo",
           subtitle: "O clássico baiano.",
@@ -45,7 +50,7 @@ const test = base.extend<{ site: LiveSite; editor: BrowserContext }>({
           .execute();
       },
     });
-    await use({ ...site, articleId, editor });
+    await use({ ...site, articleId, editor, reporter });
   },
   editor: async ({ browser, site }, use) => {
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
@@ -208,4 +213,96 @@ test("'Encerrar cobertura' pergunta antes: cancelar mantém a cobertura ao vivo,
   await expect(panel.getByRole("button", { name: t.liveNewsroom.resume })).toBeVisible();
   await expect.poll(() => coverageState(site)).toBe("ended");
   await expect(page.getByTestId("live-ended")).toBeVisible();
+});
+
+/** A story the reporter wrote and sent for review (over the API, as the form sends it). */
+async function storyInReview(site: LiveSite, browser: import("@playwright/test").Browser, title: string): Promise<string> {
+  const context = await browser.newContext();
+  try {
+    await signInAsAdmin(context, site, site.reporter);
+    const response = await context.request.post(`${site.url}/api/news`, {
+      multipart: {
+        title,
+        subtitle: "Bastidores do clássico.",
+        fullContent: "Texto do repórter, pronto para a revisão.",
+        category: "Futebol",
+        status: "review",
+      },
+      headers: apiHeaders(site),
+    });
+    await expectStatus(response, 201, "POST /api/news (repórter, para revisão)");
+    return ((await response.json()) as { id: string }).id;
+  } finally {
+    await context.close();
+  }
+}
+
+/** The story as the newsroom reads it over the API: its saved title and status. */
+async function savedStory(context: BrowserContext, site: LiveSite, id: string): Promise<{ title: string; status: string }> {
+  const response = await context.request.get(`${site.url}/api/news/${id}`);
+  await expectStatus(response, 200, "GET /api/news/:id");
+  return ((await response.json()) as { news: { title: string; status: string } }).news;
+}
+
+test.describe("'Devolver ao repórter' com alterações não salvas", () => {
+  const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+
+  test("pergunta, e 'Salvar alterações e devolver' salva o que o editor mudou junto com a devolução", async ({ site, editor, browser }) => {
+    const id = await storyInReview(site, browser, "Escalação do Bahia para o Ba-Vi");
+    const page = await editor.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.dismiss().catch(() => undefined);
+    });
+    await openPage(page, site, `/edit-news/${id}`);
+    const edited = "Escalação do Bahia para o Ba-Vi (revisada pelo editor)";
+    await field(page, t.newsForm.title).fill(edited);
+    const panel = page.getByTestId("review-return");
+    await panel.getByLabel(t.review.noteLabel, { exact: true }).fill("Confirme com o clube a escalação antes de reenviar.");
+    await panel.getByRole("button", { name: t.review.returnSubmit, exact: true }).click();
+
+    const question = page.getByTestId("review-return-dialog");
+    await expect(question).toContainText(t.review.returnUnsavedText);
+    await question.getByRole("button", { name: t.review.returnWithChanges }).click();
+    await expect(page).toHaveURL(/\?devolvida=1/);
+    await expect(page.getByText(t.review.returned)).toBeVisible();
+    // The edits went with the return: saved, and the story is the reporter's draft again. No browser question.
+    expect(await savedStory(editor, site, id)).toMatchObject({ title: edited, status: "draft" });
+    const [row] = await siteQuery<{ review_requested_at: string | null }>(site, "SELECT review_requested_at FROM news WHERE id = ?", id);
+    expect(row?.review_requested_at ?? null).toBeNull();
+    expect(dialogs).toEqual([]);
+  });
+
+  test("'Cancelar' fica com as alterações; 'Devolver sem as alterações' devolve sem salvá-las, sem a pergunta do navegador", async ({
+    site,
+    editor,
+    browser,
+  }) => {
+    const title = "Arbitragem do Ba-Vi definida";
+    const id = await storyInReview(site, browser, title);
+    const page = await editor.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.dismiss().catch(() => undefined);
+    });
+    await openPage(page, site, `/edit-news/${id}`);
+    await field(page, t.newsForm.title).fill(`${title}: mudança que não vale`);
+    const panel = page.getByTestId("review-return");
+    await panel.getByLabel(t.review.noteLabel, { exact: true }).fill("Falta ouvir a federação.");
+    await panel.getByRole("button", { name: t.review.returnSubmit, exact: true }).click();
+    const question = page.getByTestId("review-return-dialog");
+    await question.getByRole("button", { name: t.review.returnCancel }).click();
+    await expect(question).toBeHidden();
+    await expect(field(page, t.newsForm.title)).toHaveValue(`${title}: mudança que não vale`);
+    expect(await savedStory(editor, site, id)).toMatchObject({ title, status: "review" });
+
+    await panel.getByRole("button", { name: t.review.returnSubmit, exact: true }).click();
+    await question.getByRole("button", { name: t.review.returnWithoutChanges }).click();
+    await expect(page).toHaveURL(/\?devolvida=1/);
+    await expect(page.getByText(t.review.returned)).toBeVisible();
+    expect(await savedStory(editor, site, id)).toMatchObject({ title, status: "draft" });
+    expect(dialogs).toEqual([]);
+  });
 });

@@ -13,6 +13,7 @@ import { changedFields, fieldsChangedByMe, type NewsConflict, NewsConflictPanel 
 import { NewsFormActions, NewsFormDialogs, NewsFormNotices } from "./news-form-actions.tsx";
 import { draftOf, firstErrors, type MergeRequest, type NewsFormProps, saveBody, savedMessage, validateNews } from "./news-form-values.ts";
 import { NewsMediaField } from "./news-media-field.tsx";
+import { useOfferToReturn } from "./news-return-link.tsx";
 import { NewsFormHead, NewsScheduleField, NewsTextFields } from "./news-text-fields.tsx";
 import styles from "./news-form.module.css";
 import { useAutosaveRecovery } from "./use-autosave-recovery.ts";
@@ -153,6 +154,53 @@ export function NewsForm(props: NewsFormProps) {
       },
     });
   }
+
+  /**
+   * "Devolver ao repórter" with changes unsaved (news-return-link.tsx): they are saved first, the story still in
+   * review; the new version, or null when refused (the form shows why, as after any save).
+   */
+  function saveBeforeReturn(): Promise<number | null> {
+    return new Promise((resolve) => {
+      const nextErrors = validateNews(values, "review", publishAt, picked);
+      setErrors(nextErrors);
+      if (Object.keys(nextErrors).length > 0 || (!storeConnected && picked)) {
+        if (!storeConnected && picked) setBanner({ kind: "warning", message: t.storage.down.newsFile(props.storeName ?? storeLabel) });
+        else toFirstInvalid();
+        resolve(null);
+        return;
+      }
+      setConflict(null);
+      setBanner(null);
+      autosave.stop();
+      const body = saveBody(values, { intent: "review", publishAt, version, unpublish: false, removeMedia, picked });
+      submit.post(body, Boolean(picked), {
+        onSaved(answer) {
+          setSaved(true);
+          if (answer.version !== undefined) setVersion(answer.version);
+          resolve(answer.version ?? null);
+        },
+        onConflict(current, merged) {
+          setConflict({
+            changed: changedFields(current, opened.initial, publication, defaultAuthor),
+            current,
+            merge: merged,
+            intent: "review",
+            unpublish: false,
+          });
+          resolve(null);
+        },
+        onFailed(detail, fields) {
+          setBanner({ kind: "error", message: t.newsForm.submitError(true, detail) });
+          if (fields) {
+            setErrors(firstErrors(fields));
+            toFirstInvalid();
+          }
+          resolve(null);
+        },
+      });
+    });
+  }
+  useOfferToReturn({ dirty: recovery.dirty && !busy, saveBeforeReturn, allowLeave: guard.allowLeave });
 
   return (
     <>

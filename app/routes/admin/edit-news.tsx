@@ -8,6 +8,7 @@ import { requireRole } from "../../.server/auth/guards.server.ts";
 import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { pendingReturn } from "../../.server/news/news-review.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
+import { NewsReturnLink } from "../../components/admin/news-return-link.tsx";
 import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-review-panel.tsx";
 import { canPublish } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
@@ -164,7 +165,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
     );
   }
   return (
-    <>
+    <NewsReturnLink>
       <NewsForm
         // A landing (`v`: the version just saved) draws a new form; live updates do not.
         key={`${article.id}:${reloads}:${searchParams.get("v") ?? ""}`}
@@ -199,7 +200,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
       />
       <LiveEditPanel newsId={article.id} coverage={live} articlePath={livePath} notice={liveNotice} formTexts={formTexts} />
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
-    </>
+    </NewsReturnLink>
   );
 }
 
