@@ -192,7 +192,9 @@ test.describe("formulário de notícia: criar (/add-news)", () => {
       headers: { Origin: editorSite.url },
     });
     expect(cleaned.status()).toBe(201);
-    expect(((await cleaned.json()) as { title: string }).title).toMatch(/^Arábico escondido/);
+    const { id } = (await cleaned.json()) as { id: string };
+    const stored = (await (await page.request.get(`${editorSite.url}/api/news/${id}`)).json()) as { news: { title: string } };
+    expect(stored.news.title).toMatch(/^Arábico escondido \d/);
     const refused = await page.request.post(`${editorSite.url}/api/news`, {
       multipart: { title: "Escudo \uF8FFdo time", subtitle: "Sub", fullContent: "Texto", category: "Futebol" },
       headers: { Origin: editorSite.url },

@@ -6,6 +6,7 @@ import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
 import type { RichEmbed, RichImage } from "../../lib/rich-text.ts";
 import { t } from "../../i18n/newsroom.ts";
 import styles from "./body-editor.module.css";
+import { cleanPaste } from "./clean-paste.ts";
 
 /** What the image dialog inserts: the block's attributes plus the preview address (the editor's only, never saved). */
 export type InsertedImage = RichImage["attrs"] & { previewSrc: string | null };
@@ -120,7 +121,7 @@ export function ImageDialog({ onClose, onInsert }: { onClose(): void; onInsert(i
 
   return (
     <Dialog title={blocksText.imageDialogTitle} onClose={() => (busy ? undefined : onClose())}>
-      <form onSubmit={submit} noValidate className={styles.dialogForm} data-testid="image-dialog">
+      <form onSubmit={submit} onPaste={cleanPaste} noValidate className={styles.dialogForm} data-testid="image-dialog">
         <fieldset disabled={busy} className={styles.dialogFields}>
           <div className={styles.dialogField}>
             <label htmlFor={`${id}-file`}>{blocksText.imageFile}</label>

@@ -5,6 +5,7 @@ import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrder
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { EmbedDialog, ImageDialog } from "./body-block-dialogs.tsx";
+import { cleanPastedSlice } from "./clean-paste.ts";
 import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
@@ -78,6 +79,8 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         "aria-labelledby": labelId,
         "data-testid": "body-editor",
       },
+      // A paste from Word or a web page loses the characters nobody sees (app/lib/clean-text.ts), as a save would.
+      transformPasted: (slice) => cleanPastedSlice(slice),
     },
     // Only edits: setEditable also sends an update (the toolbar's state needs it), which is no change to save.
     onUpdate: ({ editor, transaction }) => {

@@ -20,6 +20,7 @@ import { useAutosaveRecovery } from "./use-autosave-recovery.ts";
 import { initialBanner, useFormBanner } from "./use-form-banner.ts";
 import { useNewsFields } from "./use-news-fields.ts";
 import { useNewsSubmit } from "./use-news-submit.ts";
+import { cleanPaste } from "./clean-paste.ts";
 
 export { EMPTY_NEWS_FORM, type NewsFormPublication, type NewsFormValues, valuesFrom } from "./news-form-values.ts";
 
@@ -205,7 +206,7 @@ export function NewsForm(props: NewsFormProps) {
   return (
     <>
       {props.drive ? <DriveForms /> : null}
-      <Form ref={formRef} method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <Form ref={formRef} method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} onPaste={cleanPaste} noValidate aria-busy={busy}>
         <NewsFormHead editing={editing} highlighted={values.isHighlighted} update={update} busy={busy} highlight={editorRole} />
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {props.notice ?? null}

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import type { LiveCoverageInfo, LiveFormPage, LiveFormTexts } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
+import { cleanPaste } from "../admin/clean-paste.ts";
 import buttons from "../ui/button.module.css";
 import styles from "./live-coverage.module.css";
 
@@ -43,7 +44,7 @@ export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFor
       {coverage ? (
         <>
           {/* Multipart: the text goes as it is (no percent-encoding), well under the server's cap on a form's size. */}
-          <form method="post" action={action} encType="multipart/form-data" className={styles.composer}>
+          <form method="post" action={action} encType="multipart/form-data" className={styles.composer} onPaste={cleanPaste}>
             {backField}
             <h3 className={styles.composerTitle}>{texts.composerTitle}</h3>
             <label htmlFor={`${id}-text`}>{texts.textLabel}</label>
@@ -63,7 +64,7 @@ export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFor
               {texts.post}
             </button>
           </form>
-          <form method="post" action={action} className={styles.composer}>
+          <form method="post" action={action} className={styles.composer} onPaste={cleanPaste}>
             {backField}
             <h3 className={styles.composerTitle}>{texts.scoreboardTitle}</h3>
             <div className={styles.teams}>

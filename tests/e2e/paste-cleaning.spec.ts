@@ -1,0 +1,105 @@
+/**
+ * A paste from Word or a web page into the newsroom form (issue 33): the body editor and the text inputs clean what
+ * nobody can see (soft hyphens, zero-width spaces, BOMs, no-break space runs, direction marks) as it is pasted, the
+ * save goes through with no refusal, and the article shows the clean text. Real server, real database, real Chromium.
+ */
+import type { Page } from "@playwright/test";
+import { bodyEditor, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
+
+const test = base.extend<Record<never, never>, { pasteSite: RunningSite }>({
+  pasteSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      const site = await startSite({ env: { LOGIN_RATE_LIMIT: "1000" } });
+      try {
+        await use(site);
+      } finally {
+        await site.stop();
+      }
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+});
+
+test.afterEach(async ({ page }) => {
+  await page.goto("about:blank");
+});
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+/** Every character the cleaning takes out (none of them may reach the page or the database). */
+const INVISIBLE = /[\u00AD\u200B\uFEFF\u00A0\u202E\u200E\u200F]/u;
+
+/** A paste event as the browser sends it, with both flavours, on the focused element. */
+async function paste(page: Page, html: string, plain: string) {
+  await page.evaluate(
+    ([htmlValue, plainValue]) => {
+      const target = document.activeElement!;
+      const data = new DataTransfer();
+      if (htmlValue) data.setData("text/html", htmlValue);
+      data.setData("text/plain", plainValue);
+      target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [html, plain] as const,
+  );
+}
+
+test.describe("colar do Word ou de uma página no formulário da notícia", () => {
+  test.beforeEach(async ({ page, pasteSite }) => {
+    await signInAsAdmin(page, pasteSite);
+  });
+
+  test("hífen condicional, espaço de largura zero, BOM, espaços não separáveis e marcas de direção somem ao colar; a notícia é salva e o artigo mostra o texto limpo", async ({
+    page,
+    pasteSite,
+  }) => {
+    const suffix = `${process.pid}-${Date.now().toString(36)}`;
+    await openPage(page, pasteSite, "/add-news");
+
+    // The title: a paste from a web page, then the reporter keeps typing.
+    const title = field(page, t.newsForm.title);
+    await title.click();
+    await paste(page, "", "\uFEFFPal\u00ADmeiras\u200B\u00A0\u00A0\u00A0vence\u202E o clássico");
+    await expect(title).toHaveValue("Palmeiras vence o clássico");
+    await page.keyboard.insertText(` ${suffix}`);
+    await expect(title).toHaveValue(`Palmeiras vence o clássico ${suffix}`);
+
+    // The subtitle as a phone keyboard may leave it (typed, not pasted): cleaned by the save, not refused.
+    await field(page, t.newsForm.subtitle).fill("Vitória\u00A0\u00A0no\u00AD fim\u200B do jogo");
+    await field(page, t.newsForm.category).fill("Futebol");
+
+    // The body: Word's HTML (with &shy;, a zero-width space, &nbsp; runs and an override) and its plain text.
+    const editor = bodyEditor(page);
+    await editor.click();
+    await paste(
+      page,
+      [
+        "<p class=MsoNormal>Gol de placa do Pal&shy;meiras&#8203;,&nbsp;&nbsp;&nbsp;de bicicleta\u202E!<o:p></o:p></p>",
+        "<p class=MsoNormal>Segundo&nbsp;&nbsp;par&aacute;grafo\uFEFF com Cora\u200Bção.<o:p></o:p></p>",
+      ].join(""),
+      "Gol de placa do Pal\u00ADmeiras\u200B,\u00A0\u00A0\u00A0de bicicleta\u202E!\n\nSegundo\u00A0\u00A0parágrafo\uFEFF com Cora\u200Bção.",
+    );
+    await expect(editor.locator("p")).toHaveText(["Gol de placa do Palmeiras, de bicicleta!", "Segundo parágrafo com Coração."]);
+    expect(await editor.textContent()).not.toMatch(INVISIBLE);
+
+    await page.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
+    await expect(page.getByTestId("banner-success")).toBeVisible();
+    await expect(page.getByTestId("banner-error")).toHaveCount(0);
+    await expect(page.getByRole("alert").filter({ hasText: /caractere/ })).toHaveCount(0);
+
+    const [row] = await siteQuery<{ id: string; title: string; subtitle: string; full_content: string }>(
+      pasteSite,
+      "select id, title, subtitle, full_content from news where title = ?",
+      `Palmeiras vence o clássico ${suffix}`,
+    );
+    expect(row).toBeDefined();
+    expect(row!.subtitle).toBe("Vitória no fim do jogo");
+    expect(row!.full_content).toBe("Gol de placa do Palmeiras, de bicicleta!\n\nSegundo parágrafo com Coração.");
+
+    await openPage(page, pasteSite, `/article/${row!.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Palmeiras vence o clássico ${suffix}`);
+    const content = page.getByTestId("article-content");
+    await expect(content.locator("p")).toHaveText(["Gol de placa do Palmeiras, de bicicleta!", "Segundo parágrafo com Coração."]);
+    expect(await page.locator("main").textContent()).not.toMatch(INVISIBLE);
+  });
+});
