@@ -7,16 +7,23 @@
  * that every write is visible: each surviving item answers with its last title (API and article page), each deleted
  * one is a 404, and the newest one heads the home. Zero 5xx and zero failed writes are required (exit code 1
  * otherwise). Prints a table and writes bench-results/writes-<date>.json.
+ *
+ * `npm run bench:writes -- --scenario reads [--requests 45000 --connections 4 --seconds 60]`: the read beacon
+ * (POST /api/reads, a few bytes of JSON each) as fast as `--connections` keep-alive connections can send it, up to
+ * `--requests` or `--seconds`; prints the server's RSS at the start, its peak and at the end (issue 32: it went
+ * 244 → 628 MB under 45 000 of them on 4 connections). Fails past 250 MB or on any answer other than 204.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import http from "node:http";
 import pg from "pg";
 import { createServices, migrateAll } from "../app/.server/app.server.ts";
 import { parseConfig } from "../app/.server/config/env.server.ts";
 import { createLogger } from "../app/.server/logger.server.ts";
+import { READ_BEACON_HEADER } from "../app/.server/news/read-limiter.server.ts";
 import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
 import { createAdmin } from "../tests/factories/auth.ts";
 import { buildIfNeeded } from "./build.ts";
@@ -28,9 +35,12 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0
 
 interface Options {
   databases: Array<"sqlite" | "postgres">;
+  scenario: "writes" | "reads";
   readers: number;
   seconds: number;
   news: number;
+  requests: number;
+  connections: number;
 }
 
 function readOptions(argv: string[]): Options {
@@ -41,10 +51,14 @@ function readOptions(argv: string[]): Options {
       readers: { type: "string", default: "500" },
       seconds: { type: "string", default: "60" },
       news: { type: "string", default: "300" },
+      scenario: { type: "string", default: "writes" },
+      requests: { type: "string", default: "45000" },
+      connections: { type: "string", default: "4" },
     },
   });
   const database = values.database!;
   if (!["sqlite", "postgres", "both"].includes(database)) throw new Error("--database: sqlite, postgres ou both");
+  if (values.scenario !== "writes" && values.scenario !== "reads") throw new Error("--scenario: writes ou reads");
   const number = (name: string, value: string) => {
     const parsed = Number(value);
     if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`--${name} precisa ser um inteiro ≥ 1`);
@@ -55,6 +69,9 @@ function readOptions(argv: string[]): Options {
     readers: number("readers", values.readers!),
     seconds: number("seconds", values.seconds!),
     news: number("news", values.news!),
+    scenario: values.scenario,
+    requests: number("requests", values.requests!),
+    connections: number("connections", values.connections!),
   };
 }
 
@@ -241,6 +258,98 @@ async function runOne(kind: "sqlite" | "postgres", options: Options) {
   }
 }
 
+/** The largest RSS the read-beacon flood may leave the server at (issue 32). */
+const READS_RSS_LIMIT_MB = 250;
+
+/** RSS of a process in MB (Linux /proc). */
+function rssMbOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * The read-beacon flood: `options.connections` keep-alive connections each sending POST /api/reads one after another
+ * (as an article page's script does, with the beacon's header) until `options.requests` are answered or
+ * `options.seconds` have passed. The server's RSS is read every 100 ms.
+ */
+async function runReads(kind: "sqlite" | "postgres", options: Options) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-bench-reads-"));
+  const database = await prepareDatabase(kind, dataDir);
+  const logFile = path.join(dataDir, "server.log");
+  try {
+    const { articlePath } = await seed(dataDir, database.env, options.news);
+    const server = await startAppServer({ dataDir, pageCache: true, logFile, env: database.env });
+    try {
+      const id = articlePath.split("/").pop()!;
+      const body = JSON.stringify({ id });
+      const target = new URL("/api/reads", server.url);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+      const headers = {
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength(body)),
+        Origin: server.url,
+        [READ_BEACON_HEADER]: "1",
+      };
+      const statuses = new Map<number, number>();
+      const startRss = rssMbOf(server.pid);
+      let peakRss = startRss;
+      const samples: number[] = [];
+      const sampler = setInterval(() => {
+        const rss = rssMbOf(server.pid);
+        samples.push(rss);
+        peakRss = Math.max(peakRss, rss);
+      }, 100);
+      const post = () =>
+        new Promise<number>((resolve, reject) => {
+          const request = http.request(target, { method: "POST", agent, headers }, (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode ?? 0));
+          });
+          request.on("error", reject);
+          request.end(body);
+        });
+      const started = performance.now();
+      const deadline = started + options.seconds * 1000;
+      let sent = 0;
+      let errors = 0;
+      await Promise.all(
+        Array.from({ length: options.connections }, async () => {
+          while (sent < options.requests && performance.now() < deadline) {
+            sent++;
+            const status = await post().catch(() => {
+              errors++;
+              return 0;
+            });
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      clearInterval(sampler);
+      agent.destroy();
+      const endRss = rssMbOf(server.pid);
+      return { kind, sent, seconds, errors, statuses: Object.fromEntries(statuses), startRss, peakRss: Math.max(peakRss, endRss), endRss, samples };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function reportReads(run: Awaited<ReturnType<typeof runReads>>, options: Options): boolean {
+  console.log(
+    `\n${run.kind === "sqlite" ? "SQLite" : "PostgreSQL"}: ${run.sent} POST /api/reads em ${run.seconds.toFixed(1)} s ` +
+      `(${(run.sent / run.seconds).toFixed(0)}/s) por ${options.connections} conexões keep-alive`,
+  );
+  console.log(`respostas: ${JSON.stringify(run.statuses)}; erros de conexão: ${run.errors}`);
+  console.log(`RSS do servidor: início ${run.startRss.toFixed(0)} MB, pico ${run.peakRss.toFixed(0)} MB, fim ${run.endRss.toFixed(0)} MB`);
+  const ok = run.errors === 0 && Object.keys(run.statuses).every((status) => status === "204") && run.peakRss <= READS_RSS_LIMIT_MB;
+  console.log(ok ? `✔ todas 204, RSS ≤ ${READS_RSS_LIMIT_MB} MB` : `✖ respostas ≠ 204 ou RSS acima de ${READS_RSS_LIMIT_MB} MB`);
+  return ok;
+}
+
 function report(run: Awaited<ReturnType<typeof runOne>>, options: Options) {
   const line = (page: string, load: LoadResult) =>
     `${page.padEnd(44)} ${load.perSecond.toFixed(0).padStart(7)} ${load.p50Ms.toFixed(1).padStart(8)} ${load.p99Ms.toFixed(1).padStart(8)} ${String(load.non2xx).padStart(9)} ${String(load.errors).padStart(7)}`;
@@ -269,12 +378,18 @@ buildIfNeeded();
 const results = [];
 let allOk = true;
 for (const kind of options.databases) {
+  if (options.scenario === "reads") {
+    const run = await runReads(kind, options);
+    results.push(run);
+    allOk = reportReads(run, options) && allOk;
+    continue;
+  }
   const run = await runOne(kind, options);
   results.push(run);
   allOk = report(run, options) && allOk;
 }
 fs.mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
-const file = path.join(ROOT, "bench-results", `writes-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+const file = path.join(ROOT, "bench-results", `${options.scenario}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
 fs.writeFileSync(file, JSON.stringify({ options, loadAverage: os.loadavg(), results }, null, 2));
 console.log(`\nResultados em ${path.relative(ROOT, file)}`);
 process.exit(allOk ? 0 : 1);
