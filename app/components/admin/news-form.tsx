@@ -206,7 +206,16 @@ export function NewsForm(props: NewsFormProps) {
   return (
     <>
       {props.drive ? <DriveForms /> : null}
-      <Form ref={formRef} method="post" encType="multipart/form-data" className={styles.form} onSubmit={onSubmit} onPaste={cleanPaste} noValidate aria-busy={busy}>
+      <Form
+        ref={formRef}
+        method="post"
+        encType="multipart/form-data"
+        className={styles.form}
+        onSubmit={onSubmit}
+        onPaste={cleanPaste}
+        noValidate
+        aria-busy={busy}
+      >
         <NewsFormHead editing={editing} highlighted={values.isHighlighted} update={update} busy={busy} highlight={editorRole} />
         {banner ? <Banner ref={bannerRef} kind={banner.kind} message={banner.message} /> : null}
         {props.notice ?? null}
