@@ -15,29 +15,39 @@ import { type RunningSite, startSite } from "../factories/site.ts";
 
 let site: RunningSite;
 let cookie: string;
+let editorCookie: string;
 let newsId: string;
+
+/** Signs in through the login form; returns the session cookie. */
+async function signIn(account: { email: string; password: string }): Promise<string> {
+  const login = await fetch(`${site.url}/admin/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: site.url },
+    body: new URLSearchParams({ intent: "login", email: account.email, password: account.password, redirectTo: "/news-list" }),
+  });
+  const value = login.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0]!)
+    .join("; ");
+  if (!value.includes("session_token")) throw new Error(`no session (${login.status})`);
+  return value;
+}
 
 beforeAll(async () => {
   let reporter!: { email: string; password: string };
+  let editor!: { email: string; password: string };
   site = await startSite({
     // The access log says what the server answered when a client lost the answer to the connection's reset.
     env: { LOG_LEVEL: "info" },
     setup: async (services) => {
       reporter = await createMember(services, "reporter");
+      editor = await createMember(services, "editor");
       newsId = await createNews(services, { title: "Pauta do repórter" });
     },
   });
-  const login = await fetch(`${site.url}/admin/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: site.url },
-    body: new URLSearchParams({ intent: "login", email: reporter.email, password: reporter.password, redirectTo: "/news-list" }),
-  });
-  cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0]!)
-    .join("; ");
-  if (!cookie.includes("session_token")) throw new Error(`no session (${login.status})`);
+  cookie = await signIn(reporter);
+  editorCookie = await signIn(editor);
 }, 120_000);
 
 afterAll(async () => {
@@ -211,6 +221,12 @@ describe("bodies of signed-in members", () => {
       expect(answer.status, `${method} ${path}`).toBe(400);
       expect(await answer.json(), `${method} ${path}`).toEqual(expected);
     }
+    // A live update (an editor's): read by the same helper.
+    const update = await send(`/api/news/${newsId}/updates`, "POST", `{"text":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, {
+      Cookie: editorCookie,
+    });
+    expect(update.status).toBe(400);
+    expect(await update.json()).toEqual(expected);
     // Nesting within the bound is read and judged as usual (here: an empty change).
     const shallow = await send(`/api/news/${newsId}`, "PATCH", JSON.stringify({ extra: [[[[1]]]] }));
     expect(shallow.status).toBe(400);
