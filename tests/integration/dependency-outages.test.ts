@@ -110,10 +110,10 @@ describe("Redis unreachable", () => {
     }
     // Before: each check waited ~1 s for a connection that never came (4–7 s per sign-in). Now only the very first
     // loads the redis package (~500 modules, once) and waits at most 300 ms for the first connection; the others go
-    // to memory at once.
+    // to memory at once: well under the 300 ms a connection attempt would wait (a loaded machine's pause is not one).
     expect(checks.length).toBeGreaterThanOrEqual(4 * 3);
     expect(checks[0], checks.join(", ")).toBeLessThan(3_000);
-    expect(Math.max(...checks.slice(1)), checks.join(", ")).toBeLessThan(50);
+    expect(Math.max(...checks.slice(1)), checks.join(", ")).toBeLessThan(250);
     expect(redisWarnings(lines)).toHaveLength(1);
     const ready = await readyz(services);
     expect(ready.status).toBe(200);
@@ -143,7 +143,7 @@ describe("Redis unreachable", () => {
       }
       // The first check after the cut may still try the dead connection (it fails at once and opens the breaker).
       expect(Math.max(...checks), checks.join(", ")).toBeLessThan(600);
-      expect(Math.max(...checks.slice(1)), checks.join(", ")).toBeLessThan(50);
+      expect(Math.max(...checks.slice(1)), checks.join(", ")).toBeLessThan(250);
       expect(redisWarnings(lines)).toHaveLength(1);
       expect((await readyz(services)).body.checks.redis).toBe("unavailable, limits in memory");
 
