@@ -4,6 +4,7 @@ import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 import buttons from "../ui/button.module.css";
+import { cleanPaste } from "./clean-paste.ts";
 import dialogStyles from "./confirm-dialog.module.css";
 import { useFormForReturn } from "./news-return-link.tsx";
 import styles from "./news-review-panel.module.css";
@@ -68,7 +69,7 @@ export function ReturnToReporter({ newsId, version, error }: { newsId: string; v
           {error}
         </p>
       ) : null}
-      <form ref={formRef} method="post" action={`/api/news/${encodeURIComponent(newsId)}/return`} onSubmit={onSubmit}>
+      <form ref={formRef} method="post" action={`/api/news/${encodeURIComponent(newsId)}/return`} onSubmit={onSubmit} onPaste={cleanPaste}>
         <input ref={versionRef} type="hidden" name="version" value={version} />
         <label htmlFor="review-note">{t.review.noteLabel}</label>
         <textarea id="review-note" name="note" required maxLength={REVIEW_NOTE_MAX} rows={3} />

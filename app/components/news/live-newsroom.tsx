@@ -6,6 +6,7 @@ import { hasLiveDraftText, LIVE_DRAFT_DELAY_MS, type LiveComposerDraft, liveDraf
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { useRootData } from "../../lib/site-context.ts";
+import { cleanPaste } from "../admin/clean-paste.ts";
 import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
 import { useLeaveGuard } from "../admin/use-leave-guard.ts";
 import { useNewsAutosave } from "../admin/use-news-autosave.ts";
@@ -235,7 +236,7 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
   }
 
   return (
-    <form className={styles.composer} onSubmit={(event) => void submit(event)} data-testid="live-composer">
+    <form className={styles.composer} onSubmit={(event) => void submit(event)} onPaste={cleanPaste} data-testid="live-composer">
       <h2 className={styles.composerTitle}>{t.liveNewsroom.composerTitle}</h2>
       {restored ? (
         <div className={styles.draftNotice} data-testid="live-draft-notice">
