@@ -282,6 +282,8 @@ const newsroom = {
     endText:
       "A notícia deixa de estar AO VIVO: sai o selo e os leitores veem o aviso de cobertura encerrada. O placar e as atualizações continuam na página, e você pode retomar a cobertura depois.",
     endConfirm: "Encerrar cobertura",
+    endConfirmBox: "Confirmo: a notícia deixa de estar AO VIVO (o placar e as atualizações continuam na página).",
+    endUnconfirmed: "Marque a confirmação para encerrar a cobertura.",
     draftRestored: (time: string) => `Rascunho recuperado: o texto que você digitava às ${time} voltou ao campo. Ele ainda não foi publicado.`,
     draftDiscard: "Descartar rascunho",
     leaveTitle: "Sair sem publicar a atualização?",

@@ -86,6 +86,7 @@ export interface LiveFormTexts {
   note: string;
   start: string;
   end: string;
+  endConfirmBox: string;
   resume: string;
   composerTitle: string;
   textLabel: string;

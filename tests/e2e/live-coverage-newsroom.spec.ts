@@ -283,7 +283,8 @@ test.describe("sem JavaScript", () => {
     await expect(page.getByTestId("score-home")).toHaveText("2");
     await expect(page.getByTestId("scoreboard-period")).toHaveText("Intervalo");
 
-    // Ended, then resumed.
+    // Ended (the box checked first: unchecked, the server refuses), then resumed.
+    await forms.getByLabel(t.liveNewsroom.endConfirmBox).check();
     await forms.getByRole("button", { name: t.liveNewsroom.end }).click();
     await landed("ended");
     await expect(notice).toHaveText(t.liveNewsroom.ended);
@@ -346,6 +347,7 @@ test.describe("sem JavaScript", () => {
     await expect(newsroom.getByTestId("live-form-notice")).toHaveText(t.liveNewsroom.posted);
     await expect(newsroom.getByTestId("live-pinned").getByTestId("live-update")).toContainText("Do repórter na beira do campo");
 
+    await forms.getByLabel(t.liveNewsroom.endConfirmBox).check();
     await forms.getByRole("button", { name: t.liveNewsroom.end }).click();
     await landed("ended");
     await expect(newsroom.getByTestId("live-form-notice")).toHaveText(t.liveNewsroom.ended);

@@ -45,9 +45,10 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
     );
   });
 
-  it("iniciar, encerrar; desligar só com a confirmação marcada; outra intenção é recusada", () => {
+  it("iniciar; encerrar e desligar só com a confirmação marcada; outra intenção é recusada", () => {
     expect(parseLiveForm(form({ intent: "live" }))).toEqual({ kind: "coverage", outcome: "live", patch: { coverage: "live" } });
-    expect(parseLiveForm(form({ intent: "ended" }))).toEqual({ kind: "coverage", outcome: "ended", patch: { coverage: "ended" } });
+    expect(codeOf({ intent: "ended" })).toBe("live_end_unconfirmed");
+    expect(parseLiveForm(form({ intent: "ended", confirm: "on" }))).toEqual({ kind: "coverage", outcome: "ended", patch: { coverage: "ended" } });
     expect(codeOf({ intent: "off" })).toBe("live_off_unconfirmed");
     expect(parseLiveForm(form({ intent: "off", confirm: "on" }))).toEqual({ kind: "coverage", outcome: "off", patch: { coverage: null } });
     expect(codeOf({ intent: "save" })).toBe("live_form_invalid");
@@ -59,6 +60,7 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
     expect(liveFormNotice("posted")).toEqual({ kind: "ok", message: t.liveNewsroom.posted });
     expect(liveFormNotice("off")).toEqual({ kind: "ok", message: t.liveNewsroom.turnedOff });
     expect(liveFormNotice("coverage_off")).toEqual({ kind: "error", message: t.liveNewsroom.coverageOff });
+    expect(liveFormNotice("live_end_unconfirmed")).toEqual({ kind: "error", message: t.liveNewsroom.endUnconfirmed });
     expect(liveFormNotice("live_text_required")).toEqual({ kind: "error", message: t.liveNewsroom.textRequired });
     expect(liveFormNotice("toString")).toEqual({ kind: "error", message: t.liveNewsroom.failed });
     expect(liveFormNotice("<script>")).toEqual({ kind: "error", message: t.liveNewsroom.failed });

@@ -32,7 +32,10 @@ export function parseLiveForm(form: FormData): LiveFormRequest {
         outcome: "posted",
       };
     case "live":
+      return { kind: "coverage", patch: parseLivePatch({ coverage: intent }), outcome: intent };
     case "ended":
+      // Asked first, as the panel's dialog does.
+      if (!form.has("confirm")) throw new AppError("live_end_unconfirmed", t.liveNewsroom.endUnconfirmed, 400);
       return { kind: "coverage", patch: parseLivePatch({ coverage: intent }), outcome: intent };
     case "off":
       // Asked first, as the panel's dialog does: the box says what happens to the updates.
@@ -73,6 +76,7 @@ const REFUSALS: Record<string, string> = {
   scoreboard_invalid: t.liveNewsroom.scoreboardFormInvalid(LIVE_LIMITS.scoreMax, LIVE_LIMITS.period),
   coverage_off: t.liveNewsroom.coverageOff,
   live_off_unconfirmed: t.liveNewsroom.turnOffUnconfirmed,
+  live_end_unconfirmed: t.liveNewsroom.endUnconfirmed,
 };
 
 /**
@@ -92,6 +96,7 @@ export function liveFormTexts(page: LiveFormPage): LiveFormTexts {
     note: page === "edit" ? texts.noScriptNoteEdit : texts.noScriptNote,
     start: texts.start,
     end: texts.end,
+    endConfirmBox: texts.endConfirmBox,
     resume: texts.resume,
     composerTitle: texts.composerTitle,
     textLabel: texts.textLabel,

@@ -17,9 +17,10 @@ interface LiveFormsProps {
 
 /**
  * The newsroom's live coverage controls as plain HTML forms, posted to POST /api/news/:id/live (each one reloads the
- * page, which says what happened): start, end or resume; a plain-text update (key event, pinned); the scoreboard;
- * turning the coverage off, with a box to check first. What a newsroom member without JavaScript gets, on the article
- * and on the edit page; with JavaScript the panel (live-newsroom.tsx) takes their place once the page is hydrated.
+ * page, which says what happened): start, resume, or end (with a box to check first); a plain-text update (key event,
+ * pinned); the scoreboard; turning the coverage off, with a box to check first. What a newsroom member without
+ * JavaScript gets, on the article and on the edit page; with JavaScript the panel (live-newsroom.tsx) takes their place
+ * once the page is hydrated.
  */
 export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFormsProps) {
   const id = useId();
@@ -32,9 +33,15 @@ export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFor
       <form method="post" action={action} className={styles.coverageControls}>
         {backField}
         {coverage?.state === "live" ? (
-          <button type="submit" name="intent" value="ended" className={buttons.secondary}>
-            {texts.end}
-          </button>
+          <>
+            {/* Asked first, as the panel's dialog does: the box says what ending does (the server refuses it unchecked). */}
+            <label>
+              <input type="checkbox" name="confirm" required /> {texts.endConfirmBox}
+            </label>
+            <button type="submit" name="intent" value="ended" className={buttons.secondary}>
+              {texts.end}
+            </button>
+          </>
         ) : (
           <button type="submit" name="intent" value="live" className={buttons.primary}>
             {coverage ? texts.resume : texts.start}
