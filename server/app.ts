@@ -201,6 +201,7 @@ function createAppPageCache(
     documentPolicy: (html, partner) => contentSecurityPolicy(policy, inlineScriptHashes(html).join(" "), partner),
     ...(policy.adPartner ? { partnerConsented: (req: IncomingMessage) => partnerConsented(policy, req.headers.cookie) } : {}),
     requestId: requestIdOf,
+    ...(services.events.currentAsOf ? { eventsCurrentAsOf: services.events.currentAsOf } : {}),
     // The access log of the requests the cache answers, in the same shape as the rest (pino-http's).
     onServed({ id, method, url, status, state, ms }) {
       accessLog.info({ req: { id, method, url: redactUrl(url) }, res: { status }, cache: state, responseTime: ms }, "request completed");
@@ -219,7 +220,7 @@ function createAppPageCache(
   // `liveUpdated` (a live story's update) changes that story's pages only: the rest of the cache stays current.
   // A story's change (retitled, taken down, deleted) also drops its live updates' JSON at once.
   services.events.subscribe((event, detail) =>
-    event === "liveUpdated" ? cache.refresh(detail?.paths ?? []) : cache.invalidate(withLiveUpdatesPaths(detail?.paths ?? [])),
+    event === "liveUpdated" ? cache.refresh(detail?.paths ?? []) : cache.invalidate(withLiveUpdatesPaths(detail?.paths ?? []), detail?.since),
   );
   return cache;
 }

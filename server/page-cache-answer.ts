@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { type CacheEntry, DROPPED_HEADERS, documentPolicyOf, type RenderedPage } from "./page-cache-entry.ts";
 import { pickEncoding } from "./page-cache-keys.ts";
+import { t } from "../app/i18n/pt-BR.ts";
 import type { PageCacheOptions, ServedRequest } from "./page-cache.ts";
 
 /**
@@ -32,8 +33,11 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
       );
     },
 
-    /** A stored page, or 304 when the reader has its ETag. */
-    send(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, state: "hit" | "stale" | "miss") {
+    /**
+     * A stored page, or 304 when the reader has its ETag. `shared` false (this instance is behind the other
+     * instances' changes): `no-store`, so no cache in front keeps it.
+     */
+    send(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, state: "hit" | "stale" | "miss", shared = true) {
       const encoding = pickEncoding(req.headers["accept-encoding"]);
       for (const [name, value] of entry.headers) res.setHeader(name, value);
       if (entry.partnerPolicy && options.partnerConsented?.(req)) res.setHeader("Content-Security-Policy", entry.partnerPolicy);
@@ -46,6 +50,7 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
         res.setHeader("Cache-Control", "public, max-age=0, s-maxage=1");
         res.setHeader("CDN-Cache-Control", "max-age=1");
       }
+      if (!shared) noStore(res);
       const match = req.headers["if-none-match"];
       if (match?.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, "") === entry.etag)) {
         res.statusCode = 304;
@@ -60,10 +65,11 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
     },
 
     /** A page that may not be shared (a 404, a redirect, an error): sent as rendered, gzip-compressed when the client takes it. */
-    sendUncached(req: IncomingMessage, res: ServerResponse, page: RenderedPage) {
+    sendUncached(req: IncomingMessage, res: ServerResponse, page: RenderedPage, shared = true) {
       page.headers.forEach((value, name) => {
         if (!DROPPED_HEADERS.has(name) || name === "set-cookie") res.setHeader(name, value);
       });
+      if (!shared) noStore(res);
       const policy = documentPolicyOf(options.documentPolicy, page, options.partnerConsented?.(req) ?? false);
       if (policy) res.setHeader("Content-Security-Policy", policy);
       res.setHeader("X-Page-Cache", "bypass");
@@ -73,6 +79,24 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
       if (gzipped) res.setHeader("Content-Encoding", "gzip");
       res.setHeader("Vary", "Accept-Encoding");
       res.setHeader("Content-Length", body.length);
+      res.end(req.method === "HEAD" ? undefined : body);
+    },
+
+    /**
+     * This instance cannot vouch for the page now (cut off from the other instances' changes, the render not back):
+     * 503, Retry-After and `no-store`, a plain pt-BR page (JSON for `/api/`), so a cache in front keeps nothing.
+     */
+    sendUnavailable(req: IncomingMessage, res: ServerResponse) {
+      const api = (req.url ?? "").startsWith("/api/");
+      const body = api
+        ? JSON.stringify({ error: { code: "database_unavailable", message: t.errors.databaseUnavailable } })
+        : `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.errors.genericTitle}</title></head><body><main><h1>${t.errors.genericTitle}</h1><p>${t.errors.genericText}</p></main></body></html>`;
+      res.setHeader("Content-Type", api ? "application/json; charset=utf-8" : "text/html; charset=utf-8");
+      res.setHeader("Retry-After", "5");
+      res.setHeader("X-Page-Cache", "bypass");
+      noStore(res);
+      res.setHeader("Content-Length", Buffer.byteLength(body));
+      res.statusCode = 503;
       res.end(req.method === "HEAD" ? undefined : body);
     },
 
@@ -86,4 +110,11 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
       res.end();
     },
   };
+}
+
+/** Kept by no cache: neither the reader's nor one in front (Varnish reads `Cache-Control`, a CDN may read its own). */
+function noStore(res: ServerResponse) {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("CDN-Cache-Control", "no-store");
+  res.removeHeader("Surrogate-Control");
 }

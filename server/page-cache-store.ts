@@ -61,9 +61,13 @@ export function createEntryStore(maxBytes: number) {
       return removed;
     },
 
-    /** Every stored page not stale yet stops being current at `at`. */
-    markStale(at: number) {
-      for (const entry of entries.values()) entry.staleSince ??= at;
+    /**
+     * Every stored page not stale yet stops being current at `at`, or, when events may have been missed since
+     * `currentAt` (a `resync` after a gap in the event link), at `currentAt` for a page rendered before it: what it
+     * shows is known current only up to then.
+     */
+    markStale(at: number, currentAt = at) {
+      for (const entry of entries.values()) entry.staleSince ??= Math.min(at, Math.max(currentAt, entry.renderedAt));
     },
 
     /** The `count` stored pages most requested since their last render. */

@@ -46,6 +46,19 @@ export interface PageCacheOptions {
    * the page's bytes are the same for every reader.
    */
   partnerConsented?: (req: IncomingMessage) => boolean;
+  /**
+   * The time up to which this instance has heard every change made elsewhere (the event bus's `currentAsOf`; absent:
+   * always now). While it is more than `staleMs` ago (the event link is down or not answering) a stored page is
+   * answered only if it was rendered within `staleMs`, so a story taken down on another instance meanwhile is not
+   * served from here past the bound. From half of `staleMs` behind on, every answer is `no-store`: a cache in front
+   * must not keep a page this instance cannot vouch for.
+   */
+  eventsCurrentAsOf?: () => number;
+  /**
+   * While the event link is more than `staleMs` behind, how long a reader waits for a render before a 503 with
+   * Retry-After (default 2 s): the database is likely cut off too, and a link whose packets are held never fails.
+   */
+  behindWaitMs?: number;
   /** The id sent back as `X-Request-Id` and logged (default: none). */
   requestId?: (req: IncomingMessage) => string;
   /** Called once per answered request (the access log). */
@@ -65,6 +78,10 @@ export interface PageCacheStats {
   hits: number;
   misses: number;
   staleHits: number;
+  /** Stored pages not answered because the event link was behind by more than `staleMs` (rendered again instead). */
+  behindSkips: number;
+  /** Readers answered 503 because, with the event link behind, their render took longer than `behindWaitMs`. */
+  unavailable: number;
   renders: number;
   evictions: number;
   redirects: number;
@@ -91,7 +108,20 @@ export function createPageCache(options: PageCacheOptions) {
   const store = createEntryStore(options.maxBytes);
   const refresher = createRefresher(options, store, now);
   const answers = createAnswers(options);
-  const counts = { hits: 0, misses: 0, staleHits: 0, redirects: 0 };
+  const counts = { hits: 0, misses: 0, staleHits: 0, behindSkips: 0, unavailable: 0, redirects: 0 };
+  const staleMs = options.staleMs ?? 3000;
+  const behindWaitMs = options.behindWaitMs ?? 2000;
+
+  /** How far behind the other instances' changes this instance may be (ms); 0 without an event link. */
+  function lag(): { asOf: number; ms: number } {
+    const asOf = options.eventsCurrentAsOf?.() ?? now();
+    return { asOf, ms: now() - asOf };
+  }
+  /**
+   * Whether a cache in front may keep this answer: not once the event link is half the bound behind (a round trip
+   * is overdue: the link may be cut), since it would keep the page for its `s-maxage` whatever happens meanwhile.
+   */
+  const mayShare = (ms: number) => ms <= staleMs / 2;
 
   /** The pages at these paths, as an anonymous reader asks for them (the keys their re-renders are stored under). */
   function pagesAt(paths: readonly string[]): PageKey[] {
@@ -120,27 +150,49 @@ export function createPageCache(options: PageCacheOptions) {
       }
       const { key, path } = found;
       const entry = store.use(key);
-      if (entry) {
+      // Cut off from the other instances' changes for longer than the bound: only pages rendered within it are
+      // answered, and none may be kept by a shared cache in front (it would serve them on after the bound).
+      const link = lag();
+      const shared = mayShare(link.ms);
+      if (entry && link.ms > staleMs && now() - Math.max(entry.renderedAt, link.asOf) > staleMs) {
+        counts.behindSkips++;
+      } else if (entry) {
         entry.requests++;
         const since = refresher.staleSince(entry);
         if (since === null) {
           counts.hits++;
-          answers.send(req, res, entry, "hit");
+          answers.send(req, res, entry, "hit", shared);
           return true;
         }
         // Stale: answered only while the re-render it starts runs, a few seconds at most (refresher.mayServeStale).
         if (refresher.mayServeStale(key, path, since)) {
           counts.staleHits++;
-          answers.send(req, res, entry, "stale");
+          answers.send(req, res, entry, "stale", shared);
           refresher.render(key, path).catch((error: unknown) => options.log.warn({ err: error, key }, "page cache refresh failed"));
           return true;
         }
       }
       counts.misses++;
-      // A miss, or a stale copy no longer served: this reader waits for the render.
+      // A miss, or a stale copy no longer served: this reader waits for the render. Cut off from the other
+      // instances (the database is likely unreachable too, and a held link never fails), not longer than
+      // `behindWaitMs`: then a 503 that no cache keeps (the render goes on, for the next reader).
+      let timer: NodeJS.Timeout | undefined;
+      if (link.ms > staleMs) {
+        timer = setTimeout(() => {
+          if (res.headersSent) return;
+          counts.unavailable++;
+          answers.sendUnavailable(req, res);
+        }, behindWaitMs);
+      }
       refresher.renderFor(key, path).then(
-        (result) => ("etag" in result ? answers.send(req, res, result, "miss") : answers.sendUncached(req, res, result)),
+        (result) => {
+          clearTimeout(timer);
+          if (res.headersSent) return;
+          if ("etag" in result) answers.send(req, res, result, "miss", mayShare(lag().ms));
+          else answers.sendUncached(req, res, result, mayShare(lag().ms));
+        },
         (error: unknown) => {
+          clearTimeout(timer);
           options.log.error({ err: error, key }, "page render for the cache failed; answering without the cache");
           if (!res.headersSent) fallback();
         },
@@ -150,12 +202,14 @@ export function createPageCache(options: PageCacheOptions) {
 
     /**
      * A change: the pages at `paths` (a story's addresses, old and new) are removed at once, every other page goes
-     * stale, and the most requested ones (and the story's pages) are re-rendered ahead of readers.
+     * stale, and the most requested ones (and the story's pages) are re-rendered ahead of readers. `currentAt` (a
+     * `resync` after a gap in the event link): pages rendered before it went stale then, not now, so one older than
+     * `staleMs` is not served as a stale copy while its re-render runs.
      */
-    invalidate(paths: readonly string[] = []): void {
+    invalidate(paths: readonly string[] = [], currentAt?: number): void {
       refresher.changed();
       store.evictPaths(paths);
-      store.markStale(now());
+      store.markStale(now(), currentAt);
       refresher.warm(pagesAt(paths));
     },
 
@@ -180,6 +234,8 @@ export function createPageCache(options: PageCacheOptions) {
         hits: counts.hits,
         misses: counts.misses,
         staleHits: counts.staleHits,
+        behindSkips: counts.behindSkips,
+        unavailable: counts.unavailable,
         renders: refresher.stats().renders,
         evictions,
         redirects: counts.redirects,
