@@ -4,7 +4,7 @@
  * save goes through with no refusal, and the article shows the clean text. Real server, real database, real Chromium.
  */
 import type { Page } from "@playwright/test";
-import { bodyEditor, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import { apiHeaders, bodyEditor, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "../factories/site.ts";
 
 const test = base.extend<Record<never, never>, { pasteSite: RunningSite }>({
@@ -101,5 +101,52 @@ test.describe("colar do Word ou de uma página no formulário da notícia", () =
     const content = page.getByTestId("article-content");
     await expect(content.locator("p")).toHaveText(["Gol de placa do Palmeiras, de bicicleta!", "Segundo parágrafo com Coração."]);
     expect(await page.locator("main").textContent()).not.toMatch(INVISIBLE);
+  });
+
+  test("uma atualização ao vivo e a nota de 'Devolver ao repórter' coladas também chegam limpas", async ({ page, pasteSite }) => {
+    const suffix = `${process.pid}-${Date.now().toString(36)}`;
+    const create = async (title: string, status: string) => {
+      const response = await page.request.post(`${pasteSite.url}/api/news`, {
+        multipart: { title, subtitle: "Sub", fullContent: "Texto", category: "Futebol", status },
+        headers: apiHeaders(pasteSite),
+      });
+      expect(response.status()).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+
+    // The live composer on the edit page.
+    const live = await create(`Grêmio x Inter ao vivo ${suffix}`, "published");
+    const started = await page.request.patch(`${pasteSite.url}/api/news/${live}`, { data: { coverage: "live" }, headers: apiHeaders(pasteSite) });
+    expect(started.status()).toBe(200);
+    await openPage(page, pasteSite, `/edit-news/${live}`);
+    const composer = page.getByTestId("live-composer");
+    const text = composer.getByLabel(t.liveNewsroom.textLabel);
+    await text.click();
+    await paste(page, "", "GOL\u00AD do Grê\u200Bmio!\u00A0\u00A0\u00A0Cabeçada\u202E no ângulo.\uFEFF");
+    await expect(text).toHaveValue("GOL do Grêmio! Cabeçada no ângulo.");
+    await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await expect(composer.getByRole("status")).toHaveText(t.liveNewsroom.posted);
+    await expect
+      .poll(async () =>
+        (await siteQuery<{ text: string }>(pasteSite, "select text from news_live_updates where news_id = ?", live)).map((row) => row.text),
+      )
+      .toEqual(["GOL do Grêmio! Cabeçada no ângulo."]);
+
+    // The return note on a story in review.
+    const review = await create(`Final do estadual em revisão ${suffix}`, "review");
+    await openPage(page, pasteSite, `/edit-news/${review}`);
+    const panel = page.getByTestId("review-return");
+    const note = panel.getByLabel(t.review.noteLabel, { exact: true });
+    await note.click();
+    await paste(page, "", "Falta\u00AD ouvir\u200B o técnico.\u00A0\u00A0Confira\u202E o placar.\nObrigada.");
+    await expect(note).toHaveValue("Falta ouvir o técnico. Confira o placar.\nObrigada.");
+    await panel.getByRole("button", { name: t.review.returnSubmit, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/edit-news/${review}\\?devolvida=1`));
+    const [returned] = await siteQuery<{ note: string }>(
+      pasteSite,
+      "select note from news_review_events where news_id = ? and kind = 'returned'",
+      review,
+    );
+    expect(returned?.note).toBe("Falta ouvir o técnico. Confira o placar.\nObrigada.");
   });
 });
