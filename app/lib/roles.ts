@@ -32,9 +32,9 @@ export function canPublish(role: Role | null | undefined): boolean {
 
 /**
  * Whether the pages offer this member "Editar" and "Excluir" on a story: editors and admins on any; a reporter on
- * their own draft or story in review (`ownerId` is sent for unpublished stories alone; a reporter's own published
- * story is edited from its address, /edit-news/{id}). The server decides again (news-permissions.server.ts); this
- * only hides what it would refuse.
+ * their own draft or story in review (`ownerId` is sent for unpublished stories alone; the article page says `mine`
+ * for a reporter's own published story). The server decides again (news-permissions.server.ts); this only hides what
+ * it would refuse.
  */
 export function mayChangeStory(
   viewer: { role: Role | null | undefined; userId: string | null | undefined },

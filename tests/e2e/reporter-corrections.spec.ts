@@ -82,8 +82,10 @@ test("no celular, o repórter corrige o título da própria notícia publicada; 
   try {
     await signInAsAdmin(reporterContext, site, site.reporter);
     const reporter = await reporterContext.newPage();
-    const opened = await openPage(reporter, site, `/edit-news/${site.storyId}`);
-    expect(opened.status()).toBe(200);
+    // From the article: "Editar" on their own published story.
+    await openPage(reporter, site, `/article/${site.storyId}`);
+    await reporter.getByRole("link", { name: t.article.edit }).tap();
+    await expect(reporter).toHaveURL(`${site.url}/edit-news/${site.storyId}`);
 
     // A correction of a live story: one "Salvar alterações", what happens said first; no unpublish, no highlight.
     await expect(reporter.getByTestId("reporter-correction-note")).toHaveText(t.roles.correctionLive);
@@ -115,11 +117,13 @@ test("no celular, o repórter corrige o título da própria notícia publicada; 
       .toContain(t.review.mail.correctedSubject("Esporte em Foco", FIXED));
     const readerContext = await browser.newContext();
     try {
-      const article = await readerContext.request.get(`${site.url}/article/${site.storyId}`);
-      expect(article.status()).toBe(200);
-      expect(await article.text()).toContain(FIXED);
+      const reader = await readerContext.newPage();
+      await openPage(reader, site, `/article/${site.storyId}`);
+      await expect(reader.getByRole("heading", { level: 1 })).toHaveText(FIXED);
+      // Readers never get "Editar".
+      await expect(reader.getByRole("link", { name: t.article.edit })).toHaveCount(0);
     } finally {
-      await readerContext.close();
+      await closeAll(readerContext);
     }
 
     // Without the right the new-story form has no publish button.

@@ -56,6 +56,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw redirect(canonicalPath, 301);
   }
   const preview = new URL(request.url).searchParams.get("previa") === "1";
+  // A reporter's own published story: "Editar" (they correct it; the page is then theirs alone, never stored).
+  const mine = newsroom && article.status === "published" && (await isOwnStory(request, services, article.id));
   // The images the body's image blocks name (their variants and sizes), drawn by <RichText>.
   const related = services.related.forArticle(request, article);
   const bodyMedia = await loadBodyMedia(services.database.db, services.store, [article.body]);
@@ -81,12 +83,21 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       live,
       liveCursor: live && liveCursor ? liveCursor : null,
       liveForms,
+      mine,
     },
-    article.status === "published" ? undefined : { headers: { "Cache-Control": PRIVATE_NO_STORE } },
+    article.status === "published" && !mine ? undefined : { headers: { "Cache-Control": PRIVATE_NO_STORE } },
   );
 }
 
 export const headers = pageHeaders;
+
+/** Whether the signed-in member of this request created this story (the only one it says "Editar" to, besides editors). */
+async function isOwnStory(request: Request, services: ReturnType<typeof servicesOf>, id: string): Promise<boolean> {
+  const viewer = await services.auth.getViewer(request);
+  if (!viewer?.role) return false;
+  const row = await services.database.db.selectFrom("news").select("owner_id").where("id", "=", id).executeTakeFirst();
+  return row?.owner_id === viewer.userId;
+}
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   const site = siteOf(matches);
@@ -182,7 +193,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArrowLeft aria-hidden="true" size={18} />
           {t.article.backToNews}
         </Link>
-        {mayChangeStory({ role, userId }, article) && !(unpublished && preview) ? (
+        {(mayChangeStory({ role, userId }, article) || loaderData.mine) && !(unpublished && preview) ? (
           <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
             <Pencil aria-hidden="true" size={18} />
             {t.article.edit}
