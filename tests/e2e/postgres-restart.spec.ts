@@ -248,7 +248,9 @@ test("PostgreSQL reiniciado com leitores no ar: 503 e páginas de erro rápidas 
     for (const sample of failed) {
       expect(sample.status, `${sample.path} em ${sample.at} ms`).toBeGreaterThanOrEqual(500);
       expect(sample.at + sample.ms, `${sample.path} falhou antes da queda`).toBeGreaterThanOrEqual(downAt);
-      expect(sample.body, sample.path).toMatch(/Algo deu errado|Tente novamente em instantes|Tente de novo em alguns segundos|"status":"unavailable"/);
+      expect(sample.body, sample.path).toMatch(
+        /Algo deu errado|Tente novamente em instantes|Tente de novo em alguns segundos|"status":"unavailable"/,
+      );
     }
     test.info().annotations.push({
       type: "leitores",
