@@ -230,6 +230,7 @@ function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T>
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
