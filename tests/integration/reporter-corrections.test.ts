@@ -145,11 +145,22 @@ describe("o repórter corrige as próprias notícias", () => {
     await refused(newsEditor.patchNews(draft.id, patch({ status: "scheduled", publishAt: inAnHour() }), null, reporter), "publish_forbidden");
     const mine = await newsEditor.createNews(input({ status: "review" }), null, reporter);
     await newsEditor.patchNews(mine.id, patch({ status: "scheduled", publishAt: inAnHour() }), null, editor);
-    // A new time is a new schedule: refused; unpublishing too.
+    // A new time is a new schedule: refused (the same minute, as the form sends it back, is the same schedule);
+    // unpublishing too.
     await refused(
-      newsEditor.patchNews(mine.id, patch({ status: "scheduled", publishAt: inAnHour().replace(/:\d\d\./, ":59.") }), null, reporter),
+      newsEditor.patchNews(mine.id, patch({ status: "scheduled", publishAt: new Date(Date.now() + 7_200_000).toISOString() }), null, reporter),
       "publish_forbidden",
     );
+    const kept = (await rowOf(services, mine.id)).published_at;
+    expect(
+      await newsEditor.patchNews(
+        mine.id,
+        patch({ status: "scheduled", publishAt: kept.replace(/:\d\d\.\d+Z$/, ":59.000Z"), title: "Mesmo horário" }),
+        null,
+        reporter,
+      ),
+    ).toMatchObject({ status: "scheduled" });
+    expect(await rowOf(services, mine.id)).toMatchObject({ status: "scheduled", title: "Mesmo horário" });
     await newsEditor.patchNews(mine.id, patch({ status: "published" }), null, editor);
     await refused(newsEditor.patchNews(mine.id, patch({ unpublish: true }), null, reporter), "publish_forbidden");
     await refused(newsEditor.updateNews(mine.id, input({ unpublish: true }), null, reporter), "publish_forbidden");
