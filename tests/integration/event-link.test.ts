@@ -13,7 +13,8 @@
  *   a 500.
  *
  * The event link is PostgreSQL's: SQLite instances share one file and read its `data_version` each second, with no
- * link to lose, so those cases run on PostgreSQL only; the SQLite busy answer runs in both passes.
+ * link to lose, so those cases run on PostgreSQL only; the page cache's rule with a clock the test moves and the
+ * SQLite busy answer run in both passes.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -303,6 +304,64 @@ describe.skipIf(TEST_DATABASE !== "postgres")("an instance whose link to Postgre
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     expect(await response.json()).toEqual({ error: { code: "database_unavailable", message: t.errors.databaseUnavailable } });
   }, 20_000);
+});
+
+describe("the page cache's rule with a clock the test moves (any database: the rule itself)", () => {
+  it("public while current, no-store from 1.5 s behind, re-rendered from 3 s behind; after the resync only pages rendered within 3 s go out stale", async () => {
+    let clock = 10_000;
+    let asOf = 10_000;
+    let version = "antes";
+    const cache = createPageCache({
+      routes,
+      render: async (url) => ({
+        status: 200,
+        headers: new Headers({ "Content-Type": "text/html", "Cache-Control": "public, max-age=0, s-maxage=30" }),
+        body: Buffer.from(`<html><body>${url} ${version}</body></html>`),
+      }),
+      maxBytes: 10 * 1024 * 1024,
+      ttlMs: 300_000,
+      warm: { pages: 0, concurrency: 1 },
+      log: { warn() {}, error() {} },
+      now: () => clock,
+      eventsCurrentAsOf: () => asOf,
+    });
+    const server = http.createServer((req, res) => {
+      if (!cache.handle(req, res, () => res.writeHead(500).end("fallback"))) res.writeHead(418).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = async (pathname: string) => {
+      const response = await fetch(base + pathname);
+      return { cache: response.headers.get("x-page-cache"), cacheControl: response.headers.get("cache-control"), body: await response.text() };
+    };
+
+    await get("/");
+    await get("/news-list");
+    expect(await get("/")).toMatchObject({ cache: "hit", cacheControl: "public, max-age=0, s-maxage=30" });
+    // The link 1.6 s behind: still answered, but no cache in front may keep it.
+    clock = asOf + 1_600;
+    expect(await get("/")).toMatchObject({ cache: "hit", cacheControl: "no-store" });
+    // 3.1 s behind: the stored page (rendered before the last round trip) is rendered again.
+    version = "depois";
+    clock = asOf + 3_100;
+    expect(await get("/")).toMatchObject({ cache: "miss", cacheControl: "no-store", body: expect.stringContaining("depois") });
+    expect(cache.stats().behindSkips).toBe(1);
+    // Rendered just now: answered from memory while within the bound.
+    clock += 1_000;
+    expect(await get("/")).toMatchObject({ cache: "hit", cacheControl: "no-store" });
+    const renderedInTheCut = clock - 1_000;
+
+    // The link back after a 5 s gap: the resync says everything was heard up to the old `asOf`.
+    clock = asOf + 5_000;
+    cache.invalidate([], asOf);
+    asOf = clock;
+    // Stored before the cut: not let out as a stale copy, the reader waits for the new page.
+    expect(await get("/news-list")).toMatchObject({ cache: "miss", cacheControl: "public, max-age=0, s-maxage=30" });
+    // Rendered during the cut (known current 0.9 s ago): a stale copy as after any change.
+    expect(clock - renderedInTheCut).toBeLessThan(3_000);
+    expect(await get("/")).toMatchObject({ cache: "stale" });
+  });
 });
 
 describe("an API call while SQLite's file is locked by another process", () => {
