@@ -92,7 +92,7 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   "sitemap.xml": { methods: ["GET"], reason: "índice de sitemaps" },
   "sitemaps/:file": { methods: ["GET"], reason: "partes do sitemap (páginas, artigos, Google News)" },
   healthz: { methods: ["GET"], reason: "verificação de saúde" },
-  readyz: { methods: ["GET"], reason: "verificação de prontidão (banco e mídia respondem), sem dados" },
+  readyz: { methods: ["GET"], reason: "verificação de prontidão (banco e conexão de eventos respondem; a mídia só é informada), sem dados" },
   "*": { methods: ["GET"], reason: "página 404" },
 };
 
