@@ -143,6 +143,7 @@ describe("slow bodies", () => {
     const watch = createSlowBodyWatch({ timeouts: TIMEOUTS });
     const sockets = new Set<unknown>();
     const closeListeners: number[] = [];
+    let ownDestroySoon = 0;
     const server = http.createServer((req, res) => {
       if (watch.watch(req, res)) return;
       sockets.add(req.socket);
@@ -150,6 +151,8 @@ describe("slow bodies", () => {
       // The watch's own "end" listener ran first (it was added first): what is left on the socket is what stays.
       req.on("end", () => {
         closeListeners.push(req.socket.listenerCount("close"));
+        // The early-answer close (lingerIfAnsweredEarly) is this request's only: gone once its body has arrived.
+        if (Object.hasOwn(req.socket, "destroySoon")) ownDestroySoon++;
         res.writeHead(200).end("ok");
       });
     });
@@ -180,6 +183,7 @@ describe("slow bodies", () => {
     expect(closeListeners).toHaveLength(20);
     // The same few listeners (Node's own) after the 20th request as after the first: none left per request.
     expect(Math.max(...closeListeners)).toBe(closeListeners[0]);
+    expect(ownDestroySoon).toBe(0);
     expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
     await expect.poll(() => watch.inFlight().size).toBe(0);
   });
