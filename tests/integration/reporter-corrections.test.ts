@@ -114,8 +114,11 @@ describe("o repórter corrige as próprias notícias", () => {
       expect(mail.text).toContain(`${SITE}/edit-news/${story.id}/historico`);
     }
 
-    // A PATCH too; a scheduled story of theirs keeps its time.
+    // A PATCH too; a second correction within CORRECTION_MAIL_QUIET_MS is in the history but mails nobody again.
     expect(await newsEditor.patchNews(story.id, patch({ subtitle: "Subtítulo corrigido" }), null, reporter)).toMatchObject({ status: "published" });
+    expect((await listReviewEvents(services.database.db, story.id)).filter((step) => step.kind === "corrected")).toHaveLength(2);
+    expect(await mails(services)).toHaveLength(2);
+    // A scheduled story of theirs keeps its time.
     const scheduled = await newsEditor.createNews(input({ status: "review" }), null, reporter);
     const at = inAnHour();
     await newsEditor.patchNews(scheduled.id, patch({ status: "scheduled", publishAt: at }), null, editor);

@@ -215,7 +215,7 @@ export async function saveChanges(
       throw error;
     }
     if (step === "submitted") notify?.submitted(id, actorIdOf(actor));
-    else if (step === "corrected" || step === "published_directly") notify?.changedByReporter(id, step, actorIdOf(actor));
+    else if (step === "corrected" || step === "published_directly") notify?.changedByReporter(id, step, actorIdOf(actor), now);
     else if (step) notify?.decided(id, step, actorIdOf(actor), returnNote);
     return {
       id,

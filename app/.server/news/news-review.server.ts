@@ -77,6 +77,12 @@ export async function pendingReturn(db: Kysely<Database>, newsId: string): Promi
   return last?.kind === "returned" ? last : null;
 }
 
+/**
+ * A reporter fixing a live match's story saves again and again: the editors get one e-mail for the first correction
+ * of a story in this window, not one per save (every save stays in the history).
+ */
+export const CORRECTION_MAIL_QUIET_MS = 10 * 60_000;
+
 /** What the review queue sends by e-mail, after the save's commit. */
 export interface ReviewNotifier {
   /** A story was sent for review: every editor and admin (but whoever sent it) gets an e-mail. */
@@ -85,9 +91,10 @@ export interface ReviewNotifier {
   decided(newsId: string, kind: "approved" | "returned", actorId: string | null, note?: string): void;
   /**
    * A reporter changed a story without review: corrected their own published or scheduled story, or published or
-   * scheduled it with the "publica sem revisão" right. Every editor and admin gets an e-mail.
+   * scheduled it with the "publica sem revisão" right. Every editor and admin gets an e-mail (for corrections, one per
+   * story in CORRECTION_MAIL_QUIET_MS).
    */
-  changedByReporter(newsId: string, kind: "corrected" | "published_directly", actorId: string | null): void;
+  changedByReporter(newsId: string, kind: "corrected" | "published_directly", actorId: string | null, at?: string): void;
   /** Resolves once every e-mail asked for so far has been handed to the mailer (or failed): before closing, in tests. */
   idle(): Promise<void>;
 }
@@ -161,10 +168,24 @@ export function createReviewNotifier({
         }
       });
     },
-    changedByReporter(newsId, kind, actorId) {
+    changedByReporter(newsId, kind, actorId, at = new Date().toISOString()) {
       background(`reporter ${kind}`, newsId, async () => {
         const row = await story(newsId);
         if (!row) return;
+        if (kind === "corrected") {
+          // An earlier correction of this story in the window (its step written before this one's, at `at`): the
+          // editors were told then.
+          const since = new Date(Date.parse(at) - CORRECTION_MAIL_QUIET_MS).toISOString();
+          const recent = await db
+            .selectFrom("news_review_events")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("news_id", "=", newsId)
+            .where("kind", "=", "corrected")
+            .where("created_at", ">=", since)
+            .where("created_at", "<", at)
+            .executeTakeFirst();
+          if (Number(recent?.n ?? 0) > 0) return;
+        }
         const reporter = (await person(actorId))?.name ?? t.review.someone;
         const { mail } = t.review;
         const history = `${editLink(newsId)}/historico`;
