@@ -85,6 +85,9 @@ export function createSlowBodyWatch(options: SlowBodyOptions = {}) {
   };
 }
 
+/** A socket whose `destroySoon` may be an own property over net.Socket's (Node's http server calls it). */
+type LingeringSocket = Omit<Socket, "destroySoon"> & { destroySoon?: () => void };
+
 /**
  * Node closes the connection of a request answered before its body was read to the end (a 401, 413 or 429) as soon
  * as the answer is written (`socket.destroySoon()`): what the client still sends then meets a reset, which reaches it
@@ -92,9 +95,6 @@ export function createSlowBodyWatch(options: SlowBodyOptions = {}) {
  * For such a request the connection is half-closed instead: the answer and the end of the stream go out, what still
  * arrives is thrown away (Node discards it), and the socket goes when the client ends its side, or `graceMs` later.
  */
-/** A socket whose `destroySoon` may be an own property over net.Socket's (Node's http server calls it). */
-type LingeringSocket = Omit<Socket, "destroySoon"> & { destroySoon?: () => void };
-
 function lingerIfAnsweredEarly(req: IncomingMessage, graceMs: number): () => void {
   const socket = req.socket as unknown as LingeringSocket;
   // An own property over net.Socket's method, for this request only: removed once its body has arrived (the next
