@@ -180,6 +180,7 @@ const newsroom = {
     status: "Situação",
     statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", "em-revisao": "Em revisão", rascunhos: "Rascunhos" },
     statusBadge: { draft: "Rascunho", review: "Em revisão", scheduled: "Agendada", published: "Publicada" },
+    correctedByReporter: "Corrigida pelo repórter",
     category: "Categoria",
     author: "Autor",
     any: "Todos",

@@ -9,6 +9,7 @@ import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import { listReviewEvents } from "../../app/.server/news/news-review.server.ts";
 import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
+import { DEFAULT_NEWSROOM_QUERY } from "../../app/lib/newsroom-query.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import type { Role } from "../../app/lib/roles.ts";
 import { migrations } from "../../migrations/index.ts";
@@ -114,10 +115,18 @@ describe("o repórter corrige as próprias notícias", () => {
       expect(mail.text).toContain(`${SITE}/edit-news/${story.id}/historico`);
     }
 
+    // The newsroom list marks it until someone saves it again.
+    const listed = async () =>
+      (await services.newsroom.page({ ...DEFAULT_NEWSROOM_QUERY }, 50)).rows.find((row) => row.id === story.id)?.correctedByReporter;
+    expect(await listed()).toBe(true);
+
     // A PATCH too; a second correction within CORRECTION_MAIL_QUIET_MS is in the history but mails nobody again.
     expect(await newsEditor.patchNews(story.id, patch({ subtitle: "Subtítulo corrigido" }), null, reporter)).toMatchObject({ status: "published" });
     expect((await listReviewEvents(services.database.db, story.id)).filter((step) => step.kind === "corrected")).toHaveLength(2);
     expect(await mails(services)).toHaveLength(2);
+    expect(await listed()).toBe(true);
+    await newsEditor.patchNews(story.id, patch({ isHighlighted: true }), null, editor);
+    expect(await listed()).toBe(false);
     // A scheduled story of theirs keeps its time.
     const scheduled = await newsEditor.createNews(input({ status: "review" }), null, reporter);
     const at = inAnHour();

@@ -20,6 +20,8 @@ export interface NewsroomRow {
   author: string;
   publishedAt: string;
   updatedAt: string;
+  /** Its last save was its reporter's correction of it live or scheduled (news_review_events `corrected`). */
+  correctedByReporter: boolean;
 }
 
 export interface NewsroomPage {
@@ -93,7 +95,20 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
             "news.author",
             "news.published_at",
             "news.updated_at",
-          ]);
+          ])
+          // Marked until anyone saves it again: the version its reporter's correction made is still the current one.
+          .select((eb) =>
+            eb
+              .exists(
+                eb
+                  .selectFrom("news_review_events")
+                  .select("news_review_events.id")
+                  .whereRef("news_review_events.news_id", "=", "news.id")
+                  .whereRef("news_review_events.version", "=", "news.version")
+                  .where("news_review_events.kind", "=", "corrected"),
+              )
+              .as("corrected"),
+          );
         const status = NEWSROOM_STATUS_FILTERS[query.situacao];
         if (status) select = select.where((eb) => hasViewStatus(eb, status));
         if (query.categoria) select = select.where("news.category_slug", "=", query.categoria);
@@ -121,6 +136,7 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
             author: row.author,
             publishedAt: row.published_at,
             updatedAt: row.updated_at,
+            correctedByReporter: Boolean(row.corrected),
           }),
         );
         const last = rows.at(-1);

@@ -71,6 +71,11 @@ export function NewsroomTable({
             <td className={styles.title}>{row.title}</td>
             <td>
               <span className={`${styles.badge} ${styles[row.status]}`}>{t.newsroom.statusBadge[row.status]}</span>
+              {row.correctedByReporter ? (
+                <span className={`${styles.badge} ${styles.corrected}`} data-testid="newsroom-corrected">
+                  {t.newsroom.correctedByReporter}
+                </span>
+              ) : null}
             </td>
             <td data-label={t.newsroom.columns.author}>{row.author}</td>
             <td data-label={t.newsroom.columns.category}>{row.category}</td>
