@@ -14,26 +14,17 @@ import {
   signInAsAdmin,
   siteQuery,
   t,
+  NEWSROOM_SITE,
+  siteOfTheWorker,
   test as base,
   waitForHydration,
   withSiteServices,
 } from "./support/fixtures.ts";
 import { createAdmin } from "../factories/auth.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const test = base.extend<Record<never, never>, { autosaveSite: RunningSite }>({
-  autosaveSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const site = await startSite({ env: { LOGIN_RATE_LIMIT: "1000" } });
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+  autosaveSite: siteOfTheWorker(NEWSROOM_SITE),
 });
 
 test.beforeEach(async ({ page, autosaveSite }) => {

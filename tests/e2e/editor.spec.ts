@@ -25,26 +25,16 @@ import {
   signInAsAdmin,
   sizedFile,
   t,
+  NEWSROOM_SITE,
+  siteOfTheWorker,
   test as base,
   throttleUploads,
   watchPickedFiles,
 } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const test = base.extend<Record<never, never>, { editorSite: RunningSite }>({
-  editorSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      // Every test signs in: keep the per-IP login limit out of the way.
-      const site = await startSite({ env: { LOGIN_RATE_LIMIT: "1000" } });
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+  editorSite: siteOfTheWorker(NEWSROOM_SITE),
 });
 
 // Leave every page before the site stops (an open page keeps its live-updates connection).

@@ -4,22 +4,22 @@
  * save goes through with no refusal, and the article shows the clean text. Real server, real database, real Chromium.
  */
 import type { Page } from "@playwright/test";
-import { apiHeaders, bodyEditor, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import {
+  apiHeaders,
+  bodyEditor,
+  expect,
+  openPage,
+  siteQuery,
+  signInAsAdmin,
+  t,
+  NEWSROOM_SITE,
+  siteOfTheWorker,
+  test as base,
+} from "./support/fixtures.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 const test = base.extend<Record<never, never>, { pasteSite: RunningSite }>({
-  pasteSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const site = await startSite({ env: { LOGIN_RATE_LIMIT: "1000" } });
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+  pasteSite: siteOfTheWorker(NEWSROOM_SITE),
 });
 
 test.afterEach(async ({ page }) => {

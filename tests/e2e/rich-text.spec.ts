@@ -4,24 +4,24 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { bodyEditor, createNewsThroughApi, expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import {
+  bodyEditor,
+  createNewsThroughApi,
+  expect,
+  openPage,
+  siteQuery,
+  signInAsAdmin,
+  t,
+  NEWSROOM_SITE,
+  siteOfTheWorker,
+  test as base,
+} from "./support/fixtures.ts";
+import type { RunningSite } from "../factories/site.ts";
 import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
 import { makeTestImage } from "../factories/news.ts";
 
 const test = base.extend<Record<never, never>, { richSite: RunningSite }>({
-  richSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const site = await startSite({ env: { LOGIN_RATE_LIMIT: "1000" } });
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+  richSite: siteOfTheWorker(NEWSROOM_SITE),
 });
 
 test.afterEach(async ({ page }) => {

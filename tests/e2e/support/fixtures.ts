@@ -43,6 +43,31 @@ interface TestFixtures {
   launchSite: (options?: SiteOptions) => Promise<RunningSite>;
 }
 
+/**
+ * A site of the worker's own (started once per worker, stopped when the worker ends), as a worker-scoped fixture:
+ * `base.extend<Record<never, never>, { editorSite: RunningSite }>({ editorSite: siteOfTheWorker(NEWSROOM_SITE) })`.
+ */
+export function siteOfTheWorker(
+  options: SiteOptions = {},
+  timeout = 60_000,
+): [(args: object, use: (site: RunningSite) => Promise<void>) => Promise<void>, { scope: "worker"; timeout: number }] {
+  return [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use: (site: RunningSite) => Promise<void>) => {
+      const site = await startSite(options);
+      try {
+        await use(site);
+      } finally {
+        await site.stop();
+      }
+    },
+    { scope: "worker", timeout },
+  ];
+}
+
+/** The options of a site whose every test signs in: the per-address sign-in limit is kept out of the way. */
+export const NEWSROOM_SITE: SiteOptions = { env: { LOGIN_RATE_LIMIT: "1000" } };
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   standardSite: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
@@ -56,30 +81,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker", timeout: 90_000 },
   ],
-  emptySite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const site = await startSite();
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
-  demoSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const site = await startSite({ seedDemo: true });
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 180_000 },
-  ],
+  emptySite: siteOfTheWorker(),
+  demoSite: siteOfTheWorker({ seedDemo: true }, 180_000),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
   launchSite: async ({}, use) => {
     const started: RunningSite[] = [];
