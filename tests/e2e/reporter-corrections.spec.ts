@@ -126,6 +126,18 @@ test("no celular, o repórter corrige o título da própria notícia publicada; 
       await closeAll(readerContext);
     }
 
+    // The editor's newsroom list marks it.
+    const editorContext = await browser.newContext(PHONE);
+    try {
+      await signInAsAdmin(editorContext, site, site.editor);
+      const editor = await editorContext.newPage();
+      await openPage(editor, site, "/redacao");
+      const listed = editor.getByTestId("newsroom-row").filter({ hasText: FIXED });
+      await expect(listed.getByTestId("newsroom-corrected")).toHaveText(t.newsroom.correctedByReporter);
+    } finally {
+      await closeAll(editorContext);
+    }
+
     // Without the right the new-story form has no publish button.
     await openPage(reporter, site, "/add-news");
     await expect(reporter.getByRole("button", { name: t.newsForm.submitCreate, exact: true })).toHaveCount(0);
