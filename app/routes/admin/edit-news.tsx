@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { config, news, newsEditor, log, database } = services;
   const common = { ...(await newsFormLoaderData(request, services, viewer.userId)), role: viewer.role };
   try {
-    // A reporter opens only their own draft (or story in review): anyone else's is a 403 with the reason.
+    // A reporter opens only their own stories (any status: a correction once published): anyone else's is a 403.
     await newsEditor.requireMayEdit(params.id, viewer);
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
@@ -209,5 +209,5 @@ export function ErrorBoundary() {
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
-/** Reporters open their own drafts here (checked by the loader and the save); editors and admins any story. */
+/** Reporters open their own stories here (checked by the loader and the save); editors and admins any story. */
 export const handle = routeFacts({ cache: false, uploads: true, role: "reporter" });
