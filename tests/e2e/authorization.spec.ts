@@ -105,7 +105,7 @@ const publicMethods = (route: FlatRoute): readonly Method[] => PUBLIC[route.patt
  */
 const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefused?: readonly Method[] }> = {
   "add-news": { role: "reporter", reason: "escrever notícias", reporterRefused: ["POST", "PUT", "PATCH", "DELETE"] },
-  "edit-news/:id": { role: "reporter", reason: "editar notícias (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
+  "edit-news/:id": { role: "reporter", reason: "editar notícias (o repórter: só as próprias notícias)", reporterRefused: METHODS },
   "edit-news/:id/historico": { role: "editor", reason: "comparar e restaurar versões" },
   "admin/security": { role: "reporter", reason: "o segundo fator da própria conta" },
   perfil: { role: "reporter", reason: "o próprio perfil público (o de outra pessoa: só administradores, testado em authors.spec.ts)" },
@@ -115,7 +115,7 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
     reason: "criar notícias pela API (o repórter: rascunho ou revisão)",
     reporterRefused: ["POST", "PUT", "PATCH", "DELETE"],
   },
-  "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só os próprios rascunhos)", reporterRefused: METHODS },
+  "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só as próprias notícias)", reporterRefused: METHODS },
   "api/news/:id/return": { role: "editor", reason: "devolver ao repórter uma notícia em revisão" },
   "api/news/:id/updates": {
     role: "reporter",
@@ -134,13 +134,13 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
   },
   "api/news/:id/autosave": {
     role: "reporter",
-    reason: "o salvamento automático do formulário (o repórter: só dos próprios rascunhos)",
+    reason: "o salvamento automático do formulário (o repórter: só das próprias notícias)",
     reporterRefused: METHODS,
   },
   "api/media": { role: "reporter", reason: "enviar as imagens do corpo da notícia" },
   "api/news/:id/media-focus": {
     role: "reporter",
-    reason: "o ponto de foco da imagem da notícia (o repórter: só dos próprios rascunhos)",
+    reason: "o ponto de foco da imagem da notícia (o repórter: só das próprias notícias)",
     reporterRefused: METHODS,
   },
   redacao: { role: "editor", reason: "a lista de todas as notícias e as ações em lote (publicar, despublicar, apagar)" },
