@@ -27,10 +27,10 @@ export default defineConfig({
     environment: "node",
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     testTimeout: 30_000,
-    // The files mostly wait on disks, PostgreSQL and child processes, not on the 2 cores of the CI machine:
-    // measured there, 2 workers took the SQLite files from 168 s to 87 s (1 worker each in turn), 3 the PostgreSQL
-    // files from 256 s to 127 s; both projects in one run of 4 workers take the two passes' 3 min 24 s to the time
-    // given in scripts/test.ts. Each file has its own data directory and database, so files never share state.
+    // Each file has its own data directory and database, so files never share state. Measured on the 2-core machine
+    // (2026-11-28, 155 files): both projects in one run took 6 min 25 s with 4 workers and 6 min 48 s with 3 — the
+    // files are CPU-bound more than they wait (the two passes apart took 1 min 24 s + 2 min 00 s when the suite was
+    // smaller; not measured again at today's size).
     maxWorkers: wanted === "both" ? 4 : wanted === "postgres" ? 3 : 2,
     projects: projects.map(({ name, include }) => ({
       extends: true,

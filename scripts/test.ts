@@ -1,10 +1,11 @@
 /**
  * `npm test`: the whole suite.
+ *  0. a fresh production build (the integration tests that start the real server use it, as the browser tests do);
  *  1. unit tests and integration tests (Vitest), the integration tests on SQLite files and, in the same run, on
  *     PostgreSQL (each test file creates and drops its own database) when the server at TEST_POSTGRES_URL (default
  *     postgres://postgres@127.0.0.1:5432/postgres) answers — required in CI (vitest.config.ts: TEST_DATABASE=both;
  *     the unit tests touch no database and run once);
- *  2. a fresh production build and the browser tests (Playwright driving Debian's Chromium on the real server), on
+ *  2. the browser tests (Playwright driving Debian's Chromium on the real server), on
  *     SQLite;
  *  3. the browser tests whose outcome depends on the database engine again on PostgreSQL (playwright.config.ts lists
  *     them: a database per site; this pass also runs tests/e2e/multi-instance.spec.ts: two instances on one
@@ -57,14 +58,16 @@ if (!postgres && process.env.CI) {
   process.exit(1);
 }
 
+// The build comes first: integration tests that start the real server (commands-exit) would otherwise each build it
+// themselves, two at a time into the same folder when both databases run together.
+run("node", ["scripts/ensure-chromium.ts"]);
+run("react-router", ["build"]);
 if (postgres) {
   run("vitest", ["run"], { TEST_DATABASE: "both" });
 } else {
   run("vitest", ["run"]);
   console.warn(`⚠ PostgreSQL não respondeu em ${postgresUrl}: a rodada de integração em PostgreSQL foi pulada (defina TEST_POSTGRES_URL).`);
 }
-run("node", ["scripts/ensure-chromium.ts"]);
-run("react-router", ["build"]);
 run("playwright", ["test"]);
 if (postgres) {
   run("playwright", ["test", "--output", "test-results/artifacts-postgres"], { TEST_DATABASE: "postgres" });
