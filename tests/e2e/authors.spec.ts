@@ -199,13 +199,14 @@ test("perfil do repórter, notícia assinada por ele, caixa de autor, página da
     await expect(reader.getByTestId("person-header")).toHaveCount(0);
     await expect(reader.getByRole("link", { name: freeTitle })).toBeVisible();
 
-    // The reporter: no "Editar" on another's story, nor on their own once it is published (the server refuses both).
+    // The reporter: no "Editar" on another's story (the server refuses it); on their own, also published, there is
+    // one (they correct their own stories).
     await openPage(reporter, site, `/article/${free!.id}`);
     await expect(reporter.getByRole("heading", { name: freeTitle })).toBeVisible();
     await expect(reporter.getByRole("link", { name: t.article.edit })).toHaveCount(0);
     await openPage(reporter, site, `/article/${story!.id}`);
     await expect(reporter.getByTestId("author-box")).toBeVisible();
-    await expect(reporter.getByRole("link", { name: t.article.edit })).toHaveCount(0);
+    await expect(reporter.getByRole("link", { name: t.article.edit })).toHaveCount(1);
     // The editor does see it.
     await openPage(editor, site, `/article/${free!.id}`);
     await expect(editor.getByRole("link", { name: t.article.edit })).toBeVisible();

@@ -45,10 +45,11 @@ export function createSponsorEditor({ db, media, store, events, log, clock = () 
       return wrapFailure("sponsor_add_failed", t.sponsors.addFailedPrefix, async () => {
         let input: SponsorFields;
         try {
+          // A logo that cannot be stored now is refused first, with the store's message (the fields can wait).
+          if (file) await requireStoreFor(store, "sponsor");
           input = parseSponsorFields(fields);
           if (!file) throw new AppError("sponsor_image_required", t.sponsors.imageRequired, 400);
           if (file.kind !== "image") throw new AppError("upload_invalid_type", t.sponsors.imageOnly, 415);
-          await requireStoreFor(store, "sponsor");
         } catch (error) {
           await file?.cleanup();
           throw error;
