@@ -22,10 +22,8 @@ import { DatabaseSync } from "node:sqlite";
 import path from "node:path";
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
-import { RouterContextProvider } from "react-router";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
 import { openDatabase } from "../../app/.server/db/database.server.ts";
 import { createPostgresEventBus } from "../../app/.server/events/postgres-event-bus.server.ts";
 import { toApiError } from "../../app/.server/http/api.server.ts";
@@ -35,6 +33,7 @@ import { loader as newsItemLoader } from "../../app/routes/api/news-item.ts";
 import { loader as readyzLoader } from "../../app/routes/resources/readyz.ts";
 import { createPageCache, type RenderedPage } from "../../server/page-cache.ts";
 import type { RouteTable } from "../../server/route-table.ts";
+import { routeContextOf } from "../factories/route-context.ts";
 import { siteRouteTable } from "../factories/route-table.ts";
 import { createPostgresDatabase, createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { startTcpProxy } from "../factories/tcp-proxy.ts";
@@ -52,18 +51,12 @@ beforeAll(async () => {
   routes = await siteRouteTable();
 });
 
-function contextOf(services: AppServices): RouterContextProvider {
-  const context = new RouterContextProvider();
-  context.set(servicesContext, services);
-  return context;
-}
-
 async function readyz(services: AppServices): Promise<{ status: number; ms: number; body: { status: string; checks: Record<string, string> } }> {
   const url = "http://127.0.0.1/readyz";
   const started = performance.now();
   const response = await readyzLoader({
     request: new Request(url),
-    context: contextOf(services),
+    context: routeContextOf(services),
     params: {},
     url: new URL(url),
     pattern: "/readyz",
@@ -294,7 +287,7 @@ describe.skipIf(TEST_DATABASE !== "postgres")("an instance whose link to Postgre
     const url = "http://127.0.0.1/api/news/nao-existe";
     const response = await newsItemLoader({
       request: new Request(url),
-      context: contextOf(services),
+      context: routeContextOf(services),
       params: { id: "nao-existe" },
       url: new URL(url),
       pattern: "/api/news/:id",

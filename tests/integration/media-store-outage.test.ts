@@ -2,10 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
 import { handleNewsFormAction } from "../../app/.server/http/news-form-action.server.ts";
 import type { Logger } from "../../app/.server/logger.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
@@ -13,7 +10,7 @@ import { action as mediaAction } from "../../app/routes/api/media.ts";
 import { action as newsItemAction } from "../../app/routes/api/news-item.ts";
 import { action as newsAction } from "../../app/routes/api/news.ts";
 import { action as sponsorsAction } from "../../app/routes/api/sponsors.ts";
-import { createAdmin } from "../factories/auth.ts";
+import { adminSessionCookie, routeContextOf } from "../factories/route-context.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { countRows, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -28,26 +25,11 @@ import { startS3Server } from "../storage/s3-server.ts";
 const SITE = "http://127.0.0.1:4321";
 const open = useTestServices("eef-store-outage-", { SITE_URL: SITE });
 
-function contextOf(services: AppServices): RouterContextProvider {
-  const context = new RouterContextProvider();
-  context.set(servicesContext, services);
-  return context;
-}
-
-async function adminCookie(services: TestServices): Promise<string> {
-  const admin = await createAdmin(services);
-  const result = await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip: "10.3.2.1", headers: new Headers() });
-  if (!result.ok) throw new Error("admin sign-in failed");
-  const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
-  if (!token) throw new Error("no session cookie");
-  return token;
-}
-
 type RouteAction = (args: never) => Promise<unknown>;
 
 /** Calls an API route's action as React Router does; a thrown Response is the answer. */
 async function call(action: RouteAction, services: TestServices, request: Request, params: Record<string, string> = {}): Promise<Response> {
-  const args = { request, context: contextOf(services), params, url: new URL(request.url), pattern: new URL(request.url).pathname };
+  const args = { request, context: routeContextOf(services), params, url: new URL(request.url), pattern: new URL(request.url).pathname };
   try {
     return (await action(args as never)) as Response;
   } catch (thrown) {
@@ -92,7 +74,7 @@ describe(`S3 down: text goes on, only new files are refused naming S3 (${TEST_DA
     try {
       const { log, lines } = recordingLogger();
       const services = await open(s3.env("midia-fora"), { log });
-      const cookie = await adminCookie(services);
+      const cookie = await adminSessionCookie(services, "10.3.2.1");
 
       // While S3 answers: a story with a picture (its objects are in the bucket).
       const withPicture = await call(
@@ -203,7 +185,7 @@ describe(`S3 down: text goes on, only new files are refused naming S3 (${TEST_DA
       form.append("media", new Blob([new Uint8Array(await makeTestImage(320, 180))], { type: "image/jpeg" }), "foto.jpg");
       const answer = (await handleNewsFormAction(
         new Request(`${SITE}/edit-news/${pictured.id}`, { method: "POST", headers: { Cookie: cookie }, body: form }),
-        contextOf(services),
+        routeContextOf(services),
         pictured.id,
       )) as unknown as {
         data: { error?: string; values?: Record<string, string> };
@@ -252,7 +234,7 @@ describe(`S3 that takes connections and never answers (${TEST_DATABASE})`, () =>
     try {
       const { log, lines } = recordingLogger();
       const services = await open(s3.env("midia-muda"), { log });
-      const cookie = await adminCookie(services);
+      const cookie = await adminSessionCookie(services, "10.3.2.1");
       const created = await call(
         newsAction,
         services,

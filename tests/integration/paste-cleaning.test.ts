@@ -6,10 +6,7 @@
  * refused, naming its word. Real services on a fresh database (SQLite, then PostgreSQL with TEST_DATABASE=postgres),
  * the route modules' own actions and loaders.
  */
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
 import { pendingReturn } from "../../app/.server/news/news-review.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
@@ -18,6 +15,7 @@ import { action as newsItemAction, loader as newsItemLoader } from "../../app/ro
 import { action as newsAction } from "../../app/routes/api/news.ts";
 import { action as updatesAction, loader as updatesLoader } from "../../app/routes/api/news-live-updates.ts";
 import { action as returnAction } from "../../app/routes/api/news-return.ts";
+import { routeContextOf } from "../factories/route-context.ts";
 import { createMember } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
@@ -28,12 +26,6 @@ const open = useTestServices("eef-paste-", { SITE_URL: SITE });
 /** What a paste brings along: soft hyphen, zero-width space, BOM, a no-break space run, an override, NUL. */
 const dirty = (word: string) => `\uFEFF${word.slice(0, 3)}\u00AD${word.slice(3)}\u200B\u00A0\u00A0\u00A0vence\u202E o\u0000 clássico`;
 const clean = (word: string) => `${word} vence o clássico`;
-
-function contextOf(services: AppServices): RouterContextProvider {
-  const context = new RouterContextProvider();
-  context.set(servicesContext, services);
-  return context;
-}
 
 async function cookieOf(services: TestServices, role: Role): Promise<{ cookie: string; userId: string }> {
   const account = await createMember(services, role, { name: role === "editor" ? "Ana Editora" : "Rita Repórter" });
@@ -63,7 +55,7 @@ async function call(
   });
   let response: Response;
   try {
-    response = (await handler({ request, context: contextOf(services), params, url: new URL(url), pattern: path } as never)) as Response;
+    response = (await handler({ request, context: routeContextOf(services), params, url: new URL(url), pattern: path } as never)) as Response;
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     response = thrown;
