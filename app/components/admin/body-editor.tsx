@@ -5,7 +5,7 @@ import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrder
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { EmbedDialog, ImageDialog } from "./body-block-dialogs.tsx";
-import { cleanPastedSlice } from "./clean-paste.ts";
+import { cleanPastedSlice } from "./clean-pasted-slice.ts";
 import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { type RichDoc, safeHref } from "../../lib/rich-text.ts";

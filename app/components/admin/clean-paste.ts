@@ -1,4 +1,3 @@
-import { Fragment, type Node as PmNode, Slice } from "@tiptap/pm/model";
 import type { ClipboardEvent } from "react";
 import { cleanText } from "../../lib/clean-text.ts";
 
@@ -6,25 +5,9 @@ import { cleanText } from "../../lib/clean-text.ts";
  * A paste, cleaned in the browser as the server cleans a save (app/lib/clean-text.ts, issue 33): what is pasted from
  * Word or a web page loses its soft hyphens, zero-width spaces, BOMs, direction marks and control characters, and a
  * run of no-break spaces becomes one space, so the field shows what will be saved and nothing is refused for a
- * character nobody can see.
+ * character nobody can see. The body editor's own cleaning is in clean-pasted-slice.ts: it needs ProseMirror, which
+ * this module must not bring to the article page (the live coverage's forms import it).
  */
-
-/** The text nodes of a pasted ProseMirror fragment, cleaned (a node left empty goes). */
-function cleanFragment(fragment: Fragment): Fragment {
-  const nodes: PmNode[] = [];
-  fragment.forEach((node) => {
-    if (node.isText) {
-      const text = cleanText(node.text ?? "", { lines: false });
-      if (text !== "") nodes.push(node.type.schema.text(text, node.marks));
-    } else nodes.push(node.copy(cleanFragment(node.content)));
-  });
-  return Fragment.fromArray(nodes);
-}
-
-/** For the body editor's `transformPasted`: the pasted slice (from HTML or plain text) with every text cleaned. */
-export function cleanPastedSlice(slice: Slice): Slice {
-  return new Slice(cleanFragment(slice.content), slice.openStart, slice.openEnd);
-}
 
 const TEXT_INPUTS = new Set(["text", "search", "url", "email", "tel", ""]);
 
