@@ -4,7 +4,7 @@
  */
 import type { Page } from "@playwright/test";
 import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
-import { expect, openPage, SESSION_COOKIE, siteQuery, t, test as base, withSiteServices } from "./support/fixtures.ts";
+import { expect, openPage, SESSION_COOKIE, siteQuery, t, test as base, withSiteServices, perWorker } from "./support/fixtures.ts";
 import { type OidcProvider, startOidcProvider } from "./support/oidc.ts";
 import { freePort, type RunningSite, startSite } from "../factories/site.ts";
 
@@ -12,28 +12,18 @@ interface GoogleSite extends RunningSite {
   oidc: OidcProvider;
 }
 
-const test = base.extend<Record<never, never>, { googleSite: GoogleSite }>({
-  googleSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      // The redirect URI registered at the provider names the site's address, so the port is chosen first.
-      const port = await freePort();
-      const siteUrl = `http://127.0.0.1:${port}`;
-      const oidc = await startOidcProvider({ siteUrl });
-      try {
-        // LOG_LEVEL=info: the access log is on, so the tests can check that no secret reaches it.
-        const site = await startSite({ port, env: { ...oidc.siteEnv, LOGIN_RATE_LIMIT: "1000", LOG_LEVEL: "info" } });
-        try {
-          await use({ ...site, oidc });
-        } finally {
-          await site.stop();
-        }
-      } finally {
-        await oidc.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+const test = base.extend<{ googleSite: GoogleSite }>({
+  googleSite: perWorker("auth-google", async (onClose): Promise<GoogleSite> => {
+    // The redirect URI registered at the provider names the site's address, so the port is chosen first.
+    const port = await freePort();
+    const siteUrl = `http://127.0.0.1:${port}`;
+    const oidc = await startOidcProvider({ siteUrl });
+    onClose(() => oidc.stop());
+    // LOG_LEVEL=info: the access log is on, so the tests can check that no secret reaches it.
+    const site = await startSite({ port, env: { ...oidc.siteEnv, LOGIN_RATE_LIMIT: "1000", LOG_LEVEL: "info" } });
+    onClose(() => site.stop());
+    return { ...site, oidc };
+  }),
 });
 
 const googleButton = (page: Page) => page.getByRole("button", { name: "Entrar com Google", exact: true });

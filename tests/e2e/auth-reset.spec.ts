@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { createAdmin, type TestAccount, uniqueEmail } from "../factories/auth.ts";
-import { expect, openPage, signInThroughPage, t, test as base, withSiteServices } from "./support/fixtures.ts";
+import { expect, openPage, signInThroughPage, t, test as base, withSiteServices, perWorker } from "./support/fixtures.ts";
 import { freePort, type RunningSite, type SiteOptions, startSite } from "../factories/site.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
 
@@ -17,33 +17,23 @@ interface MailSite extends RunningSite {
   admin: TestAccount;
 }
 
-const test = base.extend<Record<never, never>, { mailSite: MailSite }>({
-  mailSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const smtp = await startSmtpReceiver();
-      let admin!: TestAccount;
-      try {
-        const known = await onKnownUrl();
-        const site = await startSite({
-          port: known.port,
-          // LOG_LEVEL=info: the access log is on, so the tests can check that no secret reaches it.
-          env: { ...known.env, SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: "1000", MAIL_FROM: "Redação <redacao@esporte.example>", LOG_LEVEL: "info" },
-          async setup(services) {
-            admin = await createAdmin(services, { password: "Senha-antiga-1" });
-          },
-        });
-        try {
-          await use({ ...site, smtp, admin });
-        } finally {
-          await site.stop();
-        }
-      } finally {
-        await smtp.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+const test = base.extend<{ mailSite: MailSite }>({
+  mailSite: perWorker("auth-reset", async (onClose): Promise<MailSite> => {
+    const smtp = await startSmtpReceiver();
+    onClose(() => smtp.stop());
+    let admin!: TestAccount;
+    const known = await onKnownUrl();
+    const site = await startSite({
+      port: known.port,
+      // LOG_LEVEL=info: the access log is on, so the tests can check that no secret reaches it.
+      env: { ...known.env, SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: "1000", MAIL_FROM: "Redação <redacao@esporte.example>", LOG_LEVEL: "info" },
+      async setup(services) {
+        admin = await createAdmin(services, { password: "Senha-antiga-1" });
+      },
+    });
+    onClose(() => site.stop());
+    return { ...site, smtp, admin };
+  }),
 });
 
 /** Start options for a site whose SITE_URL is the address the tests use (links in e-mails point to SITE_URL). */

@@ -23,6 +23,7 @@ import {
   test as base,
   waitForHydration,
   withSiteServices,
+  perWorker,
 } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "../factories/site.ts";
 
@@ -32,30 +33,23 @@ interface AuthSite extends RunningSite {
   articleId: string;
 }
 
-const test = base.extend<Record<never, never>, { authSite: AuthSite }>({
-  authSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      let admin!: TestAccount;
-      let user!: TestAccount;
-      let articleId!: string;
-      const site = await startSite({
-        // Every test signs in from 127.0.0.1: keep the per-IP limit out of the way (its own test lowers it).
-        env: { LOGIN_RATE_LIMIT: "1000" },
-        async setup(services) {
-          admin = await createAdmin(services, { password: "Senha-admin-1" });
-          user = await createUser(services, { password: "Senha-leitor-1" });
-          articleId = await createNews(services, { title: "Clássico decidido nos acréscimos", media: null });
-        },
-      });
-      try {
-        await use({ ...site, admin, user, articleId });
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+const test = base.extend<{ authSite: AuthSite }>({
+  authSite: perWorker("auth", async (onClose): Promise<AuthSite> => {
+    let admin!: TestAccount;
+    let user!: TestAccount;
+    let articleId!: string;
+    const site = await startSite({
+      // Every test signs in from 127.0.0.1: keep the per-IP limit out of the way (its own test lowers it).
+      env: { LOGIN_RATE_LIMIT: "1000" },
+      async setup(services) {
+        admin = await createAdmin(services, { password: "Senha-admin-1" });
+        user = await createUser(services, { password: "Senha-leitor-1" });
+        articleId = await createNews(services, { title: "Clássico decidido nos acréscimos", media: null });
+      },
+    });
+    onClose(() => site.stop());
+    return { ...site, admin, user, articleId };
+  }),
 });
 
 const loginForm = (page: Page) => page.locator("form").filter({ has: page.locator('input[name="intent"][value="login"]') });

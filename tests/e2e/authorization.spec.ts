@@ -16,7 +16,7 @@ import routes from "../../app/routes.ts";
 import { hasRole, type Role } from "../../app/lib/roles.ts";
 import { createAdmin, createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
-import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base } from "./support/fixtures.ts";
+import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base, perWorker } from "./support/fixtures.ts";
 import { freePort, type RunningSite, startSite } from "../factories/site.ts";
 
 // ------------------------------------------------------------------------------------------ the route table
@@ -168,35 +168,30 @@ interface AuthzSite extends RunningSite {
   sponsorId: string;
 }
 
-const test = base.extend<
-  { nonAdminCookie: string; adminCookie: string; memberCookies: Record<"reporter" | "editor", string> },
-  { authzSite: AuthzSite }
->({
-  authzSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      let admin!: TestAccount;
-      let newsId!: string;
-      let sponsorId!: string;
-      const members = {} as AuthzSite["members"];
-      const site = await startSite({
-        env: { LOGIN_RATE_LIMIT: "1000" },
-        async setup(services) {
-          admin = await createAdmin(services, { password: "senha-admin-1" });
-          members.reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
-          members.editor = await createMember(services, "editor", { password: "senha-editor-1" });
-          newsId = await createNews(services, { title: NEWS_TITLE, media: null });
-          sponsorId = await createSponsor(services);
-        },
-      });
-      try {
-        await use({ ...site, admin, members, newsId, sponsorId });
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+const test = base.extend<{
+  authzSite: AuthzSite;
+  nonAdminCookie: string;
+  adminCookie: string;
+  memberCookies: Record<"reporter" | "editor", string>;
+}>({
+  authzSite: perWorker("authorization", async (onClose): Promise<AuthzSite> => {
+    let admin!: TestAccount;
+    let newsId!: string;
+    let sponsorId!: string;
+    const members = {} as AuthzSite["members"];
+    const site = await startSite({
+      env: { LOGIN_RATE_LIMIT: "1000" },
+      async setup(services) {
+        admin = await createAdmin(services, { password: "senha-admin-1" });
+        members.reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
+        members.editor = await createMember(services, "editor", { password: "senha-editor-1" });
+        newsId = await createNews(services, { title: NEWS_TITLE, media: null });
+        sponsorId = await createSponsor(services);
+      },
+    });
+    onClose(() => site.stop());
+    return { ...site, admin, members, newsId, sponsorId };
+  }),
   /** Fresh sessions of the reporter and the editor (a test may sign one out through /admin/logout). */
   memberCookies: async ({ authzSite, playwright }, use) => {
     await use({

@@ -15,7 +15,7 @@ import {
   siteQuery,
   t,
   NEWSROOM_SITE,
-  siteOfTheWorker,
+  perWorkerSite,
   test as base,
   waitForHydration,
   withSiteServices,
@@ -23,8 +23,8 @@ import {
 import { createAdmin } from "../factories/auth.ts";
 import type { RunningSite } from "../factories/site.ts";
 
-const test = base.extend<Record<never, never>, { autosaveSite: RunningSite }>({
-  autosaveSite: siteOfTheWorker(NEWSROOM_SITE),
+const test = base.extend<{ autosaveSite: RunningSite }>({
+  autosaveSite: perWorkerSite("autosave", NEWSROOM_SITE),
 });
 
 test.beforeEach(async ({ page, autosaveSite }) => {

@@ -233,9 +233,12 @@ test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*
       (text) => text.includes("Final da Libertadores no Mineirão"),
     );
     expect(home.includes("Final da Libertadores no Mineirão"), "a home guardada não mostrava o título corrigido 1 s depois").toBe(true);
+    // One purge, or two when the save's events reach the purger more than its 10 ms batch apart (a loaded machine):
+    // each names the story, none is a ban of everything.
     const bans = await varnish.bans();
-    expect(bans.length).toBe(bansBefore + 1);
-    expect(bans[0]).toContain(`|/article/${id}|`);
+    const added = bans.slice(0, bans.length - bansBefore);
+    expect(added.length).toBeGreaterThanOrEqual(1);
+    for (const ban of added) expect(ban).toContain(`|/article/${id}|`);
   } finally {
     await admin.close();
     await reader?.dispose();

@@ -26,15 +26,15 @@ import {
   sizedFile,
   t,
   NEWSROOM_SITE,
-  siteOfTheWorker,
+  perWorkerSite,
   test as base,
   throttleUploads,
   watchPickedFiles,
 } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
-const test = base.extend<Record<never, never>, { editorSite: RunningSite }>({
-  editorSite: siteOfTheWorker(NEWSROOM_SITE),
+const test = base.extend<{ editorSite: RunningSite }>({
+  editorSite: perWorkerSite("editor", NEWSROOM_SITE),
 });
 
 // Leave every page before the site stops (an open page keeps its live-updates connection).

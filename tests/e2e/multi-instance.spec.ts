@@ -35,6 +35,7 @@ import {
   expectStatus,
   makeNoisyJpeg,
   markPage,
+  perWorker,
   SESSION_COOKIE,
   submitLogin,
   t,
@@ -69,12 +70,14 @@ interface Cluster {
  *  this file never share the per-IP counter with each other or with earlier runs (the counts live in Redis). */
 const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
 
-const test = base.extend<{ reader: BrowserContext }, { cluster: Cluster }>({
-  cluster: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
+const test = base.extend<{ reader: BrowserContext; cluster: Cluster }>({
+  cluster: perWorker(
+    "multi-instance",
+    async (onClose): Promise<Cluster> => {
       const database = await createSiteDatabase();
+      onClose(() => database.drop());
       const s3 = await startS3Server([BUCKET]);
+      onClose(() => s3.stop());
       const secret = randomBytes(32).toString("base64url");
       const shared: Record<string, string> = {
         // The tests play the load balancer on this machine: it says which address each visitor comes from.
@@ -87,6 +90,7 @@ const test = base.extend<{ reader: BrowserContext }, { cluster: Cluster }>({
         ...s3.env(BUCKET),
       };
       const started: Instance[] = [];
+      onClose(() => Promise.all(started.map((instance) => instance.stop())));
       const startInstance = async (name: string, env: Record<string, string> = {}): Promise<Instance> => {
         const port = await freePort();
         const dataDir = makeDataDir(`eef-multi-${name}-`);
@@ -111,45 +115,39 @@ const test = base.extend<{ reader: BrowserContext }, { cluster: Cluster }>({
         started.push(instance);
         return instance;
       };
+      // Schema and the admin account first (as a deploy's migration step would), on a data directory of its own.
+      const setupDir = makeDataDir("eef-multi-setup-");
+      const services = await createTestServices(setupDir, shared);
+      let admin: TestAccount;
       try {
-        // Schema and the admin account first (as a deploy's migration step would), on a data directory of its own.
-        const setupDir = makeDataDir("eef-multi-setup-");
-        const services = await createTestServices(setupDir, shared);
-        let admin: TestAccount;
-        try {
-          admin = await createAdmin(services, { password: "Senha-admin-1" });
-        } finally {
-          await services.close();
-          fs.rmSync(setupDir, { recursive: true, force: true });
-        }
-        const [a, b] = await Promise.all([startInstance("a"), startInstance("b")]);
-        // Each instance LISTENs once its first page subscribes; make both listen now and wait until PostgreSQL
-        // shows both listening connections, so no event of a test can go out before an instance hears it.
-        for (const instance of [a, b]) {
-          const controller = new AbortController();
-          const response = await fetch(`${instance.url}/events`, { signal: controller.signal });
-          await response.body!.getReader().read();
-          controller.abort();
-        }
-        await expect
-          .poll(async () => {
-            const rows = await siteQuery<{ n: string | number }>(
-              { dbFile: "", databaseUrl: POSTGRES_ADMIN_URL },
-              "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND query ILIKE 'listen %'",
-              new URL(database.url).pathname.slice(1),
-            );
-            return Number(rows[0]!.n);
-          })
-          .toBe(2);
-        await use({ a, b, admin, database, s3, startInstance });
+        admin = await createAdmin(services, { password: "Senha-admin-1" });
       } finally {
-        await Promise.all(started.map((instance) => instance.stop()));
-        await s3.stop();
-        await database.drop();
+        await services.close();
+        fs.rmSync(setupDir, { recursive: true, force: true });
       }
+      const [a, b] = await Promise.all([startInstance("a"), startInstance("b")]);
+      // Each instance LISTENs once its first page subscribes; make both listen now and wait until PostgreSQL
+      // shows both listening connections, so no event of a test can go out before an instance hears it.
+      for (const instance of [a, b]) {
+        const controller = new AbortController();
+        const response = await fetch(`${instance.url}/events`, { signal: controller.signal });
+        await response.body!.getReader().read();
+        controller.abort();
+      }
+      await expect
+        .poll(async () => {
+          const rows = await siteQuery<{ n: string | number }>(
+            { dbFile: "", databaseUrl: POSTGRES_ADMIN_URL },
+            "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND query ILIKE 'listen %'",
+            new URL(database.url).pathname.slice(1),
+          );
+          return Number(rows[0]!.n);
+        })
+        .toBe(2);
+      return { a, b, admin, database, s3, startInstance };
     },
-    { scope: "worker", timeout: 120_000 },
-  ],
+    120_000,
+  ),
   reader: async ({ browser }, use) => {
     const context = await browser.newContext();
     await use(context);

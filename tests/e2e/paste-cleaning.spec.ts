@@ -13,13 +13,13 @@ import {
   signInAsAdmin,
   t,
   NEWSROOM_SITE,
-  siteOfTheWorker,
+  perWorkerSite,
   test as base,
 } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
-const test = base.extend<Record<never, never>, { pasteSite: RunningSite }>({
-  pasteSite: siteOfTheWorker(NEWSROOM_SITE),
+const test = base.extend<{ pasteSite: RunningSite }>({
+  pasteSite: perWorkerSite("paste-cleaning", NEWSROOM_SITE),
 });
 
 test.afterEach(async ({ page }) => {

@@ -13,15 +13,15 @@ import {
   signInAsAdmin,
   t,
   NEWSROOM_SITE,
-  siteOfTheWorker,
+  perWorkerSite,
   test as base,
 } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
 import { makeTestImage } from "../factories/news.ts";
 
-const test = base.extend<Record<never, never>, { richSite: RunningSite }>({
-  richSite: siteOfTheWorker(NEWSROOM_SITE),
+const test = base.extend<{ richSite: RunningSite }>({
+  richSite: perWorkerSite("rich-text", NEWSROOM_SITE),
 });
 
 test.afterEach(async ({ page }) => {

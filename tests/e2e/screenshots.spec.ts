@@ -22,8 +22,8 @@
  */
 import type { Page } from "@playwright/test";
 import { seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
-import { expect, openPage, test as base } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { expect, openPage, test as base, perWorkerSite } from "./support/fixtures.ts";
+import type { RunningSite } from "../factories/site.ts";
 
 /** The moment the demo content is seeded at: every date on the pages derives from it. */
 const DEMO_NOW = new Date("2026-11-20T15:00:00.000Z");
@@ -32,22 +32,12 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
 ] as const;
 
-const test = base.extend<object, { frozenDemoSite: RunningSite }>({
-  frozenDemoSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const site = await startSite({
-        setup: (services) => seedDemoContent(services, DEMO_NOW).then(() => undefined),
-        env: { SITE_URL: "http://localhost:3000" },
-      });
-      try {
-        await use(site);
-      } finally {
-        await site.stop();
-      }
-    },
-    { scope: "worker", timeout: 180_000 },
-  ],
+const test = base.extend<{ frozenDemoSite: RunningSite }>({
+  frozenDemoSite: perWorkerSite(
+    "screenshots",
+    { setup: (services) => seedDemoContent(services, DEMO_NOW).then(() => undefined), env: { SITE_URL: "http://localhost:3000" } },
+    180_000,
+  ),
 });
 
 test.use({ reducedMotion: "reduce" });

@@ -294,6 +294,8 @@ test("no Chromium, nenhuma violação da CSP nas páginas públicas (com e sem c
     // The security page: start the two-factor setup (a client-side form submission) and the QR code, an SVG data
     // URL, is drawn under img-src data:.
     await openPage(page, site, "/admin/security");
+    // Typed before hydration, the password would be lost to it and the click would submit the empty form.
+    await waitForHydration(page);
     await page.getByLabel(t.auth.twoFactor.passwordLabel).fill("Senha-admin-1");
     await page.getByRole("button", { name: t.auth.twoFactor.enable }).click();
     const qr = page.getByRole("img", { name: t.auth.twoFactor.qrAlt });

@@ -6,7 +6,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createMember, type TestAccount, uniqueEmail } from "../factories/auth.ts";
-import { expect, openPage, signInAsAdmin, signInThroughPage, t, test as base, withSiteServices } from "./support/fixtures.ts";
+import { expect, openPage, signInAsAdmin, signInThroughPage, t, test as base, withSiteServices, perWorker } from "./support/fixtures.ts";
 import { freePort, type RunningSite, startSite } from "../factories/site.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
 
@@ -14,26 +14,16 @@ interface TeamSite extends RunningSite {
   smtp: SmtpReceiver;
 }
 
-const test = base.extend<Record<never, never>, { teamSite: TeamSite }>({
-  teamSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
-    async ({}, use) => {
-      const smtp = await startSmtpReceiver();
-      try {
-        // SITE_URL is the address the tests use: the mailed link points there.
-        const port = await freePort();
-        const site = await startSite({ port, env: { SITE_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: "1000" } });
-        try {
-          await use({ ...site, smtp });
-        } finally {
-          await site.stop();
-        }
-      } finally {
-        await smtp.stop();
-      }
-    },
-    { scope: "worker", timeout: 60_000 },
-  ],
+const test = base.extend<{ teamSite: TeamSite }>({
+  teamSite: perWorker("team", async (onClose): Promise<TeamSite> => {
+    const smtp = await startSmtpReceiver();
+    onClose(() => smtp.stop());
+    // SITE_URL is the address the tests use: the mailed link points there.
+    const port = await freePort();
+    const site = await startSite({ port, env: { SITE_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: "1000" } });
+    onClose(() => site.stop());
+    return { ...site, smtp };
+  }),
 });
 
 const tt = t.team;
