@@ -23,6 +23,7 @@ import * as liveCoverage from "./2026-11-28-301-live-coverage.ts";
 import * as sectionSettings from "./2026-11-28-501-section-settings.ts";
 import * as mediaFocus from "./2026-11-28-701-media-focus.ts";
 import * as publishesWithoutReview from "./2026-11-28-901-publishes-without-review.ts";
+import * as authorRenames from "./2026-11-28-951-author-renames.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28-501-section-settings": sectionSettings,
   "2026-11-28-701-media-focus": mediaFocus,
   "2026-11-28-901-publishes-without-review": publishesWithoutReview,
+  "2026-11-28-951-author-renames": authorRenames,
 };

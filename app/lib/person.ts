@@ -1,8 +1,10 @@
 import type { MediaView } from "./media-view.ts";
 
-/** A member's profile as the pages show it (the byline box, the person page, the form). */
+/**
+ * A member's profile as the pages show it (the byline box, the person page, the form): what readers may see, never
+ * the account's internal id.
+ */
 export interface PersonView {
-  userId: string;
   name: string;
   /** Where their stories are listed: /autor/{slug}. */
   slug: string;

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "@playwright/test";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { makeTestImage } from "../factories/news.ts";
-import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
+import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base, withSiteServices } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
 interface AuthorsSite extends RunningSite {
@@ -213,6 +213,66 @@ test("perfil do repórter, notícia assinada por ele, caixa de autor, página da
   } finally {
     await closeAll(readerContext);
     await closeAll(editorContext);
+    await closeAll(reporterContext);
+  }
+});
+
+test("o repórter muda o nome: a assinatura das notícias segue, o endereço antigo leva ao novo (301) e a página não mostra id interno", async ({
+  site,
+  browser,
+  request,
+}) => {
+  const suffix = Date.now().toString(36);
+  const oldName = `Rita Campos ${suffix}`;
+  const newName = `Rita C. Souza ${suffix}`;
+  const oldSlug = `rita-campos-${suffix}`;
+  const newSlug = `rita-c-souza-${suffix}`;
+  const title = `Ouro no vôlei de praia ${suffix}`;
+  const reporterActor = { userId: site.reporter.id, role: "reporter" as const };
+  // Before: a profile and a published story signed with the old name.
+  const storyId = await withSiteServices(site, async (services) => {
+    await services.profiles.save(reporterActor, site.reporter.id, { displayName: oldName }, null);
+    const input = newsInputSchema.parse({
+      title,
+      subtitle: "A dupla venceu",
+      fullContent: "Texto",
+      category: "Vôlei",
+      author: oldName,
+      status: "published",
+    });
+    return (await services.newsEditor.createNews(input, null, { userId: site.editor.id, role: "editor" })).id;
+  });
+  const reporterContext = await browser.newContext();
+  const readerContext = await browser.newContext();
+  try {
+    const reporter = await reporterContext.newPage();
+    await signInThroughPage(reporter, site, site.reporter.email, site.reporter.password, "?redirectTo=%2Fperfil");
+    await expect(reporter).toHaveURL(/\/perfil$/);
+    await expect(field(reporter, t.profile.displayName)).toHaveValue(oldName);
+    await field(reporter, t.profile.displayName).fill(newName);
+    await reporter.getByRole("button", { name: t.profile.save }).click();
+    await expect(reporter.getByTestId("banner-success")).toHaveText(t.profile.saved);
+
+    // The story's byline, its author page and the box follow the new name.
+    const reader = await readerContext.newPage();
+    const article = await openPage(reader, site, `/article/${storyId}`);
+    await expect(reader.getByTestId("author-box").getByRole("link", { name: newName })).toHaveAttribute("href", `/autor/${newSlug}`);
+    const articleHtml = await article.text();
+    expect(articleHtml).not.toContain(oldName);
+    expect(articleHtml).not.toContain(site.reporter.id);
+
+    // The old address: a permanent redirect to the new one, which lists the story.
+    const moved = await request.get(`${site.url}/autor/${oldSlug}`, { maxRedirects: 0 });
+    expect(moved.status()).toBe(301);
+    expect(moved.headers().location).toBe(`/autor/${newSlug}`);
+    const page = await openPage(reader, site, `/autor/${oldSlug}`);
+    await expect(reader).toHaveURL(new RegExp(`/autor/${newSlug}$`));
+    await expect(reader.getByTestId("person-header").getByRole("heading", { level: 1, name: newName })).toBeVisible();
+    await expect(reader.getByRole("link", { name: title })).toBeVisible();
+    await expect(reader.getByTestId("term-empty")).toHaveCount(0);
+    expect(await page.text()).not.toContain(site.reporter.id);
+  } finally {
+    await closeAll(readerContext);
     await closeAll(reporterContext);
   }
 });

@@ -1,8 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { servicesContext } from "../../app/.server/context.server.ts";
+import { openDatabase } from "../../app/.server/db/database.server.ts";
+import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import * as profileRoute from "../../app/routes/admin/profile.tsx";
 import { deleteMediaIfUnreferenced } from "../../app/.server/media/media.queries.server.ts";
 import type { UploadedFile } from "../../app/.server/media/upload.server.ts";
@@ -10,7 +14,9 @@ import { t } from "../../app/i18n/newsroom.ts";
 import { PROFILE_LIMITS } from "../../app/lib/limits.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import type { Role } from "../../app/lib/roles.ts";
+import { migrations } from "../../migrations/index.ts";
 import { createMember } from "../factories/auth.ts";
+import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -154,15 +160,105 @@ describe("o autor de uma notícia como pessoa", () => {
 
     await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", status: "published" }), null, editor);
     expect((await row()).author_user_id).toBe(reporter.userId);
-    expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ userId: reporter.userId });
+    expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ name: "Carla Campos", slug: "carla-campos" });
+    // What readers get of a person never holds the account's internal id.
+    expect(JSON.stringify(await services.profiles.personOfSlug("carla-campos"))).not.toContain(reporter.userId);
+    expect(JSON.stringify(await services.profiles.bylineOfStory(mine.id))).not.toContain(reporter.userId);
 
-    // Renamed, the member keeps their old page (their published stories carry its slug) and gets the new one.
+    // Renamed, the member's stories follow: the byline shows the new name, the new page lists them, the old one
+    // redirects there.
     await services.profiles.save(reporter, reporter.userId, { displayName: "Carla C. Souza" }, null);
-    expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ name: "Carla C. Souza" });
-    expect(await services.profiles.personOfSlug("carla-c-souza")).toMatchObject({ userId: reporter.userId });
-    // An edit of the old story keeps it hers (its author is still the old name, no longer any member's).
+    expect(await row()).toEqual({ author: "Carla C. Souza", author_slug: "carla-c-souza", author_user_id: reporter.userId });
+    expect(await services.profiles.bylineOfStory(mine.id)).toMatchObject({ name: "Carla C. Souza", slug: "carla-c-souza" });
+    expect(await services.news.getTerm("author", "carla-c-souza")).toMatchObject({ name: "Carla C. Souza" });
+    expect((await services.news.listNewsPage({ limit: 10, authorSlug: "carla-c-souza" })).items.map((item) => item.id)).toEqual([mine.id]);
+    expect(await services.profiles.renamedAuthorPath("carla-campos")).toBe("/autor/carla-c-souza");
+    expect(await services.profiles.renamedAuthorPath("carla-c-souza")).toBeNull();
+    expect(await services.profiles.renamedAuthorPath("agencia-estado")).toBeNull();
+    // An edit from a form opened before the rename (the old name as author) keeps the story hers, under her new name.
     await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", title: "Título novo" }), null, editor);
+    expect(await row()).toEqual({ author: "Carla C. Souza", author_slug: "carla-c-souza", author_user_id: reporter.userId });
+
+    // Renamed again: both old pages lead to the newest; taking an old name back ends that redirect.
+    await services.profiles.save(reporter, reporter.userId, { displayName: "Carla Souza" }, null);
+    expect(await services.profiles.renamedAuthorPath("carla-campos")).toBe("/autor/carla-souza");
+    expect(await services.profiles.renamedAuthorPath("carla-c-souza")).toBe("/autor/carla-souza");
+    await services.profiles.save(reporter, reporter.userId, { displayName: "Carla Campos" }, null);
+    expect(await services.profiles.renamedAuthorPath("carla-campos")).toBeNull();
+    expect(await services.profiles.renamedAuthorPath("carla-souza")).toBe("/autor/carla-campos");
     expect(await row()).toEqual({ author: "Carla Campos", author_slug: "carla-campos", author_user_id: reporter.userId });
+  });
+});
+
+describe("a migração 2026-11-28-951 (renomes de autor)", () => {
+  it("as notícias de quem já tinha mudado de nome passam ao nome atual; os endereços antigos viram apelidos", async () => {
+    const dataDir = makeDataDir("eef-author-renames-");
+    const postgres = TEST_DATABASE === "postgres" ? await createPostgresDatabase() : null;
+    const handle = openDatabase({
+      database: postgres ? { kind: "postgres", url: postgres.url, poolSize: 2 } : { kind: "sqlite", file: path.join(dataDir, "banco.sqlite") },
+    });
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the schema before this migration, as migrations see it (Kysely<any>).
+      const db = handle.db as Kysely<any>;
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "2026-11-28-951"));
+      const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+      expect(error).toBeUndefined();
+      const at = "2026-01-01T00:00:00.000Z";
+      const profile = (user_id: string, display_name: string, slug: string) => ({ user_id, display_name, slug, bio: "", updated_at: at });
+      await db
+        .insertInto("member_profiles")
+        .values([profile("u-carla", "Carla Souza", "carla-souza"), profile("u-davi", "Davi Lima", "davi-lima")])
+        .execute();
+      const story = (id: string, author: string, author_slug: string, author_user_id: string | null) => ({
+        id,
+        title: id,
+        subtitle: "",
+        full_content: "",
+        category: "Vôlei",
+        category_slug: "volei",
+        author,
+        author_slug,
+        author_user_id,
+        is_highlighted: 0,
+        media_id: null,
+        created_at: at,
+        updated_at: at,
+        status: "published",
+        published_at: at,
+      });
+      await db
+        .insertInto("news")
+        .values([
+          story("antiga-da-carla", "Carla Campos", "carla-campos", "u-carla"),
+          story("nova-da-carla", "Carla Souza", "carla-souza", "u-carla"),
+          story("do-davi", "Davi Lima", "davi-lima", "u-davi"),
+          story("da-agencia", "Agência Estado", "agencia-estado", null),
+        ])
+        .execute();
+
+      expect(await migrateToLatest(db)).toContain("2026-11-28-951-author-renames");
+      const rows = await db.selectFrom("news").select(["id", "author", "author_slug"]).orderBy("id").execute();
+      expect(rows).toEqual([
+        { id: "antiga-da-carla", author: "Carla Souza", author_slug: "carla-souza" },
+        { id: "da-agencia", author: "Agência Estado", author_slug: "agencia-estado" },
+        { id: "do-davi", author: "Davi Lima", author_slug: "davi-lima" },
+        { id: "nova-da-carla", author: "Carla Souza", author_slug: "carla-souza" },
+      ]);
+      expect(await db.selectFrom("author_slug_aliases").select(["slug", "user_id"]).execute()).toEqual([
+        { slug: "carla-campos", user_id: "u-carla" },
+      ]);
+      const term = await db
+        .selectFrom("taxonomy_terms")
+        .select("name")
+        .where("kind", "=", "author")
+        .where("slug", "=", "carla-souza")
+        .executeTakeFirst();
+      expect(term).toEqual({ name: "Carla Souza" });
+    } finally {
+      await handle.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -187,7 +283,7 @@ describe("a página /perfil (loader e ação)", () => {
     const editor = await cookieOf(services, "editor");
     const url = (query = "") => `http://127.0.0.1:4321/perfil${query}`;
     const own = await profileRoute.loader({ request: new Request(url(), { headers: { cookie: reporter.cookie } }), context, params: {} } as never);
-    expect(own).toMatchObject({ own: true, person: { userId: reporter.id } });
+    expect(own).toMatchObject({ own: true, person: { name: expect.any(String) } });
 
     const other = `?membro=${encodeURIComponent(editor.id)}`;
     const thrown = await profileRoute

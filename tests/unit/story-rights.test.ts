@@ -30,7 +30,6 @@ describe("newsArticleJsonLd: the author", () => {
   const article = { title: "T", subtitle: "S", publishedAt: "2026-11-26T10:00:00.000Z", updatedAt: "2026-11-26T10:00:00.000Z" } as NewsArticle;
   const image = { url: "https://esporte.example/og.jpg" } as never;
   const person: PersonView = {
-    userId: "u1",
     name: "Ana Repórter",
     slug: "ana-reporter",
     bio: "",

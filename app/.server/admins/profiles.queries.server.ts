@@ -28,11 +28,65 @@ export async function listMemberAuthors(db: Db): Promise<MemberAuthor[]> {
     .sort((a, b) => a.displayName.localeCompare(b.displayName, "pt-BR"));
 }
 
-/** The member whose signing name has this slug (a profile's first, then an account name's), or null. */
+/**
+ * The member whose signing name has this slug (a profile's first, then an account name's), or, for a slug a member
+ * left by renaming themselves, that member (with their current name and slug); null otherwise.
+ */
 export async function memberAuthorBySlug(db: Db, slug: string): Promise<MemberAuthor | null> {
   if (!slug) return null;
-  const members = await listMemberAuthors(db);
-  return members.find((member) => member.slug === slug) ?? null;
+  const current = (await listMemberAuthors(db)).find((member) => member.slug === slug);
+  return current ?? memberOfAlias(db, slug);
+}
+
+/**
+ * A member renamed themselves (their signing name is now `name`, its slug `slug`): every story linked to them takes
+ * the new name and slug, the slugs their stories had become aliases of theirs (the old /autor/ address redirects),
+ * a slug their profile takes is no one's alias any more, and the new name is the author term's spelling. Returns the
+ * slugs the stories left (their pages change).
+ */
+export async function renameMemberStories(db: Db, userId: string, name: string, slug: string, now: string): Promise<string[]> {
+  const left = await db
+    .selectFrom("news")
+    .select("author_slug")
+    .distinct()
+    .where("author_user_id", "=", userId)
+    .where("author_slug", "<>", slug)
+    .where("author_slug", "<>", "")
+    .execute();
+  const oldSlugs = left.map((row) => row.author_slug);
+  await db.deleteFrom("author_slug_aliases").where("slug", "=", slug).execute();
+  for (const old of oldSlugs) {
+    await db
+      .insertInto("author_slug_aliases")
+      .values({ slug: old, user_id: userId, created_at: now })
+      .onConflict((oc) => oc.column("slug").doUpdateSet({ user_id: userId, created_at: now }))
+      .execute();
+  }
+  await db
+    .insertInto("taxonomy_terms")
+    .values({ kind: "author", slug, name, created_at: now })
+    .onConflict((oc) => oc.columns(["kind", "slug"]).doUpdateSet({ name }))
+    .execute();
+  await db
+    .updateTable("news")
+    .set({ author: name, author_slug: slug })
+    .where("author_user_id", "=", userId)
+    .where((eb) => eb.or([eb("author_slug", "<>", slug), eb("author", "<>", name)]))
+    .execute();
+  return oldSlugs;
+}
+
+/** The slugs a member's stories were listed under before renames (each redirects to their current page). */
+export async function aliasesOfMember(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom("author_slug_aliases").select("slug").where("user_id", "=", userId).execute();
+  return rows.map((row) => row.slug);
+}
+
+/** The member a left slug belongs to, with their current signing name and slug, or null. */
+export async function memberOfAlias(db: Db, slug: string): Promise<MemberAuthor | null> {
+  const alias = await db.selectFrom("author_slug_aliases").select("user_id").where("slug", "=", slug).executeTakeFirst();
+  if (!alias) return null;
+  return (await listMemberAuthors(db)).find((member) => member.userId === alias.user_id) ?? null;
 }
 
 export function findProfileRow(db: Db, userId: string) {

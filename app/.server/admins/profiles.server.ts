@@ -16,10 +16,13 @@ import type { MediaStore } from "../storage/media-store.ts";
 import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
 import { termSlug } from "../news/taxonomy.server.ts";
 import {
+  aliasesOfMember,
   authorUserIdOfSlug,
   findProfileRow,
   listMemberAuthors,
+  memberOfAlias,
   type ProfileRow,
+  renameMemberStories,
   slugTakenByOther,
   storyAuthorUserId,
   storyPathsOfAuthor,
@@ -63,7 +66,6 @@ export function createProfileService(deps: {
 
   function personOf(row: ProfileRow): PersonView {
     return {
-      userId: row.user_id,
       name: row.display_name,
       slug: row.slug,
       bio: row.bio,
@@ -99,14 +101,21 @@ export function createProfileService(deps: {
     },
 
     /**
-     * The person behind /autor/{slug}: the member whose published stories carry that slug (so a page stays that
-     * member's after a rename), else the member whose profile has it; null for a free-text author.
+     * The person behind /autor/{slug}: the member whose published stories carry that slug (a rename moves them to
+     * the new slug, and the old one redirects: renamedAuthorPath), else the member whose profile has it; null for a
+     * free-text author.
      */
     async personOfSlug(slug: string): Promise<PersonView | null> {
       const found = await person(await authorUserIdOfSlug(db, slug));
       if (found) return found;
       const row = await db.selectFrom("member_profiles").select("user_id").where("slug", "=", slug).executeTakeFirst();
       return person(row?.user_id ?? null);
+    },
+
+    /** The current /autor/ address of the member who left this slug by renaming themselves, or null. */
+    async renamedAuthorPath(slug: string): Promise<string | null> {
+      const member = await memberOfAlias(db, slug);
+      return member && member.slug !== slug ? termPath("author", member.slug) : null;
     },
 
     /** The profile saved under this slug by a current member (their page before any published story), or null. */
@@ -128,7 +137,7 @@ export function createProfileService(deps: {
       const name = await accountName(userId);
       if (name === null) throw new NotFoundError("member_not_found", t.profile.memberNotFound);
       return {
-        person: { userId, name, slug: termSlug(name), bio: "", photo: null, links: { x: null, instagram: null, site: null } },
+        person: { name, slug: termSlug(name), bio: "", photo: null, links: { x: null, instagram: null, site: null } },
         saved: false,
       };
     },
@@ -172,10 +181,12 @@ export function createProfileService(deps: {
             link_site: input.linkSite,
             updated_at: clock().toISOString(),
           });
-          // The author page's title spells the name as the member does (the first spelling used is kept otherwise).
-          await trx.updateTable("taxonomy_terms").set({ name: input.displayName }).where("kind", "=", "author").where("slug", "=", slug).execute();
+          // The byline follows the member: their stories take the new name and page, the old pages redirect there,
+          // and the author page's title spells the name as the member does.
+          const left = await renameMemberStories(trx, userId, input.displayName, slug, clock().toISOString());
           const paths = new Set([termPath("author", slug)]);
           if (before) paths.add(termPath("author", before.slug));
+          for (const old of [...left, ...(await aliasesOfMember(trx, userId))]) paths.add(termPath("author", old));
           for (const story of await storyPathsOfAuthor(trx, userId)) paths.add(articlePath(story));
           await send("newsUpdated", { paths: [...paths] });
         });

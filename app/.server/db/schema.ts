@@ -29,6 +29,7 @@ export interface Database {
   member_changes: MemberChangesTable;
   /** A newsroom member's public profile: name shown, bio, photo, links (profiles.server.ts). */
   member_profiles: MemberProfilesTable;
+  author_slug_aliases: AuthorSlugAliasesTable;
   /** The section menu as an admin arranged it (/secoes): order and hidden categories, by slug. */
   section_settings: SectionSettingsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
@@ -156,6 +157,13 @@ export interface MemberProfilesTable {
   link_instagram: string | null;
   link_site: string | null;
   updated_at: string;
+}
+
+/** Migration 2026-11-28-951-author-renames: an /autor/{slug} a member was listed under before a rename. */
+export interface AuthorSlugAliasesTable {
+  slug: string;
+  user_id: string;
+  created_at: string;
 }
 
 /** The first spelling used of each category and author slug: the one shown. */

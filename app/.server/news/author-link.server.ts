@@ -13,8 +13,10 @@ export async function withAuthorLink<T extends { author: string; author_slug: st
   terms: T,
   before?: { author: string; author_slug: string; author_user_id: string | null },
 ): Promise<T & { author_user_id: string | null }> {
+  // A member's current name, or one they signed with before renaming themselves: the story is theirs, under the
+  // name and page they have now.
   const member = await memberAuthorBySlug(db, terms.author_slug);
-  if (member) return { ...terms, author: member.displayName, author_user_id: member.userId };
+  if (member) return { ...terms, author: member.displayName, author_slug: member.slug, author_user_id: member.userId };
   // The same author as before, whose member has since changed their name (or left): the story stays theirs.
   if (before?.author_user_id && before.author_slug === terms.author_slug) {
     return { ...terms, author: before.author, author_user_id: before.author_user_id };

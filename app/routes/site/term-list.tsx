@@ -1,5 +1,5 @@
 import { Newspaper } from "lucide-react";
-import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/term-list";
 import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
@@ -30,12 +30,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let term: Awaited<ReturnType<typeof news.getTerm>>;
   try {
     term = await news.getTerm(kind, params.slug).catch(async (error: unknown) => {
+      if (kind !== "author" || !(error instanceof AppError) || error.status !== 404) throw error;
+      // The page a member's stories were listed under before they renamed themselves: their current one.
+      const renamed = await profiles.renamedAuthorPath(params.slug);
+      if (renamed) throw redirect(renamed, 301);
       // A member with a profile has a page before their first published story (their name, bio and links).
-      const member = kind === "author" && error instanceof AppError && error.status === 404 ? await profiles.memberPage(params.slug) : null;
+      const member = await profiles.memberPage(params.slug);
       if (!member) throw error;
       return { kind, slug: member.slug, name: member.name };
     });
   } catch (error) {
+    if (error instanceof Response) throw error;
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, reqId: requestIdFrom(request) }, "term page load failed");
     throw data({ kind }, { status, headers: { "Cache-Control": "no-store" } });
