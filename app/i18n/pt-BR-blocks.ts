@@ -29,6 +29,23 @@ export const blocksText = {
   /** In the editor: the block standing for an image or an embed. */
   imageBlock: (alt: string) => `Imagem: ${alt}`,
   embedBlock: (provider: string) => `Publicação do ${provider}`,
+  /** After a paste: what the editor could not keep, and how to add it. */
+  pasteLeftOut: ({ images, frames }: { images: number; frames: number }) =>
+    [
+      images === 1
+        ? "1 imagem não foi colada: envie-a pelo botão “Imagem”."
+        : images > 1
+          ? `${images} imagens não foram coladas: envie-as pelo botão “Imagem”.`
+          : "",
+      frames === 1
+        ? "1 vídeo ou publicação incorporada não foi colado: use o botão “Incorporar” com o link."
+        : frames > 1
+          ? `${frames} vídeos ou publicações incorporadas não foram colados: use o botão “Incorporar” com os links.`
+          : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  dismiss: "Fechar aviso",
   // The server's checks of a saved body.
   altRequired: "Descreva cada imagem do conteúdo para quem usa leitor de tela: o que ela mostra?",
   altTooLong: (max: number) => `A descrição de uma imagem do conteúdo pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,

@@ -4,6 +4,7 @@
  * save goes through with no refusal, and the article shows the clean text. Real server, real database, real Chromium.
  */
 import type { Page } from "@playwright/test";
+import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
 import {
   apiHeaders,
   bodyEditor,
@@ -101,6 +102,96 @@ test.describe("colar do Word ou de uma página no formulário da notícia", () =
     const content = page.getByTestId("article-content");
     await expect(content.locator("p")).toHaveText(["Gol de placa do Palmeiras, de bicicleta!", "Segundo parágrafo com Coração."]);
     expect(await page.locator("main").textContent()).not.toMatch(INVISIBLE);
+  });
+
+  test("do Google Docs: Título 1/2 viram subtítulos, negrito por estilo, listas e links absolutos ficam, link relativo vira texto, tabela vira linhas legíveis; imagens e vídeos não colados são avisados", async ({
+    page,
+    pasteSite,
+  }) => {
+    const suffix = `${process.pid}-${Date.now().toString(36)}`;
+    await openPage(page, pasteSite, "/add-news");
+    await field(page, t.newsForm.title).fill(`Tabela do Brasileirão ${suffix}`);
+    await field(page, t.newsForm.subtitle).fill("Como ficou a classificação");
+    await field(page, t.newsForm.category).fill("Futebol");
+    const editor = bodyEditor(page);
+    await editor.click();
+    // What Google Docs puts on the clipboard (its wrapper <b> with font-weight:normal, styles on spans), abridged.
+    await paste(
+      page,
+      [
+        '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1a2b3c">',
+        '<h1 dir="ltr"><span style="font-size:20pt;font-weight:400">Rodada decisiva</span></h1>',
+        '<p dir="ltr"><span style="font-weight:400">O </span><span style="font-weight:700">Palmeiras</span>',
+        '<span style="font-weight:400"> venceu e </span><span style="font-style:italic">segue líder</span>.</p>',
+        '<h2 dir="ltr"><span style="font-size:16pt">Classificação</span></h2>',
+        "<div><table><tbody>",
+        '<tr><td><p dir="ltr"><span style="font-weight:700">Time</span></p></td><td><p dir="ltr"><span>Pts</span></p></td></tr>',
+        "<tr><td><p>Palmeiras</p></td><td><p>70</p></td></tr>",
+        "<tr><td><p>Flamengo</p></td><td><p>68</p></td></tr>",
+        "</tbody></table></div>",
+        '<ul><li dir="ltr"><p>Artilheiro: Flaco</p></li><li dir="ltr"><p>Próximo jogo: domingo</p></li></ul>',
+        '<p dir="ltr"><a href="https://www.cbf.com.br/tabela">Tabela completa</a> e <a href="/noticia/relativa">a análise</a>.</p>',
+        '<p dir="ltr"><span><img src="https://lh7-us.googleusercontent.com/foto1.png" width="300" height="200"></span></p>',
+        '<p dir="ltr"><span><img src="https://lh7-us.googleusercontent.com/foto2.png" width="300" height="200"></span></p>',
+        '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe>',
+        "</b>",
+      ].join(""),
+      "Rodada decisiva\nO Palmeiras venceu e segue líder.\nClassificação\nTime\tPts\nPalmeiras\t70\nFlamengo\t68",
+    );
+    await expect(editor.locator("h2")).toHaveText(["Rodada decisiva"]);
+    await expect(editor.locator("h3")).toHaveText(["Classificação"]);
+    await expect(editor.locator("strong").first()).toHaveText("Palmeiras");
+    await expect(editor.locator("em")).toHaveText(["segue líder"]);
+    await expect(editor.locator("p")).toContainText(["Time — Pts", "Palmeiras — 70", "Flamengo — 68"]);
+    await expect(editor.locator("ul > li")).toHaveText(["Artilheiro: Flaco", "Próximo jogo: domingo"]);
+    await expect(editor.locator("a")).toHaveCount(1);
+    await expect(editor.locator("a")).toHaveAttribute("href", "https://www.cbf.com.br/tabela");
+    await expect(editor.getByText("a análise")).toBeVisible();
+    const notice = page.getByTestId("paste-left-out");
+    await expect(notice).toHaveText(blocksText.pasteLeftOut({ images: 2, frames: 1 }));
+    expect(await notice.textContent()).toContain("2 imagens não foram coladas: envie-as pelo botão “Imagem”.");
+    await notice.getByRole("button", { name: blocksText.dismiss }).click();
+    await expect(notice).toHaveCount(0);
+
+    await page.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
+    await expect(page.getByTestId("banner-success")).toBeVisible();
+    const [row] = await siteQuery<{ id: string }>(pasteSite, "select id from news where title = ?", `Tabela do Brasileirão ${suffix}`);
+    await openPage(page, pasteSite, `/article/${row!.id}`);
+    const content = page.getByTestId("article-content");
+    await expect(content.locator("h2")).toHaveText(["Rodada decisiva"]);
+    await expect(content.locator("h3")).toHaveText(["Classificação"]);
+    await expect(content.getByText("Palmeiras — 70")).toBeVisible();
+    await expect(content.getByText("Time — Pts")).toBeVisible();
+    await expect(content.getByRole("link", { name: "Tabela completa" })).toHaveAttribute("href", "https://www.cbf.com.br/tabela");
+    await expect(content.getByRole("link", { name: "a análise" })).toHaveCount(0);
+  });
+
+  test("um link do YouTube sozinho numa linha vira o bloco incorporado, como no artigo; no meio de uma frase continua link", async ({
+    page,
+    pasteSite,
+  }) => {
+    await openPage(page, pasteSite, "/add-news");
+    const editor = bodyEditor(page);
+    await editor.click();
+    await page.keyboard.type("Veja o gol:");
+    await page.keyboard.press("Enter");
+    await paste(page, "", "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    await expect(editor.getByTestId("editor-embed")).toHaveCount(1);
+    await expect(editor.getByTestId("editor-embed")).toHaveAttribute("data-id", "dQw4w9WgXcQ");
+    await expect(editor.locator("p", { hasText: "youtube.com" })).toHaveCount(0);
+    // Lines of a pasted text: the one that is only a post's address becomes its block, the others stay text.
+    await editor.locator("p").last().click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+    await paste(page, "", "Lance do jogo\nhttps://x.com/placar/status/1234567890\nDepois do lance");
+    await expect(editor.getByTestId("editor-embed")).toHaveCount(2);
+    await expect(editor.getByTestId("editor-embed").last()).toHaveAttribute("data-provider", "x");
+    await expect(editor.getByText("Depois do lance")).toBeVisible();
+    // Inside a sentence it is a link, not a block.
+    await page.keyboard.type(" e o vídeo ");
+    await paste(page, "", "https://www.youtube.com/watch?v=aqz-KE-bpKQ");
+    await expect(editor.getByTestId("editor-embed")).toHaveCount(2);
+    await expect(editor.locator("p", { hasText: "Depois do lance e o vídeo" })).toContainText("youtube.com/watch?v=aqz-KE-bpKQ");
   });
 
   test("uma atualização ao vivo e a nota de 'Devolver ao repórter' coladas também chegam limpas", async ({ page, pasteSite }) => {

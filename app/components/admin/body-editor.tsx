@@ -1,11 +1,12 @@
 import { Extension } from "@tiptap/core";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2 } from "lucide-react";
+import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2, X } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { EmbedDialog, ImageDialog } from "./body-block-dialogs.tsx";
 import { cleanPastedSlice } from "./clean-pasted-slice.ts";
+import { embedPastedLinks, type PasteLeftOut, structurePastedHtml } from "./paste-structure.ts";
 import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
@@ -36,6 +37,8 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
   onChangeRef.current = onChange;
   const editLinkRef = useRef<(editor: Editor) => void>(editLink);
   const [dialog, setDialog] = useState<"image" | "embed" | null>(null);
+  /** What the last paste could not keep (images, embedded frames), said under the toolbar until dismissed. */
+  const [leftOut, setLeftOut] = useState<PasteLeftOut | null>(null);
 
   const editor = useEditor({
     immediatelyRender: false,
@@ -79,8 +82,18 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         "aria-labelledby": labelId,
         "data-testid": "body-editor",
       },
-      // A paste from Word or a web page loses the characters nobody sees (app/lib/clean-text.ts), as a save would.
-      transformPasted: (slice) => cleanPastedSlice(slice),
+      // A paste from Google Docs, Word or a web page keeps its subheads, tables (as rows) and lists, says what it
+      // could not keep (paste-structure.ts), and loses the characters nobody sees (app/lib/clean-text.ts), as a
+      // save would; a post's address alone on a line becomes its embed block.
+      transformPastedHTML: (html) => {
+        let counts: PasteLeftOut | null = null;
+        const structured = structurePastedHtml(html, (found) => {
+          counts = found;
+        });
+        setLeftOut(counts);
+        return structured;
+      },
+      transformPasted: (slice, view) => embedPastedLinks(cleanPastedSlice(slice), view),
     },
     // Only edits: setEditable also sends an update (the toolbar's state needs it), which is no change to save.
     onUpdate: ({ editor, transaction }) => {
@@ -214,6 +227,20 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
           state.canRedo,
         )}
       </div>
+      {leftOut ? (
+        <div className={styles.notice} role="status" data-testid="paste-left-out">
+          <span>{blocksText.pasteLeftOut(leftOut)}</span>
+          <button
+            type="button"
+            className={styles.noticeClose}
+            aria-label={blocksText.dismiss}
+            title={blocksText.dismiss}
+            onClick={() => setLeftOut(null)}
+          >
+            <X size={16} aria-hidden="true" />
+          </button>
+        </div>
+      ) : null}
       <EditorContent editor={editor} />
       {dialog === "image" ? (
         <ImageDialog
