@@ -25,7 +25,6 @@ const newsroom = {
     bold: "Negrito (Ctrl+B)",
     italic: "Itálico (Ctrl+I)",
     link: "Link (Ctrl+K)",
-    linkPrompt: "Endereço do link (http://, https:// ou mailto:). Deixe vazio para tirar o link.",
     linkInvalid: "Link inválido: use um endereço que comece com http://, https:// ou mailto:.",
     bulletList: "Lista com marcadores",
     orderedList: "Lista numerada",

@@ -100,19 +100,15 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     await page.keyboard.press("Enter");
     await expect(tool(page, t.richText.bulletList)).toHaveAttribute("aria-pressed", "false");
     await page.keyboard.insertText("Leia ");
-    // The link button asks for the address: javascript: is refused (an alert), https is taken.
-    const answers = ["javascript:alert(1)", "https://example.org/regulamento"];
-    const alerts: string[] = [];
-    page.on("dialog", async (dialog) => {
-      if (dialog.type() === "prompt") await dialog.accept(answers.shift());
-      else {
-        alerts.push(dialog.message());
-        await dialog.accept();
-      }
-    });
+    // The link button opens the page's dialog: javascript: is refused there, with the reason; https is taken.
     await tool(page, t.richText.link).click();
-    await expect.poll(() => alerts).toEqual([t.richText.linkInvalid]);
-    await tool(page, t.richText.link).click();
+    const linkDialog = page.getByRole("dialog", { name: blocksText.linkDialogTitle });
+    await linkDialog.getByLabel(blocksText.linkUrl).fill("javascript:alert(1)");
+    await linkDialog.getByRole("button", { name: blocksText.apply }).click();
+    await expect(linkDialog.getByText(t.richText.linkInvalid)).toBeVisible();
+    await linkDialog.getByLabel(blocksText.linkUrl).fill("https://example.org/regulamento");
+    await linkDialog.getByRole("button", { name: blocksText.apply }).click();
+    await expect(linkDialog).toBeHidden();
     await expect(editor.locator('a[href="https://example.org/regulamento"]')).toHaveText("https://example.org/regulamento");
 
     await publish(page);
@@ -155,6 +151,89 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     await expect(content.getByRole("heading", { level: 2, name: "O intertítulo" })).toBeVisible();
     await expect(content.locator("ul > li")).toHaveText(["primeiro item", "segundo item"]);
     await expect(content.getByRole("link", { name: "https://example.org/regulamento" })).toHaveAttribute("rel", "noopener noreferrer nofollow");
+  });
+
+  test("no celular (390 px), numa notícia longa: a barra de formatação e os botões de salvar ficam à vista; link pelo diálogo, e digitar depois dele não o estende; tocar numa imagem edita seus textos e a remove; depois de salvar, o Editar está no topo do artigo", async ({
+    page,
+    richSite,
+  }) => {
+    test.slow();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const title = uniqueTitle("Notícia longa no celular");
+    await openPage(page, richSite, "/add-news");
+    await fillHead(page, title);
+    const editor = bodyEditor(page);
+    await editor.click();
+    for (let line = 1; line <= 30; line++) {
+      await page.keyboard.insertText(`Parágrafo ${line} do relato do jogo, lance a lance, com detalhes do que aconteceu em campo.`);
+      await page.keyboard.press("Enter");
+    }
+    // Far down the story: its start has scrolled away, the toolbar sits under the site's header and the save
+    // buttons at the bottom of the screen.
+    await expect.poll(async () => (await editor.locator("p").first().boundingBox())!.y).toBeLessThan(0);
+    const bar = (await toolbar(page).boundingBox())!;
+    expect(bar.y).toBeGreaterThanOrEqual(68);
+    expect(bar.y).toBeLessThanOrEqual(72);
+    const save = (await page.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).boundingBox())!;
+    expect(save.y + save.height).toBeLessThanOrEqual(844);
+    expect(save.y).toBeGreaterThan(bar.y + bar.height);
+
+    // An image: inserted, then tapped to change its caption, then tapped again to remove it.
+    await tool(page, blocksText.image).click();
+    const imageDialog = page.getByRole("dialog", { name: blocksText.imageDialogTitle });
+    await imageDialog
+      .getByLabel(blocksText.imageFile)
+      .setInputFiles({ name: "lance.jpg", mimeType: "image/jpeg", buffer: await makeTestImage(800, 450) });
+    await imageDialog.getByLabel(blocksText.imageAlt).fill("O lance do gol");
+    await imageDialog.getByRole("button", { name: blocksText.insert }).click();
+    await expect(imageDialog).toBeHidden();
+    const figure = editor.getByTestId("editor-image");
+    await expect(figure.locator("figcaption")).toHaveText(blocksText.imageBlock("O lance do gol"));
+    await figure.locator("img").click();
+    const edit = page.getByRole("dialog", { name: blocksText.imageEditTitle });
+    await expect(edit.getByLabel(blocksText.imageAlt)).toHaveValue("O lance do gol");
+    await edit.getByLabel(blocksText.imageCaption).fill("O gol de cabeça");
+    await edit.getByRole("button", { name: blocksText.apply }).click();
+    await expect(edit).toBeHidden();
+    await expect(figure.locator("figcaption")).toHaveText("O gol de cabeça");
+    await figure.locator("img").click();
+    await page.getByRole("dialog", { name: blocksText.imageEditTitle }).getByRole("button", { name: blocksText.imageRemove }).click();
+    await expect(figure).toHaveCount(0);
+    await expect(editor).toBeFocused();
+
+    // A link with its own words, from the dialog; what is typed after it is plain text.
+    await page.keyboard.insertText("Veja ");
+    await tool(page, t.richText.link).click();
+    const linkDialog = page.getByRole("dialog", { name: blocksText.linkDialogTitle });
+    await linkDialog.getByLabel(blocksText.linkUrl).fill("https://example.org/regulamento");
+    await linkDialog.getByLabel(blocksText.linkText).fill("o regulamento");
+    await linkDialog.getByRole("button", { name: blocksText.apply }).click();
+    await expect(linkDialog).toBeHidden();
+    await expect(editor).toBeFocused();
+    await page.keyboard.insertText(" do campeonato");
+    await expect(editor.locator("a")).toHaveText("o regulamento");
+    await expect(editor.locator("p", { hasText: "Veja" })).toHaveText("Veja o regulamento do campeonato");
+    // Editing the link: the dialog shows its address and can remove it.
+    await editor.locator("a").click();
+    await tool(page, t.richText.link).click();
+    const editDialog = page.getByRole("dialog", { name: blocksText.linkEditTitle });
+    await expect(editDialog.getByLabel(blocksText.linkUrl)).toHaveValue("https://example.org/regulamento");
+    await editDialog.getByRole("button", { name: blocksText.cancel }).click();
+    await expect(editDialog).toBeHidden();
+
+    await publish(page);
+    const saved = await storedBody(richSite, title);
+    expect(JSON.stringify(saved.body)).not.toContain('"image"');
+    expect(saved.fullContent).toContain("Veja o regulamento do campeonato");
+
+    // "Salvar alterações": the article opens, with the newsroom's "Editar" in the first screen.
+    await openPage(page, richSite, `/edit-news/${saved.id}`);
+    await page.getByRole("button", { name: t.newsForm.submitEdit, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/article/${saved.id}`), { timeout: 10_000 });
+    const editLink = page.getByRole("link", { name: t.article.edit, exact: true });
+    await expect(editLink).toBeVisible();
+    const at = (await editLink.boundingBox())!;
+    expect(at.y + at.height).toBeLessThanOrEqual(844);
   });
 
   test("colar do Word, do Google Docs e de uma página: estrutura e links ficam; script, eventos, estilos e tags desconhecidas saem", async ({

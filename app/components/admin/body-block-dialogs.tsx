@@ -3,7 +3,7 @@ import { createPortal } from "react-dom";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { parseEmbedUrl } from "../../lib/embeds.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
-import type { RichEmbed, RichImage } from "../../lib/rich-text.ts";
+import { type RichEmbed, type RichImage, safeHref } from "../../lib/rich-text.ts";
 import { t } from "../../i18n/newsroom.ts";
 import styles from "./body-editor.module.css";
 import { cleanPaste } from "./clean-paste.ts";
@@ -70,13 +70,25 @@ function uploadImage(file: File, onProgress: (percent: number | "processing") =>
 /**
  * "Inserir imagem": the file, its description (required, the `alt`), caption and credit. The file is uploaded
  * through the media pipeline when the dialog is sent (progress shown); the block then names the stored media item.
+ * With `current` (a tap on an image of the body) it edits that image: the texts are filled in, a new file is
+ * optional ("Trocar imagem"), and "Remover imagem" takes the block out.
  */
-export function ImageDialog({ onClose, onInsert }: { onClose(): void; onInsert(image: InsertedImage): void }) {
+export function ImageDialog({
+  onClose,
+  onInsert,
+  current,
+  onRemove,
+}: {
+  onClose(): void;
+  onInsert(image: InsertedImage): void;
+  current?: InsertedImage | undefined;
+  onRemove?: (() => void) | undefined;
+}) {
   const id = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [alt, setAlt] = useState("");
-  const [caption, setCaption] = useState("");
-  const [credit, setCredit] = useState("");
+  const [alt, setAlt] = useState(current?.alt ?? "");
+  const [caption, setCaption] = useState(current?.caption ?? "");
+  const [credit, setCredit] = useState(current?.credit ?? "");
   const [errors, setErrors] = useState<{ file?: string; alt?: string; upload?: string }>({});
   const [progress, setProgress] = useState<number | "processing" | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -86,24 +98,28 @@ export function ImageDialog({ onClose, onInsert }: { onClose(): void; onInsert(i
     event.preventDefault();
     event.stopPropagation();
     const found: typeof errors = {};
-    if (!file) found.file = blocksText.imageFileRequired;
-    else if (!file.type.startsWith("image/")) found.file = blocksText.imageNotImage;
-    else if (file.size > NEWS_MEDIA_MAX_BYTES) found.file = t.newsForm.mediaTooLarge;
+    if (!file && !current) found.file = blocksText.imageFileRequired;
+    else if (file && !file.type.startsWith("image/")) found.file = blocksText.imageNotImage;
+    else if (file && file.size > NEWS_MEDIA_MAX_BYTES) found.file = t.newsForm.mediaTooLarge;
     if (!alt.trim()) found.alt = blocksText.altRequired;
     setErrors(found);
     if (found.file) fileRef.current?.focus();
     else if (found.alt) document.getElementById(`${id}-alt`)?.focus();
-    if (found.file || found.alt || !file) return;
+    if (found.file || found.alt) return;
+    const texts = {
+      alt: alt.trim(),
+      ...(caption.trim() ? { caption: caption.trim() } : {}),
+      ...(credit.trim() ? { credit: credit.trim() } : {}),
+    };
+    if (!file && current) {
+      onInsert({ mediaId: current.mediaId, previewSrc: current.previewSrc, ...texts });
+      return;
+    }
+    if (!file) return;
     setProgress(0);
     try {
       const saved = await uploadImage(file, setProgress);
-      onInsert({
-        mediaId: saved.id,
-        alt: alt.trim(),
-        ...(caption.trim() ? { caption: caption.trim() } : {}),
-        ...(credit.trim() ? { credit: credit.trim() } : {}),
-        previewSrc: saved.src,
-      });
+      onInsert({ mediaId: saved.id, ...texts, previewSrc: saved.src });
     } catch (error) {
       setErrors({ upload: error instanceof Error ? error.message : blocksText.uploadFailed });
       setProgress(null);
@@ -120,11 +136,14 @@ export function ImageDialog({ onClose, onInsert }: { onClose(): void; onInsert(i
     ) : null;
 
   return (
-    <Dialog title={blocksText.imageDialogTitle} onClose={() => (busy ? undefined : onClose())}>
+    <Dialog title={current ? blocksText.imageEditTitle : blocksText.imageDialogTitle} onClose={() => (busy ? undefined : onClose())}>
       <form onSubmit={submit} onPaste={cleanPaste} noValidate className={styles.dialogForm} data-testid="image-dialog">
         <fieldset disabled={busy} className={styles.dialogFields}>
           <div className={styles.dialogField}>
-            <label htmlFor={`${id}-file`}>{blocksText.imageFile}</label>
+            {current ? (
+              <img className={styles.dialogPreview} src={current.previewSrc ?? `/api/media?id=${encodeURIComponent(current.mediaId)}`} alt="" />
+            ) : null}
+            <label htmlFor={`${id}-file`}>{current ? blocksText.imageReplace : blocksText.imageFile}</label>
             <input
               ref={fileRef}
               id={`${id}-file`}
@@ -186,11 +205,105 @@ export function ImageDialog({ onClose, onInsert }: { onClose(): void; onInsert(i
           </p>
         ) : null}
         <div className={styles.dialogButtons}>
+          {onRemove ? (
+            <button type="button" className={styles.dialogDanger} onClick={onRemove} disabled={busy}>
+              {blocksText.imageRemove}
+            </button>
+          ) : null}
           <button type="button" onClick={onClose} disabled={busy}>
             {blocksText.cancel}
           </button>
           <button type="submit" className={styles.dialogPrimary} disabled={busy}>
-            {blocksText.insert}
+            {current ? blocksText.apply : blocksText.insert}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/**
+ * "Link": the address (http, https or mailto, checked as the server checks it) and, when no text is selected, the
+ * words that carry it (the address itself if left empty). On a link already there it edits the address or removes
+ * the link. The page's own dialog: a phone's window.prompt covered the text and could not say what was wrong.
+ */
+export function LinkDialog({
+  current,
+  askText,
+  onClose,
+  onApply,
+  onRemove,
+}: {
+  current: string;
+  askText: boolean;
+  onClose(): void;
+  onApply(link: { href: string; text: string }): void;
+  onRemove?: (() => void) | undefined;
+}) {
+  const id = useId();
+  const [url, setUrl] = useState(current);
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    if (url.trim() === "" && onRemove) {
+      onRemove();
+      return;
+    }
+    const href = safeHref(url);
+    if (!href) {
+      setError(t.richText.linkInvalid);
+      document.getElementById(`${id}-url`)?.focus();
+      return;
+    }
+    onApply({ href, text: text.replace(/\s+/g, " ").trim() });
+  };
+  return (
+    <Dialog title={current ? blocksText.linkEditTitle : blocksText.linkDialogTitle} onClose={onClose}>
+      <form onSubmit={submit} onPaste={cleanPaste} noValidate className={styles.dialogForm} data-testid="link-dialog">
+        <div className={styles.dialogField}>
+          <label htmlFor={`${id}-url`}>{blocksText.linkUrl}</label>
+          <input
+            id={`${id}-url`}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-url-dica${error ? ` ${id}-url-erro` : ""}`}
+            required
+          />
+          <p id={`${id}-url-dica`} className={styles.dialogHint}>
+            {blocksText.linkUrlHint}
+          </p>
+          {error ? (
+            <p id={`${id}-url-erro`} className={styles.dialogError}>
+              {error}
+            </p>
+          ) : null}
+        </div>
+        {askText ? (
+          <div className={styles.dialogField}>
+            <label htmlFor={`${id}-text`}>{blocksText.linkText}</label>
+            <input id={`${id}-text`} value={text} onChange={(event) => setText(event.target.value)} aria-describedby={`${id}-text-dica`} />
+            <p id={`${id}-text-dica`} className={styles.dialogHint}>
+              {blocksText.linkTextHint}
+            </p>
+          </div>
+        ) : null}
+        <div className={styles.dialogButtons}>
+          {onRemove ? (
+            <button type="button" className={styles.dialogDanger} onClick={onRemove}>
+              {blocksText.linkRemove}
+            </button>
+          ) : null}
+          <button type="button" onClick={onClose}>
+            {blocksText.cancel}
+          </button>
+          <button type="submit" className={styles.dialogPrimary}>
+            {blocksText.apply}
           </button>
         </div>
       </form>

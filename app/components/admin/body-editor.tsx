@@ -1,10 +1,11 @@
 import { Extension } from "@tiptap/core";
+import Link from "@tiptap/extension-link";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2, X } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import { EmbedDialog, ImageDialog } from "./body-block-dialogs.tsx";
+import { EmbedDialog, ImageDialog, type InsertedImage, LinkDialog } from "./body-block-dialogs.tsx";
 import { cleanPastedSlice } from "./clean-pasted-slice.ts";
 import { embedPastedLinks, type PasteLeftOut, structurePastedHtml } from "./paste-structure.ts";
 import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
@@ -35,8 +36,13 @@ export interface BodyEditorProps {
 export default function BodyEditor({ initial, onChange, labelId, errorId, invalid, disabled }: BodyEditorProps) {
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
-  const editLinkRef = useRef<(editor: Editor) => void>(editLink);
-  const [dialog, setDialog] = useState<"image" | "embed" | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const openLinkDialog = (editor: Editor) => {
+    const current = (editor.getAttributes("link").href as string | undefined) ?? "";
+    setDialog({ kind: "link", current, askText: editor.state.selection.empty && !editor.isActive("link") });
+  };
+  const editLinkRef = useRef(openLinkDialog);
+  editLinkRef.current = openLinkDialog;
   /** What the last paste could not keep (images, embedded frames), said under the toolbar until dismissed. */
   const [leftOut, setLeftOut] = useState<PasteLeftOut | null>(null);
 
@@ -50,15 +56,17 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         codeBlock: false,
         strike: false,
         underline: false,
-        link: {
-          openOnClick: false,
-          autolink: true,
-          linkOnPaste: true,
-          defaultProtocol: "https",
-          // Only what the server keeps: a pasted javascript: or data: link is text, not a link.
-          isAllowedUri: (url) => safeHref(url) !== null,
-          HTMLAttributes: { target: null, rel: null },
-        },
+        link: false,
+      }),
+      // Typing right after a link does not extend it (Tiptap's link is inclusive while autolink is on).
+      Link.extend({ inclusive: () => false }).configure({
+        openOnClick: false,
+        autolink: true,
+        linkOnPaste: true,
+        defaultProtocol: "https",
+        // Only what the server keeps: a pasted javascript: or data: link is text, not a link.
+        isAllowedUri: (url) => safeHref(url) !== null,
+        HTMLAttributes: { target: null, rel: null },
       }),
       ImageBlock,
       EmbedBlock,
@@ -94,6 +102,20 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         return structured;
       },
       transformPasted: (slice, view) => embedPastedLinks(cleanPastedSlice(slice), view),
+      // A tap on an image of the body opens its texts, another file and removal. Heard on the DOM: ProseMirror's own
+      // click handling skips a node that is already selected (it may be the start of a drag).
+      handleDOMEvents: {
+        click: (view, event) => {
+          const figure = event.target instanceof Element ? event.target.closest("figure[data-body-image]") : null;
+          if (!figure || !view.dom.contains(figure) || !view.editable) return false;
+          const at = view.posAtCoords({ left: event.clientX, top: event.clientY });
+          const pos = at && at.inside >= 0 ? at.inside : null;
+          const node = pos === null ? null : view.state.doc.nodeAt(pos);
+          if (pos === null || node?.type.name !== "image") return false;
+          setDialog({ kind: "editImage", pos, image: node.attrs as InsertedImage });
+          return true;
+        },
+      },
     },
     // Only edits: setEditable also sends an update (the toolbar's state needs it), which is no change to save.
     onUpdate: ({ editor, transaction }) => {
@@ -135,6 +157,10 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
   if (!editor || !state) return <div className={styles.loading} aria-hidden="true" />;
 
   const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) => () => command(editor.chain().focus()).run();
+  const closeDialog = () => {
+    setDialog(null);
+    editor.commands.focus();
+  };
   const button = (label: string, icon: ReactNode, onClick: () => void, pressed?: boolean, enabled = true) => (
     <button
       type="button"
@@ -183,7 +209,7 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
           run((c) => c.toggleItalic()),
           state.italic,
         )}
-        {button(t.richText.link, <Link2 size={18} aria-hidden="true" />, () => editLink(editor), state.link)}
+        {button(t.richText.link, <Link2 size={18} aria-hidden="true" />, () => openLinkDialog(editor), state.link)}
         <span className={styles.separator} aria-hidden="true" />
         {button(
           t.richText.bulletList,
@@ -209,8 +235,8 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
           run((c) => c.setHorizontalRule()),
         )}
         <span className={styles.separator} aria-hidden="true" />
-        {button(blocksText.image, <ImageUp size={18} aria-hidden="true" />, () => setDialog("image"))}
-        {button(blocksText.embed, <Film size={18} aria-hidden="true" />, () => setDialog("embed"))}
+        {button(blocksText.image, <ImageUp size={18} aria-hidden="true" />, () => setDialog({ kind: "image" }))}
+        {button(blocksText.embed, <Film size={18} aria-hidden="true" />, () => setDialog({ kind: "embed" }))}
         <span className={styles.separator} aria-hidden="true" />
         {button(
           t.richText.undo,
@@ -242,7 +268,64 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         </div>
       ) : null}
       <EditorContent editor={editor} />
-      {dialog === "image" ? (
+      {dialog?.kind === "link" ? (
+        <LinkDialog
+          current={dialog.current}
+          askText={dialog.askText}
+          onClose={closeDialog}
+          onApply={({ href, text }) => {
+            setDialog(null);
+            if (dialog.askText) {
+              // Nothing selected: the words (or the address) go in as the link's text.
+              editor
+                .chain()
+                .focus()
+                .insertContent({ type: "text", text: text || href, marks: [{ type: "link", attrs: { href } }] })
+                .run();
+            } else editor.chain().focus().extendMarkRange("link").setLink({ href }).run();
+          }}
+          onRemove={
+            dialog.current
+              ? () => {
+                  setDialog(null);
+                  editor.chain().focus().extendMarkRange("link").unsetLink().run();
+                }
+              : undefined
+          }
+        />
+      ) : null}
+      {dialog?.kind === "editImage" ? (
+        <ImageDialog
+          current={dialog.image}
+          onClose={closeDialog}
+          onInsert={(image) => {
+            setDialog(null);
+            const { pos } = dialog;
+            editor
+              .chain()
+              .focus()
+              .command(({ tr }) => {
+                tr.setNodeMarkup(pos, undefined, image);
+                return true;
+              })
+              .run();
+          }}
+          onRemove={() => {
+            setDialog(null);
+            const { pos } = dialog;
+            editor
+              .chain()
+              .focus()
+              .command(({ tr }) => {
+                const node = tr.doc.nodeAt(pos);
+                if (node) tr.delete(pos, pos + node.nodeSize);
+                return true;
+              })
+              .run();
+          }}
+        />
+      ) : null}
+      {dialog?.kind === "image" ? (
         <ImageDialog
           onClose={() => {
             setDialog(null);
@@ -259,7 +342,7 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
           }}
         />
       ) : null}
-      {dialog === "embed" ? (
+      {dialog?.kind === "embed" ? (
         <EmbedDialog
           onClose={() => {
             setDialog(null);
@@ -279,28 +362,9 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
   );
 }
 
-/** Asks for the link's address (empty removes the link) and refuses one that is not http, https or mailto. */
-function editLink(editor: Editor) {
-  const current = (editor.getAttributes("link").href as string | undefined) ?? "";
-  const answer = window.prompt(t.richText.linkPrompt, current);
-  if (answer === null) return;
-  if (answer.trim() === "") {
-    editor.chain().focus().extendMarkRange("link").unsetLink().run();
-    return;
-  }
-  const href = safeHref(answer);
-  if (!href) {
-    window.alert(t.richText.linkInvalid);
-    return;
-  }
-  if (editor.state.selection.empty && !editor.isActive("link")) {
-    // Nothing selected: the address goes in as the link's text.
-    editor
-      .chain()
-      .focus()
-      .insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] })
-      .run();
-    return;
-  }
-  editor.chain().focus().extendMarkRange("link").setLink({ href }).run();
-}
+/** The dialog open over the editor: a new image or embed, a link, or an image of the body being edited. */
+type Dialog =
+  | { kind: "image" }
+  | { kind: "embed" }
+  | { kind: "link"; current: string; askText: boolean }
+  | { kind: "editImage"; pos: number; image: InsertedImage };

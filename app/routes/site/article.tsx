@@ -135,6 +135,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
     loaderData;
   const { isAdmin, site, role, userId } = useRootData();
   const unpublished = article.status !== "published";
+  const mayEdit = (mayChangeStory({ role, userId }, article) || loaderData.mine) && !(unpublished && preview);
   useCountRead(article.id, isAdmin || unpublished);
   return (
     <article className="page-narrow">
@@ -148,6 +149,15 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <Banner kind="warning" message={scheduledLabel ? t.article.scheduledBanner(scheduledLabel) : t.article.draftBanner} />
           <Link to={`${articlePath(article)}?previa=1`}>
             <Eye aria-hidden="true" size={18} /> {t.article.previewLink}
+          </Link>
+        </div>
+      ) : null}
+      {mayEdit ? (
+        // At the top, where the newsroom lands after a save: not under a long story and its extras.
+        <div className={styles.staffBar}>
+          <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
+            <Pencil aria-hidden="true" size={18} />
+            {t.article.edit}
           </Link>
         </div>
       ) : null}
@@ -193,12 +203,6 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArrowLeft aria-hidden="true" size={18} />
           {t.article.backToNews}
         </Link>
-        {(mayChangeStory({ role, userId }, article) || loaderData.mine) && !(unpublished && preview) ? (
-          <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
-            <Pencil aria-hidden="true" size={18} />
-            {t.article.edit}
-          </Link>
-        ) : null}
       </footer>
 
       <ReadAlso items={related} />
