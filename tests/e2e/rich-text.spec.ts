@@ -236,6 +236,39 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     expect(at.y + at.height).toBeLessThanOrEqual(844);
   });
 
+  test("'Ver como leitor' no formulário mostra o que está nele agora, sem salvar: na criação e numa edição não salva", async ({ page, richSite }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const title = uniqueTitle("Prévia");
+    await openPage(page, richSite, "/add-news");
+    await fillHead(page, title);
+    await bodyEditor(page).click();
+    await page.keyboard.insertText("Um lance ");
+    await page.keyboard.press("ControlOrMeta+b");
+    await page.keyboard.insertText("decisivo");
+    await page.keyboard.press("ControlOrMeta+b");
+    await page.getByTestId("news-preview-open").click();
+    const preview = page.getByTestId("news-preview");
+    await expect(preview.getByRole("heading", { level: 1 })).toHaveText(title);
+    await expect(preview.getByText("Subtítulo do teste do editor.")).toBeVisible();
+    await expect(preview.getByTestId("news-preview-content").locator("strong")).toHaveText("decisivo");
+    // Full screen on a phone.
+    const box = (await preview.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(388);
+    await preview.getByRole("button", { name: t.newsForm.previewClose }).click();
+    await expect(preview).toHaveCount(0);
+    expect(await siteQuery(richSite, "select id from news where title = ?", title)).toEqual([]);
+
+    await publish(page);
+    const saved = await storedBody(richSite, title);
+    await openPage(page, richSite, `/edit-news/${saved.id}`);
+    await field(page, t.newsForm.title).fill(`${title} (corrigido)`);
+    await page.getByTestId("news-preview-open").click();
+    await expect(page.getByTestId("news-preview").getByRole("heading", { level: 1 })).toHaveText(`${title} (corrigido)`);
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("news-preview")).toHaveCount(0);
+    expect(await siteQuery(richSite, "select title from news where id = ?", saved.id)).toEqual([{ title }]);
+  });
+
   test("colar do Word, do Google Docs e de uma página: estrutura e links ficam; script, eventos, estilos e tags desconhecidas saem", async ({
     page,
     richSite,

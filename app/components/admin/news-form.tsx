@@ -13,6 +13,7 @@ import { changedFields, fieldsChangedByMe, type NewsConflict, NewsConflictPanel 
 import { NewsFormActions, NewsFormDialogs, NewsFormNotices } from "./news-form-actions.tsx";
 import { draftOf, firstErrors, type MergeRequest, type NewsFormProps, saveBody, savedMessage, validateNews } from "./news-form-values.ts";
 import { NewsMediaField } from "./news-media-field.tsx";
+import { NewsPreview } from "./news-preview.tsx";
 import { useOfferToReturn } from "./news-return-link.tsx";
 import { NewsFormHead, NewsScheduleField, NewsTextFields } from "./news-text-fields.tsx";
 import styles from "./news-form.module.css";
@@ -287,6 +288,7 @@ export function NewsForm(props: NewsFormProps) {
         </NewsMediaField>
 
         <AutosaveStatus state={autosave.state} savedAt={autosave.savedAt} timeZone={timeZone} local={!editing} />
+        <NewsPreview values={values} picked={picked} currentMedia={currentMedia} removeMedia={removeMedia} defaultAuthor={defaultAuthor} />
         <NewsFormActions
           editing={editing}
           newsId={newsId}
