@@ -126,3 +126,25 @@ test("sem JavaScript: revogar pede confirmação numa etapa do servidor; o próp
     await context.close();
   }
 });
+
+test("no celular (390 px), a equipe cabe na tela: cada membro é um cartão com o nome de cada coluna, e mudar o papel funciona", async ({
+  page,
+  teamSite,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsAdmin(page, teamSite);
+  const member: TestAccount = await withSiteServices(teamSite, (services) => createMember(services, "reporter"));
+  await openPage(page, teamSite, "/equipe");
+  // Nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const row = memberRow(page, member.email);
+  const role = row.getByTestId("member-role");
+  expect(await role.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe(`"${tt.colRole}"`);
+  const change = row.getByRole("button", { name: tt.changeRole });
+  const box = (await change.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await row.getByLabel(tt.changeRoleLabel(member.email)).selectOption("editor");
+  await change.click();
+  await expect(page.getByTestId("banner-success")).toBeVisible();
+  await expect(memberRow(page, member.email).getByTestId("member-role")).toHaveText("Editor");
+});

@@ -245,17 +245,19 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                         {t.profile.editFromTeam}
                       </Link>
                     </th>
-                    <td data-testid="member-role">{roleName(member.role)}</td>
-                    <td>{formatWhen(member.lastSignIn, timeZone)}</td>
-                    <td>{member.twoFactor ? tt.twoFactorOn : tt.twoFactorOff}</td>
-                    <td data-testid="member-publishes">
+                    <td data-testid="member-role" data-label={tt.colRole}>
+                      {roleName(member.role)}
+                    </td>
+                    <td data-label={tt.colLastSignIn}>{formatWhen(member.lastSignIn, timeZone)}</td>
+                    <td data-label={tt.colTwoFactor}>{member.twoFactor ? tt.twoFactorOn : tt.twoFactorOff}</td>
+                    <td data-testid="member-publishes" data-label={tt.colPublishes}>
                       {member.role === "reporter" ? (
                         <PublishesForm userId={member.userId} who={member.email} on={member.publishesWithoutReview} busy={busy} />
                       ) : (
                         tt.publishesNotReporter
                       )}
                     </td>
-                    <td>
+                    <td data-label={self ? undefined : tt.colActions}>
                       {self ? null : (
                         <div className={styles.row}>
                           <Form method="post" className={styles.inline}>
