@@ -131,7 +131,7 @@ const newsroom = {
       "Ela sai do ar agora: os leitores passam a ver “página não encontrada” e os links compartilhados deixam de funcionar até ela ser publicada de novo. As alterações deste formulário também são salvas.",
     unpublishConfirm: "Despublicar",
     unpublishCancel: "Manter publicada",
-    unpublished: "Notícia despublicada: agora é um rascunho, e só administradores a veem.",
+    unpublished: "Notícia despublicada: agora é um rascunho, e só a equipe da redação a vê.",
     conflict: "Outra pessoa salvou esta notícia depois que você a abriu. Nada foi salvo.",
     conflictChanged: (fields: string[]) =>
       fields.length ? `Mudou: ${fields.join(", ")}.` : "O conteúdo não mudou, só a versão (por exemplo, a situação ou a mídia).",
@@ -212,6 +212,8 @@ const newsroom = {
       reads: "Leituras (7 dias)",
       actions: "Ações",
     },
+    /** The "Publicação" cell of a draft or a story in review. */
+    notPublished: "Não publicada",
     selectAll: "Selecionar todas desta página",
     selectOne: (title: string) => `Selecionar “${title}”`,
     edit: "Editar",
@@ -749,6 +751,8 @@ const newsroom = {
   auth: {
     title: "Acesso Administrativo",
     note: "Apenas administradores autorizados podem fazer login",
+    /** Under the spec's note: the newsroom's members sign in here too. */
+    newsroomNote: "Repórteres e editores convidados pela redação também entram aqui, com o e-mail do convite.",
     google: "Entrar com Google",
     /** A Google sign-in asked for on a server without it (the button is not shown then): no configuration hint. */
     googleUnavailable: "O login com Google não está disponível. Entre com e-mail e senha.",
@@ -835,6 +839,10 @@ const newsroom = {
     resetSendFailed: "Erro ao enviar email de redefinição.",
     resetTitle: "Criar nova senha",
     resetSubmit: "Salvar nova senha",
+    /** The same page opened from an invitation to the newsroom. */
+    inviteTitle: "Crie sua senha",
+    inviteSubmit: "Criar senha",
+    inviteDone: "Senha criada! Entre com o e-mail do convite e a senha que você escolheu.",
     resetDone: "Senha alterada! Entre com a nova senha.",
     resetInvalid: "Este link de redefinição é inválido ou expirou. Peça um novo.",
     rateLimited: (minutes: number) => `Muitas tentativas de login. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,

@@ -36,7 +36,11 @@ export const blocksText = {
   embed: "Incorporar",
   embedDialogTitle: "Incorporar publicação",
   embedUrl: "Endereço da publicação",
-  embedUrlHint: "Um link de vídeo do YouTube ou de publicação do Instagram, X (Twitter) ou TikTok.",
+  embedUrlHint:
+    "Um link de vídeo do YouTube ou de publicação do Instagram, X (Twitter) ou TikTok (do TikTok, o link completo: tiktok.com/@perfil/video/…).",
+  /** A TikTok short link (vm.tiktok.com): it names no video until TikTok's own site is asked, which the site never does. */
+  tiktokShortLink:
+    "Links curtos do TikTok (vm.tiktok.com, vt.tiktok.com) não podem ser incorporados. Abra o link, copie o endereço completo do vídeo (tiktok.com/@perfil/video/…) e cole aqui.",
   /** In the editor: the block standing for an image or an embed. */
   imageBlock: (alt: string) => `Imagem: ${alt}`,
   embedBlock: (provider: string) => `Publicação do ${provider}`,

@@ -138,8 +138,10 @@ export const t = {
     closeMedia: "Fechar",
     lightboxTitle: (title: string) => `Mídia: ${title}`,
     credit: (kind: "image" | "video", name: string) => (kind === "video" ? `Vídeo: ${name}` : `Foto: ${name}`),
-    draftBanner: "Rascunho: só administradores veem esta notícia. Para os leitores ela não existe.",
-    scheduledBanner: (when: string) => `Agendada para ${when}: só administradores veem esta notícia até lá.`,
+    /** Who sees a story readers do not: every signed-in member of the newsroom (app/lib/roles.ts), and nobody else. */
+    draftBanner: "Rascunho: só a equipe da redação vê esta notícia. Para os leitores ela não existe.",
+    reviewBanner: "Em revisão: só a equipe da redação vê esta notícia até um editor publicá-la. Para os leitores ela não existe.",
+    scheduledBanner: (when: string) => `Agendada para ${when}: só a equipe da redação vê esta notícia até lá.`,
     previewBanner: "Pré-visualização: esta é a página como os leitores a verão quando for publicada.",
     previewLink: "Ver como os leitores verão",
     previewExit: "Sair da pré-visualização",

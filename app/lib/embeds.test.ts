@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentBlocks, EMBED_FRAME_ORIGINS, parseEmbedUrl } from "./embeds.ts";
+import { contentBlocks, EMBED_FRAME_ORIGINS, isTikTokShortLink, parseEmbedUrl } from "./embeds.ts";
 
 describe("parseEmbedUrl", () => {
   it("YouTube: watch, youtu.be, shorts, embed and live links, always played from youtube-nocookie.com", () => {
@@ -116,5 +116,17 @@ describe("contentBlocks", () => {
   it("two embeds in a row, at the start and at the end", () => {
     const blocks = contentBlocks("https://x.com/a/status/1\nhttps://www.tiktok.com/@a/video/2\n\nmeio\nhttps://www.instagram.com/p/C1a2B3c4D5e/");
     expect(blocks.map((block) => (block.type === "text" ? block.text : block.embed.provider))).toEqual(["x", "tiktok", "meio", "instagram"]);
+  });
+});
+
+describe("TikTok short links", () => {
+  it("are recognised (to be refused with their own message), never embedded", () => {
+    for (const link of ["https://vm.tiktok.com/ZMabc123/", "https://vt.tiktok.com/ZSxyz/", " https://vm.tiktok.com/ZMabc123 "]) {
+      expect(isTikTokShortLink(link)).toBe(true);
+      expect(parseEmbedUrl(link)).toBeNull();
+    }
+    for (const link of ["https://www.tiktok.com/@clube/video/7234567890123456789", "https://vm.tiktok.com.evil.example/x", "não é link"]) {
+      expect(isTikTokShortLink(link)).toBe(false);
+    }
   });
 });

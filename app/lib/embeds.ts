@@ -65,6 +65,15 @@ function youtube(id: string | null | undefined): Embed | null {
   };
 }
 
+/** TikTok's short links: they only redirect to a video, which the site would have to ask TikTok for (it never does). */
+export function isTikTokShortLink(text: string): boolean {
+  try {
+    return ["vm.tiktok.com", "vt.tiktok.com"].includes(new URL(text.trim()).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** The embed a single link stands for, or null when it is not a post of a known provider. */
 export function parseEmbedUrl(text: string): Embed | null {
   // A bare link only: no spaces, no quotes or angle brackets, not absurdly long.

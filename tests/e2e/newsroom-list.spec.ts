@@ -78,6 +78,8 @@ test("filtros pelo formulário (situação e categoria), URL compartilhável, bu
   await expect(draftRow.getByText(t.newsroom.statusBadge.draft, { exact: true })).toBeVisible();
   await expect(draftRow.getByRole("link", { name: t.newsroom.editLabel("Rascunho do vôlei azul") })).toHaveAttribute("href", /^\/edit-news\/[^/]+$/);
   await expect(draftRow.getByRole("link", { name: t.newsroom.viewLabel("Rascunho do vôlei azul") })).toHaveAttribute("href", /^\/article\//);
+  // A draft was never published: no date under "Publicação" (its stored date is only the list's order).
+  await expect(draftRow.getByTestId("newsroom-published")).toHaveText(`—${t.newsroom.notPublished}`);
   await expectAxeClean(page, "/redacao");
   // "Select all" (with JavaScript) marks and unmarks every row of the page.
   const boxes = page.getByTestId("newsroom-table").locator('tbody input[type="checkbox"]');

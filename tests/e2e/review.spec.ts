@@ -113,6 +113,10 @@ test("o repórter envia, o editor devolve com nota, o repórter vê a nota e ree
     // The reporter fixes it and sends it again: the note goes away, the editor gets a second e-mail.
     await field(reporter, t.newsForm.subtitle).fill("Apuração com a declaração do técnico");
     await reporter.getByRole("button", { name: t.newsForm.submitReview, exact: true }).click();
+    // At once "Em revisão" on the form, then on the article it opens (never "Rascunho"), saying who sees it.
+    await expect(reporter.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
+    await expect(reporter).toHaveURL(new RegExp(`/article/${id}`), { timeout: 10_000 });
+    await expect(reporter.getByTestId("status-banner")).toContainText(t.article.reviewBanner);
     await expect
       .poll(async () => (await siteQuery<{ r: string | null }>(site, "SELECT review_requested_at AS r FROM news WHERE id = ?", id))[0]?.r ?? null)
       .not.toBeNull();

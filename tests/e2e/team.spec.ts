@@ -69,10 +69,14 @@ test("o administrador convida um repórter, que define a senha pelo e-mail e ent
   try {
     const other = await invitee.newPage();
     await other.goto(link!);
+    // An invitation's words: the invitee creates a password (a reset would "save a new one").
+    await expect(other.getByRole("heading", { level: 1 })).toHaveText(t.auth.inviteTitle);
     await other.getByLabel(t.auth.newPassword, { exact: true }).fill("Senha-do-reporter-1");
     await other.getByLabel(t.auth.confirmPassword, { exact: true }).fill("Senha-do-reporter-1");
-    await other.getByRole("button", { name: t.auth.resetSubmit, exact: true }).click();
-    await expect(other).toHaveURL(`${teamSite.url}/admin/login?reset=ok`);
+    await other.getByRole("button", { name: t.auth.inviteSubmit, exact: true }).click();
+    await expect(other).toHaveURL(`${teamSite.url}/admin/login?reset=ok&convite=1`);
+    await expect(other.getByRole("status")).toHaveText(t.auth.inviteDone);
+    await expect(other.getByText(t.auth.newsroomNote)).toBeVisible();
     await signInThroughPage(other, teamSite, email, "Senha-do-reporter-1");
     await expect(other.getByRole("button", { name: t.admin.menu })).toBeVisible();
     // A reporter: the team page is refused.

@@ -146,7 +146,8 @@ export function createTeamService(deps: {
       identifier: `reset-password:${token}`,
       expiresAt: new Date(clock().getTime() + INVITE_TTL_SECONDS * 1000),
     });
-    const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
+    // `convite=1` changes the page's words only ("Crie sua senha"): the token alone decides what the link may do.
+    const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}&convite=1`;
     // The link is a credential: it goes in the mail only, never in a log line.
     await mailer.send({
       to: email,

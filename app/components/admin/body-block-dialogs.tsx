@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import { parseEmbedUrl } from "../../lib/embeds.ts";
+import { isTikTokShortLink, parseEmbedUrl } from "../../lib/embeds.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
 import { type RichEmbed, type RichImage, safeHref } from "../../lib/rich-text.ts";
 import { t } from "../../i18n/newsroom.ts";
@@ -321,7 +321,7 @@ export function EmbedDialog({ onClose, onInsert }: { onClose(): void; onInsert(e
     event.stopPropagation();
     const embed = parseEmbedUrl(url.trim());
     if (!embed) {
-      setError(blocksText.embedInvalid);
+      setError(isTikTokShortLink(url) ? blocksText.tiktokShortLink : blocksText.embedInvalid);
       document.getElementById(`${id}-url`)?.focus();
       return;
     }

@@ -50,6 +50,8 @@ export function NewsForm(props: NewsFormProps) {
   const { values, setValues, errors, setErrors, clearError, picked, removeMedia, update } = fields;
   const [bodyKey, setBodyKey] = useState(0);
   const [saved, setSaved] = useState(false);
+  /** The story's status as the last save left it (shown at once: "Em revisão" right after "Enviar para revisão"). */
+  const [savedPublication, setSavedPublication] = useState<typeof publication>(undefined);
   const submit = useNewsSubmit({ editing, newsId });
   const { banner, setBanner, bannerRef, formRef, toFirstInvalid } = useFormBanner(() => initialBanner(landed, serverResult));
   const timers = useRef<Array<ReturnType<typeof setTimeout>>>([]);
@@ -135,6 +137,9 @@ export function NewsForm(props: NewsFormProps) {
           // A new story's first save, or an unpublish: on to its edit page, which says what happened and links to it.
           navigate(editPageAfterSave(answer.id, unpublish ? UNPUBLISHED_OUTCOME : (answer.status ?? "published"), answer.version, answer.media));
           return;
+        }
+        if (publication && answer.status) {
+          setSavedPublication({ ...publication, status: answer.status, publishedAt: answer.publishedAt ?? publication.publishedAt });
         }
         setBanner({ kind: "success", message: savedMessage(answer, timeZone, storeLabel) });
         const id = answer.id;
@@ -238,7 +243,7 @@ export function NewsForm(props: NewsFormProps) {
         <NewsFormNotices
           landed={landed}
           newsId={newsId}
-          publication={editing ? publication : undefined}
+          publication={editing ? (savedPublication ?? publication) : undefined}
           history={editorRole}
           timeZone={timeZone}
           drive={props.drive}

@@ -79,7 +79,17 @@ export function NewsroomTable({
             </td>
             <td data-label={t.newsroom.columns.author}>{row.author}</td>
             <td data-label={t.newsroom.columns.category}>{row.category}</td>
-            <td data-label={row.status === "scheduled" ? t.newsroom.columns.scheduled : t.newsroom.columns.published}>{row.published}</td>
+            <td
+              data-label={row.status === "scheduled" ? t.newsroom.columns.scheduled : t.newsroom.columns.published}
+              data-testid="newsroom-published"
+            >
+              {row.published || (
+                <>
+                  <span aria-hidden="true">—</span>
+                  <span className="visually-hidden">{t.newsroom.notPublished}</span>
+                </>
+              )}
+            </td>
             <td data-label={t.newsroom.columns.updated}>{row.updated}</td>
             {reads ? <td data-label={t.newsroom.columns.reads}>{t.newsroom.reads(reads[row.id] ?? 0)}</td> : null}
             <td className={styles.actions}>

@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     googleEnabled: auth.googleEnabled(),
     policy: config.auth.passwordPolicy,
     redirectTo,
-    resetDone: url.searchParams.get("reset") === "ok",
+    resetDone: url.searchParams.get("reset") === "ok" ? (url.searchParams.get("convite") === "1" ? ("invite" as const) : ("reset" as const)) : null,
   };
   const viewer = await auth.getViewer(request);
   const oauth = url.searchParams.get("oauth");
@@ -168,10 +168,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {t.auth.title}
         </h1>
         <p className={styles.note}>{t.auth.note}</p>
+        <p className={styles.note}>{t.auth.newsroomNote}</p>
 
         {resetDone && view === "login" ? (
           <p className={styles.success} role="status">
-            {t.auth.resetDone}
+            {resetDone === "invite" ? t.auth.inviteDone : t.auth.resetDone}
           </p>
         ) : null}
         {failure ? <AuthMessage failure={failure} /> : null}

@@ -75,9 +75,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-/** A row as the page shows it: dates formatted on the site's clock. */
+/**
+ * A row as the page shows it: dates formatted on the site's clock. A draft or a story in review has no publication
+ * date to show (its stored date is when it became a draft, the list's order): its "Publicação" is empty.
+ */
 function viewOf(row: NewsroomRow, timeZone: string): NewsroomRowView {
-  return { ...row, published: formatDateTime(row.publishedAt, timeZone), updated: formatDateTime(row.updatedAt, timeZone) };
+  const unpublished = row.status === "draft" || row.status === "review";
+  return { ...row, published: unpublished ? "" : formatDateTime(row.publishedAt, timeZone), updated: formatDateTime(row.updatedAt, timeZone) };
 }
 
 /** The list's URL to go back to after an action: the same filters, from the first page, with the result. */

@@ -10,13 +10,16 @@ import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-sch
 import styles from "../../components/auth/auth.module.css";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 
-export function meta() {
-  return noindexMeta(t.auth.resetTitle);
+export function meta({ loaderData }: Route.MetaArgs) {
+  return noindexMeta(loaderData?.invite ? t.auth.inviteTitle : t.auth.resetTitle);
 }
 
+/** `convite=1`: the link came in an invitation to the newsroom. It changes the words, never what the token does. */
 export function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return data({ token }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  const invite = url.searchParams.get("convite") === "1";
+  return data({ token, invite }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
 }
 
 /** The loader's headers reach the browser: no caching and no Referer carrying the token (the root's would win). */
@@ -32,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await auth.resetPassword({ token: parsed.data.token, newPassword: parsed.data.password });
   if (!result.ok) return data({ fieldErrors: {} as FieldErrors, message: result.message }, { status: result.status });
-  throw redirect("/admin/login?reset=ok");
+  throw redirect(new URL(request.url).searchParams.get("convite") === "1" ? "/admin/login?reset=ok&convite=1" : "/admin/login?reset=ok");
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -42,7 +45,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <div className={styles.page}>
       <section className={styles.card} aria-labelledby="reset-title">
         <h1 id="reset-title" className={styles.title}>
-          {t.auth.resetTitle}
+          {loaderData.invite ? t.auth.inviteTitle : t.auth.resetTitle}
         </h1>
         {!loaderData.token ? <AuthMessage failure={{ message: t.auth.resetInvalid }} /> : null}
         {actionData?.message ? <AuthMessage failure={{ message: actionData.message }} /> : null}
@@ -50,7 +53,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <input type="hidden" name="token" value={loaderData.token} />
           <NewPasswordFields label={t.auth.newPassword} errors={errors} />
           <button type="submit" className={buttons.primary} disabled={busy || !loaderData.token}>
-            {t.auth.resetSubmit}
+            {loaderData.invite ? t.auth.inviteSubmit : t.auth.resetSubmit}
           </button>
           <Link to="/admin/login" className={styles.back}>
             {t.auth.backToLogin}

@@ -146,7 +146,16 @@ export default function Article({ loaderData }: Route.ComponentProps) {
         </div>
       ) : unpublished ? (
         <div className={styles.preview} data-testid="status-banner">
-          <Banner kind="warning" message={scheduledLabel ? t.article.scheduledBanner(scheduledLabel) : t.article.draftBanner} />
+          <Banner
+            kind="warning"
+            message={
+              scheduledLabel
+                ? t.article.scheduledBanner(scheduledLabel)
+                : article.status === "review"
+                  ? t.article.reviewBanner
+                  : t.article.draftBanner
+            }
+          />
           <Link to={`${articlePath(article)}?previa=1`}>
             <Eye aria-hidden="true" size={18} /> {t.article.previewLink}
           </Link>
