@@ -30,7 +30,8 @@ async function latestMail(services: TestServices, to: string) {
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, file)));
     const address = mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined;
     if (address !== to) continue;
-    const match = /reset-password\?token=(\S+)/.exec(mail.text ?? "");
+    // The link: ?token=…&convite=1 (the page's words for an invitation).
+    const match = /reset-password\?token=([^&\s]+)&convite=1(?:\s|$)/.exec(mail.text ?? "");
     return { subject: mail.subject ?? "", text: mail.text ?? "", token: match ? decodeURIComponent(match[1]!) : null };
   }
   throw new Error(`no mail to ${to}`);
