@@ -24,6 +24,7 @@ import * as sectionSettings from "./2026-11-28-501-section-settings.ts";
 import * as mediaFocus from "./2026-11-28-701-media-focus.ts";
 import * as publishesWithoutReview from "./2026-11-28-901-publishes-without-review.ts";
 import * as authorRenames from "./2026-11-28-951-author-renames.ts";
+import * as publicationHistory from "./2026-11-28-961-publication-history.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28-701-media-focus": mediaFocus,
   "2026-11-28-901-publishes-without-review": publishesWithoutReview,
   "2026-11-28-951-author-renames": authorRenames,
+  "2026-11-28-961-publication-history": publicationHistory,
 };

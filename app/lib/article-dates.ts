@@ -1,6 +1,5 @@
 import { formatLongDateTime } from "../i18n/format.ts";
 import { t } from "../i18n/pt-BR.ts";
-import { ARTICLE_UPDATED_AFTER_MS } from "./limits.ts";
 import type { NewsArticle } from "./news-view.ts";
 
 /** One dated line of an article's header: its words and the instant it names. */
@@ -11,18 +10,20 @@ export interface DateLine {
 }
 
 /**
- * The dates an article's header shows, on the site's clock with the time of day. Published: "Publicado em …" and,
- * when saved again well after it went out, "Atualizado em …". A story readers do not see yet never says "Publicado
- * em": a scheduled one says when it will go out, a draft (or one in review) when it was last saved.
+ * The dates an article's header shows, on the site's clock with the time of day. Published: "Publicado em …" (its
+ * first publication, kept when it went offline and back) and, whenever its title, subtitle or body changed after
+ * that, "Atualizado em …" with when (a save that changed nothing readers read, like the highlight, says nothing). A
+ * story readers do not see yet never says "Publicado em": a scheduled one says when it will go out, a draft (or one
+ * in review) when it was last saved.
  */
-export function articleDateLines(article: Pick<NewsArticle, "status" | "publishedAt" | "updatedAt">, timeZone: string): DateLine[] {
+export function articleDateLines(article: Pick<NewsArticle, "status" | "publishedAt" | "updatedAt" | "textUpdatedAt">, timeZone: string): DateLine[] {
   const line = (label: string, iso: string): DateLine => ({ label, iso, text: formatLongDateTime(iso, timeZone) });
   if (article.status === "scheduled") return [line(t.article.scheduledFor, article.publishedAt)];
   if (article.status === "draft") return [line(t.article.draftSavedOn, article.updatedAt)];
   if (article.status === "review") return [line(t.article.reviewSavedOn, article.updatedAt)];
   const lines = [line(t.article.publishedOn, article.publishedAt)];
-  const published = Date.parse(article.publishedAt);
-  const updated = Date.parse(article.updatedAt);
-  if (updated - published >= ARTICLE_UPDATED_AFTER_MS) lines.push(line(t.article.updatedOn, article.updatedAt));
+  if (article.textUpdatedAt && Date.parse(article.textUpdatedAt) > Date.parse(article.publishedAt)) {
+    lines.push(line(t.article.updatedOn, article.textUpdatedAt));
+  }
   return lines;
 }

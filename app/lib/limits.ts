@@ -110,11 +110,6 @@ export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 /** At most this many invitations per admin in `INVITE_RATE_WINDOW_SECONDS` (1 h): /equipe answers 429 beyond. */
 export const INVITE_RATE_MAX = 20;
 export const INVITE_RATE_WINDOW_SECONDS = 60 * 60;
-/**
- * An article says "Atualizado em …" only when it was saved this long after its publication: a save in the minutes
- * around publishing (a typo fixed, the highlight set) is not news to readers.
- */
-export const ARTICLE_UPDATED_AFTER_MS = 10 * 60 * 1000;
 /** Stories "Leia também" shows at the end of an article (fewer when there are fewer related ones). */
 export const RELATED_STORIES_MAX = 4;
 /** How long a reader's choice about advertising partners (the consent banner) is kept: 6 months, in seconds. */

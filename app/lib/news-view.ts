@@ -64,6 +64,8 @@ export interface NewsArticle extends NewsSummary {
   /** The body as structured content: what the article page renders. */
   body: RichDoc;
   updatedAt: string;
+  /** The last save that changed the title, subtitle or body (null: none since it was written). */
+  textUpdatedAt: string | null;
   /** Goes up on every save; sent back with a save so that one based on an older version is refused. */
   version: number;
   mediaId: string | null;

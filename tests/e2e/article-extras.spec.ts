@@ -27,8 +27,13 @@ test.beforeAll(async () => {
         title: "Palmeiras vence o clássico no Allianz Parque",
         subtitle: "Goleada no clássico paulista",
       });
-      await db.updateTable("news").set({ updated_at: "2026-11-25T19:30:00.000Z" }).where("id", "=", ids.main).execute();
-      // Saved again a minute after going out: no "Atualizado em".
+      // Its text corrected 2 h 25 min later: "Atualizado em".
+      await db
+        .updateTable("news")
+        .set({ updated_at: "2026-11-25T19:30:00.000Z", text_updated_at: "2026-11-25T19:30:00.000Z" })
+        .where("id", "=", ids.main)
+        .execute();
+      // Saved again a minute after going out, its text untouched (the highlight, say): no "Atualizado em".
       ids.sameCategoryA = await createNews(services, {
         ...at("2026-11-24T12:00:00.000Z"),
         category: "Futebol",

@@ -306,6 +306,9 @@ test("uma notícia publicada: 'Salvar alterações' e um 'Salvar rascunho' antig
   expect(Number((await statusNow())?.version)).toBe(3);
 
   // Confirmed: a draft now, the editor stays on its edit page, readers get "not found".
+  const [{ published_at: firstPublished }] = (await siteQuery<{ published_at: string }>(site, "SELECT published_at FROM news WHERE id = ?", id)) as [
+    { published_at: string },
+  ];
   await unpublish.click();
   await dialog.getByRole("button", { name: t.newsForm.unpublishConfirm }).click();
   await expect(editor).toHaveURL(new RegExp(`/edit-news/${id}\\?salva=despublicada`));
@@ -315,9 +318,16 @@ test("uma notícia publicada: 'Salvar alterações' e um 'Salvar rascunho' antig
   const readerPage = await reader.newPage();
   expect((await openPage(readerPage, site, `/article/${id}`)).status()).toBe(404);
 
-  // Published again from the form; the history says who did what.
+  // Published again from the form: at its first publication date (its place in the lists), as readers see it; the
+  // history says who did what.
   await editor.getByRole("button", { name: t.newsForm.submitCreate, exact: true }).click();
   await expect.poll(async () => (await statusNow())?.status).toBe("published");
+  expect(await siteQuery(site, "SELECT published_at FROM news WHERE id = ?", id)).toEqual([{ published_at: firstPublished }]);
+  await openPage(readerPage, site, `/article/${id}`);
+  await expect(readerPage.locator("article header").first().getByTestId("article-date").first().locator("time")).toHaveAttribute(
+    "datetime",
+    firstPublished,
+  );
   const [who] = await siteQuery<{ name: string }>(site, 'SELECT u.name FROM news n JOIN "user" u ON u.id = n.updated_by WHERE n.id = ?', id);
   await openPage(editor, site, `/edit-news/${id}/historico`);
   const changes = editor.getByTestId("status-change");

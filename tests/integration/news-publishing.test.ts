@@ -1,5 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Readable } from "node:stream";
+import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/.server/db/database.server.ts";
+import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
 import { toApiError } from "../../app/.server/http/api.server.ts";
 import { NewsConflictError } from "../../app/.server/news/news-save.server.ts";
@@ -9,7 +15,9 @@ import { createSyndication } from "../../app/.server/syndication/syndication.ser
 import { t } from "../../app/i18n/newsroom.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { parsePublishAt, toLocalInputValue } from "../../app/lib/zoned-time.ts";
+import { migrations } from "../../migrations/index.ts";
 import { createAdmin } from "../factories/auth.ts";
+import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -86,6 +94,73 @@ describe("drafts and scheduled news are invisible to readers", () => {
     const edited = await services.newsEditor.updateNews(draft.id, input({ title: "Editada" }), null);
     expect(edited).toMatchObject({ status: "published", publishedAt: published.publishedAt, version: 3 });
     expect((await services.news.getNews(draft.id)).publishedAt).toBe(published.publishedAt);
+  });
+
+  it("published again (a save, the bulk action, the scheduler), a story keeps its first publication date and its place in the list", async () => {
+    const services = await open();
+    const { newsEditor, news, database } = services;
+    const first = await newsEditor.createNews(input({ title: "Primeira a sair", status: "published" }), null);
+    const second = await newsEditor.createNews(input({ title: "Segunda a sair", status: "published" }), null);
+    const third = await newsEditor.createNews(input({ title: "Terceira a sair", status: "published" }), null);
+    const order = async () => (await news.listNewsPage({ limit: 10 })).items.map((item) => item.id);
+    expect(await order()).toEqual([third.id, second.id, first.id]);
+    const dateOf = async (id: string) => (await statusOf(services, id)).published_at;
+    const firstDate = await dateOf(first.id);
+    expect(firstDate).toBe(first.publishedAt);
+
+    // Unpublished and published again through a save: its first date, its old place.
+    await newsEditor.updateNews(first.id, input({ title: "Primeira a sair", unpublish: true }), null);
+    expect((await statusOf(services, first.id)).status).toBe("draft");
+    const again = await newsEditor.updateNews(first.id, input({ title: "Primeira a sair", status: "published" }), null);
+    expect(again.publishedAt).toBe(firstDate);
+    expect(await order()).toEqual([third.id, second.id, first.id]);
+
+    // In bulk: unpublished and republished, every one back at its own date.
+    const dates = await Promise.all([first.id, second.id, third.id].map(dateOf));
+    expect(await newsEditor.bulkAction("unpublish", [first.id, second.id, third.id], null)).toMatchObject({ changed: 3 });
+    expect(await order()).toEqual([]);
+    expect(await newsEditor.bulkAction("publish", [first.id, second.id, third.id], null)).toMatchObject({ changed: 3 });
+    expect(await Promise.all([first.id, second.id, third.id].map(dateOf))).toEqual(dates);
+    expect(await order()).toEqual([third.id, second.id, first.id]);
+
+    // Unpublished, then scheduled: when the scheduler puts it back, it is at its first date too.
+    await newsEditor.updateNews(second.id, input({ title: "Segunda a sair", unpublish: true }), null);
+    await newsEditor.updateNews(second.id, input({ title: "Segunda a sair", status: "scheduled", publishAt: inAnHour() }), null);
+    const scheduler = startNewsScheduler({
+      db: database.db,
+      events: createMemoryEventBus(),
+      log: { info: () => {}, error: () => {} },
+      clock: () => new Date(Date.now() + 2 * 3_600_000),
+    });
+    try {
+      await scheduler.publishDue();
+    } finally {
+      scheduler.stop();
+    }
+    expect(await statusOf(services, second.id)).toMatchObject({ status: "published", published_at: dates[1] });
+    expect(await order()).toEqual([third.id, second.id, first.id]);
+
+    // A story scheduled from the start goes out at its planned time, which becomes its first publication.
+    const planned = await newsEditor.createNews(input({ title: "Planejada", status: "scheduled", publishAt: inAnHour() }), null);
+    const row = await database.db
+      .selectFrom("news")
+      .select(["published_at", "first_published_at"])
+      .where("id", "=", planned.id)
+      .executeTakeFirstOrThrow();
+    expect(row.first_published_at).toBeNull();
+  });
+
+  it("'Atualizado em' follows what readers read: a text change after publication says when, a highlight or category change does not", async () => {
+    const services = await open();
+    const { newsEditor, news } = services;
+    const story = await newsEditor.createNews(input({ title: "Clássico no domingo", category: "Futebol", status: "published" }), null);
+    expect((await news.getNews(story.id)).textUpdatedAt).toBeNull();
+    await newsEditor.updateNews(story.id, input({ title: "Clássico no domingo", category: "Esportes", isHighlighted: true }), null);
+    expect((await news.getNews(story.id)).textUpdatedAt).toBeNull();
+    await newsEditor.updateNews(story.id, input({ title: "Clássico no domingo às 16h", category: "Esportes", isHighlighted: true }), null);
+    const corrected = await news.getNews(story.id);
+    expect(corrected.textUpdatedAt).not.toBeNull();
+    expect(Date.parse(corrected.textUpdatedAt!)).toBeGreaterThan(Date.parse(corrected.publishedAt));
   });
 
   it("a schedule needs a time in the future", async () => {
@@ -241,5 +316,86 @@ describe("revisions", () => {
     // Deleting the item deletes its revisions.
     await services.newsEditor.deleteNews(id);
     expect(await services.database.db.selectFrom("news_revisions").select("id").where("news_id", "=", id).execute()).toEqual([]);
+  });
+});
+
+describe("the migration 2026-11-28-961 (publication history)", () => {
+  it("fills in the first publication date and the last text change from the stories and their revisions", async () => {
+    const dataDir = makeDataDir("eef-publication-history-");
+    const postgres = TEST_DATABASE === "postgres" ? await createPostgresDatabase() : null;
+    const handle = openDatabase({
+      database: postgres ? { kind: "postgres", url: postgres.url, poolSize: 2 } : { kind: "sqlite", file: path.join(dataDir, "banco.sqlite") },
+    });
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the schema before this migration, as migrations see it (Kysely<any>).
+      const db = handle.db as Kysely<any>;
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "2026-11-28-961"));
+      const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+      expect(error).toBeUndefined();
+      const story = (id: string, status: string, published_at: string, title = id) => ({
+        id,
+        title,
+        subtitle: "",
+        full_content: "",
+        category: "Vôlei",
+        category_slug: "volei",
+        author: "Ana",
+        author_slug: "ana",
+        is_highlighted: 0,
+        media_id: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-03-01T00:00:00.000Z",
+        status,
+        published_at,
+      });
+      await db
+        .insertInto("news")
+        .values([
+          story("publicada", "published", "2026-01-10T00:00:00.000Z"),
+          story("republicada-hoje", "published", "2026-02-20T00:00:00.000Z"),
+          story("despublicada", "draft", "2026-02-01T00:00:00.000Z"),
+          story("nunca-publicada", "draft", "2026-01-05T00:00:00.000Z"),
+          story("corrigida", "published", "2026-01-10T00:00:00.000Z", "Título corrigido"),
+        ])
+        .execute();
+      const revision = (news_id: string, status: string, published_at: string, saved_at: string, title = news_id) => ({
+        id: `${news_id}-${saved_at}`,
+        news_id,
+        version: 1,
+        title,
+        subtitle: "",
+        full_content: "",
+        category: "Vôlei",
+        author: "Ana",
+        is_highlighted: 0,
+        media_id: null,
+        saved_by: null,
+        saved_at,
+        status,
+        published_at,
+      });
+      await db
+        .insertInto("news_revisions")
+        .values([
+          revision("republicada-hoje", "published", "2026-01-15T00:00:00.000Z", "2026-01-16T00:00:00.000Z"),
+          revision("despublicada", "published", "2026-01-12T00:00:00.000Z", "2026-01-20T00:00:00.000Z"),
+          revision("nunca-publicada", "draft", "2026-01-05T00:00:00.000Z", "2026-01-06T00:00:00.000Z"),
+          revision("corrigida", "published", "2026-01-10T00:00:00.000Z", "2026-02-01T00:00:00.000Z", "Título com erro"),
+        ])
+        .execute();
+      expect(await migrateToLatest(db)).toContain("2026-11-28-961-publication-history");
+      const rows = await db.selectFrom("news").select(["id", "first_published_at", "text_updated_at"]).orderBy("id").execute();
+      expect(rows).toEqual([
+        { id: "corrigida", first_published_at: "2026-01-10T00:00:00.000Z", text_updated_at: "2026-03-01T00:00:00.000Z" },
+        { id: "despublicada", first_published_at: "2026-01-12T00:00:00.000Z", text_updated_at: null },
+        { id: "nunca-publicada", first_published_at: null, text_updated_at: null },
+        { id: "publicada", first_published_at: "2026-01-10T00:00:00.000Z", text_updated_at: null },
+        { id: "republicada-hoje", first_published_at: "2026-01-15T00:00:00.000Z", text_updated_at: null },
+      ]);
+    } finally {
+      await handle.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -34,6 +34,7 @@ const article: NewsArticle = {
   fullContent: "Texto.",
   body: plainTextToDoc("Texto."),
   updatedAt: "2026-11-26T18:00:00.000Z",
+  textUpdatedAt: null,
   version: 1,
   mediaId: null,
 };

@@ -25,6 +25,8 @@ const row: NewsRow = {
   updated_at: "2026-11-21T10:00:00.000Z",
   status: "published",
   published_at: "2026-11-20T12:00:00.000Z",
+  first_published_at: "2026-11-20T12:00:00.000Z",
+  text_updated_at: null,
   version: 3,
   updated_by: null,
   owner_id: null,
@@ -90,6 +92,7 @@ describe("news rows ↔ views: one mapping", () => {
       fullContent: "Texto completo",
       body: newsContentOf(row).body,
       updatedAt: row.updated_at,
+      textUpdatedAt: null,
       version: 3,
       mediaId: null,
     });

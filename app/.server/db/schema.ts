@@ -125,6 +125,10 @@ export interface NewsTable {
   status: ColumnType<NewsStatus, NewsStatus | undefined, NewsStatus>;
   /** The publication date (planned, for a scheduled item; when it became a draft, for a draft): lists sort on it. */
   published_at: string;
+  /** When it first went out, or null (never published): a story published again takes it back (2026-11-28-961). */
+  first_published_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last save that changed its title, subtitle or body, or null: "Atualizado em" (2026-11-28-961). */
+  text_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** Goes up on every save; a save naming an older version is a conflict. */
   version: ColumnType<number, number | undefined, number>;
   /** Who saved the current version (a user id), or null (imports, seeds, scripts, the scheduler). */

@@ -8,6 +8,7 @@ import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
 import { type Actor, actorIdOf, RoleForbiddenError } from "./news-permissions.server.ts";
+import { republished } from "./news-publication.server.ts";
 import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "./news-review.server.ts";
 import { revisionOf } from "./news-revisions.server.ts";
 import { inReview } from "./news-rows.server.ts";
@@ -40,7 +41,8 @@ class StaleSave extends Error {}
  * meanwhile, made up), or one was saved by someone else between the read and the write, nothing changes and the
  * answer says so (404 / 409). Stories already in the wanted state are left alone (no new version) and counted apart.
  *
- * - `publish`: drafts and scheduled stories go live now (publication date: now).
+ * - `publish`: drafts and scheduled stories go live now (publication date: now, or the first one for a story that
+ *   went out before: it returns to its place in lists).
  * - `unpublish`: published and scheduled stories become drafts (their date: now, as a draft's is).
  * - `delete`: the stories, their revisions and (after the commit) their media go.
  *
@@ -82,7 +84,8 @@ export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: rea
           for (const row of changing) {
             const updated = await updateNewsAtVersion(trx, row.id, row.version, {
               status: target,
-              published_at: now,
+              // Published again: back at its first publication date (its place in lists), never "new" today.
+              ...(target === "published" ? republished(row, now) : { published_at: now }),
               review_requested_at: null,
               updated_at: now,
               updated_by: actorIdOf(actor),

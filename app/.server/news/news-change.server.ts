@@ -189,12 +189,15 @@ export async function saveChanges(
       await events.withCommit(db, async (trx, send) => {
         // A reporter's save never sets the highlight nor signs as someone else (reporterColumns).
         const patch = await withCanonicalTerms(trx, reporterColumns(rights, changes(existing)), now, existing);
+        // What readers read changed (not only the highlight, the category, the media): "Atualizado em" on the article.
+        const textChanged = (["title", "subtitle", "full_content", "body"] as const).some((key) => key in patch && patch[key] !== existing[key]);
         // The text goes with the media the item ends with (the new file, or the one it keeps).
         if (mediaId && Object.keys(mediaText).length > 0) await setMediaText(trx, mediaId, mediaText);
         const updated = await updateNewsAtVersion(trx, id, existing.version, {
           media_id: mediaId,
           ...patch,
           ...publication,
+          ...(textChanged ? { text_updated_at: now } : {}),
           updated_at: now,
           updated_by: actorIdOf(actor),
           version: existing.version + 1,

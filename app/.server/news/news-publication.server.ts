@@ -23,6 +23,8 @@ export interface Publication {
   status: NewsStatus;
   published_at: string;
   review_requested_at: string | null;
+  /** When it first went out, or null (never published): publishing it again takes this date back. */
+  first_published_at: string | null;
 }
 
 /** The site's clock and time zone: a schedule without a zone ("2026-11-25T10:00") is on its clock. */
@@ -45,8 +47,10 @@ function scheduledTime(publishAt: string | undefined, { timeZone, clock }: Publi
 
 /**
  * The status and publication date after a save. Publishing keeps the date of an item already published (an edit
- * is not a new publication) and is "now" otherwise; a schedule takes its time (a scheduled item edited without a
- * new time keeps its own); a draft's date is when it became one (its place in the admin list).
+ * is not a new publication), takes back the first publication date of one that went out before (unpublished, then
+ * published again: its place in lists and feeds, not the top), and is "now" for a first publication; a schedule
+ * takes its time (a scheduled item edited without a new time keeps its own); a draft's date is when it became one
+ * (its place in the admin list).
  */
 export function publicationAfter(existing: Publication | null, input: PublishingInput, now: string, time: PublicationClock): Publication {
   // "review" is a draft sent for review: stored as a draft with the time it was sent.
@@ -54,12 +58,28 @@ export function publicationAfter(existing: Publication | null, input: Publishing
   const asked = input.unpublish && (!wanted || wanted === "published") ? "draft" : wanted;
   // A live item stays live unless the request says, on purpose, to take it offline.
   const status = existing?.status === "published" && !input.unpublish ? "published" : (asked ?? existing?.status ?? "published");
+  const first = existing?.first_published_at ?? (existing?.status === "published" ? existing.published_at : null);
   if (status === "scheduled") {
     const keep = existing?.status === "scheduled" && !input.publishAt;
-    return { status, published_at: keep ? existing.published_at : scheduledTime(input.publishAt, time), review_requested_at: null };
+    return {
+      status,
+      published_at: keep ? existing.published_at : scheduledTime(input.publishAt, time),
+      review_requested_at: null,
+      first_published_at: first,
+    };
+  }
+  if (status === "published") {
+    const published_at = existing?.status === "published" ? existing.published_at : (first ?? now);
+    return { status, published_at, review_requested_at: null, first_published_at: first ?? published_at };
   }
   // Sent for review now, or still in review after a save that says no status; "draft" (or anything else) ends it.
   const inReview = status === "draft" && (input.status === "review" || (input.status === undefined && !input.unpublish));
   const review_requested_at = inReview ? (existing?.review_requested_at ?? (input.status === "review" ? now : null)) : null;
-  return { status, published_at: existing?.status === status ? existing.published_at : now, review_requested_at };
+  return { status, published_at: existing?.status === status ? existing.published_at : now, review_requested_at, first_published_at: first };
+}
+
+/** What a story that goes out (again) is published with: its first publication date, or `now` the first time. */
+export function republished(row: { first_published_at: string | null }, now: string): { published_at: string; first_published_at: string } {
+  const first = row.first_published_at ?? now;
+  return { published_at: first, first_published_at: first };
 }

@@ -106,7 +106,7 @@ export function toNewsSummary(
 
 /** A news row with its full text and joined media as the article page (and GET /api/news/:id) shows it. */
 export function toNewsArticle(
-  row: Parameters<typeof toNewsSummary>[0] & Pick<NewsRow, "full_content" | "body" | "updated_at" | "version" | "media_id">,
+  row: Parameters<typeof toNewsSummary>[0] & Pick<NewsRow, "full_content" | "body" | "updated_at" | "text_updated_at" | "version" | "media_id">,
   store: Pick<MediaStore, "publicUrl">,
 ): NewsArticle {
   return {
@@ -114,6 +114,7 @@ export function toNewsArticle(
     fullContent: row.full_content,
     body: bodyOf(row),
     updatedAt: row.updated_at,
+    textUpdatedAt: row.text_updated_at ?? null,
     version: row.version,
     mediaId: row.media_id,
   };
@@ -152,6 +153,7 @@ export function publishedNewsRow(item: {
     media_id: item.mediaId,
     created_at: item.createdAt,
     published_at: item.createdAt,
+    first_published_at: item.createdAt,
     updated_at: item.updatedAt ?? item.createdAt,
   };
 }

@@ -40,7 +40,16 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
     const rows = await db
       .updateTable("news")
       // Saved by no one (the history says the story went live at this time, not that the person who scheduled it published it again).
-      .set((eb) => ({ status: "published", updated_at: now, updated_by: null, version: eb("version", "+", 1) }))
+      // A story that had gone out before takes back its first publication date (its place in lists); one going out
+      // for the first time keeps its planned time, which becomes its first publication.
+      .set((eb) => ({
+        status: "published",
+        published_at: eb.fn.coalesce("first_published_at", "published_at"),
+        first_published_at: eb.fn.coalesce("first_published_at", "published_at"),
+        updated_at: now,
+        updated_by: null,
+        version: eb("version", "+", 1),
+      }))
       .where("status", "=", "scheduled")
       .where("published_at", "<=", now)
       .returning("id")

@@ -137,7 +137,7 @@ export function findNewsWithTextByIds(db: Kysely<Database>, ids: readonly string
 
 /** One news item: only when published, unless `includeUnpublished` (an admin). */
 export function findNewsById(db: Kysely<Database>, id: string, { includeUnpublished = false } = {}) {
-  let query = selectNewsWithMedia(db).select(["news.full_content", "news.body"]).where("news.id", "=", id);
+  let query = selectNewsWithMedia(db).select(["news.full_content", "news.body", "news.text_updated_at"]).where("news.id", "=", id);
   if (!includeUnpublished) query = query.where("news.status", "=", "published");
   return query.executeTakeFirst();
 }
