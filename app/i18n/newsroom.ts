@@ -198,6 +198,10 @@ const newsroom = {
     loadFailed: "Falha ao carregar as notícias. Por favor, tente novamente.",
     invalidCursor: "Endereço de página inválido. Volte ao início da lista.",
     firstPage: "Voltar ao início da lista",
+    /** Above the table: how many the filters find, and which of them this page shows. */
+    count: (total: number, from: number, to: number) =>
+      `${total.toLocaleString("pt-BR")} ${total === 1 ? "notícia" : "notícias"} · mostrando ${from.toLocaleString("pt-BR")}–${to.toLocaleString("pt-BR")}`,
+    sortByColumn: (column: string) => `Ordenar por ${column.toLowerCase()}, mais recentes primeiro`,
     empty: "Nenhuma notícia com esses filtros.",
     older: "Mais antigas",
     columns: {

@@ -111,6 +111,19 @@ test("filtros pelo formulário (situação e categoria), URL compartilhável, bu
   await expect(page).toHaveURL(/[?&]q=embargo/);
   await expect.poll(() => titlesOf(page)).toEqual(["Contratação sob embargo"]);
 
+  // How many, and which: the count over the table; the title opens the story's edit page.
+  await page.getByRole("link", { name: t.newsroom.clear }).click();
+  await expect(page.getByTestId("newsroom-count")).toHaveText(t.newsroom.count(STORIES.length, 1, STORIES.length));
+  await expect(rowOf(page, "Rascunho do vôlei azul").getByTestId("newsroom-title")).toHaveAttribute("href", /^\/edit-news\/[^/]+$/);
+  // The date headers sort: "Atualização" is a link until it is the order, then "Publicação" is.
+  const byUpdate = page.getByTestId("sort-atualizacao");
+  await expect(page.getByRole("columnheader", { name: t.newsroom.columns.published })).toHaveAttribute("aria-sort", "descending");
+  await byUpdate.click();
+  await expect(page).toHaveURL(`${site.url}/redacao?ordem=atualizacao`);
+  await expect(page.getByRole("columnheader", { name: t.newsroom.columns.updated })).toHaveAttribute("aria-sort", "descending");
+  await expect(page.getByTestId("sort-publicacao")).toBeVisible();
+  await expect(page.getByLabel(t.newsroom.sort, { exact: true })).toHaveValue("atualizacao");
+
   // A phone: cards, no horizontal scroll, still accessible.
   await page.setViewportSize({ width: 375, height: 800 });
   await openPage(page, site, "/redacao");

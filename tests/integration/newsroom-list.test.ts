@@ -30,7 +30,8 @@ async function setRow(
   await services.database.db
     .updateTable("news")
     .set({
-      ...(fields.status ? { status: fields.status } : {}),
+      // A story set as a draft or a schedule here was never published (the factory writes published rows).
+      ...(fields.status ? { status: fields.status, ...(fields.status === "published" ? {} : { first_published_at: null }) } : {}),
       ...(fields.published ? { published_at: fields.published } : {}),
       ...(fields.updated ? { updated_at: fields.updated } : {}),
     })
@@ -42,9 +43,14 @@ async function setRow(
 async function allPages(services: TestServices, base: NewsroomQuery, limit: number): Promise<string[][]> {
   const pages: string[][] = [];
   let cursor: string | null = null;
+  let seen = 0;
   do {
     const page = await services.newsroom.page({ ...base, cursor }, limit);
     pages.push(page.rows.map((row) => row.id));
+    // Each page knows its place among all the stories the filters find ("21–40 de 57").
+    expect(page.start).toBe(seen + 1);
+    seen += page.rows.length;
+    if (!page.nextCursor) expect(page.total).toBe(seen);
     cursor = page.nextCursor;
   } while (cursor && pages.length < 50);
   return pages;

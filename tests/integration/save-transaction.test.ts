@@ -121,8 +121,10 @@ describe("one transaction per save", () => {
     expect((error as NewsConflictError).current).toMatchObject({ version: 2, title: "Do outro editor" });
     const after = await snapshot(services, id);
     // Exactly the other editor's save: its title and version, its one revision; our texts and category nowhere.
-    const { search_document: _a, updated_at: _b, ...kept } = before.news as typeof before.news & { search_document?: unknown };
+    const { search_document: _a, updated_at: _b, text_updated_at: _c, ...kept } = before.news as typeof before.news & { search_document?: unknown };
     expect(after.news).toMatchObject({ ...kept, title: "Do outro editor", version: 2 });
+    // Its title changed: the text's change time is the other editor's save, not ours.
+    expect(after.news.text_updated_at).toBe(after.news.updated_at);
     expect(after.media).toEqual(before.media);
     expect(after.revisions).toEqual([{ version: 1, title: "Original" }]);
     expect(after.terms).toEqual(before.terms);

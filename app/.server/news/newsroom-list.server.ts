@@ -28,6 +28,9 @@ export interface NewsroomPage {
   rows: NewsroomRow[];
   /** The cursor of the next (older) page, or null when this page has the last rows. */
   nextCursor: string | null;
+  /** How many stories the filters find in all, and the place of this page's first one (1 on the first page). */
+  total: number;
+  start: number;
 }
 
 /** The first instant of a date on the site's clock. */
@@ -84,8 +87,20 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
       const after = query.cursor ? decodeListCursor(query.cursor) : null;
       return wrapFailure("newsroom_list_failed", t.news.listFailed, async () => {
         const column = query.ordem === "atualizacao" ? "news.updated_at" : "news.published_at";
-        let select = db
-          .selectFrom("news")
+        let filtered = db.selectFrom("news");
+        const status = NEWSROOM_STATUS_FILTERS[query.situacao];
+        if (status) filtered = filtered.where((eb) => hasViewStatus(eb, status));
+        if (query.categoria) filtered = filtered.where("news.category_slug", "=", query.categoria);
+        if (query.autor) filtered = filtered.where("news.author_slug", "=", query.autor);
+        if (query.de) filtered = filtered.where(column, ">=", startOfDay(query.de, timeZone));
+        if (query.ate) filtered = filtered.where(column, "<", startOfDay(nextDay(query.ate), timeZone));
+        if (query.q) {
+          const condition = searchCondition(query.q);
+          if (!condition) return { rows: [], nextCursor: null, total: 0, start: 1 };
+          filtered = filtered.where(condition);
+        }
+        const count = async (rows: typeof filtered) => Number((await rows.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+        let select = filtered
           .select([
             "news.id",
             "news.title",
@@ -109,17 +124,6 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
               )
               .as("corrected"),
           );
-        const status = NEWSROOM_STATUS_FILTERS[query.situacao];
-        if (status) select = select.where((eb) => hasViewStatus(eb, status));
-        if (query.categoria) select = select.where("news.category_slug", "=", query.categoria);
-        if (query.autor) select = select.where("news.author_slug", "=", query.autor);
-        if (query.de) select = select.where(column, ">=", startOfDay(query.de, timeZone));
-        if (query.ate) select = select.where(column, "<", startOfDay(nextDay(query.ate), timeZone));
-        if (query.q) {
-          const condition = searchCondition(query.q);
-          if (!condition) return { rows: [], nextCursor: null };
-          select = select.where(condition);
-        }
         if (after) select = select.where((eb) => eb(eb.refTuple(column, "news.id"), "<", eb.tuple(after.publishedAt, after.id)));
         // One row more than shown says whether there is a next page, without a count.
         const found = await select
@@ -144,7 +148,12 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
           found.length > limit && last
             ? encodeListCursor({ publishedAt: query.ordem === "atualizacao" ? last.updatedAt : last.publishedAt, id: last.id })
             : null;
-        return { rows, nextCursor };
+        // The count and the page's place ("21–40 de 57"): the stories the filters find, and those before the cursor.
+        const total = await count(filtered);
+        const before = after
+          ? await count(filtered.where((eb) => eb(eb.refTuple(column, "news.id"), ">=", eb.tuple(after.publishedAt, after.id))))
+          : 0;
+        return { rows, nextCursor, total, start: before + 1 };
       });
     },
 

@@ -17,12 +17,14 @@ export function NewsroomBulkForm({
   rows,
   reads,
   sort,
+  sortHref,
   postTo,
   busy,
 }: {
   rows: readonly NewsroomRowView[];
   reads: Record<string, number> | null;
   sort: NewsroomSort;
+  sortHref: (sort: NewsroomSort) => string;
   postTo: string;
   busy: boolean;
 }) {
@@ -74,7 +76,7 @@ export function NewsroomBulkForm({
         {rows.length === 0 ? (
           <p className={styles.empty}>{t.newsroom.empty}</p>
         ) : (
-          <NewsroomTable rows={rows} reads={reads} sort={sort} form={bulkForm} selectAll={hydrated} />
+          <NewsroomTable rows={rows} reads={reads} sort={sort} sortHref={sortHref} form={bulkForm} selectAll={hydrated} />
         )}
       </Form>
 

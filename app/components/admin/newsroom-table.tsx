@@ -17,12 +17,15 @@ export function NewsroomTable({
   rows,
   reads,
   sort,
+  sortHref,
   form,
   selectAll,
 }: {
   rows: readonly NewsroomRowView[];
   reads: Record<string, number> | null;
   sort: NewsroomSort;
+  /** The list's address sorted by the other date (same filters, first page). */
+  sortHref: (sort: NewsroomSort) => string;
   /** The bulk form the boxes belong to ("select all" checks them all). */
   form: RefObject<HTMLFormElement | null>;
   /** Whether to show the "select all" box (it needs JavaScript: not before the page is hydrated). */
@@ -52,12 +55,8 @@ export function NewsroomTable({
           <th scope="col">{t.newsroom.columns.status}</th>
           <th scope="col">{t.newsroom.columns.author}</th>
           <th scope="col">{t.newsroom.columns.category}</th>
-          <th scope="col" aria-sort={sort === "publicacao" ? "descending" : undefined}>
-            {t.newsroom.columns.published}
-          </th>
-          <th scope="col" aria-sort={sort === "atualizacao" ? "descending" : undefined}>
-            {t.newsroom.columns.updated}
-          </th>
+          <SortHeader label={t.newsroom.columns.published} by="publicacao" sort={sort} sortHref={sortHref} />
+          <SortHeader label={t.newsroom.columns.updated} by="atualizacao" sort={sort} sortHref={sortHref} />
           {reads ? <th scope="col">{t.newsroom.columns.reads}</th> : null}
           <th scope="col">{t.newsroom.columns.actions}</th>
         </tr>
@@ -68,7 +67,11 @@ export function NewsroomTable({
             <td className={styles.check}>
               <input type="checkbox" name="id" value={row.id} aria-label={t.newsroom.selectOne(row.title)} />
             </td>
-            <td className={styles.title}>{row.title}</td>
+            <td className={styles.title}>
+              <Link to={`/edit-news/${row.id}`} data-testid="newsroom-title">
+                {row.title}
+              </Link>
+            </td>
             <td>
               <span className={`${styles.badge} ${styles[row.status]}`}>{t.newsroom.statusBadge[row.status]}</span>
               {row.correctedByReporter ? (
@@ -104,5 +107,35 @@ export function NewsroomTable({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * A date column's header: the sorted one says so (aria-sort, an arrow), the other is a link that sorts by it (newest
+ * first, the only order a newsroom asks for).
+ */
+function SortHeader({
+  label,
+  by,
+  sort,
+  sortHref,
+}: {
+  label: string;
+  by: NewsroomSort;
+  sort: NewsroomSort;
+  sortHref: (sort: NewsroomSort) => string;
+}) {
+  return (
+    <th scope="col" aria-sort={sort === by ? "descending" : "none"}>
+      {sort === by ? (
+        <span className={styles.sorted}>
+          {label} <span aria-hidden="true">↓</span>
+        </span>
+      ) : (
+        <Link to={sortHref(by)} className={styles.sortLink} title={t.newsroom.sortByColumn(label)} data-testid={`sort-${by}`}>
+          {label}
+        </Link>
+      )}
+    </th>
   );
 }

@@ -60,6 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       rows: page.rows.map((row) => viewOf(row, config.timeZone)),
       reads,
       nextCursor: page.nextCursor,
+      total: page.total,
+      start: page.start,
       terms,
       done,
       error: null as string | null,
@@ -69,7 +71,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!expected) log.error({ err: error, reqId: requestIdFrom(request) }, "newsroom list load failed");
     const message = expected ? (error.code === "invalid_cursor" ? t.newsroom.invalidCursor : error.message) : t.newsroom.loadFailed;
     return data(
-      { query, rows: [] as ReturnType<typeof viewOf>[], reads: null, nextCursor: null, terms, done: null, error: message as string | null },
+      {
+        query,
+        rows: [] as ReturnType<typeof viewOf>[],
+        reads: null,
+        nextCursor: null,
+        total: 0,
+        start: 1,
+        terms,
+        done: null,
+        error: message as string | null,
+      },
       { status: expected ? 400 : 500 },
     );
   }
@@ -121,7 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Newsroom({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, rows, reads, nextCursor, terms, done, error } = loaderData;
+  const { query, rows, reads, nextCursor, total, start, terms, done, error } = loaderData;
   const location = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -138,7 +150,19 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
       {actionError ? <Banner kind="error" message={actionError} /> : null}
       {confirm ? <NewsroomConfirmStep confirm={confirm} postTo={postTo} busy={busy} /> : null}
       <NewsroomFilters query={query} terms={terms} />
-      <NewsroomBulkForm rows={rows} reads={reads} sort={query.ordem} postTo={postTo} busy={busy} />
+      {rows.length > 0 ? (
+        <p className={styles.count} data-testid="newsroom-count" aria-live="polite">
+          {t.newsroom.count(total, start, start + rows.length - 1)}
+        </p>
+      ) : null}
+      <NewsroomBulkForm
+        rows={rows}
+        reads={reads}
+        sort={query.ordem}
+        sortHref={(ordem) => `${PATH}${newsroomSearch({ ...query, ordem })}`}
+        postTo={postTo}
+        busy={busy}
+      />
       <nav className={styles.paging} aria-label={t.newsroom.resultsLabel}>
         {query.cursor ? <Link to={`${PATH}${newsroomSearch(query)}`}>{t.newsroom.firstPage}</Link> : null}
         {nextCursor ? (
