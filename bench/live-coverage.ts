@@ -153,7 +153,12 @@ async function main() {
     const { id, admin } = await seed(dataDir);
     // Each open page from its own address (the app trusts its loopback proxy), as readers are: /events allows a few
     // streams per address.
-    const server = await startAppServer({ dataDir, pageCache: true, logFile, env: { TRUST_PROXY: "loopback", LOGIN_RATE_LIMIT: "1000" } });
+    const server = await startAppServer({
+      dataDir,
+      pageCache: true,
+      logFile,
+      env: { TRUST_PROXY: "loopback", LOGIN_RATE_LIMIT: "1000", LIVE_POSTS_PER_MINUTE: "600" },
+    });
     try {
       const cookie = await signInAdmin(server.url, admin.email, admin.password);
       const articlePath = `/article/${id}`;

@@ -161,7 +161,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
       timeZone: config.timeZone,
       notify: reviewMail,
     }),
-    liveCoverage: createLiveCoverage(editorDeps),
+    liveCoverage: createLiveCoverage({ ...editorDeps, limiter: rateLimiter, postsPerMinute: config.live.postsPerMinute }),
     newsroom: createNewsroomList({ db: database.db, dialect: database.dialect, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),

@@ -294,6 +294,8 @@ const newsroom = {
     endConfirm: "Encerrar cobertura",
     endConfirmBox: "Confirmo: a notícia deixa de estar AO VIVO (o placar e as atualizações continuam na página).",
     endUnconfirmed: "Marque a confirmação para encerrar a cobertura.",
+    rateLimited: (seconds: number) =>
+      `Muitas atualizações em pouco tempo: espere ${seconds} ${seconds === 1 ? "segundo" : "segundos"} e publique de novo. O texto continua no campo.`,
     draftRestored: (time: string) => `Rascunho recuperado: o texto que você digitava às ${time} voltou ao campo. Ele ainda não foi publicado.`,
     draftDiscard: "Descartar rascunho",
     leaveTitle: "Sair sem publicar a atualização?",

@@ -137,4 +137,10 @@ export const LIVE_LIMITS = {
   pinned: 3,
   keyEvents: 20,
   jsonLdUpdates: 10,
+  /**
+   * Updates one member may post in a minute (the shared rate limiter: Redis when set). A match is told in one update
+   * every few minutes, a goal in two or three quick ones: 20 leaves room for that and stops a stuck key, a script or a
+   * stolen session from flooding every open page (100 posts in 2.7 s reached every reader before this limit).
+   */
+  postsPerMinute: 20,
 } as const;

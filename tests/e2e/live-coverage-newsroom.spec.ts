@@ -13,7 +13,8 @@ import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import type { RunningSite } from "../factories/site.ts";
-import { bodyEditor, expect, fillBody, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
+import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import { apiHeaders, bodyEditor, expect, fillBody, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;
@@ -389,4 +390,28 @@ test.describe("sem JavaScript", () => {
     expect(allowed.status()).toBe(303);
     expect(await updates()).toBe(before + 1);
   });
+});
+
+test(`depois de ${LIVE_LIMITS.postsPerMinute} atualizações num minuto, a seguinte é recusada com o motivo e o texto fica no campo`, async ({
+  site,
+  editor,
+}) => {
+  // The minute's posts, through the JSON API as the composer sends them.
+  for (let n = 1; n <= LIVE_LIMITS.postsPerMinute; n++) {
+    const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+      data: { text: `Lance ${n}` },
+      headers: apiHeaders(site),
+    });
+    expect(posted.status(), `atualização ${n}`).toBe(201);
+  }
+  const newsroom = await editor.newPage();
+  await openPage(newsroom, site, articlePath(site));
+  const composer = newsroom.getByTestId("live-composer");
+  const text = "GOL! E a rede balança mais uma vez no Beira-Rio.";
+  await composer.getByLabel(t.liveNewsroom.textLabel).fill(text);
+  await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+  await expect(composer.getByText(/^Muitas atualizações em pouco tempo: espere \d+ segundos? e publique de novo\./)).toBeVisible();
+  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveValue(text);
+  expect(await siteQuery(site, "SELECT id FROM news_live_updates WHERE text = ?", text)).toEqual([]);
+  await newsroom.goto("about:blank");
 });

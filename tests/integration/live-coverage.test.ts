@@ -192,6 +192,27 @@ describe("atualizações: permissões por papel", () => {
     expect(other.json?.error.code).toBe("story_not_yours");
   });
 
+  it(`no máximo ${LIVE_LIMITS.postsPerMinute} atualizações por minuto por membro: a seguinte é 429 com Retry-After; outro membro segue`, async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const admin = await memberCookie(services, "admin");
+    const id = await liveStory(services, editor.cookie);
+    for (let n = 1; n <= LIVE_LIMITS.postsPerMinute; n++) {
+      expect((await postUpdate(services, id, editor.cookie, { text: `Lance ${n}` })).status, `atualização ${n}`).toBe(201);
+    }
+    const refused = await postUpdate(services, id, editor.cookie, { text: "Uma a mais" });
+    expect(refused.status).toBe(429);
+    expect(refused.json?.error.code).toBe("live_rate_limited");
+    const wait = Number(refused.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(refused.json?.error.message).toBe(t.liveNewsroom.rateLimited(wait));
+    const stored = await services.database.db.selectFrom("news_live_updates").select("text").where("news_id", "=", id).execute();
+    expect(stored).toHaveLength(LIVE_LIMITS.postsPerMinute);
+    expect(stored.map((row) => row.text)).not.toContain("Uma a mais");
+    expect((await postUpdate(services, id, admin.cookie, { text: "Do administrador" })).status).toBe(201);
+  });
+
   it("valida o texto como o corpo: texto simples ou documento, uma mídia no máximo, imagem da casa", async () => {
     const services = await open();
     const editor = await memberCookie(services, "editor");
@@ -381,8 +402,10 @@ describe("atualizações: leitura pública", () => {
     const id = await liveStory(services, editor.cookie);
     const total = LIVE_LIMITS.pageSize + 5;
     const ids: string[] = [];
+    // Two members take turns: each stays under the per-member limit of posts a minute.
+    const posters = [editor.cookie, (await memberCookie(services, "admin")).cookie];
     for (let i = 0; i < total; i++) {
-      const posted = await postUpdate(services, id, editor.cookie, { text: `Minuto ${i}`, keyEvent: i % 10 === 0 });
+      const posted = await postUpdate(services, id, posters[i % 2]!, { text: `Minuto ${i}`, keyEvent: i % 10 === 0 });
       ids.push(posted.json?.update.id);
     }
     const pinned = await postUpdate(services, id, editor.cookie, { text: "Escalações confirmadas", pinned: true });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { terminal } from "../../i18n/pt-BR.ts";
 import { isPlainEmailAddress } from "../../lib/email-address.ts";
+import { LIVE_LIMITS } from "../../lib/limits.ts";
 
 /**
  * Every environment variable the server reads, with its check and pt-BR message (parseConfig in env.server.ts turns
@@ -189,14 +190,16 @@ export const envSchema = z.object({
   PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(false),
   PASSWORD_REQUIRE_NUMBER: booleanFlag.default(false),
   PASSWORD_REQUIRE_SYMBOL: booleanFlag.default(false),
-  /** Sign-in attempts allowed per window, per IP and per account. */
-  /** Redis shared by every instance for sign-in rate limits (optional; memory otherwise). */
+  /** Redis shared by every instance for the rate limits (optional; memory otherwise). */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, { error: terminal.config.redisUrl })
     .optional(),
+  /** Sign-in attempts allowed per window, per IP and per account. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Live updates one member may post in a minute (LIVE_LIMITS.postsPerMinute). */
+  LIVE_POSTS_PER_MINUTE: z.coerce.number().int().min(1).max(600).default(LIVE_LIMITS.postsPerMinute),
 });
 
 function isValidTimeZone(timeZone: string): boolean {

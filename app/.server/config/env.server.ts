@@ -58,6 +58,8 @@ export interface AppConfig {
     staleAccountMs: number | null;
     rateLimit: { max: number; windowSeconds: number; redisUrl: string | null };
   };
+  /** Live coverage: the updates one member may post in a minute. */
+  live: { postsPerMinute: number };
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   /** The key that signs backup manifests (BACKUP_SIGNING_KEY), or null: then a generated one in DATA_DIR/secrets. */
   backup: { signingKey: string | null };
@@ -211,6 +213,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
       rateLimit: { max: env.LOGIN_RATE_LIMIT, windowSeconds: env.LOGIN_RATE_WINDOW_SECONDS, redisUrl: env.REDIS_URL ?? null },
     },
     backup: { signingKey: env.BACKUP_SIGNING_KEY ?? null },
+    live: { postsPerMinute: env.LIVE_POSTS_PER_MINUTE },
     mail: {
       smtpUrl: env.SMTP_URL ?? null,
       from: env.MAIL_FROM ?? `${env.SITE_NAME} <nao-responda@${new URL(siteUrl).hostname}>`,

@@ -10,6 +10,7 @@ import { articlePath } from "../../lib/slug.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, FieldsError, NotFoundError } from "../errors.ts";
 import type { EventBus, LiveChange } from "../events/event-bus.ts";
+import type { RateLimiter } from "../auth/rate-limiter.server.ts";
 import type { Logger } from "../logger.server.ts";
 import { checkBodyMedia, loadBodyMedia } from "../media/body-media.server.ts";
 import type { MediaStore } from "../storage/media-store.ts";
@@ -51,6 +52,9 @@ export interface LiveCoverageDeps {
   store: Pick<MediaStore, "name" | "publicUrl">;
   events: EventBus;
   log: Pick<Logger, "warn">;
+  /** Counts each member's posts, at most `postsPerMinute` (LIVE_POSTS_PER_MINUTE); none: no limit (scripts). */
+  limiter?: Pick<RateLimiter, "hit">;
+  postsPerMinute?: number;
   now?: () => Date;
 }
 
@@ -139,6 +143,15 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     async postUpdate(newsId: string, input: LiveUpdateInput, actor: Actor): Promise<LiveUpdateView> {
       const row = await storyFor(newsId, actor);
       if (row.live_coverage === null) throw new AppError("coverage_off", t.liveNewsroom.coverageOff, 409);
+      const poster = actorId(actor);
+      if (deps.limiter && poster) {
+        const limit = await deps.limiter.hit(`live-post:${poster}`, deps.postsPerMinute ?? LIVE_LIMITS.postsPerMinute, 60);
+        if (!limit.allowed) {
+          throw new AppError("live_rate_limited", t.liveNewsroom.rateLimited(limit.retryAfterSeconds), 429, {
+            retryAfterSeconds: limit.retryAfterSeconds,
+          });
+        }
+      }
       await checkMedia(input.body);
       const now = nowIso();
       const update = {

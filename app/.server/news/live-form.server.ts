@@ -77,6 +77,7 @@ const REFUSALS: Record<string, string> = {
   coverage_off: t.liveNewsroom.coverageOff,
   live_off_unconfirmed: t.liveNewsroom.turnOffUnconfirmed,
   live_end_unconfirmed: t.liveNewsroom.endUnconfirmed,
+  live_rate_limited: t.liveNewsroom.rateLimited(60),
 };
 
 /**

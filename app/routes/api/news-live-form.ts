@@ -47,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return back(asked.outcome);
   } catch (error) {
     // What was sent is refused: back to the page, which says why. Not allowed at all, or a failure: the API's answer.
-    if (error instanceof AppError && (error.status === 400 || error.status === 409)) return back(error.code);
+    if (error instanceof AppError && (error.status === 400 || error.status === 409 || error.status === 429)) return back(error.code);
     return toApiError(error, request, log);
   }
 }
