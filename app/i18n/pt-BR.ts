@@ -332,6 +332,8 @@ export const t = {
     badge: "AO VIVO",
     ended: "Encerrada",
     endedNotice: "Cobertura encerrada.",
+    /** The ended coverage of a match (it has a scoreboard). */
+    endedMatch: "Fim de jogo. Cobertura encerrada.",
     updatesTitle: "Atualizações ao vivo",
     keyEventsTitle: "Lances importantes",
     keyEvent: "Lance importante",

@@ -8,6 +8,7 @@
  */
 import http from "node:http";
 import type { APIRequestContext } from "@playwright/test";
+import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { apiHeaders, createNewsThroughApi, expect, expectStatus, SESSION_COOKIE, signInAsAdmin, test } from "./support/fixtures.ts";
 import { type RunningNginx, startNginx } from "../factories/nginx.ts";
@@ -49,10 +50,13 @@ test("Varnish na frente: guarda as páginas; publicação, correção e retirada
 }) => {
   const port = await varnishPort();
   let id = "";
+  let account!: TestAccount;
   const site = await launchSite({
     env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
     async setup(services) {
       id = await createNews(services, { title: "Clássico decidido nos pênaltis", media: null });
+      // Before the server starts (see the purge test below: a later write behind its back purges everything).
+      account = await createAdmin(services, { password: "Senha-admin-1" });
     },
   });
   const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
@@ -76,7 +80,7 @@ test("Varnish na frente: guarda as páginas; publicação, correção e retirada
     // A reader's other cookies (a consent choice) share the same copy.
     expect((await via("/", { Cookie: "eef_consent=recusado" })).headers()["x-cache"]).toBe("HIT");
 
-    await signInAsAdmin(admin, site);
+    await signInAsAdmin(admin, site, account);
     // Publish: the stored home is purged.
     const title = `Reforço anunciado ${Date.now()}`;
     await createNewsThroughApi(admin, site, { title });
@@ -146,10 +150,14 @@ test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*
 }) => {
   const port = await varnishPort();
   let id = "";
+  let account!: TestAccount;
   const site = await launchSite({
     env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
     async setup(services) {
       id = await createNews(services, { title: "Final da Libertadores no Maracanã", media: null });
+      // Before the server starts: an account written behind its back later is "another process's change" (a resync,
+      // which purges the whole site) in the middle of the bans this test counts.
+      account = await createAdmin(services, { password: "Senha-admin-1" });
     },
   });
   const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
@@ -211,7 +219,7 @@ test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*
     expect(await cacheOf(article)).toBe("HIT");
 
     // The app's own purge (a correction) still works: the stored pages move within 1 s.
-    await signInAsAdmin(admin, site);
+    await signInAsAdmin(admin, site, account);
     const bansBefore = (await varnish.bans()).length;
     const corrected = await admin.request.patch(`${site.url}/api/news/${id}`, {
       data: { title: "Final da Libertadores no Mineirão" },

@@ -217,7 +217,8 @@ test("na página de edição: publicar uma atualização, mudar o placar e encer
   await expect(page.locator("h1")).toHaveText(TITLE);
   await expect(page.getByTestId("live-updates").getByTestId("live-update").first()).toContainText("GOL DO GRÊMIO!");
   await expect(page.getByTestId("score-home")).toHaveText("1");
-  await expect(page.getByTestId("live-ended")).toBeVisible();
+  // A match's coverage (it has a scoreboard) ends as the match does.
+  await expect(page.getByTestId("live-ended")).toHaveText(t.live.endedMatch);
 });
 
 test.describe("sem JavaScript", () => {

@@ -96,7 +96,7 @@ function LiveCoverageOn({
       {page.coverage?.scoreboard ? <LiveScoreboard scoreboard={page.coverage.scoreboard} /> : null}
       {page.coverage?.state === "ended" ? (
         <p className={styles.ended} data-testid="live-ended">
-          {t.live.endedNotice}
+          {page.coverage.scoreboard ? t.live.endedMatch : t.live.endedNotice}
         </p>
       ) : null}
       {newsroom && !mounted ? <NewsroomForms newsId={newsId} coverage={page.coverage} forms={forms} /> : null}
