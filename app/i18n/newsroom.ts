@@ -84,10 +84,6 @@ const newsroom = {
     mediaCredit: "Crédito (opcional)",
     mediaCreditHint: 'Quem fez a foto ou o vídeo, ex.: Maria Silva/Agência. Aparece como "Foto: …".',
     tooLong: (label: string, max: number) => `${label} pode ter no máximo ${max.toLocaleString("pt-BR")} caracteres.`,
-    controlCharacters: (label: string) => `${label} tem caracteres de controle invisíveis. Apague-os e tente de novo.`,
-    directionCharacters: (label: string) => `${label} tem caracteres que invertem a direção do texto. Apague-os e tente de novo.`,
-    invisibleCharacters: (label: string, codePoint: string) =>
-      `${label} tem um caractere invisível (${codePoint}) que não pode ser usado. Apague-o e tente de novo.`,
     /** A private-use character (app/lib/clean-text.ts): the word that holds it, or the character alone between spaces. */
     unsaveableCharacter: (label: string, word: string, codePoint: string) =>
       [...word].length > 1

@@ -1,5 +1,5 @@
 import { t } from "../i18n/newsroom.ts";
-import { refuseInvisible } from "./invisible-characters.ts";
+import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { PROFILE_LIMITS, PROFILE_PHOTO_MAX_BYTES } from "./limits.ts";
 import { z } from "./zod.ts";
 
@@ -27,10 +27,11 @@ const link = z
     if (problem) context.addIssue({ code: "custom", message: problem });
   });
 
-function noInvisible(label: string) {
+/** A character that cannot be cleaned (app/lib/clean-text.ts) is refused, naming its word and the field. */
+function saveable(label: string) {
   return (value: string, context: z.RefinementCtx) => {
-    const problem = refuseInvisible(label, value);
-    if (problem) context.addIssue({ code: "custom", message: problem });
+    const unsaveable = findUnsaveableCharacter(value);
+    if (unsaveable) context.addIssue({ code: "custom", message: t.newsForm.unsaveableCharacter(label, unsaveable.word, unsaveable.codePoint) });
   };
 }
 
@@ -39,18 +40,23 @@ function noInvisible(label: string) {
  * by the server. The bio keeps its line breaks.
  */
 export const profileFieldsSchema = z.object({
+  // Cleaned as the newsroom's texts are (a name pasted from a web page loses its invisible characters), then checked.
   displayName: z
     .string({ error: t.profile.displayNameRequired })
-    .trim()
-    .min(1, { error: t.profile.displayNameRequired })
-    .max(PROFILE_LIMITS.displayName, { error: t.profile.displayNameTooLong })
-    .superRefine(noInvisible(t.profile.displayName)),
+    .transform((value) => cleanText(value, { lines: false }).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { error: t.profile.displayNameRequired })
+        .max(PROFILE_LIMITS.displayName, { error: t.profile.displayNameTooLong })
+        .superRefine(saveable(t.profile.displayName)),
+    ),
   bio: z
     .string()
     .optional()
-    .transform((value) => (value ?? "").trim().replace(/\r\n?/g, "\n"))
+    .transform((value) => cleanText(value ?? "").trim())
     .refine((value) => value.length <= PROFILE_LIMITS.bio, { error: t.profile.bioTooLong })
-    .superRefine(noInvisible(t.profile.bio)),
+    .superRefine(saveable(t.profile.bio)),
   linkX: link,
   linkInstagram: link,
   linkSite: link,

@@ -1,5 +1,5 @@
 import { t } from "../i18n/newsroom.ts";
-import { refuseInvisible } from "./invisible-characters.ts";
+import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { SPONSOR_LIMITS } from "./limits.ts";
 import { type FieldErrors, z } from "./zod.ts";
 
@@ -41,15 +41,25 @@ const optionalDate = z
  */
 export const sponsorFieldsSchema = z
   .object({
+    // Cleaned as the newsroom's texts are (a name pasted from a web page loses its invisible characters), then checked.
     name: z
       .string({ error: t.sponsors.nameRequired })
-      .trim()
-      .min(1, { error: t.sponsors.nameRequired })
-      .max(SPONSOR_LIMITS.name, { error: t.sponsors.nameTooLong })
-      .superRefine((value, context) => {
-        const problem = refuseInvisible(t.sponsors.nameLabel, value);
-        if (problem) context.addIssue({ code: "custom", message: problem });
-      }),
+      .transform((value) => cleanText(value, { lines: false }).trim())
+      .pipe(
+        z
+          .string()
+          .min(1, { error: t.sponsors.nameRequired })
+          .max(SPONSOR_LIMITS.name, { error: t.sponsors.nameTooLong })
+          .superRefine((value, context) => {
+            const unsaveable = findUnsaveableCharacter(value);
+            if (unsaveable) {
+              context.addIssue({
+                code: "custom",
+                message: t.newsForm.unsaveableCharacter(t.sponsors.nameLabel, unsaveable.word, unsaveable.codePoint),
+              });
+            }
+          }),
+      ),
     link: z
       .string()
       .trim()
