@@ -219,9 +219,12 @@ function createAppPageCache(
   // `resync` (events may have been missed) and `sponsorsUpdated` (every page's footer) carry no paths: every page goes stale.
   // `liveUpdated` (a live story's update) changes that story's pages only: the rest of the cache stays current.
   // A story's change (retitled, taken down, deleted) also drops its live updates' JSON at once.
-  services.events.subscribe((event, detail) =>
-    event === "liveUpdated" ? cache.refresh(detail?.paths ?? []) : cache.invalidate(withLiveUpdatesPaths(detail?.paths ?? []), detail?.since),
-  );
+  // A change only the newsroom sees (an unpublished story's) leaves every stored page as it is.
+  services.events.subscribe((event, detail) => {
+    if (detail?.newsroomOnly) return;
+    if (event === "liveUpdated") cache.refresh(detail?.paths ?? []);
+    else cache.invalidate(withLiveUpdatesPaths(detail?.paths ?? []), detail?.since);
+  });
   return cache;
 }
 

@@ -12,6 +12,7 @@ import { servicesContext } from "../../app/.server/context.server.ts";
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import type { Role } from "../../app/lib/roles.ts";
 import * as item from "../../app/routes/api/news-item.ts";
 import * as one from "../../app/routes/api/news-live-update.ts";
@@ -483,11 +484,12 @@ describe("eventos", () => {
 });
 
 /** A reader's `/events` stream on `services` (the route's own loader): what it has sent so far, and its end. */
-function openEventStream(services: AppServices, address: string) {
+function openEventStream(services: AppServices, address: string, cookie?: string) {
   const abort = new AbortController();
   const context = contextOf(services);
   context.set(clientIpContext, address);
-  const response = eventStream.loader({ request: new Request(`${ORIGIN}/events`, { signal: abort.signal }), context, params: {} } as never);
+  const request = new Request(`${ORIGIN}/events`, { signal: abort.signal, ...(cookie ? { headers: { cookie } } : {}) });
+  const response = eventStream.loader({ request, context, params: {} } as never);
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -500,6 +502,8 @@ function openEventStream(services: AppServices, address: string) {
   })().catch(() => undefined);
   return {
     text: () => text,
+    /** How many `newsUpdated` events it sent. */
+    newsUpdated: () => [...text.matchAll(/event: newsUpdated\n/g)].length,
     /** The `liveUpdated` events' data it sent, in order. */
     live: () => [...text.matchAll(/event: liveUpdated\ndata: (.*)\n/g)].map((match) => JSON.parse(match[1]!) as { newsId: string }),
     async close() {
@@ -510,6 +514,34 @@ function openEventStream(services: AppServices, address: string) {
 }
 
 describe("o fluxo público /events", () => {
+  it("salvar um rascunho avisa só as páginas da redação: a de um leitor não recarrega; publicar chega a todas", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const reader = openEventStream(services, "10.3.0.1");
+    const newsroom = openEventStream(services, "10.3.0.2", editor.cookie);
+    const heard: SiteEventDetail[] = [];
+    services.events.subscribe((event, detail) => event === "newsUpdated" && heard.push(detail));
+    try {
+      const created = await services.newsEditor.createNews(
+        newsInputSchema.parse({ title: "Rascunho do clássico", subtitle: "Ainda não", status: "draft" }),
+        null,
+      );
+      await services.newsEditor.patchNews(created.id, newsPatchSchema.parse({ title: "Rascunho do clássico (revisto)" }), null);
+      // The newsroom's page hears both saves; the reader's hears nothing; the events say they are the newsroom's.
+      await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(2);
+      expect(heard.map((detail) => detail.newsroomOnly)).toEqual([true, true]);
+      expect(reader.newsUpdated()).toBe(0);
+      // Published: everyone hears it.
+      await services.newsEditor.patchNews(created.id, newsPatchSchema.parse({ status: "published" }), null);
+      await expect.poll(() => reader.newsUpdated(), { timeout: 5000 }).toBe(1);
+      await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(3);
+      expect(heard[2]?.newsroomOnly).toBeUndefined();
+    } finally {
+      await reader.close();
+      await newsroom.close();
+    }
+  });
+
   it("não conta nada da cobertura de uma notícia não publicada (rascunho, agendada); a publicada chega com o que mudou", async () => {
     const services = await open();
     const editor = await memberCookie(services, "editor");

@@ -87,6 +87,8 @@ export function createCdnPurger(
 
   return {
     onEvent(_event: SiteEvent, detail: SiteEventDetail): void {
+      // An unpublished story's change: nothing the CDN stores changed.
+      if (detail?.newsroomOnly) return;
       for (const key of purgeKeysOf(detail?.paths)) pending.add(key);
       timer ??= setTimeout(() => {
         inFlight = inFlight.then(flush);

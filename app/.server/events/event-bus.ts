@@ -25,6 +25,12 @@ export interface LiveChange {
 /** What an event says beyond its name: the URL paths that must stop being served at once (a story's old and new addresses). */
 export interface SiteEventDetail {
   paths?: string[];
+  /**
+   * The change touched nothing readers see (a story that was not published and still is not: a draft saved, sent
+   * for review, scheduled again). The newsroom's open pages hear it; readers' pages, the page cache, the CDN and the
+   * feeds do not (each such save would otherwise make every open reader page reload its data).
+   */
+  newsroomOnly?: true;
   /** `liveUpdated` only. */
   live?: LiveChange;
   /**

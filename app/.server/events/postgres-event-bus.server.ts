@@ -256,10 +256,11 @@ export function parsePayload(payload: string): { from: string | null; event: Sit
   if (!SITE_EVENTS.has(event as SiteEvent)) return null;
   if (rest.length === 0) return { from, event: event as SiteEvent, detail: {} };
   try {
-    const value = JSON.parse(rest.join(":")) as { paths?: unknown; live?: unknown };
+    const value = JSON.parse(rest.join(":")) as { paths?: unknown; live?: unknown; newsroomOnly?: unknown };
     const paths = Array.isArray(value.paths) ? value.paths.filter((path): path is string => typeof path === "string") : undefined;
     const live = liveChangeOf(value.live);
-    return { from, event: event as SiteEvent, detail: { ...(paths ? { paths } : {}), ...(live ? { live } : {}) } };
+    const newsroomOnly = value.newsroomOnly === true ? { newsroomOnly: true as const } : {};
+    return { from, event: event as SiteEvent, detail: { ...(paths ? { paths } : {}), ...(live ? { live } : {}), ...newsroomOnly } };
   } catch {
     return { from, event: event as SiteEvent, detail: {} };
   }

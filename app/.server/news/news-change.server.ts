@@ -210,7 +210,9 @@ export async function saveChanges(
         const saver = actorIdOf(actor);
         if (saver) await deleteNewsAutosave(trx, id, saver);
         if (step) await insertReviewEvent(trx, { newsId: id, version: existing.version + 1, kind: step, actorId: saver, note: returnNote, at: now });
-        await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }) });
+        // Unpublished before and after: nothing readers see changed (only the newsroom's pages hear of it).
+        const hidden = existing.status !== "published" && publication.status !== "published";
+        await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }), ...(hidden ? { newsroomOnly: true as const } : {}) });
       });
     } catch (error) {
       if (saved) await removeMediaQuietly(context, saved.id);

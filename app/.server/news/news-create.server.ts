@@ -67,7 +67,9 @@ export async function createNews(context: NewsEditorContext, input: NewsInput, f
           owner_id: actorIdOf(actor),
         });
         if (step) await insertReviewEvent(trx, { newsId: id, version: 1, kind: step, actorId: actorIdOf(actor), at: now });
-        await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }) });
+        // A new draft, story in review or schedule: nothing readers see (only the newsroom's pages hear of it).
+        const hidden = publication.status !== "published";
+        await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }), ...(hidden ? { newsroomOnly: true as const } : {}) });
       });
     } catch (error) {
       if (saved) await removeMediaQuietly(context, saved.id);

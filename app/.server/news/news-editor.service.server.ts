@@ -162,7 +162,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
           // Its autosaves too (the foreign key would; said here so the rule does not rest on the database alone).
           await deleteNewsAutosave(trx, id, null);
           if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
-          await send("newsUpdated", { paths: storyPaths(existing) });
+          await send("newsUpdated", { paths: storyPaths(existing), ...(existing.status !== "published" ? { newsroomOnly: true as const } : {}) });
         });
         if (existing.media_id) await removeMediaQuietly(context, existing.media_id);
       });

@@ -19,8 +19,8 @@ function syndicationOf({ database, store, config, events }: SyndicationDeps): Sy
     // The feeds it keeps in memory follow the news and their live coverage, here and on every instance (sponsors
     // are not in them). Listeners run one after another in the same turn, so a page cache re-rendering the feed
     // after an event (an earlier listener) reads it only once this one has dropped the old copy.
-    events.subscribe((event) => {
-      if (event !== "sponsorsUpdated") created.invalidate();
+    events.subscribe((event, detail) => {
+      if (event !== "sponsorsUpdated" && !detail?.newsroomOnly) created.invalidate();
     });
     syndication = created;
     syndications.set(database, created);

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/events";
+import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
@@ -36,7 +37,8 @@ function admitStream(address: string): (() => void) | null {
  * Server-Sent Events: `newsUpdated`, `sponsorsUpdated` and `resync` reach every open page, which reloads its data;
  * `liveUpdated` (`{ newsId, updateId?, change }`) reaches the open pages of that live story, which fetch the change.
  * Public: the events carry no content, only the fact that something changed, and nothing of a story readers do not
- * see (an unpublished story's live change is never sent).
+ * see (an unpublished story's live change is never sent; a change only the newsroom sees, `newsroomOnly`, goes to
+ * signed-in members' streams alone).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const { events } = servicesOf(context);
@@ -48,6 +50,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
     });
   }
   const encoder = new TextEncoder();
+  // Whether this stream is a newsroom member's (looked up once; a failed look is a reader's).
+  const newsroom = isNewsroomViewer(request, context).catch(() => false);
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -71,7 +75,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
       // scheduled story's coverage) is not for readers and is not sent at all.
       const unsubscribe = events.subscribe((event, detail) => {
         if (event === "liveUpdated" && !detail.live) return;
-        send(`event: ${event}\ndata: ${event === "liveUpdated" ? JSON.stringify(detail.live) : "{}"}\n\n`);
+        const message = `event: ${event}\ndata: ${event === "liveUpdated" ? JSON.stringify(detail.live) : "{}"}\n\n`;
+        // A change only the newsroom sees (an unpublished story's) goes to the newsroom's streams alone.
+        if (detail.newsroomOnly) void newsroom.then((member) => member && send(message));
+        else send(message);
       });
       const offClose = events.onClose(close);
       const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
