@@ -25,6 +25,7 @@ import * as mediaFocus from "./2026-11-28-701-media-focus.ts";
 import * as publishesWithoutReview from "./2026-11-28-901-publishes-without-review.ts";
 import * as authorRenames from "./2026-11-28-951-author-renames.ts";
 import * as publicationHistory from "./2026-11-28-961-publication-history.ts";
+import * as liveMatchEvents from "./2026-11-28-971-live-match-events.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28-901-publishes-without-review": publishesWithoutReview,
   "2026-11-28-951-author-renames": authorRenames,
   "2026-11-28-961-publication-history": publicationHistory,
+  "2026-11-28-971-live-match-events": liveMatchEvents,
 };

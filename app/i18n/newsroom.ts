@@ -321,6 +321,15 @@ const newsroom = {
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
     textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",
+    /** The rich-text composer's hint (with JavaScript: the editor's toolbar; the plain form keeps `textHint`). */
+    editorHint: "Negrito, itálico, links, listas, uma imagem ou um vídeo: pela barra do editor.",
+    minuteLabel: "Minuto",
+    minuteHint: "Opcional. Ex.: 32 ou 45+2",
+    eventLabel: "Tipo de lance",
+    eventNone: "Atualização comum",
+    minuteInvalid: (max: number, addedMax: number) =>
+      `Minuto inválido: use um número de 0 a ${max} e, nos acréscimos, o minuto, "+" e os minutos a mais (de 1 a ${addedMax}), como 45+2.`,
+    eventInvalid: "Lance inválido: escolha gol, cartão amarelo, cartão vermelho, substituição, início, intervalo ou fim de jogo.",
     keyEvent: "Lance importante",
     pinned: "Fixar no topo",
     post: "Publicar atualização",

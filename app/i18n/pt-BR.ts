@@ -334,6 +334,23 @@ export const t = {
     endedNotice: "Cobertura encerrada.",
     /** The ended coverage of a match (it has a scoreboard). */
     endedMatch: "Fim de jogo. Cobertura encerrada.",
+    /** The article's badge once a match's coverage (it has a scoreboard) ended, in place of `ended`. */
+    endedMatchBadge: "Fim de jogo",
+    /** What an update tells of the match (LiveEventType), after its symbol: "32' ⚽ Gol". */
+    events: {
+      goal: "Gol",
+      yellow_card: "Cartão amarelo",
+      red_card: "Cartão vermelho",
+      substitution: "Substituição",
+      kickoff: "Início",
+      half_time: "Intervalo",
+      full_time: "Fim de jogo",
+    },
+    /** The minute as written on an update: "32'", "45+2'". */
+    minuteMark: (minute: string) => `${minute}'`,
+    /** The minute as a screen reader says it: "32 minutos", "45 minutos e 2 de acréscimo". */
+    minuteSpoken: (minute: number, added: number | null) =>
+      `${minute} ${minute === 1 ? "minuto" : "minutos"}${added === null ? "" : ` e ${added} de acréscimo`}`,
     updatesTitle: "Atualizações ao vivo",
     keyEventsTitle: "Lances importantes",
     keyEvent: "Lance importante",

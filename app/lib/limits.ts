@@ -124,7 +124,8 @@ export const RELATED_SEARCH_WINDOW = 1000;
  * Live coverage (app/.server/news/live-coverage.server.ts): a scoreboard's team names and period text (characters),
  * the highest score; an update's plain text (characters) and its JSON (characters), the image or embed blocks it may
  * carry; updates per page (the article and GET /api/news/:id/updates), pinned updates shown, key events in the
- * "Lances importantes" summary, and updates in the JSON-LD.
+ * "Lances importantes" summary, and updates in the JSON-LD; an update's match minute (0 to `minuteMax`, extra time
+ * included) and the added time after it ("45+2": 1 to `addedTimeMax`).
  */
 export const LIVE_LIMITS = {
   teamName: 40,
@@ -135,8 +136,14 @@ export const LIVE_LIMITS = {
   updateMediaBlocks: 1,
   pageSize: 20,
   pinned: 3,
-  keyEvents: 20,
+  /**
+   * The summary's events: a match has about 25 (kick-off, half time, second half, full time, the goals, the cards and
+   * up to ten substitutions); the newest 40 posted are shown.
+   */
+  keyEvents: 40,
   jsonLdUpdates: 10,
+  minuteMax: 130,
+  addedTimeMax: 30,
   /**
    * Updates one member may post in a minute (the shared rate limiter: Redis when set). A match is told in one update
    * every few minutes, a goal in two or three quick ones: 20 leaves room for that and stops a stuck key, a script or a

@@ -1,3 +1,4 @@
+import { LIVE_LIMITS } from "./limits.ts";
 import type { MediaView } from "./media-view.ts";
 import type { RichDoc } from "./rich-text.ts";
 
@@ -30,16 +31,96 @@ export interface LiveUpdateView {
   text: string;
   keyEvent: boolean;
   pinned: boolean;
+  /** The match minute it happened at, as written: "32", "45+2" (formatMatchMinute), or null. */
+  minute: string | null;
+  /** What happened (a goal, a card…), or null: an ordinary update. */
+  eventType: LiveEventType | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A key event in the "Lances importantes" summary. */
+/**
+ * A key event in the "Lances importantes" summary: an update with an event type (a goal, a card…) or marked "Lance
+ * importante", ordered by the match minute (orderKeyEvents).
+ */
 export interface KeyEventView {
   id: string;
   createdAt: string;
   /** The update's first line, shortened. */
   summary: string;
+  minute: string | null;
+  eventType: LiveEventType | null;
+}
+
+/**
+ * What an update tells of the match (issue 33): the events a football match is told by. Stored as these codes (the
+ * API's `eventType`); the words readers see are `t.live.events`, the symbols LIVE_EVENT_ICONS.
+ */
+export const LIVE_EVENT_TYPES = ["goal", "yellow_card", "red_card", "substitution", "kickoff", "half_time", "full_time"] as const;
+export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+
+export function isLiveEventType(value: unknown): value is LiveEventType {
+  return typeof value === "string" && (LIVE_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The symbol shown before an event's name ("32' ⚽ Gol"); never read out (the words say it). */
+export const LIVE_EVENT_ICONS: Record<LiveEventType, string> = {
+  goal: "\u26BD",
+  yellow_card: "\u{1F7E8}",
+  red_card: "\u{1F7E5}",
+  substitution: "\u{1F501}",
+  kickoff: "\u23F1\uFE0F",
+  half_time: "\u23F8\uFE0F",
+  full_time: "\u{1F3C1}",
+};
+
+/** A match minute: 0–130, and the added time after it ("45+2": minute 45, added 2), or null. */
+export interface MatchMinute {
+  minute: number;
+  added: number | null;
+}
+
+/**
+ * A minute as a reporter types it: "32", "45+2", with or without the sign after it ("32'", "32’") and spaces around
+ * the "+". `null` for nothing typed; `"invalid"` for anything else, a minute over LIVE_LIMITS.minuteMax, added time
+ * outside 1–LIVE_LIMITS.addedTimeMax or after minute 0. The server's check (live-input.server.ts) and the forms use it.
+ */
+export function parseMatchMinute(value: string): MatchMinute | null | "invalid" {
+  const typed = value
+    .trim()
+    .replace(/\s*\+\s*/, "+")
+    .replace(/['’′]$/, "");
+  if (typed === "") return null;
+  const match = /^(\d{1,3})(?:\+(\d{1,2}))?$/.exec(typed);
+  if (!match) return "invalid";
+  const minute = Number(match[1]);
+  const added = match[2] === undefined ? null : Number(match[2]);
+  if (minute > LIVE_LIMITS.minuteMax) return "invalid";
+  if (added !== null && (added < 1 || added > LIVE_LIMITS.addedTimeMax || minute < 1)) return "invalid";
+  return { minute, added };
+}
+
+/** "32", "45+2": how a minute is written (the API's `minute`, the forms' value). */
+export function formatMatchMinute(minute: MatchMinute): string {
+  return minute.added === null ? String(minute.minute) : `${minute.minute}+${minute.added}`;
+}
+
+/**
+ * The key events in the order readers read them, as the updates are: the latest in the match first. An event with a
+ * minute goes by its minute (and added time); one without (a "Lance importante" marked without a minute, an update
+ * of before minutes existed) goes by when it was posted, at the furthest minute posted before it (the match clock
+ * only moves forward), after the events of that minute. Ties: the last posted first. Without any minute this is
+ * newest first, as the summary always was.
+ */
+export function orderKeyEvents<T extends { id: string; createdAt: string; match: MatchMinute | null }>(events: readonly T[]): T[] {
+  const posted = [...events].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+  let furthest: [number, number] = [-1, 0];
+  const placed = posted.map((event, index) => {
+    const own: [number, number] | null = event.match ? [event.match.minute, event.match.added ?? 0] : null;
+    if (own && (own[0] > furthest[0] || (own[0] === furthest[0] && own[1] > furthest[1]))) furthest = own;
+    return { event, at: own ?? furthest, index };
+  });
+  return placed.sort((a, b) => b.at[0] - a.at[0] || b.at[1] - a.at[1] || b.index - a.index).map((each) => each.event);
 }
 
 /** One page of a story's updates: pinned and key events only on the first page (no cursor). */
@@ -91,6 +172,10 @@ export interface LiveFormTexts {
   composerTitle: string;
   textLabel: string;
   textHint: string;
+  minuteLabel: string;
+  minuteHint: string;
+  eventLabel: string;
+  eventNone: string;
   keyEvent: string;
   pinned: string;
   post: string;

@@ -65,7 +65,11 @@ export function useLiveCoverage(
       const stillWaiting = keep(waiting);
       const listed = new Set([...current.updates, ...waiting].map((update) => update.id));
       const wasPinned = new Set(current.pinned.map((update) => update.id));
-      const missing = firstPage ? fresh.updates.filter((update) => !listed.has(update.id)) : [];
+      // An update older than the oldest shown, while older ones are on the next page, is not new: it moved up into the
+      // first page (one above it was pinned or deleted). It stays on the next page, where the link leads.
+      const oldestShown = current.updates.at(-1)?.createdAt ?? "";
+      const slidIn = (update: LiveUpdateView) => current.nextCursor !== null && update.createdAt < oldestShown;
+      const missing = firstPage ? fresh.updates.filter((update) => !listed.has(update.id) && (wasPinned.has(update.id) || !slidIn(update))) : [];
       // Unpinned since: back in the list at its place. New: on top, or waiting when the reader is inside the list.
       const unpinned = missing.filter((update) => wasPinned.has(update.id));
       const arrivals = missing.filter((update) => !wasPinned.has(update.id));

@@ -185,7 +185,8 @@ test("na página de edição: publicar uma atualização, mudar o placar e encer
   await composer.getByLabel(t.liveNewsroom.textLabel).fill("GOL DO GRÊMIO! Cabeçada no ângulo aos 12 minutos.");
   await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
   await expect(composer.getByRole("status")).toHaveText(t.liveNewsroom.posted);
-  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveValue("");
+  // The rich-text composer (the same editor as an update's edit), emptied once posted.
+  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveText("");
 
   const scoreEditor = panel.getByTestId("scoreboard-editor");
   await scoreEditor.getByText(t.liveNewsroom.scoreboardTitle, { exact: true }).click();
@@ -412,7 +413,7 @@ test(`depois de ${LIVE_LIMITS.postsPerMinute} atualizações num minuto, a segui
   await composer.getByLabel(t.liveNewsroom.textLabel).fill(text);
   await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
   await expect(composer.getByText(/^Muitas atualizações em pouco tempo: espere \d+ segundos? e publique de novo\./)).toBeVisible();
-  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveValue(text);
+  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveText(text);
   expect(await siteQuery(site, "SELECT id FROM news_live_updates WHERE text = ?", text)).toEqual([]);
   await newsroom.goto("about:blank");
 });

@@ -5,7 +5,10 @@
  * tab title "(N) …" instead of a moving page); the key events summary, the scoreboard's +/- changing the readers'
  * scoreboard live, edits (in the rich-text editor: bold and links survive a changed word) and deletions in place; a
  * reader without JavaScript gets the whole coverage from the server, paged with links; the JSON-LD is a
- * LiveBlogPosting; the home's card carries "AO VIVO".
+ * LiveBlogPosting; the home's card carries "AO VIVO". A match told minute by minute (issue 33): the composer's minute
+ * and event at 390 px and the same formatting as an edit, "32' ⚽ Gol" (heard as "32 minutos, gol") on the update and
+ * in the key events by minute, live and without JavaScript; "Fim de jogo" once a match's coverage ends; the 429 of too
+ * many posts keeps what was typed.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Locator, Page } from "@playwright/test";
@@ -16,6 +19,7 @@ import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import {
+  apiHeaders,
   expect,
   expectNoReload,
   expectNoSeriousViolations,
@@ -117,6 +121,37 @@ async function openLive(context: BrowserContext, site: LiveSite, prepare?: (page
 }
 
 const updates = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
+/** The key events' summary, one link per event, in the order shown. */
+const keyEvents = (page: Page) => page.getByTestId("live-key-events").getByTestId("live-key-event");
+
+/** A key event's link: its minute and event as seen ("32' ⚽ Gol"; what is heard is checked apart), then its first line. */
+async function expectKeyEvent(link: Locator, mark: string, summary: string) {
+  await expect(link.getByTestId("live-event").locator('[aria-hidden="true"]')).toHaveText(mark);
+  await expect(link).toContainText(summary);
+}
+
+/** Posts an update over the JSON API as the composer does (201 expected); its id. */
+async function postThroughApi(context: BrowserContext, site: LiveSite, data: Record<string, unknown>): Promise<string> {
+  const posted = await context.request.post(`${site.url}/api/news/${site.articleId}/updates`, { data, headers: apiHeaders(site) });
+  expect(posted.status(), JSON.stringify(data)).toBe(201);
+  return ((await posted.json()) as { update: { id: string } }).update.id;
+}
+
+/**
+ * The composer's "Negrito" button, then back to the text: the editor takes the focus back a frame later (Tiptap's
+ * focus command), and what is typed before that goes to the button.
+ */
+async function toggleBold(composer: Locator) {
+  await composer.getByRole("button", { name: t.richText.bold }).click();
+  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toBeFocused();
+}
+
+/** The names of a rich-text editor's toolbar buttons, in order. */
+const toolbarButtons = (scope: Locator) =>
+  scope
+    .getByRole("toolbar")
+    .getByRole("button")
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-label")));
 
 /** The rich-text editor an update opens in when the newsroom edits it (the news body's editor). */
 const updateEditor = (update: Locator) => update.getByTestId("live-edit-editor").getByTestId("body-editor");
@@ -241,6 +276,60 @@ test.describe("sem JavaScript", () => {
     await expect(page.getByRole("link", { name: t.live.olderUpdates })).toHaveCount(0);
     await page.getByRole("link", { name: t.live.newestUpdates }).click();
     await expect(updates(page).first()).toContainText(seededText(SEEDED - 1));
+  });
+});
+
+test.describe("sem JavaScript: a partida minuto a minuto", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a redação publica minuto e lance pelo formulário; o leitor vê 90+4' 🏁 Fim de jogo e os lances pelo minuto", async ({
+    site,
+    browser,
+    page,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      await signInAsAdmin(context, site, site.editor);
+      const newsroom = await context.newPage();
+      await newsroom.goto(site.url + articlePath(site));
+      const forms = newsroom.getByTestId("live-forms");
+      await forms.getByLabel(t.liveNewsroom.minuteLabel).fill("12");
+      await forms.getByLabel(t.liveNewsroom.eventLabel).selectOption({ label: t.live.events.goal });
+      await forms.getByLabel(t.liveNewsroom.textLabel).fill("GOL DO FLAMENGO! Pedro abre o placar.");
+      await forms.getByRole("button", { name: t.liveNewsroom.post }).click();
+      await expect(newsroom.getByTestId("live-form-notice")).toHaveText(t.liveNewsroom.posted);
+      // Refused by the server's rules: back with the reason, nothing posted.
+      await forms.getByLabel(t.liveNewsroom.minuteLabel).fill("noventa");
+      await forms.getByLabel(t.liveNewsroom.textLabel).fill("Não entra.");
+      await forms.getByRole("button", { name: t.liveNewsroom.post }).click();
+      await expect(newsroom).toHaveURL(/\?cobertura=live_minute_invalid#cobertura-ao-vivo$/);
+      await expect(newsroom.getByTestId("live-form-notice")).toHaveText(
+        t.liveNewsroom.minuteInvalid(LIVE_LIMITS.minuteMax, LIVE_LIMITS.addedTimeMax),
+      );
+      await forms.getByLabel(t.liveNewsroom.minuteLabel).fill("90+4");
+      await forms.getByLabel(t.liveNewsroom.eventLabel).selectOption("full_time");
+      await forms.getByLabel(t.liveNewsroom.textLabel).fill("Fim de jogo no Maracanã.");
+      await forms.getByRole("button", { name: t.liveNewsroom.post }).click();
+      await expect(newsroom.getByTestId("live-form-notice")).toHaveText(t.liveNewsroom.posted);
+    } finally {
+      await context.close();
+    }
+
+    await page.goto(site.url + articlePath(site));
+    const end = updates(page).first();
+    await expect(end).toContainText("Fim de jogo no Maracanã.");
+    await expect(end.getByTestId("live-event")).toContainText("90+4' 🏁 Fim de jogo");
+    await expect(end.getByTestId("live-event")).toMatchAriaSnapshot("- text: 90 minutos e 4 de acréscimo, fim de jogo");
+    await expect(updates(page).nth(1).getByTestId("live-event")).toContainText("12' ⚽ Gol");
+    await expect(updates(page).nth(1).getByTestId("live-event")).toMatchAriaSnapshot("- text: 12 minutos, gol");
+    await expect(page.getByText("Não entra.")).toHaveCount(0);
+    // The summary: by minute, the latest in the match first, the seeded key event (no minute, posted first) last.
+    await expect(keyEvents(page)).toHaveCount(3);
+    await expectKeyEvent(keyEvents(page).nth(0), "90+4' 🏁 Fim de jogo", "Fim de jogo no Maracanã.");
+    await expectKeyEvent(keyEvents(page).nth(1), "12' ⚽ Gol", "GOL DO FLAMENGO! Pedro abre o placar.");
+    await expect(keyEvents(page).nth(2)).toContainText(seededText(3).slice(0, 40));
+    await keyEvents(page).nth(1).click();
+    await expect(page).toHaveURL(new RegExp(`#atualizacao-${await updates(page).nth(1).getAttribute("data-update-id")}$`));
   });
 });
 
@@ -432,6 +521,189 @@ test("editar uma palavra de uma atualização com negrito e link: o leitor vê a
   await expect(freshUpdate.locator("strong")).toHaveText("Pedro");
   await expect(freshUpdate.getByRole("link", { name: "ficha do jogo" })).toHaveAttribute("href", href);
   await expect(freshUpdate).toContainText("Golaço de Pedro");
+});
+
+test.describe("a partida minuto a minuto", () => {
+  const PHONE = { width: 390, height: 844 };
+
+  test("no celular, o compositor tem minuto e lance numa linha e a formatação da edição; o leitor vê 32' ⚽ Gol ao vivo e nos lances, pelo minuto", async ({
+    site,
+    editor,
+    readers,
+  }) => {
+    test.slow();
+    const reader = await openLive(readers, site);
+    const newsroom = await editor.newPage();
+    await newsroom.setViewportSize(PHONE);
+    await openPage(newsroom, site, articlePath(site));
+    const composer = newsroom.getByTestId("live-composer");
+    const minute = composer.getByLabel(t.liveNewsroom.minuteLabel);
+    const event = composer.getByLabel(t.liveNewsroom.eventLabel);
+    await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toBeVisible();
+
+    // Compact on a 390 px phone: the two fields side by side, on one line, tall enough to tap, nothing wider than the screen.
+    const minuteBox = (await minute.boundingBox())!;
+    const eventBox = (await event.boundingBox())!;
+    expect(Math.abs(minuteBox.y - eventBox.y)).toBeLessThanOrEqual(2);
+    expect(minuteBox.x + minuteBox.width).toBeLessThan(eventBox.x);
+    expect(eventBox.x + eventBox.width).toBeLessThanOrEqual(PHONE.width);
+    expect(Math.min(minuteBox.height, eventBox.height)).toBeGreaterThanOrEqual(44);
+    await expect(event.locator("option")).toHaveText([t.liveNewsroom.eventNone, ...Object.values(t.live.events)]);
+    expect(await newsroom.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    // The composer formats as editing an update does: the same editor, the same toolbar.
+    const target = updates(newsroom).filter({ hasText: seededText(SEEDED - 1) });
+    await target.getByTestId("live-edit").click();
+    const editing = target.getByTestId("live-edit-editor");
+    await expect(editing.getByLabel(t.liveNewsroom.minuteLabel)).toHaveValue("");
+    await expect(composer.getByRole("toolbar")).toBeVisible();
+    await expect(editing.getByRole("toolbar")).toBeVisible();
+    const composing = await toolbarButtons(composer);
+    expect(composing).toEqual(await toolbarButtons(editing));
+    expect(composing).toEqual(expect.arrayContaining([t.richText.bold, t.richText.italic, t.richText.link, t.richText.bulletList]));
+    await target.getByRole("button", { name: t.liveNewsroom.cancel }).click();
+
+    // A goal at 32, its scorer in bold (the toolbar's button), typed as a reporter types.
+    const text = composer.getByLabel(t.liveNewsroom.textLabel);
+    await text.click();
+    await newsroom.keyboard.insertText("GOL DO FLAMENGO! ");
+    await toggleBold(composer);
+    await newsroom.keyboard.insertText("Pedro");
+    await toggleBold(composer);
+    await newsroom.keyboard.insertText(" sobe mais alto e cabeceia no canto.");
+    await minute.fill("32");
+    await event.selectOption({ label: t.live.events.goal });
+    await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await expect(composer.getByRole("status")).toHaveText(t.liveNewsroom.posted);
+    await expect(minute).toHaveValue("");
+    await expect(event).toHaveValue("");
+
+    // The reader's open page, through the event stream: "32' ⚽ Gol", heard as "32 minutos, gol", the bold kept.
+    const goal = updates(reader).first();
+    await expect(goal).toContainText("GOL DO FLAMENGO! Pedro sobe mais alto");
+    await expect(goal.locator("strong")).toHaveText("Pedro");
+    const mark = goal.getByTestId("live-event");
+    await expect(mark).toContainText("32' ⚽ Gol");
+    await expect(mark).toMatchAriaSnapshot("- text: 32 minutos, gol");
+    // In the key events, linked to the update on the page.
+    const goalId = await goal.getAttribute("data-update-id");
+    await expectKeyEvent(keyEvents(reader).first(), "32' ⚽ Gol", "GOL DO FLAMENGO! Pedro sobe mais alto");
+    await expect(keyEvents(reader).first()).toHaveAttribute("href", `#atualizacao-${goalId}`);
+
+    // Told later, out of the match's order: the summary goes by the minute, the latest in the match first; the key
+    // event marked before minutes existed (the seeded one) goes by when it was posted.
+    await postThroughApi(editor, site, { text: "Intervalo no Maracanã.", minute: "45+2", eventType: "half_time" });
+    await postThroughApi(editor, site, {
+      text: "Amarelo para o lateral do Vasco, que tinha ficado sem registro.",
+      minute: "20",
+      eventType: "yellow_card",
+    });
+    await expect(keyEvents(reader)).toHaveCount(4);
+    await expectKeyEvent(keyEvents(reader).nth(0), "45+2' ⏸️ Intervalo", "Intervalo no Maracanã.");
+    await expectKeyEvent(keyEvents(reader).nth(1), "32' ⚽ Gol", "GOL DO FLAMENGO!");
+    await expectKeyEvent(keyEvents(reader).nth(2), "20' 🟨 Cartão amarelo", "Amarelo para o lateral do Vasco");
+    await expect(keyEvents(reader).nth(3)).toContainText(seededText(3).slice(0, 40));
+    await expect(keyEvents(reader).nth(0).getByTestId("live-event")).toMatchAriaSnapshot("- text: 45 minutos e 2 de acréscimo, intervalo");
+    await keyEvents(reader).nth(1).click();
+    await expect(reader).toHaveURL(new RegExp(`#atualizacao-${goalId}$`));
+    await expectNoReload(reader);
+
+    // Edited: the card was red, and it was at 21. The reader's page follows, summary included.
+    const card = updates(newsroom).filter({ hasText: "Amarelo para o lateral do Vasco" });
+    await card.getByTestId("live-edit").click();
+    const fields = card.getByTestId("live-edit-editor");
+    await expect(fields.getByLabel(t.liveNewsroom.minuteLabel)).toHaveValue("20");
+    await expect(fields.getByLabel(t.liveNewsroom.eventLabel)).toHaveValue("yellow_card");
+    await fields.getByLabel(t.liveNewsroom.minuteLabel).fill("21");
+    await fields.getByLabel(t.liveNewsroom.eventLabel).selectOption("red_card");
+    await card.getByTestId("live-edit-save").click();
+    await expect(card.getByTestId("live-edit-editor")).toHaveCount(0);
+    await expectKeyEvent(keyEvents(reader).nth(2), "21' 🟥 Cartão vermelho", "Amarelo para o lateral do Vasco");
+    await expect(updates(reader).filter({ hasText: "Amarelo para o lateral do Vasco" }).getByTestId("live-event")).toContainText(
+      "21' 🟥 Cartão vermelho",
+    );
+    await expectNoReload(reader);
+  });
+
+  test("um minuto inválido é recusado pelo servidor com o motivo, no campo; nada se perde", async ({ site, editor }) => {
+    const newsroom = await editor.newPage();
+    await newsroom.setViewportSize(PHONE);
+    await openPage(newsroom, site, articlePath(site));
+    const composer = newsroom.getByTestId("live-composer");
+    await composer.getByLabel(t.liveNewsroom.textLabel).fill("Pênalti para o Flamengo!");
+    const minute = composer.getByLabel(t.liveNewsroom.minuteLabel);
+    await minute.fill("45+45");
+    await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+    const refusal = t.liveNewsroom.minuteInvalid(LIVE_LIMITS.minuteMax, LIVE_LIMITS.addedTimeMax);
+    await expect(composer.getByRole("alert")).toHaveText(refusal);
+    await expect(minute).toHaveAttribute("aria-invalid", "true");
+    await expect(minute).toHaveAccessibleDescription(new RegExp(refusal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    await expect(minute).toHaveValue("45+45");
+    await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveText("Pênalti para o Flamengo!");
+    expect(await siteQuery(site, "SELECT id FROM news_live_updates WHERE text = ?", "Pênalti para o Flamengo!")).toEqual([]);
+    // Corrected, it goes out.
+    await minute.fill("45+4");
+    await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await expect(composer.getByRole("status")).toHaveText(t.liveNewsroom.posted);
+    await expect(updates(newsroom).first().getByTestId("live-event")).toContainText("45+4'");
+  });
+
+  test(`depois de ${LIVE_LIMITS.postsPerMinute} atualizações num minuto, a recusa (429) diz quanto esperar e o texto, a formatação, o minuto e o lance ficam`, async ({
+    site,
+    editor,
+  }) => {
+    for (let n = 1; n <= LIVE_LIMITS.postsPerMinute; n++) await postThroughApi(editor, site, { text: `Lance ${n}` });
+    const newsroom = await editor.newPage();
+    await newsroom.setViewportSize(PHONE);
+    await openPage(newsroom, site, articlePath(site));
+    const composer = newsroom.getByTestId("live-composer");
+    const text = composer.getByLabel(t.liveNewsroom.textLabel);
+    await text.click();
+    await toggleBold(composer);
+    await newsroom.keyboard.insertText("GOL!");
+    await toggleBold(composer);
+    await newsroom.keyboard.insertText(" E a rede balança de novo no Maracanã.");
+    await composer.getByLabel(t.liveNewsroom.minuteLabel).fill("88");
+    await composer.getByLabel(t.liveNewsroom.eventLabel).selectOption("goal");
+    const answered = newsroom.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith("/updates"));
+    await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+    const refused = await answered;
+    expect(refused.status()).toBe(429);
+    const wait = Number(refused.headers()["retry-after"]);
+    expect(wait).toBeGreaterThan(0);
+    await expect(composer.getByRole("alert")).toHaveText(t.liveNewsroom.rateLimited(wait));
+    await expect(text).toHaveText("GOL! E a rede balança de novo no Maracanã.");
+    await expect(text.locator("strong")).toHaveText("GOL!");
+    await expect(composer.getByLabel(t.liveNewsroom.minuteLabel)).toHaveValue("88");
+    await expect(composer.getByLabel(t.liveNewsroom.eventLabel)).toHaveValue("goal");
+    await expect(composer.getByRole("button", { name: t.liveNewsroom.post })).toBeEnabled();
+    const [count] = await siteQuery<{ n: number | string }>(site, "SELECT COUNT(*) AS n FROM news_live_updates WHERE news_id = ?", site.articleId);
+    expect(Number(count?.n)).toBe(SEEDED + LIVE_LIMITS.postsPerMinute);
+  });
+
+  test("fim de jogo: a cobertura encerrada de uma partida diz 'Fim de jogo' na página aberta do leitor; sem placar, 'Encerrada'", async ({
+    site,
+    editor,
+    readers,
+  }) => {
+    const reader = await openLive(readers, site);
+    await expect(reader.getByTestId("live-badge")).toHaveText(t.live.badge);
+    await postThroughApi(editor, site, { text: "Apita o árbitro: fim de jogo no Maracanã.", minute: "90+5", eventType: "full_time" });
+    await expect(updates(reader).first().getByTestId("live-event")).toContainText("90+5' 🏁 Fim de jogo");
+    const ended = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { coverage: "ended" }, headers: apiHeaders(site) });
+    expect(ended.status()).toBe(200);
+    // The open page follows (ending the coverage reloads its data): the badge and the notice say the match is over.
+    await expect(reader.getByTestId("live-badge")).toHaveText(t.live.endedMatchBadge);
+    await expect(reader.getByTestId("live-ended")).toHaveText(t.live.endedMatch);
+    await expectNoReload(reader);
+
+    // A coverage without a scoreboard is not a match: it keeps the words of any ended coverage.
+    const noScore = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { scoreboard: null }, headers: apiHeaders(site) });
+    expect(noScore.status()).toBe(200);
+    await openPage(reader, site, articlePath(site));
+    await expect(reader.getByTestId("live-badge")).toHaveText(t.live.ended);
+    await expect(reader.getByTestId("live-ended")).toHaveText(t.live.endedNotice);
+  });
 });
 
 /**

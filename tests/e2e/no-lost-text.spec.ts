@@ -10,7 +10,18 @@ import { liveDraftKey } from "../../app/lib/live-composer-draft.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import type { RunningSite } from "../factories/site.ts";
-import { apiHeaders, expect, expectStatus, openPage, signInAsAdmin, siteQuery, t, test as base, waitForHydration } from "./support/fixtures.ts";
+import {
+  apiHeaders,
+  expect,
+  expectStatus,
+  fillEditor,
+  openPage,
+  signInAsAdmin,
+  siteQuery,
+  t,
+  test as base,
+  waitForHydration,
+} from "./support/fixtures.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;
@@ -67,7 +78,13 @@ const test = base.extend<{ site: LiveSite; editor: BrowserContext }>({
 
 const articlePath = (site: LiveSite) => `/article/${site.articleId}`;
 const composer = (page: Page) => page.getByTestId("live-composer");
+/** The composer's text: the rich-text editor (the same as an update's edit), its editable area named by the label. */
 const composerText = (page: Page) => composer(page).getByLabel(t.liveNewsroom.textLabel);
+/** The composer's paragraphs hold `text` (a blank line between paragraphs). */
+async function expectComposerText(page: Page, text: string) {
+  if (text === "") await expect(composerText(page)).toHaveText("");
+  else await expect(composerText(page).locator("p")).toHaveText(text.split("\n\n"));
+}
 const draftNotice = (page: Page) => page.getByTestId("live-draft-notice");
 const logo = (page: Page) => page.getByRole("banner").getByRole("link", { name: new RegExp(`: ${t.layout.home}$`) });
 const leaveDialog = (page: Page) => page.getByRole("alertdialog", { name: t.liveNewsroom.leaveTitle });
@@ -112,6 +129,8 @@ test("compositor no celular: o texto volta depois de recarregar, de fechar a aba
   // Typed and reloaded at once: the browser asks, and the text (and the "Lance importante" box) comes back.
   const typed = "GOL DO BAHIA! Chute de fora da área aos 23 minutos.";
   await composerText(page).fill(typed);
+  await composer(page).getByLabel(t.liveNewsroom.minuteLabel).fill("23");
+  await composer(page).getByLabel(t.liveNewsroom.eventLabel).selectOption("goal");
   await composer(page).getByLabel(t.liveNewsroom.keyEvent).check();
   expect(
     await answeringLeave(page, async () => {
@@ -119,13 +138,16 @@ test("compositor no celular: o texto volta depois de recarregar, de fechar a aba
       await waitForHydration(page);
     }),
   ).toEqual(["beforeunload"]);
-  await expect(composerText(page)).toHaveValue(typed);
+  await expectComposerText(page, typed);
+  await expect(composer(page).getByLabel(t.liveNewsroom.minuteLabel)).toHaveValue("23");
+  await expect(composer(page).getByLabel(t.liveNewsroom.eventLabel)).toHaveValue("goal");
   await expect(composer(page).getByLabel(t.liveNewsroom.keyEvent)).toBeChecked();
   await expect(draftNotice(page)).toContainText("Rascunho recuperado");
 
   // The tab closed (right after typing more) and the story opened again in a new one.
   const more = `${typed}\n\nO Vitória pede impedimento.`;
-  await composerText(page).fill(more);
+  // A second paragraph, typed as in any rich-text editor (Enter, then the words).
+  await fillEditor(page, composerText(page), more);
   const closing = page;
   expect(
     await answeringLeave(closing, async () => {
@@ -137,7 +159,7 @@ test("compositor no celular: o texto volta depois de recarregar, de fechar a aba
   ).toEqual(["beforeunload"]);
   page = await editor.newPage();
   await openPage(page, site, articlePath(site));
-  await expect(composerText(page)).toHaveValue(more);
+  await expectComposerText(page, more);
   await expect(draftNotice(page)).toBeVisible();
 
   // A tap on the logo asks; staying keeps the page and the text.
@@ -146,28 +168,32 @@ test("compositor no celular: o texto volta depois de recarregar, de fechar a aba
   await leaveDialog(page).getByRole("button", { name: t.liveNewsroom.leaveStay }).tap();
   await expect(leaveDialog(page)).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`${articlePath(site)}$`));
-  await expect(composerText(page)).toHaveValue(more);
+  await expectComposerText(page, more);
   // Leaving anyway keeps it too: back on the story, it is there.
   await logo(page).tap();
   await leaveDialog(page).getByRole("button", { name: t.liveNewsroom.leave, exact: true }).tap();
   await expect(page).toHaveURL(`${site.url}/`);
   await openPage(page, site, articlePath(site));
-  await expect(composerText(page)).toHaveValue(more);
+  await expectComposerText(page, more);
 
   // Posted: the composer is empty, the kept copy gone, and a reload neither asks nor brings anything back.
   await composer(page).getByRole("button", { name: t.liveNewsroom.post }).tap();
   await expect(composer(page).getByRole("status").filter({ hasText: t.liveNewsroom.posted })).toBeVisible();
-  await expect(composerText(page)).toHaveValue("");
+  await expectComposerText(page, "");
   await expect(draftNotice(page)).toHaveCount(0);
   await expect.poll(() => storedDraft(page, site)).toBeNull();
   await expect(page.getByTestId("live-updates")).toContainText("GOL DO BAHIA!");
+  // The minute and the event came back with the draft, and went out with the update; the fields are empty again.
+  await expect(page.getByTestId("live-updates").getByTestId("live-update").first().getByTestId("live-event")).toContainText("23' ⚽ Gol");
+  await expect(composer(page).getByLabel(t.liveNewsroom.minuteLabel)).toHaveValue("");
+  await expect(composer(page).getByLabel(t.liveNewsroom.eventLabel)).toHaveValue("");
   expect(
     await answeringLeave(page, async () => {
       await page.reload();
       await waitForHydration(page);
     }),
   ).toEqual([]);
-  await expect(composerText(page)).toHaveValue("");
+  await expectComposerText(page, "");
   await expect(draftNotice(page)).toHaveCount(0);
 });
 
@@ -181,14 +207,14 @@ test("'Descartar rascunho' esvazia o compositor e a cópia guardada", async ({ s
     await page.reload();
     await waitForHydration(page);
   });
-  await expect(composerText(page)).toHaveValue("Substituição no Bahia: sai o camisa 9.");
+  await expectComposerText(page, "Substituição no Bahia: sai o camisa 9.");
   await draftNotice(page).getByRole("button", { name: t.liveNewsroom.draftDiscard }).tap();
-  await expect(composerText(page)).toHaveValue("");
+  await expectComposerText(page, "");
   await expect(draftNotice(page)).toHaveCount(0);
   await expect.poll(() => storedDraft(page, site)).toBeNull();
   await page.reload();
   await waitForHydration(page);
-  await expect(composerText(page)).toHaveValue("");
+  await expectComposerText(page, "");
   await expect(draftNotice(page)).toHaveCount(0);
 });
 

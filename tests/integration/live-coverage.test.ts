@@ -5,8 +5,14 @@
  * change sends (only the story's paths for an update). Real services on a fresh database (SQLite, then PostgreSQL with
  * TEST_DATABASE=postgres), the route modules' own loaders and actions.
  */
+import fs from "node:fs";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/.server/db/database.server.ts";
+import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
@@ -18,11 +24,13 @@ import * as item from "../../app/routes/api/news-item.ts";
 import * as one from "../../app/routes/api/news-live-update.ts";
 import * as list from "../../app/routes/api/news-live-updates.ts";
 import * as eventStream from "../../app/routes/resources/events.ts";
+import * as liveForm from "../../app/routes/api/news-live-form.ts";
 import { clientIpContext } from "../../app/lib/request-context.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { createMember } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
-import { createTestServices, TEST_DATABASE } from "../factories/services.ts";
+import { migrations } from "../../migrations/index.ts";
+import { createPostgresDatabase, createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-live-", { SITE_URL: "http://127.0.0.1:4321" });
@@ -452,6 +460,295 @@ describe("atualizações: leitura pública", () => {
     expect(newsroom.status).toBe(200);
     expect(newsroom.headers.get("Cache-Control")).toBe("private, no-store");
     expect(newsroom.json?.updates.map((u: { text: string }) => u.text)).toEqual(["Antes de publicar"]);
+  });
+});
+
+describe("minuto e lance de uma atualização", () => {
+  const MINUTE_INVALID = t.liveNewsroom.minuteInvalid(LIVE_LIMITS.minuteMax, LIVE_LIMITS.addedTimeMax);
+
+  async function storedMatch(services: TestServices, updateId: string) {
+    return services.database.db
+      .selectFrom("news_live_updates")
+      .select(["minute", "added_time", "event_type", "key_event"])
+      .where("id", "=", updateId)
+      .executeTakeFirstOrThrow();
+  }
+
+  it("guarda o minuto (com acréscimos) e o lance; devolve como foi escrito; sem eles é uma atualização comum", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+
+    const goal = await postUpdate(services, id, editor.cookie, { text: "GOL! Pedro de cabeça.", minute: "32", eventType: "goal" });
+    expect(goal.status).toBe(201);
+    expect(goal.json?.update).toMatchObject({ minute: "32", eventType: "goal", keyEvent: false });
+    expect(await storedMatch(services, goal.json?.update.id)).toEqual({ minute: 32, added_time: null, event_type: "goal", key_event: 0 });
+
+    const halfTime = await postUpdate(services, id, editor.cookie, { text: "Fim do primeiro tempo.", minute: "45 + 2'", eventType: "half_time" });
+    expect(halfTime.json?.update).toMatchObject({ minute: "45+2", eventType: "half_time" });
+    expect(await storedMatch(services, halfTime.json?.update.id)).toMatchObject({ minute: 45, added_time: 2, event_type: "half_time" });
+
+    // A whole number is a minute too; a minute without an event and an event without a minute are fine.
+    const card = await postUpdate(services, id, editor.cookie, { text: "Amarelo para o volante.", minute: 58 });
+    expect(card.json?.update).toMatchObject({ minute: "58", eventType: null });
+    const kickoff = await postUpdate(services, id, editor.cookie, { text: "Bola rolando.", eventType: "kickoff" });
+    expect(kickoff.json?.update).toMatchObject({ minute: null, eventType: "kickoff" });
+
+    // Nothing, null or "": an ordinary update, as before.
+    for (const extra of [{}, { minute: null, eventType: null }, { minute: "", eventType: "" }]) {
+      const plain = await postUpdate(services, id, editor.cookie, { text: "Torcida canta.", ...extra });
+      expect(plain.status, JSON.stringify(extra)).toBe(201);
+      expect(plain.json?.update).toMatchObject({ minute: null, eventType: null });
+      expect(await storedMatch(services, plain.json?.update.id)).toEqual({ minute: null, added_time: null, event_type: null, key_event: 0 });
+    }
+
+    // Readers get them, on the page and one by one.
+    const page = await getUpdates(services, id, null);
+    expect(page.json?.updates.find((u: { id: string }) => u.id === halfTime.json?.update.id)).toMatchObject({
+      minute: "45+2",
+      eventType: "half_time",
+    });
+    expect((await changeUpdate(services, id, goal.json?.update.id, null, "GET")).json?.update).toMatchObject({ minute: "32", eventType: "goal" });
+  });
+
+  it("recusa minuto e lance inválidos com códigos estáveis e mensagens em português; nada é guardado", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const refusals: Array<[Record<string, unknown>, string, string, string]> = [
+      [{ minute: "trinta" }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: "-1" }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: -1 }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: 32.5 }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: String(LIVE_LIMITS.minuteMax + 1) }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: `90+${LIVE_LIMITS.addedTimeMax + 1}` }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: "45+0" }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: true }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ minute: ["32"] }, "live_minute_invalid", "minute", MINUTE_INVALID],
+      [{ eventType: "penalty" }, "live_event_invalid", "eventType", t.liveNewsroom.eventInvalid],
+      [{ eventType: "Gol" }, "live_event_invalid", "eventType", t.liveNewsroom.eventInvalid],
+      [{ eventType: 1 }, "live_event_invalid", "eventType", t.liveNewsroom.eventInvalid],
+    ];
+    for (const [extra, code, field, message] of refusals) {
+      const refused = await postUpdate(services, id, editor.cookie, { text: "GOL!", ...extra });
+      expect(refused.status, JSON.stringify(extra)).toBe(400);
+      expect(refused.json?.error, JSON.stringify(extra)).toMatchObject({ code, message, fields: { [field]: [message] } });
+    }
+    const stored = await services.database.db.selectFrom("news_live_updates").select("id").where("news_id", "=", id).execute();
+    expect(stored).toEqual([]);
+
+    // The same rules on an edit: refused, and nothing of the update changes.
+    const posted = await postUpdate(services, id, editor.cookie, { text: "GOL!", minute: "12", eventType: "goal" });
+    const updateId = posted.json?.update.id as string;
+    for (const [extra, code] of refusals) {
+      const refused = await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { ...extra, pinned: true });
+      expect(refused.status, JSON.stringify(extra)).toBe(400);
+      expect(refused.json?.error.code).toBe(code);
+    }
+    expect(await storedMatch(services, updateId)).toEqual({ minute: 12, added_time: null, event_type: "goal", key_event: 0 });
+
+    // The newsroom's plain form (no JavaScript): back to the page with the reason, nothing posted.
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ intent: "post", text: "GOL!", minute: "99+99", back: "article" })) form.append(name, value);
+    const request = new Request(`${ORIGIN}/api/news/${id}/live`, { method: "POST", headers: { cookie: editor.cookie }, body: form });
+    const answer = await liveForm.action({ request, context: contextOf(services), params: { id } } as never);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`/article/${id}?cobertura=live_minute_invalid#cobertura-ao-vivo`);
+    expect((await getUpdates(services, id, null)).json?.updates).toHaveLength(1);
+  });
+
+  it("a edição muda o minuto e o lance, null os tira, e o que não vem fica como estava", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: "Cartão para o zagueiro.", minute: "40", eventType: "yellow_card" });
+    const updateId = posted.json?.update.id as string;
+    const heard: Array<[SiteEvent, SiteEventDetail]> = [];
+    services.events.subscribe((event, detail) => heard.push([event, detail]));
+
+    // Yellow was red, and it was in added time.
+    const changed = await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { minute: "45+1", eventType: "red_card" });
+    expect(changed.status).toBe(200);
+    expect(changed.json?.update).toMatchObject({ minute: "45+1", eventType: "red_card", text: "Cartão para o zagueiro." });
+    expect(await storedMatch(services, updateId)).toMatchObject({ minute: 45, added_time: 1, event_type: "red_card" });
+    expect(heard).toEqual([
+      ["liveUpdated", { paths: expect.arrayContaining([`/api/news/${id}/updates`]), live: { newsId: id, updateId, change: "edited" } }],
+    ]);
+
+    // Other fields alone leave them as they are.
+    expect((await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { pinned: true })).json?.update).toMatchObject({
+      minute: "45+1",
+      eventType: "red_card",
+      pinned: true,
+    });
+    expect((await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { text: "Vermelho direto." })).json?.update).toMatchObject({
+      minute: "45+1",
+      eventType: "red_card",
+    });
+    // null (or "") takes them off: an ordinary update again.
+    expect((await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { eventType: null })).json?.update).toMatchObject({
+      minute: "45+1",
+      eventType: null,
+    });
+    expect((await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { minute: "" })).json?.update).toMatchObject({
+      minute: null,
+      eventType: null,
+    });
+    expect(await storedMatch(services, updateId)).toEqual({ minute: null, added_time: null, event_type: null, key_event: 0 });
+    expect((await getUpdates(services, id, null)).json?.keyEvents).toEqual([]);
+  });
+
+  it("os lances importantes: as atualizações com lance ou marcadas, pelo minuto, o mais adiantado primeiro", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const admin = await memberCookie(services, "admin");
+    const id = await liveStory(services, editor.cookie);
+    // Posted as a match is told, with the card at 32 written down only after half time.
+    const posts: Array<[string, Record<string, unknown>]> = [
+      ["Bola rolando no Maracanã.", { minute: "0", eventType: "kickoff" }],
+      ["Escanteio para o Vasco.", { minute: "5" }],
+      ["GOL DO FLAMENGO! Pedro de cabeça.", { minute: "12", eventType: "goal" }],
+      ["Torcida faz a festa.", { keyEvent: true }],
+      ["Intervalo no Maracanã.", { minute: "45+2", eventType: "half_time" }],
+      ["Amarelo para o lateral do Vasco.", { minute: "32", eventType: "yellow_card" }],
+      ["Substituição no Vasco: entra o camisa 9.", { minute: "46", eventType: "substitution" }],
+      ["Expulso! Vermelho direto para o zagueiro.", { minute: "90+3", eventType: "red_card" }],
+      ["Fim de jogo: Flamengo 1 x 0 Vasco.", { minute: "90+5", eventType: "full_time" }],
+    ];
+    const ids: Record<string, string> = {};
+    for (const [i, [text, extra]] of posts.entries()) {
+      // Two members take turns: the per-member limit of posts a minute stays out of the way.
+      const posted = await postUpdate(services, id, i % 2 ? admin.cookie : editor.cookie, { text, ...extra });
+      expect(posted.status, text).toBe(201);
+      ids[text] = posted.json?.update.id;
+    }
+    const page = await getUpdates(services, id, null);
+    const keyEvents = page.json?.keyEvents as Array<{
+      id: string;
+      summary: string;
+      minute: string | null;
+      eventType: string | null;
+      createdAt: string;
+    }>;
+    // The corner has a minute but no event and no mark: not a key event.
+    expect(keyEvents.map((event) => [event.minute, event.eventType, event.summary])).toEqual([
+      ["90+5", "full_time", "Fim de jogo: Flamengo 1 x 0 Vasco."],
+      ["90+3", "red_card", "Expulso! Vermelho direto para o zagueiro."],
+      ["46", "substitution", "Substituição no Vasco: entra o camisa 9."],
+      ["45+2", "half_time", "Intervalo no Maracanã."],
+      ["32", "yellow_card", "Amarelo para o lateral do Vasco."],
+      // Marked without a minute: where it was posted, after the goal at 12.
+      [null, null, "Torcida faz a festa."],
+      ["12", "goal", "GOL DO FLAMENGO! Pedro de cabeça."],
+      ["0", "kickoff", "Bola rolando no Maracanã."],
+    ]);
+    expect(keyEvents.every((event) => event.id === ids[event.summary] && Date.parse(event.createdAt) > 0)).toBe(true);
+    // The updates themselves stay newest first.
+    expect(page.json?.updates[0]).toMatchObject({ text: "Fim de jogo: Flamengo 1 x 0 Vasco.", minute: "90+5", eventType: "full_time" });
+  });
+
+  it("quem pode: as mesmas regras de sempre, com minuto e lance", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const reporter = await memberCookie(services, "reporter");
+    const id = await liveStory(services, editor.cookie);
+    const posted = await postUpdate(services, id, editor.cookie, { text: "GOL!", minute: "10", eventType: "goal" });
+    const updateId = posted.json?.update.id as string;
+
+    expect((await postUpdate(services, id, null, { text: "GOL!", minute: "11", eventType: "goal" })).status).toBe(401);
+    const notYours = await postUpdate(services, id, reporter.cookie, { text: "GOL!", minute: "11", eventType: "goal" });
+    expect(notYours.status).toBe(403);
+    expect(notYours.json?.error).toMatchObject({ code: "story_not_yours", message: t.roles.notOwnStory });
+    // Refused for who they are before what they sent is checked (an invalid minute changes nothing of that).
+    expect((await postUpdate(services, id, reporter.cookie, { text: "GOL!", minute: "trinta" })).json?.error.code).toBe("story_not_yours");
+    const notYoursEdit = await changeUpdate(services, id, updateId, reporter.cookie, "PATCH", { minute: "99", eventType: "red_card" });
+    expect(notYoursEdit.json?.error.code).toBe("story_not_yours");
+    expect(await storedMatch(services, updateId)).toMatchObject({ minute: 10, event_type: "goal" });
+
+    // The reporter's own story: theirs to tell, minute and event included.
+    await services.database.db.updateTable("news").set({ owner_id: reporter.userId }).where("id", "=", id).execute();
+    const own = await postUpdate(services, id, reporter.cookie, { text: "Do repórter: pênalti!", minute: "77", eventType: "yellow_card" });
+    expect(own.status).toBe(201);
+    const edited = await changeUpdate(services, id, own.json?.update.id, reporter.cookie, "PATCH", { eventType: "red_card" });
+    expect(edited.json?.update).toMatchObject({ minute: "77", eventType: "red_card" });
+  });
+});
+
+describe("a migração 2026-11-28-971 (minuto e lance)", () => {
+  it("acrescenta as colunas vazias: as atualizações de antes continuam comuns e a migração desfaz", async () => {
+    const dataDir = makeDataDir("eef-live-match-");
+    const postgres = TEST_DATABASE === "postgres" ? await createPostgresDatabase() : null;
+    const handle = openDatabase({
+      database: postgres ? { kind: "postgres", url: postgres.url, poolSize: 2 } : { kind: "sqlite", file: path.join(dataDir, "banco.sqlite") },
+    });
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the schema before this migration, as migrations see it (Kysely<any>).
+      const db = handle.db as Kysely<any>;
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "2026-11-28-971"));
+      const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+      expect(error).toBeUndefined();
+      const at = "2026-11-28T18:00:00.000Z";
+      await db
+        .insertInto("news")
+        .values({
+          id: "classico",
+          title: "Clássico",
+          subtitle: "",
+          full_content: "",
+          category: "Futebol",
+          category_slug: "futebol",
+          author: "Ana",
+          author_slug: "ana",
+          is_highlighted: 0,
+          media_id: null,
+          created_at: at,
+          updated_at: at,
+          status: "published",
+          published_at: at,
+          live_coverage: "live",
+        })
+        .execute();
+      const body = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Gol!" }] }] });
+      await db
+        .insertInto("news_live_updates")
+        .values({ id: "antiga", news_id: "classico", body, text: "Gol!", key_event: 1, pinned: 0, author_id: null, created_at: at, updated_at: at })
+        .execute();
+
+      expect(await migrateToLatest(db)).toContain("2026-11-28-971-live-match-events");
+      expect(await db.selectFrom("news_live_updates").selectAll().execute()).toEqual([
+        {
+          id: "antiga",
+          news_id: "classico",
+          body,
+          text: "Gol!",
+          key_event: 1,
+          pinned: 0,
+          author_id: null,
+          created_at: at,
+          updated_at: at,
+          minute: null,
+          added_time: null,
+          event_type: null,
+        },
+      ]);
+      // The new columns take what the application writes, on both databases.
+      await db.updateTable("news_live_updates").set({ minute: 45, added_time: 2, event_type: "half_time" }).where("id", "=", "antiga").execute();
+      expect(await db.selectFrom("news_live_updates").select(["minute", "added_time", "event_type"]).executeTakeFirst()).toEqual({
+        minute: 45,
+        added_time: 2,
+        event_type: "half_time",
+      });
+
+      // Undone: the columns go, the update stays.
+      await migrations["2026-11-28-971-live-match-events"]!.down!(db);
+      expect(await db.selectFrom("news_live_updates").selectAll().execute()).toEqual([
+        { id: "antiga", news_id: "classico", body, text: "Gol!", key_event: 1, pinned: 0, author_id: null, created_at: at, updated_at: at },
+      ]);
+    } finally {
+      await handle.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -30,6 +30,23 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
     expect(codeOf({ intent: "post", text: "x".repeat(LIVE_LIMITS.updateText + 1) })).toBe("live_text_too_long");
   });
 
+  it("o minuto e o lance do formulário: opcionais, lidos e recusados pelas regras da API", () => {
+    const asked = parseLiveForm(form({ intent: "post", text: "GOL!", minute: " 45+2 ", eventType: "goal" }));
+    expect(asked).toMatchObject({ kind: "update", input: { text: "GOL!", match: { minute: 45, added: 2 }, eventType: "goal" } });
+    // Left empty (the select's "Atualização comum"): an ordinary update.
+    expect(parseLiveForm(form({ intent: "post", text: "Bola rolando.", minute: "", eventType: "" }))).toMatchObject({
+      input: { match: null, eventType: null },
+    });
+    expect(codeOf({ intent: "post", text: "GOL!", minute: "trinta" })).toBe("live_minute_invalid");
+    expect(codeOf({ intent: "post", text: "GOL!", minute: "131" })).toBe("live_minute_invalid");
+    expect(codeOf({ intent: "post", text: "GOL!", eventType: "penalty" })).toBe("live_event_invalid");
+    expect(liveFormNotice("live_minute_invalid")).toEqual({
+      kind: "error",
+      message: t.liveNewsroom.minuteInvalid(LIVE_LIMITS.minuteMax, LIVE_LIMITS.addedTimeMax),
+    });
+    expect(liveFormNotice("live_event_invalid")).toEqual({ kind: "error", message: t.liveNewsroom.eventInvalid });
+  });
+
   it("o placar com os números do formulário; número inválido, time sem nome ou gols acima do limite são recusados", () => {
     const asked = parseLiveForm(form({ intent: "scoreboard", home: " Grêmio ", away: "Inter", homeScore: "2", awayScore: "0", period: "Intervalo" }));
     expect(asked).toEqual({

@@ -41,7 +41,17 @@ const article: NewsArticle = {
 
 const update = (minute: number, text = `Minuto ${minute}: escanteio.\nCobrança fechada.`): LiveUpdateView => {
   const at = new Date(Date.UTC(2026, 10, 26, 19, minute)).toISOString();
-  return { id: `u${minute}`, body: plainTextToDoc(text), text, keyEvent: false, pinned: false, createdAt: at, updatedAt: at };
+  return {
+    id: `u${minute}`,
+    body: plainTextToDoc(text),
+    text,
+    keyEvent: false,
+    pinned: false,
+    minute: null,
+    eventType: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 };
 
 describe("JSON-LD de uma cobertura ao vivo", () => {

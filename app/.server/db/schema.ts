@@ -1,4 +1,5 @@
 import type { ColumnType, Insertable, Selectable } from "kysely";
+import type { LiveEventType } from "../../lib/live-coverage.ts";
 
 /**
  * Table types. Timestamps are ISO-8601 UTC strings (`2026-11-22T01:52:35.123Z`): they sort correctly as text
@@ -310,6 +311,10 @@ export interface NewsLiveUpdatesTable {
   key_event: number;
   pinned: number;
   author_id: string | null;
+  /** The match minute (0–130), its added time (1–30) and what happened (app/lib/live-coverage.ts), or null. */
+  minute: ColumnType<number | null, number | null | undefined, number | null>;
+  added_time: ColumnType<number | null, number | null | undefined, number | null>;
+  event_type: ColumnType<LiveEventType | null, LiveEventType | null | undefined, LiveEventType | null>;
   created_at: string;
   updated_at: string;
 }

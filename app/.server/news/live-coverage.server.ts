@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import type { KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage, Scoreboard } from "../../lib/live-coverage.ts";
-import { summaryOf } from "../../lib/live-coverage.ts";
+import { formatMatchMinute, type MatchMinute, orderKeyEvents, summaryOf } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import { canPublish } from "../../lib/roles.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
@@ -161,6 +161,8 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         text: input.text,
         key_event: input.keyEvent ? 1 : 0,
         pinned: input.pinned ? 1 : 0,
+        ...matchColumns(input.match),
+        event_type: input.eventType,
         author_id: actorId(actor),
         created_at: now,
         updated_at: now,
@@ -191,6 +193,8 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         text: patch.text ?? existing.text,
         key_event: patch.keyEvent === undefined ? existing.key_event : patch.keyEvent ? 1 : 0,
         pinned: patch.pinned === undefined ? existing.pinned : patch.pinned ? 1 : 0,
+        ...(patch.match === undefined ? { minute: existing.minute, added_time: existing.added_time } : matchColumns(patch.match)),
+        event_type: patch.eventType === undefined ? existing.event_type : patch.eventType,
         updated_at: now,
       };
       await events.withCommit(db, async (trx, send) => {
@@ -239,7 +243,15 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       return {
         coverage: coverageOf(row),
         pinned,
-        keyEvents: keyRows.map((key): KeyEventView => ({ id: key.id, createdAt: key.created_at, summary: summaryOf(key.text) })),
+        keyEvents: orderKeyEvents(keyRows.map((key) => ({ ...key, createdAt: key.created_at, match: matchOf(key) }))).map(
+          (key): KeyEventView => ({
+            id: key.id,
+            createdAt: key.created_at,
+            summary: summaryOf(key.text),
+            minute: key.match ? formatMatchMinute(key.match) : null,
+            eventType: key.event_type,
+          }),
+        ),
         updates,
         nextCursor: more && last ? encodeListCursor({ publishedAt: last.created_at, id: last.id }) : null,
         media: await loadBodyMedia(
@@ -315,13 +327,26 @@ export function coverageOf(
   };
 }
 
+/** The row's columns of a match minute (both null for none). */
+function matchColumns(match: MatchMinute | null): { minute: number | null; added_time: number | null } {
+  return { minute: match?.minute ?? null, added_time: match?.added ?? null };
+}
+
+/** The match minute of a row, or null. */
+function matchOf(row: Pick<LiveUpdateRow, "minute" | "added_time">): MatchMinute | null {
+  return row.minute === null ? null : { minute: Number(row.minute), added: row.added_time === null ? null : Number(row.added_time) };
+}
+
 function toUpdateView(row: LiveUpdateRow): LiveUpdateView {
+  const match = matchOf(row);
   return {
     id: row.id,
     body: JSON.parse(row.body) as RichDoc,
     text: row.text,
     keyEvent: row.key_event === 1,
     pinned: row.pinned === 1,
+    minute: match ? formatMatchMinute(match) : null,
+    eventType: row.event_type,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -28,7 +28,13 @@ export function parseLiveForm(form: FormData): LiveFormRequest {
     case "post":
       return {
         kind: "update",
-        input: parseNewUpdate({ text: text("text") ?? null, keyEvent: form.has("keyEvent"), pinned: form.has("pinned") }),
+        input: parseNewUpdate({
+          text: text("text") ?? null,
+          keyEvent: form.has("keyEvent"),
+          pinned: form.has("pinned"),
+          minute: text("minute") ?? null,
+          eventType: text("eventType") ?? null,
+        }),
         outcome: "posted",
       };
     case "live":
@@ -73,6 +79,8 @@ const REFUSALS: Record<string, string> = {
   live_text_too_long: t.liveNewsroom.textTooLong(LIVE_LIMITS.updateText),
   live_text_invalid: t.liveNewsroom.textInvalid,
   live_media_too_many: t.liveNewsroom.tooManyMedia(LIVE_LIMITS.updateMediaBlocks),
+  live_minute_invalid: t.liveNewsroom.minuteInvalid(LIVE_LIMITS.minuteMax, LIVE_LIMITS.addedTimeMax),
+  live_event_invalid: t.liveNewsroom.eventInvalid,
   scoreboard_invalid: t.liveNewsroom.scoreboardFormInvalid(LIVE_LIMITS.scoreMax, LIVE_LIMITS.period),
   coverage_off: t.liveNewsroom.coverageOff,
   live_off_unconfirmed: t.liveNewsroom.turnOffUnconfirmed,
@@ -102,6 +110,10 @@ export function liveFormTexts(page: LiveFormPage): LiveFormTexts {
     composerTitle: texts.composerTitle,
     textLabel: texts.textLabel,
     textHint: texts.textHint,
+    minuteLabel: texts.minuteLabel,
+    minuteHint: texts.minuteHint,
+    eventLabel: texts.eventLabel,
+    eventNone: texts.eventNone,
     keyEvent: texts.keyEvent,
     pinned: texts.pinned,
     post: texts.post,

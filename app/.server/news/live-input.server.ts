@@ -1,6 +1,13 @@
 import { t } from "../../i18n/newsroom.ts";
 import { cleanText, findUnsaveableCharacter } from "../../lib/clean-text.ts";
-import type { CoverageState, Scoreboard } from "../../lib/live-coverage.ts";
+import {
+  type CoverageState,
+  isLiveEventType,
+  type LiveEventType,
+  type MatchMinute,
+  parseMatchMinute,
+  type Scoreboard,
+} from "../../lib/live-coverage.ts";
 import { FORM_BODY_MAX_BYTES, LIVE_LIMITS } from "../../lib/limits.ts";
 import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
@@ -13,12 +20,18 @@ import { readJsonBody } from "../http/read-body.server.ts";
  * message and the field it concerns (`error.fields`).
  */
 
-/** A new update: `text` (plain text, or the rich document as an object, like a news body), `keyEvent`, `pinned`. */
+/**
+ * A new update: `text` (plain text, or the rich document as an object, like a news body), `keyEvent`, `pinned`, and
+ * what it tells of the match: `minute` ("32", "45+2", or a whole number; null or "" for none) and `eventType` (one of
+ * LIVE_EVENT_TYPES; null or "" for an ordinary update).
+ */
 export interface LiveUpdateInput {
   body: RichDoc;
   text: string;
   keyEvent: boolean;
   pinned: boolean;
+  match: MatchMinute | null;
+  eventType: LiveEventType | null;
 }
 
 const refuse = (code: string, field: string, message: string) => new FieldsError(code, { [field]: [message] });
@@ -83,20 +96,53 @@ function flag(body: Record<string, unknown>, field: "keyEvent" | "pinned"): bool
   return value;
 }
 
+/**
+ * The match minute sent: undefined when not sent; null for none (null or ""); a whole number or a text such as "32"
+ * or "45+2" (parseMatchMinute). Anything else is refused with the field's pt-BR message.
+ */
+export function parseMinute(value: unknown): MatchMinute | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  const typed = typeof value === "number" && Number.isInteger(value) ? String(value) : typeof value === "string" ? value : null;
+  const parsed = typed === null ? "invalid" : parseMatchMinute(typed);
+  if (parsed === "invalid")
+    throw refuse("live_minute_invalid", "minute", t.liveNewsroom.minuteInvalid(LIVE_LIMITS.minuteMax, LIVE_LIMITS.addedTimeMax));
+  return parsed;
+}
+
+/** The event type sent: undefined when not sent; null for an ordinary update (null or ""); one of LIVE_EVENT_TYPES. */
+export function parseEventType(value: unknown): LiveEventType | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value === "") return null;
+  if (!isLiveEventType(value)) throw refuse("live_event_invalid", "eventType", t.liveNewsroom.eventInvalid);
+  return value;
+}
+
 /** POST /api/news/:id/updates. */
 export function parseNewUpdate(body: Record<string, unknown>): LiveUpdateInput {
   const { body: doc, text } = parseUpdateText(body.text);
-  return { body: doc, text, keyEvent: flag(body, "keyEvent") ?? false, pinned: flag(body, "pinned") ?? false };
+  return {
+    body: doc,
+    text,
+    keyEvent: flag(body, "keyEvent") ?? false,
+    pinned: flag(body, "pinned") ?? false,
+    match: parseMinute(body.minute) ?? null,
+    eventType: parseEventType(body.eventType) ?? null,
+  };
 }
 
-/** PATCH /api/news/:id/updates/:updateId: only the fields sent; at least one. */
+/** PATCH /api/news/:id/updates/:updateId: only the fields sent; at least one (`minute` / `eventType` null: removed). */
 export function parseUpdatePatch(body: Record<string, unknown>): Partial<LiveUpdateInput> {
   const patch: Partial<LiveUpdateInput> = {};
   if (body.text !== undefined) Object.assign(patch, parseUpdateText(body.text));
   const keyEvent = flag(body, "keyEvent");
   const pinned = flag(body, "pinned");
+  const match = parseMinute(body.minute);
+  const eventType = parseEventType(body.eventType);
   if (keyEvent !== undefined) patch.keyEvent = keyEvent;
   if (pinned !== undefined) patch.pinned = pinned;
+  if (match !== undefined) patch.match = match;
+  if (eventType !== undefined) patch.eventType = eventType;
   if (Object.keys(patch).length === 0) throw new AppError("empty_patch", t.api.emptyPatch, 400);
   return patch;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from "kysely";
+import type { Insertable, Kysely, Updateable } from "kysely";
 import type { Database, NewsLiveUpdatesTable, NewsTable } from "../db/schema.ts";
 import type { ListCursor } from "./news.queries.server.ts";
 
@@ -45,7 +45,7 @@ export async function findLatestUpdateTime(db: Kysely<Database>, newsId: string)
   return row?.created_at ?? null;
 }
 
-export function insertLiveUpdate(db: Kysely<Database>, row: NewsLiveUpdatesTable) {
+export function insertLiveUpdate(db: Kysely<Database>, row: Insertable<NewsLiveUpdatesTable>) {
   return db.insertInto("news_live_updates").values(row).execute();
 }
 
@@ -59,7 +59,7 @@ export function updateLiveUpdate(
   db: Kysely<Database>,
   newsId: string,
   updateId: string,
-  set: Pick<Updateable<NewsLiveUpdatesTable>, "body" | "text" | "key_event" | "pinned" | "updated_at">,
+  set: Pick<Updateable<NewsLiveUpdatesTable>, "body" | "text" | "key_event" | "pinned" | "minute" | "added_time" | "event_type" | "updated_at">,
 ) {
   return db.updateTable("news_live_updates").set(set).where("news_id", "=", newsId).where("id", "=", updateId).executeTakeFirst();
 }
@@ -97,13 +97,16 @@ export function findPinnedUpdates(db: Kysely<Database>, newsId: string, limit: n
     .execute();
 }
 
-/** The key events, newest first (the "Lances importantes" summary). */
+/**
+ * The key events (the "Lances importantes" summary): the updates with an event type or marked as a key event, the
+ * newest `limit` posted (the service orders them by the match minute: orderKeyEvents).
+ */
 export function findKeyEvents(db: Kysely<Database>, newsId: string, limit: number) {
   return db
     .selectFrom("news_live_updates")
-    .select(["id", "text", "created_at"])
+    .select(["id", "text", "created_at", "minute", "added_time", "event_type"])
     .where("news_id", "=", newsId)
-    .where("key_event", "=", 1)
+    .where((eb) => eb.or([eb("key_event", "=", 1), eb("event_type", "is not", null)]))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)

@@ -22,18 +22,21 @@ export interface BodyEditorProps {
   errorId?: string | undefined;
   invalid: boolean;
   disabled: boolean;
+  /** The editable area's test id: "body-editor" (the news form's) unless given (the live composer's, on the same page). */
+  testId?: string;
 }
 
 /**
- * The news body's rich-text editor (Tiptap 3 on ProseMirror), loaded only by the newsroom's form (a lazy chunk of
- * its own). The schema is the one the server accepts (app/lib/rich-text-schema.ts): paragraphs, subheads (h2, h3),
+ * The news body's rich-text editor (Tiptap 3 on ProseMirror), loaded only by the newsroom's form and by a live
+ * update's composer and editing (components/news/live-update-editor.tsx), a lazy chunk of its own. The schema is the
+ * one the server accepts (app/lib/rich-text-schema.ts): paragraphs, subheads (h2, h3),
  * bold, italic, links (http, https, mailto), lists, quotes, rules, line breaks, images of the store ("Imagem": uploaded
  * through POST /api/media, with description, caption and credit) and posts of YouTube, Instagram, X or TikTok
  * ("Incorporar"); anything else a paste brings is
  * dropped by the schema's parsing (scripts, styles, event handlers, unknown tags). Shortcuts: Ctrl+B, Ctrl+I,
  * Ctrl+K (link), Ctrl+Alt+2/3 (subheads), Ctrl+Shift+7/8 (lists), Ctrl+Shift+B (quote), Ctrl+Z / Ctrl+Shift+Z.
  */
-export default function BodyEditor({ initial, onChange, labelId, errorId, invalid, disabled }: BodyEditorProps) {
+export default function BodyEditor({ initial, onChange, labelId, errorId, invalid, disabled, testId = "body-editor" }: BodyEditorProps) {
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -88,7 +91,7 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
         role: "textbox",
         "aria-multiline": "true",
         "aria-labelledby": labelId,
-        "data-testid": "body-editor",
+        "data-testid": testId,
       },
       // A paste from Google Docs, Word or a web page keeps its subheads, tables (as rows) and lists, says what it
       // could not keep (paste-structure.ts), and loses the characters nobody sees (app/lib/clean-text.ts), as a

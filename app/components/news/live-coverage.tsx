@@ -16,6 +16,7 @@ import { useRootData } from "../../lib/site-context.ts";
 import { useLiveCoverage } from "../../lib/use-live-coverage.ts";
 import styles from "./live-coverage.module.css";
 import { LiveForms } from "./live-forms.tsx";
+import { LiveEventMark } from "./live-event-mark.tsx";
 import { LiveScoreboard } from "./live-scoreboard.tsx";
 import { LiveUpdateItem, useLiveNow } from "./live-update-item.tsx";
 
@@ -162,7 +163,11 @@ function NewsroomForms({ newsId, coverage, forms }: { newsId: string; coverage: 
   );
 }
 
-/** "Lances importantes": each key event's time and first line, a link to it on the page. */
+/**
+ * "Lances importantes": the updates with an event (a goal, a card…) or marked as key events, the latest in the match
+ * first (by minute: orderKeyEvents), each with its minute and event ("32' ⚽ Gol"; the time of day when it has no
+ * minute) and first line, a link to it on the page.
+ */
 function KeyEvents({ events }: { events: KeyEventView[] }) {
   const { site } = useRootData();
   return (
@@ -173,8 +178,9 @@ function KeyEvents({ events }: { events: KeyEventView[] }) {
       <ol>
         {events.map((event) => (
           <li key={event.id}>
-            <a href={`#${liveUpdateAnchor(event.id)}`}>
-              <time dateTime={event.createdAt}>{formatTime(event.createdAt, site.timeZone)}</time> {event.summary}
+            <a href={`#${liveUpdateAnchor(event.id)}`} data-testid="live-key-event">
+              {event.minute === null ? <time dateTime={event.createdAt}>{formatTime(event.createdAt, site.timeZone)}</time> : null}
+              <LiveEventMark minute={event.minute} eventType={event.eventType} /> {event.summary}
             </a>
           </li>
         ))}

@@ -4,6 +4,7 @@ import { LIVE_LIMITS } from "../../lib/limits.ts";
 import { cleanPaste } from "../admin/clean-paste.ts";
 import buttons from "../ui/button.module.css";
 import styles from "./live-coverage.module.css";
+import { LiveMatchFields } from "./live-match-fields.tsx";
 
 interface LiveFormsProps {
   newsId: string;
@@ -17,10 +18,10 @@ interface LiveFormsProps {
 
 /**
  * The newsroom's live coverage controls as plain HTML forms, posted to POST /api/news/:id/live (each one reloads the
- * page, which says what happened): start, resume, or end (with a box to check first); a plain-text update (key event,
- * pinned); the scoreboard; turning the coverage off, with a box to check first. What a newsroom member without
- * JavaScript gets, on the article and on the edit page; with JavaScript the panel (live-newsroom.tsx) takes their place
- * once the page is hydrated.
+ * page, which says what happened): start, resume, or end (with a box to check first); a plain-text update (its match
+ * minute and event, key event, pinned); the scoreboard; turning the coverage off, with a box to check first. What a
+ * newsroom member without JavaScript gets, on the article and on the edit page; with JavaScript the panel
+ * (live-newsroom.tsx) takes their place once the page is hydrated.
  */
 export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFormsProps) {
   const id = useId();
@@ -54,6 +55,7 @@ export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFor
           <form method="post" action={action} encType="multipart/form-data" className={styles.composer} onPaste={cleanPaste}>
             {backField}
             <h3 className={styles.composerTitle}>{texts.composerTitle}</h3>
+            <LiveMatchFields id={`${id}-post`} texts={texts} />
             <label htmlFor={`${id}-text`}>{texts.textLabel}</label>
             <textarea id={`${id}-text`} name="text" rows={3} maxLength={LIVE_LIMITS.updateText} required aria-describedby={`${id}-hint`} />
             <p id={`${id}-hint`} className={styles.hint}>

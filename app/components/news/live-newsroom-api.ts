@@ -1,10 +1,10 @@
 import { t } from "../../i18n/newsroom.ts";
 
-type Sent = { ok: true; json: unknown } | { ok: false; message: string };
+type Sent = { ok: true; json: unknown } | { ok: false; message: string; fields?: Record<string, string[]> };
 
 /**
  * The newsroom's live-coverage calls to the JSON API (the panel, the scoreboard, each update's actions): the answer,
- * or the server's refusal in words.
+ * or the server's refusal in words (and, for a field it refused, `fields`: the messages by field).
  */
 export async function send(method: string, url: string, body?: unknown): Promise<Sent> {
   try {
@@ -15,7 +15,8 @@ export async function send(method: string, url: string, body?: unknown): Promise
     });
     const json = response.status === 204 ? null : await response.json().catch(() => null);
     if (response.ok) return { ok: true, json };
-    return { ok: false, message: (json as { error?: { message?: string } } | null)?.error?.message ?? t.liveNewsroom.failed };
+    const error = (json as { error?: { message?: string; fields?: Record<string, string[]> } } | null)?.error;
+    return { ok: false, message: error?.message ?? t.liveNewsroom.failed, ...(error?.fields ? { fields: error.fields } : {}) };
   } catch {
     return { ok: false, message: t.liveNewsroom.failed };
   }

@@ -3,8 +3,6 @@ import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
 import type { LiveCoverageInfo } from "../../lib/live-coverage.ts";
 import { hasLiveDraftText, LIVE_DRAFT_DELAY_MS, type LiveComposerDraft, liveDraftKey, parseLiveDraft } from "../../lib/live-composer-draft.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { cleanPaste } from "../admin/clean-paste.ts";
 import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
@@ -15,6 +13,7 @@ import styles from "./live-coverage.module.css";
 
 import { newsUrl, send } from "./live-newsroom-api.ts";
 import { ScoreboardEditor } from "./live-scoreboard-editor.tsx";
+import { bodyOf, EMPTY_UPDATE, fieldErrorsOf, type LiveUpdateFieldErrors, type LiveUpdateFields, LiveUpdateEditor } from "./live-update-editor.tsx";
 
 /**
  * The newsroom's side of a live story, on its article page (a lazy chunk: readers never load it): start, end or
@@ -139,39 +138,28 @@ export function LiveNewsroomPanel({
   );
 }
 
-/** The text as a document with the uploaded image after it (alt text required by the body's rules). */
-function withImage(text: string, image: { id: string; alt: string } | null): string | RichDoc {
-  if (!image) return text;
-  const paragraphs = text
-    .split(/\n[ \t]*\n/)
-    .map((paragraph) => paragraph.trim())
-    .filter(Boolean)
-    .map((paragraph) => ({ type: "paragraph" as const, content: [{ type: "text" as const, text: paragraph }] }));
-  return {
-    type: "doc",
-    content: [...paragraphs, { type: "image", attrs: { mediaId: image.id, alt: image.alt.trim() || text.trim().slice(0, 120) } }],
-  };
-}
-
 /**
- * The composer of an update. What is typed and not posted yet is kept in this browser, per story and user (the news
- * form's autosave hook, a local target), put back when the composer opens again (with "Rascunho recuperado" and a way
- * to discard it) and removed once the update is posted; with `guardLeave`, a link or a reload asks first.
+ * The composer of an update: the same fields and formatting as editing one (live-update-editor.tsx: the minute, the
+ * event, the rich-text editor with its image and embed), the key event and pinned boxes. What is typed and not posted
+ * yet is kept in this browser, per story and user (the news form's autosave hook, a local target), put back when the
+ * composer opens again (with "Rascunho recuperado" and a way to discard it) and removed once the update is posted;
+ * with `guardLeave`, a link or a reload asks first. A refusal (a field the server refused, too many posts in a minute)
+ * is said and nothing typed is lost.
  */
 function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: () => Promise<void> | void; guardLeave: boolean }) {
   const id = useId();
   const { userId, site } = useRootData();
-  const [text, setText] = useState("");
+  const [fields, setFields] = useState<LiveUpdateFields>(EMPTY_UPDATE);
+  // The editor reads its document once: a new key opens it on the fields' document (emptied, or a draft put back).
+  const [editorKey, setEditorKey] = useState(0);
   const [keyEvent, setKeyEvent] = useState(false);
   const [pinned, setPinned] = useState(false);
-  const [file, setFile] = useState<File | null>(null);
-  const [alt, setAlt] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
-  const [fileKey, setFileKey] = useState(0);
+  const [errors, setErrors] = useState<LiveUpdateFieldErrors>({});
   const [restored, setRestored] = useState<string | null>(null);
   const draftKey = liveDraftKey(newsId, userId);
-  const draft: LiveComposerDraft = { text, keyEvent, pinned };
+  const draft: LiveComposerDraft = { ...fields, keyEvent, pinned };
   const unposted = hasLiveDraftText(draft);
   const kept = useNewsAutosave({ target: { kind: "local", key: draftKey }, draft, dirty: unposted, paused: busy, delayMs: LIVE_DRAFT_DELAY_MS });
 
@@ -185,52 +173,44 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
     }
     const found = parseLiveDraft(stored);
     if (!found) return;
-    setText(found.text);
+    setFields({ doc: found.doc, minute: found.minute, eventType: found.eventType });
+    setEditorKey((key) => key + 1);
     setKeyEvent(found.keyEvent);
     setPinned(found.pinned);
     setRestored(found.savedAt);
   }, [draftKey]);
 
-  function discardDraft() {
-    kept.clearLocal();
-    setText("");
+  function empty() {
+    setFields(EMPTY_UPDATE);
+    setEditorKey((key) => key + 1);
     setKeyEvent(false);
     setPinned(false);
+    setErrors({});
+  }
+
+  function discardDraft() {
+    kept.clearLocal();
+    empty();
     setRestored(null);
   }
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    let image: { id: string; alt: string } | null = null;
-    if (file) {
-      const form = new FormData();
-      form.append("file", file);
-      const uploaded = await fetch("/api/media", { method: "POST", body: form })
-        .then(async (response) => (response.ok ? ((await response.json()) as { id: string }) : null))
-        .catch(() => null);
-      if (!uploaded) {
-        setBusy(false);
-        setMessage({ kind: "error", text: t.liveNewsroom.failed });
-        return;
-      }
-      image = { id: uploaded.id, alt };
-    }
-    const sent = await send("POST", `${newsUrl(newsId)}/updates`, { text: withImage(text, image), keyEvent, pinned });
+    const sent = await send("POST", `${newsUrl(newsId)}/updates`, { ...bodyOf(fields), keyEvent, pinned });
     setBusy(false);
     if (!sent.ok) {
-      setMessage({ kind: "error", text: sent.message });
+      // Said under the field it concerns, or (too many posts, a failure) under the form; the fields keep what was typed.
+      const byField = fieldErrorsOf(sent.fields);
+      const placed = Boolean(byField.text || byField.minute || byField.eventType);
+      setErrors(byField);
+      setMessage(placed ? null : { kind: "error", text: sent.message });
       return;
     }
     kept.stop();
     kept.clearLocal();
     setRestored(null);
-    setText("");
-    setKeyEvent(false);
-    setPinned(false);
-    setFile(null);
-    setAlt("");
-    setFileKey((key) => key + 1);
+    empty();
     setMessage({ kind: "ok", text: t.liveNewsroom.posted });
     await onPosted();
   }
@@ -247,20 +227,15 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
         </div>
       ) : null}
       {guardLeave ? <ComposerLeaveGuard unposted={unposted && !busy} /> : null}
-      <label htmlFor={`${id}-text`}>{t.liveNewsroom.textLabel}</label>
-      <textarea
-        id={`${id}-text`}
-        value={text}
-        rows={3}
-        maxLength={LIVE_LIMITS.updateText}
-        onChange={(event) => setText(event.target.value)}
-        aria-describedby={`${id}-hint`}
-        required
-        data-testid="live-composer-text"
+      <LiveUpdateEditor
+        id={id}
+        value={fields}
+        onChange={setFields}
+        editorKey={editorKey}
+        errors={errors}
+        disabled={busy}
+        testId="live-composer-text"
       />
-      <p id={`${id}-hint`} className={styles.hint}>
-        {t.liveNewsroom.textHint}
-      </p>
       <div className={styles.checks}>
         <label>
           <input type="checkbox" checked={keyEvent} onChange={(event) => setKeyEvent(event.target.checked)} data-testid="live-composer-key" />{" "}
@@ -270,14 +245,6 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
           <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> {t.liveNewsroom.pinned}
         </label>
       </div>
-      <label htmlFor={`${id}-image`}>{t.liveNewsroom.imageLabel}</label>
-      <input key={fileKey} id={`${id}-image`} type="file" accept="image/*" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
-      {file ? (
-        <>
-          <label htmlFor={`${id}-alt`}>{t.liveNewsroom.imageAlt}</label>
-          <input id={`${id}-alt`} value={alt} onChange={(event) => setAlt(event.target.value)} required />
-        </>
-      ) : null}
       {message ? (
         <p className={message.kind === "error" ? styles.error : styles.ok} role={message.kind === "error" ? "alert" : "status"}>
           {message.text}

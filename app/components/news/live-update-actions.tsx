@@ -1,59 +1,47 @@
-import { lazy, Suspense, useId, useState } from "react";
+import { useId, useState } from "react";
 import { t } from "../../i18n/newsroom.ts";
 import type { LiveUpdateView } from "../../lib/live-coverage.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
 import styles from "./live-coverage.module.css";
 
 import { newsUrl, send } from "./live-newsroom-api.ts";
+import { bodyOf, fieldErrorsOf, fieldsOf, type LiveUpdateFieldErrors, type LiveUpdateFields, LiveUpdateEditor } from "./live-update-editor.tsx";
 
 /**
- * Editing an update: the news body's rich-text editor (Tiptap), a chunk of its own downloaded only when an editor
- * opens an update to change it. It starts from the update's document and gives one back, so bold, italic, links and
- * the update's image or embed survive an edit that changes a word.
+ * Under each update: edit it (its minute, its event and its text in the rich-text editor: the composer's own fields,
+ * live-update-editor.tsx), pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). The
+ * editor starts from the update's document and gives one back, so bold, italic, links and the update's image or
+ * embed survive an edit that changes a word.
  */
-const BodyEditor = lazy(() => import("../admin/body-editor.tsx"));
-
-/** Under each update: edit it (in the rich-text editor), pin or unpin it, mark or unmark it as a key event, delete it (after a confirmation). */
 export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: string; update: LiveUpdateView; onChanged: () => Promise<void> | void }) {
   const id = useId();
   const [editing, setEditing] = useState(false);
-  // What the editor holds: the update's own document (its bold, italic, links, image or embed), sent back as it is.
-  const [doc, setDoc] = useState<RichDoc>(update.body);
+  // What the fields hold: the update's own document (its bold, italic, links, image or embed), minute and event.
+  const [fields, setFields] = useState<LiveUpdateFields>(() => fieldsOf(update));
   const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<LiveUpdateFieldErrors>({});
   const [busy, setBusy] = useState(false);
   const url = `${newsUrl(newsId)}/updates/${encodeURIComponent(update.id)}`;
   const act = async (method: "PATCH" | "DELETE", body?: unknown) => {
     setBusy(true);
     const sent = await send(method, url, body);
     setBusy(false);
-    setError(sent.ok ? null : sent.message);
+    const byField = sent.ok ? {} : fieldErrorsOf(sent.fields);
+    const placed = editing && Boolean(byField.text || byField.minute || byField.eventType);
+    setErrors(placed ? byField : {});
+    setError(sent.ok || placed ? null : sent.message);
     if (sent.ok) {
       setEditing(false);
       await onChanged();
     }
   };
   if (editing) {
-    const labelId = `${id}-rotulo`;
-    const errorId = `${id}-erro`;
     return (
       <div className={styles.updateActions}>
-        <div className={styles.editBox} data-testid="live-edit-editor">
-          <span id={labelId} className="visually-hidden">
-            {t.liveNewsroom.textLabel}
-          </span>
-          <Suspense fallback={null}>
-            <BodyEditor
-              initial={update.body}
-              onChange={setDoc}
-              labelId={labelId}
-              errorId={error ? errorId : undefined}
-              invalid={Boolean(error)}
-              disabled={busy}
-            />
-          </Suspense>
+        <div className={styles.editFields} data-testid="live-edit-editor">
+          <LiveUpdateEditor id={id} value={fields} onChange={setFields} errors={errors} disabled={busy} labelHidden />
         </div>
         {error ? (
-          <p id={errorId} className={styles.error} role="alert">
+          <p className={styles.error} role="alert">
             {error}
           </p>
         ) : null}
@@ -61,7 +49,7 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
           type="button"
           className={styles.actionButton}
           disabled={busy}
-          onClick={() => void act("PATCH", { text: doc })}
+          onClick={() => void act("PATCH", bodyOf(fields))}
           data-testid="live-edit-save"
         >
           {t.liveNewsroom.save}
@@ -78,8 +66,9 @@ export function LiveUpdateActions({ newsId, update, onChanged }: { newsId: strin
         type="button"
         className={styles.actionButton}
         onClick={() => {
-          setDoc(update.body);
+          setFields(fieldsOf(update));
           setError(null);
+          setErrors({});
           setEditing(true);
         }}
         data-testid="live-edit"

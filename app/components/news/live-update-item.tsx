@@ -5,6 +5,7 @@ import { liveUpdateAnchor, type LiveUpdateView } from "../../lib/live-coverage.t
 import type { MediaView } from "../../lib/media-view.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./live-coverage.module.css";
+import { LiveEventMark } from "./live-event-mark.tsx";
 import { RichText } from "./rich-text.tsx";
 
 /**
@@ -37,7 +38,10 @@ export function LiveTime({ value, now }: { value: string; now: string }) {
   );
 }
 
-/** One update of a live story: its time, its marks (key event, pinned), its content; the newsroom's controls under it. */
+/**
+ * One update of a live story: the match minute and event ("32' ⚽ Gol"), its time, its marks (key event, pinned), its
+ * content; the newsroom's controls under it.
+ */
 export function LiveUpdateItem({
   update,
   now,
@@ -50,10 +54,13 @@ export function LiveUpdateItem({
   actions?: React.ReactNode;
 }) {
   const { site } = useRootData();
-  const classes = [styles.update, update.keyEvent ? styles.keyEvent : "", update.pinned ? styles.pinned : ""].filter(Boolean).join(" ");
+  const classes = [styles.update, update.keyEvent || update.eventType ? styles.keyEvent : "", update.pinned ? styles.pinned : ""]
+    .filter(Boolean)
+    .join(" ");
   return (
     <li id={liveUpdateAnchor(update.id)} className={classes} data-testid="live-update" data-update-id={update.id} data-key-event={update.keyEvent}>
       <p className={styles.updateMeta}>
+        <LiveEventMark minute={update.minute} eventType={update.eventType} />
         <LiveTime value={update.createdAt} now={now} />
         {update.keyEvent ? <span className={styles.keyMark}>{t.live.keyEvent}</span> : null}
         {update.pinned ? <span className={styles.pinMark}>{t.live.pinned}</span> : null}

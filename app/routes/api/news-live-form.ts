@@ -10,7 +10,8 @@ import { routeFacts } from "../../lib/route-facts.ts";
 /**
  * POST /api/news/:id/live: the newsroom's live coverage controls as plain HTML forms (the article's and the edit
  * page's, without JavaScript; with it the panel uses the JSON API). Fields (urlencoded or multipart, no file):
- * `intent` = `post` (`text`, plain text with a blank line between paragraphs; `keyEvent`, `pinned` checkboxes),
+ * `intent` = `post` (`text`, plain text with a blank line between paragraphs; `minute`, "32" or "45+2", and
+ * `eventType`, both optional; `keyEvent`, `pinned` checkboxes),
  * `live`, `ended`, `off` (with the `confirm` checkbox) or `scoreboard` (`home`, `away`, `homeScore`, `awayScore`,
  * `period`). The checks are the JSON API's: a newsroom session (reporter and up), a reporter only on their own
  * story, the same validation, and the Origin check of every write (server/origin-guard.ts). Done, or refused for

@@ -23,8 +23,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /**
- * PATCH (JSON, any of `text`, `keyEvent`, `pinned`) changes an update, answering it (`{ update }`); DELETE removes it
- * (204). Editors and admins on any story, a reporter on their own (403 `story_not_yours`).
+ * PATCH (JSON, any of `text`, `keyEvent`, `pinned`, `minute`, `eventType`; null removes the last two) changes an
+ * update, answering it (`{ update }`); DELETE removes it (204). Editors and admins on any story, a reporter on their
+ * own (403 `story_not_yours`).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { liveCoverage, log } = servicesOf(context);

@@ -33,8 +33,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /**
- * POST /api/news/:id/updates (JSON `{ text, keyEvent?, pinned? }`): a new update, 201 with it (`{ update }`, its
- * `id`). `text` is plain text (a blank line between paragraphs) or the rich document as an object, under the body's
+ * POST /api/news/:id/updates (JSON `{ text, keyEvent?, pinned?, minute?, eventType? }`): a new update, 201 with it
+ * (`{ update }`, its `id`). `minute` is the match minute ("32", "45+2" or a whole number, 0–130, added time 1–30) and
+ * `eventType` what happened (`goal`, `yellow_card`, `red_card`, `substitution`, `kickoff`, `half_time`, `full_time`):
+ * both optional (400 `live_minute_invalid` / `live_event_invalid`). `text` is plain text (a blank line between paragraphs) or the rich document as an object, under the body's
  * rules, with at most one image or embed. Editors and admins on any story, a reporter on their own (403
  * `story_not_yours`); the coverage must be on (409 `coverage_off`).
  */

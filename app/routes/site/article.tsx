@@ -172,7 +172,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
       ) : null}
       <header className={styles.header}>
         <span className={styles.badges}>
-          {live?.coverage ? <LiveBadge ended={live.coverage.state === "ended"} /> : null}
+          {live?.coverage ? <LiveBadge ended={live.coverage.state === "ended"} match={live.coverage.scoreboard !== null} /> : null}
           <CategoryBadge category={article.category} slug={article.categorySlug} />
         </span>
         <h1 className={styles.title}>{article.title}</h1>

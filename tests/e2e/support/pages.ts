@@ -100,7 +100,11 @@ export function bodyEditor(page: Page): Locator {
  * paragraph), a single line break Shift+Enter (a line break in the paragraph).
  */
 export async function fillBody(page: Page, text: string): Promise<void> {
-  const editor = bodyEditor(page);
+  await fillEditor(page, bodyEditor(page), text);
+}
+
+/** `fillBody` for another rich-text editor of the page (`editor`: its editable area), such as the live composer's. */
+export async function fillEditor(page: Page, editor: Locator, text: string): Promise<void> {
   await editor.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.press("Delete");
