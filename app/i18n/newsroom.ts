@@ -320,7 +320,8 @@ const newsroom = {
       `Confira o placar: o nome dos dois times, os gols de 0 a ${max} e o período com até ${period} caracteres.`,
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
-    textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",
+    textHint:
+      "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok (o link completo do vídeo, tiktok.com/@perfil/video/…, não o curto vm.tiktok.com) sozinho numa linha vira incorporação.",
     keyEvent: "Lance importante",
     pinned: "Fixar no topo",
     post: "Publicar atualização",
