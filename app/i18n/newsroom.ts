@@ -551,9 +551,9 @@ const newsroom = {
     publishesAlreadyOff: "Esta pessoa já não publicava sem revisão.",
     unknownAction: "Ação desconhecida.",
     mail: {
-      subject: (site: string) => `${site}: convite para a redação`,
+      subject: (site: string) => `${site}: convite para a redação — crie sua senha`,
       text: (site: string, by: string, role: string, url: string, hours: number) =>
-        `${by} convidou você para a redação do ${site} como ${role}.\n\nPara aceitar, defina sua senha por este link (válido por ${hours} horas, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha escolhida.\n\nSe você não esperava este convite, ignore esta mensagem: nada muda sem a sua senha.`,
+        `${by} convidou você para a redação do ${site} como ${role}.\n\nPara aceitar, crie sua senha por este link (válido por ${hours} horas, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha criada.\n\nSe você não esperava este convite, ignore esta mensagem: nada muda sem a sua senha.`,
     },
   },
   /** The focus point of a story's image (the news form; PUT /api/news/:id/media-focus). */
@@ -842,10 +842,11 @@ const newsroom = {
     resetSendFailed: "Erro ao enviar email de redefinição.",
     resetTitle: "Criar nova senha",
     resetSubmit: "Salvar nova senha",
-    /** The same page opened from an invitation to the newsroom. */
+    /** The same page opened from an invitation to the newsroom (its token says so: INVITE_TOKEN_PREFIX). */
     inviteTitle: "Crie sua senha",
     inviteSubmit: "Criar senha",
     inviteDone: "Senha criada! Entre com o e-mail do convite e a senha que você escolheu.",
+    inviteInvalid: "Este convite não vale mais: o link expirou ou já foi usado. Peça a quem convidou você que reenvie o convite.",
     resetDone: "Senha alterada! Entre com a nova senha.",
     resetInvalid: "Este link de redefinição é inválido ou expirou. Peça um novo.",
     rateLimited: (minutes: number) => `Muitas tentativas de login. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,

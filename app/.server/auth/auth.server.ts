@@ -12,6 +12,20 @@ export const PUBLIC_AUTH_PATHS = [`${AUTH_BASE_PATH}/callback/google`];
 export const VERIFY_EMAIL_PATH = "/admin/verify-email";
 export const RESET_PASSWORD_PATH = "/admin/reset-password";
 
+/**
+ * The token of an invitation's link (the team page's, app/.server/admins/team.server.ts) starts with this. It is a
+ * reset-password token like any other (Better Auth checks and spends it), issued by us with a mark no reset token
+ * has (Better Auth's are letters and digits only): the reset page tells an invitation by it, and only for a token
+ * that is still live, so its words ("Crie sua senha") never rest on the address alone. Words only: what the link
+ * may do is the token's, whatever it starts with.
+ */
+export const INVITE_TOKEN_PREFIX = "convite-";
+
+/** Whether `token` was issued as an invitation's (see INVITE_TOKEN_PREFIX). */
+export function isInviteToken(token: string): boolean {
+  return token.startsWith(INVITE_TOKEN_PREFIX);
+}
+
 /** Lifetime of an e-mail verification link (24 h) and of a reset / set-password link (1 h). */
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
 export const RESET_TOKEN_TTL_SECONDS = 3600;

@@ -2,6 +2,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { RESET_MAIL_INTERVAL_SECONDS } from "../../lib/limits.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import { isAPIError } from "./api-error.server.ts";
+import { isInviteToken } from "./auth.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, errorCode, refusal } from "./auth-results.server.ts";
 
 /** Asking for a reset link, the operator's set-password link, and choosing the new password. */
@@ -55,6 +56,17 @@ export function createPasswordResetFlow(deps: AuthServiceDeps) {
       await (await auth.get()).api.requestPasswordReset({ body: { email } });
       await mailer.idle();
       return mailer.mode;
+    },
+
+    /**
+     * Whether `token` is an invitation's (INVITE_TOKEN_PREFIX) that can still be used: unspent and unexpired. What the
+     * reset page says (an invitation's words, or that the invitation is no longer valid); never what it lets do.
+     */
+    async isLiveInvite(token: string): Promise<boolean> {
+      if (!isInviteToken(token)) return false;
+      const context = await (await auth.get()).$context;
+      const stored = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+      return Boolean(stored && new Date(stored.expiresAt).getTime() > Date.now());
     },
 
     async resetPassword(input: { token: string; newPassword: string }): Promise<AuthResult> {
