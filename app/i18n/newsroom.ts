@@ -754,8 +754,8 @@ const newsroom = {
   auth: {
     title: "Acesso Administrativo",
     note: "Apenas administradores autorizados podem fazer login",
-    /** Under the spec's note: the newsroom's members sign in here too. */
-    newsroomNote: "Repórteres e editores convidados pela redação também entram aqui, com o e-mail do convite.",
+    /** Under the spec's note (kept verbatim): the newsroom's reporters and editors sign in here too. */
+    newsroomNote: "Repórteres e editores convidados por um administrador também entram aqui, com o e-mail do convite.",
     google: "Entrar com Google",
     /** A Google sign-in asked for on a server without it (the button is not shown then): no configuration hint. */
     googleUnavailable: "O login com Google não está disponível. Entre com e-mail e senha.",
