@@ -113,7 +113,7 @@ const newsroom = {
     submitReview: "Enviar para revisão",
     reviewSaved: "Notícia enviada para revisão. Um editor vai revisá-la e publicá-la.",
     currentStatus: (label: string, when: string | null) => `Situação: ${label}${when ? `, para ${when}` : ""}.`,
-    draftSaved: "Rascunho salvo. Só administradores veem esta notícia.",
+    draftSaved: `Rascunho salvo. Só ${shared.article.whoSeesUnpublished} esta notícia.`,
     scheduledSaved: (when: string) => `Notícia agendada para ${when}.`,
     preview: "Ver como leitor",
     previewTitle: "Prévia: como o leitor verá (nada foi salvo)",
@@ -127,7 +127,7 @@ const newsroom = {
       "Ela sai do ar agora: os leitores passam a ver “página não encontrada” e os links compartilhados deixam de funcionar até ela ser publicada de novo. As alterações deste formulário também são salvas.",
     unpublishConfirm: "Despublicar",
     unpublishCancel: "Manter publicada",
-    unpublished: "Notícia despublicada: agora é um rascunho, e só a equipe da redação a vê.",
+    unpublished: `Notícia despublicada: agora é um rascunho, e só ${shared.article.whoSeesUnpublished} esta notícia.`,
     conflict: "Outra pessoa salvou esta notícia depois que você a abriu. Nada foi salvo.",
     conflictChanged: (fields: string[]) =>
       fields.length ? `Mudou: ${fields.join(", ")}.` : "O conteúdo não mudou, só a versão (por exemplo, a situação ou a mídia).",
