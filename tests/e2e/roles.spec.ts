@@ -118,6 +118,8 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     await expect(listed).toHaveAttribute("data-status", "review");
     await expect(listed).toContainText(t.newsroom.statusBadge.review);
     await expect(editor.getByTestId("newsroom-row")).toHaveCount(1);
+    // Never published: its "Publicação" is empty ("—", and "Não publicada" for screen readers), not a date.
+    await expect(listed.getByTestId("newsroom-published")).toHaveText(`—${t.newsroom.notPublished}`);
     await openPage(editor, site, `/edit-news/${row!.id}`);
     await expect(editor.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
     await expect(editor.getByRole("link", { name: t.revisions.link })).toBeVisible();
