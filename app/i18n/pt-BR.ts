@@ -306,8 +306,9 @@ export const t = {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",
     methodNotAllowed: (allowed: string) => `Método não permitido. Use ${allowed}.`,
-    loginRequired: "Faça login como administrador.",
-    adminOnly: "Apenas administradores podem fazer isso.",
+    /** The API without a session, or with an account outside the newsroom: every role signs in (app/lib/roles.ts). */
+    loginRequired: "Faça login com a sua conta da redação.",
+    adminOnly: "Apenas quem faz parte da redação pode fazer isso.",
     invalidData: "Dados inválidos.",
     invalidJson: "Corpo JSON inválido.",
     jsonTooDeep: (depth: number) => `Corpo JSON inválido: listas e objetos aninhados em mais de ${depth} níveis.`,
