@@ -866,6 +866,10 @@ const newsroom = {
       existingSubject: (site: string) => `${site}: tentativa de cadastro com seu e-mail`,
       existingText: (site: string, forgotUrl: string) =>
         `Olá!\n\nAlguém tentou criar uma conta no ${site} com este e-mail, que já tem uma conta. Nada foi alterado.\n\nSe foi você e esqueceu a senha, peça uma nova em:\n${forgotUrl}\n\nSe não foi você, ignore este e-mail.\n\nEquipe ${site}`,
+      /** `npm run admin -- create --send-link`: an account made for the person, who creates its password. */
+      newAccountSubject: (site: string) => `${site}: sua conta na redação — crie sua senha`,
+      newAccountText: (site: string, role: string, url: string, hours: number) =>
+        `Olá!\n\nUma conta da redação do ${site} foi criada para este e-mail, como ${role}.\n\nPara começar, crie sua senha por este link (válido por ${hours} ${hours === 1 ? "hora" : "horas"}, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha criada.\n\nSe você não esperava esta mensagem, ignore-a: sem a sua senha ninguém entra nesta conta.\n\nEquipe ${site}`,
       resetSubject: (site: string) => `${site}: redefinição de senha`,
       resetText: (site: string, url: string) =>
         `Olá!\n\nRecebemos um pedido para redefinir a senha da sua conta no ${site}.\n\nPara criar uma nova senha, abra o link abaixo (válido por 1 hora):\n${url}\n\nSe você não fez este pedido, ignore este e-mail: sua senha continua a mesma.\n\nEquipe ${site}`,

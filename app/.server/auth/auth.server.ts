@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Database } from "../db/schema.ts";
@@ -24,6 +25,17 @@ export const INVITE_TOKEN_PREFIX = "convite-";
 /** Whether `token` was issued as an invitation's (see INVITE_TOKEN_PREFIX). */
 export function isInviteToken(token: string): boolean {
   return token.startsWith(INVITE_TOKEN_PREFIX);
+}
+
+/**
+ * A new invitation token for `userId`, valid until `expiresAt` and once: a reset-password token (Better Auth checks
+ * and spends it, and its reset hook accepts a pending invitation) marked as an invitation's. The link's token.
+ */
+export async function createInviteToken(auth: LazyBetterAuth, userId: string, expiresAt: Date): Promise<string> {
+  const context = await (await auth.get()).$context;
+  const token = `${INVITE_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
+  await context.internalAdapter.createVerificationValue({ value: userId, identifier: `reset-password:${token}`, expiresAt });
+  return token;
 }
 
 /** Lifetime of an e-mail verification link (24 h) and of a reset / set-password link (1 h). */
