@@ -113,7 +113,7 @@ const newsroom = {
     submitReview: "Enviar para revisão",
     reviewSaved: "Notícia enviada para revisão. Um editor vai revisá-la e publicá-la.",
     currentStatus: (label: string, when: string | null) => `Situação: ${label}${when ? `, para ${when}` : ""}.`,
-    draftSaved: "Rascunho salvo. Só administradores veem esta notícia.",
+    draftSaved: `Rascunho salvo. Só ${shared.article.whoSeesUnpublished} esta notícia.`,
     scheduledSaved: (when: string) => `Notícia agendada para ${when}.`,
     preview: "Ver como leitor",
     previewTitle: "Prévia: como o leitor verá (nada foi salvo)",
@@ -127,7 +127,7 @@ const newsroom = {
       "Ela sai do ar agora: os leitores passam a ver “página não encontrada” e os links compartilhados deixam de funcionar até ela ser publicada de novo. As alterações deste formulário também são salvas.",
     unpublishConfirm: "Despublicar",
     unpublishCancel: "Manter publicada",
-    unpublished: "Notícia despublicada: agora é um rascunho, e só a equipe da redação a vê.",
+    unpublished: `Notícia despublicada: agora é um rascunho, e só ${shared.article.whoSeesUnpublished} esta notícia.`,
     conflict: "Outra pessoa salvou esta notícia depois que você a abriu. Nada foi salvo.",
     conflictChanged: (fields: string[]) =>
       fields.length ? `Mudou: ${fields.join(", ")}.` : "O conteúdo não mudou, só a versão (por exemplo, a situação ou a mídia).",
@@ -320,7 +320,8 @@ const newsroom = {
       `Confira o placar: o nome dos dois times, os gols de 0 a ${max} e o período com até ${period} caracteres.`,
     composerTitle: "Nova atualização",
     textLabel: "Texto da atualização",
-    textHint: "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok sozinho numa linha vira incorporação.",
+    textHint:
+      "Uma linha em branco separa parágrafos. Um link do YouTube, Instagram, X ou TikTok (o link completo do vídeo, tiktok.com/@perfil/video/…, não o curto vm.tiktok.com) sozinho numa linha vira incorporação.",
     /** The rich-text composer's hint (with JavaScript: the editor's toolbar; the plain form keeps `textHint`). */
     editorHint: "Negrito, itálico, links, listas, uma imagem ou um vídeo: pela barra do editor.",
     minuteLabel: "Minuto",
@@ -559,9 +560,9 @@ const newsroom = {
     publishesAlreadyOff: "Esta pessoa já não publicava sem revisão.",
     unknownAction: "Ação desconhecida.",
     mail: {
-      subject: (site: string) => `${site}: convite para a redação`,
+      subject: (site: string) => `${site}: convite para a redação — crie sua senha`,
       text: (site: string, by: string, role: string, url: string, hours: number) =>
-        `${by} convidou você para a redação do ${site} como ${role}.\n\nPara aceitar, defina sua senha por este link (válido por ${hours} horas, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha escolhida.\n\nSe você não esperava este convite, ignore esta mensagem: nada muda sem a sua senha.`,
+        `${by} convidou você para a redação do ${site} como ${role}.\n\nPara aceitar, crie sua senha por este link (válido por ${hours} horas, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha criada.\n\nSe você não esperava este convite, ignore esta mensagem: nada muda sem a sua senha.`,
     },
   },
   /** The focus point of a story's image (the news form; PUT /api/news/:id/media-focus). */
@@ -762,8 +763,8 @@ const newsroom = {
   auth: {
     title: "Acesso Administrativo",
     note: "Apenas administradores autorizados podem fazer login",
-    /** Under the spec's note: the newsroom's members sign in here too. */
-    newsroomNote: "Repórteres e editores convidados pela redação também entram aqui, com o e-mail do convite.",
+    /** Under the spec's note (kept verbatim): the newsroom's reporters and editors sign in here too. */
+    newsroomNote: "Repórteres e editores convidados por um administrador também entram aqui, com o e-mail do convite.",
     google: "Entrar com Google",
     /** A Google sign-in asked for on a server without it (the button is not shown then): no configuration hint. */
     googleUnavailable: "O login com Google não está disponível. Entre com e-mail e senha.",
@@ -850,10 +851,11 @@ const newsroom = {
     resetSendFailed: "Erro ao enviar email de redefinição.",
     resetTitle: "Criar nova senha",
     resetSubmit: "Salvar nova senha",
-    /** The same page opened from an invitation to the newsroom. */
+    /** The same page opened from an invitation to the newsroom (its token says so: INVITE_TOKEN_PREFIX). */
     inviteTitle: "Crie sua senha",
     inviteSubmit: "Criar senha",
     inviteDone: "Senha criada! Entre com o e-mail do convite e a senha que você escolheu.",
+    inviteInvalid: "Este convite não vale mais: o link expirou ou já foi usado. Peça a quem convidou você que reenvie o convite.",
     resetDone: "Senha alterada! Entre com a nova senha.",
     resetInvalid: "Este link de redefinição é inválido ou expirou. Peça um novo.",
     rateLimited: (minutes: number) => `Muitas tentativas de login. Aguarde ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e tente novamente.`,
@@ -873,6 +875,10 @@ const newsroom = {
       existingSubject: (site: string) => `${site}: tentativa de cadastro com seu e-mail`,
       existingText: (site: string, forgotUrl: string) =>
         `Olá!\n\nAlguém tentou criar uma conta no ${site} com este e-mail, que já tem uma conta. Nada foi alterado.\n\nSe foi você e esqueceu a senha, peça uma nova em:\n${forgotUrl}\n\nSe não foi você, ignore este e-mail.\n\nEquipe ${site}`,
+      /** `npm run admin -- create --send-link`: an account made for the person, who creates its password. */
+      newAccountSubject: (site: string) => `${site}: sua conta na redação — crie sua senha`,
+      newAccountText: (site: string, role: string, url: string, hours: number) =>
+        `Olá!\n\nUma conta da redação do ${site} foi criada para este e-mail, como ${role}.\n\nPara começar, crie sua senha por este link (válido por ${hours} ${hours === 1 ? "hora" : "horas"}, uma única vez):\n${url}\n\nDepois, entre em ${new URL(url).origin}/admin/login com este e-mail e a senha criada.\n\nSe você não esperava esta mensagem, ignore-a: sem a sua senha ninguém entra nesta conta.\n\nEquipe ${site}`,
       resetSubject: (site: string) => `${site}: redefinição de senha`,
       resetText: (site: string, url: string) =>
         `Olá!\n\nRecebemos um pedido para redefinir a senha da sua conta no ${site}.\n\nPara criar uma nova senha, abra o link abaixo (válido por 1 hora):\n${url}\n\nSe você não fez este pedido, ignore este e-mail: sua senha continua a mesma.\n\nEquipe ${site}`,

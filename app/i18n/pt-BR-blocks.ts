@@ -37,10 +37,13 @@ export const blocksText = {
   embedDialogTitle: "Incorporar publicação",
   embedUrl: "Endereço da publicação",
   embedUrlHint:
-    "Um link de vídeo do YouTube ou de publicação do Instagram, X (Twitter) ou TikTok (do TikTok, o link completo: tiktok.com/@perfil/video/…).",
-  /** A TikTok short link (vm.tiktok.com): it names no video until TikTok's own site is asked, which the site never does. */
+    "Um link de vídeo do YouTube ou de publicação do Instagram, X (Twitter) ou TikTok. Do TikTok, o link completo do vídeo (tiktok.com/@perfil/video/…), não o curto vm.tiktok.com.",
+  /**
+   * A TikTok short link (vm.tiktok.com, vt.tiktok.com, tiktok.com/t/…): it names no video until TikTok's own site is
+   * asked where it leads, which the site never does (isTikTokShortLink in app/lib/embeds.ts).
+   */
   tiktokShortLink:
-    "Links curtos do TikTok (vm.tiktok.com, vt.tiktok.com) não podem ser incorporados. Abra o link, copie o endereço completo do vídeo (tiktok.com/@perfil/video/…) e cole aqui.",
+    "Use o link completo do vídeo (tiktok.com/@perfil/video/…), não o link curto vm.tiktok.com: abra o link curto no navegador, copie o endereço do vídeo e cole aqui.",
   /** In the editor: the block standing for an image or an embed. */
   imageBlock: (alt: string) => `Imagem: ${alt}`,
   embedBlock: (provider: string) => `Publicação do ${provider}`,

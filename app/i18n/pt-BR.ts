@@ -1,4 +1,16 @@
 import { API_PAGE_SIZE_MAX, IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes } from "../lib/limits.ts";
+import { type Role, SEES_UNPUBLISHED } from "../lib/roles.ts";
+
+/**
+ * Who sees a story readers do not, by the lowest role that does, verb included. The rule is the server's own
+ * (SEES_UNPUBLISHED in app/lib/roles.ts, read by the guard that lets a member open a draft): the words follow it.
+ */
+const WHO_SEES: Record<Role, string> = {
+  reporter: "a redação (repórteres, editores e administradores) vê",
+  editor: "editores e administradores veem",
+  admin: "administradores veem",
+};
+const whoSeesUnpublished = WHO_SEES[SEES_UNPUBLISHED];
 
 /**
  * Every user-facing text of the site, in Brazilian Portuguese. Code and tests import from here, so a text
@@ -138,10 +150,11 @@ export const t = {
     closeMedia: "Fechar",
     lightboxTitle: (title: string) => `Mídia: ${title}`,
     credit: (kind: "image" | "video", name: string) => (kind === "video" ? `Vídeo: ${name}` : `Foto: ${name}`),
-    /** Who sees a story readers do not: every signed-in member of the newsroom (app/lib/roles.ts), and nobody else. */
-    draftBanner: "Rascunho: só a equipe da redação vê esta notícia. Para os leitores ela não existe.",
-    reviewBanner: "Em revisão: só a equipe da redação vê esta notícia até um editor publicá-la. Para os leitores ela não existe.",
-    scheduledBanner: (when: string) => `Agendada para ${when}: só a equipe da redação vê esta notícia até lá.`,
+    /** Who sees a story readers do not ("a redação (…) vê"): see WHO_SEES above. */
+    whoSeesUnpublished,
+    draftBanner: `Rascunho: só ${whoSeesUnpublished} esta notícia. Para os leitores ela não existe.`,
+    reviewBanner: `Em revisão: só ${whoSeesUnpublished} esta notícia até um editor publicá-la. Para os leitores ela não existe.`,
+    scheduledBanner: (when: string) => `Agendada para ${when}: só ${whoSeesUnpublished} esta notícia até lá.`,
     previewBanner: "Pré-visualização: esta é a página como os leitores a verão quando for publicada.",
     previewLink: "Ver como os leitores verão",
     previewExit: "Sair da pré-visualização",
@@ -293,8 +306,9 @@ export const t = {
     fieldType: (field: string) => `O campo ${field} tem um tipo inválido.`,
     emptyPatch: "Nada para alterar: envie pelo menos um campo.",
     methodNotAllowed: (allowed: string) => `Método não permitido. Use ${allowed}.`,
-    loginRequired: "Faça login como administrador.",
-    adminOnly: "Apenas administradores podem fazer isso.",
+    /** The API without a session, or with an account outside the newsroom: every role signs in (app/lib/roles.ts). */
+    loginRequired: "Faça login com a sua conta da redação.",
+    adminOnly: "Apenas quem faz parte da redação pode fazer isso.",
     invalidData: "Dados inválidos.",
     invalidJson: "Corpo JSON inválido.",
     jsonTooDeep: (depth: number) => `Corpo JSON inválido: listas e objetos aninhados em mais de ${depth} níveis.`,

@@ -27,3 +27,12 @@ export function articleDateLines(article: Pick<NewsArticle, "status" | "publishe
   }
   return lines;
 }
+
+/**
+ * The publication date a list of the newsroom shows for a story (the "Publicação" column of /redacao): when it went
+ * out (published) or will (scheduled); none for a draft or a story in review, which readers do not have (their
+ * stored date is only when they became one: their place in the list), whether or not they were published before.
+ */
+export function listedPublicationDate(story: Pick<NewsArticle, "status" | "publishedAt">): string | null {
+  return story.status === "published" || story.status === "scheduled" ? story.publishedAt : null;
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { blocksText } from "../i18n/pt-BR-blocks.ts";
 import { contentBlocks, EMBED_FRAME_ORIGINS, isTikTokShortLink, parseEmbedUrl } from "./embeds.ts";
 
 describe("parseEmbedUrl", () => {
@@ -120,13 +121,33 @@ describe("contentBlocks", () => {
 });
 
 describe("TikTok short links", () => {
-  it("are recognised (to be refused with their own message), never embedded", () => {
-    for (const link of ["https://vm.tiktok.com/ZMabc123/", "https://vt.tiktok.com/ZSxyz/", " https://vm.tiktok.com/ZMabc123 "]) {
-      expect(isTikTokShortLink(link)).toBe(true);
-      expect(parseEmbedUrl(link)).toBeNull();
+  it("are recognised (to be refused with their own message), never embedded: the code in them is not a video id", () => {
+    for (const link of [
+      "https://vm.tiktok.com/ZMabc123/",
+      "https://vt.tiktok.com/ZSxyz/",
+      " https://vm.tiktok.com/ZMabc123 ",
+      "https://VM.TikTok.com/ZMabc123/",
+      "https://www.tiktok.com/t/ZTRabc123/",
+      "https://tiktok.com/t/ZTRabc123",
+    ]) {
+      expect(isTikTokShortLink(link), link).toBe(true);
+      expect(parseEmbedUrl(link.trim()), link).toBeNull();
     }
-    for (const link of ["https://www.tiktok.com/@clube/video/7234567890123456789", "https://vm.tiktok.com.evil.example/x", "não é link"]) {
-      expect(isTikTokShortLink(link)).toBe(false);
+    for (const link of [
+      "https://www.tiktok.com/@clube/video/7234567890123456789",
+      "https://vm.tiktok.com.evil.example/x",
+      "https://evil.example/t/ZTRabc123",
+      "https://vm.tiktok.com/",
+      "javascript://vm.tiktok.com/x",
+      "não é link",
+    ]) {
+      expect(isTikTokShortLink(link), link).toBe(false);
     }
+  });
+
+  it("the embed dialog's words promise only what works: the full link, and the short one refused by name", () => {
+    expect(blocksText.embedUrlHint).toContain("tiktok.com/@perfil/video/");
+    expect(blocksText.embedUrlHint).toContain("não o curto vm.tiktok.com");
+    expect(blocksText.tiktokShortLink).toMatch(/^Use o link completo do vídeo \(tiktok\.com\/@perfil\/video\/…\), não o link curto vm\.tiktok\.com/);
   });
 });

@@ -65,13 +65,25 @@ function youtube(id: string | null | undefined): Embed | null {
   };
 }
 
-/** TikTok's short links: they only redirect to a video, which the site would have to ask TikTok for (it never does). */
+const TIKTOK_SHORT_HOSTS = new Set(["vm.tiktok.com", "vt.tiktok.com"]);
+
+/**
+ * TikTok's short links (vm.tiktok.com/CODE, vt.tiktok.com/CODE, tiktok.com/t/CODE): the code is not the video's id,
+ * and TikTok's player needs the id. Only TikTok knows where one leads (a redirect), and the site never follows links
+ * to other servers, at save time or in tests: a short link is refused with its own message (use the full link), never
+ * embedded.
+ */
 export function isTikTokShortLink(text: string): boolean {
+  let url: URL;
   try {
-    return ["vm.tiktok.com", "vt.tiktok.com"].includes(new URL(text.trim()).hostname);
+    url = new URL(text.trim());
   } catch {
     return false;
   }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+  const host = url.hostname.toLowerCase();
+  if (TIKTOK_SHORT_HOSTS.has(host)) return segmentsOf(url).length === 1;
+  return TIKTOK_HOSTS.has(host) && segmentsOf(url).length === 2 && segmentsOf(url)[0] === "t";
 }
 
 /** The embed a single link stands for, or null when it is not a post of a known provider. */

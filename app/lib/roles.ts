@@ -25,6 +25,19 @@ export function hasRole(role: Role | null | undefined, needed: Role): boolean {
   return role != null && ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
+/**
+ * The lowest role that sees the stories readers do not (drafts, stories in review, scheduled ones) on the article
+ * page, in the lists and through the API: from it up, every member sees them (`newsroomAccess` in guards.server.ts
+ * reads it). Who may change such a story is narrower (`mayChangeStory`). The words that say who sees one (the
+ * article's banners, the news form's messages: `t.article.whoSeesUnpublished`) are chosen by it too.
+ */
+export const SEES_UNPUBLISHED: Role = "reporter";
+
+/** Whether this role sees the stories readers do not (see SEES_UNPUBLISHED). */
+export function seesUnpublished(role: Role | null | undefined): boolean {
+  return hasRole(role, SEES_UNPUBLISHED);
+}
+
 /** Whether this role may publish, schedule or unpublish, and change any story (editors and admins). */
 export function canPublish(role: Role | null | undefined): boolean {
   return hasRole(role, "editor");

@@ -136,6 +136,15 @@ test("o formulário de redefinição exige o e-mail; o link sem token avisa que 
   await openPage(page, mailSite, "/admin/reset-password");
   await expect(page.getByTestId("auth-error")).toHaveText(t.auth.resetInvalid);
   await expect(page.getByRole("button", { name: t.auth.resetSubmit })).toBeDisabled();
+  // An invitation's words come from a live invitation token only: a flag in the address changes nothing, and a
+  // token made up in an invitation's shape says at once that the invitation is not valid.
+  await openPage(page, mailSite, "/admin/reset-password?token=abc123&convite=1");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.auth.resetTitle);
+  await expect(page.getByRole("button", { name: t.auth.resetSubmit })).toBeEnabled();
+  await openPage(page, mailSite, "/admin/reset-password?token=convite-inventado");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.auth.inviteTitle);
+  await expect(page.getByTestId("auth-error")).toHaveText(t.auth.inviteInvalid);
+  await expect(page.getByRole("button", { name: t.auth.inviteSubmit })).toBeDisabled();
   await page.getByRole("link", { name: "Voltar para Login", exact: true }).click();
   await expect(page).toHaveURL(`${mailSite.url}/admin/login`);
 });

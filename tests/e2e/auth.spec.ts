@@ -96,6 +96,9 @@ test.describe("tela de login", () => {
     await expect(page).toHaveTitle(`${t.auth.title} | Esporte em Foco`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acesso Administrativo");
     await expect(page.getByText("Apenas administradores autorizados podem fazer login", { exact: true })).toBeVisible();
+    // Right under the spec's note (kept word for word), a line for the newsroom: reporters and editors sign in here.
+    await expect(page.locator("h1 + p + p")).toHaveText(t.auth.newsroomNote);
+    await expect(page.locator("h1 + p")).toHaveText("Apenas administradores autorizados podem fazer login");
 
     // Google sign-in is not configured on this server: no button, and no word of how to configure it.
     await expect(page.getByRole("button", { name: "Entrar com Google", exact: true })).toHaveCount(0);

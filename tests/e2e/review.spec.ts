@@ -113,8 +113,10 @@ test("o repórter envia, o editor devolve com nota, o repórter vê a nota e ree
     // The reporter fixes it and sends it again: the note goes away, the editor gets a second e-mail.
     await field(reporter, t.newsForm.subtitle).fill("Apuração com a declaração do técnico");
     await reporter.getByRole("button", { name: t.newsForm.submitReview, exact: true }).click();
-    // At once "Em revisão" on the form, then on the article it opens (never "Rascunho"), saying who sees it.
-    await expect(reporter.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
+    // At once "Em revisão" on the form (the status line and the message), then on the article it opens (never
+    // "Rascunho"), saying who sees it.
+    await expect(reporter.getByTestId("news-status")).toHaveText(t.newsForm.currentStatus(t.newsForm.statusLabel.review, null));
+    await expect(reporter.getByTestId("banner-success")).toHaveText(t.newsForm.reviewSaved);
     await expect(reporter).toHaveURL(new RegExp(`/article/${id}`), { timeout: 10_000 });
     await expect(reporter.getByTestId("status-banner")).toContainText(t.article.reviewBanner);
     await expect
@@ -124,6 +126,13 @@ test("o repórter envia, o editor devolve com nota, o repórter vê a nota e ree
     await expect(reporter.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
     await expect(reporter.getByTestId("review-returned")).toHaveCount(0);
     await nthMailTo(smtp, site.editor.email, 2);
+
+    // In the history the current version says "Em revisão" too (a draft in review is stored as a draft).
+    await openPage(editor, site, `/edit-news/${id}/historico`);
+    const current = editor.getByTestId("versions").getByRole("listitem").first();
+    await expect(current).toContainText(t.revisions.status(t.newsForm.statusLabel.review));
+    await expect(current).not.toContainText(t.revisions.status(t.newsForm.statusLabel.draft));
+    await expect(current.getByTestId("status-change")).toHaveCount(0);
 
     // The editor publishes it: the reporter gets the e-mail.
     await openPage(editor, site, `/edit-news/${id}`);
@@ -207,5 +216,51 @@ test("POST /api/news/:id/return pela API: o repórter recebe 403, a nota é obri
   } finally {
     await closeAll(reporterContext);
     await closeAll(editorContext);
+  }
+});
+
+test("sem JavaScript: 'Enviar para revisão' diz 'Em revisão' na hora, ao criar e ao reenviar um rascunho, nunca 'Rascunho'", async ({
+  site,
+  browser,
+}) => {
+  const title = `Pauta sem script ${Date.now().toString(36)}`;
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    await signInAsAdmin(context, site, site.reporter);
+    const page = await context.newPage();
+    // A new story sent for review: its edit page says so, in the message and in the status line.
+    await page.goto(`${site.url}/add-news`);
+    await field(page, t.newsForm.title).fill(title);
+    await field(page, t.newsForm.subtitle).fill("Apuração feita no celular");
+    await field(page, t.newsForm.fullContent).fill("Texto enviado sem JavaScript.");
+    await field(page, t.newsForm.category).fill("Futebol");
+    await page.getByRole("button", { name: t.newsForm.submitReview, exact: true }).click();
+    await expect(page).toHaveURL(/\/edit-news\/[^/?]+\?salva=review/);
+    await expect(page.getByTestId("banner-success")).toHaveText(t.newsForm.reviewSaved);
+    await expect(page.getByTestId("news-status")).toHaveText(t.newsForm.currentStatus(t.newsForm.statusLabel.review, null));
+    const [row] = await siteQuery<{ id: string }>(site, "SELECT id FROM news WHERE title = ?", title);
+    const id = row!.id;
+
+    // Back to a draft ("Salvar rascunho" ends the review): the article says "Rascunho", and who sees it.
+    await page.getByRole("button", { name: t.newsForm.saveDraft, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/article/${id}$`));
+    await expect(page.getByTestId("status-banner")).toContainText(t.article.draftBanner);
+    await expect(page.getByText(t.article.draftSavedOn)).toBeVisible();
+
+    // Sent for review again from the edit page: the article it lands on says "Em revisão" at once.
+    await page.goto(`${site.url}/edit-news/${id}`);
+    await expect(page.getByTestId("news-status")).toHaveText(t.newsForm.currentStatus(t.newsForm.statusLabel.draft, null));
+    await page.getByRole("button", { name: t.newsForm.submitReview, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/article/${id}$`));
+    await expect(page.getByTestId("status-banner")).toContainText(t.article.reviewBanner);
+    await expect(page.getByText(t.article.reviewSavedOn)).toBeVisible();
+    await expect(page.getByText(t.article.draftSavedOn)).toHaveCount(0);
+    await page.goto(`${site.url}/edit-news/${id}`);
+    await expect(page.getByTestId("news-status")).toHaveText(t.newsForm.currentStatus(t.newsForm.statusLabel.review, null));
+    const [saved] = await siteQuery<{ status: string; r: string | null }>(site, "SELECT status, review_requested_at AS r FROM news WHERE id = ?", id);
+    expect(saved!.status).toBe("draft");
+    expect(saved!.r).not.toBeNull();
+  } finally {
+    await closeAll(context);
   }
 });

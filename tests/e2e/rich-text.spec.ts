@@ -457,6 +457,13 @@ test.describe("editor de texto rico (corpo da notícia)", () => {
     await embedDialog.getByLabel(blocksText.embedUrl).fill("https://evil.example/watch?v=dQw4w9WgXcQ");
     await embedDialog.getByRole("button", { name: blocksText.insert }).click();
     await expect(embedDialog.getByText(blocksText.embedInvalid)).toBeVisible();
+    // The hint asks for TikTok's full link; a short one (it names no video, and the site never asks TikTok where it
+    // leads) is refused with words that say what to paste instead.
+    await expect(embedDialog.getByText(blocksText.embedUrlHint)).toBeVisible();
+    await embedDialog.getByLabel(blocksText.embedUrl).fill("https://vm.tiktok.com/ZMhvqKp7a/");
+    await embedDialog.getByRole("button", { name: blocksText.insert }).click();
+    await expect(embedDialog.getByText(blocksText.tiktokShortLink)).toBeVisible();
+    await expect(embedDialog.getByLabel(blocksText.embedUrl)).toHaveAttribute("aria-invalid", "true");
     await embedDialog.getByLabel(blocksText.embedUrl).fill("https://youtu.be/dQw4w9WgXcQ");
     await embedDialog.getByRole("button", { name: blocksText.insert }).click();
     await expect(embedDialog).toBeHidden();

@@ -8,18 +8,20 @@ import { createMember, type TestAccount } from "../factories/auth.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
-const test = base.extend<{ site: RunningSite & { reporter: TestAccount; editor: TestAccount } }>({
+const test = base.extend<{ site: RunningSite & { reporter: TestAccount; editor: TestAccount; colleague: TestAccount } }>({
   site: async ({ launchSite }, use) => {
     let reporter!: TestAccount;
     let editor!: TestAccount;
+    let colleague!: TestAccount;
     const site = await launchSite({
       env: { LOGIN_RATE_LIMIT: "1000" },
       async setup(services) {
         reporter = await createMember(services, "reporter", { password: "Senha-reporter-1" });
         editor = await createMember(services, "editor", { password: "Senha-editor-1" });
+        colleague = await createMember(services, "reporter", { password: "Senha-colega-1" });
       },
     });
-    await use({ ...site, reporter, editor });
+    await use({ ...site, reporter, editor, colleague });
   },
 });
 
@@ -90,6 +92,19 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     const early = await reporterContext.request.get(`${site.url}/api/news/${row!.id}`, { headers: { cookie: "" } });
     expect([403, 404]).toContain(early.status());
 
+    // Who sees it is what its banner says: the whole newsroom, another reporter too (who may not change it).
+    const colleagueContext = await browser.newContext();
+    try {
+      await signInAsAdmin(colleagueContext, site, site.colleague);
+      const colleague = await colleagueContext.newPage();
+      expect((await openPage(colleague, site, `/article/${row!.id}`)).status()).toBe(200);
+      await expect(colleague.getByTestId("status-banner")).toContainText(t.article.reviewBanner);
+      await expect(colleague.getByRole("heading", { level: 1, name: title })).toBeVisible();
+      await expect(colleague.getByRole("link", { name: t.article.edit, exact: true })).toHaveCount(0);
+    } finally {
+      await closeAll(colleagueContext);
+    }
+
     // The editor sees it "Em revisão" in the newsroom's list and publishes it.
     await signInAsAdmin(editorContext, site, site.editor);
     const editor = await editorContext.newPage();
@@ -103,6 +118,8 @@ test("o repórter envia para revisão (sem publicar nem mexer em patrocinadores)
     await expect(listed).toHaveAttribute("data-status", "review");
     await expect(listed).toContainText(t.newsroom.statusBadge.review);
     await expect(editor.getByTestId("newsroom-row")).toHaveCount(1);
+    // Never published: its "Publicação" is empty ("—", and "Não publicada" for screen readers), not a date.
+    await expect(listed.getByTestId("newsroom-published")).toHaveText(`—${t.newsroom.notPublished}`);
     await openPage(editor, site, `/edit-news/${row!.id}`);
     await expect(editor.getByTestId("news-status")).toContainText(t.newsForm.statusLabel.review);
     await expect(editor.getByRole("link", { name: t.revisions.link })).toBeVisible();

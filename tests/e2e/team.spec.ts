@@ -63,20 +63,34 @@ test("o administrador convida um repórter, que define a senha pelo e-mail e ent
   // The invitee's mail, and the link: set a password, sign in, a reporter.
   const mail = await teamSite.smtp.waitForMessage(email);
   expect(mail.subject).toBe(tt.mail.subject("Esporte em Foco"));
+  expect(mail.subject).toContain("crie sua senha");
+  expect(mail.text).toContain("crie sua senha por este link");
   const link = new RegExp(`${teamSite.url.replace(/[.:/]/g, "\\$&")}/admin/reset-password\\?token=\\S+`).exec(mail.text)?.[0];
   expect(link, mail.text).toBeTruthy();
+  // The link carries nothing but its token: the token tells the page it is an invitation.
+  expect([...new URL(link!).searchParams.keys()]).toEqual(["token"]);
   const invitee = await browser.newContext();
   try {
     const other = await invitee.newPage();
     await other.goto(link!);
     // An invitation's words: the invitee creates a password (a reset would "save a new one").
+    await expect(other).toHaveTitle(t.auth.inviteTitle);
     await expect(other.getByRole("heading", { level: 1 })).toHaveText(t.auth.inviteTitle);
+    await expect(other.getByRole("button", { name: t.auth.resetSubmit })).toHaveCount(0);
+    await expect(other.getByTestId("auth-error")).toHaveCount(0);
     await other.getByLabel(t.auth.newPassword, { exact: true }).fill("Senha-do-reporter-1");
     await other.getByLabel(t.auth.confirmPassword, { exact: true }).fill("Senha-do-reporter-1");
     await other.getByRole("button", { name: t.auth.inviteSubmit, exact: true }).click();
     await expect(other).toHaveURL(`${teamSite.url}/admin/login?reset=ok&convite=1`);
     await expect(other.getByRole("status")).toHaveText(t.auth.inviteDone);
     await expect(other.getByText(t.auth.newsroomNote)).toBeVisible();
+    // Used once, the link says the invitation is no longer valid (still in an invitation's words), at once.
+    const spent = await invitee.newPage();
+    await spent.goto(link!);
+    await expect(spent.getByRole("heading", { level: 1 })).toHaveText(t.auth.inviteTitle);
+    await expect(spent.getByTestId("auth-error")).toHaveText(t.auth.inviteInvalid);
+    await expect(spent.getByRole("button", { name: t.auth.inviteSubmit, exact: true })).toBeDisabled();
+    await spent.close();
     await signInThroughPage(other, teamSite, email, "Senha-do-reporter-1");
     await expect(other.getByRole("button", { name: t.admin.menu })).toBeVisible();
     // A reporter: the team page is refused.

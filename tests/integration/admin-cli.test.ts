@@ -149,7 +149,10 @@ describe("npm run admin -- create", () => {
     expect(files).toHaveLength(2);
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, files.at(-1)!)));
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined).toBe(user.email);
+    // An account that was already there: a new password, in a reset's words (never an invitation's).
+    expect(mail.subject).toBe(t.auth.mail.resetSubject(services.config.site.name));
     const token = decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail.text ?? "")![1]!);
+    expect(await services.auth.isLiveInvite(token)).toBe(false);
     expect((await services.auth.resetPassword({ token, newPassword: "senha-do-dono-1" })).ok).toBe(true);
     expect(await sessions(services, user.id)).toBe(0);
 
@@ -185,8 +188,15 @@ describe("npm run admin -- create", () => {
     const files = fs.readdirSync(path.join(services.dataDir, "outbox"));
     expect(files).toHaveLength(1);
     const mail = await simpleParser(fs.readFileSync(path.join(services.dataDir, "outbox", files[0]!)));
+    // Nobody asked for a reset: the mail and the page it opens (an invitation's token) say "crie sua senha".
+    expect(mail.subject).toBe(t.auth.mail.newAccountSubject(services.config.site.name));
+    expect(mail.text).toContain("crie sua senha por este link (válido por 1 hora, uma única vez)");
+    expect(mail.text).toContain("como Administrador");
+    expect(mail.text).not.toContain("redefinir");
     const token = decodeURIComponent(/http:\/\/127\.0\.0\.1:4321\/admin\/reset-password\?token=(\S+)/.exec(mail.text ?? "")![1]!);
+    expect(await services.auth.isLiveInvite(token)).toBe(true);
     expect((await services.auth.resetPassword({ token, newPassword: "minha-senha-1" })).ok).toBe(true);
+    expect(await services.auth.isLiveInvite(token)).toBe(false);
     expect((await signIn(services, "nova@redacao.example", "minha-senha-1")).ok).toBe(true);
     expect((await cliError(cli(services, "create", "--email", "x@redacao.example", "--send-link", "--password", "a"))).message).toContain(
       "--send-link ou --password",

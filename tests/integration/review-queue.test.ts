@@ -230,4 +230,27 @@ describe("histórico da revisão", () => {
     await services.newsEditor.deleteNews(draft.id, editor);
     expect(await listReviewEvents(services.database.db, draft.id)).toEqual([]);
   });
+
+  it("a versão atual de uma notícia em revisão diz 'Em revisão' (não 'Rascunho'), e enviá-la não conta como mudança de publicação", async () => {
+    const services = await open();
+    const { reporter, editor } = await team(services);
+    const story = await services.newsEditor.createNews(input({ status: "review" }), null, reporter);
+    const created = (await listNewsVersions(services.database.db, story.id))!;
+    expect(created.map(({ version, status, statusChange }) => ({ version, status, statusChange }))).toEqual([
+      { version: 1, status: "review", statusChange: null },
+    ]);
+
+    const draft = await services.newsEditor.createNews(input({ status: "draft" }), null, reporter);
+    await services.newsEditor.patchNews(draft.id, patch({ status: "review" }), null, reporter);
+    const sent = (await listNewsVersions(services.database.db, draft.id))!;
+    expect(sent.map(({ version, status, statusChange }) => ({ version, status, statusChange }))).toEqual([
+      { version: 2, status: "review", statusChange: null },
+      { version: 1, status: "draft", statusChange: null },
+    ]);
+
+    // Returned: a draft again, still no change of publication.
+    await services.newsEditor.returnToReporter(draft.id, "Confira o placar.", editor);
+    const back = (await listNewsVersions(services.database.db, draft.id))!;
+    expect(back[0]).toMatchObject({ version: 3, status: "draft", statusChange: null });
+  });
 });

@@ -30,8 +30,8 @@ async function latestMail(services: TestServices, to: string) {
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, file)));
     const address = mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined;
     if (address !== to) continue;
-    // The link: ?token=…&convite=1 (the page's words for an invitation).
-    const match = /reset-password\?token=([^&\s]+)&convite=1(?:\s|$)/.exec(mail.text ?? "");
+    // The link: ?token=convite-… and nothing else (the token tells the page it is an invitation).
+    const match = /reset-password\?token=(convite-[^&\s]+)(?:\s|$)/.exec(mail.text ?? "");
     return { subject: mail.subject ?? "", text: mail.text ?? "", token: match ? decodeURIComponent(match[1]!) : null };
   }
   throw new Error(`no mail to ${to}`);
@@ -61,8 +61,13 @@ describe("convites da equipe", () => {
     expect(mail.text).toContain(admin.email);
     expect(mail.text).toContain("72 horas");
     expect(mail.token).toBeTruthy();
+    // The reset page's words: an invitation's while its token is live; a token of another shape never is one.
+    expect(await services.auth.isLiveInvite(mail.token!)).toBe(true);
+    expect(await services.auth.isLiveInvite(mail.token!.replace(/^convite-/, ""))).toBe(false);
+    expect(await services.auth.isLiveInvite(`${mail.token!}x`)).toBe(false);
 
     expect((await services.auth.resetPassword({ token: mail.token!, newPassword: "senha-do-convidado-1" })).ok).toBe(true);
+    expect(await services.auth.isLiveInvite(mail.token!)).toBe(false);
     expect(await services.admins.roleOf(user!.id)).toBe("reporter");
     expect(await services.team.invites()).toEqual([]);
     expect((await signIn(services, email, "senha-do-convidado-1")).ok).toBe(true);
@@ -98,6 +103,7 @@ describe("convites da equipe", () => {
       .where("id" as never, "=", verification!.id as never)
       .execute();
 
+    expect(await services.auth.isLiveInvite(token!)).toBe(false);
     expect((await services.auth.resetPassword({ token: token!, newPassword: "senha-tardia-1" })).ok).toBe(false);
     expect(await services.admins.roleOf(user!.id)).toBeNull();
     expect((await services.team.invites())[0]?.expired).toBe(true);

@@ -191,7 +191,8 @@ export async function runAdminCli(argv: string[], services: CliServices, io: Cli
       await services.admins.grant(userId, role);
       await recordChange(services.database.db, { targetId: userId, action: "grant", fromRole: null, toRole: role });
       if (!sendLink) return terminal.adminCli.created(email, userId, roleName(role));
-      const sent = await services.auth.sendSetPasswordLink(email);
+      // A new account: its owner creates the password (an invitation's link and words, not a reset's).
+      const sent = await services.auth.sendNewAccountLink({ userId, email, roleName: roleName(role) });
       return terminal.adminCli.createdLinkSent(email, userId, sent === "outbox" ? services.config.mail.outboxDir : null, roleName(role));
     }
     case "grant": {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import { plainEmailAddress } from "../../lib/email-address.ts";
@@ -9,7 +8,7 @@ import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
-import { type LazyBetterAuth, RESET_PASSWORD_PATH } from "../auth/auth.server.ts";
+import { createInviteToken, type LazyBetterAuth, RESET_PASSWORD_PATH } from "../auth/auth.server.ts";
 import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { clearOwnershipCheck, requestOwnershipProof } from "./ownership.server.ts";
 import {
@@ -139,15 +138,9 @@ export function createTeamService(deps: {
 
   /** Mails `email` a link to set a password, valid for INVITE_TTL_SECONDS and once (a reset-password token). */
   async function sendInviteLink(userId: string, email: string, role: Role, actor: Actor): Promise<void> {
-    const context = await (await betterAuth.get()).$context;
-    const token = randomBytes(24).toString("base64url");
-    await context.internalAdapter.createVerificationValue({
-      value: userId,
-      identifier: `reset-password:${token}`,
-      expiresAt: new Date(clock().getTime() + INVITE_TTL_SECONDS * 1000),
-    });
-    // `convite=1` changes the page's words only ("Crie sua senha"): the token alone decides what the link may do.
-    const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}&convite=1`;
+    // An invitation's token (INVITE_TOKEN_PREFIX): the page it opens says "Crie sua senha", not a reset's words.
+    const token = await createInviteToken(betterAuth, userId, new Date(clock().getTime() + INVITE_TTL_SECONDS * 1000));
+    const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
     // The link is a credential: it goes in the mail only, never in a log line.
     await mailer.send({
       to: email,

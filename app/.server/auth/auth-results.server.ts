@@ -53,7 +53,7 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   admins: AdminService;
   limiter: RateLimiter;
-  config: Pick<AppConfig, "auth">;
+  config: Pick<AppConfig, "auth" | "site">;
   log: Logger;
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { AppConfig } from "../config/env.server.ts";
 import type { Database } from "../db/schema.ts";
@@ -11,6 +12,31 @@ export const PUBLIC_AUTH_PATHS = [`${AUTH_BASE_PATH}/callback/google`];
 /** Where the links of our e-mails lead (our own pages, which call Better Auth on the server). */
 export const VERIFY_EMAIL_PATH = "/admin/verify-email";
 export const RESET_PASSWORD_PATH = "/admin/reset-password";
+
+/**
+ * The token of an invitation's link (the team page's, app/.server/admins/team.server.ts) starts with this. It is a
+ * reset-password token like any other (Better Auth checks and spends it), issued by us with a mark no reset token
+ * has (Better Auth's are letters and digits only): the reset page tells an invitation by it, and only for a token
+ * that is still live, so its words ("Crie sua senha") never rest on the address alone. Words only: what the link
+ * may do is the token's, whatever it starts with.
+ */
+export const INVITE_TOKEN_PREFIX = "convite-";
+
+/** Whether `token` was issued as an invitation's (see INVITE_TOKEN_PREFIX). */
+export function isInviteToken(token: string): boolean {
+  return token.startsWith(INVITE_TOKEN_PREFIX);
+}
+
+/**
+ * A new invitation token for `userId`, valid until `expiresAt` and once: a reset-password token (Better Auth checks
+ * and spends it, and its reset hook accepts a pending invitation) marked as an invitation's. The link's token.
+ */
+export async function createInviteToken(auth: LazyBetterAuth, userId: string, expiresAt: Date): Promise<string> {
+  const context = await (await auth.get()).$context;
+  const token = `${INVITE_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
+  await context.internalAdapter.createVerificationValue({ value: userId, identifier: `reset-password:${token}`, expiresAt });
+  return token;
+}
 
 /** Lifetime of an e-mail verification link (24 h) and of a reset / set-password link (1 h). */
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { t } from "../../i18n/newsroom.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
-import { hasRole, type Role } from "../../lib/roles.ts";
+import { hasRole, type Role, seesUnpublished } from "../../lib/roles.ts";
 import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";
 import type { AuthService, Viewer } from "./auth.service.server.ts";
 
@@ -71,7 +71,10 @@ export const SECURITY_PATH = "/admin/security";
 export interface NewsroomAccess {
   /** A signed-in member (two-factor or not): sees read counts. */
   admin: boolean;
-  /** A member who may use the newsroom (two-factor on when required): sees drafts, stories in review and scheduled news. */
+  /**
+   * A member who may use the newsroom (two-factor on when required) and whose role sees drafts, stories in review and
+   * scheduled news (SEES_UNPUBLISHED in app/lib/roles.ts: every role; the banners that say who sees them follow it).
+   */
   newsroom: boolean;
   /** The member's role (null: a reader, or an account with no role). */
   role: Role | null;
@@ -85,7 +88,7 @@ export async function newsroomAccess(request: Request, context: RequestContext):
   const { auth } = servicesOf(context);
   const viewer = await auth.getViewer(request);
   if (!viewer?.role) return { admin: false, newsroom: false, role: null };
-  return { admin: true, newsroom: await mayUseNewsroom(viewer, auth), role: viewer.role };
+  return { admin: true, newsroom: seesUnpublished(viewer.role) && (await mayUseNewsroom(viewer, auth)), role: viewer.role };
 }
 
 /** Whether this request is a member's who may use the newsroom (see `newsroomAccess`). */

@@ -2,6 +2,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { RESET_MAIL_INTERVAL_SECONDS } from "../../lib/limits.ts";
 import type { Mailer } from "../mail/mailer.server.ts";
 import { isAPIError } from "./api-error.server.ts";
+import { createInviteToken, isInviteToken, RESET_PASSWORD_PATH, RESET_TOKEN_TTL_SECONDS } from "./auth.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, errorCode, refusal } from "./auth-results.server.ts";
 
 /** Asking for a reset link, the operator's set-password link, and choosing the new password. */
@@ -48,13 +49,44 @@ export function createPasswordResetFlow(deps: AuthServiceDeps) {
     },
 
     /**
-     * Mails `email` a link to choose a password (the reset flow): for accounts the admin command creates with
-     * --send-link. Waits until the message is written or sent. Returns how it went out.
+     * Mails `email` a link to choose a new password (the reset flow, its words): for an account `admin create` found
+     * already there, whose owner proves the address through it. Waits until the message is written or sent. Returns
+     * how it went out.
      */
     async sendSetPasswordLink(email: string): Promise<Mailer["mode"]> {
       await (await auth.get()).api.requestPasswordReset({ body: { email } });
       await mailer.idle();
       return mailer.mode;
+    },
+
+    /**
+     * Mails the owner of an account the admin command just created (`create --send-link`, a password nobody knows) a
+     * link to create theirs: an invitation's token (INVITE_TOKEN_PREFIX), so the mail and the page say "crie sua
+     * senha", not that someone asked to reset it. Valid RESET_TOKEN_TTL_SECONDS and once. Returns how it went out.
+     */
+    async sendNewAccountLink(account: { userId: string; email: string; roleName: string }): Promise<Mailer["mode"]> {
+      const hours = RESET_TOKEN_TTL_SECONDS / 3600;
+      const token = await createInviteToken(auth, account.userId, new Date(Date.now() + RESET_TOKEN_TTL_SECONDS * 1000));
+      const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
+      // The link is a credential: it goes in the mail only, never in a log line.
+      await mailer.send({
+        to: account.email,
+        subject: t.auth.mail.newAccountSubject(config.site.name),
+        text: t.auth.mail.newAccountText(config.site.name, account.roleName, url, hours),
+      });
+      await mailer.idle();
+      return mailer.mode;
+    },
+
+    /**
+     * Whether `token` is an invitation's (INVITE_TOKEN_PREFIX) that can still be used: unspent and unexpired. What the
+     * reset page says (an invitation's words, or that the invitation is no longer valid); never what it lets do.
+     */
+    async isLiveInvite(token: string): Promise<boolean> {
+      if (!isInviteToken(token)) return false;
+      const context = await (await auth.get()).$context;
+      const stored = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+      return Boolean(stored && new Date(stored.expiresAt).getTime() > Date.now());
     },
 
     async resetPassword(input: { token: string; newPassword: string }): Promise<AuthResult> {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely, Selectable } from "kysely";
-import type { NewsContent } from "../../lib/news-view.ts";
-import type { Database, NewsRevisionsTable, NewsStatus, NewsTable } from "../db/schema.ts";
-import { newsContentOf } from "./news-rows.server.ts";
+import type { NewsContent, NewsStatus } from "../../lib/news-view.ts";
+import type { Database, NewsRevisionsTable, NewsTable } from "../db/schema.ts";
+import { newsContentOf, viewStatusOf } from "./news-rows.server.ts";
 
 /** One version of a news item as the history shows and compares it. */
 export interface NewsVersionView extends NewsContent {
@@ -13,7 +13,11 @@ export interface NewsVersionView extends NewsContent {
   savedAt: string;
   /** Who saved it: the account's name (or e-mail), null when unknown (imports, scripts, the scheduler). */
   savedBy: string | null;
-  /** Its status and publication date; null for revisions saved before revisions kept them. */
+  /**
+   * Its status and publication date; null for revisions saved before revisions kept them. The current version's is
+   * the status the newsroom sees (`review` for a draft sent for review, viewStatusOf); a revision keeps only the
+   * stored one (a draft in review was kept as `draft`).
+   */
   status: NewsStatus | null;
   publishedAt: string | null;
 }
@@ -38,6 +42,7 @@ export async function listNewsVersions(
       "news.media_id",
       "news.updated_at as saved_at",
       "news.status",
+      "news.review_requested_at",
       "news.published_at",
       "user.name as user_name",
       "user.email as user_email",
@@ -68,7 +73,7 @@ export async function listNewsVersions(
     .where("news_revisions.news_id", "=", newsId)
     .orderBy("news_revisions.version", "desc")
     .execute();
-  type Row = Omit<typeof current, "status" | "published_at"> & { status: NewsStatus | null; published_at: string | null };
+  type Row = Omit<typeof current, "status" | "published_at" | "review_requested_at"> & { status: NewsStatus | null; published_at: string | null };
   const view = (row: Row, revisionId: string | null): NewsVersionView => ({
     revisionId,
     version: row.version,
@@ -79,7 +84,7 @@ export async function listNewsVersions(
     status: row.status,
     publishedAt: row.published_at,
   });
-  const versions = [view(current, null), ...revisions.map((row) => view(row, row.id))];
+  const versions = [view({ ...current, status: viewStatusOf(current) }, null), ...revisions.map((row) => view(row, row.id))];
   return versions.map((version, index) => ({ ...version, statusChange: statusChangeOf(version, versions[index + 1] ?? null) }));
 }
 
@@ -92,14 +97,22 @@ export function statusChangeOf(
   version: Pick<NewsVersionView, "status" | "publishedAt">,
   older: Pick<NewsVersionView, "status" | "publishedAt"> | null,
 ): StatusChange | null {
-  if (!version.status) return null;
-  if (!older) return version.status === "draft" ? null : { kind: version.status, publishedAt: version.publishedAt };
-  if (!older.status) return null;
-  if (version.status === "scheduled" && (older.status !== "scheduled" || older.publishedAt !== version.publishedAt))
+  // For the publication, a story in review is a draft: sending it for review (or back) publishes nothing.
+  const status = publicationOf(version.status);
+  if (!status) return null;
+  if (!older) return status === "draft" ? null : { kind: status, publishedAt: version.publishedAt };
+  const before = publicationOf(older.status);
+  if (!before) return null;
+  if (status === "scheduled" && (before !== "scheduled" || older.publishedAt !== version.publishedAt))
     return { kind: "scheduled", publishedAt: version.publishedAt };
-  if (version.status === older.status) return null;
-  if (version.status === "published") return { kind: "published", publishedAt: version.publishedAt };
-  return { kind: older.status === "published" ? "unpublished" : "draft", publishedAt: version.publishedAt };
+  if (status === before) return null;
+  if (status === "published") return { kind: "published", publishedAt: version.publishedAt };
+  return { kind: before === "published" ? "unpublished" : "draft", publishedAt: version.publishedAt };
+}
+
+/** A version's status as far as its publication goes: `review` is a draft (sent for review). */
+function publicationOf(status: NewsStatus | null): "draft" | "scheduled" | "published" | null {
+  return status === "review" ? "draft" : status;
 }
 
 /** A change of publication: published, unpublished (was live, now a draft), back to a draft (was scheduled), scheduled. */

@@ -10,6 +10,7 @@ import { type BulkAction, isBulkAction, NEWSROOM_PATH, newsroomSearch, parseNews
 import { Banner } from "../../components/admin/banner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
+import { listedPublicationDate } from "../../lib/article-dates.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -89,11 +90,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * A row as the page shows it: dates formatted on the site's clock. A draft or a story in review has no publication
- * date to show (its stored date is when it became a draft, the list's order): its "Publicação" is empty.
+ * date to show (`listedPublicationDate`): its "Publicação" is empty.
  */
 function viewOf(row: NewsroomRow, timeZone: string): NewsroomRowView {
-  const unpublished = row.status === "draft" || row.status === "review";
-  return { ...row, published: unpublished ? "" : formatDateTime(row.publishedAt, timeZone), updated: formatDateTime(row.updatedAt, timeZone) };
+  const published = listedPublicationDate(row);
+  return { ...row, published: published ? formatDateTime(published, timeZone) : "", updated: formatDateTime(row.updatedAt, timeZone) };
 }
 
 /** The list's URL to go back to after an action: the same filters, from the first page, with the result. */

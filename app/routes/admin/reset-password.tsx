@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
+import { isInviteToken } from "../../.server/auth/auth.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { NewPasswordFields } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";
@@ -14,12 +15,17 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return noindexMeta(loaderData?.invite ? t.auth.inviteTitle : t.auth.resetTitle);
 }
 
-/** `convite=1`: the link came in an invitation to the newsroom. It changes the words, never what the token does. */
-export function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const token = url.searchParams.get("token") ?? "";
-  const invite = url.searchParams.get("convite") === "1";
-  return data({ token, invite }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+/**
+ * The link of a password reset, or of an invitation to the newsroom: its token says which (INVITE_TOKEN_PREFIX), and
+ * an invitation's words ("Crie sua senha") need the token to be live, checked here. Words only: what the form may do
+ * is the token's, checked again when it is sent.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const invite = isInviteToken(token);
+  // An invitation already used, expired or made up says so at once (a reset's link says it when sent, as before).
+  const inviteInvalid = invite && !(await servicesOf(context).auth.isLiveInvite(token));
+  return data({ token, invite, inviteInvalid }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
 }
 
 /** The loader's headers reach the browser: no caching and no Referer carrying the token (the root's would win). */
@@ -33,9 +39,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data({ fieldErrors: fieldErrorsOf(parsed.error) as FieldErrors, message: null }, { status: 400 });
   }
+  const invite = isInviteToken(parsed.data.token);
   const result = await auth.resetPassword({ token: parsed.data.token, newPassword: parsed.data.password });
-  if (!result.ok) return data({ fieldErrors: {} as FieldErrors, message: result.message }, { status: result.status });
-  throw redirect(new URL(request.url).searchParams.get("convite") === "1" ? "/admin/login?reset=ok&convite=1" : "/admin/login?reset=ok");
+  if (!result.ok) {
+    const message = invite && result.code === "invalid" ? t.auth.inviteInvalid : result.message;
+    return data({ fieldErrors: {} as FieldErrors, message }, { status: result.status });
+  }
+  // The token was spent by this reset: the sign-in page's "Senha criada" comes from the token's kind, known here.
+  throw redirect(invite ? "/admin/login?reset=ok&convite=1" : "/admin/login?reset=ok");
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -48,11 +59,12 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           {loaderData.invite ? t.auth.inviteTitle : t.auth.resetTitle}
         </h1>
         {!loaderData.token ? <AuthMessage failure={{ message: t.auth.resetInvalid }} /> : null}
+        {loaderData.inviteInvalid && !actionData?.message ? <AuthMessage failure={{ message: t.auth.inviteInvalid }} /> : null}
         {actionData?.message ? <AuthMessage failure={{ message: actionData.message }} /> : null}
         <Form method="post" className={styles.form} noValidate>
           <input type="hidden" name="token" value={loaderData.token} />
           <NewPasswordFields label={t.auth.newPassword} errors={errors} />
-          <button type="submit" className={buttons.primary} disabled={busy || !loaderData.token}>
+          <button type="submit" className={buttons.primary} disabled={busy || !loaderData.token || loaderData.inviteInvalid}>
             {loaderData.invite ? t.auth.inviteSubmit : t.auth.resetSubmit}
           </button>
           <Link to="/admin/login" className={styles.back}>
