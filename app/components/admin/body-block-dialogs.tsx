@@ -45,6 +45,53 @@ function Dialog({ title, onClose, children }: { title: string; onClose(): void; 
   );
 }
 
+/**
+ * An address field of a dialog (the link's, the embed's): its label, hint and error tied to it (`${id}-url`, the id
+ * the dialog moves the focus to when the address is refused).
+ */
+function UrlField({
+  id,
+  label,
+  hint,
+  value,
+  onChange,
+  error,
+  autoComplete,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  value: string;
+  onChange(value: string): void;
+  error: string | null;
+  autoComplete?: "off";
+}) {
+  return (
+    <div className={styles.dialogField}>
+      <label htmlFor={`${id}-url`}>{label}</label>
+      <input
+        id={`${id}-url`}
+        type="url"
+        inputMode="url"
+        autoComplete={autoComplete}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-url-dica${error ? ` ${id}-url-erro` : ""}`}
+        required
+      />
+      <p id={`${id}-url-dica`} className={styles.dialogHint}>
+        {hint}
+      </p>
+      {error ? (
+        <p id={`${id}-url-erro`} className={styles.dialogError}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** Sends the image to POST /api/media with the upload's progress; resolves with the new media item. */
 function uploadImage(file: File, onProgress: (percent: number | "processing") => void): Promise<{ id: string; src: string }> {
   return new Promise((resolve, reject) => {
@@ -262,28 +309,7 @@ export function LinkDialog({
   return (
     <Dialog title={current ? blocksText.linkEditTitle : blocksText.linkDialogTitle} onClose={onClose}>
       <form onSubmit={submit} onPaste={cleanPaste} noValidate className={styles.dialogForm} data-testid="link-dialog">
-        <div className={styles.dialogField}>
-          <label htmlFor={`${id}-url`}>{blocksText.linkUrl}</label>
-          <input
-            id={`${id}-url`}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-url-dica${error ? ` ${id}-url-erro` : ""}`}
-            required
-          />
-          <p id={`${id}-url-dica`} className={styles.dialogHint}>
-            {blocksText.linkUrlHint}
-          </p>
-          {error ? (
-            <p id={`${id}-url-erro`} className={styles.dialogError}>
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <UrlField id={id} label={blocksText.linkUrl} hint={blocksText.linkUrlHint} value={url} onChange={setUrl} error={error} autoComplete="off" />
         {askText ? (
           <div className={styles.dialogField}>
             <label htmlFor={`${id}-text`}>{blocksText.linkText}</label>
@@ -330,27 +356,7 @@ export function EmbedDialog({ onClose, onInsert }: { onClose(): void; onInsert(e
   return (
     <Dialog title={blocksText.embedDialogTitle} onClose={onClose}>
       <form onSubmit={submit} noValidate className={styles.dialogForm} data-testid="embed-dialog">
-        <div className={styles.dialogField}>
-          <label htmlFor={`${id}-url`}>{blocksText.embedUrl}</label>
-          <input
-            id={`${id}-url`}
-            type="url"
-            inputMode="url"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-url-dica${error ? ` ${id}-url-erro` : ""}`}
-            required
-          />
-          <p id={`${id}-url-dica`} className={styles.dialogHint}>
-            {blocksText.embedUrlHint}
-          </p>
-          {error ? (
-            <p id={`${id}-url-erro`} className={styles.dialogError}>
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <UrlField id={id} label={blocksText.embedUrl} hint={blocksText.embedUrlHint} value={url} onChange={setUrl} error={error} />
         <div className={styles.dialogButtons}>
           <button type="button" onClick={onClose}>
             {blocksText.cancel}
