@@ -13,6 +13,8 @@ import type { Database } from "./schema.ts";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: "sqlite" | "postgres";
+  /** SQLite: the database file (its side files, such as the locks of locks.server.ts, sit next to it). */
+  file?: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export function openDatabase(
   return {
     db,
     dialect: "sqlite",
+    file,
     async close() {
       await db.destroy();
       if (sqlite.isOpen) sqlite.close();
