@@ -833,6 +833,13 @@ describe("o fluxo público /events", () => {
       await expect.poll(() => reader.newsUpdated(), { timeout: 5000 }).toBe(1);
       await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(3);
       expect(heard[2]?.newsroomOnly).toBeUndefined();
+      // From the list's bulk actions: unpublishing is a takedown readers hear; deleting what is now a draft is not.
+      expect(await services.newsEditor.bulkAction("unpublish", [created.id], null)).toMatchObject({ changed: 1 });
+      await expect.poll(() => reader.newsUpdated(), { timeout: 5000 }).toBe(2);
+      expect(await services.newsEditor.bulkAction("delete", [created.id], null)).toMatchObject({ changed: 1 });
+      await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(5);
+      expect(heard.map((detail) => detail.newsroomOnly)).toEqual([true, true, undefined, undefined, true]);
+      expect(reader.newsUpdated()).toBe(2);
     } finally {
       await reader.close();
       await newsroom.close();
@@ -857,6 +864,7 @@ describe("o fluxo público /events", () => {
     const heard: Array<[SiteEvent, SiteEventDetail]> = [];
     services.events.subscribe((event, detail) => event === "liveUpdated" && heard.push([event, detail]));
     const streams = [openEventStream(services, "10.2.0.1"), ...(other ? [openEventStream(other, "10.2.0.2")] : [])];
+    const newsroom = openEventStream(services, "10.2.0.3", editor.cookie);
     try {
       if (other) await (other.events as unknown as { listening(): Promise<void> }).listening();
       expect(TEST_DATABASE === "postgres").toBe(other !== null);
@@ -870,6 +878,8 @@ describe("o fluxo público /events", () => {
         expect((await changeUpdate(services, id, updateId, editor.cookie, "DELETE")).status).toBe(204);
         const scoreboard = { home: "A", away: "B", homeScore: 0, awayScore: 0, period: "" };
         expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
+        // The badge on its cards: a newsUpdated only the newsroom hears.
+        expect((await patchNews(services, id, editor.cookie, { coverage: "ended" })).status).toBe(200);
       }
       // Then one on the published story: once it arrived, everything sent before it has too (events keep their order).
       const marker = await postUpdate(services, published, editor.cookie, { text: "Começa o jogo" });
@@ -878,12 +888,15 @@ describe("o fluxo público /events", () => {
         expect(stream.live()).toEqual([{ newsId: published, updateId: marker.json?.update.id, change: "created" }]);
         expect(stream.text()).not.toContain(hidden);
         expect(stream.text()).not.toContain(scheduled);
+        expect(stream.newsUpdated()).toBe(0);
       }
-      // This instance's page cache still hears of them (the newsroom's previews are refreshed), without what changed.
+      // The changes are the newsroom's alone: its streams hear what changed (its previews follow the coverage).
       const paths = (id: string) => [`/article/${id}`, `/article/${id}/flamengo-x-vasco-ao-vivo`, `/api/news/${id}/updates`, ...FEEDS];
-      expect(heard.filter(([, detail]) => detail.paths?.[0] === `/article/${hidden}`)).toEqual(
-        Array.from({ length: 4 }, () => ["liveUpdated", { paths: paths(hidden) }]),
+      expect(heard.filter(([, detail]) => detail.paths?.[0] === `/article/${hidden}`).map(([, detail]) => [detail.paths, detail.newsroomOnly])).toEqual(
+        Array.from({ length: 4 }, () => [paths(hidden), true]),
       );
+      await expect.poll(() => newsroom.live().filter((live) => live.newsId === scheduled).length, { timeout: 5000 }).toBe(4);
+      expect(newsroom.live().filter((live) => live.newsId === hidden)).toHaveLength(4);
 
       // Published, the story's next change reaches readers.
       await services.database.db.updateTable("news").set({ status: "published" }).where("id", "=", hidden).execute();
@@ -893,7 +906,7 @@ describe("o fluxo público /events", () => {
         expect(stream.live()[1]).toEqual({ newsId: hidden, updateId: after.json?.update.id, change: "created" });
       }
     } finally {
-      for (const stream of streams) await stream.close();
+      for (const stream of [...streams, newsroom]) await stream.close();
       if (other) {
         await other.events.close();
         await other.database.close();

@@ -4,7 +4,7 @@ import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import { type Actor, requireReporterMayChange } from "../news/news-permissions.server.ts";
-import { storyPaths } from "../news/story-paths.server.ts";
+import { audienceOf, storyPaths } from "../news/story-paths.server.ts";
 
 /** A focus point in percent of the image's width and height, or null for the centre. */
 export type MediaFocus = { x: number; y: number } | null;
@@ -48,10 +48,10 @@ export async function setStoryMediaFocus(
       .execute();
     const showing = await trx
       .selectFrom("news")
-      .select(["id", "title", "category_slug", "author_slug"])
+      .select(["id", "title", "category_slug", "author_slug", "status"])
       .where("media_id", "=", story.media_id)
       .execute();
-    await send("newsUpdated", { paths: storyPaths(...showing) });
+    await send("newsUpdated", { paths: storyPaths(...showing), ...audienceOf(...showing) });
     return { focus };
   });
 }

@@ -32,7 +32,7 @@ import {
   updateLiveUpdate,
 } from "./live-updates.queries.server.ts";
 import { type Actor, RoleForbiddenError } from "./news-permissions.server.ts";
-import { storyPaths } from "./story-paths.server.ts";
+import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 /**
  * Live coverage of a story (issue 20): its state ("AO VIVO", ended, off), the scoreboard, and the updates posted
@@ -82,19 +82,19 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
   ];
 
   /**
-   * Sends a live change with the transaction that makes it. What changed (`live`: the story's id, the update's) goes
-   * only with a story readers see: the public event stream (app/routes/resources/events.ts) carries a `liveUpdated`
-   * only when it has one, so a draft's, an in-review or a scheduled story's coverage never tells readers it exists.
-   * Its pages are still refreshed (the newsroom's previews). The status is read in the transaction, as it commits.
+   * Sends a live change with the transaction that makes it (`live`: the story's id, the update's). A story readers do
+   * not see (a draft's, an in-review or a scheduled story's coverage) makes it `newsroomOnly`: the event streams
+   * (app/routes/resources/events.ts) carry it to signed-in members alone (their previews follow the coverage), and no
+   * reader is told the story exists. The status is read in the transaction, as it commits.
    */
   async function sendLive(
     trx: Kysely<Database>,
-    send: (event: "liveUpdated", detail: { paths: string[]; live?: LiveChange }) => Promise<void>,
+    send: (event: "liveUpdated", detail: { paths: string[]; live: LiveChange; newsroomOnly?: true }) => Promise<void>,
     row: CoverageRow,
     live: LiveChange,
   ) {
     const current = await trx.selectFrom("news").select("status").where("id", "=", row.id).executeTakeFirst();
-    return send("liveUpdated", current?.status === "published" ? { paths: livePaths(row), live } : { paths: livePaths(row) });
+    return send("liveUpdated", { paths: livePaths(row), live, ...audienceOf(current) });
   }
 
   return {
@@ -126,7 +126,10 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
       await events.withCommit(db, async (trx, send) => {
         await updateCoverageRow(trx, newsId, set);
         // The badge shows on cards (home, lists): the story's pages like any save of it. Only the scoreboard: the article.
-        if (badgeChanged) await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)] });
+        if (badgeChanged) {
+          const current = await trx.selectFrom("news").select("status").where("id", "=", newsId).executeTakeFirst();
+          await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)], ...audienceOf(current) });
+        }
         else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
       });
       return coverageOf({ ...row, ...set });

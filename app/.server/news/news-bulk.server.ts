@@ -13,7 +13,7 @@ import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "./
 import { revisionOf } from "./news-revisions.server.ts";
 import { inReview } from "./news-rows.server.ts";
 import { updateNewsAtVersion } from "./news.queries.server.ts";
-import { storyPaths } from "./story-paths.server.ts";
+import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 /** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
 export interface BulkResult {
@@ -99,7 +99,8 @@ export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: rea
             }
           }
         }
-        if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing) });
+        // Publishing and unpublishing always concern readers; deleting only stories they never saw does not.
+        if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing), ...(target ? {} : audienceOf(...changing)) });
         return { changed: changing.length, unchanged: rows.length - changing.length };
       })
       .catch((error: unknown) => {

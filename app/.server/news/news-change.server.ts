@@ -28,7 +28,7 @@ import { insertRevision, revisionOf } from "./news-revisions.server.ts";
 import { inReview, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { type MediaText, NewsConflictError, requireImageDescription, reviewStepOf, type SavedNews } from "./news-save.server.ts";
 import { findNewsRow, updateNewsAtVersion } from "./news.queries.server.ts";
-import { storyPaths } from "./story-paths.server.ts";
+import { audienceOf, storyPaths } from "./story-paths.server.ts";
 import { canonicalTerm } from "./taxonomy.server.ts";
 
 /*
@@ -211,8 +211,7 @@ export async function saveChanges(
         if (saver) await deleteNewsAutosave(trx, id, saver);
         if (step) await insertReviewEvent(trx, { newsId: id, version: existing.version + 1, kind: step, actorId: saver, note: returnNote, at: now });
         // Unpublished before and after: nothing readers see changed (only the newsroom's pages hear of it).
-        const hidden = existing.status !== "published" && publication.status !== "published";
-        await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }), ...(hidden ? { newsroomOnly: true as const } : {}) });
+        await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }), ...audienceOf(existing, publication) });
       });
     } catch (error) {
       if (saved) await removeMediaQuietly(context, saved.id);

@@ -13,7 +13,7 @@ import { insertReviewEvent } from "./news-review.server.ts";
 import { viewStatusOf } from "./news-rows.server.ts";
 import { mediaTextOf, newsColumns, requireImageDescription, reviewStepOf, type SavedNews } from "./news-save.server.ts";
 import { insertNews } from "./news.queries.server.ts";
-import { storyPaths } from "./story-paths.server.ts";
+import { audienceOf, storyPaths } from "./story-paths.server.ts";
 import { canonicalNewsTerms, termSlug } from "./taxonomy.server.ts";
 
 /**
@@ -68,8 +68,7 @@ export async function createNews(context: NewsEditorContext, input: NewsInput, f
         });
         if (step) await insertReviewEvent(trx, { newsId: id, version: 1, kind: step, actorId: actorIdOf(actor), at: now });
         // A new draft, story in review or schedule: nothing readers see (only the newsroom's pages hear of it).
-        const hidden = publication.status !== "published";
-        await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }), ...(hidden ? { newsroomOnly: true as const } : {}) });
+        await send("newsUpdated", { paths: storyPaths({ id, ...fields, ...terms }), ...audienceOf(publication) });
       });
     } catch (error) {
       if (saved) await removeMediaQuietly(context, saved.id);

@@ -19,7 +19,7 @@ import { deleteRevisionsOf, findRevision } from "./news-revisions.server.ts";
 import { bodyColumns } from "./news-rows.server.ts";
 import { bodyOfInput, mediaTextOf, newsColumns, type SavedNews } from "./news-save.server.ts";
 import { deleteNewsRow, findNewsRow, setNewsHighlight } from "./news.queries.server.ts";
-import { storyPaths } from "./story-paths.server.ts";
+import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 export type { Actor, BulkResult, NewsEditorDeps };
 export { RoleForbiddenError };
@@ -128,8 +128,9 @@ export function createNewsEditor(deps: NewsEditorDeps) {
     async setHighlight(id: string, highlighted: boolean): Promise<void> {
       return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
         await events.withCommit(db, async (trx, send) => {
-          if (!(await setNewsHighlight(trx, id, highlighted, clock().toISOString()))) throw new NotFoundError("news_not_found", t.news.notFound);
-          await send("newsUpdated", { paths: storyPaths({ id }) });
+          const existing = await trx.selectFrom("news").select("status").where("id", "=", id).executeTakeFirst();
+          if (!existing || !(await setNewsHighlight(trx, id, highlighted, clock().toISOString()))) throw new NotFoundError("news_not_found", t.news.notFound);
+          await send("newsUpdated", { paths: storyPaths({ id }), ...audienceOf(existing) });
         });
       });
     },
@@ -162,7 +163,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
           // Its autosaves too (the foreign key would; said here so the rule does not rest on the database alone).
           await deleteNewsAutosave(trx, id, null);
           if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
-          await send("newsUpdated", { paths: storyPaths(existing), ...(existing.status !== "published" ? { newsroomOnly: true as const } : {}) });
+          await send("newsUpdated", { paths: storyPaths(existing), ...audienceOf(existing) });
         });
         if (existing.media_id) await removeMediaQuietly(context, existing.media_id);
       });

@@ -25,3 +25,12 @@ export function storyPaths(...versions: Array<StoryAddress | null | undefined>):
   }
   return [...paths];
 }
+
+/**
+ * Who a change to stories concerns, given their states before and after it: readers when any of them was or is
+ * published, otherwise only the newsroom (`newsroomOnly`: readers' pages, caches, feeds and event streams are left
+ * alone, so nothing public tells that an unpublished story exists or changed).
+ */
+export function audienceOf(...states: Array<{ status?: string | null } | null | undefined>): { newsroomOnly?: true } {
+  return states.some((state) => state?.status === "published") ? {} : { newsroomOnly: true };
+}

@@ -37,8 +37,8 @@ function admitStream(address: string): (() => void) | null {
  * Server-Sent Events: `newsUpdated`, `sponsorsUpdated` and `resync` reach every open page, which reloads its data;
  * `liveUpdated` (`{ newsId, updateId?, change }`) reaches the open pages of that live story, which fetch the change.
  * Public: the events carry no content, only the fact that something changed, and nothing of a story readers do not
- * see (an unpublished story's live change is never sent; a change only the newsroom sees, `newsroomOnly`, goes to
- * signed-in members' streams alone).
+ * see (a change only the newsroom sees, `newsroomOnly` — any change to an unpublished story, its live coverage's
+ * included —, goes to signed-in members' streams alone).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const { events } = servicesOf(context);
@@ -70,9 +70,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
           // already closed
         }
       };
-      // Only `liveUpdated` says more than its name: which story's coverage changed, and how (no content). It comes
-      // with that only for a published story (live-coverage.server.ts); one without it (a draft's, an in-review or a
-      // scheduled story's coverage) is not for readers and is not sent at all.
+      // Only `liveUpdated` says more than its name: which story's coverage changed, and how (no content); an
+      // unpublished story's is newsroomOnly (live-coverage.server.ts).
       const unsubscribe = events.subscribe((event, detail) => {
         if (event === "liveUpdated" && !detail.live) return;
         const message = `event: ${event}\ndata: ${event === "liveUpdated" ? JSON.stringify(detail.live) : "{}"}\n\n`;
