@@ -302,6 +302,8 @@ export function bootApp({ prepared = false, backgroundTasks = true, worker }: Bo
   booting ??= (async () => {
     const services = await openServices(worker);
     if (!prepared) await prepare(services);
+    // Requests from here on: a query whose reply does not come is a 503, not a request that waits for minutes.
+    if (services.config.database.kind === "postgres") services.database.setQueryDeadline?.(services.config.database.queryTimeoutMs ?? 0);
     if (backgroundTasks) startBackgroundTasks(services);
     current = services;
     return services;

@@ -75,24 +75,37 @@ export class DatabaseUnavailableError extends AppError {
   }
 }
 
+/**
+ * The database stopped answering while a change was on its way (its COMMIT, or a write on its own, was sent and no
+ * reply came: app/.server/db/pg.server.ts): it may or may not have been made. 503 with `Retry-After`, and a pt-BR
+ * message that says so — the client must look before trying again, or the change could be made twice.
+ */
+export class DatabaseUnconfirmedError extends AppError {
+  override name = "DatabaseUnconfirmedError";
+  constructor(options?: ErrorOptions) {
+    super("database_unconfirmed", t.errors.databaseUnconfirmed, 503, { ...options, retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
+}
+
 /** Socket errors of a connection to PostgreSQL that never reached it or was lost. */
 const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 /** node-postgres' own words for a connection that was cut or never opened. */
 const PG_CONNECTION_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable|Query read timeout/i;
 /** SQLite's primary result codes of a file it cannot use right now: BUSY, LOCKED, IOERR, CANTOPEN. */
 const SQLITE_UNAVAILABLE = new Set([5, 6, 10, 14]);
 
 /**
  * Whether `error` or one of its causes says the database could not be reached: a socket error (ECONNREFUSED…),
- * node-postgres' "Connection terminated" / connection timeout, PostgreSQL's SQLSTATE class 08 (connection exception),
+ * node-postgres' "Connection terminated" / connection timeout / a reply that did not come within the query deadline,
+ * PostgreSQL's SQLSTATE class 08 (connection exception),
  * 57P01–57P03 (shutting down, cannot connect now) or 53300 (too many connections), or SQLite's BUSY, LOCKED, IOERR,
  * CANTOPEN.
  */
 export function isDatabaseUnreachable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 8; depth++) {
-    if (current instanceof DatabaseUnavailableError) return true;
+    if (current instanceof DatabaseUnavailableError || current instanceof DatabaseUnconfirmedError) return true;
     // Another dependency's failure (an S3 SDK error carries `$metadata`) is not the database's.
     if (typeof current === "object" && "$metadata" in current) return false;
     const { code, errcode, message } = current as { code?: unknown; errcode?: unknown; message?: unknown };
@@ -109,9 +122,22 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return false;
 }
 
-/** `error` itself, or a DatabaseUnavailableError wrapping it when the database could not be reached. */
+/**
+ * `error` itself, or a DatabaseUnavailableError wrapping it when the database could not be reached — a
+ * DatabaseUnconfirmedError when it stopped answering after a change was sent (QueryDeadlineError's `unconfirmed`).
+ */
 export function databaseUnavailableOr(error: unknown): unknown {
-  return error instanceof DatabaseUnavailableError || !isDatabaseUnreachable(error) ? error : new DatabaseUnavailableError({ cause: error });
+  if (error instanceof DatabaseUnavailableError || error instanceof DatabaseUnconfirmedError || !isDatabaseUnreachable(error)) return error;
+  return causes(error).some((cause) => (cause as { unconfirmed?: unknown }).unconfirmed === true)
+    ? new DatabaseUnconfirmedError({ cause: error })
+    : new DatabaseUnavailableError({ cause: error });
+}
+
+/** `error` and its causes, outermost first. */
+function causes(error: unknown): unknown[] {
+  const found: unknown[] = [];
+  for (let current = error; current && typeof current === "object" && found.length < 8; current = (current as { cause?: unknown }).cause) found.push(current);
+  return found;
 }
 
 /** The `Retry-After` header of a refusal to retry later, or none. */

@@ -340,6 +340,8 @@ export const t = {
     originRefused: "Requisição recusada: origem não confirmada.",
     /** An API call while the database cannot be reached (503 with Retry-After): nothing was done. */
     databaseUnavailable: "O banco de dados não responde agora e nada foi feito. Tente de novo em alguns segundos.",
+    databaseUnconfirmed:
+      "O banco de dados não confirmou a tempo se a alteração foi gravada. Recarregue a página para conferir antes de tentar de novo.",
   },
   /** A story's live coverage as readers see it (app/components/news/live-*.tsx). */
   live: {

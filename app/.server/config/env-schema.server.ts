@@ -35,6 +35,7 @@ export const envSchema = z.object({
     })
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SITE_NAME: z.string().trim().min(1).default(DEFAULT_SITE_NAME),
   SITE_URL: optionalUrl,

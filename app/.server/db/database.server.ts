@@ -4,7 +4,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-dialect";
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import type pg from "pg";
-import { loadPg } from "./pg.server.ts";
+import { clientWithDeadline, loadPg } from "./pg.server.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
 import { searchText } from "../search/portuguese.ts";
@@ -15,6 +15,11 @@ export interface DatabaseHandle {
   dialect: "sqlite" | "postgres";
   /** SQLite: the database file (its side files, such as the locks of locks.server.ts, sit next to it). */
   file?: string;
+  /**
+   * PostgreSQL: from now on a query waits for its reply at most `ms`, and a connection from the pool at most as long
+   * (0: no limit). Set once the installation is prepared; migrations and the npm commands run without one.
+   */
+  setQueryDeadline?(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -30,7 +35,13 @@ export function openDatabase(
   const log = options.onQuery ? { log: options.onQuery } : {};
   if (config.database.kind === "postgres") {
     const pg = loadPg();
-    const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, types: pgTypes });
+    let deadlineMs = 0;
+    const pool = new pg.Pool({
+      connectionString: config.database.url,
+      max: config.database.poolSize,
+      types: pgTypes,
+      Client: clientWithDeadline(pg, () => deadlineMs),
+    });
     // An idle connection dropped by the server (restart, failover) is replaced on next use; it must not crash us.
     pool.on("error", (error) => options.onPoolError?.(error));
     // A connection that fails while checked out (a transaction, the sweeper's advisory-lock session) emits "error" on
@@ -38,7 +49,16 @@ export function openDatabase(
     // query in flight fails by itself, and the pool drops the broken client when it comes back.
     pool.on("connect", (client) => client.on("error", (error) => options.onPoolError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
-    return { db, dialect: "postgres", close: () => db.destroy() };
+    return {
+      db,
+      dialect: "postgres",
+      setQueryDeadline(ms) {
+        deadlineMs = ms;
+        // Read by the pool at each checkout: waiting for a free connection, or opening one, is bounded too.
+        pool.options.connectionTimeoutMillis = ms;
+      },
+      close: () => db.destroy(),
+    };
   }
   const { file } = config.database;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   AppError,
   DatabaseUnavailableError,
+  DatabaseUnconfirmedError,
   databaseUnavailableOr,
   DiskFullError,
   diskFullOr,
@@ -45,7 +46,8 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
   const error = databaseUnavailableOr(diskFullOr(thrown));
   const requestId = requestIdFrom(request);
   const expected = isExpectedError(error);
-  if (error instanceof DatabaseUnavailableError) log.warn({ err: error.cause, reqId: requestId }, "api request failed: database unreachable");
+  if (error instanceof DatabaseUnavailableError || error instanceof DatabaseUnconfirmedError)
+    log.warn({ err: error.cause, reqId: requestId, unconfirmed: error instanceof DatabaseUnconfirmedError }, "api request failed: database unreachable");
   else if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;
