@@ -136,7 +136,8 @@ export function databaseUnavailableOr(error: unknown): unknown {
 /** `error` and its causes, outermost first. */
 function causes(error: unknown): unknown[] {
   const found: unknown[] = [];
-  for (let current = error; current && typeof current === "object" && found.length < 8; current = (current as { cause?: unknown }).cause) found.push(current);
+  for (let current = error; current && typeof current === "object" && found.length < 8; current = (current as { cause?: unknown }).cause)
+    found.push(current);
   return found;
 }
 

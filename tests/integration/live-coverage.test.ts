@@ -892,9 +892,9 @@ describe("o fluxo público /events", () => {
       }
       // The changes are the newsroom's alone: its streams hear what changed (its previews follow the coverage).
       const paths = (id: string) => [`/article/${id}`, `/article/${id}/flamengo-x-vasco-ao-vivo`, `/api/news/${id}/updates`, ...FEEDS];
-      expect(heard.filter(([, detail]) => detail.paths?.[0] === `/article/${hidden}`).map(([, detail]) => [detail.paths, detail.newsroomOnly])).toEqual(
-        Array.from({ length: 4 }, () => [paths(hidden), true]),
-      );
+      expect(
+        heard.filter(([, detail]) => detail.paths?.[0] === `/article/${hidden}`).map(([, detail]) => [detail.paths, detail.newsroomOnly]),
+      ).toEqual(Array.from({ length: 4 }, () => [paths(hidden), true]));
       await expect.poll(() => newsroom.live().filter((live) => live.newsId === scheduled).length, { timeout: 5000 }).toBe(4);
       expect(newsroom.live().filter((live) => live.newsId === hidden)).toHaveLength(4);
 

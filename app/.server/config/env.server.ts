@@ -174,7 +174,10 @@ export function parseConfig(source: Record<string, string | undefined> = process
     port: env.PORT,
     host: env.HOST,
     dataDir,
-    database: resolveDatabase(env.DATABASE_URL, dataDir, { poolSize: env.DATABASE_POOL_SIZE, queryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_SECONDS * 1000 }),
+    database: resolveDatabase(env.DATABASE_URL, dataDir, {
+      poolSize: env.DATABASE_POOL_SIZE,
+      queryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
+    }),
     logLevel: env.LOG_LEVEL,
     timeZone: env.TIME_ZONE,
     seedDemo: env.SEED_DEMO,
@@ -313,11 +316,7 @@ function parseTrustProxy(value: string | undefined): false | number | string {
   return value;
 }
 
-function resolveDatabase(
-  url: string | undefined,
-  dataDir: string,
-  pool: { poolSize: number; queryTimeoutMs?: number },
-): AppConfig["database"] {
+function resolveDatabase(url: string | undefined, dataDir: string, pool: { poolSize: number; queryTimeoutMs?: number }): AppConfig["database"] {
   if (!url) return { kind: "sqlite", file: path.join(dataDir, "esporte-em-foco.sqlite") };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url, ...pool };
   const file = url.replace(/^(file|sqlite):(\/\/)?/, "");

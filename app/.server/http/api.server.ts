@@ -47,7 +47,10 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
   const requestId = requestIdFrom(request);
   const expected = isExpectedError(error);
   if (error instanceof DatabaseUnavailableError || error instanceof DatabaseUnconfirmedError)
-    log.warn({ err: error.cause, reqId: requestId, unconfirmed: error instanceof DatabaseUnconfirmedError }, "api request failed: database unreachable");
+    log.warn(
+      { err: error.cause, reqId: requestId, unconfirmed: error instanceof DatabaseUnconfirmedError },
+      "api request failed: database unreachable",
+    );
   else if (!expected || error instanceof DiskFullError) log.error({ err: error, reqId: requestId }, "api request failed");
   const code = error instanceof AppError ? error.code : "internal_error";
   const status = error instanceof AppError ? error.status : 500;

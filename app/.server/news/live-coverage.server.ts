@@ -129,8 +129,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         if (badgeChanged) {
           const current = await trx.selectFrom("news").select("status").where("id", "=", newsId).executeTakeFirst();
           await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)], ...audienceOf(current) });
-        }
-        else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
+        } else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
       });
       return coverageOf({ ...row, ...set });
     },

@@ -129,7 +129,8 @@ export function createNewsEditor(deps: NewsEditorDeps) {
       return wrapFailure("news_update_failed", t.news.updateFailed, async () => {
         await events.withCommit(db, async (trx, send) => {
           const existing = await trx.selectFrom("news").select("status").where("id", "=", id).executeTakeFirst();
-          if (!existing || !(await setNewsHighlight(trx, id, highlighted, clock().toISOString()))) throw new NotFoundError("news_not_found", t.news.notFound);
+          if (!existing || !(await setNewsHighlight(trx, id, highlighted, clock().toISOString())))
+            throw new NotFoundError("news_not_found", t.news.notFound);
           await send("newsUpdated", { paths: storyPaths({ id }), ...audienceOf(existing) });
         });
       });
