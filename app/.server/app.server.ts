@@ -217,6 +217,7 @@ let current: AppServices | undefined;
 let sweeper: OrphanSweeper | undefined;
 let scheduler: NewsScheduler | undefined;
 let accountCleanup: ReturnType<typeof setInterval> | undefined;
+let trashPurge: ReturnType<typeof setInterval> | undefined;
 let booting: Promise<AppServices> | undefined;
 
 /** How this process takes part in the server: alone (the default), or as one of several workers (WORKERS > 1). */
@@ -327,6 +328,14 @@ function startBackgroundTasks(services: AppServices): void {
   });
   // Scheduled news go live at their time, whether or not anyone is reading.
   scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
+  // Stories in the Lixeira for longer than TRASH_DAYS are erased (checked on the sweep timer, by one instance).
+  trashPurge = setInterval(() => {
+    runExclusive(services.database, LOCK_KEYS.trashPurge, async () => {
+      const erased = await services.newsEditor.purgeTrash();
+      if (erased) services.log.info({ erased }, "stories erased from the trash");
+    }).catch((error: unknown) => services.log.error({ err: error }, "trash purge failed"));
+  }, config.media.sweepIntervalMs);
+  trashPurge.unref();
   // Accounts that registered and were never made admins go after STALE_ACCOUNT_DAYS (checked on the sweep timer).
   const staleMs = config.auth.staleAccountMs;
   if (staleMs) {
@@ -345,6 +354,7 @@ export async function shutdownApp(): Promise<void> {
   current = undefined;
   booting = undefined;
   clearInterval(accountCleanup);
+  clearInterval(trashPurge);
   scheduler?.stop();
   scheduler = undefined;
   sweeper?.stop();

@@ -6,6 +6,7 @@ import {
   PROFILE_PHOTO_MAX_BYTES,
   SPONSOR_IMAGE_MAX_BYTES,
   SPONSOR_LIMITS,
+  TRASH_DAYS,
 } from "../lib/limits.ts";
 import { t as shared } from "./pt-BR.ts";
 
@@ -172,12 +173,24 @@ const newsroom = {
   newsroom: {
     title: "Redação",
     metaTitle: "Redação: todas as notícias",
-    intro: "Todas as notícias, de qualquer situação. Filtre, busque e publique, despublique ou exclua várias de uma vez.",
+    intro:
+      "Todas as notícias, de qualquer situação. Filtre, busque e publique, despublique ou exclua várias de uma vez; as excluídas ficam na Lixeira.",
     filtersTitle: "Filtros",
     search: "Buscar na redação",
     searchPlaceholder: "Título, subtítulo ou texto",
     status: "Situação",
-    statusFilter: { todas: "Todas", publicadas: "Publicadas", agendadas: "Agendadas", "em-revisao": "Em revisão", rascunhos: "Rascunhos" },
+    statusFilter: {
+      todas: "Todas",
+      publicadas: "Publicadas",
+      agendadas: "Agendadas",
+      "em-revisao": "Em revisão",
+      rascunhos: "Rascunhos",
+      lixeira: "Lixeira",
+    },
+    /** The Lixeira's view: what it holds, and each story's line. */
+    trashIntro: `Notícias excluídas ficam aqui por ${TRASH_DAYS} dias: restaure (volta como rascunho, com o mesmo endereço) ou exclua de vez. Depois disso, são excluídas sozinhas.`,
+    trashedOn: (date: string) => `Na Lixeira desde ${date}`,
+    trashEmpty: "A Lixeira está vazia.",
     statusBadge: { draft: "Rascunho", review: "Em revisão", scheduled: "Agendada", published: "Publicada" },
     correctedByReporter: "Corrigida pelo repórter",
     category: "Categoria",
@@ -222,30 +235,44 @@ const newsroom = {
     viewLabel: (title: string) => `Ver “${title}”`,
     reads: (count: number) => `${count.toLocaleString("pt-BR")} ${count === 1 ? "leitura" : "leituras"}`,
     bulkTitle: "Com as selecionadas",
-    bulk: { publish: "Publicar", unpublish: "Despublicar", delete: "Excluir" },
+    bulk: { publish: "Publicar", unpublish: "Despublicar", delete: "Excluir", restore: "Restaurar", erase: "Excluir definitivamente" },
     bulkHint: `Marque as notícias e escolha uma ação (até ${NEWSROOM_BULK_MAX} por vez).`,
     confirmTitle: {
       publish: (count: number) => (count === 1 ? "Publicar 1 notícia?" : `Publicar ${count} notícias?`),
       unpublish: (count: number) => (count === 1 ? "Despublicar 1 notícia?" : `Despublicar ${count} notícias?`),
       delete: (count: number) => (count === 1 ? "Excluir 1 notícia?" : `Excluir ${count} notícias?`),
+      restore: (count: number) => (count === 1 ? "Restaurar 1 notícia?" : `Restaurar ${count} notícias?`),
+      erase: (count: number) => (count === 1 ? "Excluir 1 notícia definitivamente?" : `Excluir ${count} notícias definitivamente?`),
     },
     confirmText: {
       publish: "Rascunhos e agendadas selecionadas entram no ar agora, com a data de hoje. As já publicadas ficam como estão.",
       unpublish: "As notícias selecionadas saem do ar e voltam a ser rascunhos. Os leitores deixam de vê-las na hora.",
-      delete: "As notícias selecionadas serão excluídas de forma definitiva, com o histórico e a mídia. Esta ação não pode ser desfeita.",
+      delete: `As notícias selecionadas saem do ar na hora e vão para a Lixeira, onde ficam ${TRASH_DAYS} dias antes de serem excluídas de vez. Até lá, podem ser restauradas.`,
+      restore: "As notícias selecionadas saem da Lixeira como rascunhos, com o mesmo endereço de antes. Publique-as de novo quando quiser.",
+      erase: "As notícias selecionadas serão excluídas de forma definitiva, com o histórico e a mídia. Esta ação não pode ser desfeita.",
     },
     confirmSelected: "Notícias selecionadas:",
-    confirm: { publish: "Publicar", unpublish: "Despublicar", delete: "Excluir" },
+    confirm: {
+      publish: "Publicar",
+      unpublish: "Despublicar",
+      delete: "Mover para a Lixeira",
+      restore: "Restaurar",
+      erase: "Excluir definitivamente",
+    },
     cancel: "Cancelar",
     done: {
       publish: (count: number) => (count === 1 ? "1 notícia publicada." : `${count} notícias publicadas.`),
       unpublish: (count: number) => (count === 1 ? "1 notícia despublicada." : `${count} notícias despublicadas.`),
-      delete: (count: number) => (count === 1 ? "1 notícia excluída." : `${count} notícias excluídas.`),
+      delete: (count: number) => (count === 1 ? "1 notícia movida para a Lixeira." : `${count} notícias movidas para a Lixeira.`),
+      restore: (count: number) => (count === 1 ? "1 notícia restaurada como rascunho." : `${count} notícias restauradas como rascunhos.`),
+      erase: (count: number) => (count === 1 ? "1 notícia excluída definitivamente." : `${count} notícias excluídas definitivamente.`),
     },
     unchanged: {
       publish: (count: number) => (count === 1 ? "1 já estava publicada." : `${count} já estavam publicadas.`),
       unpublish: (count: number) => (count === 1 ? "1 já era rascunho." : `${count} já eram rascunhos.`),
       delete: () => "",
+      restore: () => "",
+      erase: () => "",
     },
     noneSelected: "Selecione ao menos uma notícia.",
     tooMany: `Selecione no máximo ${NEWSROOM_BULK_MAX} notícias por vez.`,
@@ -651,11 +678,12 @@ const newsroom = {
   newsAdmin: {
     delete: shared.newsAdmin.delete,
     deleteTitle: "Excluir esta notícia?",
-    deleteText: (title: string) => `"${title}" será excluída de forma definitiva, com a sua mídia. Esta ação não pode ser desfeita.`,
+    deleteText: (title: string) =>
+      `"${title}" sai do ar na hora e vai para a Lixeira da redação, onde fica ${TRASH_DAYS} dias antes de ser excluída de vez.`,
     deleteConfirm: "Excluir",
     deleteCancel: "Cancelar",
     deleteFailed: "Falha ao deletar a notícia. Por favor, tente novamente.",
-    deleted: "Notícia excluída.",
+    deleted: "Notícia movida para a Lixeira.",
   },
   sponsors: {
     notFound: "Patrocinador não encontrado",

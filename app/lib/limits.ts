@@ -151,3 +151,6 @@ export const LIVE_LIMITS = {
    */
   postsPerMinute: 20,
 } as const;
+
+/** How long a deleted story stays in the newsroom's Lixeira before it is erased for good. */
+export const TRASH_DAYS = 30;

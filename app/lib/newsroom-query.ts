@@ -16,15 +16,20 @@ export const NEWSROOM_STATUS_FILTERS = {
   agendadas: "scheduled",
   "em-revisao": "review",
   rascunhos: "draft",
+  /** The Lixeira: the stories moved to the trash (they are drafts; the other filters leave them out). */
+  lixeira: null,
 } as const satisfies Record<string, NewsStatus | null>;
 export type NewsroomStatusFilter = keyof typeof NEWSROOM_STATUS_FILTERS;
 
 /** The sort (`?ordem=`): by publication date (default) or by the last update, newest first either way. */
 export type NewsroomSort = "publicacao" | "atualizacao";
 
-/** The list's bulk actions (the form's `intent`). */
-export type BulkAction = "publish" | "unpublish" | "delete";
-export const BULK_ACTIONS: readonly BulkAction[] = ["publish", "unpublish", "delete"];
+/** The list's bulk actions (the form's `intent`): the list's own, then the Lixeira's. */
+export type BulkAction = "publish" | "unpublish" | "delete" | "restore" | "erase";
+export const BULK_ACTIONS: readonly BulkAction[] = ["publish", "unpublish", "delete", "restore", "erase"];
+/** The actions the list offers: on the stories, or in the Lixeira on the trashed ones. */
+export const LIST_ACTIONS: readonly BulkAction[] = ["publish", "unpublish", "delete"];
+export const TRASH_ACTIONS: readonly BulkAction[] = ["restore", "erase"];
 export const isBulkAction = (value: unknown): value is BulkAction => (BULK_ACTIONS as readonly unknown[]).includes(value);
 
 export interface NewsroomQuery {

@@ -582,7 +582,7 @@ test.describe("excluir na lista (/news-list)", () => {
     await expect(cardOf(page, keep).getByRole("button", { name: `Excluir notícia: ${keep}` })).toBeFocused();
     expect((await page.request.get(`${editorSite.url}/api/news/${keepId}`)).status()).toBe(200);
 
-    // Confirm deletes it, without a reload.
+    // Confirm deletes it (to the Lixeira), without a reload.
     await cardOf(page, gone)
       .getByRole("button", { name: `Excluir notícia: ${gone}` })
       .click();
@@ -596,7 +596,8 @@ test.describe("excluir na lista (/news-list)", () => {
     await expect(errorBanner(page)).toHaveCount(0);
     await expectNoReload(page);
     expect((await page.request.get(`${editorSite.url}/api/news/${goneId}`)).status()).toBe(404);
-    for (const { url } of goneMedia) expect((await page.request.get(url)).status(), url).toBe(404);
+    // In the Lixeira its picture is kept, so a restore brings the story back whole (erasing it takes the picture).
+    for (const { url } of goneMedia) expect((await page.request.get(url)).status(), url).toBe(200);
     // The page stays usable (no modal left over).
     await cardOf(page, keep).click();
     await expect(page).toHaveURL(new RegExp(`^${editorSite.url}/article/${keepId}/[a-z0-9-]+$`));

@@ -180,7 +180,10 @@ test("publicar dois rascunhos em lote: o diálogo pergunta, a redação diz quan
   await expect(home.getByTestId("status-change").first()).toContainText("publicou");
 });
 
-test("excluir em lote: cancelar no diálogo não muda nada; confirmar exclui as marcadas", async ({ site, admin }) => {
+test("excluir em lote: cancelar no diálogo não muda nada; confirmar leva as marcadas para a Lixeira, de onde se restaura ou exclui de vez", async ({
+  site,
+  admin,
+}) => {
   // A forged request from another site, with the admin's cookie: refused by the origin check, nothing deleted.
   const [target] = await siteQuery<{ id: string }>(site, "SELECT id FROM news WHERE title = ?", "Final do futebol publicada");
   const forged = await admin.request.post(`${site.url}/redacao`, {
@@ -207,9 +210,37 @@ test("excluir em lote: cancelar no diálogo não muda nada; confirmar exclui as 
   await page.getByTestId("bulk-dialog").getByRole("button", { name: t.newsroom.confirm.delete }).click();
   await expect(page.getByTestId("banner-success")).toHaveText(t.newsroom.done.delete(2));
   await expect(rows(page)).toHaveCount(STORIES.length - 2);
-  expect(await statusOf(site, "Final do futebol publicada")).toBeUndefined();
-  expect(await statusOf(site, "Contratação sob embargo")).toBeUndefined();
   expect(await statusOf(site, "Vôlei já publicado")).toBe("published");
+  // Readers lost the published one at once.
+  const anonymous = await fetch(`${site.url}/article/${target!.id}`);
+  expect(anonymous.status).toBe(404);
+
+  // The Lixeira holds both, since today, with its own actions and no form to open.
+  await page.getByLabel(t.newsroom.status, { exact: true }).selectOption("lixeira");
+  await page.getByRole("button", { name: t.newsroom.apply }).click();
+  await expect(page).toHaveURL(/situacao=lixeira/);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(page.getByTestId("newsroom-trashed").first()).toContainText("Na Lixeira desde");
+  await expect(page.getByRole("link", { name: t.newsroom.editLabel("Contratação sob embargo") })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: t.newsroom.bulk.publish, exact: true })).toHaveCount(0);
+
+  // Restored: a draft again, with the same id (its links work again for the newsroom).
+  await page.getByRole("checkbox", { name: t.newsroom.selectOne("Contratação sob embargo") }).check();
+  await page.getByRole("button", { name: t.newsroom.bulk.restore, exact: true }).click();
+  await page.getByTestId("bulk-dialog").getByRole("button", { name: t.newsroom.confirm.restore }).click();
+  await expect(page.getByTestId("banner-success")).toHaveText(t.newsroom.done.restore(1));
+  await expect(rows(page)).toHaveCount(1);
+  expect(await statusOf(site, "Contratação sob embargo")).toBe("draft");
+
+  // Erased for good: asked as a danger, then gone with its history.
+  await page.getByRole("checkbox", { name: t.newsroom.selectOne("Final do futebol publicada") }).check();
+  await page.getByRole("button", { name: t.newsroom.bulk.erase, exact: true }).click();
+  const erase = page.getByTestId("bulk-dialog");
+  await expect(erase.getByRole("heading")).toHaveText(t.newsroom.confirmTitle.erase(1));
+  await erase.getByRole("button", { name: t.newsroom.confirm.erase }).click();
+  await expect(page.getByTestId("banner-success")).toHaveText(t.newsroom.done.erase(1));
+  await expect(page.getByText(t.newsroom.trashEmpty)).toBeVisible();
+  expect(await statusOf(site, "Final do futebol publicada")).toBeUndefined();
 });
 
 test("sem JavaScript: o filtro é um formulário GET e a ação em lote pede confirmação numa etapa do servidor", async ({ browser, site }) => {

@@ -103,3 +103,16 @@ export async function listAllNews(services: Pick<AppServices, "news">, options: 
   } while (cursor);
   return all;
 }
+
+/**
+ * Deletes a story for good, as the Lixeira's "Excluir definitivamente" does after a deletion: the row, its revisions,
+ * review history, counts and (after the commit) its media.
+ */
+export async function eraseNews(
+  services: Pick<AppServices, "newsEditor">,
+  id: string,
+  actor: Parameters<AppServices["newsEditor"]["deleteNews"]>[1] = null,
+): Promise<void> {
+  await services.newsEditor.deleteNews(id, actor);
+  await services.newsEditor.bulkAction("erase", [id], null);
+}

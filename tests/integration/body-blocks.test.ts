@@ -9,7 +9,7 @@ import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { makeTestImage } from "../factories/news.ts";
+import { eraseNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-blocks-");
@@ -72,7 +72,7 @@ describe("images of news bodies", () => {
     expect(await exists(services, inline.id)).toBe(true);
 
     // The item deleted (its revisions too): nothing names the image any more, and it goes.
-    await services.newsEditor.deleteNews(id);
+    await eraseNews(services, id);
     const last = await sweep(services);
     expect(last.removedRecords).toBe(1);
     expect(await exists(services, inline.id)).toBe(false);

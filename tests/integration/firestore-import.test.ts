@@ -21,6 +21,7 @@ import { createSyndication } from "../../app/.server/syndication/syndication.ser
 import { referencedMediaKeys } from "../../scripts/backup.ts";
 import { TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { eraseNews } from "../factories/news.ts";
 
 const FIXTURES = path.resolve("tests/fixtures/firestore");
 const FORMAT_A = path.join(FIXTURES, "firestore-export-import.json");
@@ -504,7 +505,7 @@ describe("media", () => {
     // Deleting an imported news item through the editor removes its external record the same way.
     await run(services, FORMAT_A);
     const mediaId = (await newsRow(services, "Kx7vQ2mN9pLr4TsW8yZa"))!.media_id!;
-    await services.newsEditor.deleteNews("Kx7vQ2mN9pLr4TsW8yZa");
+    await eraseNews(services, "Kx7vQ2mN9pLr4TsW8yZa");
     expect(await db.selectFrom("media").select("id").where("id", "=", mediaId).executeTakeFirst()).toBeUndefined();
   });
 

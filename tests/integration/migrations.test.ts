@@ -78,6 +78,8 @@ describe("migrations", () => {
         "category",
         "category_slug",
         "created_at",
+        "deleted_at",
+        "deleted_by",
         "first_published_at",
         "full_content",
         "id",

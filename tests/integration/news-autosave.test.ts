@@ -14,7 +14,7 @@ import { NEWS_AUTOSAVE_MAX_BYTES, NEWS_BODY_MAX_CHARS, NEWS_LIMITS } from "../..
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { action, loader } from "../../app/routes/api/news-autosave.ts";
 import { createAdmin } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
+import { createNews, eraseNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-autosave-", { SITE_URL: "http://127.0.0.1:4321" });
@@ -167,7 +167,7 @@ describe("the story readers see", () => {
     const beto = await adminCookie(services);
     for (const id of [first, second]) for (const cookie of [ana, beto]) await call(services, "PUT", id, cookie, typed("x"));
     expect(await autosaveCount(services)).toBe(4);
-    await services.newsEditor.deleteNews(first);
+    await eraseNews(services, first);
     expect(await autosaveCount(services, first)).toBe(0);
     // A row removed without the editor (an operator, a script): the cascade.
     await services.database.db.deleteFrom("news").where("id", "=", second).execute();

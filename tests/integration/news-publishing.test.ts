@@ -18,7 +18,7 @@ import { parsePublishAt, toLocalInputValue } from "../../app/lib/zoned-time.ts";
 import { migrations } from "../../migrations/index.ts";
 import { createAdmin } from "../factories/auth.ts";
 import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
+import { createNews, eraseNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-publishing-");
@@ -314,7 +314,7 @@ describe("revisions", () => {
     const other = await createNews(services, { media: null });
     await expect(services.newsEditor.restoreRevision(other, versions[1]!.revisionId!, admin.userId)).rejects.toMatchObject({ status: 404 });
     // Deleting the item deletes its revisions.
-    await services.newsEditor.deleteNews(id);
+    await eraseNews(services, id);
     expect(await services.database.db.selectFrom("news_revisions").select("id").where("news_id", "=", id).execute()).toEqual([]);
   });
 });

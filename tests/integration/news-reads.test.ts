@@ -5,7 +5,7 @@ import { createReadLimiter, isBotAgent, READ_LIMITS } from "../../app/.server/ne
 import { createReadCounter, hourOf, type ReadCounter } from "../../app/.server/news/reads.service.server.ts";
 import { clientIpContext } from "../../app/lib/request-context.ts";
 import { action as readsAction } from "../../app/routes/api/reads.ts";
-import { createNews } from "../factories/news.ts";
+import { createNews, eraseNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-reads-");
@@ -80,7 +80,7 @@ describe("contagem por hora", () => {
     counter.record(a!);
     counter.record(gone!);
     counter.record("nao-existe");
-    await services.newsEditor.deleteNews(gone!);
+    await eraseNews(services, gone!);
     await counter.flush();
     expect(await rows(services)).toEqual([{ news_id: a, hour: hourOf(NOW), reads: 1 }]);
   });
@@ -93,7 +93,7 @@ describe("contagem por hora", () => {
     await readAt(counter, clock, a!, 0, 2);
     await readAt(counter, clock, a!, 30, 1);
     await readAt(counter, clock, b!, 0, 1);
-    await services.newsEditor.deleteNews(a!);
+    await eraseNews(services, a!);
     expect((await rows(services)).map((row) => row.news_id)).toEqual([b]);
   });
 });
@@ -163,7 +163,7 @@ describe("janelas de 24 h e 7 dias", () => {
     await services.reads.flush();
     expect((await services.reads.mostRead()).map((item) => item.id)).toEqual([b, a]);
     // Deleting publishes newsUpdated: the deleted item leaves the list at once.
-    await services.newsEditor.deleteNews(b!);
+    await eraseNews(services, b!);
     await expect.poll(async () => (await services.reads.mostRead()).map((item) => item.id)).toEqual([a]);
   });
 

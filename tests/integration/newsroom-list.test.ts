@@ -4,7 +4,7 @@ import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
-import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE } from "../../app/lib/limits.ts";
+import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE, TRASH_DAYS } from "../../app/lib/limits.ts";
 import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "../../app/lib/newsroom-query.ts";
 import { action as newsroomAction, loader as newsroomLoader } from "../../app/routes/admin/newsroom.tsx";
 import { createAdmin, createUser } from "../factories/auth.ts";
@@ -248,24 +248,65 @@ describe("bulk actions", () => {
     }
   });
 
-  it("delete removes the stories, their revisions and their media; caps and empty selections are refused", async () => {
+  it("delete moves the stories to the Lixeira (readers lose them, nothing else is lost); restore brings them back as drafts; erase takes them, their revisions and their media for good", async () => {
     const services = await open();
+    const { db } = services.database;
     const a = await createNews(services, { title: "Com imagem" });
     const b = await createNews(services, { title: "Sem imagem", media: null });
     const keep = await createNews(services, { title: "Fica", media: null });
     await services.newsEditor.bulkAction("unpublish", [b], null);
-    const mediaId = (await services.database.db.selectFrom("news").select("media_id").where("id", "=", a).executeTakeFirstOrThrow()).media_id;
+    const mediaId = (await db.selectFrom("news").select("media_id").where("id", "=", a).executeTakeFirstOrThrow()).media_id;
     expect(mediaId).toBeTruthy();
+    const ids = async (situacao: string) =>
+      (await services.newsroom.page(parseNewsroomQuery(new URLSearchParams({ situacao })).query)).rows.map((row) => row.id);
 
     expect(await services.newsEditor.bulkAction("delete", [a, b, a], null)).toEqual({ changed: 2, unchanged: 0 });
-    const left = await services.database.db.selectFrom("news").select("id").execute();
-    expect(left.map((row) => row.id)).toEqual([keep]);
-    expect(await services.database.db.selectFrom("news_revisions").select("id").where("news_id", "in", [a, b]).execute()).toEqual([]);
-    expect(await services.database.db.selectFrom("media").select("id").where("id", "=", mediaId!).execute()).toEqual([]);
+    // Out of every list but the Lixeira's, out of readers' reach, out of the forms; the rows, history and media stay.
+    expect(await ids("todas")).toEqual([keep]);
+    expect((await ids("lixeira")).sort()).toEqual([a, b].sort());
+    await expect(services.news.getNews(a, { includeUnpublished: true })).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.requireMayEdit(a, null)).rejects.toMatchObject({ status: 404 });
+    const trashed = await db.selectFrom("news").select(["id", "status", "deleted_at"]).where("id", "in", [a, b]).execute();
+    expect(trashed.every((row) => row.status === "draft" && row.deleted_at)).toBe(true);
+    expect(await db.selectFrom("media").select("id").where("id", "=", mediaId!).execute()).toHaveLength(1);
+    // Only the Lixeira's actions apply to a trashed story, and only to a trashed one.
+    await expect(services.newsEditor.bulkAction("publish", [a], null)).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.bulkAction("restore", [keep], null)).rejects.toMatchObject({ status: 404 });
+
+    expect(await services.newsEditor.bulkAction("restore", [b], null)).toEqual({ changed: 1, unchanged: 0 });
+    expect((await ids("rascunhos")).includes(b)).toBe(true);
+    expect(await ids("lixeira")).toEqual([a]);
+
+    expect(await services.newsEditor.bulkAction("erase", [a], null)).toEqual({ changed: 1, unchanged: 0 });
+    expect((await db.selectFrom("news").select("id").execute()).map((row) => row.id).sort()).toEqual([b, keep].sort());
+    expect(await db.selectFrom("news_revisions").select("id").where("news_id", "=", a).execute()).toEqual([]);
+    expect(await db.selectFrom("media").select("id").where("id", "=", mediaId!).execute()).toEqual([]);
 
     await expect(services.newsEditor.bulkAction("publish", [], null)).rejects.toMatchObject({ status: 400, message: t.newsroom.noneSelected });
     const tooMany = Array.from({ length: NEWSROOM_BULK_MAX + 1 }, (_, i) => `id-${i}`);
     await expect(services.newsEditor.bulkAction("delete", tooMany, null)).rejects.toMatchObject({ status: 400, message: t.newsroom.tooMany });
+  });
+
+  it(`the purge erases what has been in the Lixeira for more than ${TRASH_DAYS} days, and nothing younger`, async () => {
+    const services = await open();
+    const { db } = services.database;
+    const old = await createNews(services, { title: "Antiga na lixeira", media: null });
+    const young = await createNews(services, { title: "Recente na lixeira", media: null });
+    await services.newsEditor.bulkAction("delete", [old, young], null);
+    const day = 86_400_000;
+    await db
+      .updateTable("news")
+      .set({ deleted_at: new Date(Date.now() - (TRASH_DAYS + 1) * day).toISOString() })
+      .where("id", "=", old)
+      .execute();
+    await db
+      .updateTable("news")
+      .set({ deleted_at: new Date(Date.now() - (TRASH_DAYS - 1) * day).toISOString() })
+      .where("id", "=", young)
+      .execute();
+    expect(await services.newsEditor.purgeTrash()).toBe(1);
+    expect((await db.selectFrom("news").select("id").where("id", "in", [old, young]).execute()).map((row) => row.id)).toEqual([young]);
+    expect(await services.newsEditor.purgeTrash()).toBe(0);
   });
 });
 

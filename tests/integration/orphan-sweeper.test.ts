@@ -6,7 +6,7 @@ import { createMediaService } from "../../app/.server/media/media.service.server
 import { mediaKeys } from "../../app/.server/media/media-keys.ts";
 import { startOrphanSweeper, sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
-import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
+import { createNews, createSponsor, eraseNews, makeTestImage } from "../factories/news.ts";
 import { makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 
@@ -166,7 +166,7 @@ describe("sweepOrphans", () => {
     expect(await mediaIds(services)).toEqual([old.id]);
     for (const key of keys) expect(fs.existsSync(path.join(mediaDir(services), key)), key).toBe(true);
     // The item (and so its revisions) deleted: now nobody refers to it.
-    await services.newsEditor.deleteNews(id);
+    await eraseNews(services, id);
     expect((await sweepOrphans(deps)).removedRecords).toBe(1);
     expect(await mediaIds(services)).toEqual([]);
   });

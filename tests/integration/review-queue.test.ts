@@ -12,6 +12,7 @@ import { listNewsVersions } from "../../app/.server/news/news-revisions.server.t
 import { listReviewEvents, pendingReturn } from "../../app/.server/news/news-review.server.ts";
 import { createMember } from "../factories/auth.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { eraseNews } from "../factories/news.ts";
 
 /**
  * The review queue: a story sent for review mails every editor and admin; publishing, scheduling or returning it mails
@@ -227,7 +228,7 @@ describe("histórico da revisão", () => {
     for (const step of steps) expect(versions).toContain(step.version);
 
     // Deleting the story takes its steps with it.
-    await services.newsEditor.deleteNews(draft.id, editor);
+    await eraseNews(services, draft.id, editor);
     expect(await listReviewEvents(services.database.db, draft.id)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import { mediaKeys } from "../../app/.server/media/media-keys.ts";
 import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { type BulkNewsResult, seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { listAllNews } from "../factories/news.ts";
+import { eraseNews, listAllNews } from "../factories/news.ts";
 import { countRows, createTestServices, makeDataDir } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
@@ -113,7 +113,7 @@ describe("seedBulkNews", () => {
     expect(swept).toMatchObject({ removedRecords: 0, removedFiles: 0 });
 
     const [newest, second] = await listAllNews(services);
-    await services.newsEditor.deleteNews(newest!.id);
+    await eraseNews(services, newest!.id);
     expect(await countRows(services, "media")).toBe(4);
     const survivor = await services.news.getNews(second!.id);
     expect(survivor.media?.kind).toBe("image");

@@ -103,13 +103,15 @@ describe("parseConfig: overrides", () => {
     expect(sqliteFile(parseConfig({ DATABASE_URL: "sqlite:/srv/db.sqlite", DATA_DIR: "/tmp/x" }))).toBe("/srv/db.sqlite");
   });
 
-  it("DATABASE_URL=postgres://… selects PostgreSQL with a pool (DATABASE_POOL_SIZE, default 10)", () => {
+  it("DATABASE_URL=postgres://… selects PostgreSQL with a pool (DATABASE_POOL_SIZE, default 10) and a query deadline (default 10 s)", () => {
     expect(parseConfig({ DATABASE_URL: "postgres://eef@127.0.0.1:5432/eef" }).database).toEqual({
       kind: "postgres",
       url: "postgres://eef@127.0.0.1:5432/eef",
       poolSize: 10,
+      queryTimeoutMs: 10_000,
     });
     expect(parseConfig({ DATABASE_URL: "postgresql://h/db", DATABASE_POOL_SIZE: "3" }).database).toMatchObject({ poolSize: 3 });
+    expect(parseConfig({ DATABASE_URL: "postgresql://h/db", DATABASE_QUERY_TIMEOUT_SECONDS: "0" }).database).toMatchObject({ queryTimeoutMs: 0 });
   });
 
   it("PORT, SITE_URL, CONTACT_EMAIL, TIME_ZONE and SEED_DEMO are read", () => {

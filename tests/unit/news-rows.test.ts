@@ -27,6 +27,8 @@ const row: NewsRow = {
   published_at: "2026-11-20T12:00:00.000Z",
   first_published_at: "2026-11-20T12:00:00.000Z",
   text_updated_at: null,
+  deleted_at: null,
+  deleted_by: null,
   version: 3,
   updated_by: null,
   owner_id: null,

@@ -4,7 +4,13 @@ import { sql } from "kysely";
 import type { DatabaseHandle } from "./database.server.ts";
 
 /** Stable 32-bit keys for PostgreSQL advisory locks, one per job. */
-export const LOCK_KEYS = { orphanSweep: 72_615_001, migrations: 72_615_002, demoSeed: 72_615_003, staleAccounts: 72_615_004 } as const;
+export const LOCK_KEYS = {
+  orphanSweep: 72_615_001,
+  migrations: 72_615_002,
+  demoSeed: 72_615_003,
+  staleAccounts: 72_615_004,
+  trashPurge: 72_615_005,
+} as const;
 
 type LockDatabase = Pick<DatabaseHandle, "db" | "dialect" | "file">;
 

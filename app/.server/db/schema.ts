@@ -130,6 +130,10 @@ export interface NewsTable {
   first_published_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last save that changed its title, subtitle or body, or null: "Atualizado em" (2026-11-28-961). */
   text_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it went to the Lixeira (then it is a draft the newsroom's lists leave out), or null (2026-11-28-981). */
+  deleted_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who moved it there (a user id; no foreign key), or null. */
+  deleted_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** Goes up on every save; a save naming an older version is a conflict. */
   version: ColumnType<number, number | undefined, number>;
   /** Who saved the current version (a user id), or null (imports, seeds, scripts, the scheduler). */

@@ -20,6 +20,7 @@ export async function storyForMediaFocus(db: Kysely<Database>, newsId: string, a
     .leftJoin("media", "media.id", "news.media_id")
     .select(["news.id", "news.owner_id", "news.status", "news.review_requested_at", "news.media_id", "media.kind"])
     .where("news.id", "=", newsId)
+    .where("news.deleted_at", "is", null)
     .executeTakeFirst();
   if (!story) throw new AppError("news_not_found", t.news.notFound, 404);
   requireReporterMayChange(actor, story);

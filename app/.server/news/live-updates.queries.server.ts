@@ -4,23 +4,27 @@ import type { ListCursor } from "./news.queries.server.ts";
 
 /** A live story's row as the coverage needs it: who may change it, whether readers see it, where it is shown. */
 export function findCoverageRow(db: Kysely<Database>, newsId: string) {
-  return db
-    .selectFrom("news")
-    .select([
-      "id",
-      "title",
-      "status",
-      "owner_id",
-      "category_slug",
-      "author_slug",
-      "live_coverage",
-      "live_started_at",
-      "live_ended_at",
-      "live_scoreboard",
-      "live_updated_at",
-    ])
-    .where("id", "=", newsId)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom("news")
+      .select([
+        "id",
+        "title",
+        "status",
+        "owner_id",
+        "category_slug",
+        "author_slug",
+        "live_coverage",
+        "live_started_at",
+        "live_ended_at",
+        "live_scoreboard",
+        "live_updated_at",
+      ])
+      .where("id", "=", newsId)
+      // In the Lixeira: no coverage to read or post to until it is restored.
+      .where("deleted_at", "is", null)
+      .executeTakeFirst()
+  );
 }
 
 export type CoverageRow = NonNullable<Awaited<ReturnType<typeof findCoverageRow>>>;

@@ -21,7 +21,12 @@ export async function saveNewsAutosave(
   input: NewsAutosaveInput,
   now: Date = new Date(),
 ): Promise<{ savedAt: string }> {
-  const story = await db.selectFrom("news").select(["id", "version", "updated_by"]).where("id", "=", newsId).executeTakeFirst();
+  const story = await db
+    .selectFrom("news")
+    .select(["id", "version", "updated_by"])
+    .where("id", "=", newsId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
   if (!story) throw new NotFoundError("news_not_found", t.news.notFound);
   // From a form this user has since saved (an autosave still on its way when the save went through): nothing to keep.
   if (input.version !== undefined && input.version < story.version && story.updated_by === userId) {

@@ -13,6 +13,7 @@ import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "./
 import { revisionOf } from "./news-revisions.server.ts";
 import { inReview } from "./news-rows.server.ts";
 import { updateNewsAtVersion } from "./news.queries.server.ts";
+import { moveToTrash, restoreFromTrash } from "./news-trash.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 /** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
@@ -44,36 +45,50 @@ class StaleSave extends Error {}
  * - `publish`: drafts and scheduled stories go live now (publication date: now, or the first one for a story that
  *   went out before: it returns to its place in lists).
  * - `unpublish`: published and scheduled stories become drafts (their date: now, as a draft's is).
- * - `delete`: the stories, their revisions and (after the commit) their media go.
+ * - `delete`: the stories go to the Lixeira (moveToTrash): readers lose them at once, nothing else is lost.
+ * - `restore` (the Lixeira's): they come out of it as drafts, same ids and links.
+ * - `erase` (the Lixeira's, and the purge after TRASH_DAYS): the stories, their revisions and (after the commit)
+ *   their media go for good.
  *
- * Publish and unpublish are audited like a form's save: the version replaced becomes a revision (with its status)
- * and the new version names who did it, so each story's history says "Ana publicou em …". A deletion takes the
- * story's history with it (as a single delete does): it is logged with who did it and the ids.
+ * `restore` and `erase` take only stories in the Lixeira, the others only stories out of it (an id on the wrong side
+ * is "not found", like a deleted one). Every change but `erase` is audited like a form's save: the version replaced
+ * becomes a revision (with its status) and the new version names who did it, so each story's history says "Ana
+ * publicou em …". Erasing takes the story's history with it: it is logged with who did it and the ids.
  */
 export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: readonly string[], actor: Actor): Promise<BulkResult> {
   const { db, events, log, clock, notify } = deps;
-  // Publishing, unpublishing and deleting anyone's stories: editors and admins only.
+  // Publishing, unpublishing, deleting, restoring and erasing anyone's stories: editors and admins only.
   if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
     throw new RoleForbiddenError(
-      action === "delete" ? "delete_forbidden" : "publish_forbidden",
-      action === "delete" ? t.roles.deleteForbidden : t.roles.publishForbidden,
+      action === "delete" || action === "erase" ? "delete_forbidden" : "publish_forbidden",
+      action === "delete" || action === "erase" ? t.roles.deleteForbidden : t.roles.publishForbidden,
     );
   }
   const unique = [...new Set(ids)];
   if (unique.length === 0) throw new AppError("bulk_empty", t.newsroom.noneSelected, 400);
   if (unique.length > NEWSROOM_BULK_MAX) throw new AppError("bulk_too_many", t.newsroom.tooMany, 400);
-  const failure = action === "delete" ? t.news.deleteFailed : t.news.updateFailed;
+  const failure = action === "delete" || action === "erase" ? t.news.deleteFailed : t.news.updateFailed;
+  const inTrash = action === "restore" || action === "erase";
   return wrapFailure("news_bulk_failed", failure, async () => {
     const now = clock().toISOString();
     const mediaToRemove: string[] = [];
     const approved: string[] = [];
     const result = await events
       .withCommit(db, async (trx, send) => {
-        const rows = await trx.selectFrom("news").selectAll().where("id", "in", unique).execute();
+        const rows = await trx
+          .selectFrom("news")
+          .selectAll()
+          .where("id", "in", unique)
+          .where("deleted_at", inTrash ? "is not" : "is", null)
+          .execute();
         if (rows.length !== unique.length) throw new NotFoundError("news_not_found", t.newsroom.missing(unique.length - rows.length));
         const target: NewsStatus | null = action === "publish" ? "published" : action === "unpublish" ? "draft" : null;
         const changing = target ? rows.filter((row) => row.status !== target) : rows;
         if (action === "delete") {
+          if (!(await moveToTrash(trx, rows, actorIdOf(actor), now))) throw new StaleSave();
+        } else if (action === "restore") {
+          if (!(await restoreFromTrash(trx, rows, actorIdOf(actor), now))) throw new StaleSave();
+        } else if (action === "erase") {
           await trx.deleteFrom("news_revisions").where("news_id", "in", unique).execute();
           await deleteReviewEventsOf(trx, unique);
           const deleted = await trx.deleteFrom("news").where("id", "in", unique).executeTakeFirst();
@@ -108,8 +123,10 @@ export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: rea
         throw error;
       });
     for (const newsId of approved) notify?.decided(newsId, "approved", actorIdOf(actor));
-    if (action === "delete") {
-      log.info({ actor: actorIdOf(actor), ids: unique }, "news deleted in bulk");
+    if (action === "delete") log.info({ actor: actorIdOf(actor), ids: unique }, "news moved to the trash");
+    if (action === "restore") log.info({ actor: actorIdOf(actor), ids: unique }, "news restored from the trash");
+    if (action === "erase") {
+      log.info({ actor: actorIdOf(actor), ids: unique }, "news erased");
       for (const mediaId of mediaToRemove) await deps.removeMedia(mediaId);
     }
     return result;

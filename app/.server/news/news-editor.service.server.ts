@@ -4,21 +4,20 @@ import type { BulkAction } from "../../lib/newsroom-query.ts";
 import type { NewsInput, NewsPatch } from "../../lib/news-schema.ts";
 import { canPublish } from "../../lib/roles.ts";
 import type { NewsTable } from "../db/schema.ts";
-import { NotFoundError, wrapFailure } from "../errors.ts";
+import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import { mediaExists } from "../media/media.queries.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
-import { deleteNewsAutosave } from "./news-autosave.server.ts";
 import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
 import { bodyMediaChecked, type NewsEditorContext, type NewsEditorDeps, removeMediaQuietly, saveChanges } from "./news-change.server.ts";
 import { createNews } from "./news-create.server.ts";
 import { mergeSave } from "./news-merge-save.server.ts";
-import { type Actor, RoleForbiddenError, requireReporterMayChange } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, RoleForbiddenError, requireReporterMayChange } from "./news-permissions.server.ts";
 import { returnToReporter } from "./news-return.server.ts";
-import { deleteReviewEventsOf } from "./news-review.server.ts";
-import { deleteRevisionsOf, findRevision } from "./news-revisions.server.ts";
+import { findRevision } from "./news-revisions.server.ts";
 import { bodyColumns } from "./news-rows.server.ts";
 import { bodyOfInput, mediaTextOf, newsColumns, type SavedNews } from "./news-save.server.ts";
-import { deleteNewsRow, findNewsRow, setNewsHighlight } from "./news.queries.server.ts";
+import { findNewsRow, setNewsHighlight } from "./news.queries.server.ts";
+import { expiredTrash, moveToTrash } from "./news-trash.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 export type { Actor, BulkResult, NewsEditorDeps };
@@ -151,23 +150,32 @@ export function createNewsEditor(deps: NewsEditorDeps) {
       requireReporterMayChange(actor, existing);
     },
 
+    /**
+     * Moves the story to the Lixeira (news-trash.server.ts): readers lose it at once; an editor can restore it for
+     * TRASH_DAYS. Moved or saved by someone else in between: the caller is told (404 / 409).
+     */
     async deleteNews(id: string, actor: Actor = null): Promise<void> {
       return wrapFailure("news_delete_failed", t.news.deleteFailed, async () => {
         const existing = await findNewsRow(db, id);
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
         requireReporterMayChange(actor, existing, true);
-        // The item and its revisions go together. Deleted by someone else in between: nothing of ours to clean up,
-        // and the caller is told.
         await events.withCommit(db, async (trx, send) => {
-          await deleteRevisionsOf(trx, id);
-          await deleteReviewEventsOf(trx, [id]);
-          // Its autosaves too (the foreign key would; said here so the rule does not rest on the database alone).
-          await deleteNewsAutosave(trx, id, null);
-          if (!(await deleteNewsRow(trx, id))) throw new NotFoundError("news_not_found", t.news.notFound);
+          if (!(await moveToTrash(trx, [existing], actorIdOf(actor), clock().toISOString())))
+            throw new AppError("news_version_conflict", t.newsroom.conflict, 409);
           await send("newsUpdated", { paths: storyPaths(existing), ...audienceOf(existing) });
         });
-        if (existing.media_id) await removeMediaQuietly(context, existing.media_id);
+        log.info({ actor: actorIdOf(actor), id }, "news moved to the trash");
       });
+    },
+
+    /** Erases the stories in the Lixeira for longer than TRASH_DAYS (the background timer); how many went. */
+    async purgeTrash(): Promise<number> {
+      let erased = 0;
+      for (;;) {
+        const ids = await expiredTrash(db, clock());
+        if (ids.length === 0) return erased;
+        erased += (await this.bulkAction("erase", ids, null)).changed;
+      }
     },
   };
 }

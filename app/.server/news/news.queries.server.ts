@@ -19,29 +19,33 @@ export const JOINED_MEDIA_COLUMNS = [
 ] as const;
 
 function selectNewsWithMedia(db: Kysely<Database>) {
-  return db
-    .selectFrom("news")
-    .leftJoin("media", "media.id", "news.media_id")
-    .select([
-      "news.id",
-      "news.title",
-      "news.subtitle",
-      "news.category",
-      "news.author",
-      "news.category_slug",
-      "news.author_slug",
-      "news.is_highlighted",
-      "news.created_at",
-      "news.updated_at",
-      "news.status",
-      "news.review_requested_at",
-      "news.published_at",
-      "news.version",
-      "news.media_id",
-      "news.owner_id",
-      "news.live_coverage",
-      ...JOINED_MEDIA_COLUMNS,
-    ]);
+  return (
+    db
+      .selectFrom("news")
+      .leftJoin("media", "media.id", "news.media_id")
+      // A story in the Lixeira is shown to no one, the newsroom's previews included.
+      .where("news.deleted_at", "is", null)
+      .select([
+        "news.id",
+        "news.title",
+        "news.subtitle",
+        "news.category",
+        "news.author",
+        "news.category_slug",
+        "news.author_slug",
+        "news.is_highlighted",
+        "news.created_at",
+        "news.updated_at",
+        "news.status",
+        "news.review_requested_at",
+        "news.published_at",
+        "news.version",
+        "news.media_id",
+        "news.owner_id",
+        "news.live_coverage",
+        ...JOINED_MEDIA_COLUMNS,
+      ])
+  );
 }
 
 export type NewsWithMediaRow = Awaited<ReturnType<typeof findRecentNews>>[number];
@@ -157,9 +161,12 @@ export function insertNews(db: Kysely<Database>, row: NewNewsRow) {
   return db.insertInto("news").values(row).execute();
 }
 
-/** The whole row of one news item, whatever its status (the editor's starting point). */
+/**
+ * The whole row of one news item, whatever its status (the editor's starting point); none for a story in the
+ * Lixeira: to every form, save and action it is gone until restored (news-trash.server.ts).
+ */
 export function findNewsRow(db: Kysely<Database>, id: string) {
-  return db.selectFrom("news").selectAll().where("id", "=", id).executeTakeFirst();
+  return db.selectFrom("news").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
 }
 
 /**

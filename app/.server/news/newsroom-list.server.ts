@@ -22,6 +22,8 @@ export interface NewsroomRow {
   updatedAt: string;
   /** Its last save was its reporter's correction of it live or scheduled (news_review_events `corrected`). */
   correctedByReporter: boolean;
+  /** When it went to the Lixeira (only in the Lixeira's view), or null. */
+  deletedAt: string | null;
 }
 
 export interface NewsroomPage {
@@ -87,7 +89,8 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
       const after = query.cursor ? decodeListCursor(query.cursor) : null;
       return wrapFailure("newsroom_list_failed", t.news.listFailed, async () => {
         const column = query.ordem === "atualizacao" ? "news.updated_at" : "news.published_at";
-        let filtered = db.selectFrom("news");
+        // The Lixeira's view lists the trashed stories; every other view leaves them out.
+        let filtered = db.selectFrom("news").where("news.deleted_at", query.situacao === "lixeira" ? "is not" : "is", null);
         const status = NEWSROOM_STATUS_FILTERS[query.situacao];
         if (status) filtered = filtered.where((eb) => hasViewStatus(eb, status));
         if (query.categoria) filtered = filtered.where("news.category_slug", "=", query.categoria);
@@ -110,6 +113,7 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
             "news.author",
             "news.published_at",
             "news.updated_at",
+            "news.deleted_at",
           ])
           // Marked until anyone saves it again: the version its reporter's correction made is still the current one.
           .select((eb) =>
@@ -141,6 +145,7 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
             publishedAt: row.published_at,
             updatedAt: row.updated_at,
             correctedByReporter: Boolean(row.corrected),
+            deletedAt: row.deleted_at,
           }),
         );
         const last = rows.at(-1);

@@ -2,19 +2,22 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useSubmit } from "react-router";
 import { t } from "../../i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
-import { BULK_ACTIONS, type BulkAction, isBulkAction, type NewsroomSort } from "../../lib/newsroom-query.ts";
+import { type BulkAction, isBulkAction, type NewsroomSort } from "../../lib/newsroom-query.ts";
 import buttons from "../ui/button.module.css";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import styles from "./newsroom.module.css";
 import { NewsroomTable, type NewsroomRowView } from "./newsroom-table.tsx";
 
 /**
- * The newsroom list's bulk form: the action buttons (publish, unpublish, delete) over the stories' table, posted to
+ * The newsroom list's bulk form: the action buttons (publish, unpublish, delete; in the Lixeira restore and erase)
+ * over the stories' table, posted to
  * `postTo` (the list's URL, so the answer keeps its filters). With JavaScript a dialog asks first; without it, the
  * server answers with a confirmation step. Nothing selected or too many: the server's answer says so.
  */
 export function NewsroomBulkForm({
   rows,
+  actions,
+  emptyText,
   reads,
   sort,
   sortHref,
@@ -22,6 +25,10 @@ export function NewsroomBulkForm({
   busy,
 }: {
   rows: readonly NewsroomRowView[];
+  /** The buttons, in order (LIST_ACTIONS or TRASH_ACTIONS). */
+  actions: readonly BulkAction[];
+  /** What an empty list says. */
+  emptyText: string;
   reads: Record<string, number> | null;
   sort: NewsroomSort;
   sortHref: (sort: NewsroomSort) => string;
@@ -59,13 +66,13 @@ export function NewsroomBulkForm({
         <fieldset className={styles.bulkBar}>
           <legend className="visually-hidden">{t.newsroom.bulkTitle}</legend>
           <span className={styles.bulkHint}>{t.newsroom.bulkHint}</span>
-          {BULK_ACTIONS.map((action) => (
+          {actions.map((action) => (
             <button
               key={action}
               type="submit"
               name="intent"
               value={action}
-              className={action === "delete" ? `${buttons.secondary} ${styles.dangerOutline}` : buttons.secondary}
+              className={action === "delete" || action === "erase" ? `${buttons.secondary} ${styles.dangerOutline}` : buttons.secondary}
               disabled={busy}
             >
               {t.newsroom.bulk[action]}
@@ -74,7 +81,7 @@ export function NewsroomBulkForm({
         </fieldset>
 
         {rows.length === 0 ? (
-          <p className={styles.empty}>{t.newsroom.empty}</p>
+          <p className={styles.empty}>{emptyText}</p>
         ) : (
           <NewsroomTable rows={rows} reads={reads} sort={sort} sortHref={sortHref} form={bulkForm} selectAll={hydrated} />
         )}
@@ -89,7 +96,7 @@ export function NewsroomBulkForm({
         text={asking ? t.newsroom.confirmText[asking.action] : ""}
         confirmLabel={asking ? t.newsroom.confirm[asking.action] : ""}
         cancelLabel={t.newsroom.cancel}
-        danger={asking?.action === "delete"}
+        danger={asking?.action === "delete" || asking?.action === "erase"}
         onConfirm={() => {
           if (!asking) return;
           asking.data.set("confirmed", "1");

@@ -37,7 +37,11 @@ export function NewsroomConfirmStep({ confirm, postTo, busy }: { confirm: BulkCo
         {confirm.ids.map((id) => (
           <input key={id} type="hidden" name="id" value={id} />
         ))}
-        <button type="submit" className={confirm.action === "delete" ? `${buttons.primary} ${styles.danger}` : buttons.primary} disabled={busy}>
+        <button
+          type="submit"
+          className={confirm.action === "delete" || confirm.action === "erase" ? `${buttons.primary} ${styles.danger}` : buttons.primary}
+          disabled={busy}
+        >
           {t.newsroom.confirm[confirm.action]}
         </button>
         <Link to={postTo} className={buttons.secondary}>

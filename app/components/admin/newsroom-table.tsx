@@ -7,7 +7,7 @@ import { articlePath } from "../../lib/slug.ts";
 import styles from "./newsroom.module.css";
 
 /** A row as the page shows it: dates formatted on the site's clock. */
-export type NewsroomRowView = NewsroomRow & { published: string; updated: string };
+export type NewsroomRowView = NewsroomRow & { published: string; updated: string; deleted: string };
 
 /**
  * The newsroom list's stories: a box to select each (the bulk form's `id`), title, status, author, category, dates
@@ -68,12 +68,23 @@ export function NewsroomTable({
               <input type="checkbox" name="id" value={row.id} aria-label={t.newsroom.selectOne(row.title)} />
             </td>
             <td className={styles.title}>
-              <Link to={`/edit-news/${row.id}`} data-testid="newsroom-title">
-                {row.title}
-              </Link>
+              {/* In the Lixeira a story has no form to open until it is restored. */}
+              {row.deletedAt ? (
+                <span data-testid="newsroom-title">{row.title}</span>
+              ) : (
+                <Link to={`/edit-news/${row.id}`} data-testid="newsroom-title">
+                  {row.title}
+                </Link>
+              )}
             </td>
             <td>
-              <span className={`${styles.badge} ${styles[row.status]}`}>{t.newsroom.statusBadge[row.status]}</span>
+              {row.deletedAt ? (
+                <span className={`${styles.badge} ${styles.trashed}`} data-testid="newsroom-trashed">
+                  {t.newsroom.trashedOn(row.deleted)}
+                </span>
+              ) : (
+                <span className={`${styles.badge} ${styles[row.status]}`}>{t.newsroom.statusBadge[row.status]}</span>
+              )}
               {row.correctedByReporter ? (
                 <span className={`${styles.badge} ${styles.corrected}`} data-testid="newsroom-corrected">
                   {t.newsroom.correctedByReporter}
@@ -96,12 +107,16 @@ export function NewsroomTable({
             <td data-label={t.newsroom.columns.updated}>{row.updated}</td>
             {reads ? <td data-label={t.newsroom.columns.reads}>{t.newsroom.reads(reads[row.id] ?? 0)}</td> : null}
             <td className={styles.actions}>
-              <Link to={`/edit-news/${encodeURIComponent(row.id)}`} aria-label={t.newsroom.editLabel(row.title)}>
-                {t.newsroom.edit}
-              </Link>
-              <Link to={articlePath({ id: row.id, title: row.title })} aria-label={t.newsroom.viewLabel(row.title)}>
-                {t.newsroom.view}
-              </Link>
+              {row.deletedAt ? null : (
+                <>
+                  <Link to={`/edit-news/${encodeURIComponent(row.id)}`} aria-label={t.newsroom.editLabel(row.title)}>
+                    {t.newsroom.edit}
+                  </Link>
+                  <Link to={articlePath({ id: row.id, title: row.title })} aria-label={t.newsroom.viewLabel(row.title)}>
+                    {t.newsroom.view}
+                  </Link>
+                </>
+              )}
             </td>
           </tr>
         ))}

@@ -6,7 +6,15 @@ import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import type { NewsroomRow } from "../../.server/news/newsroom-list.server.ts";
-import { type BulkAction, isBulkAction, NEWSROOM_PATH, newsroomSearch, parseNewsroomQuery } from "../../lib/newsroom-query.ts";
+import {
+  type BulkAction,
+  isBulkAction,
+  LIST_ACTIONS,
+  NEWSROOM_PATH,
+  newsroomSearch,
+  parseNewsroomQuery,
+  TRASH_ACTIONS,
+} from "../../lib/newsroom-query.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
@@ -94,7 +102,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 function viewOf(row: NewsroomRow, timeZone: string): NewsroomRowView {
   const published = listedPublicationDate(row);
-  return { ...row, published: published ? formatDateTime(published, timeZone) : "", updated: formatDateTime(row.updatedAt, timeZone) };
+  return {
+    ...row,
+    published: published ? formatDateTime(published, timeZone) : "",
+    updated: formatDateTime(row.updatedAt, timeZone),
+    deleted: row.deletedAt ? formatDateTime(row.deletedAt, timeZone) : "",
+  };
 }
 
 /** The list's URL to go back to after an action: the same filters, from the first page, with the result. */
@@ -145,7 +158,7 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
   return (
     <section className="page">
       <h1 className="page-title">{t.newsroom.title}</h1>
-      <p className={styles.intro}>{t.newsroom.intro}</p>
+      <p className={styles.intro}>{query.situacao === "lixeira" ? t.newsroom.trashIntro : t.newsroom.intro}</p>
       {done ? <Banner kind="success" message={done} /> : null}
       {error ? <Banner kind="error" message={error} /> : null}
       {actionError ? <Banner kind="error" message={actionError} /> : null}
@@ -158,6 +171,8 @@ export default function Newsroom({ loaderData, actionData }: Route.ComponentProp
       ) : null}
       <NewsroomBulkForm
         rows={rows}
+        actions={query.situacao === "lixeira" ? TRASH_ACTIONS : LIST_ACTIONS}
+        emptyText={query.situacao === "lixeira" ? t.newsroom.trashEmpty : t.newsroom.empty}
         reads={reads}
         sort={query.ordem}
         sortHref={(ordem) => `${PATH}${newsroomSearch({ ...query, ordem })}`}
