@@ -36,3 +36,15 @@ export function articleDateLines(article: Pick<NewsArticle, "status" | "publishe
 export function listedPublicationDate(story: Pick<NewsArticle, "status" | "publishedAt">): string | null {
   return story.status === "published" || story.status === "scheduled" ? story.publishedAt : null;
 }
+
+/**
+ * When what readers read of a story last changed: the latest of its publication, its last text change (title,
+ * subtitle, body) and, for a live story, its coverage's last update — never a save that changed nothing they read
+ * (the highlight, a move to and from the Lixeira). The one date behind `dateModified`, `article:modified_time`, the
+ * feeds' `dcterms:modified` and the sitemaps' `lastmod`. ISO-8601 strings of one format compare as dates.
+ */
+export function lastReaderChange(story: { publishedAt: string; textUpdatedAt?: string | null; liveUpdatedAt?: string | null }): string {
+  let last = story.publishedAt;
+  for (const date of [story.textUpdatedAt, story.liveUpdatedAt]) if (date && date > last) last = date;
+  return last;
+}

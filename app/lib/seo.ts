@@ -3,6 +3,7 @@ import { LIVE_LIMITS } from "./limits.ts";
 import { type LiveCoverageInfo, type LiveUpdateView, liveUpdateAnchor, summaryOf } from "./live-coverage.ts";
 import type { MediaView } from "./media-view.ts";
 import type { NewsArticle } from "./news-view.ts";
+import { lastReaderChange } from "./article-dates.ts";
 import { type PersonView, personLinks } from "./person.ts";
 import { termPath } from "./slug.ts";
 import type { RootData } from "./site-context.ts";
@@ -151,7 +152,7 @@ export function newsArticleJsonLd(
     description: article.subtitle,
     image: [image.url],
     datePublished: article.publishedAt,
-    dateModified: article.updatedAt,
+    dateModified: lastReaderChange(article),
     articleSection: article.category,
     articleBody: article.fullContent,
     inLanguage: "pt-BR",
@@ -181,7 +182,7 @@ export function liveBlogJsonLd(
     "@type": "LiveBlogPosting",
     ...(coverage.startedAt ? { coverageStartTime: coverage.startedAt } : {}),
     ...(coverage.state === "ended" && coverage.endedAt ? { coverageEndTime: coverage.endedAt } : {}),
-    dateModified: [article.updatedAt, ...updates.map((update) => update.updatedAt)].sort().at(-1),
+    dateModified: [lastReaderChange(article), ...updates.map((update) => update.updatedAt)].sort().at(-1),
     liveBlogUpdate: updates.map((update) => ({
       "@type": "BlogPosting",
       "@id": `${url}#${liveUpdateAnchor(update.id)}`,

@@ -6,7 +6,9 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { parseSitemap, parseSitemapIndex } from "sitemap";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
+import { newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
+import { newsArticleJsonLd } from "../../app/lib/seo.ts";
 import type { RichDoc } from "../../app/lib/rich-text.ts";
 import { respondWith } from "../../app/.server/syndication/respond.server.ts";
 import { bodyHtml, createSyndication } from "../../app/.server/syndication/syndication.server.ts";
@@ -287,5 +289,46 @@ describe("bodyHtml (content:encoded)", () => {
       `<h2>Intertítulo</h2><p><strong>forte</strong><a href="https://example.org/x" rel="noopener noreferrer nofollow"> fora</a><a href="${SITE.url}/news-list"> casa</a></p>` +
         `<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="noopener noreferrer nofollow">https://www.youtube.com/watch?v=dQw4w9WgXcQ</a></p>`,
     );
+  });
+});
+
+describe("when what readers read last changed (dateModified, dcterms:modified, lastmod)", () => {
+  it("a highlight or a trip to the Lixeira and back moves none of them; a title correction moves all of them", async () => {
+    const services = await open();
+    const { db } = services.database;
+    const id = await createNews(services, { title: "Antes da correção", media: null, createdAt: new Date(Date.now() - 3_600_000) });
+    const syndication = createSyndication({ db, store: services.store, site: SITE });
+    const lastmodOf = async () => (await parseSitemap((await syndication.sitemapArticles(1))!)).find((entry) => entry.url.includes(id))?.lastmod;
+    const dateModified = async () => {
+      const article = await services.news.getNews(id);
+      const site = {
+        ...SITE,
+        footerTitle: SITE.name,
+        contactEmail: null,
+        timeZone: "America/Sao_Paulo",
+        social: { instagram: "", twitter: "", facebook: "" },
+        ads: null,
+      };
+      return newsArticleJsonLd(site, article, `/article/${id}`, { url: `${SITE.url}/x.png`, width: 1, height: 1, type: "image/png" }, "Redação")
+        .dateModified;
+    };
+    const { published_at: published } = await db.selectFrom("news").select("published_at").where("id", "=", id).executeTakeFirstOrThrow();
+
+    await services.newsEditor.setHighlight(id, true);
+    await services.newsEditor.bulkAction("delete", [id], null);
+    await services.newsEditor.bulkAction("restore", [id], null);
+    await services.newsEditor.bulkAction("publish", [id], null);
+    syndication.invalidate();
+    expect(await syndication.rss({ highlightedOnly: false })).not.toContain("dcterms:modified");
+    expect(new Date((await lastmodOf())!).toISOString()).toBe(published);
+    expect(await dateModified()).toBe(published);
+
+    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ title: "Depois da correção" }), null);
+    const { text_updated_at: corrected } = await db.selectFrom("news").select("text_updated_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(corrected! > published).toBe(true);
+    syndication.invalidate();
+    expect(await syndication.rss({ highlightedOnly: false })).toContain(`<dcterms:modified>${new Date(corrected!).toISOString()}</dcterms:modified>`);
+    expect(new Date((await lastmodOf())!).toISOString()).toBe(corrected);
+    expect(await dateModified()).toBe(corrected);
   });
 });

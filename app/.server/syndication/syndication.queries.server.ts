@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { lastReaderChange } from "../../lib/article-dates.ts";
 import type { Database } from "../db/schema.ts";
 
 /** The newest `limit` news with their full text and original media file: what a feed item carries. */
@@ -16,7 +17,7 @@ export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly }
       "news.author",
       "news.created_at",
       "news.published_at",
-      "news.updated_at",
+      "news.text_updated_at",
       "news.live_updated_at",
       "media.store as media_store",
       "media.key as media_key",
@@ -59,7 +60,7 @@ export function findSitemapBoundary(db: Kysely<Database>, offset: number) {
 export function findSitemapBatch(db: Kysely<Database>, from: { publishedAt: string; id: string }, inclusive: boolean, limit: number) {
   return db
     .selectFrom("news")
-    .select(["id", "title", "published_at", "updated_at", "live_updated_at"])
+    .select(["id", "title", "published_at", "text_updated_at", "live_updated_at"])
     .where("status", "=", "published")
     .where((eb) => eb(eb.refTuple("published_at", "id"), inclusive ? ">=" : ">", eb.tuple(from.publishedAt, from.id)))
     .orderBy("published_at", "asc")
@@ -72,7 +73,7 @@ export function findSitemapBatch(db: Kysely<Database>, from: { publishedAt: stri
 export function findNewsSince(db: Kysely<Database>, since: string, limit: number) {
   return db
     .selectFrom("news")
-    .select(["id", "title", "published_at", "live_updated_at"])
+    .select(["id", "title", "published_at", "text_updated_at", "live_updated_at"])
     .where("status", "=", "published")
     .where("published_at", ">=", since)
     .orderBy("published_at", "desc")
@@ -81,7 +82,7 @@ export function findNewsSince(db: Kysely<Database>, since: string, limit: number
     .execute();
 }
 
-/** A story's last change for feeds and sitemaps: its last save, or its live coverage's last update when later. */
-export function lastChangeOf(row: { updated_at: string; live_updated_at: string | null }): string {
-  return row.live_updated_at && row.live_updated_at > row.updated_at ? row.live_updated_at : row.updated_at;
+/** A story's last change for feeds and sitemaps: what readers read last changed (lastReaderChange). */
+export function lastChangeOf(row: { published_at: string; text_updated_at: string | null; live_updated_at: string | null }): string {
+  return lastReaderChange({ publishedAt: row.published_at, textUpdatedAt: row.text_updated_at, liveUpdatedAt: row.live_updated_at });
 }

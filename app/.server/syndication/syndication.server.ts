@@ -73,8 +73,8 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       pubDate: new Date(row.published_at),
       categories: [{ name: row.category }],
       dc: { creators: [row.author || site.defaultAuthor] },
-      // A live story changes after its publication: when its coverage last changed (dcterms:modified).
-      ...(row.live_updated_at ? { dcterms: { modified: [new Date(lastChangeOf(row))] } } : {}),
+      // A story corrected or covered live after its publication: when what readers read last changed (dcterms:modified).
+      ...(lastChangeOf(row) !== row.published_at ? { dcterms: { modified: [new Date(lastChangeOf(row))] } } : {}),
       content: { encoded: bodyHtml(isEmptyDoc(bodyOf(row)) ? plainTextToDoc(row.subtitle) : bodyOf(row), site.url, media) },
       ...(mediaUrl && row.media_mime_type
         ? { enclosures: [{ url: mediaUrl, length: Number(row.media_size_bytes ?? 0), type: row.media_mime_type }] }
@@ -191,8 +191,8 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
         rows.map((row) => ({
           url: articleUrl(row),
           news: { publication: { name: site.name, language: "pt" }, publication_date: row.published_at, title: row.title },
-          // A live story goes on changing after its publication: its coverage's last update.
-          ...(row.live_updated_at ? { lastmod: row.live_updated_at } : {}),
+          // A story corrected or covered live after its publication: when what readers read last changed.
+          ...(lastChangeOf(row) !== row.published_at ? { lastmod: lastChangeOf(row) } : {}),
         })),
         { news: true },
       );

@@ -34,21 +34,19 @@ export function NewsFormHead({
 
 function HighlightSwitch({ highlighted, update, busy }: { highlighted: boolean; update: Update; busy: boolean }) {
   return (
-    <>
-      <label className={styles.star} title={highlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn} data-active={highlighted}>
-        <input
-          type="checkbox"
-          name="isHighlighted"
-          className="visually-hidden"
-          checked={highlighted}
-          onChange={(event) => update("isHighlighted", event.target.checked)}
-          disabled={busy}
-          aria-label={highlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn}
-        />
-        <Star aria-hidden="true" size={28} fill={highlighted ? "currentColor" : "none"} />
-        <span>{highlighted ? t.newsForm.highlighted : t.newsForm.notHighlighted}</span>
-      </label>
-    </>
+    <label className={styles.star} title={highlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn} data-active={highlighted}>
+      <input
+        type="checkbox"
+        name="isHighlighted"
+        className="visually-hidden"
+        checked={highlighted}
+        onChange={(event) => update("isHighlighted", event.target.checked)}
+        disabled={busy}
+        aria-label={highlighted ? t.newsForm.highlightOff : t.newsForm.highlightOn}
+      />
+      <Star aria-hidden="true" size={28} fill={highlighted ? "currentColor" : "none"} />
+      <span>{highlighted ? t.newsForm.highlighted : t.newsForm.notHighlighted}</span>
+    </label>
   );
 }
 

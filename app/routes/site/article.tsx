@@ -17,7 +17,7 @@ import { RichText } from "../../components/news/rich-text.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
-import { articleDateLines } from "../../lib/article-dates.ts";
+import { articleDateLines, lastReaderChange } from "../../lib/article-dates.ts";
 import { ArticleDates } from "../../components/news/article-dates.tsx";
 import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
@@ -114,7 +114,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
     ...(image ? { image } : {}),
     extra: [
       { property: "article:published_time", content: article.publishedAt },
-      { property: "article:modified_time", content: article.updatedAt },
+      { property: "article:modified_time", content: lastReaderChange(article) },
       { property: "article:section", content: article.category },
       { name: "author", content: author },
       ...(site && image
