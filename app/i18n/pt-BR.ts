@@ -195,45 +195,57 @@ export const t = {
     metaDescription: (site: string) => `Como o ${site} usa cookies e dados de navegação, e como você pode escolher o que é coletado.`,
     /** The intro names the site between its two parts. */
     introLead: "Esta política explica como o",
-    introRest: "trata as informações de quem visita o site. Ao continuar navegando, você concorda com as práticas descritas abaixo.",
-    sections: [
+    introRest:
+      "trata as informações de quem visita o site: o que guardamos, para quê, e o que só acontece se você escolher. Ler as notícias não depende de aceitar nada.",
+    /**
+     * The topics of the original policy (cookies, data collected, use, sharing with ad partners, opt-out,
+     * personalisation), told as the site works: with an ad partner (ADSENSE_CLIENT) or without one. Refusing is told
+     * once, under "Como recusar"; the banner says the same in short.
+     */
+    sections: (ads: boolean) => [
       {
         title: "Uso de cookies",
-        text:
-          "Usamos cookies, pequenos arquivos guardados no seu navegador, para lembrar preferências, medir a audiência das páginas e exibir publicidade. " +
-          "Cookies essenciais mantêm o site funcionando; os demais podem ser recusados nas configurações do seu navegador.",
+        text: ads
+          ? "Ler as notícias não exige cookies. O site guarda no seu navegador só a sua escolha sobre publicidade (o cookie eef.consent, por 6 meses) " +
+            "e, para quem entra na área da redação, a sessão. Cookies do parceiro de publicidade só existem se você aceitar a publicidade."
+          : "Ler as notícias não exige cookies. Só quem entra na área da redação recebe um cookie, o da sessão.",
       },
       {
         title: "Dados coletados",
         text:
-          "Coletamos automaticamente dados técnicos de navegação: endereço IP, tipo de navegador e de dispositivo, páginas visitadas, tempo de " +
-          "permanência e a página de origem. Não pedimos dados pessoais para a leitura das notícias.",
+          "O servidor registra cada acesso — endereço IP, navegador, página pedida e horário — para manter o site seguro e no ar. " +
+          "Não pedimos dados pessoais para a leitura das notícias; a contagem das “Mais lidas” é anônima (veja abaixo).",
       },
       {
         title: "Como usamos os dados",
-        text:
-          "Os dados servem para manter o site seguro e no ar, entender quais conteúdos interessam mais aos leitores, melhorar a experiência de navegação " +
-          "e sustentar o jornalismo por meio de publicidade.",
+        text: "Os registros de acesso servem para investigar falhas e ataques e medir a carga do site. Não traçamos perfis de leitores nem vendemos dados.",
       },
       {
         title: "Compartilhamento com parceiros de publicidade",
-        text:
-          "Podemos compartilhar dados agregados e anonimizados, que não identificam você, com parceiros de publicidade, para exibir anúncios relevantes e " +
-          "medir seus resultados. Não vendemos dados pessoais.",
+        text: ads
+          ? "O site não repassa dados de leitores — nem pessoais, nem anonimizados — a parceiros de publicidade. Se você aceitar a publicidade, o " +
+            "Google AdSense passa a ser carregado nas páginas e recebe do seu navegador o que qualquer site recebe (endereço IP, navegador, a página " +
+            "aberta), conforme a política de privacidade do Google. Antes da sua escolha, nada do parceiro é carregado."
+          : "Não há parceiros de publicidade neste site: nenhum dado de leitores — nem pessoal, nem anonimizado — é repassado a terceiros.",
       },
       {
         title: "Como recusar (opt-out)",
-        text:
-          "Você pode bloquear ou apagar cookies nas configurações do navegador, usar a navegação anônima ou desativar a publicidade personalizada nas " +
-          "configurações de anúncios da sua conta no Google e em outras plataformas. Algumas funções podem deixar de funcionar sem cookies.",
+        text: ads
+          ? "Escolha “Recusar” no aviso de publicidade ou nesta página, quando quiser: o parceiro não é carregado e os espaços de anúncio ficam vazios. " +
+            "Mudar de ideia é escolher de novo aqui; apagar os cookies do navegador também desfaz a escolha, e o aviso volta a perguntar."
+          : "Não há o que recusar: sem parceiros de publicidade, nada de terceiros é carregado nas páginas.",
       },
       {
         title: "Personalização de anúncios",
-        text:
-          "Com o seu consentimento, parceiros podem usar cookies para mostrar anúncios de acordo com seus interesses. Sem ele, você continuará vendo " +
-          "anúncios, mas não personalizados.",
+        text: ads
+          ? "Só com o seu consentimento: aceitando, o parceiro pode usar cookies para mostrar anúncios de acordo com os seus interesses e medir seus " +
+            "resultados. Sem consentimento não há anúncios do parceiro — nem personalizados, nem genéricos."
+          : "Não há anúncios de parceiros, personalizados ou não.",
       },
     ],
+    officerTitle: "Encarregado (LGPD)",
+    officerLead: (name: string) =>
+      `O encarregado pelo tratamento de dados pessoais é ${name}. A ele você pode pedir acesso, correção ou eliminação de dados seus e tirar dúvidas sobre esta política`,
     contactTitle: "Contato",
     contactLead: "Dúvidas sobre esta política ou sobre seus dados? Escreva para",
     readsTitle: "O que contamos sem cookies",
@@ -242,14 +254,15 @@ export const t = {
       "sem cookies, sem identificar você e sem guardar o seu endereço IP. Guardamos só quantas leituras cada notícia teve em cada hora.",
     preferencesTitle: "Suas preferências de publicidade",
     preferencesText:
-      "Os anúncios do site são exibidos pelo Google AdSense, que pode usar cookies e dados do seu navegador. Nada do parceiro é carregado antes da " +
-      "sua escolha; se você recusar, os espaços de publicidade ficam vazios. A escolha fica guardada neste navegador por 6 meses e pode ser mudada aqui a qualquer momento.",
+      "Os anúncios do site são exibidos pelo Google AdSense, e só depois que você aceitar. A escolha fica guardada neste navegador por 6 meses e pode " +
+      "ser mudada aqui a qualquer momento; o que cada resposta faz está em “Como recusar” e “Personalização de anúncios”, acima.",
     noAdPartner: "Este site não usa parceiros de publicidade no momento: nenhum anúncio de terceiros é carregado.",
   },
   /** The reader's choice about the ad partner (LGPD): the first-visit banner, the privacy page, the footer. */
   consent: {
     bannerTitle: "Privacidade e publicidade",
-    bannerText: "Usamos um parceiro de publicidade (Google AdSense) que pode usar cookies para exibir anúncios. Ele só é carregado se você aceitar.",
+    bannerText:
+      "Usamos um parceiro de publicidade (Google AdSense) que pode usar cookies para exibir anúncios. Ele só é carregado se você aceitar; se recusar, os espaços de anúncio ficam vazios.",
     accept: "Aceitar",
     refuse: "Recusar",
     preferences: "Preferências",

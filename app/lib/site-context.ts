@@ -11,6 +11,8 @@ export interface PublicSiteConfig {
   footerTitle: string;
   defaultAuthor: string;
   contactEmail: string | null;
+  /** The encarregado (LGPD) the privacy page names (PRIVACY_OFFICER_NAME, _EMAIL), or null. */
+  privacyOfficer: { name: string; email: string | null } | null;
   timeZone: string;
   social: { instagram: string; twitter: string; facebook: string };
   /** ADSENSE_CLIENT and its slots (null: no ad partner, no consent banner). */

@@ -8,6 +8,7 @@ export const SITE: RootData["site"] = {
   footerTitle: "",
   defaultAuthor: "Redação",
   contactEmail: null,
+  privacyOfficer: null,
   timeZone: "America/Sao_Paulo",
   social: { instagram: "", twitter: "", facebook: "" },
   ads: null,

@@ -305,6 +305,7 @@ describe("when what readers read last changed (dateModified, dcterms:modified, l
         ...SITE,
         footerTitle: SITE.name,
         contactEmail: null,
+        privacyOfficer: null,
         timeZone: "America/Sao_Paulo",
         social: { instagram: "", twitter: "", facebook: "" },
         ads: null,

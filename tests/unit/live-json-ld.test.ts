@@ -12,6 +12,7 @@ const site: PublicSiteConfig = {
   description: "Notícias.",
   footerTitle: "Esporte em Foco",
   contactEmail: null,
+  privacyOfficer: null,
   defaultAuthor: "Redação Esporte em Foco",
   timeZone: "America/Sao_Paulo",
   social: { instagram: "", twitter: "", facebook: "" },

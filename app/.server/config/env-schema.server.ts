@@ -45,6 +45,8 @@ export const envSchema = z.object({
   SOCIAL_TWITTER_URL: z.url().default("https://twitter.com/esporteemfoco"),
   SOCIAL_FACEBOOK_URL: z.url().default("https://www.facebook.com/esporteemfoco"),
   CONTACT_EMAIL: z.string().trim().refine(isPlainEmailAddress, { error: terminal.config.email }).optional(),
+  PRIVACY_OFFICER_NAME: z.string().trim().min(1).max(120).optional(),
+  PRIVACY_OFFICER_EMAIL: z.string().trim().refine(isPlainEmailAddress, { error: terminal.config.email }).optional(),
   /** Google AdSense: the publisher id turns the home's two ad slots into units, after each reader's consent. */
   ADSENSE_CLIENT: z
     .string()

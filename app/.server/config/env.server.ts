@@ -229,6 +229,10 @@ export function parseConfig(source: Record<string, string | undefined> = process
       footerTitle: env.FOOTER_TITLE ?? env.SITE_NAME,
       defaultAuthor: t.news.defaultAuthor(env.SITE_NAME),
       contactEmail: env.CONTACT_EMAIL ?? null,
+      // The LGPD's encarregado, named on the privacy page; reached at their own address, or the site's contact.
+      privacyOfficer: env.PRIVACY_OFFICER_NAME
+        ? { name: env.PRIVACY_OFFICER_NAME, email: env.PRIVACY_OFFICER_EMAIL ?? env.CONTACT_EMAIL ?? null }
+        : null,
       ads: env.ADSENSE_CLIENT
         ? { client: env.ADSENSE_CLIENT, slots: { top: env.ADSENSE_SLOT_TOP ?? null, bottom: env.ADSENSE_SLOT_BOTTOM ?? null } }
         : null,

@@ -26,7 +26,7 @@ export default function Privacy() {
       <p>
         {t.privacy.introLead} <strong>{site.name}</strong> {t.privacy.introRest}
       </p>
-      {t.privacy.sections.map((section) => (
+      {t.privacy.sections(site.ads !== null).map((section) => (
         <Fragment key={section.title}>
           <h2>{section.title}</h2>
           <p>{section.text}</p>
@@ -37,6 +37,22 @@ export default function Privacy() {
       <p>{t.privacy.readsText}</p>
 
       <AdPreferences />
+
+      {site.privacyOfficer ? (
+        <>
+          <h2>{t.privacy.officerTitle}</h2>
+          <p data-testid="privacy-officer">
+            {t.privacy.officerLead(site.privacyOfficer.name)}
+            {site.privacyOfficer.email ? (
+              <>
+                {": "}
+                <a href={`mailto:${site.privacyOfficer.email}`}>{site.privacyOfficer.email}</a>
+              </>
+            ) : null}
+            .
+          </p>
+        </>
+      ) : null}
 
       {/* Without CONTACT_EMAIL the section is left out rather than show a placeholder to readers. */}
       {email ? (
