@@ -207,3 +207,57 @@ test.describe("home com banco de dados com falha", () => {
     await expect(page.getByText(t.newsList.loadError)).toHaveCount(0);
   });
 });
+
+test.describe("home num celular de 360 px", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("depois das três primeiras, linhas compactas (miniatura, título, hora); 'Mais lidas' nas duas primeiras telas", async ({
+    page,
+    launchSite,
+  }) => {
+    // A day's desk: 16 stories with pictures in four sections, three highlighted, five read in the last hour.
+    const site = await launchSite({
+      async setup(services) {
+        const ids: string[] = [];
+        for (let index = 0; index < 16; index++) {
+          const category = ["Futebol", "Vôlei", "Basquete", "Fórmula 1"][index % 4]!;
+          ids.push(
+            await createNews(services, {
+              title: `${category}: notícia ${index + 1} do dia com um título do tamanho de sempre`,
+              category,
+              isHighlighted: index % 5 === 0,
+            }),
+          );
+        }
+        const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
+        for (const [rank, id] of ids.slice(0, 5).entries()) {
+          await services.database.db
+            .insertInto("news_reads")
+            .values({ news_id: id, hour, reads: 50 - rank })
+            .execute();
+        }
+      },
+    });
+    await openPage(page, site, "/");
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    const mostRead = await page.getByRole("heading", { name: t.mostRead.title }).boundingBox();
+    // Half the height of the page before the compact rows with these same stories (8 035 px, measured 2026-11-29).
+    expect(height).toBeLessThanOrEqual(8035 / 2);
+    expect(mostRead).not.toBeNull();
+    expect(mostRead!.y).toBeLessThan(2 * 740);
+
+    // The lower blocks: each story a row, about 4 to a screen, its thumbnail beside the title, no subtitle.
+    const rows = page.getByTestId("home-section").getByTestId("news-card");
+    expect(await rows.count()).toBeGreaterThan(4);
+    for (const row of await rows.all()) {
+      const box = (await row.boundingBox())!;
+      expect(box.height, "a compact row").toBeLessThanOrEqual(740 / 4);
+      const thumb = (await row.locator("img").first().boundingBox())!;
+      expect(thumb.width).toBeLessThan(box.width / 2);
+      await expect(row.locator("p").first()).toBeHidden();
+    }
+    // The first three stay full cards.
+    const firstThree = page.getByRole("region", { name: t.home.recentTitle }).getByTestId("news-card");
+    expect((await firstThree.first().boundingBox())!.height).toBeGreaterThan(740 / 3);
+  });
+});

@@ -19,7 +19,7 @@ export function HighlightBadge() {
   return (
     <span className={styles.highlight}>
       <Star aria-hidden="true" size={12} fill="currentColor" />
-      {t.newsList.highlightBadge}
+      <span data-badge-text="">{t.newsList.highlightBadge}</span>
     </span>
   );
 }

@@ -10,13 +10,15 @@ import type { ImagePriority } from "./media-image.tsx";
 import { MediaThumb } from "./media-thumb.tsx";
 import styles from "./news-card.module.css";
 
-export type CardVariant = "main" | "side" | "grid";
+/** `compact`: a grid card that is a short row on phones (the home's lower blocks), the same as `grid` from 600 px. */
+export type CardVariant = "main" | "side" | "grid" | "compact";
 
 /** How wide each card's image is drawn (the home's grid: a 1200 px column, 2/3 for the main card; see the CSS). */
 const SIZES: Record<CardVariant, string> = {
   main: "(min-width: 1240px) 787px, (min-width: 900px) calc(66vw - 40px), 100vw",
-  side: "(min-width: 1240px) 173px, (min-width: 900px) 14vw, (min-width: 700px) 50vw, 100vw",
+  side: "(min-width: 1240px) 173px, (min-width: 900px) 14vw, (min-width: 700px) 50vw, (min-width: 600px) 100vw, 42vw",
   grid: "(min-width: 1100px) 380px, (min-width: 700px) 50vw, 100vw",
+  compact: "(min-width: 1100px) 380px, (min-width: 700px) 50vw, (min-width: 600px) 100vw, 84px",
 };
 
 /** For the grid's cards 2 and 3: side by side with the first from 700 px on, so preloaded there (and only there). */

@@ -85,6 +85,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
+      {/* Right after the top stories: what a fan checks next, within the first two screens of a phone. */}
+      <MostRead items={mostRead} />
+
       <AdSlot variant="leaderboard" slot="top" label={t.home.adLabelTop} />
 
       <section aria-labelledby="destaques-titulo" className={styles.section}>
@@ -92,9 +95,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className={styles.highlightGrid}>
           {[0, 1, 2].map((index) => {
             const item = highlights[index];
-            if (item) return <NewsCard key={item.id} news={item} variant="grid" showHighlight />;
+            if (item) return <NewsCard key={item.id} news={item} variant="compact" showHighlight />;
             const text = index === 0 ? t.home.noHighlights : t.home.moreHighlightsSoon;
-            return <PlaceholderCard key={`placeholder-${index}`} variant="grid" text={text} />;
+            return <PlaceholderCard key={`placeholder-${index}`} variant="compact" text={text} />;
           })}
         </div>
         <div className={styles.more}>
@@ -109,7 +112,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <SectionHeader id={`secao-${section.slug}`} title={section.name} />
           <div className={styles.sectionGrid}>
             {section.items.map((item) => (
-              <NewsCard key={item.id} news={item} variant="grid" />
+              <NewsCard key={item.id} news={item} variant="compact" />
             ))}
           </div>
           <div className={styles.more}>
@@ -119,8 +122,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ))}
-
-      <MostRead items={mostRead} />
 
       <AdSlot variant="banner" slot="bottom" label={t.home.adLabelBottom} />
     </div>
