@@ -133,6 +133,59 @@ test.describe("lightbox da imagem", () => {
   });
 });
 
+test.describe("lightbox e o botão voltar", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("voltar (o do Android ou o do navegador) fecha a foto e fica no artigo; fechar pelo botão não deixa uma entrada a mais no histórico", async ({
+    page,
+    standardSite,
+  }) => {
+    await openPage(page, standardSite, "/");
+    const article = `${standardSite.url}/article/${standardSite.ids.dated}`;
+    await page.goto(article);
+    await page.evaluate(() => window.scrollTo(0, 120));
+    const trigger = page.getByRole("button", { name: t.article.openMedia });
+    const dialog = page.getByRole("dialog");
+
+    await trigger.locator("img").click();
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(`${article}#midia`);
+    await page.goBack();
+    await expect(dialog).toHaveCount(0);
+    await expect(page).toHaveURL(article);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(STANDARD.dated.title);
+
+    // Closed by its button: the entry it added goes too, so the next back leaves the article as usual.
+    await trigger.locator("img").click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: t.article.closeMedia }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page).toHaveURL(article);
+    await page.goBack();
+    await expect(page).toHaveURL(`${standardSite.url}/`);
+  });
+});
+
+test.describe("cabeçalho do artigo num celular de 360 px", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("compartilhar logo abaixo do título, WhatsApp primeiro; a etiqueta da categoria é um alvo de toque de 24 px", async ({
+    page,
+    standardSite,
+  }) => {
+    await openPage(page, standardSite, `/article/${standardSite.ids.dated}`);
+    const top = page.getByTestId("share-top");
+    const links = top.getByRole("link");
+    await expect(links.first()).toHaveAttribute("aria-label", t.share.on("WhatsApp"));
+    await expect(links).toHaveCount(4);
+    // In the header, above the media: reachable before scrolling.
+    expect((await top.boundingBox())!.y).toBeLessThan(740);
+    for (const link of await links.all()) expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+    const badge = page.locator("article header").first().getByRole("link", { name: STANDARD.dated.category });
+    expect((await badge.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  });
+});
+
 test.describe("vídeo", () => {
   test("mostra <video controls> e o arquivo responde a Range com 206", async ({ page, standardSite, request }) => {
     await openPage(page, standardSite, `/article/${standardSite.ids.video}`);

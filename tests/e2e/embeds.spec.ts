@@ -84,6 +84,8 @@ test.describe("embeds de redes sociais", () => {
       await expect(facade).toHaveAttribute("href", post.href);
       await expect(facade).toContainText(t.embed.load(name));
       await expect(facade).toContainText(t.embed.notice(name));
+      // A post's card before the click is as tall as what it says, not its player's empty 560–620 px.
+      if (provider !== "youtube") expect((await facade.boundingBox())!.height, provider).toBeLessThan(300);
     }
     // The text around the embeds stays text, with its line breaks, and nothing in it is HTML.
     const text = await content.innerText();
@@ -102,6 +104,8 @@ test.describe("embeds de redes sociais", () => {
       await expect(frame).toHaveAttribute("title", t.embed.frameTitle(t.embed.providers[provider as keyof typeof POSTS]));
       await expect.poll(() => requested.slice(before)).toEqual([post.frame]);
       await expect(page.frameLocator(`figure[data-embed="${provider}"] iframe`).getByText("player")).toBeVisible();
+      // Loaded: the player's own height.
+      if (provider !== "youtube") expect((await figure.boundingBox())!.height, provider).toBeGreaterThanOrEqual(560);
     }
     // The same page, still: the click did not navigate.
     expect(page.url()).toBe(site.url + path);

@@ -1,5 +1,6 @@
 import { Maximize2 } from "lucide-react";
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { imageAlt, type MediaView } from "../../lib/media-view.ts";
 import { MediaCaption } from "./media-caption.tsx";
@@ -9,12 +10,29 @@ import styles from "./article-media.module.css";
 const loadLightbox = () => import("./article-lightbox.tsx");
 const ArticleLightbox = lazy(() => loadLightbox().then((module) => ({ default: module.ArticleLightbox })));
 
+/** The history entry an open full-screen view adds (`#midia`): the phone's back button closes the view. */
+const OPEN_HASH = "#midia";
+
 /**
  * The article's main media. Clicking it opens a full-screen view (article-lightbox.tsx), downloaded when the pointer
- * or the focus first reaches the control, so the article itself ships no dialog code.
+ * or the focus first reaches the control, so the article itself ships no dialog code. Opening it adds a history entry
+ * (`#midia`, a hash change: nothing reloads, the scroll stays): Android's back button, or the browser's, closes the
+ * view instead of leaving the article; closing it otherwise (its button, Escape) takes that entry back off.
  */
 export function ArticleMedia({ media, title }: { media: MediaView; title: string }) {
   const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const { hash, search } = useLocation();
+  const previousHash = useRef(hash);
+  useEffect(() => {
+    // Back from the entry the view added: the view closes.
+    if (previousHash.current === OPEN_HASH && hash !== OPEN_HASH) setOpen(false);
+    previousHash.current = hash;
+  }, [hash]);
+  const changeOpen = (next: boolean) => {
+    setOpen(next);
+    if (!next && previousHash.current === OPEN_HASH) void navigate(-1);
+  };
   // Mounted from the first opening on, so closing plays out and focus goes back to the trigger.
   const [used, setUsed] = useState(false);
   const triggerRef = useRef<HTMLButtonElement>(null);
@@ -28,6 +46,7 @@ export function ArticleMedia({ media, title }: { media: MediaView; title: string
     onClick: () => {
       setUsed(true);
       setOpen(true);
+      if (previousHash.current !== OPEN_HASH) void navigate({ search, hash: OPEN_HASH }, { preventScrollReset: true });
     },
   };
   return (
@@ -54,7 +73,7 @@ export function ArticleMedia({ media, title }: { media: MediaView; title: string
       </figure>
       {used ? (
         <Suspense fallback={null}>
-          <ArticleLightbox media={media} title={title} open={open} onOpenChange={setOpen} triggerRef={triggerRef} />
+          <ArticleLightbox media={media} title={title} open={open} onOpenChange={changeOpen} triggerRef={triggerRef} />
         </Suspense>
       ) : null}
     </>

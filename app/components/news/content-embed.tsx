@@ -26,7 +26,7 @@ export function ContentEmbed({ embed }: { embed: Embed }) {
   };
 
   return (
-    <figure className={`${styles.embed} ${styles[embed.provider]}`} data-embed={embed.provider}>
+    <figure className={`${styles.embed} ${styles[embed.provider]} ${loaded ? styles.loaded : ""}`} data-embed={embed.provider}>
       {loaded ? (
         <iframe
           ref={frameRef}

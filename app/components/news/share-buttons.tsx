@@ -10,6 +10,36 @@ interface ShareButtonsProps {
   title: string;
 }
 
+/** The apps' own share pages, WhatsApp first (where Brazilian readers share). */
+function shareTargets(url: string, title: string) {
+  const text = encodeURIComponent(title);
+  const link = encodeURIComponent(url);
+  return [
+    { name: "WhatsApp", href: `https://wa.me/?text=${encodeURIComponent(`${title} ${url}`)}`, Icon: WhatsAppIcon },
+    { name: "X", href: `https://x.com/intent/post?text=${text}&url=${link}`, Icon: TwitterIcon },
+    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${link}`, Icon: FacebookIcon },
+    { name: "Telegram", href: `https://t.me/share/url?url=${link}&text=${text}`, Icon: TelegramIcon },
+  ];
+}
+
+/**
+ * The same links under the headline, as a row of icons (each named for screen readers): a reader who shares does so
+ * before scrolling through the story.
+ */
+export function ShareIcons({ url, title }: ShareButtonsProps) {
+  return (
+    <ul className={styles.icons} aria-label={t.share.title} data-testid="share-top">
+      {shareTargets(url, title).map(({ name, href, Icon }) => (
+        <li key={name}>
+          <a className={styles.icon} href={href} target="_blank" rel="noopener noreferrer" aria-label={t.share.on(name)} title={t.share.on(name)}>
+            <Icon size={18} />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * Sharing an article: plain links to each app's own share page (no script of theirs is loaded, nothing is sent
  * until the reader clicks), "Copiar link", and the phone's share sheet where the browser has one (Web Share API).
@@ -25,14 +55,7 @@ export function ShareButtons({ url, title }: ShareButtonsProps) {
     return () => clearTimeout(timer.current);
   }, []);
 
-  const text = encodeURIComponent(title);
-  const link = encodeURIComponent(url);
-  const targets = [
-    { name: "WhatsApp", href: `https://wa.me/?text=${encodeURIComponent(`${title} ${url}`)}`, Icon: WhatsAppIcon },
-    { name: "X", href: `https://x.com/intent/post?text=${text}&url=${link}`, Icon: TwitterIcon },
-    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${link}`, Icon: FacebookIcon },
-    { name: "Telegram", href: `https://t.me/share/url?url=${link}&text=${text}`, Icon: TelegramIcon },
-  ];
+  const targets = shareTargets(url, title);
 
   async function copy() {
     clearTimeout(timer.current);

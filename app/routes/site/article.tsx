@@ -21,7 +21,7 @@ import { articleDateLines, lastReaderChange } from "../../lib/article-dates.ts";
 import { ArticleDates } from "../../components/news/article-dates.tsx";
 import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
-import { ShareButtons } from "../../components/news/share-buttons.tsx";
+import { ShareButtons, ShareIcons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, liveBlogJsonLd, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { LIVE_CURSOR_PARAM, LiveCoverage } from "../../components/news/live-coverage.tsx";
 import { LiveBadge } from "../../components/news/live-badge.tsx";
@@ -192,6 +192,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           </span>
           <ArticleDates lines={dateLines} />
         </p>
+        <ShareIcons url={absoluteUrl(site, canonicalPath)} title={article.title} />
       </header>
 
       <LiveCoverage newsId={article.id} initial={live} cursor={liveCursor} articlePath={canonicalPath} newsroom={isAdmin} forms={liveForms} />
