@@ -156,16 +156,25 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
       expect(after.news.map((item) => item.id).sort()).toEqual([keptNews, doomedNews, ...finishedNews].sort());
     }
 
-    // 3. News delete, killed as the first of its files goes.
+    // 3. News deleted (to the Lixeira: its files untouched), then erased for good from there, killed as the first of
+    //    its files goes.
     {
       const doomed = (await snapshot(site)).media.find((row) => row.id === before.news.find((item) => item.id === doomedNews)!.media_id)!;
       const doomedFiles = [doomed.key, ...(JSON.parse(doomed.variants) as Array<{ key: string }>).map((variant) => variant.key)];
+      const trashed = await fetch(`${site.url}/api/news/${doomedNews}`, { method: "DELETE", headers: headers() });
+      expect(trashed.status).toBe(204);
+      expect(doomedFiles.every((key) => fs.existsSync(path.join(site.dataDir, "media", key))), "na Lixeira, os arquivos ficam").toBe(true);
       const { snapshot: after } = await crash(
-        "notícia: apagando",
+        "notícia: excluindo de vez",
         () => doomedFiles.some((key) => !fs.existsSync(path.join(site.dataDir, "media", key))),
         () => {
-          const request = rawRequest(`${site.url}/api/news/${doomedNews}`, "DELETE", headers());
-          request.request.end();
+          const form = new URLSearchParams({ intent: "erase", id: doomedNews, confirmed: "1" }).toString();
+          const request = rawRequest(`${site.url}/redacao?situacao=lixeira`, "POST", {
+            ...headers(),
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Content-Length": String(Buffer.byteLength(form)),
+          });
+          request.request.end(form);
           return request;
         },
       );
