@@ -28,6 +28,8 @@ export default [
     route("edit-news/:id/historico", "routes/admin/news-history.tsx"),
     // The newsroom's list: every story of every status, filters, search, bulk publish/unpublish/delete.
     route("redacao", "routes/admin/newsroom.tsx"),
+    // The top of the home: the manchete and the stories beside it, for how long (editors and admins).
+    route("capa", "routes/admin/front-page.tsx"),
     route("SponsorManager", "routes/admin/sponsor-manager.tsx"),
     route("admin/security", "routes/admin/security.tsx"),
     // The team (admins only): members, invitations, roles, revocations and their log.

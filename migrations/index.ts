@@ -27,6 +27,7 @@ import * as authorRenames from "./2026-11-28-951-author-renames.ts";
 import * as publicationHistory from "./2026-11-28-961-publication-history.ts";
 import * as liveMatchEvents from "./2026-11-28-971-live-match-events.ts";
 import * as newsTrash from "./2026-11-28-981-news-trash.ts";
+import * as frontPage from "./2026-11-29-001-front-page.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28-961-publication-history": publicationHistory,
   "2026-11-28-971-live-match-events": liveMatchEvents,
   "2026-11-28-981-news-trash": newsTrash,
+  "2026-11-29-001-front-page": frontPage,
 };

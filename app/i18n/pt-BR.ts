@@ -283,6 +283,7 @@ export const t = {
     profile: "Meu perfil",
     team: "Equipe",
     sectionMenu: "Seções do menu",
+    frontPage: "Capa (manchete)",
     inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
     close: "Fechar menu",

@@ -144,6 +144,7 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
     reporterRefused: METHODS,
   },
   redacao: { role: "editor", reason: "a lista de todas as notícias e as ações em lote (publicar, despublicar, apagar)" },
+  capa: { role: "editor", reason: "a capa: a manchete e as notícias ao lado dela, por quanto tempo" },
 };
 const requiredRole = (route: FlatRoute): Role => NEWSROOM_ROLES[route.pattern]?.role ?? "admin";
 const MEMBER_COLUMNS = [

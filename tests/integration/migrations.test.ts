@@ -257,7 +257,10 @@ describe.skipIf(TEST_DATABASE === "postgres")("listing queries use the indexes",
     const plans = await planOf(() => services.news.getHome());
     expect(plans.length).toBeGreaterThan(0);
     for (const plan of plans) {
-      expect(plan).toMatch(/news USING (COVERING )?INDEX/);
+      // The editors' picks for the top (front_page_picks: three rows at most, read in their key's order) are the one
+      // query that is not a read of the news.
+      if (plan.startsWith("SCAN front_page_picks")) expect(plan).toBe("SCAN front_page_picks");
+      else expect(plan).toMatch(/news USING (COVERING )?INDEX/);
       expect(plan).not.toContain("TEMP B-TREE");
     }
   });
@@ -314,6 +317,8 @@ describe.runIf(TEST_DATABASE === "postgres")("listing queries use the indexes on
       }
       expect(plans.length).toBeGreaterThanOrEqual(5);
       for (const plan of plans) {
+        // The editors' picks for the top (three rows at most) are the one query that is not a read of the news.
+        if (/front_page_picks/.test(plan)) continue;
         expect(plan).toMatch(/Index (Only )?Scan( Backward)? using news_\w+_idx/);
         expect(plan).not.toMatch(/^\s*(->\s*)?(Incremental )?Sort/m);
       }

@@ -33,6 +33,7 @@ export interface Database {
   author_slug_aliases: AuthorSlugAliasesTable;
   /** The section menu as an admin arranged it (/secoes): order and hidden categories, by slug. */
   section_settings: SectionSettingsTable;
+  front_page_picks: FrontPagePicksTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -96,6 +97,17 @@ export interface SectionSettingsTable {
   hidden: number;
   updated_at: string;
   updated_by: string | null;
+}
+
+/** Migration 2026-11-29-001-front-page: the stories an editor placed at the top of the home. */
+export interface FrontPagePicksTable {
+  /** 1: the manchete; 2 and 3: beside it. */
+  position: number;
+  news_id: string;
+  /** When the choice stops holding, or null (until changed). */
+  until: string | null;
+  picked_at: string;
+  picked_by: string | null;
 }
 
 export interface AppSettingsTable {

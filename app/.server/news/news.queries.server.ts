@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql, type Updateable } from "kysely";
 import type { Database, NewNewsRow, NewsTable } from "../db/schema.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 
@@ -102,14 +102,54 @@ export function findNewsPage(
   return query.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 
-/** The newest `limit` published news. */
-export function findRecentNews(db: Kysely<Database>, limit: number) {
-  return selectNewsWithMedia(db)
-    .where("news.status", "=", "published")
-    .orderBy("news.published_at", "desc")
-    .orderBy("news.id", "desc")
-    .limit(limit)
+/** The newest `limit` published news, without the ones in `excludeIds`. */
+export function findRecentNews(db: Kysely<Database>, limit: number, excludeIds: readonly string[] = []) {
+  let query = selectNewsWithMedia(db).where("news.status", "=", "published");
+  if (excludeIds.length > 0) query = query.where("news.id", "not in", excludeIds);
+  return query.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
+}
+
+/**
+ * The editors' picks for the top of the home that hold at `now` (front-page.server.ts), by position, with their
+ * stories (published ones only). Read from the picks (three rows at most), then the stories by id.
+ */
+export async function findFrontPagePicks(db: Kysely<Database>, now: string) {
+  const picks = await db
+    .selectFrom("front_page_picks")
+    .select(["position", "news_id", "until"])
+    .where((eb) => eb.or([eb("until", "is", null), eb("until", ">", now)]))
+    .orderBy("position")
     .execute();
+  if (picks.length === 0) return [];
+  const rows = await selectNewsWithMedia(db)
+    .where(
+      "news.id",
+      "in",
+      picks.map((pick) => pick.news_id),
+    )
+    .where("news.status", "=", "published")
+    .execute();
+  return picks.flatMap((pick) => {
+    const row = rows.find((each) => each.id === pick.news_id);
+    return row ? [{ ...row, pick_position: pick.position, pick_until: pick.until }] : [];
+  });
+}
+
+/**
+ * The lead when no editor chose one: the story under live coverage that went out last, else the newest story
+ * highlighted since `since`, else none (then the newest story leads, as before). Two index reads.
+ */
+export async function findDefaultLead(db: Kysely<Database>, since: string, excludeIds: readonly string[]) {
+  let live = selectNewsWithMedia(db).where("news.status", "=", "published").where("news.live_coverage", "=", "live");
+  if (excludeIds.length > 0) live = live.where("news.id", "not in", excludeIds);
+  const onAir = await live.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(1).executeTakeFirst();
+  if (onAir) return onAir;
+  let highlighted = selectNewsWithMedia(db)
+    .where("news.status", "=", "published")
+    .where("news.is_highlighted", "=", 1)
+    .where("news.published_at", ">=", since);
+  if (excludeIds.length > 0) highlighted = highlighted.where("news.id", "not in", excludeIds);
+  return highlighted.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(1).executeTakeFirst();
 }
 
 /**

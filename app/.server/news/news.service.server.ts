@@ -6,6 +6,8 @@ import type { MediaStore } from "../storage/media-store.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import {
   countInReview,
+  findDefaultLead,
+  findFrontPagePicks,
   findHighlightsFilled,
   findNewsById,
   findNewsPage,
@@ -67,6 +69,30 @@ export interface NewsServiceDeps {
   store: Pick<MediaStore, "publicUrl">;
 }
 
+/** How long a highlighted story may lead the home by itself (without an editor's pick): a day. */
+export const HOME_LEAD_HIGHLIGHT_HOURS = 24;
+
+/**
+ * The top of the home (the manchete and the two stories beside it), in order: where an editor placed a story at
+ * /capa (front-page.server.ts) and the choice still holds, that story; the lead otherwise goes to a story under live
+ * coverage, else to a story highlighted in the last day, else to the newest; the other places to the newest stories
+ * not shown yet. Read again at least every minute (the home's memo), so a choice that ends is soon gone.
+ */
+export async function findFrontPage(db: Kysely<Database>, now: Date): Promise<NewsWithMediaRow[]> {
+  const slots: Array<NewsWithMediaRow | null> = Array.from({ length: HOME_RECENT_COUNT }, () => null);
+  for (const pick of await findFrontPagePicks(db, now.toISOString())) {
+    if (pick.pick_position >= 1 && pick.pick_position <= HOME_RECENT_COUNT) slots[pick.pick_position - 1] = pick;
+  }
+  const taken = () => slots.flatMap((row) => (row ? [row.id] : []));
+  if (!slots[0]) {
+    const since = new Date(now.getTime() - HOME_LEAD_HIGHLIGHT_HOURS * 3_600_000).toISOString();
+    slots[0] = (await findDefaultLead(db, since, taken())) ?? null;
+  }
+  const empty = slots.filter((row) => !row).length;
+  const newest = empty > 0 ? await findRecentNews(db, empty, taken()) : [];
+  return slots.map((row) => row ?? newest.shift() ?? null).filter((row): row is NewsWithMediaRow => row !== null);
+}
+
 export function createNewsService({ db, store }: NewsServiceDeps) {
   const toSummary = (row: NewsWithMediaRow) => toNewsSummary(row, store);
   // The section list and the home's blocks are on every reader page: kept in memory until the news change
@@ -78,7 +104,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
   );
   const listSections = () => sections.get();
   const home = memoUntilChanged(async (): Promise<HomeNews> => {
-    const [recentRows, sectionList] = await Promise.all([findRecentNews(db, HOME_RECENT_COUNT), listSections()]);
+    const [recentRows, sectionList] = await Promise.all([findFrontPage(db, new Date()), listSections()]);
     const shown = recentRows.map((row) => row.id);
     const highlightRows = await findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT, shown);
     shown.push(...highlightRows.map((row) => row.id));

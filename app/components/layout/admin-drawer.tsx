@@ -1,5 +1,18 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { ClipboardCheck, Handshake, List, ListChecks, ListOrdered, LogOut, PlusCircle, ShieldCheck, UserRound, Users, X } from "lucide-react";
+import {
+  ClipboardCheck,
+  Handshake,
+  List,
+  ListChecks,
+  ListOrdered,
+  LogOut,
+  Newspaper,
+  PlusCircle,
+  ShieldCheck,
+  UserRound,
+  Users,
+  X,
+} from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
@@ -67,6 +80,7 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
           </nav>
           {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
           {hasRole(role, "editor") ? <DrawerLink to="/redacao" Icon={ListChecks} label={t.admin.newsroom} /> : null}
+          {hasRole(role, "editor") ? <DrawerLink to="/capa" Icon={Newspaper} label={t.admin.frontPage} /> : null}
           {/* Editors and admins: the stories waiting for them (only when there are some), as a link to the list's
               "Em revisão" filter. */}
           {reviewCount ? (
