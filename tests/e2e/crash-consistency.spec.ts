@@ -163,7 +163,10 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
       const doomedFiles = [doomed.key, ...(JSON.parse(doomed.variants) as Array<{ key: string }>).map((variant) => variant.key)];
       const trashed = await fetch(`${site.url}/api/news/${doomedNews}`, { method: "DELETE", headers: headers() });
       expect(trashed.status).toBe(204);
-      expect(doomedFiles.every((key) => fs.existsSync(path.join(site.dataDir, "media", key))), "na Lixeira, os arquivos ficam").toBe(true);
+      expect(
+        doomedFiles.every((key) => fs.existsSync(path.join(site.dataDir, "media", key))),
+        "na Lixeira, os arquivos ficam",
+      ).toBe(true);
       const { snapshot: after } = await crash(
         "notícia: excluindo de vez",
         () => doomedFiles.some((key) => !fs.existsSync(path.join(site.dataDir, "media", key))),

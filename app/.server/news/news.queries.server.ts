@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql, type Updateable } from "kysely";
+import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
 import type { Database, NewNewsRow, NewsTable } from "../db/schema.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
 
