@@ -54,13 +54,20 @@ async function loadEveryImage(page: Page) {
     await page.evaluate((top) => window.scrollTo(0, top), y);
   }
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  // A lazy image the scroll went past too fast (a busy machine skips intersection checks between steps) would never
+  // start: every image is asked for now, whatever its place.
+  await page.evaluate(() => {
+    for (const image of document.querySelectorAll<HTMLImageElement>('img[loading="lazy"]')) image.loading = "eager";
+  });
   await expect
-    .poll(() =>
-      page
-        .locator("img")
-        .evaluateAll((images) =>
-          (images as HTMLImageElement[]).every((image) => image.complete && (image.naturalWidth > 0 || image.dataset.fallback)),
-        ),
+    .poll(
+      () =>
+        page
+          .locator("img")
+          .evaluateAll((images) =>
+            (images as HTMLImageElement[]).every((image) => image.complete && (image.naturalWidth > 0 || image.dataset.fallback)),
+          ),
+      { timeout: 20_000 },
     )
     .toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0));
