@@ -1,11 +1,11 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/front-page";
 import { privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
-import { frontPageChoices, pickForFrontPage, releaseFrontPage } from "../../.server/news/front-page.server.ts";
+import { frontPageChoices, isFrontPagePosition, pickForFrontPage, releaseFrontPage } from "../../.server/news/front-page.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import panel from "../../components/admin/panel.module.css";
 import buttons from "../../components/ui/button.module.css";
@@ -30,7 +30,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const services = servicesOf(context);
   const [choices, home] = await Promise.all([frontPageChoices(services.database.db), services.news.getHome()]);
   const timeZone = services.config.timeZone;
+  // What the last change did, from the address it redirected to (a live reload keeps the address, not an answer).
+  const params = new URL(request.url).searchParams;
+  const position = Number(params.get("posicao"));
+  const done =
+    isFrontPagePosition(position) && params.get("feito") === "fixada"
+      ? tf.picked(positionName(position))
+      : isFrontPagePosition(position) && params.get("feito") === "liberada"
+        ? tf.released(positionName(position))
+        : null;
   return {
+    done,
     // What readers see on top now, and whether an editor placed it there (and until when).
     top: home.recent.map((story, index) => {
       const pick = choices.picks.find((each) => each.position === index + 1 && each.newsId === story.id);
@@ -46,7 +56,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 interface ActionData {
-  done?: string;
   error?: string;
 }
 
@@ -60,15 +69,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (form.get("intent") === "release") {
       await releaseFrontPage({ db: services.database.db, events: services.events, log: services.log }, position, viewer.userId);
-      return data<ActionData>({ done: tf.released(positionName(position)) }, { headers: noStore });
+      throw redirect(`/capa?feito=liberada&posicao=${position}`, { headers: noStore });
     }
     await pickForFrontPage(
       { db: services.database.db, events: services.events, log: services.log },
       { newsId: String(form.get("news") ?? ""), position, hold: String(form.get("hold") ?? "") },
       viewer.userId,
     );
-    return data<ActionData>({ done: tf.picked(positionName(position)) }, { headers: noStore });
+    throw redirect(`/capa?feito=fixada&posicao=${position}`, { headers: noStore });
   } catch (error) {
+    if (error instanceof Response) throw error;
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) services.log.error({ err: error, reqId: requestIdFrom(request) }, "front page change failed");
     return data<ActionData>({ error: publicErrorMessage(error, requestIdFrom(request)) }, { status, headers: noStore });
@@ -78,13 +88,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = privatePageHeaders;
 
 export default function FrontPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { top, candidates } = loaderData;
+  const { top, candidates, done } = loaderData;
   const busy = useNavigation().state !== "idle";
   return (
     <section className="page">
       <h1 className="page-title">{tf.pageTitle}</h1>
       <p className={styles.intro}>{tf.intro}</p>
-      {actionData?.done ? <Banner kind="success" message={actionData.done} /> : null}
+      {done && !actionData?.error ? <Banner kind="success" message={done} /> : null}
       {actionData?.error ? <Banner kind="error" message={actionData.error} /> : null}
 
       <section className={panel.panel} aria-labelledby="capa-agora">

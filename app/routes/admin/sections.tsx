@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sections";
 import { privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
@@ -25,11 +25,13 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRole(request, context, handle);
-  return { sections: await servicesOf(context).news.listSectionsForAdmin() };
+  // "Salvo" comes back in the address the save redirected to: the live reload that follows the save's own event
+  // (app/lib/use-live-updates.ts) drops an action's answer, not the page's address.
+  const saved = new URL(request.url).searchParams.get("salvo") === "1";
+  return { sections: await servicesOf(context).news.listSectionsForAdmin(), saved };
 }
 
 interface ActionData {
-  done?: string;
   error?: string;
 }
 
@@ -52,19 +54,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     settings.push({ slug: section.slug, position, hidden: form.get(`mostrar:${section.slug}`) === null });
   }
   await saveSectionArrangement(services, viewer.userId, settings);
-  return data<ActionData>({ done: ts.saved }, { headers: noStore });
+  throw redirect("/secoes?salvo=1", { headers: noStore });
 }
 
 export const headers = privatePageHeaders;
 
 export default function Sections({ loaderData, actionData }: Route.ComponentProps) {
-  const { sections } = loaderData;
+  const { sections, saved } = loaderData;
   const busy = useNavigation().state !== "idle";
   return (
     <section className="page">
       <h1 className="page-title">{ts.pageTitle}</h1>
       <p className={styles.intro}>{ts.intro}</p>
-      {actionData?.done ? <Banner kind="success" message={actionData.done} /> : null}
+      {saved && !actionData?.error ? <Banner kind="success" message={ts.saved} /> : null}
       {actionData?.error ? <Banner kind="error" message={actionData.error} /> : null}
       <section className={panel.panel} aria-label={ts.pageTitle}>
         {sections.length === 0 ? (
