@@ -53,7 +53,10 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: {
-    timeout: 7_000,
+    // How long an expectation waits for the page to get there (it returns as soon as it does): on a loaded 2-core
+    // machine a sign-in (scrypt) or a save's reload has taken more than 7 s, and a wait that ends early is a flake,
+    // not a finding.
+    timeout: 15_000,
     // tests/e2e/screenshots.spec.ts: up to 0.1 % of the pixels may differ (anti-aliasing; two runs here draw the very
     // same pixels): a moved block, a changed color, spacing or font goes well beyond that.
     toHaveScreenshot: { maxDiffPixelRatio: 0.001 },
