@@ -19,24 +19,33 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
+/**
+ * The app's services on a new PostgreSQL database reached through a TCP proxy the test cuts or holds, migrated;
+ * everything goes at the test's end (released before the pool closes, when the test held the link).
+ */
+async function servicesThroughProxy(onPoolError: (error: Error) => void) {
+  const database = await createPostgresDatabase();
+  cleanup.push(() => database.drop());
+  const url = new URL(database.url);
+  const proxy = await startTcpProxy(Number(url.port || 5432));
+  cleanup.push(() => proxy.close());
+  url.port = String(proxy.port);
+  const dataDir = makeDataDir("eef-outage-");
+  cleanup.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const services = createServices(
+    parseConfig({ DATA_DIR: dataDir, DATABASE_URL: url.href, SEED_DEMO: "0", LOG_LEVEL: "silent" }),
+    createLogger({ logLevel: "silent" }),
+    { onPoolError },
+  );
+  cleanup.push(() => services.database.close());
+  await migrateAll(services);
+  return { proxy, services };
+}
+
 describe.skipIf(TEST_DATABASE !== "postgres")("PostgreSQL inacessível com a aplicação no ar", () => {
   it("uma conexão em uso que cai não derruba o processo; o pool volta quando o banco volta", async () => {
-    const database = await createPostgresDatabase();
-    cleanup.push(() => database.drop());
-    const url = new URL(database.url);
-    const proxy = await startTcpProxy(Number(url.port || 5432));
-    cleanup.push(() => proxy.close());
-    url.port = String(proxy.port);
     const lost: Error[] = [];
-    const dataDir = makeDataDir("eef-outage-");
-    cleanup.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const services = createServices(
-      parseConfig({ DATA_DIR: dataDir, DATABASE_URL: url.href, SEED_DEMO: "0", LOG_LEVEL: "silent" }),
-      createLogger({ logLevel: "silent" }),
-      { onPoolError: (error) => lost.push(error) },
-    );
-    cleanup.push(() => services.database.close());
-    await migrateAll(services);
+    const { proxy, services } = await servicesThroughProxy((error) => lost.push(error));
     const { db } = services.database;
 
     // Checked out (as the sweeper's lock session is) when the database goes away.
@@ -54,24 +63,8 @@ describe.skipIf(TEST_DATABASE !== "postgres")("PostgreSQL inacessível com a apl
   });
 
   it("pacotes retidos: uma leitura é 503 'nada foi feito', um COMMIT sem resposta é 503 'confira antes'; depois o pool serve de novo", async () => {
-    const database = await createPostgresDatabase();
-    cleanup.push(() => database.drop());
-    const url = new URL(database.url);
-    const proxy = await startTcpProxy(Number(url.port || 5432));
-    cleanup.push(() => proxy.close());
-    url.port = String(proxy.port);
-    const dataDir = makeDataDir("eef-held-");
-    cleanup.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const services = createServices(
-      parseConfig({ DATA_DIR: dataDir, DATABASE_URL: url.href, SEED_DEMO: "0", LOG_LEVEL: "silent" }),
-      createLogger({ logLevel: "silent" }),
-      { onPoolError: () => {} },
-    );
-    cleanup.push(async () => {
-      proxy.release();
-      await services.database.close();
-    });
-    await migrateAll(services);
+    const { proxy, services } = await servicesThroughProxy(() => {});
+    cleanup.push(async () => proxy.release());
     // As bootApp does once the installation is prepared (DATABASE_QUERY_TIMEOUT_SECONDS), shorter for the test.
     services.database.setQueryDeadline!(1000);
     const { db } = services.database;

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Updateable } from "kysely";
 import { NEWSROOM_BULK_MAX, TRASH_DAYS } from "../../lib/limits.ts";
 import type { Database, NewsTable } from "../db/schema.ts";
 import { revisionOf } from "./news-revisions.server.ts";
@@ -15,47 +15,33 @@ import { updateNewsAtVersion } from "./news.queries.server.ts";
  * Moves `rows` to the Lixeira inside `trx`; false when one was saved by someone else since it was read (the caller
  * rolls back). The version replaced becomes a revision, so the history says who deleted it and what it was.
  */
-export async function moveToTrash(
-  trx: Kysely<Database>,
-  rows: readonly Selectable<NewsTable>[],
-  actorId: string | null,
-  now: string,
-): Promise<boolean> {
-  if (rows.length === 0) return true;
-  await trx.insertInto("news_revisions").values(rows.map(revisionOf)).execute();
-  for (const row of rows) {
-    const updated = await updateNewsAtVersion(trx, row.id, row.version, {
-      status: "draft",
-      review_requested_at: null,
-      deleted_at: now,
-      deleted_by: actorId,
-      updated_at: now,
-      updated_by: actorId,
-      version: row.version + 1,
-    });
-    if (updated === 0n) return false;
-  }
-  return true;
+export function moveToTrash(trx: Kysely<Database>, rows: readonly Selectable<NewsTable>[], actorId: string | null, now: string): Promise<boolean> {
+  return newVersions(trx, rows, {
+    status: "draft",
+    review_requested_at: null,
+    deleted_at: now,
+    deleted_by: actorId,
+    updated_at: now,
+    updated_by: actorId,
+  });
 }
 
 /** Takes `rows` out of the Lixeira as drafts (same ids, same links); false on a concurrent save (roll back). */
-export async function restoreFromTrash(
+export function restoreFromTrash(
   trx: Kysely<Database>,
   rows: readonly Selectable<NewsTable>[],
   actorId: string | null,
   now: string,
 ): Promise<boolean> {
+  return newVersions(trx, rows, { deleted_at: null, deleted_by: null, updated_at: now, updated_by: actorId });
+}
+
+/** Writes `changes` to each row as its next version, the one replaced kept as a revision; false on a concurrent save. */
+async function newVersions(trx: Kysely<Database>, rows: readonly Selectable<NewsTable>[], changes: Updateable<NewsTable>): Promise<boolean> {
   if (rows.length === 0) return true;
   await trx.insertInto("news_revisions").values(rows.map(revisionOf)).execute();
   for (const row of rows) {
-    const updated = await updateNewsAtVersion(trx, row.id, row.version, {
-      deleted_at: null,
-      deleted_by: null,
-      updated_at: now,
-      updated_by: actorId,
-      version: row.version + 1,
-    });
-    if (updated === 0n) return false;
+    if ((await updateNewsAtVersion(trx, row.id, row.version, { ...changes, version: row.version + 1 })) === 0n) return false;
   }
   return true;
 }
