@@ -7,6 +7,7 @@ import { parseConfig } from "../../app/.server/config/env.server.ts";
 import { type AppServices, createServices, migrateAll } from "../../app/.server/app.server.ts";
 import type { Database } from "../../app/.server/db/schema.ts";
 import { createLogger, type Logger } from "../../app/.server/logger.server.ts";
+import { type MigrateFresh, POSTGRES_ADMIN_URL, postgresTemplateName, sqliteTemplateFile } from "./database-templates.ts";
 
 /**
  * Which database the tests run on: `sqlite` (default) or `postgres` (TEST_DATABASE=postgres; the server at
@@ -14,7 +15,7 @@ import { createLogger, type Logger } from "../../app/.server/logger.server.ts";
  * instance gets a database of its own, created here and dropped on close.
  */
 export const TEST_DATABASE = process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite";
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const ADMIN_URL = POSTGRES_ADMIN_URL;
 
 /** A fresh data directory (SQLite file + media) under the system temp folder. */
 export function makeDataDir(prefix = "eef-test-"): string {
@@ -50,16 +51,31 @@ export async function createPostgresDatabase(template?: string): Promise<{ url: 
   };
 }
 
+/** The SQLite file of a data directory (the default of env.server.ts). */
+const SQLITE_FILE = "esporte-em-foco.sqlite";
+
 /**
  * Real services on a real, freshly migrated database (SQLite file, or PostgreSQL). Call `close()` when done.
- * `options.log` replaces the silent logger (to read what the services log); the rest goes to the database.
+ * The database is a copy of the migration set's template (database-templates.ts), unless `env.DATABASE_URL` names
+ * one, the data directory already has its SQLite file, or `options.fromEmpty` asks for the migrations to run from an
+ * empty database (the tests of the migrations themselves). `options.log` replaces the silent logger (to read what
+ * the services log); the rest goes to the database.
  */
 export async function createTestServices(
   dataDir: string = makeDataDir(),
   env: Record<string, string> = {},
-  { log, ...options }: Parameters<typeof createServices>[2] & { log?: Logger } = {},
+  { log, fromEmpty = false, ...options }: Parameters<typeof createServices>[2] & { log?: Logger; fromEmpty?: boolean } = {},
 ): Promise<AppServices & { dataDir: string; close(): Promise<void> }> {
-  const postgres = TEST_DATABASE === "postgres" && !env.DATABASE_URL ? await createPostgresDatabase() : null;
+  const postgres =
+    TEST_DATABASE === "postgres" && !env.DATABASE_URL
+      ? await createPostgresDatabase(fromEmpty ? undefined : await postgresTemplateName(migrateFresh))
+      : null;
+  const sqliteFile = path.join(dataDir, SQLITE_FILE);
+  if (!postgres && !env.DATABASE_URL && !fromEmpty && !fs.existsSync(sqliteFile)) {
+    fs.copyFileSync(await sqliteTemplateFile(migrateFresh), sqliteFile);
+    // As the server keeps its database file: readable by its user only.
+    fs.chmodSync(sqliteFile, 0o600);
+  }
   const config = parseConfig({
     DATA_DIR: dataDir,
     SEED_DEMO: "0",
@@ -80,6 +96,28 @@ export async function createTestServices(
       await postgres?.drop();
     },
   };
+}
+
+/** Migrates a new database from empty, as the server's first start would (the templates' maker). */
+const migrateFresh: MigrateFresh = async (to) => {
+  const dataDir = makeDataDir("eef-template-");
+  try {
+    const services = await createTestServices(dataDir, "databaseUrl" in to ? { DATABASE_URL: to.databaseUrl } : {}, { fromEmpty: true });
+    await services.close();
+    if ("sqliteFile" in to) fs.renameSync(path.join(dataDir, SQLITE_FILE), to.sqliteFile);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+/** A new PostgreSQL database, migrated (a copy of the template). */
+export async function createMigratedPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return createPostgresDatabase(await postgresTemplateName(migrateFresh));
+}
+
+/** The migrated SQLite file to copy (the template). */
+export function migratedSqliteFile(): Promise<string> {
+  return sqliteTemplateFile(migrateFresh);
 }
 
 /** How many rows a table holds now. */
