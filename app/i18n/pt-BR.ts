@@ -47,6 +47,11 @@ export const t = {
     invalidPage: "Página de resultados inválida. Volte à primeira página da busca.",
     firstPage: "Primeira página",
     foundInText: "Trecho da notícia",
+    /** Before the suggested query, a link: "Você quis dizer Flamengo?" */
+    didYouMean: "Você quis dizer",
+    showingSuggestion: (query: string) => `Nada foi encontrado para “${query}”: abaixo, os resultados da busca sugerida.`,
+    sectionPage: (name: string) => `Ver a seção ${name}`,
+    browseSections: "Navegue pelas seções",
   },
   footer: {
     noSponsors: "Sua marca pode estar aqui! Entre em contato e seja um patrocinador oficial...",
@@ -392,6 +397,14 @@ export const t = {
     scoreboard: "Placar",
     at: (time: string) => `às ${time}`,
     unseenTitle: (count: number, title: string) => `(${count}) ${title}`,
+    /** A card's match once the coverage ended, before the score: "Encerrado 2–1". */
+    cardEnded: "Encerrado",
+    /** The score as a screen reader says it, on a card: "Flamengo 2, Palmeiras 1". */
+    scoreSpoken: (home: string, homeScore: number, away: string, awayScore: number) => `${home} ${homeScore}, ${away} ${awayScore}`,
+    /** Under a live story's scoreboard: "Atualizado há 3 min" (the newest update or score change). */
+    updatedAgo: (ago: string) => `Atualizado ${ago}`,
+    /** A plain link to load the page again (without JavaScript the page does not follow the match by itself). */
+    refresh: "Atualizar",
   },
   formats: {
     /** "25/11/2026 às 10:00": a date and a time on the site's clock. */

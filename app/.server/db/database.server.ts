@@ -7,7 +7,7 @@ import type pg from "pg";
 import { clientWithDeadline, loadPg } from "./pg.server.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../config/data-dir.server.ts";
 import type { AppConfig } from "../config/env.server.ts";
-import { searchText } from "../search/portuguese.ts";
+import { searchText, vocabularyWords } from "../search/portuguese.ts";
 import type { Database } from "./schema.ts";
 
 export interface DatabaseHandle {
@@ -106,12 +106,14 @@ export function withRollbackAfterAbort(dialect: Dialect, sqlite: DatabaseSync): 
 }
 
 /**
- * The SQL function the search index's triggers call (migrations/2026-11-24-001-news-search.ts): the folded, stemmed
+ * The SQL functions the search index's triggers call (migrations/2026-11-24-001-news-search.ts): the folded, stemmed
  * words of a text. Every connection that writes news must have it; a write without it fails ("no such function")
  * rather than leaving the index behind.
  */
 export function registerSearchFunctions(sqlite: DatabaseSync): void {
   sqlite.function("eef_search_text", { deterministic: true }, (text) => searchText(typeof text === "string" ? text : null));
+  // The typo correction's vocabulary (migrations/2026-11-29-101-search-typos.ts): a text's words as a JSON array.
+  sqlite.function("eef_search_words", { deterministic: true }, (text) => JSON.stringify(vocabularyWords(typeof text === "string" ? text : null)));
 }
 
 /** 64-bit integers (counts, file sizes) come back as JavaScript numbers, as they do from SQLite. */

@@ -34,6 +34,11 @@ export interface Database {
   /** The section menu as an admin arranged it (/secoes): order and hidden categories, by slug. */
   section_settings: SectionSettingsTable;
   front_page_picks: FrontPagePicksTable;
+  /**
+   * The words published stories use (folded), for the search's typo correction (migration 2026-11-29-101). SQLite adds
+   * an `id` and a trigram index table, `search_word_trigrams`, the search service queries in SQL.
+   */
+  search_words: SearchWordsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -100,6 +105,10 @@ export interface SectionSettingsTable {
 }
 
 /** Migration 2026-11-29-001-front-page: the stories an editor placed at the top of the home. */
+export interface SearchWordsTable {
+  word: string;
+}
+
 export interface FrontPagePicksTable {
   /** 1: the manchete; 2 and 3: beside it. */
   position: number;

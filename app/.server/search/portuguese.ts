@@ -134,3 +134,40 @@ export function excerpt(text: string, terms: readonly string[], length = 180): s
   }
   return null;
 }
+
+/** Shortest and longest word the typo correction knows (shorter words are too ambiguous to correct). */
+export const VOCABULARY_WORD_LENGTH = { min: 4, max: 32 } as const;
+
+/**
+ * The distinct words of a text as the typo correction's vocabulary keeps them: folded (accents, case), letters only,
+ * VOCABULARY_WORD_LENGTH long. PostgreSQL computes the same list in SQL (migrations/2026-11-29-101-search-typos.ts);
+ * on SQLite the vocabulary trigger calls this as `eef_search_words`.
+ */
+export function vocabularyWords(text: string | null | undefined): string[] {
+  const words = new Set<string>();
+  if (!text) return [];
+  for (const [word] of text.matchAll(WORD)) {
+    const folded = foldWord(word);
+    if (folded.length < VOCABULARY_WORD_LENGTH.min || folded.length > VOCABULARY_WORD_LENGTH.max) continue;
+    if (/\P{L}/u.test(folded)) continue;
+    words.add(folded);
+  }
+  return [...words];
+}
+
+/** The trigrams of a folded word as PostgreSQL's pg_trgm counts them: padded with two spaces before, one after. */
+export function trigrams(word: string): Set<string> {
+  const padded = `  ${word} `;
+  const result = new Set<string>();
+  for (let index = 0; index + 3 <= padded.length; index++) result.add(padded.slice(index, index + 3));
+  return result;
+}
+
+/** pg_trgm's `similarity`: shared trigrams over all distinct trigrams of both words (0 to 1). */
+export function trigramSimilarity(a: string, b: string): number {
+  const first = trigrams(a);
+  const second = trigrams(b);
+  let shared = 0;
+  for (const trigram of first) if (second.has(trigram)) shared++;
+  return shared / (first.size + second.size - shared);
+}

@@ -7,6 +7,8 @@ import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { parseSearchPage, type SearchHit } from "../../.server/search/search.service.server.ts";
+import { loadMostRead } from "../../.server/news/most-read.server.ts";
+import { MostRead, type MostReadLink } from "../../components/news/most-read.tsx";
 import { NewsCard } from "../../components/news/news-card.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
@@ -14,18 +16,38 @@ import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./search.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import { foldToSlug, termPath } from "../../lib/slug.ts";
 
 type Failure = "page" | "load" | null;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { search, log } = servicesOf(context);
+  const services = servicesOf(context);
+  const { search, log } = services;
   const params = new URL(request.url).searchParams;
   const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
-  const empty = { query, page: 1, hits: [] as SearchHit[], nextPage: null as number | null };
+  const empty = {
+    query,
+    page: 1,
+    hits: [] as SearchHit[],
+    nextPage: null as number | null,
+    suggestion: null as string | null,
+    mostRead: [] as MostReadLink[],
+  };
   try {
     const page = parseSearchPage(params.get("pagina"));
     const result = await search.search({ query, page });
-    return { query, page, hits: result.hits, nextPage: result.nextPage, failure: null as Failure };
+    // A search that found nothing offers the most-read stories instead (the sections come with every page).
+    const mostRead = query && result.hits.length === 0 && page === 1 ? await loadMostRead(request, services) : [];
+    return {
+      query,
+      page,
+      hits: result.hits,
+      nextPage: result.nextPage,
+      suggestion: result.suggestion,
+      mostRead,
+      failure: null as Failure,
+    };
   } catch (error) {
     const invalidPage = error instanceof AppError && error.code === "invalid_page";
     if (!invalidPage) log.error({ err: error }, "search failed");
@@ -54,6 +76,47 @@ function searchHref(query: string, page = 1): string {
   return `/busca?${params}`;
 }
 
+/** The search box of the page itself, with what was searched in it (a reader corrects the query there). */
+function SearchForm({ query }: { query: string }) {
+  return (
+    <Form method="get" action="/busca" role="search" className={styles.form}>
+      <label htmlFor="busca-pagina" className="visually-hidden">
+        {t.search.pageFieldLabel}
+      </label>
+      <input
+        id="busca-pagina"
+        type="search"
+        name="q"
+        defaultValue={query}
+        maxLength={MAX_QUERY_LENGTH}
+        required
+        className={styles.input}
+        placeholder={t.search.placeholder}
+      />
+      <button type="submit" className={styles.submit}>
+        {t.search.submit}
+      </button>
+    </Form>
+  );
+}
+
+/** The sections whose name is the query ("basquete", "fórmula 1"): their page is offered above the results. */
+function SectionsNamed({ query }: { query: string }) {
+  const { sections } = useRootData();
+  const wanted = foldToSlug(query);
+  const named = sections.filter((section) => section.slug === wanted);
+  if (named.length === 0) return null;
+  return (
+    <p className={styles.sectionLinks}>
+      {named.map((section) => (
+        <Link key={section.slug} to={termPath("category", section.slug)} className={styles.sectionLink}>
+          {t.search.sectionPage(section.name)}
+        </Link>
+      ))}
+    </p>
+  );
+}
+
 /** Text with the matched words in <mark>: React elements from plain strings, never HTML. */
 function Marked({ parts }: { parts: SearchHit["titleParts"] }) {
   return (
@@ -76,23 +139,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           <SearchIcon aria-hidden="true" size={48} />
           <p className={grid.emptyTitle}>{t.search.emptyQuery}</p>
           <p className={grid.emptyHint}>{t.search.emptyQueryHint}</p>
-          <Form method="get" action="/busca" role="search" className={styles.form}>
-            <label htmlFor="busca-pagina" className="visually-hidden">
-              {t.search.pageFieldLabel}
-            </label>
-            <input
-              id="busca-pagina"
-              type="search"
-              name="q"
-              maxLength={MAX_QUERY_LENGTH}
-              required
-              className={styles.input}
-              placeholder={t.search.placeholder}
-            />
-            <button type="submit" className={styles.submit}>
-              {t.search.submit}
-            </button>
-          </Form>
+          <SearchForm query="" />
         </div>
       </div>
     );
@@ -109,21 +156,61 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           {t.search.invalidPage} <Link to={searchHref(query)}>{t.search.firstPage}</Link>
         </p>
       ) : loaderData.hits.length === 0 && loaderData.page === 1 ? (
-        <div className={grid.empty}>
-          <SearchX aria-hidden="true" size={48} />
-          <p className={grid.emptyTitle}>{t.search.noResults(query)}</p>
-          <p className={grid.emptyHint}>{t.search.noResultsHint}</p>
-        </div>
+        <NoResults query={query} mostRead={loaderData.mostRead} />
       ) : (
-        <Results
-          key={searchHref(query, loaderData.page)}
-          query={query}
-          first={loaderData.hits}
-          page={loaderData.page}
-          nextPage={loaderData.nextPage}
-        />
+        <>
+          {loaderData.suggestion ? (
+            <p className={styles.suggestion} data-testid="search-suggestion">
+              {t.search.didYouMean} <Link to={searchHref(loaderData.suggestion)}>{loaderData.suggestion}</Link>? {t.search.showingSuggestion(query)}
+            </p>
+          ) : (
+            <SectionsNamed query={query} />
+          )}
+          <Results
+            key={searchHref(loaderData.suggestion ?? query, loaderData.page)}
+            query={loaderData.suggestion ?? query}
+            first={loaderData.hits}
+            page={loaderData.page}
+            nextPage={loaderData.nextPage}
+          />
+        </>
       )}
     </div>
+  );
+}
+
+/**
+ * Nothing found, not even by a close spelling: the query stays in the box to be corrected, and the sections and the
+ * most-read stories are offered.
+ */
+function NoResults({ query, mostRead }: { query: string; mostRead: readonly MostReadLink[] }) {
+  const { sections } = useRootData();
+  return (
+    <>
+      <div className={grid.empty}>
+        <SearchX aria-hidden="true" size={48} />
+        <p className={grid.emptyTitle}>{t.search.noResults(query)}</p>
+        <p className={grid.emptyHint}>{t.search.noResultsHint}</p>
+        <SearchForm query={query} />
+      </div>
+      {sections.length > 0 ? (
+        <nav aria-labelledby="busca-secoes" className={styles.sections}>
+          <h2 id="busca-secoes" className={styles.sectionsTitle}>
+            {t.search.browseSections}
+          </h2>
+          <ul className={styles.sectionList}>
+            {sections.map((section) => (
+              <li key={section.slug}>
+                <Link to={termPath("category", section.slug)} className={styles.sectionLink}>
+                  {section.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      <MostRead items={mostRead} />
+    </>
   );
 }
 
