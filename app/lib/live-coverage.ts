@@ -17,9 +17,16 @@ export interface Scoreboard {
   period: string;
 }
 
+/** A match's score on a story's card (home, lists, search, "Leia também"): "AO VIVO 2–1, 2º tempo", "Encerrado 2–1". */
+export interface CardScore extends Scoreboard {
+  state: CoverageState;
+}
+
 export interface LiveCoverageInfo {
   state: CoverageState;
   startedAt: string | null;
+  /** The coverage's last change (an update posted, the score), or null. */
+  updatedAt: string | null;
   endedAt: string | null;
   scoreboard: Scoreboard | null;
 }

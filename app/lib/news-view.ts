@@ -1,3 +1,4 @@
+import type { CardScore } from "./live-coverage.ts";
 import type { MediaView } from "./media-view.ts";
 import type { RichDoc } from "./rich-text.ts";
 
@@ -55,6 +56,8 @@ export interface NewsSummary {
   ownerId?: string;
   /** Under live coverage now ("AO VIVO" on its card); absent otherwise. */
   live?: true;
+  /** The match's score, while its coverage is live or once it ended; absent for a story without a scoreboard. */
+  score?: CardScore;
 }
 
 /** A news item as the article page shows it. */

@@ -333,7 +333,11 @@ test.describe("sem JavaScript: a partida minuto a minuto", () => {
   });
 });
 
-test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home e no menu de seções", async ({ site, page, editor }) => {
+test("JSON-LD LiveBlogPosting, 'Atualizado há', e o selo AO VIVO com o placar no cartão da home e no menu de seções", async ({
+  site,
+  page,
+  editor,
+}) => {
   await openPage(page, site, articlePath(site));
   const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
   const posting = blocks.map((text) => JSON.parse(text) as Record<string, unknown>).find((block) => block["@type"] === "LiveBlogPosting");
@@ -349,19 +353,39 @@ test("JSON-LD LiveBlogPosting e o selo AO VIVO no cartão da home e no menu de s
     datePublished: expect.stringMatching(/^\d{4}-/),
   });
 
+  // Under the scoreboard: how old the news is, and a plain way to load it again.
+  await expect(page.getByTestId("live-updated-ago")).toContainText(t.live.updatedAgo(""));
+  await expect(page.getByTestId("live-updated-ago").getByRole("link", { name: t.live.refresh })).toBeVisible();
+
   await openPage(page, site, "/");
+  await markPage(page);
   const card = page.getByTestId("news-card").filter({ hasText: TITLE }).first();
   await expect(card.getByTestId("live-badge")).toHaveText(t.live.badge);
+  // The score on the card: "AO VIVO 2–1, 2º tempo", heard with the teams.
+  const score = card.getByTestId("card-score");
+  await expect(score).toContainText("2–1, 2º tempo");
+  await expect(score).toContainText(t.live.scoreSpoken("Flamengo", 2, "Vasco", 1));
   await expect(page.getByTestId("news-card").filter({ hasText: "Outra notícia sem cobertura" }).first().getByTestId("live-badge")).toHaveCount(0);
   // The section menu says it too, on the story's section only.
   const menu = page.getByTestId("section-nav");
   await expect(menu.getByRole("link", { name: `Futebol ${t.live.badge}` })).toBeVisible();
   await expect(menu.getByTestId("section-live")).toHaveCount(1);
-  // Once the coverage ends, the next page's menu no longer says it (page cache on).
+  // A goal: the open home's card follows it, without a reload (page cache on).
+  const goal = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, {
+    data: { scoreboard: { home: "Flamengo", away: "Vasco", homeScore: 3, awayScore: 1, period: "2º tempo" } },
+    headers: { origin: site.url },
+  });
+  expect(goal.status()).toBe(200);
+  await expect(score).toContainText("3–1, 2º tempo");
+  await expectNoReload(page);
+  // Once the coverage ends, the card says "Encerrado 3–1" and the next page's menu no longer says "AO VIVO".
   const ended = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { coverage: "ended" }, headers: { origin: site.url } });
   expect(ended.status()).toBe(200);
+  await expect(score).toHaveAttribute("data-state", "ended");
+  await expect(score).toContainText(`${t.live.cardEnded}3–1`);
   await openPage(page, site, "/");
   await expect(page.getByTestId("section-nav").getByTestId("section-live")).toHaveCount(0);
+  await expect(page.getByTestId("news-card").filter({ hasText: TITLE }).first().getByTestId("card-score")).toContainText("3–1");
 });
 
 test("uma atualização renova só as páginas da notícia no cache: a home e a lista continuam servidas da memória", async ({

@@ -753,7 +753,7 @@ describe("a migração 2026-11-28-971 (minuto e lance)", () => {
 });
 
 describe("eventos", () => {
-  it("uma atualização avisa só as páginas da notícia; começar a cobertura muda os cartões (newsUpdated)", async () => {
+  it("uma atualização avisa só as páginas da notícia; começar a cobertura e mudar o placar mudam os cartões (newsUpdated)", async () => {
     const services = await open();
     const editor = await memberCookie(services, "editor");
     const id = await createNews(services, { title: "Clássico", media: null });
@@ -761,9 +761,15 @@ describe("eventos", () => {
     services.events.subscribe((event, detail) => heard.push([event, detail]));
     await patchNews(services, id, editor.cookie, { coverage: "live" });
     expect(heard.map(([event]) => event)).toEqual(["newsUpdated"]);
+    // The story's pages (its lists among them) and its coverage's.
+    const cardPaths = heard[0]![1].paths;
+    expect(cardPaths).toEqual(expect.arrayContaining([`/article/${id}`, `/api/news/${id}/updates`]));
     heard.length = 0;
     const posted = await postUpdate(services, id, editor.cookie, { text: "Gol" });
-    await patchNews(services, id, editor.cookie, { scoreboard: { home: "A", away: "B", homeScore: 1, awayScore: 0, period: "" } });
+    const scoreboard = { home: "A", away: "B", homeScore: 1, awayScore: 0, period: "" };
+    await patchNews(services, id, editor.cookie, { scoreboard });
+    // The same score again: nothing a card shows changed, the article only.
+    await patchNews(services, id, editor.cookie, { scoreboard });
     expect(heard).toEqual([
       [
         "liveUpdated",
@@ -772,11 +778,29 @@ describe("eventos", () => {
           live: { newsId: id, updateId: posted.json?.update.id, change: "created" },
         },
       ],
+      ["newsUpdated", { paths: cardPaths }],
       [
         "liveUpdated",
         { paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS], live: { newsId: id, change: "scoreboard" } },
       ],
     ]);
+  });
+
+  it("os cartões mostram o placar enquanto a cobertura está no ar e depois de encerrada", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { title: "Clássico", media: null });
+    const card = async () => (await services.news.listNewsPage({ limit: 50 })).items.find((item) => item.id === id)!;
+    const scoreboard = { home: "Flamengo", away: "Palmeiras", homeScore: 2, awayScore: 1, period: "2º tempo" };
+    // A scoreboard without coverage is not shown.
+    await patchNews(services, id, editor.cookie, { scoreboard });
+    expect((await card()).score).toBeUndefined();
+    await patchNews(services, id, editor.cookie, { coverage: "live" });
+    expect(await card()).toMatchObject({ live: true, score: { ...scoreboard, state: "live" } });
+    await patchNews(services, id, editor.cookie, { coverage: "ended" });
+    const ended = await card();
+    expect(ended.live).toBeUndefined();
+    expect(ended.score).toEqual({ ...scoreboard, state: "ended" });
   });
 });
 
@@ -877,6 +901,8 @@ describe("o fluxo público /events", () => {
         expect((await changeUpdate(services, id, updateId, editor.cookie, "PATCH", { text: "Escalação corrigida" })).status).toBe(200);
         expect((await changeUpdate(services, id, updateId, editor.cookie, "DELETE")).status).toBe(204);
         const scoreboard = { home: "A", away: "B", homeScore: 0, awayScore: 0, period: "" };
+        // A new score is shown on cards (a newsUpdated only the newsroom hears); the same one again, on the article only.
+        expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
         expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
         // The badge on its cards: a newsUpdated only the newsroom hears.
         expect((await patchNews(services, id, editor.cookie, { coverage: "ended" })).status).toBe(200);

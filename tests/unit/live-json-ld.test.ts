@@ -64,7 +64,7 @@ describe("JSON-LD de uma cobertura ao vivo", () => {
       "/article/n1/final-ao-vivo",
       previewImage(site, null),
       "",
-      { state: "ended", startedAt: "2026-11-26T18:55:00.000Z", endedAt: "2026-11-26T20:50:00.000Z", scoreboard: null },
+      { state: "ended", startedAt: "2026-11-26T18:55:00.000Z", updatedAt: null, endedAt: "2026-11-26T20:50:00.000Z", scoreboard: null },
       updates,
     );
     expect(ended).toMatchObject({
@@ -90,7 +90,7 @@ describe("JSON-LD de uma cobertura ao vivo", () => {
       "/article/n1",
       previewImage(site, null),
       "",
-      { state: "live", startedAt: "2026-11-26T18:55:00.000Z", endedAt: null, scoreboard: null },
+      { state: "live", startedAt: "2026-11-26T18:55:00.000Z", updatedAt: null, endedAt: null, scoreboard: null },
       [],
     );
     expect(live).not.toHaveProperty("coverageEndTime");

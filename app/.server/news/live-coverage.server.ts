@@ -123,10 +123,14 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         set.live_updated_at = now;
       }
       const badgeChanged = patch.coverage !== undefined && patch.coverage !== row.live_coverage;
+      // The score shows on cards too (while the coverage is on): a goal changes the home and the lists.
+      const coverageAfter = set.live_coverage === undefined ? row.live_coverage : set.live_coverage;
+      const scoreChanged = set.live_scoreboard !== undefined && set.live_scoreboard !== row.live_scoreboard && coverageAfter !== null;
       await events.withCommit(db, async (trx, send) => {
         await updateCoverageRow(trx, newsId, set);
-        // The badge shows on cards (home, lists): the story's pages like any save of it. Only the scoreboard: the article.
-        if (badgeChanged) {
+        // The badge and the score show on cards (home, lists): the story's pages like any save of it. Otherwise the
+        // article only.
+        if (badgeChanged || scoreChanged) {
           const current = await trx.selectFrom("news").select("status").where("id", "=", newsId).executeTakeFirst();
           await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)], ...audienceOf(current) });
         } else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
@@ -318,12 +322,13 @@ export function requireMayCover(actor: Actor, row: Pick<CoverageRow, "owner_id">
 const actorId = (actor: Actor) => (typeof actor === "string" || actor === null ? actor : actor.userId);
 
 export function coverageOf(
-  row: Pick<CoverageRow, "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard">,
+  row: Pick<CoverageRow, "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard"> & Partial<Pick<CoverageRow, "live_updated_at">>,
 ): LiveCoverageInfo | null {
   if (row.live_coverage === null) return null;
   return {
     state: row.live_coverage,
     startedAt: row.live_started_at,
+    updatedAt: row.live_updated_at ?? null,
     endedAt: row.live_coverage === "ended" ? row.live_ended_at : null,
     scoreboard: row.live_scoreboard ? (JSON.parse(row.live_scoreboard) as Scoreboard) : null,
   };

@@ -1,5 +1,6 @@
 import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
+import type { CardScore, Scoreboard } from "../../lib/live-coverage.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media-view.server.ts";
@@ -81,7 +82,7 @@ export function toNewsSummary(
     | "status"
     | "review_requested_at"
   > &
-    Partial<Pick<NewsWithMediaRow, "live_coverage">> &
+    Partial<Pick<NewsWithMediaRow, "live_coverage" | "live_scoreboard">> &
     JoinedMediaColumns & { owner_id?: string | null },
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
@@ -101,7 +102,19 @@ export function toNewsSummary(
     // Who may change an unpublished story is the newsroom's business only: a published one never says.
     ...(row.status !== "published" && row.owner_id ? { ownerId: row.owner_id } : {}),
     ...(row.live_coverage === "live" ? { live: true as const } : {}),
+    ...cardScoreOf(row),
   };
+}
+
+/** The score a card shows: a scoreboard under live or ended coverage (a story's own text otherwise says nothing). */
+function cardScoreOf(row: { live_coverage?: "live" | "ended" | null; live_scoreboard?: string | null }): { score?: CardScore } {
+  if (!row.live_coverage || !row.live_scoreboard) return {};
+  try {
+    const board = JSON.parse(row.live_scoreboard) as Scoreboard;
+    return { score: { ...board, state: row.live_coverage } };
+  } catch {
+    return {};
+  }
 }
 
 /** A news row with its full text and joined media as the article page (and GET /api/news/:id) shows it. */

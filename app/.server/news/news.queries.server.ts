@@ -43,6 +43,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
         "news.media_id",
         "news.owner_id",
         "news.live_coverage",
+        "news.live_scoreboard",
         ...JOINED_MEDIA_COLUMNS,
       ])
   );

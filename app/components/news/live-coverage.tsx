@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { formatTime } from "../../i18n/format.ts";
+import { formatCardTime, formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import {
   type KeyEventView,
@@ -95,6 +95,7 @@ function LiveCoverageOn({
   return (
     <section className={styles.live} aria-labelledby="atualizacoes-titulo" data-testid="live-coverage" data-coverage={page.coverage?.state ?? "off"}>
       {page.coverage?.scoreboard ? <LiveScoreboard scoreboard={page.coverage.scoreboard} /> : null}
+      {page.coverage?.state === "live" ? <UpdatedAgo coverage={page.coverage} updates={page.updates} now={now} articlePath={articlePath} /> : null}
       {page.coverage?.state === "ended" ? (
         <p className={styles.ended} data-testid="live-ended">
           {page.coverage.scoreboard ? t.live.endedMatch : t.live.endedNotice}
@@ -141,6 +142,36 @@ function LiveCoverageOn({
         ) : null}
       </nav>
     </section>
+  );
+}
+
+/**
+ * "Atualizado há 3 min" under a live match's scoreboard (the coverage's last change: an update, the score), with a
+ * plain "Atualizar" link: without JavaScript the page does not follow the match by itself. The time is the page's
+ * clock (useLiveNow), so a cached page says how old its news is as soon as it is shown.
+ */
+function UpdatedAgo({
+  coverage,
+  updates,
+  now,
+  articlePath,
+}: {
+  coverage: LiveCoverageInfo;
+  updates: readonly LiveUpdateView[];
+  now: string;
+  articlePath: string;
+}) {
+  const { site } = useRootData();
+  const changes = [coverage.updatedAt, coverage.startedAt, updates[0]?.createdAt].filter((value): value is string => Boolean(value));
+  const last = changes.sort().at(-1);
+  if (!last) return null;
+  return (
+    <p className={styles.updatedAgo} data-testid="live-updated-ago">
+      <time dateTime={last}>{t.live.updatedAgo(formatCardTime(last, last > now ? last : now, site.timeZone))}</time>{" "}
+      <Link to={`${articlePath}#atualizacoes`} className={styles.refresh}>
+        {t.live.refresh}
+      </Link>
+    </p>
   );
 }
 

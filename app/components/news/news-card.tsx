@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { formatCardTime } from "../../i18n/format.ts";
+import { t } from "../../i18n/pt-BR.ts";
+import type { CardScore } from "../../lib/live-coverage.ts";
 import { imageAlt } from "../../lib/media-view.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
@@ -76,13 +78,35 @@ export function NewsCard({
           <time dateTime={news.publishedAt} className={styles.time}>
             {formatCardTime(news.publishedAt, now, site.timeZone)}
           </time>
-          {news.live ? <LiveBadge /> : null}
+          {news.score ? <CardScoreLine score={news.score} /> : news.live ? <LiveBadge /> : null}
           <CategoryBadge category={news.category} slug={news.categorySlug} className={styles.badgeLink} />
           {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
         </span>
       </span>
       {actions ? <div className={styles.actions}>{actions}</div> : null}
     </article>
+  );
+}
+
+/**
+ * A match's score on its card: "AO VIVO 2–1, 2º tempo" while live, "Encerrado 2–1" after; a screen reader hears the
+ * teams with their goals. Open pages follow it (a score change is a change of the story's lists), cached ones show
+ * it on their next render.
+ */
+function CardScoreLine({ score }: { score: CardScore }) {
+  const live = score.state === "live";
+  return (
+    <span className={styles.score} data-testid="card-score" data-state={score.state}>
+      {live ? <LiveBadge /> : <span className={styles.scoreEnded}>{t.live.cardEnded}</span>}
+      <span aria-hidden="true" className={styles.scoreNumbers}>
+        {score.homeScore}–{score.awayScore}
+        {live && score.period ? `, ${score.period}` : ""}
+      </span>
+      <span className="visually-hidden">
+        {t.live.scoreSpoken(score.home, score.homeScore, score.away, score.awayScore)}
+        {live && score.period ? `, ${score.period}` : ""}
+      </span>
+    </span>
   );
 }
 
