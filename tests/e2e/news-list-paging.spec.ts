@@ -88,6 +88,37 @@ test.describe("lista paginada", () => {
     await expect(moreLink(page)).toHaveCount(0);
   });
 
+  test("de volta de um artigo (o voltar do Android), a lista tem as mesmas notícias e o card de onde se saiu na tela", async ({ page }) => {
+    // Pages load only when asked (no IntersectionObserver): the count below is exactly what the reader had loaded.
+    await page.addInitScript(() => {
+      Reflect.deleteProperty(window, "IntersectionObserver");
+    });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openPage(page, site, "/news-list");
+    await moreLink(page).click();
+    await expect(cards(page)).toHaveCount(2 * PAGE, { timeout: 15_000 });
+    // A card of the second page, well down the list.
+    const target = cards(page).filter({ hasText: NEWEST_FIRST[PAGE + 10]! });
+    await target.scrollIntoViewIfNeeded();
+    await target.getByRole("link", { name: NEWEST_FIRST[PAGE + 10]! }).click();
+    await expect(page).toHaveURL(/\/article\//);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(NEWEST_FIRST[PAGE + 10]!);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/news-list$/);
+    await expect(cards(page)).toHaveCount(2 * PAGE);
+    expect(await titlesOf(cards(page))).toEqual(NEWEST_FIRST.slice(0, 2 * PAGE));
+    await expect(target).toBeInViewport();
+    // The list goes on from where it was: the next page is the third.
+    await moreLink(page).click();
+    await expect(cards(page)).toHaveCount(COUNT, { timeout: 15_000 });
+    expect(await titlesOf(cards(page))).toEqual(NEWEST_FIRST);
+
+    // A new visit to the list (not back) starts from its first page.
+    await openPage(page, site, "/news-list");
+    await expect(cards(page)).toHaveCount(PAGE);
+  });
+
   test("Destaques pagina só os destaques", async ({ page }) => {
     await openPage(page, site, "/news-list?tab=1");
     await expect(cards(page)).toHaveCount(PAGE);

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useLocation, useNavigationType } from "react-router";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Banner } from "../admin/banner.tsx";
 import { DeleteNewsButton } from "../admin/lazy-delete-news-button.tsx";
@@ -8,6 +8,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { mayChangeStory } from "../../lib/roles.ts";
+import { recallList, rememberList } from "../../lib/list-memory.ts";
 import { FIRST_ROW_WHEN_WIDE, NewsCard } from "./news-card.tsx";
 import grid from "./news-grid.module.css";
 
@@ -30,6 +31,9 @@ interface PagedGridProps {
   timeZone: string;
 }
 
+/** The app has hydrated: a grid rendered from now on may start from what it remembered (not the server's HTML). */
+let hydrated = false;
+
 interface Loaded {
   first: NewsSummary[];
   /** Older items loaded in this page as the reader scrolled, in list order. */
@@ -44,7 +48,17 @@ interface Loaded {
  */
 export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref, apiQuery, timeZone }: PagedGridProps) {
   const { isAdmin, role, userId } = useRootData();
-  const [loaded, setLoaded] = useState<Loaded>({ first, more: [], next: nextCursor });
+  // Back from an article: the cards loaded before come back (list-memory.ts), in the first render after a client-side
+  // navigation so the router's scroll restoration finds them; after a full load, once hydrated (the first render must
+  // be the server's).
+  const location = useLocation();
+  const memoryKey = `${location.key}|${location.pathname}${location.search}|${apiQuery}`;
+  // Only coming back (the router's POP: back, forward); a new visit to the list starts from its first page.
+  const back = useNavigationType() === "POP";
+  const [loaded, setLoaded] = useState<Loaded>(() => {
+    const recalled = hydrated && back && !continued ? recallList(memoryKey) : null;
+    return recalled ? { first, more: recalled.more, next: recalled.next } : { first, more: [], next: nextCursor };
+  });
   const [status, setStatus] = useState<"idle" | "loading" | "failed">("idle");
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
   const [moreReads, setMoreReads] = useState<Record<string, number>>({});
@@ -64,6 +78,21 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
     const kept = loaded.more.length && nextCursor && last ? [...loaded.first, ...loaded.more].filter((item) => isListedAfter(item, last)) : [];
     setLoaded({ first, more: kept, next: kept.length ? loaded.next : nextCursor });
   }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after the first (hydrating) render.
+  useEffect(() => {
+    if (hydrated || continued) return;
+    hydrated = true;
+    // A full load: the browser says whether it came back to this entry (then the first entry's key is "default" again).
+    const [entry] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+    if (entry?.type !== "back_forward") return;
+    const recalled = recallList(memoryKey);
+    if (recalled) setLoaded((current) => (current.more.length ? current : { ...current, more: recalled.more, next: recalled.next }));
+  }, []);
+  useEffect(() => {
+    hydrated = true;
+    rememberList(memoryKey, loaded.more, loaded.next);
+  }, [memoryKey, loaded.more, loaded.next]);
 
   const items = [...loaded.first, ...loaded.more].filter((item) => !removed.has(item.id));
   const next = loaded.next;
