@@ -399,6 +399,8 @@ export const t = {
     unseenTitle: (count: number, title: string) => `(${count}) ${title}`,
     /** A card's match once the coverage ended, before the score: "Encerrado 2–1". */
     cardEnded: "Encerrado",
+    /** The strip of the day's matches on the home and the section pages. */
+    matchesToday: "Jogos de hoje",
     /** The score as a screen reader says it, on a card: "Flamengo 2, Palmeiras 1". */
     scoreSpoken: (home: string, homeScore: number, away: string, awayScore: number) => `${home} ${homeScore}, ${away} ${awayScore}`,
     /** Under a live story's scoreboard: "Atualizado há 3 min" (the newest update or score change). */

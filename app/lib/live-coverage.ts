@@ -22,6 +22,31 @@ export interface CardScore extends Scoreboard {
   state: CoverageState;
 }
 
+/** A match in the "Jogos de hoje" strip (home, sections): its story, the score and when its coverage started. */
+export interface MatchOfTheDay {
+  id: string;
+  title: string;
+  score: CardScore;
+  startedAt: string;
+}
+
+/** How many matches the strip shows at most. */
+export const MATCH_STRIP_MAX = 8;
+
+/**
+ * The strip's matches at `now`: those live now, then those whose coverage started on the site's calendar day of
+ * `now` and has ended, each group newest first; at most MATCH_STRIP_MAX. (The server keeps a day and a half of them;
+ * the day is decided here, at each render, so a page kept across midnight does not show yesterday's.)
+ */
+export function matchesOfTheDay(matches: readonly MatchOfTheDay[], now: Date, timeZone: string): MatchOfTheDay[] {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  const today = day.format(now);
+  const newestFirst = [...matches].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const live = newestFirst.filter((match) => match.score.state === "live");
+  const ended = newestFirst.filter((match) => match.score.state === "ended" && day.format(new Date(match.startedAt)) === today);
+  return [...live, ...ended].slice(0, MATCH_STRIP_MAX);
+}
+
 export interface LiveCoverageInfo {
   state: CoverageState;
   startedAt: string | null;

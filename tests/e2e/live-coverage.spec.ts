@@ -357,6 +357,10 @@ test("JSON-LD LiveBlogPosting, 'Atualizado há', e o selo AO VIVO com o placar n
   await expect(page.getByTestId("live-updated-ago")).toContainText(t.live.updatedAgo(""));
   await expect(page.getByTestId("live-updated-ago").getByRole("link", { name: t.live.refresh })).toBeVisible();
 
+  // The section's page has the strip of its matches.
+  await openPage(page, site, "/categoria/futebol");
+  await expect(page.getByTestId("match-strip").getByTestId("match-strip-item")).toHaveCount(1);
+
   await openPage(page, site, "/");
   await markPage(page);
   const card = page.getByTestId("news-card").filter({ hasText: TITLE }).first();
@@ -366,6 +370,14 @@ test("JSON-LD LiveBlogPosting, 'Atualizado há', e o selo AO VIVO com o placar n
   await expect(score).toContainText("2–1, 2º tempo");
   await expect(score).toContainText(t.live.scoreSpoken("Flamengo", 2, "Vasco", 1));
   await expect(page.getByTestId("news-card").filter({ hasText: "Outra notícia sem cobertura" }).first().getByTestId("live-badge")).toHaveCount(0);
+  // "Jogos de hoje" at the top: the match, live, with its score and period; a link to the story.
+  const strip = page.getByTestId("match-strip");
+  await expect(strip.getByRole("heading", { name: t.live.matchesToday })).toBeVisible();
+  const match = strip.getByTestId("match-strip-item");
+  await expect(match).toHaveCount(1);
+  await expect(match).toHaveAttribute("data-state", "live");
+  await expect(match).toContainText("2º tempo");
+  await expect(match.getByRole("link")).toHaveAttribute("href", new RegExp(`^${articlePath(site)}/`));
   // The section menu says it too, on the story's section only.
   const menu = page.getByTestId("section-nav");
   await expect(menu.getByRole("link", { name: `Futebol ${t.live.badge}` })).toBeVisible();
@@ -377,6 +389,7 @@ test("JSON-LD LiveBlogPosting, 'Atualizado há', e o selo AO VIVO com o placar n
   });
   expect(goal.status()).toBe(200);
   await expect(score).toContainText("3–1, 2º tempo");
+  await expect(match).toContainText("Flamengo3–1Vasco");
   await expectNoReload(page);
   // Once the coverage ends, the card says "Encerrado 3–1" and the next page's menu no longer says "AO VIVO".
   const ended = await editor.request.patch(`${site.url}/api/news/${site.articleId}`, { data: { coverage: "ended" }, headers: { origin: site.url } });

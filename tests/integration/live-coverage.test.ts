@@ -986,3 +986,45 @@ describe("feeds e sitemaps", () => {
 async function liveStoryFor(services: TestServices, id: string, cookie: string) {
   expect((await patchNews(services, id, cookie, { coverage: "live" })).status).toBe(200);
 }
+
+describe("Jogos de hoje", () => {
+  it("a home e a seção listam as partidas publicadas com placar, ao vivo e encerradas; nada de rascunho, de cobertura sem placar nem de dois dias atrás", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const board = (home: string, away: string) => ({ home, away, homeScore: 1, awayScore: 0, period: "1º tempo" });
+    const match = async (title: string, category: string, coverage: "live" | "ended" | null, scoreboard: ReturnType<typeof board> | null) => {
+      const id = await createNews(services, { title, category, media: null });
+      if (scoreboard) expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
+      if (coverage) expect((await patchNews(services, id, editor.cookie, { coverage: "live" })).status).toBe(200);
+      if (coverage === "ended") expect((await patchNews(services, id, editor.cookie, { coverage: "ended" })).status).toBe(200);
+      return id;
+    };
+    const live = await match("Flamengo x Palmeiras", "Futebol", "live", board("Flamengo", "Palmeiras"));
+    const ended = await match("Grêmio x Inter", "Futebol", "ended", board("Grêmio", "Inter"));
+    const volei = await match("Minas x Praia", "Vôlei", "live", board("Minas", "Praia"));
+    const draft = await match("Jogo em rascunho", "Futebol", "live", board("C", "D"));
+    await services.database.db.updateTable("news").set({ status: "draft" }).where("id", "=", draft).execute();
+    await match("Cobertura sem placar", "Futebol", "live", null);
+    const old = await match("Jogo de anteontem", "Futebol", "ended", board("E", "F"));
+    await services.database.db
+      .updateTable("news")
+      .set({ live_started_at: new Date(Date.now() - 40 * 3_600_000).toISOString() })
+      .where("id", "=", old)
+      .execute();
+    services.news.invalidate();
+
+    const home = await services.news.getHome();
+    expect(home.matches.map((each) => each.id).sort()).toEqual([live, ended, volei].sort());
+    expect(home.matches.find((each) => each.id === live)).toMatchObject({
+      title: "Flamengo x Palmeiras",
+      score: { home: "Flamengo", away: "Palmeiras", homeScore: 1, awayScore: 0, state: "live" },
+    });
+    expect(home.matches.find((each) => each.id === ended)?.score.state).toBe("ended");
+    expect((await services.news.sectionMatches("futebol")).map((each) => each.id).sort()).toEqual([live, ended].sort());
+    expect((await services.news.sectionMatches("volei")).map((each) => each.id)).toEqual([volei]);
+
+    // A goal reaches the home's strip: the change empties its memo (newsUpdated).
+    expect((await patchNews(services, live, editor.cookie, { scoreboard: { ...board("Flamengo", "Palmeiras"), homeScore: 2 } })).status).toBe(200);
+    expect((await services.news.getHome()).matches.find((each) => each.id === live)?.score.homeScore).toBe(2);
+  });
+});

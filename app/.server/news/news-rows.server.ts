@@ -1,6 +1,6 @@
 import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
-import type { CardScore, Scoreboard } from "../../lib/live-coverage.ts";
+import type { CardScore, MatchOfTheDay, Scoreboard } from "../../lib/live-coverage.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media-view.server.ts";
@@ -107,7 +107,7 @@ export function toNewsSummary(
 }
 
 /** The score a card shows: a scoreboard under live or ended coverage (a story's own text otherwise says nothing). */
-function cardScoreOf(row: { live_coverage?: "live" | "ended" | null; live_scoreboard?: string | null }): { score?: CardScore } {
+export function cardScoreOf(row: { live_coverage?: "live" | "ended" | null; live_scoreboard?: string | null }): { score?: CardScore } {
   if (!row.live_coverage || !row.live_scoreboard) return {};
   try {
     const board = JSON.parse(row.live_scoreboard) as Scoreboard;
@@ -115,6 +115,18 @@ function cardScoreOf(row: { live_coverage?: "live" | "ended" | null; live_scoreb
   } catch {
     return {};
   }
+}
+
+/** A match of the "Jogos de hoje" strip, or null (no scoreboard or coverage: not a match). */
+export function toMatchOfTheDay(row: {
+  id: string;
+  title: string;
+  live_coverage: "live" | "ended" | null;
+  live_scoreboard: string | null;
+  live_started_at: string | null;
+}): MatchOfTheDay | null {
+  const { score } = cardScoreOf(row);
+  return score && row.live_started_at ? { id: row.id, title: row.title, score, startedAt: row.live_started_at } : null;
 }
 
 /** A news row with its full text and joined media as the article page (and GET /api/news/:id) shows it. */

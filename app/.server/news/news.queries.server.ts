@@ -163,6 +163,22 @@ export function findHighlightsFilled(db: Kysely<Database>, limit: number, exclud
   return query.orderBy("news.is_highlighted", "desc").orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 
+/**
+ * The published stories covering a match (a scoreboard under live or ended coverage) whose coverage started since
+ * `since`, newest first, at most `limit` (the partial index news_matches_idx); of one category when given.
+ */
+export function findRecentMatches(db: Kysely<Database>, since: string, limit: number, categorySlug?: string) {
+  let query = db
+    .selectFrom("news")
+    .select(["id", "title", "live_coverage", "live_scoreboard", "live_started_at"])
+    .where("live_scoreboard", "is not", null)
+    .where("live_started_at", ">=", since)
+    .where("live_coverage", "is not", null)
+    .where("status", "=", "published");
+  if (categorySlug) query = query.where("category_slug", "=", categorySlug);
+  return query.orderBy("live_started_at", "desc").orderBy("id", "desc").limit(limit).execute();
+}
+
 /** The newest `limit` published news of one category, without the ones in `excludeIds` (shown higher on the home). */
 export function findRecentInCategory(db: Kysely<Database>, categorySlug: string, limit: number, excludeIds: readonly string[]) {
   let query = selectNewsWithMedia(db).where("news.category_slug", "=", categorySlug).where("news.status", "=", "published");

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { MATCH_STRIP_MAX, type MatchOfTheDay } from "../../lib/live-coverage.ts";
 import type { NewsArticle, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { Database } from "../db/schema.ts";
 import { NotFoundError, wrapFailure } from "../errors.ts";
@@ -12,11 +13,12 @@ import {
   findNewsById,
   findNewsPage,
   findRecentInCategory,
+  findRecentMatches,
   findRecentNews,
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
-import { toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
+import { toMatchOfTheDay, toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
 import { findSectionSettings } from "./section-settings.queries.server.ts";
 import { memoUntilChanged } from "../events/memo.server.ts";
@@ -43,7 +45,12 @@ export interface HomeNews {
   recent: NewsSummary[];
   highlights: NewsSummary[];
   sections: HomeSection[];
+  /** The matches of the last day and a half ("Jogos de hoje": the page keeps today's, matchesOfTheDay). */
+  matches: MatchOfTheDay[];
 }
+
+/** How far back the strip's matches are read: today's, on any clock, whatever time the memo was filled. */
+const MATCHES_WINDOW_MS = 36 * 3_600_000;
 
 export interface NewsPageRequest {
   /** Opaque cursor from a previous page's `nextCursor`; none for the first page. */
@@ -104,7 +111,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
   );
   const listSections = () => sections.get();
   const home = memoUntilChanged(async (): Promise<HomeNews> => {
-    const [recentRows, sectionList] = await Promise.all([findFrontPage(db, new Date()), listSections()]);
+    const [recentRows, sectionList, matches] = await Promise.all([findFrontPage(db, new Date()), listSections(), recentMatches()]);
     const shown = recentRows.map((row) => row.id);
     const highlightRows = await findHighlightsFilled(db, HOME_HIGHLIGHT_COUNT, shown);
     shown.push(...highlightRows.map((row) => row.id));
@@ -117,8 +124,16 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
       sections: top
         .map((section, index) => ({ slug: section.slug, name: section.name, items: (sectionRows[index] ?? []).map(toSummary) }))
         .filter((section) => section.items.length > 0),
+      matches,
     };
   });
+
+  /** The matches whose coverage started in the last day and a half (of one category), newest first. */
+  async function recentMatches(categorySlug?: string): Promise<MatchOfTheDay[]> {
+    const since = new Date(Date.now() - MATCHES_WINDOW_MS).toISOString();
+    const rows = await findRecentMatches(db, since, 4 * MATCH_STRIP_MAX, categorySlug);
+    return rows.map(toMatchOfTheDay).filter((match): match is MatchOfTheDay => match !== null);
+  }
 
   return {
     /**
@@ -184,6 +199,11 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
      */
     getHome(): Promise<HomeNews> {
       return wrapFailure("news_list_failed", t.news.listFailed, () => home.get());
+    },
+
+    /** A section's matches for its "Jogos de hoje" strip (the last day and a half; the page keeps today's). */
+    sectionMatches(categorySlug: string): Promise<MatchOfTheDay[]> {
+      return wrapFailure("news_list_failed", t.news.listFailed, () => recentMatches(categorySlug));
     },
 
     /**

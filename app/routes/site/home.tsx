@@ -4,6 +4,7 @@ import { PRIVATE_NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
+import { MatchStrip } from "../../components/news/match-strip.tsx";
 import { MostRead } from "../../components/news/most-read.tsx";
 import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
 import { AdSlot } from "../../components/ui/ad-slot.tsx";
@@ -51,12 +52,14 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { recent, highlights, sections, mostRead } = loaderData;
+  const matches = "matches" in loaderData ? loaderData.matches : [];
   const { site } = useRootData();
   const [main, ...sides] = recent;
   return (
     <div className="page">
       {/* The page's one h1: the site's name, which the header already shows (so only for assistive technology). */}
       <h1 className="visually-hidden">{site.name}</h1>
+      <MatchStrip matches={matches} />
       <section aria-labelledby="recentes-titulo" className={styles.section}>
         <SectionHeader id="recentes-titulo" title={t.home.recentTitle} />
         <div className={styles.recentGrid}>

@@ -7,6 +7,7 @@ import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import type { TermKind } from "../../.server/news/taxonomy.server.ts";
 import { PersonHeader } from "../../components/news/author-box.tsx";
+import { MatchStrip } from "../../components/news/match-strip.tsx";
 import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -47,6 +48,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // A member's page: their profile above the list (a free-text author has none).
   const person = kind === "author" ? await profiles.personOfSlug(term.slug).catch(() => null) : null;
+  // A section's matches of the day ("Jogos de hoje"); a failure only hides the strip.
+  const matches = kind === "category" && !cursor ? await news.sectionMatches(term.slug).catch(() => []) : [];
   try {
     const page = await news.listNewsPage({
       cursor,
@@ -61,6 +64,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       continued: Boolean(cursor),
       failure: null,
       timeZone: config.timeZone,
+      matches,
     };
   } catch (error) {
     const { failure, init } = listPageFailure(error, log, "term page load failed");
@@ -73,6 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         continued: Boolean(cursor),
         failure,
         timeZone: config.timeZone,
+        matches,
       },
       init,
     );
@@ -121,6 +126,7 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
           <h1 className="page-title">{term.name}</h1>
         </>
       )}
+      <MatchStrip matches={loaderData.matches} />
       <section aria-label={category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />

@@ -1,0 +1,45 @@
+import { Link } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
+import { type MatchOfTheDay, matchesOfTheDay } from "../../lib/live-coverage.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import { articlePath } from "../../lib/slug.ts";
+import { LiveBadge } from "./live-badge.tsx";
+import styles from "./match-strip.module.css";
+
+/**
+ * "Jogos de hoje": the day's matches from the desk's live coverage (home and section pages): those live now with
+ * their score and period, then those that ended today with the final score, each a link to its story. One row that
+ * scrolls sideways on phones. Nothing at all on a day without matches. Today is the site's calendar day at the
+ * page's render (root data `now`), so a page kept across midnight drops yesterday's.
+ */
+export function MatchStrip({ matches }: { matches: readonly MatchOfTheDay[] | undefined }) {
+  const { now, site } = useRootData();
+  const shown = matchesOfTheDay(matches ?? [], new Date(now), site.timeZone);
+  if (shown.length === 0) return null;
+  return (
+    <section className={styles.strip} aria-labelledby="jogos-de-hoje" data-testid="match-strip">
+      <h2 id="jogos-de-hoje" className={styles.title}>
+        {t.live.matchesToday}
+      </h2>
+      <ul className={styles.list}>
+        {shown.map(({ id, title, score }) => (
+          <li key={id} className={styles.item} data-state={score.state} data-testid="match-strip-item">
+            <Link to={articlePath({ id, title })} className={styles.link}>
+              <span className={styles.state}>
+                {score.state === "live" ? <LiveBadge /> : <span className={styles.ended}>{t.live.cardEnded}</span>}
+                {score.state === "live" && score.period ? <span className={styles.period}>{score.period}</span> : null}
+              </span>
+              <span className={styles.teams}>
+                <span className={styles.team}>{score.home}</span>
+                <span className={styles.score}>
+                  {score.homeScore}–{score.awayScore}
+                </span>
+                <span className={styles.team}>{score.away}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
