@@ -401,6 +401,8 @@ export const t = {
     cardEnded: "Encerrado",
     /** The strip of the day's matches on the home and the section pages. */
     matchesToday: "Jogos de hoje",
+    /** Between the teams of a match still to come: "Flamengo x Palmeiras". */
+    versus: "x",
     /** The score as a screen reader says it, on a card: "Flamengo 2, Palmeiras 1". */
     scoreSpoken: (home: string, homeScore: number, away: string, awayScore: number) => `${home} ${homeScore}, ${away} ${awayScore}`,
     /** Under a live story's scoreboard: "Atualizado há 3 min" (the newest update or score change). */

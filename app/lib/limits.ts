@@ -129,6 +129,8 @@ export const RELATED_SEARCH_WINDOW = 1000;
  */
 export const LIVE_LIMITS = {
   teamName: 40,
+  /** A match's competition, as announced ("Brasileirão Série A"). */
+  competition: 60,
   period: 30,
   scoreMax: 999,
   updateText: 5000,

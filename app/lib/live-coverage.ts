@@ -22,20 +22,36 @@ export interface CardScore extends Scoreboard {
   state: CoverageState;
 }
 
-/** A match in the "Jogos de hoje" strip (home, sections): its story, the score and when its coverage started. */
+/** A match announced before it starts, as the edit page's form shows it (kickoff: an instant, ISO-8601). */
+export interface AnnouncedMatch {
+  kickoffAt: string;
+  competition: string | null;
+  home: string;
+  away: string;
+}
+
+/** A match of the strip: announced and waiting for its kickoff ("next"), under live coverage, or ended. */
+export type MatchState = CoverageState | "next";
+
+/**
+ * A match in the "Jogos de hoje" strip (home, sections): its story, the teams and score, and when its coverage
+ * started (for a match still to come: its kickoff).
+ */
 export interface MatchOfTheDay {
   id: string;
   title: string;
-  score: CardScore;
+  score: Scoreboard & { state: MatchState };
   startedAt: string;
+  /** As announced ("Brasileirão"), or null. */
+  competition: string | null;
 }
 
 /** How many matches the strip shows at most. */
 export const MATCH_STRIP_MAX = 8;
 
 /**
- * The strip's matches at `now`: those live now, then those whose coverage started on the site's calendar day of
- * `now` and has ended, each group newest first; at most MATCH_STRIP_MAX. (The server keeps a day and a half of them;
+ * The strip's matches at `now`: those live now (newest first), then those still to come whose kickoff is on the site's
+ * calendar day of `now` (soonest first), then those of that day that ended (newest first); at most MATCH_STRIP_MAX. (The server keeps a day and a half of them;
  * the day is decided here, at each render, so a page kept across midnight does not show yesterday's.)
  */
 export function matchesOfTheDay(matches: readonly MatchOfTheDay[], now: Date, timeZone: string): MatchOfTheDay[] {
@@ -43,8 +59,10 @@ export function matchesOfTheDay(matches: readonly MatchOfTheDay[], now: Date, ti
   const today = day.format(now);
   const newestFirst = [...matches].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const live = newestFirst.filter((match) => match.score.state === "live");
-  const ended = newestFirst.filter((match) => match.score.state === "ended" && day.format(new Date(match.startedAt)) === today);
-  return [...live, ...ended].slice(0, MATCH_STRIP_MAX);
+  const isToday = (match: MatchOfTheDay) => day.format(new Date(match.startedAt)) === today;
+  const next = newestFirst.filter((match) => match.score.state === "next" && isToday(match)).reverse();
+  const ended = newestFirst.filter((match) => match.score.state === "ended" && isToday(match));
+  return [...live, ...next, ...ended].slice(0, MATCH_STRIP_MAX);
 }
 
 export interface LiveCoverageInfo {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MATCH_STRIP_MAX, type MatchOfTheDay, matchesOfTheDay } from "./live-coverage.ts";
 
-const match = (id: string, state: "live" | "ended", startedAt: string): MatchOfTheDay => ({
+const match = (id: string, state: "live" | "ended" | "next", startedAt: string): MatchOfTheDay => ({
   id,
   title: `Jogo ${id}`,
   score: { home: "A", away: "B", homeScore: 1, awayScore: 0, period: "", state },
   startedAt,
+  competition: null,
 });
 
 describe("matchesOfTheDay", () => {
@@ -26,6 +27,23 @@ describe("matchesOfTheDay", () => {
       zone,
     );
     expect(shown.map((each) => each.id)).toEqual(["aovivo", "aovivo-velho", "noite", "tarde"]);
+  });
+
+  it("puts the matches still to come today between the live and the ended ones, soonest first", () => {
+    // 15:00 of 28/11 in São Paulo.
+    const afternoon = new Date("2026-11-28T18:00:00.000Z");
+    const shown = matchesOfTheDay(
+      [
+        match("fim", "ended", "2026-11-28T15:00:00.000Z"),
+        match("noite", "next", "2026-11-28T23:30:00.000Z"),
+        match("amanha", "next", "2026-11-29T19:00:00.000Z"),
+        match("tarde", "next", "2026-11-28T19:00:00.000Z"),
+        match("aovivo", "live", "2026-11-28T17:00:00.000Z"),
+      ],
+      afternoon,
+      zone,
+    );
+    expect(shown.map((each) => each.id)).toEqual(["aovivo", "tarde", "noite", "fim"]);
   });
 
   it("decides the day on the site's clock: past midnight there, the evening's matches are yesterday's", () => {

@@ -27,6 +27,7 @@ import * as eventStream from "../../app/routes/resources/events.ts";
 import * as liveForm from "../../app/routes/api/news-live-form.ts";
 import { clientIpContext } from "../../app/lib/request-context.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
+import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
 import { createMember } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { migrations } from "../../migrations/index.ts";
@@ -1026,5 +1027,96 @@ describe("Jogos de hoje", () => {
     // A goal reaches the home's strip: the change empties its memo (newsUpdated).
     expect((await patchNews(services, live, editor.cookie, { scoreboard: { ...board("Flamengo", "Palmeiras"), homeScore: 2 } })).status).toBe(200);
     expect((await services.news.getHome()).matches.find((each) => each.id === live)?.score.homeScore).toBe(2);
+  });
+
+  it("uma partida anunciada (times, início, competição) aparece como próxima e entra ao vivo sozinha no horário, uma vez", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { title: "Flamengo x Palmeiras: a partida de hoje", category: "Futebol", media: null });
+    const kickoff = new Date(Date.now() + 2 * 3_600_000);
+    kickoff.setUTCSeconds(0, 0);
+    const announce = (announcement: unknown) => patchNews(services, id, editor.cookie, { announcement });
+
+    // Refused, with the field and the reason, nothing stored: no teams yet, no time, a competition too long.
+    const noTeams = await announce({ kickoffAt: kickoff.toISOString(), competition: "Brasileirão" });
+    expect(noTeams.status).toBe(400);
+    expect(noTeams.json?.error).toMatchObject({
+      code: "announcement_needs_teams",
+      fields: { announcement: [t.liveNewsroom.announcementNeedsTeams] },
+    });
+    const scoreboard = { home: "Flamengo", away: "Palmeiras", homeScore: 0, awayScore: 0, period: "" };
+    expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
+    for (const [body, field] of [
+      [{ kickoffAt: "amanhã cedo" }, "announcement.kickoffAt"],
+      [{ kickoffAt: "2026-02-31T16:00" }, "announcement.kickoffAt"],
+      [{ kickoffAt: kickoff.toISOString(), competition: "x".repeat(LIVE_LIMITS.competition + 1) }, "announcement.competition"],
+      ["16:00", "announcement"],
+    ] as const) {
+      const refused = await announce(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(refused.json?.error.fields ?? {})).toEqual([field]);
+    }
+    expect(
+      await services.database.db.selectFrom("news").select(["live_kickoff_at", "live_competition"]).where("id", "=", id).executeTakeFirstOrThrow(),
+    ).toEqual({ live_kickoff_at: null, live_competition: null });
+
+    // Announced (a time on the site's clock is read on it): on the strip as the next match.
+    const heard: SiteEvent[] = [];
+    services.events.subscribe((event) => heard.push(event));
+    expect((await announce({ kickoffAt: kickoff.toISOString(), competition: " Brasileirão " })).status).toBe(200);
+    expect(heard).toEqual(["newsUpdated"]);
+    const next = (await services.news.getHome()).matches.find((each) => each.id === id);
+    expect(next).toMatchObject({ startedAt: kickoff.toISOString(), competition: "Brasileirão", score: { state: "next", home: "Flamengo" } });
+    expect((await services.news.sectionMatches("futebol")).map((each) => each.id)).toEqual([id]);
+
+    // Before the kickoff nothing starts; at it, the coverage is live from the kickoff, once.
+    const at = (date: Date) => startNewsScheduler({ db: services.database.db, events: services.events, log: services.log, clock: () => date });
+    const early = at(new Date(kickoff.getTime() - 60_000));
+    expect(await early.startDueMatches()).toEqual([]);
+    early.stop();
+    const onTime = at(new Date(kickoff.getTime() + 1000));
+    const started = await onTime.startDueMatches();
+    const again = await onTime.startDueMatches();
+    onTime.stop();
+    // (The scheduler's own first look may have started it already: either way, once.)
+    expect([...started, ...again].length).toBeLessThanOrEqual(1);
+    expect(again).toEqual([]);
+    const row = await services.database.db
+      .selectFrom("news")
+      .select(["live_coverage", "live_started_at", "live_kickoff_at", "live_competition"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ live_coverage: "live", live_started_at: kickoff.toISOString(), live_kickoff_at: null, live_competition: "Brasileirão" });
+    expect((await services.news.getHome()).matches.find((each) => each.id === id)?.score.state).toBe("live");
+
+    // Turned off afterwards, it stays off (nothing left to start).
+    expect((await patchNews(services, id, editor.cookie, { coverage: null })).status).toBe(200);
+    const later = at(new Date(kickoff.getTime() + 3_600_000));
+    expect(await later.startDueMatches()).toEqual([]);
+    later.stop();
+  });
+
+  it("um rascunho anunciado não entra ao vivo nem aparece na faixa", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await createNews(services, { title: "Jogo ainda em rascunho", media: null });
+    const scoreboard = { home: "A", away: "B", homeScore: 0, awayScore: 0, period: "" };
+    expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);
+    const kickoff = new Date(Date.now() + 60_000).toISOString();
+    expect((await patchNews(services, id, editor.cookie, { announcement: { kickoffAt: kickoff } })).status).toBe(200);
+    await services.database.db.updateTable("news").set({ status: "draft" }).where("id", "=", id).execute();
+    services.news.invalidate();
+    expect((await services.news.getHome()).matches).toEqual([]);
+    const scheduler = startNewsScheduler({
+      db: services.database.db,
+      events: services.events,
+      log: services.log,
+      clock: () => new Date(Date.now() + 120_000),
+    });
+    expect(await scheduler.startDueMatches()).toEqual([]);
+    scheduler.stop();
+    expect(
+      (await services.database.db.selectFrom("news").select("live_coverage").where("id", "=", id).executeTakeFirstOrThrow()).live_coverage,
+    ).toBeNull();
   });
 });

@@ -4,6 +4,8 @@ import { liveFormNotice, parseLiveForm } from "../../app/.server/news/live-form.
 import { t } from "../../app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
 
+const ZONE = "America/Sao_Paulo";
+
 /** The newsroom's plain coverage forms (POST /api/news/:id/live): their fields read by the JSON API's rules. */
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -13,7 +15,7 @@ const form = (fields: Record<string, string>) => {
 
 const codeOf = (fields: Record<string, string>) => {
   try {
-    parseLiveForm(form(fields));
+    parseLiveForm(form(fields), ZONE);
   } catch (error) {
     return error instanceof AppError ? error.code : "not an AppError";
   }
@@ -22,7 +24,7 @@ const codeOf = (fields: Record<string, string>) => {
 
 describe("formulários da cobertura ao vivo sem JavaScript", () => {
   it("uma atualização em texto simples, com as caixas de lance importante e fixar", () => {
-    const asked = parseLiveForm(form({ intent: "post", text: "Primeiro.\n\nSegundo.", keyEvent: "on" }));
+    const asked = parseLiveForm(form({ intent: "post", text: "Primeiro.\n\nSegundo.", keyEvent: "on" }), ZONE);
     expect(asked).toMatchObject({ kind: "update", outcome: "posted", input: { text: "Primeiro.\n\nSegundo.", keyEvent: true, pinned: false } });
     expect(asked.kind === "update" && asked.input.body.content).toHaveLength(2);
     expect(codeOf({ intent: "post", text: "   " })).toBe("live_text_required");
@@ -31,10 +33,10 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
   });
 
   it("o minuto e o lance do formulário: opcionais, lidos e recusados pelas regras da API", () => {
-    const asked = parseLiveForm(form({ intent: "post", text: "GOL!", minute: " 45+2 ", eventType: "goal" }));
+    const asked = parseLiveForm(form({ intent: "post", text: "GOL!", minute: " 45+2 ", eventType: "goal" }), ZONE);
     expect(asked).toMatchObject({ kind: "update", input: { text: "GOL!", match: { minute: 45, added: 2 }, eventType: "goal" } });
     // Left empty (the select's "Atualização comum"): an ordinary update.
-    expect(parseLiveForm(form({ intent: "post", text: "Bola rolando.", minute: "", eventType: "" }))).toMatchObject({
+    expect(parseLiveForm(form({ intent: "post", text: "Bola rolando.", minute: "", eventType: "" }), ZONE)).toMatchObject({
       input: { match: null, eventType: null },
     });
     expect(codeOf({ intent: "post", text: "GOL!", minute: "trinta" })).toBe("live_minute_invalid");
@@ -48,7 +50,10 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
   });
 
   it("o placar com os números do formulário; número inválido, time sem nome ou gols acima do limite são recusados", () => {
-    const asked = parseLiveForm(form({ intent: "scoreboard", home: " Grêmio ", away: "Inter", homeScore: "2", awayScore: "0", period: "Intervalo" }));
+    const asked = parseLiveForm(
+      form({ intent: "scoreboard", home: " Grêmio ", away: "Inter", homeScore: "2", awayScore: "0", period: "Intervalo" }),
+      ZONE,
+    );
     expect(asked).toEqual({
       kind: "coverage",
       outcome: "scoreboard",
@@ -63,11 +68,15 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
   });
 
   it("iniciar; encerrar e desligar só com a confirmação marcada; outra intenção é recusada", () => {
-    expect(parseLiveForm(form({ intent: "live" }))).toEqual({ kind: "coverage", outcome: "live", patch: { coverage: "live" } });
+    expect(parseLiveForm(form({ intent: "live" }), ZONE)).toEqual({ kind: "coverage", outcome: "live", patch: { coverage: "live" } });
     expect(codeOf({ intent: "ended" })).toBe("live_end_unconfirmed");
-    expect(parseLiveForm(form({ intent: "ended", confirm: "on" }))).toEqual({ kind: "coverage", outcome: "ended", patch: { coverage: "ended" } });
+    expect(parseLiveForm(form({ intent: "ended", confirm: "on" }), ZONE)).toEqual({
+      kind: "coverage",
+      outcome: "ended",
+      patch: { coverage: "ended" },
+    });
     expect(codeOf({ intent: "off" })).toBe("live_off_unconfirmed");
-    expect(parseLiveForm(form({ intent: "off", confirm: "on" }))).toEqual({ kind: "coverage", outcome: "off", patch: { coverage: null } });
+    expect(parseLiveForm(form({ intent: "off", confirm: "on" }), ZONE)).toEqual({ kind: "coverage", outcome: "off", patch: { coverage: null } });
     expect(codeOf({ intent: "save" })).toBe("live_form_invalid");
     expect(codeOf({})).toBe("live_form_invalid");
   });
@@ -81,5 +90,29 @@ describe("formulários da cobertura ao vivo sem JavaScript", () => {
     expect(liveFormNotice("live_text_required")).toEqual({ kind: "error", message: t.liveNewsroom.textRequired });
     expect(liveFormNotice("toString")).toEqual({ kind: "error", message: t.liveNewsroom.failed });
     expect(liveFormNotice("<script>")).toEqual({ kind: "error", message: t.liveNewsroom.failed });
+  });
+
+  it("anunciar a partida: os times (placar 0 x 0), o início no relógio do site e a competição; retirar o anúncio", () => {
+    const asked = parseLiveForm(
+      form({ intent: "announce", home: "Flamengo", away: "Palmeiras", kickoffAt: "2026-11-29T16:00", competition: "Brasileirão" }),
+      ZONE,
+    );
+    expect(asked).toEqual({
+      kind: "coverage",
+      outcome: "announced",
+      patch: {
+        scoreboard: { home: "Flamengo", away: "Palmeiras", homeScore: 0, awayScore: 0, period: "" },
+        // 16:00 in São Paulo (UTC-3).
+        announcement: { kickoffAt: "2026-11-29T19:00:00.000Z", competition: "Brasileirão" },
+      },
+    });
+    expect(codeOf({ intent: "announce", home: "Flamengo", away: "Palmeiras", kickoffAt: "" })).toBe("announcement_invalid");
+    expect(codeOf({ intent: "announce", home: "", away: "Palmeiras", kickoffAt: "2026-11-29T16:00" })).toBe("scoreboard_invalid");
+    expect(parseLiveForm(form({ intent: "unannounce" }), ZONE)).toEqual({ kind: "coverage", outcome: "unannounced", patch: { announcement: null } });
+    expect(liveFormNotice("announced")).toEqual({ kind: "ok", message: t.liveNewsroom.announced });
+    expect(liveFormNotice("announcement_invalid")).toEqual({
+      kind: "error",
+      message: t.liveNewsroom.announcementFormInvalid(LIVE_LIMITS.competition),
+    });
   });
 });

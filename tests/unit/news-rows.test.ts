@@ -39,6 +39,8 @@ const row: NewsRow = {
   live_ended_at: null,
   live_scoreboard: null,
   live_updated_at: null,
+  live_kickoff_at: null,
+  live_competition: null,
 };
 const noMedia = {
   media_store: null,

@@ -173,6 +173,10 @@ export interface NewsTable {
   live_scoreboard: ColumnType<string | null, string | null | undefined, string | null>;
   /** The coverage's last change (an update, the scoreboard): feeds and sitemaps read it as the story's last change. */
   live_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A match announced before it starts: its kickoff (the coverage turns live by itself then; emptied), or null (2026-11-29-201). */
+  live_kickoff_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The match's competition ("Brasileirão"), or null. */
+  live_competition: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Migration 2026-11-28-101-member-profiles. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
-import type { KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage, Scoreboard } from "../../lib/live-coverage.ts";
+import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage, Scoreboard } from "../../lib/live-coverage.ts";
 import { formatMatchMinute, type MatchMinute, orderKeyEvents, summaryOf } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import { canPublish } from "../../lib/roles.ts";
@@ -113,6 +113,8 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         if (patch.coverage === "live") {
           set.live_started_at = row.live_started_at ?? now;
           set.live_ended_at = null;
+          // Started by hand before its announced kickoff: nothing left to start.
+          set.live_kickoff_at = null;
         } else if (patch.coverage === "ended") {
           set.live_started_at = row.live_started_at ?? now;
           set.live_ended_at = row.live_coverage === "ended" ? row.live_ended_at : now;
@@ -122,20 +124,41 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         set.live_scoreboard = patch.scoreboard ? JSON.stringify(patch.scoreboard) : null;
         set.live_updated_at = now;
       }
+      if (patch.announcement !== undefined) {
+        // The teams are the scoreboard's: an announced match without them would be "x" on the strip.
+        const scoreboard = set.live_scoreboard === undefined ? row.live_scoreboard : set.live_scoreboard;
+        if (patch.announcement && !scoreboard) {
+          throw new FieldsError("announcement_needs_teams", { announcement: [t.liveNewsroom.announcementNeedsTeams] });
+        }
+        set.live_kickoff_at = patch.announcement?.kickoffAt ?? null;
+        set.live_competition = patch.announcement?.competition ?? null;
+      }
       const badgeChanged = patch.coverage !== undefined && patch.coverage !== row.live_coverage;
       // The score shows on cards too (while the coverage is on): a goal changes the home and the lists.
       const coverageAfter = set.live_coverage === undefined ? row.live_coverage : set.live_coverage;
       const scoreChanged = set.live_scoreboard !== undefined && set.live_scoreboard !== row.live_scoreboard && coverageAfter !== null;
+      // An announcement shows on the strip of the home and of its section (the next matches).
+      const announcementChanged =
+        patch.announcement !== undefined && (set.live_kickoff_at !== row.live_kickoff_at || set.live_competition !== row.live_competition);
       await events.withCommit(db, async (trx, send) => {
         await updateCoverageRow(trx, newsId, set);
         // The badge and the score show on cards (home, lists): the story's pages like any save of it. Otherwise the
         // article only.
-        if (badgeChanged || scoreChanged) {
+        if (badgeChanged || scoreChanged || announcementChanged) {
           const current = await trx.selectFrom("news").select("status").where("id", "=", newsId).executeTakeFirst();
           await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)], ...audienceOf(current) });
         } else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
       });
       return coverageOf({ ...row, ...set });
+    },
+
+    /** The match the story announces (teams, kickoff, competition), or null: the edit page's announcement form. */
+    async currentAnnouncement(newsId: string): Promise<AnnouncedMatch | null> {
+      const row = await findCoverageRow(db, newsId);
+      if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
+      if (!row.live_kickoff_at || !row.live_scoreboard) return null;
+      const board = JSON.parse(row.live_scoreboard) as Scoreboard;
+      return { kickoffAt: row.live_kickoff_at, competition: row.live_competition, home: board.home, away: board.away };
     },
 
     /** The story's coverage as it is (the edit page's panel), or null when it has none; a missing story is a 404. */

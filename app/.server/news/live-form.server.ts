@@ -15,10 +15,13 @@ export { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM } from "../../lib/live-coverage.ts";
 
 export type LiveFormRequest =
   | { kind: "update"; input: LiveUpdateInput; outcome: "posted" }
-  | { kind: "coverage"; patch: LivePatch; outcome: "live" | "ended" | "off" | "scoreboard" };
+  | { kind: "coverage"; patch: LivePatch; outcome: "live" | "ended" | "off" | "scoreboard" | "announced" | "unannounced" };
 
-/** A form's fields, read by the JSON API's rules: a refusal is the same AppError (code, pt-BR message) it throws. */
-export function parseLiveForm(form: FormData): LiveFormRequest {
+/**
+ * A form's fields, read by the JSON API's rules: a refusal is the same AppError (code, pt-BR message) it throws.
+ * `timeZone` reads a kickoff typed on the site's clock.
+ */
+export function parseLiveForm(form: FormData, timeZone: string): LiveFormRequest {
   const intent = form.get("intent");
   const text = (name: string) => {
     const value = form.get(name);
@@ -38,15 +41,15 @@ export function parseLiveForm(form: FormData): LiveFormRequest {
         outcome: "posted",
       };
     case "live":
-      return { kind: "coverage", patch: parseLivePatch({ coverage: intent }), outcome: intent };
+      return { kind: "coverage", patch: parseLivePatch({ coverage: intent }, timeZone), outcome: intent };
     case "ended":
       // Asked first, as the panel's dialog does.
       if (!form.has("confirm")) throw new AppError("live_end_unconfirmed", t.liveNewsroom.endUnconfirmed, 400);
-      return { kind: "coverage", patch: parseLivePatch({ coverage: intent }), outcome: intent };
+      return { kind: "coverage", patch: parseLivePatch({ coverage: intent }, timeZone), outcome: intent };
     case "off":
       // Asked first, as the panel's dialog does: the box says what happens to the updates.
       if (!form.has("confirm")) throw new AppError("live_off_unconfirmed", t.liveNewsroom.turnOffUnconfirmed, 400);
-      return { kind: "coverage", patch: parseLivePatch({ coverage: null }), outcome: "off" };
+      return { kind: "coverage", patch: parseLivePatch({ coverage: null }, timeZone), outcome: "off" };
     case "scoreboard": {
       const score = (name: string) => {
         const value = text(name)?.trim() ?? "";
@@ -59,8 +62,16 @@ export function parseLiveForm(form: FormData): LiveFormRequest {
         awayScore: score("awayScore"),
         period: text("period") ?? "",
       };
-      return { kind: "coverage", patch: parseLivePatch({ scoreboard }), outcome: "scoreboard" };
+      return { kind: "coverage", patch: parseLivePatch({ scoreboard }, timeZone), outcome: "scoreboard" };
     }
+    case "announce": {
+      // A match before it starts: its teams (the scoreboard, 0 x 0) and when and where it is played.
+      const scoreboard = { home: text("home"), away: text("away"), homeScore: 0, awayScore: 0, period: "" };
+      const announcement = { kickoffAt: text("kickoffAt") ?? "", competition: text("competition") ?? "" };
+      return { kind: "coverage", patch: parseLivePatch({ scoreboard, announcement }, timeZone), outcome: "announced" };
+    }
+    case "unannounce":
+      return { kind: "coverage", patch: parseLivePatch({ announcement: null }, timeZone), outcome: "unannounced" };
     default:
       throw new AppError("live_form_invalid", t.liveNewsroom.failed, 400);
   }
@@ -72,6 +83,8 @@ const OUTCOMES: Record<string, string> = {
   ended: t.liveNewsroom.ended,
   off: t.liveNewsroom.turnedOff,
   scoreboard: t.liveNewsroom.scoreboardSaved,
+  announced: t.liveNewsroom.announced,
+  unannounced: t.liveNewsroom.unannounced,
 };
 
 const REFUSALS: Record<string, string> = {
@@ -86,6 +99,7 @@ const REFUSALS: Record<string, string> = {
   live_off_unconfirmed: t.liveNewsroom.turnOffUnconfirmed,
   live_end_unconfirmed: t.liveNewsroom.endUnconfirmed,
   live_rate_limited: t.liveNewsroom.rateLimited(60),
+  announcement_invalid: t.liveNewsroom.announcementFormInvalid(LIVE_LIMITS.competition),
 };
 
 /**

@@ -9,6 +9,7 @@ import {
   type Scoreboard,
 } from "../../lib/live-coverage.ts";
 import { FORM_BODY_MAX_BYTES, LIVE_LIMITS } from "../../lib/limits.ts";
+import { parsePublishAt } from "../../lib/zoned-time.ts";
 import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { checkRichDoc } from "../../lib/rich-text-schema.ts";
@@ -147,19 +148,55 @@ export function parseUpdatePatch(body: Record<string, unknown>): Partial<LiveUpd
   return patch;
 }
 
-/** The live fields of PATCH /api/news/:id: `coverage` and/or `scoreboard`. */
+/**
+ * A match announced before it starts: its kickoff (an instant; "YYYY-MM-DDTHH:mm" is on the site's clock) and its
+ * competition (may be empty). At the kickoff the coverage turns live by itself (news-scheduler.server.ts).
+ */
+export interface MatchAnnouncement {
+  kickoffAt: string;
+  competition: string | null;
+}
+
+/** The live fields of PATCH /api/news/:id: `coverage`, `scoreboard` and/or `announcement`. */
 export interface LivePatch {
   coverage?: CoverageState | null;
   scoreboard?: Scoreboard | null;
+  announcement?: MatchAnnouncement | null;
 }
 
-/** Whether a PATCH /api/news/:id body is a live coverage change (it names `coverage` or `scoreboard`). */
+const LIVE_FIELDS = ["coverage", "scoreboard", "announcement"];
+
+/** Whether a PATCH /api/news/:id body is a live coverage change (it names `coverage`, `scoreboard` or `announcement`). */
 export function isLivePatch(body: Record<string, unknown>): boolean {
-  return "coverage" in body || "scoreboard" in body;
+  return LIVE_FIELDS.some((field) => field in body);
 }
 
-export function parseLivePatch(body: Record<string, unknown>): LivePatch {
-  const extra = Object.keys(body).filter((key) => key !== "coverage" && key !== "scoreboard");
+/** `announcement`: `{ kickoffAt, competition? }`, or null (no announcement). `timeZone` reads a kickoff without a zone. */
+function parseAnnouncement(value: unknown, timeZone: string): MatchAnnouncement | null {
+  if (value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) throw refuse("announcement_invalid", "announcement", t.liveNewsroom.kickoffInvalid);
+  const raw = value as Record<string, unknown>;
+  const kickoff = typeof raw.kickoffAt === "string" ? parsePublishAt(raw.kickoffAt.trim(), timeZone) : null;
+  if (!kickoff) throw refuse("announcement_invalid", "announcement.kickoffAt", t.liveNewsroom.kickoffInvalid);
+  const competitionValue = raw.competition ?? "";
+  if (typeof competitionValue !== "string") throw refuse("announcement_invalid", "announcement.competition", t.api.fieldType("competition"));
+  const competition = cleanText(competitionValue, { lines: false }).trim();
+  if (competition.length > LIVE_LIMITS.competition) {
+    throw refuse("announcement_invalid", "announcement.competition", t.liveNewsroom.competitionTooLong(LIVE_LIMITS.competition));
+  }
+  const unsaveable = findUnsaveableCharacter(competition);
+  if (unsaveable) {
+    throw refuse(
+      "announcement_invalid",
+      "announcement.competition",
+      t.newsForm.unsaveableCharacter(t.liveNewsroom.competitionLabel, unsaveable.word, unsaveable.codePoint),
+    );
+  }
+  return { kickoffAt: kickoff.toISOString(), competition: competition || null };
+}
+
+export function parseLivePatch(body: Record<string, unknown>, timeZone: string): LivePatch {
+  const extra = Object.keys(body).filter((key) => !LIVE_FIELDS.includes(key));
   if (extra.length > 0) throw new AppError("live_patch_mixed", t.liveNewsroom.mixedPatch, 400);
   const patch: LivePatch = {};
   if ("coverage" in body) {
@@ -168,6 +205,7 @@ export function parseLivePatch(body: Record<string, unknown>): LivePatch {
     patch.coverage = value;
   }
   if ("scoreboard" in body) patch.scoreboard = body.scoreboard === null ? null : parseScoreboard(body.scoreboard);
+  if ("announcement" in body) patch.announcement = parseAnnouncement(body.announcement, timeZone);
   return patch;
 }
 

@@ -19,6 +19,8 @@ export function findCoverageRow(db: Kysely<Database>, newsId: string) {
         "live_ended_at",
         "live_scoreboard",
         "live_updated_at",
+        "live_kickoff_at",
+        "live_competition",
       ])
       .where("id", "=", newsId)
       // In the Lixeira: no coverage to read or post to until it is restored.
@@ -32,7 +34,10 @@ export type CoverageRow = NonNullable<Awaited<ReturnType<typeof findCoverageRow>
 export function updateCoverageRow(
   db: Kysely<Database>,
   newsId: string,
-  set: Pick<Updateable<NewsTable>, "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard" | "live_updated_at">,
+  set: Pick<
+    Updateable<NewsTable>,
+    "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard" | "live_updated_at" | "live_kickoff_at" | "live_competition"
+  >,
 ) {
   return db.updateTable("news").set(set).where("id", "=", newsId).executeTakeFirst();
 }

@@ -124,9 +124,22 @@ export function toMatchOfTheDay(row: {
   live_coverage: "live" | "ended" | null;
   live_scoreboard: string | null;
   live_started_at: string | null;
+  live_kickoff_at: string | null;
+  live_competition: string | null;
 }): MatchOfTheDay | null {
+  const competition = row.live_competition || null;
   const { score } = cardScoreOf(row);
-  return score && row.live_started_at ? { id: row.id, title: row.title, score, startedAt: row.live_started_at } : null;
+  if (score && row.live_started_at) return { id: row.id, title: row.title, score, startedAt: row.live_started_at, competition };
+  // Announced, waiting for its kickoff: the teams of its scoreboard.
+  if (row.live_coverage === null && row.live_kickoff_at && row.live_scoreboard) {
+    try {
+      const board = JSON.parse(row.live_scoreboard) as Scoreboard;
+      return { id: row.id, title: row.title, score: { ...board, state: "next" }, startedAt: row.live_kickoff_at, competition };
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
 
 /** A news row with its full text and joined media as the article page (and GET /api/news/:id) shows it. */

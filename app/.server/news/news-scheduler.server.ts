@@ -16,6 +16,8 @@ export interface NewsSchedulerDeps {
 export interface NewsScheduler {
   /** Publishes every scheduled item that is due now; returns their ids. */
   publishDue(): Promise<string[]>;
+  /** Turns live the coverage of every announced match whose kickoff has come (published stories); returns their ids. */
+  startDueMatches(): Promise<string[]>;
   stop(): void;
 }
 
@@ -63,6 +65,53 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
     return ids;
   }
 
+  async function startDueMatches(): Promise<string[]> {
+    const now = clock().toISOString();
+    // The database decides who starts each match, as for publications: the row changes once.
+    const rows = await db
+      .updateTable("news")
+      .set((eb) => ({
+        live_coverage: "live",
+        live_started_at: eb.ref("live_kickoff_at"),
+        live_ended_at: null,
+        live_kickoff_at: null,
+        live_updated_at: now,
+      }))
+      .where("live_kickoff_at", "<=", now)
+      .where("live_coverage", "is", null)
+      .where("status", "=", "published")
+      .returning("id")
+      .execute();
+    const ids = rows.map((row) => row.id);
+    if (ids.length) {
+      log.info({ ids }, "announced matches started");
+      // Their cards, the strips and their articles change ("AO VIVO"), and their updates' API starts answering.
+      await events.publish(
+        "newsUpdated",
+        ids.length <= 50 ? { paths: [...storyPaths(...ids.map((id) => ({ id }))), ...ids.map((id) => `/api/news/${id}/updates`)] } : {},
+      );
+    }
+    return ids;
+  }
+
+  /** The next instant something is due: a scheduled publication or the kickoff of an announced, published match. */
+  async function nextDue(): Promise<string | null> {
+    const [publication, kickoff] = await Promise.all([
+      db.selectFrom("news").select("published_at as at").where("status", "=", "scheduled").orderBy("published_at", "asc").limit(1).executeTakeFirst(),
+      db
+        .selectFrom("news")
+        .select("live_kickoff_at as at")
+        .where("live_kickoff_at", "is not", null)
+        .where("live_coverage", "is", null)
+        .where("status", "=", "published")
+        .orderBy("live_kickoff_at", "asc")
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    const times = [publication?.at, kickoff?.at].filter((at): at is string => typeof at === "string");
+    return times.sort()[0] ?? null;
+  }
+
   /** Sets the timer for the next scheduled item (or the periodic look). One at a time; a call meanwhile re-runs it. */
   function arm(): void {
     if (stopped) return;
@@ -72,16 +121,10 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
     }
     arming = (async () => {
       try {
-        const next = await db
-          .selectFrom("news")
-          .select("published_at")
-          .where("status", "=", "scheduled")
-          .orderBy("published_at", "asc")
-          .limit(1)
-          .executeTakeFirst();
+        const next = await nextDue();
         if (stopped) return;
         clearTimeout(timer);
-        const wait = next ? Math.max(0, new Date(next.published_at).getTime() - clock().getTime()) : maxWaitMs;
+        const wait = next ? Math.max(0, new Date(next).getTime() - clock().getTime()) : maxWaitMs;
         timer = setTimeout(fire, Math.min(wait, maxWaitMs, MAX_TIMEOUT_MS));
         timer.unref();
       } catch (error) {
@@ -105,6 +148,8 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
     if (stopped) return;
     publishDue()
       .catch((error: unknown) => log.error({ err: error }, "scheduled news publication failed"))
+      .then(() => startDueMatches())
+      .catch((error: unknown) => log.error({ err: error }, "announced matches could not start"))
       .finally(arm);
   }
 
@@ -116,6 +161,7 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
 
   return {
     publishDue,
+    startDueMatches,
     stop() {
       stopped = true;
       clearTimeout(timer);

@@ -170,13 +170,31 @@ export function findHighlightsFilled(db: Kysely<Database>, limit: number, exclud
 export function findRecentMatches(db: Kysely<Database>, since: string, limit: number, categorySlug?: string) {
   let query = db
     .selectFrom("news")
-    .select(["id", "title", "live_coverage", "live_scoreboard", "live_started_at"])
+    .select(["id", "title", "live_coverage", "live_scoreboard", "live_started_at", "live_kickoff_at", "live_competition"])
     .where("live_scoreboard", "is not", null)
     .where("live_started_at", ">=", since)
     .where("live_coverage", "is not", null)
     .where("status", "=", "published");
   if (categorySlug) query = query.where("category_slug", "=", categorySlug);
   return query.orderBy("live_started_at", "desc").orderBy("id", "desc").limit(limit).execute();
+}
+
+/**
+ * The published stories announcing a match (teams on the scoreboard) whose kickoff is between `from` and `until`,
+ * soonest first, at most `limit` (the partial index news_kickoffs_idx); of one category when given.
+ */
+export function findUpcomingMatches(db: Kysely<Database>, from: string, until: string, limit: number, categorySlug?: string) {
+  let query = db
+    .selectFrom("news")
+    .select(["id", "title", "live_coverage", "live_scoreboard", "live_started_at", "live_kickoff_at", "live_competition"])
+    .where("live_kickoff_at", "is not", null)
+    .where("live_kickoff_at", ">=", from)
+    .where("live_kickoff_at", "<=", until)
+    .where("live_coverage", "is", null)
+    .where("live_scoreboard", "is not", null)
+    .where("status", "=", "published");
+  if (categorySlug) query = query.where("category_slug", "=", categorySlug);
+  return query.orderBy("live_kickoff_at", "asc").orderBy("id", "asc").limit(limit).execute();
 }
 
 /** The newest `limit` published news of one category, without the ones in `excludeIds` (shown higher on the home). */

@@ -14,6 +14,7 @@ import {
   findNewsPage,
   findRecentInCategory,
   findRecentMatches,
+  findUpcomingMatches,
   findRecentNews,
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
@@ -128,11 +129,19 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
     };
   });
 
-  /** The matches whose coverage started in the last day and a half (of one category), newest first. */
+  /**
+   * The matches whose coverage started in the last day and a half, and those announced for the next day and a half
+   * (of one category).
+   */
   async function recentMatches(categorySlug?: string): Promise<MatchOfTheDay[]> {
-    const since = new Date(Date.now() - MATCHES_WINDOW_MS).toISOString();
-    const rows = await findRecentMatches(db, since, 4 * MATCH_STRIP_MAX, categorySlug);
-    return rows.map(toMatchOfTheDay).filter((match): match is MatchOfTheDay => match !== null);
+    const now = Date.now();
+    const since = new Date(now - MATCHES_WINDOW_MS).toISOString();
+    const until = new Date(now + MATCHES_WINDOW_MS).toISOString();
+    const [started, upcoming] = await Promise.all([
+      findRecentMatches(db, since, 4 * MATCH_STRIP_MAX, categorySlug),
+      findUpcomingMatches(db, since, until, 4 * MATCH_STRIP_MAX, categorySlug),
+    ]);
+    return [...started, ...upcoming].map(toMatchOfTheDay).filter((match): match is MatchOfTheDay => match !== null);
   }
 
   return {

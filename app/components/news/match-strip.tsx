@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { type MatchOfTheDay, matchesOfTheDay } from "../../lib/live-coverage.ts";
 import { useRootData } from "../../lib/site-context.ts";
@@ -8,7 +9,8 @@ import styles from "./match-strip.module.css";
 
 /**
  * "Jogos de hoje": the day's matches from the desk's live coverage (home and section pages): those live now with
- * their score and period, then those that ended today with the final score, each a link to its story. One row that
+ * their score and period, then those announced for later today with their kickoff time and competition, then those
+ * that ended today with the final score, each a link to its story. One row that
  * scrolls sideways on phones. Nothing at all on a day without matches. Today is the site's calendar day at the
  * page's render (root data `now`), so a page kept across midnight drops yesterday's.
  */
@@ -22,18 +24,31 @@ export function MatchStrip({ matches }: { matches: readonly MatchOfTheDay[] | un
         {t.live.matchesToday}
       </h2>
       <ul className={styles.list}>
-        {shown.map(({ id, title, score }) => (
+        {shown.map(({ id, title, score, startedAt, competition }) => (
           <li key={id} className={styles.item} data-state={score.state} data-testid="match-strip-item">
             <Link to={articlePath({ id, title })} className={styles.link}>
               <span className={styles.state}>
-                {score.state === "live" ? <LiveBadge /> : <span className={styles.ended}>{t.live.cardEnded}</span>}
+                {score.state === "live" ? (
+                  <LiveBadge />
+                ) : score.state === "ended" ? (
+                  <span className={styles.ended}>{t.live.cardEnded}</span>
+                ) : (
+                  <time dateTime={startedAt} className={styles.kickoff}>
+                    {formatTime(startedAt, site.timeZone)}
+                  </time>
+                )}
                 {score.state === "live" && score.period ? <span className={styles.period}>{score.period}</span> : null}
+                {score.state === "next" && competition ? <span className={styles.period}>{competition}</span> : null}
               </span>
               <span className={styles.teams}>
                 <span className={styles.team}>{score.home}</span>
-                <span className={styles.score}>
-                  {score.homeScore}–{score.awayScore}
-                </span>
+                {score.state === "next" ? (
+                  <span className={styles.versus}>{t.live.versus}</span>
+                ) : (
+                  <span className={styles.score}>
+                    {score.homeScore}–{score.awayScore}
+                  </span>
+                )}
                 <span className={styles.team}>{score.away}</span>
               </span>
             </Link>

@@ -47,6 +47,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const returned = article.status === "draft" ? await pendingReturn(database.db, article.id) : null;
     // Live coverage: its state and scoreboard for the panel under the form (components/news/live-edit-panel.tsx).
     const live = await services.liveCoverage.currentCoverage(article.id);
+    // A match announced before its coverage starts (the form under the panel while the coverage is off).
+    const announced = live ? null : await services.liveCoverage.currentAnnouncement(article.id);
+    const announcement = {
+      home: announced?.home ?? "",
+      away: announced?.away ?? "",
+      kickoffAt: announced ? toLocalInputValue(announced.kickoffAt, config.timeZone) : "",
+      competition: announced?.competition ?? "",
+      announced: announced !== null,
+    };
     return {
       ...common,
       article,
@@ -59,6 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       mayReturn: article.status === "review" && canPublish(viewer.role),
       returnError: returnErrorOf(new URL(request.url).searchParams.get("devolucao")),
       live,
+      announcement,
       articlePath: articlePath(article),
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
@@ -80,6 +90,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         mayReturn: false,
         returnError: null,
         live: null,
+        announcement: null,
         articlePath: "",
         liveNotice: null,
         liveFormTexts: liveFormTexts("edit"),
@@ -149,6 +160,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
     mayReturn,
     returnError,
     live,
+    announcement,
     articlePath: livePath,
     liveNotice,
     liveFormTexts: formTexts,
@@ -198,7 +210,14 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         }
         {...rest}
       />
-      <LiveEditPanel newsId={article.id} coverage={live} articlePath={livePath} notice={liveNotice} formTexts={formTexts} />
+      <LiveEditPanel
+        newsId={article.id}
+        coverage={live}
+        announcement={announcement}
+        articlePath={livePath}
+        notice={liveNotice}
+        formTexts={formTexts}
+      />
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
     </NewsReturnLink>
   );

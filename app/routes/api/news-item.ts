@@ -53,7 +53,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ? await readJsonObject(request, NEWS_SUBMISSION_MAX_BYTES)
         : null;
     if (json && isLivePatch(json)) {
-      return Response.json({ id: params.id, coverage: await services.liveCoverage.changeCoverage(params.id, parseLivePatch(json), viewer) });
+      return Response.json({
+        id: params.id,
+        coverage: await services.liveCoverage.changeCoverage(params.id, parseLivePatch(json, services.config.timeZone), viewer),
+      });
     }
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = json ? { fields: jsonFields(json), file: null } : await readNewsSubmission(request, services);

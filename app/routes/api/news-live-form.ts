@@ -25,7 +25,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { liveCoverage, log } = servicesOf(context);
+  const { liveCoverage, log, config } = servicesOf(context);
   // The page the form is on: the article, or (the default) the edit page. Nothing else: never an address sent.
   let page = `/edit-news/${encodeURIComponent(params.id)}`;
   const back = (outcome: string) => redirect(`${page}?${LIVE_FORM_PARAM}=${encodeURIComponent(outcome)}#${LIVE_FORM_ANCHOR}`, 303);
@@ -42,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       throw new AppError("live_form_invalid", t.liveNewsroom.failed, 400);
     });
     if (form.get("back") === "article") page = `/article/${encodeURIComponent(params.id)}`;
-    const asked = parseLiveForm(form);
+    const asked = parseLiveForm(form, config.timeZone);
     if (asked.kind === "update") await liveCoverage.postUpdate(params.id, asked.input, viewer);
     else await liveCoverage.changeCoverage(params.id, asked.patch, viewer);
     return back(asked.outcome);
