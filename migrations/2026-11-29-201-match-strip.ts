@@ -4,8 +4,8 @@ import { type Kysely, sql } from "kysely";
 
 /**
  * The match centre's "Jogos de hoje":
- * - `news_matches_idx`: the stories covering a match (a live coverage with a scoreboard), by when the coverage
- *   started — a partial index, only those rows — so the strip of the home and of each section reads the day's
+ * - `news_matches_idx`: the stories covering a match (a live coverage with a scoreboard), by status and when the
+ *   coverage started — a partial index, only those rows — so the strip of the home and of each section reads the day's
  *   matches without walking the published stories;
  * - a match announced before it starts: `live_kickoff_at` (ISO-8601 UTC; the coverage turns live by itself then, and
  *   the column is emptied) and `live_competition` (free text, "Brasileirão"), with `news_kickoffs_idx` (partial: only
@@ -17,13 +17,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex("news_kickoffs_idx")
     .on("news")
-    .columns(["live_kickoff_at", "id"])
+    .columns(["status", "live_kickoff_at", "id"])
     .where(sql.ref("live_kickoff_at"), "is not", null)
     .execute();
   await db.schema
     .createIndex("news_matches_idx")
     .on("news")
-    .columns(["live_started_at", "id"])
+    .columns(["status", "live_started_at", "id"])
     .where(sql.ref("live_scoreboard"), "is not", null)
     .execute();
 }

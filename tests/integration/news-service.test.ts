@@ -298,7 +298,7 @@ describe("getNews", () => {
 describe("getHome", () => {
   it("gives empty blocks on an empty database", async () => {
     const services = await open();
-    expect(await services.news.getHome()).toEqual({ recent: [], highlights: [], sections: [] });
+    expect(await services.news.getHome()).toEqual({ recent: [], highlights: [], sections: [], matches: [] });
   });
 
   it("recent holds the 3 newest news", async () => {
@@ -478,9 +478,9 @@ describe("query count", () => {
 
     expect(homeWith3).toBeGreaterThan(0);
     // The top (the editors' picks, a live lead, a highlighted lead, the newest), the section list (counts, then
-    // names, the admin's arrangement, the sections under live coverage), highlights, and one per section block (one
-    // category here): never one per story.
-    expect(homeWith3).toBeLessThanOrEqual(10);
+    // names, the admin's arrangement, the sections under live coverage), the day's matches (started, announced),
+    // highlights, and one per section block (one category here): never one per story.
+    expect(homeWith3).toBeLessThanOrEqual(12);
     expect(homeWith60).toBe(homeWith3);
     expect(articleWith3).toBe(1);
     expect(articleWith60).toBe(articleWith3);
