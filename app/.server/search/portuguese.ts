@@ -148,11 +148,19 @@ export function vocabularyWords(text: string | null | undefined): string[] {
   if (!text) return [];
   for (const [word] of text.matchAll(WORD)) {
     const folded = foldWord(word);
-    if (folded.length < VOCABULARY_WORD_LENGTH.min || folded.length > VOCABULARY_WORD_LENGTH.max) continue;
-    if (/\P{L}/u.test(folded)) continue;
-    words.add(folded);
+    if (isVocabularyWord(folded)) words.add(folded);
   }
   return [...words];
+}
+
+/** Whether a folded word is one the vocabulary keeps (and the typo correction may correct): letters only, 4–32. */
+export function isVocabularyWord(folded: string): boolean {
+  return folded.length >= VOCABULARY_WORD_LENGTH.min && folded.length <= VOCABULARY_WORD_LENGTH.max && !/\P{L}/u.test(folded);
+}
+
+/** The words of a reader's text as written (runs of letters, marks and digits), from its first MAX_QUERY_LENGTH characters. */
+export function wordsOf(text: string): string[] {
+  return [...text.slice(0, MAX_QUERY_LENGTH).matchAll(WORD)].map(([word]) => word);
 }
 
 /** The trigrams of a folded word as PostgreSQL's pg_trgm counts them: padded with two spaces before, one after. */

@@ -11,14 +11,14 @@ import {
   excerpt,
   foldWord,
   highlight,
-  MAX_QUERY_LENGTH,
   MAX_QUERY_TERMS,
   queryTerms,
   stemWord,
   type TextSegment,
   trigramSimilarity,
   trigrams,
-  VOCABULARY_WORD_LENGTH,
+  isVocabularyWord,
+  wordsOf,
 } from "./portuguese.ts";
 
 /** Results per page, as the list. */
@@ -118,8 +118,8 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
     const terms = queryTerms(text);
     if (terms.length === 0) return Promise.resolve([]);
     if (dialect === "postgres") {
-      const words = [...text.slice(0, MAX_QUERY_LENGTH).matchAll(/[\p{L}\p{M}\p{N}]+/gu)]
-        .map(([word]) => foldWord(word))
+      const words = wordsOf(text)
+        .map(foldWord)
         .slice(0, 2 * MAX_QUERY_TERMS);
       // Each word a query of its own (stop words come out empty), joined with tsquery's OR.
       const any = sql.join(
@@ -208,12 +208,9 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
    * when no word was replaced.
    */
   async function correctedQuery(query: string): Promise<string | null> {
-    const words = [...query.slice(0, MAX_QUERY_LENGTH).matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map(([word]) => word).slice(0, MAX_QUERY_TERMS);
+    const words = wordsOf(query).slice(0, MAX_QUERY_TERMS);
     const folded = words.map(foldWord);
-    const candidates = folded.filter(
-      (word) =>
-        word.length >= VOCABULARY_WORD_LENGTH.min && word.length <= VOCABULARY_WORD_LENGTH.max && !/\P{L}/u.test(word) && stemWord(word) !== null,
-    );
+    const candidates = folded.filter((word) => isVocabularyWord(word) && stemWord(word) !== null);
     const known = await knownWords([...new Set(candidates)]);
     let changed = false;
     const corrected: string[] = [];
@@ -232,7 +229,7 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
 
   /** One page of matches for `terms`, as hits. */
   async function pageOfHits(terms: string[], query: string, page: number, limit: number): Promise<{ hits: SearchHit[]; more: boolean }> {
-    const words = [...query.slice(0, MAX_QUERY_LENGTH).matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map(([word]) => foldWord(word));
+    const words = wordsOf(query).map(foldWord);
     // One row more than asked tells whether there is a next page without a count.
     const ids = await rankedIds(terms, words, limit + 1, (page - 1) * limit);
     const shown = ids.slice(0, limit);
