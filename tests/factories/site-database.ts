@@ -10,7 +10,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
-import { POSTGRES_ADMIN_URL } from "./database-templates.ts";
+import { onAdmin, POSTGRES_ADMIN_URL } from "./database-templates.ts";
 import { createMigratedPostgresDatabase, migratedSqliteFile, TEST_DATABASE } from "./services.ts";
 
 export { TEST_DATABASE };
@@ -56,16 +56,6 @@ function nameOf(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Nome de banco inesperado: ${name}`);
   return name;
-}
-
-async function onAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export interface PostgresDatabase {
