@@ -19,7 +19,7 @@ import {
 } from "./security-headers.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
-import { createSlowBodyWatch } from "./slow-body.ts";
+import { bodyTimeouts, createSlowBodyWatch } from "./slow-body.ts";
 import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-table.ts";
 import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
 import { createLoadShedder, type LoadShedder } from "./load-shedding.ts";
@@ -72,7 +72,7 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
   // Every request body is watched (slow bodies cut, bodies in flight per address capped), with the client address
   // the rate limits use. The outer server calls it before the page cache; here it covers requests that came another way.
   const trusted = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
-  const bodies = createSlowBodyWatch({ addressOf: (req) => proxyAddr(req, trusted) });
+  const bodies = createSlowBodyWatch({ timeouts: bodyTimeouts(services.config.bodyTimeoutMs), addressOf: (req) => proxyAddr(req, trusted) });
   app.use((req, res, next) => {
     if (!bodies.watch(req, res)) next();
   });

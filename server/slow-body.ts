@@ -11,7 +11,12 @@ import { FORM_BODY_MAX_BYTES } from "../app/lib/limits.ts";
  * - once the request is answered (an early 401, 403, 413 or 429 that never reads the body), what is left of the body
  *   has `afterAnswerMs` to arrive (Node discards it as it comes), then the connection is closed.
  */
-export const BODY_TIMEOUTS = { formMs: 15_000, rateWindowMs: 30_000, afterAnswerMs: 15_000, checkEveryMs: 1_000 };
+export const BODY_TIMEOUTS = bodyTimeouts(15_000);
+
+/** The timeouts for a deadline of `ms` (BODY_TIMEOUT_SECONDS): forms and a body's rest get it, an upload's rate window twice it. */
+export function bodyTimeouts(ms: number) {
+  return { formMs: ms, rateWindowMs: 2 * ms, afterAnswerMs: ms, checkEveryMs: Math.min(1_000, ms / 5) };
+}
 
 export interface SlowBodyOptions {
   timeouts?: typeof BODY_TIMEOUTS;

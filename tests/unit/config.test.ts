@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AppConfig, assertProductionReady, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
 import { envSchema } from "../../app/.server/config/env-schema.server.ts";
+import { BODY_TIMEOUTS, bodyTimeouts } from "../../server/slow-body.ts";
 
 function sqliteFile(config: Pick<AppConfig, "database">): string {
   if (config.database.kind !== "sqlite") throw new Error(`expected SQLite, got ${config.database.kind}`);
@@ -231,6 +232,14 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
     expect(parseConfig({ WORKERS: "auto" }).workers).toBe(os.availableParallelism());
     for (const bad of ["0", "zero", "65"])
       expect(() => parseConfig({ WORKERS: bad }), bad).toThrow("WORKERS: use um número de 1 a 64 ou auto (um por núcleo)");
+  });
+
+  it("BODY_TIMEOUT_SECONDS: a form's body whole in 15 s by default, an upload's rate window twice the deadline", () => {
+    expect(parseConfig({}).bodyTimeoutMs).toBe(15_000);
+    expect(bodyTimeouts(parseConfig({}).bodyTimeoutMs)).toEqual(BODY_TIMEOUTS);
+    expect(BODY_TIMEOUTS).toMatchObject({ formMs: 15_000, rateWindowMs: 30_000, afterAnswerMs: 15_000 });
+    expect(bodyTimeouts(parseConfig({ BODY_TIMEOUT_SECONDS: "3" }).bodyTimeoutMs)).toMatchObject({ formMs: 3_000, rateWindowMs: 6_000 });
+    for (const bad of ["0", "301", "dez"]) expect(configErrorFor({ BODY_TIMEOUT_SECONDS: bad }).message, bad).toContain("BODY_TIMEOUT_SECONDS");
   });
 
   it("CDN_PURGE_URL turns purging on (Varnish by default); Fastly and Cloudflare need their token and id", () => {

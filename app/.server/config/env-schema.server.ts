@@ -135,6 +135,12 @@ export const envSchema = z.object({
    * requests, health checks and open-page streams are never refused.
    */
   LOAD_SHED_LIMIT: z.coerce.number().int().min(0).max(10_000).default(128),
+  /**
+   * How long a request body may take (server/slow-body.ts): a form without a file arrives whole within it, what is left
+   * of a body already answered within it too, and an upload brings at least BODY_MIN_BYTES_PER_SECOND over each window
+   * of twice it.
+   */
+  BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   /** Reader renders run at once per process; the others wait their turn in order (0: no bound). */
   RENDER_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(8),
   /** The in-memory page cache for readers without a session (0 turns it off). */
