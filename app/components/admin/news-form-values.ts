@@ -210,8 +210,8 @@ export interface NewsFormProps {
   publication?: NewsFormPublication | undefined;
   /** Editing a scheduled item: its time as the schedule field shows it ("2026-11-25T10:00"). */
   initialPublishAt?: string | undefined;
-  /** After a conflict: load the saved version into a new form (the editor's changes are dropped on purpose). */
-  onReload?: (() => void) | undefined;
+  /** After a conflict: load the saved version (`savedVersion`, or a later one) into a new form (the editor's changes are dropped on purpose). */
+  onReload?: ((savedVersion: number) => void) | undefined;
   /** The signed-in user: a new story's autosave in this browser is kept under their id. */
   autosaveUser?: string | null | undefined;
   /** Editing: this user's autosave of the story, when newer than its last save (offered to recover). */

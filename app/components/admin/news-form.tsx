@@ -234,7 +234,7 @@ export function NewsForm(props: NewsFormProps) {
             onReload={() => {
               // The saved version replaces the form on purpose: nothing to ask before it.
               guard.allowLeave();
-              props.onReload?.();
+              props.onReload?.(conflict.current.version);
             }}
             onOverwrite={() => sendMerged()}
             onChoose={(choices) => sendMerged(choices)}

@@ -149,6 +149,9 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   const [searchParams] = useSearchParams();
   // A new form only when the editor asks for the saved version (after a conflict), never on a live update.
   const [reloads, setReloads] = useState(0);
+  // The saved version the editor asked for: the new form is drawn once the page's data holds it (the reload asked for
+  // may come back before a live reload already under way does, with the data that one started from).
+  const [awaited, setAwaited] = useState<number | null>(null);
   if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
@@ -166,6 +169,10 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
     liveFormTexts: formTexts,
     ...rest
   } = loaderData;
+  if (awaited !== null && article && article.version >= awaited) {
+    setAwaited(null);
+    setReloads((count) => count + 1);
+  }
   if (!article) {
     return (
       <section className="page-narrow" role="alert">
@@ -182,8 +189,9 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         // A landing (`v`: the version just saved) draws a new form; live updates do not.
         key={`${article.id}:${reloads}:${searchParams.get("v") ?? ""}`}
         landed={landed}
-        onReload={() => {
-          void revalidator.revalidate().then(() => setReloads((count) => count + 1));
+        onReload={(savedVersion) => {
+          setAwaited(savedVersion);
+          void revalidator.revalidate();
         }}
         mode="edit"
         newsId={article.id}
