@@ -41,7 +41,6 @@ export default [
   ]),
 
   route("media/*", "routes/resources/media.ts"),
-  route("events", "routes/resources/events.ts"),
   route("api/auth/*", "routes/resources/auth.ts"),
   route("api/news", "routes/api/news.ts"),
   route("api/news/:id", "routes/api/news-item.ts"),

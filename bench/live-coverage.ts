@@ -23,7 +23,7 @@ import { createAdmin } from "../tests/factories/auth.ts";
 import { createNews } from "../tests/factories/news.ts";
 import { buildIfNeeded } from "./build.ts";
 import { chooseLoadTool, runLoad } from "./load.ts";
-import { signInAdmin, startAppServer } from "./processes.ts";
+import { rssOf, sampleRss, signInAdmin, startAppServer } from "./processes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -85,6 +85,7 @@ function openPage(url: string, newsId: string, address: string) {
   const waiting = new Map<string, (at: number) => void>();
   const controller = new AbortController();
   let fetching: Promise<void> | null = null;
+  let refused = false;
   let again = false;
   const refresh = async () => {
     const response = await fetch(`${url}/api/news/${newsId}/updates`, { headers: { "accept-encoding": "br, gzip", "x-forwarded-for": address } });
@@ -113,6 +114,10 @@ function openPage(url: string, newsId: string, address: string) {
   };
   const ready = (async () => {
     const response = await fetch(`${url}/events`, { signal: controller.signal, headers: { "x-forwarded-for": address } });
+    if (response.status === 429) {
+      refused = true;
+      return;
+    }
     if (response.status !== 200 || !response.body) throw new Error(`/events respondeu ${response.status}`);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -134,6 +139,8 @@ function openPage(url: string, newsId: string, address: string) {
   })();
   return {
     ready,
+    /** The server refused the stream (429: a cap). */
+    refused: () => refused,
     holds: (id: string) => held.has(id),
     got(id: string): Promise<number> {
       const at = held.get(id);
@@ -162,10 +169,18 @@ async function main() {
     try {
       const cookie = await signInAdmin(server.url, admin.email, admin.password);
       const articlePath = `/article/${id}`;
-      const pages = Array.from({ length: options.streams }, (_, i) =>
+      // Memory per open stream: the server's RSS before the streams and once they are all open (after a warm-up
+      // request, so the first render's modules are not counted).
+      await (await fetch(server.url + articlePath)).arrayBuffer();
+      const rssBefore = rssOf(server.pid);
+      const allPages = Array.from({ length: options.streams }, (_, i) =>
         openPage(server.url, id, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`),
       );
-      await Promise.all(pages.map((page) => page.ready));
+      await Promise.all(allPages.map((page) => page.ready));
+      const pages = allPages.filter((page) => !page.refused());
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const rssOpen = rssOf(server.pid);
+      const rss = sampleRss(server.pid);
       const tool = chooseLoadTool();
       const load = runLoad(tool, server.url + articlePath, {
         connections: options.readers,
@@ -208,10 +223,11 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.interval * 1000 - (performance.now() - tick))));
       }
       const result = await load;
+      const rssPeak = rss.stop();
       // Late (past the 10 s wait, under load) or lost: once the load is over, does every page hold every update?
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const lost = postedIds.reduce((count, updateId) => count + pages.filter((page) => !page.holds(updateId)).length, 0);
-      for (const page of pages) page.close();
+      for (const page of allPages) page.close();
       const serverErrors = fs
         .readFileSync(logFile, "utf8")
         .split("\n")
@@ -232,6 +248,14 @@ async function main() {
         },
         homeAfterUpdates: { hit: homeStates.filter((state) => state === "hit").length, other: homeStates.filter((state) => state !== "hit").length },
         serverErrors,
+        streams: {
+          admitted: pages.length,
+          refused: allPages.length - pages.length,
+          rssBeforeMb: rssBefore / 2 ** 20,
+          rssOpenMb: rssOpen / 2 ** 20,
+          rssPeakMb: rssPeak / 2 ** 20,
+          perStreamKb: pages.length ? (rssOpen - rssBefore) / 1024 / pages.length : 0,
+        },
       };
       console.log(
         `\nSQLite: ${options.readers} leitores no artigo ao vivo por ${options.seconds} s (${tool}); uma atualização a cada ${options.interval} s`,
@@ -244,6 +268,9 @@ async function main() {
       );
       console.log(
         `entrega a ${options.streams} páginas abertas: p50 ${summary.delivery.p50Ms.toFixed(0)} ms, p99 ${summary.delivery.p99Ms.toFixed(0)} ms, máx ${summary.delivery.maxMs.toFixed(0)} ms, ${missed} além de 10 s, ${lost} nunca entregues`,
+      );
+      console.log(
+        `fluxos: ${summary.streams.admitted} abertos, ${summary.streams.refused} recusados; RSS ${summary.streams.rssBeforeMb.toFixed(0)} MB antes, ${summary.streams.rssOpenMb.toFixed(0)} MB com eles (${summary.streams.perStreamKb.toFixed(1)} KB por fluxo), pico ${summary.streams.rssPeakMb.toFixed(0)} MB`,
       );
       console.log(
         `home depois de cada atualização: ${summary.homeAfterUpdates.hit} hit, ${summary.homeAfterUpdates.other} outros; linhas 5xx/erro no log: ${serverErrors}`,

@@ -142,7 +142,7 @@ export async function startStaticServer(page: StaticPage, workDir: string): Prom
 }
 
 /** Resident memory of a process, in bytes (0 once it is gone). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   try {
     const kb = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     return kb ? Number(kb) * 1024 : 0;

@@ -7,6 +7,9 @@ import { createRequestHandler as createFetchRequestHandler, RouterContextProvide
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext, documentPolicyContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
+import { createEventStreamHub, streamCap } from "./event-streams.ts";
+import { isNewsroomMember } from "../app/.server/auth/guards.server.ts";
+import { EVENT_STREAMS_PER_ADDRESS } from "../app/lib/limits.ts";
 import { originGuard } from "./origin-guard.ts";
 import {
   contentSecurityPolicy,
@@ -51,6 +54,11 @@ export interface RunningApp {
    * it answered the request itself (too many bodies in flight from that address).
    */
   watchBody(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Answers `GET /events` (server/event-streams.ts) on the bare request: the outer server calls it before the page
+   * cache and Express, so an open page costs its socket and little else.
+   */
+  openEventStream(req: IncomingMessage, res: ServerResponse): void;
   shutdown(): Promise<void>;
 }
 
@@ -80,6 +88,16 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
   // called by the outer server before anything else runs for a request the page cache does not answer (a refusal must
   // cost next to nothing). Refusals are not in the access log (they come by the hundred): one warning per 10 s.
   const hasSession = createSessionCookieCheck(resolveAuthSecret(services.config));
+  const siteOrigin = new URL(services.config.site.url).origin;
+  const eventStreams = createEventStreamHub({
+    subscribe: (listener) => services.events.subscribe(listener),
+    hasSession,
+    isNewsroomMember: (req) =>
+      isNewsroomMember(services.auth, new Request(`${siteOrigin}/events`, { headers: { cookie: req.headers.cookie ?? "" } })).catch(() => false),
+    limits: { perAddress: EVENT_STREAMS_PER_ADDRESS, total: streamCap(services.config.eventStreamsMax) },
+    headers: securityHeaders(policy),
+  });
+  services.events.onClose(() => eventStreams.close());
   let refusedSinceWarning = 0;
   let lastWarning = 0;
   const shedder = createLoadShedder({
@@ -117,6 +135,9 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
     }),
   );
   app.use(refuseUnknownMethods);
+  // The open pages' event stream, held on the bare response (server/event-streams.ts); the outer server answers it
+  // before anything else (openEventStream), this is for requests that came another way.
+  app.get("/events", (req, res) => eventStreams.handle(req, res, req.ip ?? "unknown"));
   // A nonce per response for the inline scripts of the pages React Router renders (Content-Security-Policy).
   app.use(cspNonceMiddleware(policy));
   // A store whose objects are files here (local disk) serves them before React Router; the others go through the route.
@@ -167,6 +188,7 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
     shedder,
     securityHeaders: securityHeadersMiddleware(policy),
     watchBody: bodies.watch,
+    openEventStream: (req, res) => eventStreams.handle(req, res, proxyAddr(req, trusted)),
     shutdown: shutdownApp,
   };
 }

@@ -187,6 +187,11 @@ async function main() {
     // First, for every request: a body that is slow, or one too many from its address, is dealt with here, whether
     // or not anything ever reads it (an early 401/403/413/429 leaves it arriving).
     if (running.watchBody(req, res)) return;
+    // An open page's event stream, held here on the bare response (server/event-streams.ts).
+    if ((req.method === "GET" || req.method === "HEAD") && (req.url === "/events" || req.url?.startsWith("/events?"))) {
+      running.openEventStream(req, res);
+      return;
+    }
     // What the page cache does not answer is rendered, unless the process is overloaded (503 + Retry-After at once).
     const render = () => running.shedder.middleware(req, res, () => outer(req, res));
     if (pageCache?.handle(req, res, render)) return;

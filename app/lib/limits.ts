@@ -156,3 +156,10 @@ export const LIVE_LIMITS = {
 
 /** How long a deleted story stays in the newsroom's Lixeira before it is erased for good. */
 export const TRASH_DAYS = 30;
+
+/**
+ * Open live-update streams (`/events`) one client address may hold: a reader has a few tabs; one address holding
+ * thousands is an attack. The cap for the whole process is EVENT_STREAMS_MAX and the open-files limit
+ * (server/event-streams.ts).
+ */
+export const EVENT_STREAMS_PER_ADDRESS = 20;

@@ -6,6 +6,8 @@
  * TEST_DATABASE=postgres), the route modules' own loaders and actions.
  */
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
@@ -15,6 +17,10 @@ import { openDatabase } from "../../app/.server/db/database.server.ts";
 import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
+import { isNewsroomMember } from "../../app/.server/auth/guards.server.ts";
+import { resolveAuthSecret } from "../../app/.server/auth/secret.server.ts";
+import { createSessionCookieCheck } from "../../app/.server/auth/session-cookie-signature.server.ts";
+import { createEventStreamHub } from "../../server/event-streams.ts";
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
@@ -23,9 +29,7 @@ import type { Role } from "../../app/lib/roles.ts";
 import * as item from "../../app/routes/api/news-item.ts";
 import * as one from "../../app/routes/api/news-live-update.ts";
 import * as list from "../../app/routes/api/news-live-updates.ts";
-import * as eventStream from "../../app/routes/resources/events.ts";
 import * as liveForm from "../../app/routes/api/news-live-form.ts";
-import { clientIpContext } from "../../app/lib/request-context.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
 import { createMember } from "../factories/auth.ts";
@@ -805,13 +809,26 @@ describe("eventos", () => {
   });
 });
 
-/** A reader's `/events` stream on `services` (the route's own loader): what it has sent so far, and its end. */
-function openEventStream(services: AppServices, address: string, cookie?: string) {
+/**
+ * A page's `/events` stream on `services`: the server's own hub (server/event-streams.ts) behind a plain HTTP server on
+ * loopback, from `address`, signed in when `cookie` is given. What it has sent so far, and its end.
+ */
+async function openEventStream(services: AppServices, address: string, cookie?: string) {
+  const hub = createEventStreamHub({
+    subscribe: (listener) => services.events.subscribe(listener),
+    hasSession: createSessionCookieCheck(resolveAuthSecret(services.config)),
+    isNewsroomMember: (req) =>
+      isNewsroomMember(services.auth, new Request(`${ORIGIN}/events`, { headers: { cookie: req.headers.cookie ?? "" } })).catch(() => false),
+    limits: { perAddress: 20, total: 100 },
+  });
+  const server = http.createServer((req, res) => hub.handle(req, res, address));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const abort = new AbortController();
-  const context = contextOf(services);
-  context.set(clientIpContext, address);
-  const request = new Request(`${ORIGIN}/events`, { signal: abort.signal, ...(cookie ? { headers: { cookie } } : {}) });
-  const response = eventStream.loader({ request, context, params: {} } as never);
+  const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/events`, {
+    signal: abort.signal,
+    ...(cookie ? { headers: { cookie } } : {}),
+  });
+  expect(response.status).toBe(200);
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -831,6 +848,9 @@ function openEventStream(services: AppServices, address: string, cookie?: string
     async close() {
       abort.abort();
       await reading;
+      hub.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }
@@ -839,8 +859,8 @@ describe("o fluxo público /events", () => {
   it("salvar um rascunho avisa só as páginas da redação: a de um leitor não recarrega; publicar chega a todas", async () => {
     const services = await open();
     const editor = await memberCookie(services, "editor");
-    const reader = openEventStream(services, "10.3.0.1");
-    const newsroom = openEventStream(services, "10.3.0.2", editor.cookie);
+    const reader = await openEventStream(services, "10.3.0.1");
+    const newsroom = await openEventStream(services, "10.3.0.2", editor.cookie);
     const heard: SiteEventDetail[] = [];
     services.events.subscribe((event, detail) => event === "newsUpdated" && heard.push(detail));
     try {
@@ -888,8 +908,8 @@ describe("o fluxo público /events", () => {
     const other = url ? await createTestServices(undefined, { DATABASE_URL: url, SITE_URL: ORIGIN }) : null;
     const heard: Array<[SiteEvent, SiteEventDetail]> = [];
     services.events.subscribe((event, detail) => event === "liveUpdated" && heard.push([event, detail]));
-    const streams = [openEventStream(services, "10.2.0.1"), ...(other ? [openEventStream(other, "10.2.0.2")] : [])];
-    const newsroom = openEventStream(services, "10.2.0.3", editor.cookie);
+    const streams = [await openEventStream(services, "10.2.0.1"), ...(other ? [await openEventStream(other, "10.2.0.2")] : [])];
+    const newsroom = await openEventStream(services, "10.2.0.3", editor.cookie);
     try {
       if (other) await (other.events as unknown as { listening(): Promise<void> }).listening();
       expect(TEST_DATABASE === "postgres").toBe(other !== null);

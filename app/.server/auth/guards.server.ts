@@ -96,6 +96,12 @@ export async function isNewsroomViewer(request: Request, context: RequestContext
   return (await newsroomAccess(request, context)).newsroom;
 }
 
+/** `isNewsroomViewer` outside React Router (the open pages' event stream, server/event-streams.ts). */
+export async function isNewsroomMember(auth: AuthService, request: Request): Promise<boolean> {
+  const viewer = await auth.getViewer(request);
+  return Boolean(viewer?.role && seesUnpublished(viewer.role) && (await mayUseNewsroom(viewer, auth)));
+}
+
 function mayUseNewsroom(viewer: Viewer, auth: Pick<AuthService, "lacksRequiredTwoFactor">): Promise<boolean> {
   return auth.lacksRequiredTwoFactor(viewer).then((lacks) => !lacks);
 }

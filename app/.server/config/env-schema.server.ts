@@ -141,6 +141,11 @@ export const envSchema = z.object({
    * of twice it.
    */
   BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  /**
+   * Open live-update streams (`/events`) one process holds; past it a new page gets a 429 and simply no live updates.
+   * Unset: what the process's open-files limit allows (server/event-streams.ts).
+   */
+  EVENT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** Reader renders run at once per process; the others wait their turn in order (0: no bound). */
   RENDER_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(8),
   /** The in-memory page cache for readers without a session (0 turns it off). */

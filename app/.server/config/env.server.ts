@@ -32,6 +32,8 @@ export interface AppConfig {
   renderConcurrency: number;
   /** BODY_TIMEOUT_SECONDS in ms: the deadline of a form's body and of a body's rest after an early answer (server/slow-body.ts). */
   bodyTimeoutMs: number;
+  /** EVENT_STREAMS_MAX: the open live-update streams one process holds (undefined: as the open-files limit allows). */
+  eventStreamsMax: number | undefined;
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
   /** The CDN in front that every change purges (null: none, or one that only expires pages on its own). */
@@ -190,6 +192,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     loadShedLimit: env.LOAD_SHED_LIMIT,
     renderConcurrency: env.RENDER_CONCURRENCY,
     bodyTimeoutMs: env.BODY_TIMEOUT_SECONDS * 1000,
+    eventStreamsMax: env.EVENT_STREAMS_MAX,
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
