@@ -86,11 +86,14 @@ test("GET /events responde text/event-stream, sem cache nem compressão, e entre
     let received = decoder.decode((await reader.read()).value);
     expect(received).toContain("retry: 3000");
 
-    // A change made by the newsroom arrives as a named event, with no data about the news itself.
-    await createNewsThroughApi(admin, site, { title: "Evento de teste" });
+    // A change made by the newsroom arrives as a named event with the story's public addresses (what an open page
+    // compares with its own), and no content of the news itself.
+    const id = await createNewsThroughApi(admin, site, { title: "Evento de teste" });
     const deadline = Date.now() + 5_000;
-    while (!received.includes("event: newsUpdated") && Date.now() < deadline) received += decoder.decode((await reader.read()).value);
-    expect(received).toContain("event: newsUpdated\ndata: {}\n\n");
+    while (!/event: newsUpdated\ndata: .*\n\n/.test(received) && Date.now() < deadline) received += decoder.decode((await reader.read()).value);
+    const data = JSON.parse(/event: newsUpdated\ndata: (.*)\n\n/.exec(received)![1]!) as { paths: string[] };
+    expect(data).toEqual({ paths: expect.arrayContaining([`/article/${id}`, `/article/${id}/evento-de-teste`]) });
+    expect(data.paths.every((path) => path.startsWith("/"))).toBe(true);
     expect(received).not.toContain("Evento de teste");
   } finally {
     controller.abort();
