@@ -74,7 +74,8 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   "admin/reset-password": { methods: METHODS, reason: "o link do e-mail de redefinição" },
   "admin/verify-email": { methods: ["GET"], reason: "o link do e-mail de confirmação de cadastro" },
   "media/*": { methods: ["GET"], reason: "imagens e vídeos publicados" },
-  events: { methods: ["GET"], reason: "avisos (Server-Sent Events) de que algo mudou, sem dados" },
+  // /events (avisos de que algo mudou, sem dados) is not a route: server/event-streams.ts answers it, to anyone, before
+  // the app (tests/e2e/live-updates.spec.ts, event-stream-limits.spec.ts).
   "api/auth/*": {
     methods: METHODS,
     reason: "só o retorno do OpenID Connect (/api/auth/callback/google); o resto responde 404 (testado abaixo)",
