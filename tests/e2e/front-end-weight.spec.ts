@@ -260,6 +260,45 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
     });
   }
 
+  // Lighthouse's desktop and mobile runs over a slow link: "Slow 4G" (150 ms, 1.6 Mbit/s down, 750 kbit/s up) and a
+  // CPU four times slower. The fonts arrive late there, and the text laid out in the stand-in faces (size-adjusted
+  // Liberation Sans / Narrow here, Arial elsewhere) must not move when they do.
+  for (const width of [360, 1366]) {
+    for (const path of ["/", "/article/:first"]) {
+      test(`${path} a ${width} px em 4G lenta com a CPU 4× mais lenta: nada se desloca (CLS ≤ 0,02)`, async ({ page, demoSite }) => {
+        test.slow();
+        await page.setViewportSize({ width, height: width < 600 ? 800 : 768 });
+        const target = path === "/" ? "/" : await firstArticlePath(page, demoSite);
+        expect(target, "um artigo na home").not.toBeNull();
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 150,
+          downloadThroughput: (1.6 * 1024 * 1024) / 8,
+          uploadThroughput: (750 * 1024) / 8,
+        });
+        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+        await page.addInitScript(() => {
+          (window as unknown as { __shift: number }).__shift = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+              if (!entry.hadRecentInput) (window as unknown as { __shift: number }).__shift += entry.value;
+            }
+          }).observe({ type: "layout-shift", buffered: true });
+        });
+        await page.goto(demoSite.url + target!, { waitUntil: "load" });
+        await page.evaluate(() => document.fonts.ready);
+        await expect.poll(() => page.evaluate(() => document.documentElement.dataset.hydrated)).toBe("true");
+        // Shifts are reported after the frame that made them.
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        const fonts = await page.evaluate(() => [...document.fonts].filter((face) => face.status === "loaded").map((face) => face.family));
+        expect(fonts, "as fontes da web chegaram durante a medida").toContain("Barlow Condensed");
+        expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThanOrEqual(0.02);
+      });
+    }
+  }
+
   test("as páginas de leitor não baixam os textos da redação (issue 18: o JavaScript dos leitores não pode crescer)", async ({
     page,
     standardSite,
@@ -293,4 +332,10 @@ function leaves(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (value && typeof value === "object") return Object.values(value).flatMap(leaves);
   return [];
+}
+
+/** The address of the first story on the home (the demo's lead), read without throttling. */
+async function firstArticlePath(page: Page, site: RunningSite): Promise<string | null> {
+  const html = await (await page.request.get(`${site.url}/`)).text();
+  return /href="(\/article\/[^"]+)"/.exec(html)?.[1] ?? null;
 }
