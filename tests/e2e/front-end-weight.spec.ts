@@ -230,14 +230,7 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
   for (const path of ["/", "/news-list", `/article/:dated`]) {
     test(`${path}: toda imagem tem largura e altura intrínsecas e nada se desloca ao carregar (celular)`, async ({ page, standardSite }) => {
       await page.setViewportSize({ width: 412, height: 823 });
-      await page.addInitScript(() => {
-        (window as unknown as { __shift: number }).__shift = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
-            if (!entry.hadRecentInput) (window as unknown as { __shift: number }).__shift += entry.value;
-          }
-        }).observe({ type: "layout-shift", buffered: true });
-      });
+      await watchLayoutShifts(page);
       await openPage(page, standardSite, path.replace(":dated", standardSite.ids.dated));
       await page.evaluate(() => document.fonts.ready);
       const images = await page
@@ -256,7 +249,7 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
       await expect
         .poll(() => page.locator("main img").evaluateAll((elements) => (elements as HTMLImageElement[]).every((image) => image.complete)))
         .toBe(true);
-      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
+      expect(await layoutShift(page)).toBeLessThan(0.01);
     });
   }
 
@@ -279,14 +272,7 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
           uploadThroughput: (750 * 1024) / 8,
         });
         await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-        await page.addInitScript(() => {
-          (window as unknown as { __shift: number }).__shift = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
-              if (!entry.hadRecentInput) (window as unknown as { __shift: number }).__shift += entry.value;
-            }
-          }).observe({ type: "layout-shift", buffered: true });
-        });
+        await watchLayoutShifts(page);
         await page.goto(demoSite.url + target!, { waitUntil: "load" });
         await page.evaluate(() => document.fonts.ready);
         await expect.poll(() => page.evaluate(() => document.documentElement.dataset.hydrated)).toBe("true");
@@ -294,7 +280,7 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
         const fonts = await page.evaluate(() => [...document.fonts].filter((face) => face.status === "loaded").map((face) => face.family));
         expect(fonts, "as fontes da web chegaram durante a medida").toContain("Barlow Condensed");
-        expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThanOrEqual(0.02);
+        expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
       });
     }
   }
@@ -338,4 +324,21 @@ function leaves(value: unknown): string[] {
 async function firstArticlePath(page: Page, site: RunningSite): Promise<string | null> {
   const html = await (await page.request.get(`${site.url}/`)).text();
   return /href="(\/article\/[^"]+)"/.exec(html)?.[1] ?? null;
+}
+
+/** From the next page load on, adds up the page's layout shifts that no input caused (what CLS counts). */
+async function watchLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    (window as unknown as { __shift: number }).__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+        if (!entry.hadRecentInput) (window as unknown as { __shift: number }).__shift += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+
+/** The layout shifts added up so far (see `watchLayoutShifts`). */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __shift: number }).__shift);
 }
