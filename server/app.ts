@@ -39,6 +39,7 @@ import type { PrimaryApp } from "./cluster-primary.ts";
 import { surrogateKeys } from "../app/.server/cdn/surrogate-keys.ts";
 import { routeTableContext, servicesContext, stylesheetsContext } from "../app/.server/context.server.ts";
 import { createStylesheetInliner, type StylesheetInliner } from "../app/.server/http/inline-stylesheets.server.ts";
+import { NO_STORE } from "../app/lib/cache-headers.ts";
 
 export interface RunningApp {
   app: express.Express;
@@ -284,7 +285,7 @@ function refuseUnknownMethods(req: express.Request, res: express.Response, next:
   if (KNOWN_METHODS.has(req.method)) return next();
   res
     .status(405)
-    .set({ Allow: [...KNOWN_METHODS].join(", "), "Cache-Control": "no-store" })
+    .set({ Allow: [...KNOWN_METHODS].join(", "), "Cache-Control": NO_STORE })
     .type("text/plain; charset=utf-8")
     .send(t.api.methodNotAllowed("GET, POST, PUT, PATCH ou DELETE"));
 }

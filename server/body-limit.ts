@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { t } from "../app/i18n/pt-BR.ts";
 import { FORM_BODY_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "../app/lib/limits.ts";
+import { NO_STORE } from "../app/lib/cache-headers.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -38,5 +39,5 @@ export function bodyLimit(takesUploads: (path: string) => boolean, maxBytes = FO
  * kept), so the client reads the answer instead of a connection reset.
  */
 function refuse(res: Response, status: number, message: string) {
-  res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(message);
+  res.status(status).set("Cache-Control", NO_STORE).type("text/plain; charset=utf-8").send(message);
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { t } from "../app/i18n/pt-BR.ts";
 import type { SiteEvent, SiteEventDetail } from "../app/.server/events/event-bus.ts";
+import { NO_STORE } from "../app/lib/cache-headers.ts";
 
 /**
  * The open pages' event stream (`GET /events`, Server-Sent Events), held here on the bare Node response: one
@@ -46,7 +47,7 @@ export interface EventStreamOptions {
 const HEARTBEAT_MS = 25_000;
 const HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
-  "Cache-Control": "no-store",
+  "Cache-Control": NO_STORE,
   Connection: "keep-alive",
   // nginx passes the stream as it is written instead of buffering it.
   "X-Accel-Buffering": "no",
@@ -97,7 +98,7 @@ const PING = Buffer.from(": ping\n\n");
 export function createEventStreamHub(options: EventStreamOptions): EventStreamHub {
   const maxBuffered = options.maxBufferedBytes ?? 256 * 1024;
   const headers = { ...options.headers, ...HEADERS };
-  const refusal = { ...options.headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "60" };
+  const refusal = { ...options.headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE, "Retry-After": "60" };
   /** Every open stream, and the members' among them (who also hear what only the newsroom sees). */
   const streams = new Set<ServerResponse>();
   const members = new Set<ServerResponse>();

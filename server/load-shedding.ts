@@ -14,6 +14,7 @@
 import { performance } from "node:perf_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { t } from "../app/i18n/pt-BR.ts";
+import { NO_STORE } from "../app/lib/cache-headers.ts";
 
 export interface LoadShedderOptions {
   /** Renders running or waiting before refusing (0: never refuse). */
@@ -154,7 +155,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, path: string, retryAf
     "Content-Type": api ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "Retry-After": retryAfter,
-    "Cache-Control": "no-store",
+    "Cache-Control": NO_STORE,
     // Answered before the site's own headers run: a page with nothing to load or run.
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",

@@ -18,6 +18,7 @@ import { t, terminal } from "../app/i18n/pt-BR.ts";
 import type { BootOptions } from "../app/.server/app.server.ts";
 import type { RunningApp } from "./app.ts";
 import { type PrimaryApp, runPrimary } from "./cluster-primary.ts";
+import { NO_STORE } from "../app/lib/cache-headers.ts";
 
 // Between two full garbage collections V8 lets the old generation grow to up to 4× what survived the last one: under
 // load that is 100+ MB of dead per-request objects kept resident (35 MB live after a collection, 112 MB used before
@@ -90,7 +91,7 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
   // A missing asset is a plain 404, never a rendered page (an old tab asking for last week's script, or a flood of
   // made-up names, costs nothing).
   outer.use("/assets", (_req, res) => {
-    res.status(404).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(t.errors.assetNotFound);
+    res.status(404).set("Cache-Control", NO_STORE).type("text/plain; charset=utf-8").send(t.errors.assetNotFound);
   });
   // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
   const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });

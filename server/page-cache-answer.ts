@@ -4,6 +4,7 @@ import { type CacheEntry, DROPPED_HEADERS, documentPolicyOf, type RenderedPage }
 import { pickEncoding } from "./page-cache-keys.ts";
 import { t } from "../app/i18n/pt-BR.ts";
 import type { PageCacheOptions, ServedRequest } from "./page-cache.ts";
+import { NO_STORE, ONE_HOUR_CACHE, STALE_PAGE_CACHE, STALE_PAGE_CDN_CACHE } from "../app/lib/cache-headers.ts";
 
 /**
  * How the page cache (page-cache.ts) writes its answers: a stored page (or a 304 for its ETag) in the encoding the
@@ -47,8 +48,8 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
       res.setHeader("X-Page-Cache", state);
       // A stale copy (served while its re-render runs) is kept by a shared cache in front for a second at most.
       if (state === "stale") {
-        res.setHeader("Cache-Control", "public, max-age=0, s-maxage=1");
-        res.setHeader("CDN-Cache-Control", "max-age=1");
+        res.setHeader("Cache-Control", STALE_PAGE_CACHE);
+        res.setHeader("CDN-Cache-Control", STALE_PAGE_CDN_CACHE);
       }
       if (!shared) noStore(res);
       const match = req.headers["if-none-match"];
@@ -103,7 +104,7 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
     /** The canonical URL of a variant: a permanent redirect, from memory. */
     sendRedirect(res: ServerResponse, location: string) {
       res.setHeader("Location", location);
-      res.setHeader("Cache-Control", "public, max-age=3600");
+      res.setHeader("Cache-Control", ONE_HOUR_CACHE);
       res.setHeader("X-Page-Cache", "redirect");
       res.setHeader("Content-Length", 0);
       res.statusCode = 301;
@@ -114,7 +115,7 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
 
 /** Kept by no cache: neither the reader's nor one in front (Varnish reads `Cache-Control`, a CDN may read its own). */
 function noStore(res: ServerResponse) {
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("CDN-Cache-Control", "no-store");
+  res.setHeader("Cache-Control", NO_STORE);
+  res.setHeader("CDN-Cache-Control", NO_STORE);
   res.removeHeader("Surrogate-Control");
 }

@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { t } from "../app/i18n/pt-BR.ts";
 import { BODIES_IN_FLIGHT_PER_ADDRESS, BODY_MIN_BYTES_PER_SECOND } from "../app/lib/limits.ts";
 import { FORM_BODY_MAX_BYTES } from "../app/lib/limits.ts";
+import { NO_STORE } from "../app/lib/cache-headers.ts";
 
 /**
  * How long a request body may take, whoever reads it and whether or not it is ever read:
@@ -75,7 +76,7 @@ export function createSlowBodyWatch(options: SlowBodyOptions = {}) {
       if (!busy) return false;
       res.writeHead(429, {
         "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "no-store",
+        "Cache-Control": NO_STORE,
         "Retry-After": "10",
         "X-Content-Type-Options": "nosniff",
         Connection: "close",
@@ -152,7 +153,7 @@ function watchTiming(req: IncomingMessage, res: ServerResponse, timeouts: typeof
     if (!tooSlow) return;
     clearInterval(timer);
     if (!res.headersSent) {
-      res.writeHead(408, { Connection: "close", "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" });
+      res.writeHead(408, { Connection: "close", "Cache-Control": NO_STORE, "Content-Type": "text/plain; charset=utf-8" });
       res.end(t.errors.bodyTimeout);
     }
     // Whatever was reading the body gets an error, and the socket goes.

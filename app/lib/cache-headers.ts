@@ -11,6 +11,23 @@ export const PUBLIC_CACHE = "public, max-age=0, s-maxage=30";
 export const PUBLIC_CDN_CACHE = "public, max-age=30, stale-while-revalidate=60";
 /** Anything personal (a signed-in viewer) or failed is never stored. */
 export const PRIVATE_NO_STORE = "private, no-store";
+/** Never stored anywhere: answers to writes, errors, streams, health checks, one-time links. */
+export const NO_STORE = "no-store";
+/**
+ * A live story's updates (JSON): browsers ask again each time; a CDN keeps it 2 s at most (open pages fetch it right
+ * after each `liveUpdated` event; the site's page cache drops it with the event).
+ */
+export const LIVE_PUBLIC_CACHE = "public, max-age=0, s-maxage=2";
+/** A stale page the page cache serves while it renders the page again: a shared cache keeps it a second at most. */
+export const STALE_PAGE_CACHE = "public, max-age=0, s-maxage=1";
+/** The same for a CDN that reads CDN-Cache-Control. */
+export const STALE_PAGE_CDN_CACHE = "max-age=1";
+/** Feeds, sitemaps, robots.txt: crawlers and feed readers poll, and a few minutes of freshness is plenty. */
+export const SYNDICATION_CACHE = "public, max-age=300, s-maxage=300";
+/** Media: keys are content-hashed, so what a URL serves never changes (also the S3 objects' own Cache-Control). */
+export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
+/** Kept an hour by browsers and CDNs: what changes only with a deploy (the web app manifest, a canonical redirect). */
+export const ONE_HOUR_CACHE = "public, max-age=3600";
 
 /**
  * The Cache-Control of a page: the route's own (errors, failures) wins, then its parents' (the root marks every

@@ -4,6 +4,7 @@ import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
 import { hasRole, type Role, seesUnpublished } from "../../lib/roles.ts";
 import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";
 import type { AuthService, Viewer } from "./auth.service.server.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * The guards of loaders, actions and middleware. Each takes the request and its context (`guard(request, context)`)
@@ -30,7 +31,7 @@ export async function requireRole(
   if (viewer?.role) {
     // ADMIN_2FA=required: a member who signs in with a password works only once two-factor is on.
     if (!options.allowWithoutTwoFactor && (await auth.lacksRequiredTwoFactor(viewer))) {
-      throw redirect(SECURITY_PATH, { headers: { "Cache-Control": "no-store" } });
+      throw redirect(SECURITY_PATH, { headers: { "Cache-Control": NO_STORE } });
     }
     const role = typeof needed === "string" ? needed : requiredRoleOf(needed);
     if (!hasRole(viewer.role, role)) throw forbidden(viewer.role, role);
@@ -38,7 +39,7 @@ export async function requireRole(
   }
   const url = new URL(request.url);
   const origin = url.pathname + url.search;
-  throw redirect(`/admin/login?redirectTo=${encodeURIComponent(origin)}`, { headers: { "Cache-Control": "no-store" } });
+  throw redirect(`/admin/login?redirectTo=${encodeURIComponent(origin)}`, { headers: { "Cache-Control": NO_STORE } });
 }
 
 /** The signed-in admin of this request (`requireRole(…, "admin")`): sponsors and settings. */
@@ -50,7 +51,7 @@ export function requireAdmin(request: Request, context: RequestContext, options:
 function forbidden(role: Role, needed: Role) {
   return data(
     { code: "role_forbidden", message: t.roles.forbidden(t.roles.names[role], needed) },
-    { status: 403, headers: { "Cache-Control": "no-store" } },
+    { status: 403, headers: { "Cache-Control": NO_STORE } },
   );
 }
 

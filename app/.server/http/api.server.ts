@@ -22,6 +22,7 @@ import { hasRole, type Role } from "../../lib/roles.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import { NewsConflictError, NewsMergeConflictError } from "../news/news-save.server.ts";
 import type { MergeConflict } from "../../lib/news-merge.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 export interface ApiErrorBody {
   error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent; merge?: MergeConflict };
@@ -31,7 +32,7 @@ export interface ApiErrorBody {
 export function apiError(status: number, code: string, message: string, fields?: FieldErrors) {
   return Response.json({ error: { code, message, ...(fields ? { fields } : {}) } } satisfies ApiErrorBody, {
     status,
-    headers: { "Cache-Control": "no-store" },
+    headers: { "Cache-Control": NO_STORE },
   });
 }
 
@@ -70,7 +71,7 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
           } satisfies ApiErrorBody,
           {
             status,
-            headers: { "Cache-Control": "no-store" },
+            headers: { "Cache-Control": NO_STORE },
           },
         )
       : apiError(status, code, publicErrorMessage(error, requestId), error instanceof FieldsError ? error.fields : undefined);

@@ -2,6 +2,7 @@ import { AppError } from "../errors.ts";
 import type { Logger } from "../logger.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { ListCursor } from "./news.queries.server.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * The list's keyset cursor, opaque to clients: the publication time and id of the last item shown, in base64url.
@@ -32,5 +33,5 @@ export function decodeListCursor(cursor: string): ListCursor {
 export function listPageFailure(error: unknown, log: Pick<Logger, "error">, message: string): { failure: "cursor" | "load"; init: ResponseInit } {
   const invalidCursor = error instanceof AppError && error.code === "invalid_cursor";
   if (!invalidCursor) log.error({ err: error }, message);
-  return { failure: invalidCursor ? "cursor" : "load", init: { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": "no-store" } } };
+  return { failure: invalidCursor ? "cursor" : "load", init: { status: invalidCursor ? 400 : 500, headers: { "Cache-Control": NO_STORE } } };
 }

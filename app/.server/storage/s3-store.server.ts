@@ -13,9 +13,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import type { S3Config } from "../config/env.server.ts";
 import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
 import { s3PublicOrigins, s3PublicUrl } from "./s3-public.ts";
-
-/** Media keys are content-hashed, so an object never changes once written. */
-const IMMUTABLE = "public, max-age=31536000, immutable";
+import { IMMUTABLE_CACHE } from "../../lib/cache-headers.ts";
 /** Bodies larger than one part go up as a multipart upload, at most `queueSize` parts in flight (16 MiB buffered). */
 const PART_SIZE = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
@@ -120,7 +118,7 @@ export function createS3Store(options: S3StoreOptions): MediaStore {
       const Key = objectKey(key);
       const upload = new Upload({
         client,
-        params: { Bucket: bucket, Key, Body: body, ContentType: contentType, CacheControl: IMMUTABLE },
+        params: { Bucket: bucket, Key, Body: body, ContentType: contentType, CacheControl: IMMUTABLE_CACHE },
         partSize: PART_SIZE,
         queueSize: QUEUE_SIZE,
         // A failed multipart upload is aborted, so no parts are left behind.

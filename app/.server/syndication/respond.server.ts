@@ -3,9 +3,7 @@ import type { AppServices } from "../context.server.ts";
 import { createSyndication, type Syndication } from "./syndication.server.ts";
 import { requestIdFrom } from "../errors.ts";
 import { t } from "../../i18n/pt-BR.ts";
-
-/** Crawlers and feed readers poll: a few minutes of freshness is plenty, and a CDN may keep a copy as long. */
-const SYNDICATION_CACHE = "public, max-age=300, s-maxage=300";
+import { NO_STORE, SYNDICATION_CACHE } from "../../lib/cache-headers.ts";
 
 /** What the feeds, sitemaps and robots.txt read. */
 export type SyndicationDeps = Pick<AppServices, "database" | "store" | "config" | "log" | "events">;
@@ -54,7 +52,7 @@ export async function respondWith(
     services.log.error({ err: error, reqId: requestIdFrom(request) }, "syndication request failed");
     return new Response(t.feeds.unavailable, {
       status: 503,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30", "Cache-Control": "no-store" },
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30", "Cache-Control": NO_STORE },
     });
   }
 }

@@ -6,6 +6,7 @@ import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/o
 import { t } from "../../i18n/newsroom.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * Where Google sends the admin back after consent (`?code=…&state=…`, or `?error=access_denied&state=…`). The code
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     state: url.searchParams.get("state"),
   });
   const returnTo = safeRedirectPath(check.returnTo, "/SponsorManager");
-  const headers = { "Set-Cookie": clearDriveOAuthStateCookie(config.site.url.startsWith("https:")), "Cache-Control": "no-store" };
+  const headers = { "Set-Cookie": clearDriveOAuthStateCookie(config.site.url.startsWith("https:")), "Cache-Control": NO_STORE };
   const code = url.searchParams.get("code");
   const refused = url.searchParams.get("error");
   try {

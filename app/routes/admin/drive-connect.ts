@@ -5,6 +5,7 @@ import { requireRole } from "../../.server/auth/guards.server.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * "Conectar ao Google Drive" (POST, admins only): remembers the consent in a signed cookie bound to this session and
@@ -22,13 +23,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     returnTo: safeRedirectPath(form.get("returnTo"), "/SponsorManager"),
     secure: config.site.url.startsWith("https:"),
   });
-  return redirect(url, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+  return redirect(url, { headers: { "Set-Cookie": setCookie, "Cache-Control": NO_STORE } });
 }
 
 /** Connecting changes state: only by POST. A GET (a link, a reload) goes to the sponsor manager. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRole(request, context, handle);
-  return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
+  return redirect("/SponsorManager", { headers: { "Cache-Control": NO_STORE } });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */

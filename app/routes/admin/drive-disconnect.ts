@@ -5,6 +5,7 @@ import { requireRole } from "../../.server/auth/guards.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /** "Desconectar" (POST, admins only): revokes the newsroom's Google token and forgets it; uploads stop until reconnected. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -14,12 +15,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   await drive.disconnect();
   log.info({ userId: viewer.userId }, "Google Drive disconnected by an admin");
-  return redirect(safeRedirectPath(form.get("returnTo"), "/SponsorManager"), { headers: { "Cache-Control": "no-store" } });
+  return redirect(safeRedirectPath(form.get("returnTo"), "/SponsorManager"), { headers: { "Cache-Control": NO_STORE } });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRole(request, context, handle);
-  return redirect("/SponsorManager", { headers: { "Cache-Control": "no-store" } });
+  return redirect("/SponsorManager", { headers: { "Cache-Control": NO_STORE } });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */

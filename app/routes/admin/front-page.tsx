@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/front-page";
-import { privatePageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireRole(request, context, handle);
   const services = servicesOf(context);
   const form = await request.formData();
-  const noStore = { "Cache-Control": "no-store" };
+  const noStore = { "Cache-Control": NO_STORE };
   const position = Number(form.get("position"));
   try {
     if (form.get("intent") === "release") {

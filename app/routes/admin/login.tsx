@@ -14,6 +14,7 @@ import { clientIpContext } from "../../lib/request-context.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import styles from "../../components/auth/auth.module.css";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 type View = "login" | "register" | "forgot" | "2fa";
 
@@ -33,7 +34,7 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   const result = new Headers(loaderHeaders);
   const retryAfter = actionHeaders.get("Retry-After");
   if (retryAfter) result.set("Retry-After", retryAfter);
-  if (!result.has("Cache-Control")) result.set("Cache-Control", "no-store");
+  if (!result.has("Cache-Control")) result.set("Cache-Control", NO_STORE);
   return result;
 }
 
@@ -54,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (viewer?.role) throw redirect(redirectTo);
     if (viewer) {
       const headers = await auth.signOut(request.headers);
-      headers.set("Cache-Control", "no-store");
+      headers.set("Cache-Control", NO_STORE);
       return data({ ...base, signedIn: false, failure: { code: "not_admin" as const, message: t.auth.notAdmin, uid: viewer.userId } }, { headers });
     }
     return { ...base, signedIn: false, failure: { code: "failed" as const, message: t.auth.googleLoginFailed } };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/profile";
-import { privatePageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
@@ -38,7 +38,7 @@ function targetOf(request: Request, viewerId: string): string {
 /** A refusal from the service as the page's error: 403 and 404 with their message. */
 function pageError(error: unknown): never {
   if (error instanceof AppError && (error.status === 403 || error.status === 404)) {
-    throw data({ code: error.code, message: error.message }, { status: error.status, headers: { "Cache-Control": "no-store" } });
+    throw data({ code: error.code, message: error.message }, { status: error.status, headers: { "Cache-Control": NO_STORE } });
   }
   throw error;
 }
@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const { fields, file } = await readProfileSubmission(request, services);
       await profiles.save(viewer, target, fields, file);
-      return data<ActionData>({ ok: tp.saved, error: null, fields: null }, { headers: { "Cache-Control": "no-store" } });
+      return data<ActionData>({ ok: tp.saved, error: null, fields: null }, { headers: { "Cache-Control": NO_STORE } });
     });
   } catch (thrown) {
     const error = diskFullOr(thrown);
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         error: own ? (error as AppError).message : tp.saveFailed,
         fields: error instanceof FieldsError ? (error.fields as FieldErrors) : null,
       },
-      { status: error instanceof AppError ? error.status : 500, headers: { "Cache-Control": "no-store", ...retryAfterHeaders(error) } },
+      { status: error instanceof AppError ? error.status : 500, headers: { "Cache-Control": NO_STORE, ...retryAfterHeaders(error) } },
     );
   }
 }

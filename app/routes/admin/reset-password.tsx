@@ -10,6 +10,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
 import styles from "../../components/auth/auth.module.css";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return noindexMeta(loaderData?.invite ? t.auth.inviteTitle : t.auth.resetTitle);
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const invite = isInviteToken(token);
   // An invitation already used, expired or made up says so at once (a reset's link says it when sent, as before).
   const inviteInvalid = invite && !(await servicesOf(context).auth.isLiveInvite(token));
-  return data({ token, invite, inviteInvalid }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return data({ token, invite, inviteInvalid }, { headers: { "Cache-Control": NO_STORE, "Referrer-Policy": "no-referrer" } });
 }
 
 /** The loader's headers reach the browser: no caching and no Referer carrying the token (the root's would win). */

@@ -2,7 +2,7 @@ import { CheckCircle2, ShieldCheck } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { renderSVG } from "uqr";
 import type { Route } from "./+types/security";
-import { privatePageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const password = String(form.get("password") ?? "");
-  const noStore = { "Cache-Control": "no-store" };
+  const noStore = { "Cache-Control": NO_STORE };
   switch (intent) {
     case "enable": {
       const started = await auth.startTwoFactor({ password, headers: request.headers });
@@ -69,13 +69,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         const setup = totpURI.startsWith("otpauth://") ? setupView(totpURI, backupCodes) : undefined;
         return data<ActionData>({ error: confirmed.message, setup }, { status: confirmed.status, headers: noStore });
       }
-      confirmed.headers.set("Cache-Control", "no-store");
+      confirmed.headers.set("Cache-Control", NO_STORE);
       return data<ActionData>({ done: tf.enabled }, { headers: confirmed.headers });
     }
     case "disable": {
       const disabled = await auth.disableTwoFactor({ password, headers: request.headers });
       if (!disabled.ok) return data<ActionData>({ error: disabled.message }, { status: disabled.status, headers: noStore });
-      disabled.headers.set("Cache-Control", "no-store");
+      disabled.headers.set("Cache-Control", NO_STORE);
       return data<ActionData>({ done: tf.disabled }, { headers: disabled.headers });
     }
     case "regenerate": {

@@ -2,7 +2,7 @@ import { UserMinus, UserPlus } from "lucide-react";
 import { useRef, useState } from "react";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/team";
-import { privatePageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? "");
   const actor = { userId: viewer.userId, email: viewer.email };
-  const noStore = { "Cache-Control": "no-store" };
+  const noStore = { "Cache-Control": NO_STORE };
   const answer = (result: { ok: true; message: string } | { ok: false; message: string; status: number }) =>
     result.ok
       ? data<ActionData>({ done: result.message }, { headers: noStore })

@@ -8,6 +8,7 @@ import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/newsroom.ts";
 import styles from "../../components/auth/auth.module.css";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 export function meta() {
   return noindexMeta(t.auth.verifyTitle);
@@ -17,7 +18,7 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const result = await servicesOf(context).auth.verifyEmail(token);
-  const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  const headers = { "Cache-Control": NO_STORE, "Referrer-Policy": "no-referrer" };
   if (!result.ok) return data({ uid: null, message: result.message }, { status: result.status, headers });
   return data({ uid: result.uid, message: null }, { headers });
 }

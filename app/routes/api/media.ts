@@ -8,6 +8,7 @@ import type { UploadRules } from "../../.server/media/upload.server.ts";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 
 /** An image of a news body: an image only, under the news media limit. */
 const BODY_IMAGE_RULES: UploadRules = {
@@ -73,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!row) return apiError(404, "media_not_found", blocksText.mediaUnknown);
     return new Response(null, {
       status: 302,
-      headers: { Location: store.publicUrl(previewKey(row.variants) ?? row.key), "Cache-Control": "private, no-store" },
+      headers: { Location: store.publicUrl(previewKey(row.variants) ?? row.key), "Cache-Control": PRIVATE_NO_STORE },
     });
   } catch (error) {
     return toApiError(error, request, log);

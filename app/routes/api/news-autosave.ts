@@ -7,8 +7,9 @@ import { t } from "../../i18n/newsroom.ts";
 import { NEWS_AUTOSAVE_MAX_BYTES } from "../../lib/limits.ts";
 import { newsAutosaveSchema } from "../../lib/news-schema.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 
-const PRIVATE = { "Cache-Control": "private, no-store" };
+const PRIVATE = { "Cache-Control": PRIVATE_NO_STORE };
 
 /**
  * GET /api/news/:id/autosave: the signed-in admin's own autosave of a story (`{ autosave: null }` when there is

@@ -8,6 +8,7 @@ import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { NEWS_SUBMISSION_MAX_BYTES } from "../../lib/limits.ts";
 import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * GET /api/news/:id (public): a published item. For an admin also a draft or a scheduled one (with its `status`,
@@ -18,7 +19,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     const newsroom = await isNewsroomViewer(request, context);
     const news = await newsService.getNews(params.id, { includeUnpublished: newsroom });
-    return Response.json({ news }, newsroom ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
+    return Response.json({ news }, newsroom ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined);
   } catch (error) {
     return toApiError(error, request, log);
   }

@@ -4,7 +4,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { parseUpdatePatch, readJsonObject } from "../../.server/news/live-input.server.ts";
 import { t } from "../../i18n/newsroom.ts";
-import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /**
@@ -16,7 +16,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const newsroom = await isNewsroomViewer(request, context);
     const found = await liveCoverage.getUpdate(params.id, params.updateId, { includeUnpublished: newsroom });
-    return Response.json(found, { headers: { "Cache-Control": newsroom ? PRIVATE_NO_STORE : "public, max-age=0, s-maxage=2" } });
+    return Response.json(found, { headers: { "Cache-Control": newsroom ? PRIVATE_NO_STORE : LIVE_PUBLIC_CACHE } });
   } catch (error) {
     return toApiError(error, request, log);
   }
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     const patch = parseUpdatePatch(await readJsonObject(request));
     const update = await liveCoverage.editUpdate(params.id, params.updateId, patch, viewer);
-    return Response.json({ update }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json({ update }, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);
   }

@@ -4,14 +4,8 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { parseNewUpdate, readJsonObject } from "../../.server/news/live-input.server.ts";
 import { t } from "../../i18n/newsroom.ts";
-import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
-
-/**
- * A live story's public answer: browsers ask again each time; a CDN keeps it 2 s at most (open pages fetch it right
- * after each `liveUpdated` event; the site's page cache drops it with the event).
- */
-export const LIVE_PUBLIC_CACHE = "public, max-age=0, s-maxage=2";
 
 /**
  * GET /api/news/:id/updates?cursor= (public): a page of the story's live updates, newest first (`updates`, pinned
@@ -48,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await liveCoverage.authorize(params.id, viewer);
     const input = parseNewUpdate(await readJsonObject(request));
     const update = await liveCoverage.postUpdate(params.id, input, viewer);
-    return Response.json({ update }, { status: 201, headers: { "Cache-Control": "no-store" } });
+    return Response.json({ update }, { status: 201, headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);
   }

@@ -6,6 +6,7 @@ import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { setStoryMediaFocus, storyForMediaFocus } from "../../.server/media/media-focus.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 const percent = z.number().int().min(0).max(100);
 /** Both set, or both null (the centre). */
@@ -29,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { focusX, focusY } = parsed.data;
     const focus = focusX === null || focusY === null ? null : { x: focusX, y: focusY };
     const saved = await setStoryMediaFocus({ db: database.db, events }, params.id, focus, viewer);
-    return Response.json(saved, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(saved, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);
   }

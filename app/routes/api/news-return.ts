@@ -6,6 +6,7 @@ import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.ser
 import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * POST /api/news/:id/return ("Devolver ao repórter"): a story in review goes back to its reporter as a draft, with
@@ -33,7 +34,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { note, version } = await readReturn(request, fromPage);
     const saved = await newsEditor.returnToReporter(params.id, note, viewer, version);
     if (fromPage) return redirect(`${page}?devolvida=1&v=${saved.version}`, 303);
-    return Response.json(saved, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(saved, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     if (fromPage && error instanceof AppError && error.status < 500) {
       return redirect(`${page}?devolucao=${encodeURIComponent(error.code)}`, 303);

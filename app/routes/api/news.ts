@@ -8,6 +8,7 @@ import { newsInputSchema } from "../../lib/news-schema.ts";
 import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
 import { newsroomAccess } from "../../.server/auth/guards.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
@@ -54,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         )
       : null;
     // The newsroom's view (drafts, schedules, read counts) is personal: never stored.
-    const personal = newsroom || reads ? { headers: { "Cache-Control": "private, no-store" } } : undefined;
+    const personal = newsroom || reads ? { headers: { "Cache-Control": PRIVATE_NO_STORE } } : undefined;
     return Response.json({ news: page.items, nextCursor: page.nextCursor, ...(reads ? { reads } : {}) }, personal);
   } catch (error) {
     return toApiError(error, request, log);

@@ -8,6 +8,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { FORM_BODY_MAX_BYTES } from "../../lib/limits.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /** News ids as the site makes them (and the importer keeps): short, URL-safe. */
 const NEWS_ID = /^[\w-]{1,64}$/;
@@ -38,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   ) {
     reads.record(id);
   }
-  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+  return new Response(null, { status: 204, headers: { "Cache-Control": NO_STORE } });
 }
 
 export function loader() {

@@ -5,6 +5,7 @@ import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.ser
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 /**
  * GET /api/sponsors: sponsors in display order (public). Readers get those inside their window today; the newsroom
@@ -14,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { sponsors, log } = servicesOf(context);
   try {
     const includeInactive = await isNewsroomViewer(request, context);
-    return Response.json({ sponsors: await sponsors.listSponsors({ includeInactive }) }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json({ sponsors: await sponsors.listSponsors({ includeInactive }) }, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);
   }

@@ -5,9 +5,7 @@ import { parseRange } from "../../.server/media/http-range.ts";
 import { contentTypeOfKey } from "../../.server/media/media-types.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-
-/** Media keys are content-hashed, so what a URL serves never changes. */
-const IMMUTABLE = "public, max-age=31536000, immutable";
+import { IMMUTABLE_CACHE, NO_STORE } from "../../lib/cache-headers.ts";
 /** How long a client (or a CDN) should wait before asking again while the store cannot be reached. */
 const RETRY_AFTER_SECONDS = 30;
 
@@ -26,7 +24,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     log.warn({ err: error, key, store: store.name }, "media store unavailable; answered 503");
     return new Response(t.errors.mediaUnavailable, {
       status: 503,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(RETRY_AFTER_SECONDS) },
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE, "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
   };
 
@@ -41,7 +39,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const etag = `"${key.replace(/[^a-z0-9]/g, "")}"`;
   const headers = new Headers({
     "Content-Type": contentType,
-    "Cache-Control": IMMUTABLE,
+    "Cache-Control": IMMUTABLE_CACHE,
     "Accept-Ranges": "bytes",
     ETag: etag,
   });

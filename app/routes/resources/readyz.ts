@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 import type { Route } from "./+types/readyz";
 import { servicesOf } from "../../.server/context.server.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 type Check = "ok" | "failed" | "timed out" | "behind" | "not connected" | "unavailable, limits in memory";
 
@@ -59,7 +60,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (redis) checks.redis = redis === "failed" ? "unavailable, limits in memory" : redis;
   const ready = checks.database === "ok" && (checks.events ?? "ok") === "ok";
   const status = !ready ? "unavailable" : checks.media === "ok" && (checks.redis ?? "ok") === "ok" ? "ok" : "degraded";
-  return Response.json({ status, checks }, { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  return Response.json({ status, checks }, { status: ready ? 200 : 503, headers: { "Cache-Control": NO_STORE } });
 }
 
 /** The check's answer, "failed" when it throws, or "timed out" once the deadline passes (the check may go on). */

@@ -2,7 +2,7 @@ import { ArrowLeft, Eye, Pencil } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/article";
-import { pageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
@@ -48,7 +48,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   } catch (error) {
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, id: params.id, reqId: requestIdFrom(request) }, "article load failed");
-    throw data({ message: t.article.notFound }, { status, headers: { "Cache-Control": "no-store" } });
+    throw data({ message: t.article.notFound }, { status, headers: { "Cache-Control": NO_STORE } });
   }
   // `/article/{id}` and `/article/{id}/{slug}` both answer; an old or mistyped slug moves to the current one.
   const canonicalPath = articlePath(article);

@@ -6,6 +6,7 @@ import { CONSENT_MAX_AGE_SECONDS } from "../../lib/limits.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { t } from "../../i18n/pt-BR.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
 
 const CHOICES: Record<string, ConsentChoice> = { aceitar: "accepted", recusar: "refused" };
 
@@ -26,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     status: 303,
     headers: {
       "Set-Cookie": `${CONSENT_COOKIE}=${choice}; Max-Age=${CONSENT_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure}`,
-      "Cache-Control": "no-store",
+      "Cache-Control": NO_STORE,
     },
   });
 }

@@ -3,7 +3,7 @@ import { Fragment, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/search";
 import { siteOf, titleWithSite } from "../../lib/seo.ts";
-import { pageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { parseSearchPage, type SearchHit } from "../../.server/search/search.service.server.ts";
@@ -53,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!invalidPage) log.error({ err: error }, "search failed");
     return data(
       { ...empty, failure: (invalidPage ? "page" : "load") as Failure },
-      { status: invalidPage ? 400 : 500, headers: { "Cache-Control": "no-store" } },
+      { status: invalidPage ? 400 : 500, headers: { "Cache-Control": NO_STORE } },
     );
   }
 }

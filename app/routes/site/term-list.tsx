@@ -1,7 +1,7 @@
 import { Newspaper } from "lucide-react";
 import { data, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/term-list";
-import { pageHeaders } from "../../lib/cache-headers.ts";
+import { NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
@@ -44,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (error instanceof Response) throw error;
     const status = error instanceof AppError ? error.status : 500;
     if (status >= 500) log.error({ err: error, reqId: requestIdFrom(request) }, "term page load failed");
-    throw data({ kind }, { status, headers: { "Cache-Control": "no-store" } });
+    throw data({ kind }, { status, headers: { "Cache-Control": NO_STORE } });
   }
   // A member's page: their profile above the list (a free-text author has none).
   const person = kind === "author" ? await profiles.personOfSlug(term.slug).catch(() => null) : null;

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/manifest";
 import { servicesOf } from "../../.server/context.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
+import { ONE_HOUR_CACHE } from "../../lib/cache-headers.ts";
 
 /** GET /manifest.webmanifest: lets phones add the site to the home screen, with its name, colours and icons. */
 export function loader({ context }: Route.LoaderArgs) {
@@ -25,7 +26,7 @@ export function loader({ context }: Route.LoaderArgs) {
     ],
   };
   return new Response(JSON.stringify(manifest), {
-    headers: { "Content-Type": "application/manifest+json; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+    headers: { "Content-Type": "application/manifest+json; charset=utf-8", "Cache-Control": ONE_HOUR_CACHE },
   });
 }
 
