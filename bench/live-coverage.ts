@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live [-- --readers 500 --streams 200 --seconds 30 --interval 2]`
+ * `npm run bench:live [-- --readers 500 --streams 200 --seconds 30 --interval 2 --varnish]`
  *
  * A derby under live coverage, on the production server (SQLite, page cache on, as shipped): `--readers`
  * concurrent readers load the live article (wrk or autocannon, `Accept-Encoding: br, gzip`) for `--seconds`, while
@@ -9,7 +9,8 @@
  * latency; the delivery latency of each update to the open pages (from the moment the editor sent it to the moment
  * a page holds it, p50/p99/max); whether the rest of the cache stayed current (the home answered from memory after
  * every update). Exit code 1 on a 5xx, a failed post or an update a page never got (a delivery past 10 s under load
- * is reported as late). Writes
+ * is reported as late). With `--varnish`, the readers and the pages' fetches go through Varnish with the shipped VCL
+ * (deploy/varnish/default.vcl, purged by the app), the streams straight to the app (as nginx routes /events). Writes
  * bench-results/live-<date>.json.
  */
 import fs from "node:fs";
@@ -24,6 +25,7 @@ import { createNews } from "../tests/factories/news.ts";
 import { buildIfNeeded } from "./build.ts";
 import { chooseLoadTool, runLoad } from "./load.ts";
 import { rssOf, sampleRss, signInAdmin, startAppServer } from "./processes.ts";
+import { startVarnish, varnishPort } from "../tests/factories/varnish.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -35,6 +37,7 @@ function readOptions(argv: string[]) {
       streams: { type: "string", default: "200" },
       seconds: { type: "string", default: "30" },
       interval: { type: "string", default: "2" },
+      varnish: { type: "boolean", default: false },
     },
   });
   const number = (name: string, value: string) => {
@@ -47,6 +50,8 @@ function readOptions(argv: string[]) {
     streams: number("streams", values.streams!),
     seconds: number("seconds", values.seconds!),
     interval: number("interval", values.interval!),
+    /** Readers and the open pages' fetches through the shipped Varnish VCL (the streams still go to the app). */
+    varnish: values.varnish!,
   };
 }
 
@@ -80,7 +85,7 @@ const percentile = (values: number[], p: number) => {
  * An open page of the article: its event stream (from its own address), and on each `liveUpdated` of the story the
  * fetch of the updates; `got(id)` resolves with the time the page held update `id`.
  */
-function openPage(url: string, newsId: string, address: string) {
+function openPage(url: string, newsId: string, address: string, fetchUrl = url) {
   const held = new Map<string, number>();
   const waiting = new Map<string, (at: number) => void>();
   const controller = new AbortController();
@@ -88,7 +93,9 @@ function openPage(url: string, newsId: string, address: string) {
   let refused = false;
   let again = false;
   const refresh = async () => {
-    const response = await fetch(`${url}/api/news/${newsId}/updates`, { headers: { "accept-encoding": "br, gzip", "x-forwarded-for": address } });
+    const response = await fetch(`${fetchUrl}/api/news/${newsId}/updates`, {
+      headers: { "accept-encoding": "br, gzip", "x-forwarded-for": address },
+    });
     const page = (await response.json()) as { updates: Array<{ id: string }> };
     const at = performance.now();
     for (const update of page.updates) {
@@ -160,12 +167,21 @@ async function main() {
     const { id, admin } = await seed(dataDir);
     // Each open page from its own address (the app trusts its loopback proxy), as readers are: /events allows a few
     // streams per address.
+    const cdnPort = options.varnish ? await varnishPort() : null;
     const server = await startAppServer({
       dataDir,
       pageCache: true,
       logFile,
-      env: { TRUST_PROXY: "loopback", LOGIN_RATE_LIMIT: "1000", LIVE_POSTS_PER_MINUTE: "600" },
+      env: {
+        TRUST_PROXY: "loopback",
+        LOGIN_RATE_LIMIT: "1000",
+        LIVE_POSTS_PER_MINUTE: "600",
+        ...(cdnPort ? { CDN_PURGE_URL: `http://127.0.0.1:${cdnPort}` } : {}),
+      },
     });
+    const varnish = cdnPort ? await startVarnish({ port: cdnPort, backendPort: Number(new URL(server.url).port) }) : null;
+    // What readers and the pages' fetches go through: Varnish when asked (as deploy/ ships it), else the app.
+    const front = varnish?.url ?? server.url;
     try {
       const cookie = await signInAdmin(server.url, admin.email, admin.password);
       const articlePath = `/article/${id}`;
@@ -174,7 +190,7 @@ async function main() {
       await (await fetch(server.url + articlePath)).arrayBuffer();
       const rssBefore = rssOf(server.pid);
       const allPages = Array.from({ length: options.streams }, (_, i) =>
-        openPage(server.url, id, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`),
+        openPage(server.url, id, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`, front),
       );
       await Promise.all(allPages.map((page) => page.ready));
       const pages = allPages.filter((page) => !page.refused());
@@ -182,7 +198,7 @@ async function main() {
       const rssOpen = rssOf(server.pid);
       const rss = sampleRss(server.pid);
       const tool = chooseLoadTool();
-      const load = runLoad(tool, server.url + articlePath, {
+      const load = runLoad(tool, front + articlePath, {
         connections: options.readers,
         seconds: options.seconds,
         threads: 1,
@@ -258,7 +274,7 @@ async function main() {
         },
       };
       console.log(
-        `\nSQLite: ${options.readers} leitores no artigo ao vivo por ${options.seconds} s (${tool}); uma atualização a cada ${options.interval} s`,
+        `\nSQLite: ${options.readers} leitores no artigo ao vivo por ${options.seconds} s (${tool}${varnish ? ", pelo Varnish" : ""}); uma atualização a cada ${options.interval} s`,
       );
       console.log(
         `artigo: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, não-2xx ${result.non2xx}, erros ${result.errors}`,
@@ -281,6 +297,7 @@ async function main() {
       console.log(`resultado: ${path.relative(ROOT, file)}`);
       if (failures.length || lost || serverErrors || result.non2xx) process.exitCode = 1;
     } finally {
+      await varnish?.stop();
       await server.stop();
     }
   } finally {
