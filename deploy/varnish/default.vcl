@@ -54,6 +54,13 @@ sub vcl_recv {
   if (req.url ~ "^/events") {
     return (pass);
   }
+  # A live story's updates (JSON, s-maxage=2, purged with the story by the app): what every open page of the story
+  # fetches after each update, so a goal's thousands of open pages cost the app one request. A member's passes below
+  # (their answer is private, and carries drafts' updates).
+  if (req.url ~ "^/api/news/[^/?]+/updates(\?|$)" && req.http.Cookie !~ "(^|;\s*)(__Secure-)?eef\.session_token=") {
+    unset req.http.Cookie;
+    return (hash);
+  }
   if (req.url ~ "^/api/" || req.url ~ "^/(admin|add-news|edit-news|redacao|equipe|perfil|SponsorManager)(/|\?|\.data|$)") {
     return (pass);
   }

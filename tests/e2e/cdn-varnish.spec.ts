@@ -143,6 +143,63 @@ test("Varnish na frente: guarda as páginas; publicação, correção e retirada
   }
 });
 
+test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas buscam: uma atualização o purga em até 1 s; um membro passa direto", async ({
+  launchSite,
+  browser,
+  playwright,
+}) => {
+  const port = await varnishPort();
+  let id = "";
+  let account!: TestAccount;
+  const site = await launchSite({
+    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
+    async setup(services) {
+      id = await createNews(services, { title: "Clássico ao vivo", media: null });
+      await services.liveCoverage.changeCoverage(
+        id,
+        { coverage: "live", scoreboard: { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" } },
+        null,
+      );
+      account = await createAdmin(services, { password: "Senha-admin-1" });
+    },
+  });
+  const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
+  const reader = await playwright.request.newContext();
+  const admin = await browser.newContext();
+  try {
+    const updates = `/api/news/${id}/updates`;
+    const read = async () => {
+      const response = await reader.get(varnish.url + updates);
+      expect(response.status()).toBe(200);
+      const page = (await response.json()) as { updates: Array<{ text: string }> };
+      return { cache: response.headers()["x-cache"], texts: page.updates.map((update) => update.text) };
+    };
+    expect((await read()).cache).toBe("MISS");
+    expect(await read()).toEqual({ cache: "HIT", texts: [] });
+
+    // An update purges it: the pages' fetch right after the event finds the new one.
+    await signInAsAdmin(admin, site, account);
+    const posted = await admin.request.post(`${site.url}${updates}`, { data: { text: "Gol do Grêmio!" }, headers: apiHeaders(site) });
+    await expectStatus(posted, 201, "POST da atualização");
+    const started = Date.now();
+    let seen = await read();
+    while (!seen.texts.includes("Gol do Grêmio!") && Date.now() - started < 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await read();
+    }
+    expect(seen.texts).toEqual(["Gol do Grêmio!"]);
+    expect((await read()).cache).toBe("HIT");
+
+    // A member's fetch is theirs (it may carry a draft's updates): never stored, never served from the store.
+    const member = async () => (await admin.request.get(varnish.url + updates)).headers()["x-cache"];
+    expect([await member(), await member()]).toEqual(["MISS", "MISS"]);
+  } finally {
+    await admin.close();
+    await reader.dispose();
+    await varnish.stop();
+  }
+});
+
 test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*` e chaves inválidas não apagam nada; o nginx recusa PURGE e BAN", async ({
   launchSite,
   browser,
