@@ -143,7 +143,7 @@ test("Varnish na frente: guarda as páginas; publicação, correção e retirada
   }
 });
 
-test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas buscam: uma atualização o purga em até 1 s; um membro passa direto", async ({
+test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas buscam: uma atualização o purga em até 1 s, e não as listas; um membro passa direto", async ({
   launchSite,
   browser,
   playwright,
@@ -176,6 +176,9 @@ test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas b
     };
     expect((await read()).cache).toBe("MISS");
     expect(await read()).toEqual({ cache: "HIT", texts: [] });
+    const home = async () => (await reader.get(`${varnish.url}/`)).headers()["x-cache"];
+    await home();
+    expect(await home()).toBe("HIT");
 
     // An update purges it: the pages' fetch right after the event finds the new one.
     await signInAsAdmin(admin, site, account);
@@ -189,6 +192,8 @@ test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas b
     }
     expect(seen.texts).toEqual(["Gol do Grêmio!"]);
     expect((await read()).cache).toBe("HIT");
+    // The update is the story's own: the lists (the home) stay stored.
+    expect(await home()).toBe("HIT");
 
     // A member's fetch is theirs (it may carry a draft's updates): never stored, never served from the store.
     const member = async () => (await admin.request.get(varnish.url + updates)).headers()["x-cache"];

@@ -30,6 +30,16 @@ describe("surrogate keys", () => {
     expect(purgeKeysOf(undefined)).toEqual(["site"]);
   });
 
+  test("a live story's update purges its pages, its updates' JSON and the feeds it names, not the lists", () => {
+    expect(purgeKeysOf(["/article/abc", "/article/abc/gol", "/api/news/abc/updates", "/rss.xml"], { lists: false })).toEqual([
+      "/article/abc",
+      "/article/abc/gol",
+      "/api/news/abc/updates",
+      "/rss.xml",
+    ]);
+    expect(purgeKeysOf(undefined, { lists: false })).toEqual(["site"]);
+  });
+
   test("a path a purge cannot name (outside the keys' alphabet) purges the whole site instead", () => {
     expect(purgeKeysOf(["/article/abc", "/autor/jos%C3%A9", "/rss.xml"])).toEqual(["list", "/article/abc", "/autor/jos%C3%A9", "/rss.xml"]);
     for (const odd of ["/autor/a b", "/autor/a|b", "/autor/.*", "/autor/(x)", "/autor/a\\b", "/autor/a+b"]) {

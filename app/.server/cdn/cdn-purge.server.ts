@@ -86,10 +86,10 @@ export function createCdnPurger(
   }
 
   return {
-    onEvent(_event: SiteEvent, detail: SiteEventDetail): void {
+    onEvent(event: SiteEvent, detail: SiteEventDetail): void {
       // An unpublished story's change: nothing the CDN stores changed.
       if (detail?.newsroomOnly) return;
-      for (const key of purgeKeysOf(detail?.paths)) pending.add(key);
+      for (const key of purgeKeysOf(detail?.paths, { lists: event !== "liveUpdated" })) pending.add(key);
       timer ??= setTimeout(() => {
         inFlight = inFlight.then(flush);
       }, BATCH_MS);

@@ -35,10 +35,12 @@ export const PURGE_KEY = /^[A-Za-z0-9/._~%-]+$/;
 /**
  * What a site event must purge at the CDN: a story's change purges its own pages (the event's paths) and every page
  * that lists stories; an event without paths (a resync, the sponsors in every footer), or with a path a purge cannot
- * name (outside `PURGE_KEY`: never one of the site's own), purges the whole site.
+ * name (outside `PURGE_KEY`: never one of the site's own), purges the whole site. A live story's update
+ * (`liveUpdated`, `lists: false`) changes that story's pages, its updates' JSON and the feeds its paths name, and no
+ * list: the lists stay stored (as in the site's own page cache).
  */
-export function purgeKeysOf(paths: readonly string[] | undefined): string[] {
+export function purgeKeysOf(paths: readonly string[] | undefined, { lists = true }: { lists?: boolean } = {}): string[] {
   if (!paths?.length) return [SITE_KEY];
-  const keys = [LIST_KEY, ...new Set(paths.map(pagePathOf))];
+  const keys = [...(lists ? [LIST_KEY] : []), ...new Set(paths.map(pagePathOf))];
   return keys.every((key) => PURGE_KEY.test(key)) ? keys : [SITE_KEY];
 }
