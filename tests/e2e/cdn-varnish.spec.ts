@@ -13,6 +13,8 @@ import { createNews } from "../factories/news.ts";
 import { apiHeaders, createNewsThroughApi, expect, expectStatus, SESSION_COOKIE, signInAsAdmin, test } from "./support/fixtures.ts";
 import { type RunningNginx, startNginx } from "../factories/nginx.ts";
 import { startVarnish, varnishPort } from "../factories/varnish.ts";
+import type { AppServices } from "../../app/.server/app.server.ts";
+import type { RunningSite, SiteOptions } from "../factories/site.ts";
 
 /** Asks `url` until `done` says yes, for 1 s at most; returns the last answer's description for the message. */
 async function within1s(read: () => Promise<string>, done: (seen: string) => boolean): Promise<string> {
@@ -43,23 +45,33 @@ function rawGet(
   });
 }
 
+/**
+ * A site with its page cache and CDN purges on, set up by `setup` and given an admin before it starts (a later write
+ * behind its back would purge everything: see the purge test), with Debian's Varnish and the shipped VCL in front.
+ */
+async function startBehindVarnish(launchSite: (options?: SiteOptions) => Promise<RunningSite>, setup: (services: AppServices) => Promise<void>) {
+  const port = await varnishPort();
+  let account!: TestAccount;
+  const site = await launchSite({
+    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
+    async setup(services) {
+      await setup(services);
+      account = await createAdmin(services, { password: "Senha-admin-1" });
+    },
+  });
+  const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
+  return { site, varnish, account };
+}
+
 test("Varnish na frente: guarda as páginas; publicação, correção e retirada chegam ao leitor em até 1 s; sessão e /events passam", async ({
   launchSite,
   browser,
   playwright,
 }) => {
-  const port = await varnishPort();
   let id = "";
-  let account!: TestAccount;
-  const site = await launchSite({
-    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
-    async setup(services) {
-      id = await createNews(services, { title: "Clássico decidido nos pênaltis", media: null });
-      // Before the server starts (see the purge test below: a later write behind its back purges everything).
-      account = await createAdmin(services, { password: "Senha-admin-1" });
-    },
+  const { site, varnish, account } = await startBehindVarnish(launchSite, async (services) => {
+    id = await createNews(services, { title: "Clássico decidido nos pênaltis", media: null });
   });
-  const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
   let reader: APIRequestContext | null = null;
   const admin = await browser.newContext();
   try {
@@ -148,22 +160,15 @@ test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas b
   browser,
   playwright,
 }) => {
-  const port = await varnishPort();
   let id = "";
-  let account!: TestAccount;
-  const site = await launchSite({
-    env: { PAGE_CACHE: "1", LOGIN_RATE_LIMIT: "1000", CDN_PURGE_URL: `http://127.0.0.1:${port}` },
-    async setup(services) {
-      id = await createNews(services, { title: "Clássico ao vivo", media: null });
-      await services.liveCoverage.changeCoverage(
-        id,
-        { coverage: "live", scoreboard: { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" } },
-        null,
-      );
-      account = await createAdmin(services, { password: "Senha-admin-1" });
-    },
+  const { site, varnish, account } = await startBehindVarnish(launchSite, async (services) => {
+    id = await createNews(services, { title: "Clássico ao vivo", media: null });
+    await services.liveCoverage.changeCoverage(
+      id,
+      { coverage: "live", scoreboard: { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" } },
+      null,
+    );
   });
-  const varnish = await startVarnish({ port, backendPort: Number(new URL(site.url).port) });
   const reader = await playwright.request.newContext();
   const admin = await browser.newContext();
   try {
@@ -184,13 +189,11 @@ test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas b
     await signInAsAdmin(admin, site, account);
     const posted = await admin.request.post(`${site.url}${updates}`, { data: { text: "Gol do Grêmio!" }, headers: apiHeaders(site) });
     await expectStatus(posted, 201, "POST da atualização");
-    const started = Date.now();
-    let seen = await read();
-    while (!seen.texts.includes("Gol do Grêmio!") && Date.now() - started < 1000) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      seen = await read();
-    }
-    expect(seen.texts).toEqual(["Gol do Grêmio!"]);
+    const seen = await within1s(
+      async () => JSON.stringify((await read()).texts),
+      (texts) => texts.includes("Gol do Grêmio!"),
+    );
+    expect(JSON.parse(seen)).toEqual(["Gol do Grêmio!"]);
     expect((await read()).cache).toBe("HIT");
     // The update is the story's own: the lists (the home) stay stored.
     expect(await home()).toBe("HIT");
