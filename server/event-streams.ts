@@ -37,8 +37,9 @@ export interface EventStreamOptions {
   headers?: Record<string, string>;
   heartbeatMs?: number;
   /**
-   * A stream whose client reads slower than events come (its unsent bytes pass this) is ended: its EventSource
-   * reconnects and catches up with a `resync`, instead of the server buffering for it without bound.
+   * A stream whose client reads slower than events come (its unsent bytes pass this) is ended, instead of the server
+   * buffering for it without bound: its EventSource reconnects, and the page reloads its data on the reconnection
+   * (app/lib/use-live-updates.ts, app/lib/use-live-coverage.ts).
    */
   maxBufferedBytes?: number;
 }
