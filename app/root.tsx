@@ -61,9 +61,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sponsorsFailed = true;
   }
   let sections: RootData["sections"] = [];
+  let teams: RootData["teams"] = [];
   let sectionsFailed = false;
   try {
     sections = (await news.listSections()).map(({ slug, name, live }) => (live ? { slug, name, live } : { slug, name }));
+    teams = (await news.listTeamsInUse()).map(({ slug, name }) => ({ slug, name }));
   } catch (error) {
     // The menu is left out; such a page is not cached (the next one asks again).
     log.error({ err: error }, "section list load failed");
@@ -82,6 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       userId: viewer?.role ? viewer.userId : null,
       reviewCount,
       sections,
+      teams,
       now: new Date().toISOString(),
     },
     // A signed-in viewer's pages are personal, and a page whose footer lost its sponsors (database unreachable) is a

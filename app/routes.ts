@@ -12,6 +12,8 @@ export default [
   // A category's and an author's news (same module; the path says which).
   route("categoria/:slug", "routes/site/term-list.tsx", { id: "category-list" }),
   route("autor/:slug", "routes/site/term-list.tsx", { id: "author-list" }),
+  // A club's news and matches (a club of the desk's list, /times).
+  route("time/:slug", "routes/site/term-list.tsx", { id: "team-list" }),
 
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/reset-password", "routes/admin/reset-password.tsx"),
@@ -38,6 +40,8 @@ export default [
     route("perfil", "routes/admin/profile.tsx"),
     // The section menu's order and hidden categories (admins only).
     route("secoes", "routes/admin/sections.tsx"),
+    // The clubs stories may be tagged with (editors and admins).
+    route("times", "routes/admin/teams.tsx"),
   ]),
 
   route("media/*", "routes/resources/media.ts"),
@@ -52,6 +56,8 @@ export default [
   route("api/news/:id/return", "routes/api/news-return.ts"),
   // The focus point of a story's image (the part a crop keeps).
   route("api/news/:id/media-focus", "routes/api/news-media-focus.ts"),
+  // The clubs a story is tagged with (JSON, and the edit page's plain form).
+  route("api/news/:id/teams", "routes/api/news-teams.ts"),
   // Live coverage: a story's updates (public page, newsroom posts) and one update (public, newsroom edits/deletes).
   route("api/news/:id/updates", "routes/api/news-live-updates.ts"),
   route("api/news/:id/updates/:updateId", "routes/api/news-live-update.ts"),
@@ -66,6 +72,8 @@ export default [
   route("manifest.webmanifest", "routes/syndication/manifest.ts"),
   route("rss.xml", "routes/syndication/rss.ts", { id: "rss-latest" }),
   route("rss/destaques.xml", "routes/syndication/rss.ts", { id: "rss-highlights" }),
+  route("categoria/:slug/rss.xml", "routes/syndication/rss.ts", { id: "rss-category" }),
+  route("time/:slug/rss.xml", "routes/syndication/rss.ts", { id: "rss-team" }),
   route("sitemap.xml", "routes/syndication/sitemap-index.ts"),
   route("sitemaps/:file", "routes/syndication/sitemap-part.ts"),
   route("healthz", "routes/resources/healthz.ts"),

@@ -30,6 +30,7 @@ import * as newsTrash from "./2026-11-28-981-news-trash.ts";
 import * as frontPage from "./2026-11-29-001-front-page.ts";
 import * as searchTypos from "./2026-11-29-101-search-typos.ts";
 import * as matchStrip from "./2026-11-29-201-match-strip.ts";
+import * as teams from "./2026-11-29-301-teams.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29-001-front-page": frontPage,
   "2026-11-29-101-search-typos": searchTypos,
   "2026-11-29-201-match-strip": matchStrip,
+  "2026-11-29-301-teams": teams,
 };

@@ -67,6 +67,18 @@ export function formatTime(value: string, timeZone: string): string {
   return `${get("hour")}:${get("minute")}`;
 }
 
+/**
+ * A match's kickoff on the site's clock: the time alone on the day of `now` ("16:00"), the day and time otherwise
+ * ("30/11, 16:00").
+ */
+export function formatKickoff(value: string, now: Date, timeZone: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const day = dayOf(date, timeZone);
+  if (day === dayOf(now, timeZone)) return formatTime(value, timeZone);
+  return `${day.slice(0, 5)}, ${formatTime(value, timeZone)}`;
+}
+
 /** The calendar day of `date` on the site's clock, "25/11/2026" (digits only, the same in every ICU build). */
 function dayOf(date: Date, timeZone: string): string {
   const parts = formatter("day", timeZone).formatToParts(date);

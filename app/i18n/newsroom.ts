@@ -526,6 +526,50 @@ const newsroom = {
     saved: "Menu de seções salvo.",
     invalidPosition: (name: string) => `Posição inválida para ${name}: use um número de 1 a 999, ou deixe em branco.`,
   },
+  /** The clubs the desk keeps (/times, editors and admins) and a story's clubs (the edit page's "Times" panel). */
+  teams: {
+    pageTitle: "Times",
+    intro:
+      "Os clubes que as notícias podem marcar. Cada time tem sua página (/time/…) com as notícias e os jogos ao vivo e próximos, e seu RSS. Nomes que só diferem por acento, maiúsculas ou pontuação são o mesmo time.",
+    addLabel: "Novo time",
+    nameLabel: "Nome do time",
+    addPlaceholder: "Ex.: Flamengo",
+    add: "Adicionar time",
+    added: (name: string) => `Time adicionado: ${name}.`,
+    colTeam: "Time",
+    colCount: "Notícias",
+    colActions: "Ações",
+    rename: "Renomear",
+    renameLabel: (name: string) => `Novo nome para ${name}`,
+    renamed: (name: string) => `Time renomeado: ${name}.`,
+    remove: "Remover",
+    removeLabel: (name: string) => `Remover ${name} da lista`,
+    removeConfirm: (name: string, count: number) =>
+      count > 0
+        ? `Remover ${name}? A marcação sai de ${count === 1 ? "1 notícia" : `${count} notícias`}; as notícias continuam publicadas.`
+        : `Remover ${name} da lista?`,
+    removed: (name: string) => `Time removido: ${name}.`,
+    cancel: "Cancelar",
+    empty: "Nenhum time na lista ainda. Adicione os clubes que a redação cobre.",
+    nameRequired: "Digite o nome do time.",
+    nameTooLong: (max: number) => `O nome do time pode ter até ${max} caracteres.`,
+    nameUnreadable: "O nome do time precisa de letras ou números.",
+    nameInvalid: "O nome do time tem um caractere que não pode ser salvo.",
+    exists: (name: string) => `Esse time já está na lista: ${name}.`,
+    notFound: "Time não encontrado na lista.",
+    openPage: (name: string) => `Ver a página de ${name}`,
+    // The edit page's panel.
+    panelTitle: "Times da notícia",
+    panelHint: (max: number) => `Marque os clubes de que a notícia trata (até ${max}). Ela aparece na página de cada um.`,
+    panelEmpty: "A lista de times está vazia.",
+    panelEmptyEditor: "A lista de times está vazia: adicione os clubes em Times.",
+    filterLabel: "Filtrar times",
+    save: "Salvar times",
+    saved: "Times salvos.",
+    tooMany: (max: number) => `Marque no máximo ${max} times.`,
+    unknown: "Um dos times marcados não está mais na lista. Recarregue a página.",
+    invalid: "Envie a lista de times da notícia.",
+  },
   /** The top of the home as editors arrange it (/capa, editors and admins). */
   frontPage: {
     pageTitle: "Capa",

@@ -126,6 +126,14 @@ export const t = {
     authorLink: (name: string) => `Todas as notícias de ${name}`,
     metaCategory: (name: string, siteName: string) => `As notícias de ${name} no ${siteName}, das mais recentes às mais antigas.`,
     metaAuthor: (name: string, siteName: string) => `As notícias escritas por ${name} no ${siteName}, das mais recentes às mais antigas.`,
+    teamKicker: "Time",
+    teamNotFound: "Time não encontrado",
+    teamTitle: (name: string) => `${name}: notícias e jogos`,
+    emptyTeam: "Nenhuma notícia deste time ainda.",
+    metaTeam: (name: string, siteName: string) => `Notícias, jogos ao vivo e próximos jogos do ${name} no ${siteName}.`,
+    teamsLabel: "Times",
+    teamsOfStory: "Times desta notícia",
+    feedLink: (name: string) => `RSS de ${name}`,
   },
   /** A member's public profile: the byline box under their stories and the person page (/autor/{slug}). */
   person: {
@@ -288,6 +296,7 @@ export const t = {
     profile: "Meu perfil",
     team: "Equipe",
     sectionMenu: "Seções do menu",
+    teams: "Times",
     frontPage: "Capa (manchete)",
     inReview: (count: number) => `Em revisão (${count})`,
     logout: "Sair",
@@ -307,6 +316,7 @@ export const t = {
   },
   feeds: {
     highlightsTitle: (site: string) => `${site}: Destaques`,
+    termTitle: (site: string, name: string) => `${site}: ${name}`,
     latestLink: "Últimas notícias (RSS)",
     highlightsLink: "Destaques (RSS)",
     notFound: "Não encontrado.",
@@ -401,6 +411,7 @@ export const t = {
     cardEnded: "Encerrado",
     /** The strip of the day's matches on the home and the section pages. */
     matchesToday: "Jogos de hoje",
+    clubMatches: "Jogos",
     /** Between the teams of a match still to come: "Flamengo x Palmeiras". */
     versus: "x",
     /** The score as a screen reader says it, on a card: "Flamengo 2, Palmeiras 1". */

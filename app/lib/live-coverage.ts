@@ -65,6 +65,20 @@ export function matchesOfTheDay(matches: readonly MatchOfTheDay[], now: Date, ti
   return [...live, ...next, ...ended].slice(0, MATCH_STRIP_MAX);
 }
 
+/**
+ * A club page's matches at `now`: those live now, then every one still to come that the server read (soonest
+ * first, whatever the day), then those that ended on the site's calendar day of `now`; at most MATCH_STRIP_MAX.
+ */
+export function matchesOfClub(matches: readonly MatchOfTheDay[], now: Date, timeZone: string): MatchOfTheDay[] {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  const today = day.format(now);
+  const newestFirst = [...matches].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const live = newestFirst.filter((match) => match.score.state === "live");
+  const next = newestFirst.filter((match) => match.score.state === "next" && day.format(new Date(match.startedAt)) >= today).reverse();
+  const ended = newestFirst.filter((match) => match.score.state === "ended" && day.format(new Date(match.startedAt)) === today);
+  return [...live, ...next, ...ended].slice(0, MATCH_STRIP_MAX);
+}
+
 export interface LiveCoverageInfo {
   state: CoverageState;
   startedAt: string | null;

@@ -40,6 +40,8 @@ export interface RootData {
    */
   /** The section menu; `live`: a story of the section is under live coverage now ("AO VIVO"). */
   sections: Array<{ slug: string; name: string; live?: boolean }>;
+  /** The section menu's team row: the clubs with published stories, most covered first (served from memory too). */
+  teams: Array<{ slug: string; name: string }>;
   /**
    * When this page's data was made (ISO, the server's clock): the cards' relative times ("há 2 h") are counted from
    * it, on the server and again on hydration, so both render the same text.

@@ -33,6 +33,13 @@ export function articlePath(article: { id: string; title: string }): string {
 }
 
 /** The page listing a category's or an author's news: `/categoria/{slug}` or `/autor/{slug}`. */
-export function termPath(kind: "category" | "author", slug: string): string {
-  return `${kind === "author" ? "/autor" : "/categoria"}/${encodeURIComponent(slug)}`;
+export function termPath(kind: "category" | "author" | "team", slug: string): string {
+  return `${TERM_PREFIX[kind]}/${encodeURIComponent(slug)}`;
+}
+
+const TERM_PREFIX = { category: "/categoria", author: "/autor", team: "/time" } as const;
+
+/** The RSS feed of a category's or a club's stories (/categoria/{slug}/rss.xml, /time/{slug}/rss.xml). */
+export function termFeedPath(kind: "category" | "team", slug: string): string {
+  return `${termPath(kind, slug)}/rss.xml`;
 }

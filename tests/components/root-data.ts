@@ -25,6 +25,7 @@ export function rootData(role: Role | null, userId: string | null = role ? "memb
     userId,
     reviewCount: null,
     sections: [],
+    teams: [],
     now: "2026-11-26T12:00:00.000Z",
   };
 }

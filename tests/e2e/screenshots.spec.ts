@@ -1,5 +1,6 @@
 /**
- * Visual regression: four pages of the demo content at a phone width (375 px) and a desktop width (1280 px),
+ * Visual regression: five pages of the demo content at a cheap Android phone's width (360 px) and a common laptop's
+ * (1366 px),
  * compared with the committed baselines in tests/e2e/screenshots/ (see snapshotPathTemplate in playwright.config.ts),
  * with a small tolerance for anti-aliasing (maxDiffPixelRatio there).
  *
@@ -28,8 +29,8 @@ import type { RunningSite } from "../factories/site.ts";
 /** The moment the demo content is seeded at: every date on the pages derives from it. */
 const DEMO_NOW = new Date("2026-11-20T15:00:00.000Z");
 const VIEWPORTS = [
-  { width: 375, height: 812 },
-  { width: 1280, height: 800 },
+  { width: 360, height: 740 },
+  { width: 1366, height: 768 },
 ] as const;
 
 const test = base.extend<{ frozenDemoSite: RunningSite }>({
@@ -109,6 +110,10 @@ test.describe("capturas de tela (conteúdo de demonstração)", () => {
     const href = await page.getByTestId("news-card").first().getByRole("link").first().getAttribute("href");
     expect(href).toMatch(/^\/article\//);
     await shoot(page, frozenDemoSite, href!, "article");
+  });
+
+  test("página de um time", async ({ page, frozenDemoSite }) => {
+    await shoot(page, frozenDemoSite, "/time/atletico-serrano", "team");
   });
 
   test("política de privacidade", async ({ page, frozenDemoSite }) => {

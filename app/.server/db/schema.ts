@@ -39,6 +39,9 @@ export interface Database {
    * an `id` and a trigram index table, `search_word_trigrams`, the search service queries in SQL.
    */
   search_words: SearchWordsTable;
+  /** The clubs the desk keeps (/times), and which clubs each story is about (migration 2026-11-29-301). */
+  teams: TeamsTable;
+  news_teams: NewsTeamsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -107,6 +110,21 @@ export interface SectionSettingsTable {
 /** Migration 2026-11-29-001-front-page: the stories an editor placed at the top of the home. */
 export interface SearchWordsTable {
   word: string;
+}
+
+export interface TeamsTable {
+  /** The club page's address (/time/{slug}): fixed when the club is added. */
+  slug: string;
+  name: string;
+  /** The name folded (teamNameKey): unique, so one club has one entry whatever its spelling. */
+  name_key: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface NewsTeamsTable {
+  news_id: string;
+  team_slug: string;
 }
 
 export interface FrontPagePicksTable {

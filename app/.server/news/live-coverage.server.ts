@@ -33,6 +33,7 @@ import {
 } from "./live-updates.queries.server.ts";
 import { type Actor, RoleForbiddenError } from "./news-permissions.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
+import { tagMatchTeams, teamPathsOf } from "./teams.server.ts";
 
 /**
  * Live coverage of a story (issue 20): its state ("AO VIVO", ended, off), the scoreboard, and the updates posted
@@ -142,11 +143,15 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         patch.announcement !== undefined && (set.live_kickoff_at !== row.live_kickoff_at || set.live_competition !== row.live_competition);
       await events.withCommit(db, async (trx, send) => {
         await updateCoverageRow(trx, newsId, set);
-        // The badge and the score show on cards (home, lists): the story's pages like any save of it. Otherwise the
-        // article only.
-        if (badgeChanged || scoreChanged || announcementChanged) {
+        // The clubs of the desk's list the match names tag the story (added to its own choice): its match shows on
+        // their pages.
+        const tagged = patch.scoreboard ? await tagMatchTeams(trx, newsId, [patch.scoreboard.home, patch.scoreboard.away]) : [];
+        // The badge and the score show on cards (home, lists, the clubs' pages): the story's pages like any save of
+        // it. Otherwise the article only.
+        if (badgeChanged || scoreChanged || announcementChanged || tagged.length > 0) {
           const current = await trx.selectFrom("news").select("status").where("id", "=", newsId).executeTakeFirst();
-          await send("newsUpdated", { paths: [...storyPaths(row), ...livePaths(row)], ...audienceOf(current) });
+          const paths = [...storyPaths(row), ...livePaths(row), ...(await teamPathsOf(trx, [newsId]))];
+          await send("newsUpdated", { paths, ...audienceOf(current) });
         } else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
       });
       return coverageOf({ ...row, ...set });

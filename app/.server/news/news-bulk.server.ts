@@ -15,6 +15,7 @@ import { inReview } from "./news-rows.server.ts";
 import { updateNewsAtVersion } from "./news.queries.server.ts";
 import { moveToTrash, restoreFromTrash } from "./news-trash.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
+import { teamPathsOf } from "./teams.server.ts";
 
 /** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
 export interface BulkResult {
@@ -115,7 +116,16 @@ export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: rea
           }
         }
         // Publishing and unpublishing always concern readers; deleting only stories they never saw does not.
-        if (changing.length > 0) await send("newsUpdated", { paths: storyPaths(...changing), ...(target ? {} : audienceOf(...changing)) });
+        if (changing.length > 0) {
+          const paths = [
+            ...storyPaths(...changing),
+            ...(await teamPathsOf(
+              trx,
+              changing.map((row) => row.id),
+            )),
+          ];
+          await send("newsUpdated", { paths, ...(target ? {} : audienceOf(...changing)) });
+        }
         return { changed: changing.length, unchanged: rows.length - changing.length };
       })
       .catch((error: unknown) => {

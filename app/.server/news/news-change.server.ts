@@ -29,6 +29,7 @@ import { inReview, toNewsConflictCurrent, viewStatusOf } from "./news-rows.serve
 import { type MediaText, NewsConflictError, requireImageDescription, reviewStepOf, type SavedNews } from "./news-save.server.ts";
 import { findNewsRow, updateNewsAtVersion } from "./news.queries.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
+import { teamPathsOf } from "./teams.server.ts";
 import { canonicalTerm } from "./taxonomy.server.ts";
 
 /*
@@ -211,7 +212,8 @@ export async function saveChanges(
         if (saver) await deleteNewsAutosave(trx, id, saver);
         if (step) await insertReviewEvent(trx, { newsId: id, version: existing.version + 1, kind: step, actorId: saver, note: returnNote, at: now });
         // Unpublished before and after: nothing readers see changed (only the newsroom's pages hear of it).
-        await send("newsUpdated", { paths: storyPaths(existing, { ...existing, ...patch }), ...audienceOf(existing, publication) });
+        const paths = [...storyPaths(existing, { ...existing, ...patch }), ...(await teamPathsOf(trx, [id]))];
+        await send("newsUpdated", { paths, ...audienceOf(existing, publication) });
       });
     } catch (error) {
       if (saved) await removeMediaQuietly(context, saved.id);

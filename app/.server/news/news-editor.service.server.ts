@@ -19,6 +19,7 @@ import { bodyOfInput, mediaTextOf, newsColumns, type SavedNews } from "./news-sa
 import { findNewsRow, setNewsHighlight } from "./news.queries.server.ts";
 import { expiredTrash, moveToTrash } from "./news-trash.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
+import { teamPathsOf } from "./teams.server.ts";
 
 export type { Actor, BulkResult, NewsEditorDeps };
 export { RoleForbiddenError };
@@ -162,7 +163,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
         await events.withCommit(db, async (trx, send) => {
           if (!(await moveToTrash(trx, [existing], actorIdOf(actor), clock().toISOString())))
             throw new AppError("news_version_conflict", t.newsroom.conflict, 409);
-          await send("newsUpdated", { paths: storyPaths(existing), ...audienceOf(existing) });
+          await send("newsUpdated", { paths: [...storyPaths(existing), ...(await teamPathsOf(trx, [id]))], ...audienceOf(existing) });
         });
         log.info({ actor: actorIdOf(actor), id }, "news moved to the trash");
       });

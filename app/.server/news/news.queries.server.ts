@@ -57,10 +57,16 @@ export interface ListCursor {
   id: string;
 }
 
-/** Only the news of one category or one author (by slug). */
+/** Only the news of one category, one author or one club (by slug). */
 export interface ListFilter {
   categorySlug?: string | null;
   authorSlug?: string | null;
+  teamSlug?: string | null;
+}
+
+/** The stories tagged with a club: a subquery on news_teams' (team_slug, news_id) index. */
+function taggedWith(db: Kysely<Database>, teamSlug: string) {
+  return db.selectFrom("news_teams").select("news_teams.news_id").where("news_teams.team_slug", "=", teamSlug);
 }
 
 /**
@@ -89,6 +95,7 @@ export function findNewsPage(
     status,
     categorySlug,
     authorSlug,
+    teamSlug,
   }: { after: ListCursor | null; highlightedOnly: boolean; limit: number; status: NewsStatus | null } & ListFilter,
 ) {
   let query = selectNewsWithMedia(db);
@@ -96,6 +103,7 @@ export function findNewsPage(
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
   if (categorySlug) query = query.where("news.category_slug", "=", categorySlug);
   if (authorSlug) query = query.where("news.author_slug", "=", authorSlug);
+  if (teamSlug) query = query.where("news.id", "in", taggedWith(db, teamSlug));
   if (after) {
     // A row-value comparison: both databases turn it into a range on the index, so no row before the cursor is read.
     query = query.where((eb) => eb(eb.refTuple("news.published_at", "news.id"), "<", eb.tuple(after.publishedAt, after.id)));
@@ -167,7 +175,7 @@ export function findHighlightsFilled(db: Kysely<Database>, limit: number, exclud
  * The published stories covering a match (a scoreboard under live or ended coverage) whose coverage started since
  * `since`, newest first, at most `limit` (the partial index news_matches_idx); of one category when given.
  */
-export function findRecentMatches(db: Kysely<Database>, since: string, limit: number, categorySlug?: string) {
+export function findRecentMatches(db: Kysely<Database>, since: string, limit: number, { categorySlug, teamSlug }: MatchFilter = {}) {
   let query = db
     .selectFrom("news")
     .select(["id", "title", "live_coverage", "live_scoreboard", "live_started_at", "live_kickoff_at", "live_competition"])
@@ -176,14 +184,21 @@ export function findRecentMatches(db: Kysely<Database>, since: string, limit: nu
     .where("live_coverage", "is not", null)
     .where("status", "=", "published");
   if (categorySlug) query = query.where("category_slug", "=", categorySlug);
+  if (teamSlug) query = query.where("id", "in", taggedWith(db, teamSlug));
   return query.orderBy("live_started_at", "desc").orderBy("id", "desc").limit(limit).execute();
+}
+
+/** The matches of one category's or one club's stories (the strips of their pages). */
+export interface MatchFilter {
+  categorySlug?: string | undefined;
+  teamSlug?: string | undefined;
 }
 
 /**
  * The published stories announcing a match (teams on the scoreboard) whose kickoff is between `from` and `until`,
  * soonest first, at most `limit` (the partial index news_kickoffs_idx); of one category when given.
  */
-export function findUpcomingMatches(db: Kysely<Database>, from: string, until: string, limit: number, categorySlug?: string) {
+export function findUpcomingMatches(db: Kysely<Database>, from: string, until: string, limit: number, { categorySlug, teamSlug }: MatchFilter = {}) {
   let query = db
     .selectFrom("news")
     .select(["id", "title", "live_coverage", "live_scoreboard", "live_started_at", "live_kickoff_at", "live_competition"])
@@ -194,6 +209,7 @@ export function findUpcomingMatches(db: Kysely<Database>, from: string, until: s
     .where("live_scoreboard", "is not", null)
     .where("status", "=", "published");
   if (categorySlug) query = query.where("category_slug", "=", categorySlug);
+  if (teamSlug) query = query.where("id", "in", taggedWith(db, teamSlug));
   return query.orderBy("live_kickoff_at", "asc").orderBy("id", "asc").limit(limit).execute();
 }
 

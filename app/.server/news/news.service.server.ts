@@ -16,8 +16,11 @@ import {
   findRecentMatches,
   findUpcomingMatches,
   findRecentNews,
+  type MatchFilter,
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
+import { findTeam, listTeamsInUse, storyTeams, type TeamInUse } from "./teams.server.ts";
+import type { Team } from "../../lib/teams.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toMatchOfTheDay, toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
@@ -52,6 +55,10 @@ export interface HomeNews {
 
 /** How far back the strip's matches are read: today's, on any clock, whatever time the memo was filled. */
 const MATCHES_WINDOW_MS = 36 * 3_600_000;
+/** How far ahead a club's page looks for its next matches. */
+const CLUB_MATCHES_AHEAD_MS = 14 * 24 * 3_600_000;
+/** The clubs in the section menu's team row, at most (the most covered). */
+export const MENU_TEAMS_MAX = 24;
 
 export interface NewsPageRequest {
   /** Opaque cursor from a previous page's `nextCursor`; none for the first page. */
@@ -61,6 +68,8 @@ export interface NewsPageRequest {
   categorySlug?: string | null;
   /** Only this author's (slug) news. */
   authorSlug?: string | null;
+  /** Only the news tagged with this club (slug). */
+  teamSlug?: string | null;
   limit: number;
   /** Which items: readers always get 'published' (the default); an admin may ask for another status or all (null). */
   status?: NewsStatus | null;
@@ -111,6 +120,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
     ),
   );
   const listSections = () => sections.get();
+  const teamsInUse = memoUntilChanged(() => listTeamsInUse(db).then((teams) => teams.slice(0, MENU_TEAMS_MAX)));
   const home = memoUntilChanged(async (): Promise<HomeNews> => {
     const [recentRows, sectionList, matches] = await Promise.all([findFrontPage(db, new Date()), listSections(), recentMatches()]);
     const shown = recentRows.map((row) => row.id);
@@ -133,13 +143,13 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
    * The matches whose coverage started in the last day and a half, and those announced for the next day and a half
    * (of one category).
    */
-  async function recentMatches(categorySlug?: string): Promise<MatchOfTheDay[]> {
+  async function recentMatches(filter: MatchFilter = {}, aheadMs = MATCHES_WINDOW_MS): Promise<MatchOfTheDay[]> {
     const now = Date.now();
     const since = new Date(now - MATCHES_WINDOW_MS).toISOString();
-    const until = new Date(now + MATCHES_WINDOW_MS).toISOString();
+    const until = new Date(now + aheadMs).toISOString();
     const [started, upcoming] = await Promise.all([
-      findRecentMatches(db, since, 4 * MATCH_STRIP_MAX, categorySlug),
-      findUpcomingMatches(db, since, until, 4 * MATCH_STRIP_MAX, categorySlug),
+      findRecentMatches(db, since, 4 * MATCH_STRIP_MAX, filter),
+      findUpcomingMatches(db, since, until, 4 * MATCH_STRIP_MAX, filter),
     ]);
     return [...started, ...upcoming].map(toMatchOfTheDay).filter((match): match is MatchOfTheDay => match !== null);
   }
@@ -149,11 +159,19 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
      * One page of news, newest first (all of them, or only the highlighted ones), starting after `cursor`.
      * Throws InvalidInputError for a cursor this service did not make.
      */
-    listNewsPage({ cursor, highlightedOnly = false, limit, status = "published", categorySlug, authorSlug }: NewsPageRequest): Promise<NewsPage> {
+    listNewsPage({
+      cursor,
+      highlightedOnly = false,
+      limit,
+      status = "published",
+      categorySlug,
+      authorSlug,
+      teamSlug,
+    }: NewsPageRequest): Promise<NewsPage> {
       return wrapFailure("news_list_failed", t.news.listFailed, async () => {
         const after = cursor ? decodeListCursor(cursor) : null;
         // One row more than asked tells whether there is a next page without a count.
-        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1, status, categorySlug, authorSlug });
+        const rows = await findNewsPage(db, { after, highlightedOnly, limit: limit + 1, status, categorySlug, authorSlug, teamSlug });
         const items = rows.slice(0, limit).map(toSummary);
         const last = items.at(-1);
         return { items, nextCursor: rows.length > limit && last ? encodeListCursor(last) : null };
@@ -167,6 +185,28 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
         if (name === null) throw new NotFoundError("term_not_found", kind === "category" ? t.taxonomy.categoryNotFound : t.taxonomy.authorNotFound);
         return { kind, slug, name };
       });
+    },
+
+    /** A club of the desk's list (its page); throws NotFoundError for one not in the list. */
+    getTeam(slug: string): Promise<Team> {
+      return wrapFailure("news_list_failed", t.news.listFailed, async () => {
+        const team = await findTeam(db, slug);
+        if (!team) throw new NotFoundError("team_not_found", t.taxonomy.teamNotFound);
+        return team;
+      });
+    },
+
+    /**
+     * The clubs with published stories, most stories first (at most MENU_TEAMS_MAX): the section menu's team row.
+     * Served from memory until the next change to the news (`invalidate`).
+     */
+    listTeamsInUse(): Promise<TeamInUse[]> {
+      return wrapFailure("news_list_failed", t.news.listFailed, () => teamsInUse.get());
+    },
+
+    /** The clubs a story is tagged with, by name (its page links to theirs). */
+    storyTeams(newsId: string): Promise<Team[]> {
+      return wrapFailure("news_get_failed", t.news.getFailed, () => storyTeams(db, newsId));
     },
 
     /** How many stories are in review (the editors' count in the newsroom drawer). */
@@ -199,6 +239,7 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
     /** The news changed (published, unpublished, recategorised…): the next `listSections` and `getHome` ask the database again. */
     invalidate(): void {
       sections.invalidate();
+      teamsInUse.invalidate();
       home.invalidate();
     },
 
@@ -212,7 +253,12 @@ export function createNewsService({ db, store }: NewsServiceDeps) {
 
     /** A section's matches for its "Jogos de hoje" strip (the last day and a half; the page keeps today's). */
     sectionMatches(categorySlug: string): Promise<MatchOfTheDay[]> {
-      return wrapFailure("news_list_failed", t.news.listFailed, () => recentMatches(categorySlug));
+      return wrapFailure("news_list_failed", t.news.listFailed, () => recentMatches({ categorySlug }));
+    },
+
+    /** A club's matches for its page: live now, announced for the next two weeks, ended in the last day and a half. */
+    teamMatches(teamSlug: string): Promise<MatchOfTheDay[]> {
+      return wrapFailure("news_list_failed", t.news.listFailed, () => recentMatches({ teamSlug }, CLUB_MATCHES_AHEAD_MS));
     },
 
     /**

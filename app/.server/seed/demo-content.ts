@@ -8,6 +8,8 @@ export interface DemoNews {
   category: string;
   author?: string;
   isHighlighted: boolean;
+  /** The clubs of DEMO_TEAMS the story is about. */
+  teams?: string[];
   /** Hours before the seed runs, so the demo has a believable timeline. */
   hoursAgo: number;
   media: { kind: "image"; sport: DemoSport; variant: number } | { kind: "video" } | null;
@@ -20,6 +22,9 @@ export const DEMO_MEDIA = {
   sponsorLogo: (index: number) => `patrocinador-${index + 1}.png`,
 };
 
+/** The desk's list of clubs in the demo (/times): invented, like the rest. */
+export const DEMO_TEAMS = ["Atlético Serrano", "Esporte Clube Litoral", "União Central", "Real Planalto"];
+
 /** Fictional demo news: clearly invented teams and people, written like a real newsroom would. */
 export const DEMO_NEWS: DemoNews[] = [
   {
@@ -30,6 +35,7 @@ export const DEMO_NEWS: DemoNews[] = [
       'O Estádio das Araucárias viveu uma noite para entrar na história.\n\nO Atlético Serrano saiu para o intervalo perdendo por 2 a 0 para o Esporte Clube Litoral, com uma atuação apagada e vaiado pela torcida. O técnico Marcos Vieira mexeu no time: colocou dois atacantes e adiantou a marcação.\n\nAos 18 minutos, Dudu Ferraz diminuiu de cabeça. O empate veio aos 37, em cobrança de falta de Renan Salles. E, aos 49, o zagueiro Thiago Lopes aproveitou o rebote do goleiro e virou o jogo.\n\n"Ninguém desistiu. A torcida nos empurrou o tempo todo", disse o capitão após a partida.\n\nCom o resultado, o Serrano chega a 41 pontos e assume a liderança isolada do campeonato.',
     category: "Futebol",
     isHighlighted: true,
+    teams: ["Atlético Serrano", "Esporte Clube Litoral"],
     hoursAgo: 2,
     media: { kind: "image", sport: "futebol", variant: 0 },
   },
@@ -111,6 +117,7 @@ export const DEMO_NEWS: DemoNews[] = [
       "Três jogadores do Esporte Clube Litoral foram convocados para a seleção sub-17.\n\nOs atletas se apresentam na próxima semana para a preparação do Sul-Americano da categoria.",
     category: "Futebol",
     isHighlighted: false,
+    teams: ["Esporte Clube Litoral"],
     hoursAgo: 100,
     media: { kind: "image", sport: "futebol", variant: 1 },
   },
@@ -121,6 +128,7 @@ export const DEMO_NEWS: DemoNews[] = [
       "Sábado\n- 16h: Futebol, Atlético Serrano x União Central\n- 19h: Vôlei, final da Superliga feminina\n\nDomingo\n- 10h: Basquete, Vale do Sol x Ribeirão\n- 16h: Futebol, Esporte Clube Litoral x Real Planalto",
     category: "Geral",
     isHighlighted: false,
+    teams: ["Atlético Serrano", "União Central", "Esporte Clube Litoral", "Real Planalto"],
     hoursAgo: 120,
     media: null,
   },

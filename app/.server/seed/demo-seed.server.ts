@@ -8,7 +8,8 @@ import type { EncodeOptions } from "../media/image-variants.server.ts";
 import { insertNews } from "../news/news.queries.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
 import { newsContentColumns, publishedNewsRow } from "../news/news-rows.server.ts";
-import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT } from "./demo-content.ts";
+import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT, DEMO_TEAMS } from "./demo-content.ts";
+import { teamNameKey } from "../../lib/teams.ts";
 
 const SEEDED_KEY = "demo_seeded_at";
 
@@ -62,11 +63,25 @@ export async function seedDemoContent(
   const logoIds = ids.slice(DEMO_NEWS.length) as string[];
   const mediaMs = Math.round(performance.now() - started);
 
+  // The clubs the desk keeps (/times), with the folded name as each page's address.
+  const teamCreated = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  for (const name of DEMO_TEAMS) {
+    await db
+      .insertInto("teams")
+      .values({ slug: teamNameKey(name), name, name_key: teamNameKey(name), created_at: teamCreated, created_by: null })
+      .execute();
+  }
   for (const [index, item] of DEMO_NEWS.entries()) {
     const createdAt = new Date(now.getTime() - item.hoursAgo * 3_600_000).toISOString();
     const content = newsContentColumns({ ...item, author: item.author ?? services.config.site.defaultAuthor });
     const terms = await canonicalNewsTerms(db, content, createdAt);
-    await insertNews(db, publishedNewsRow({ id: randomUUID(), content, terms, mediaId: mediaIds[index] ?? null, createdAt }));
+    const id = randomUUID();
+    await insertNews(db, publishedNewsRow({ id, content, terms, mediaId: mediaIds[index] ?? null, createdAt }));
+    for (const team of item.teams ?? [])
+      await db
+        .insertInto("news_teams")
+        .values({ news_id: id, team_slug: teamNameKey(team) })
+        .execute();
   }
 
   for (const [index, mediaId] of logoIds.entries()) {

@@ -2,8 +2,15 @@ import type { Kysely } from "kysely";
 import { lastReaderChange } from "../../lib/article-dates.ts";
 import type { Database } from "../db/schema.ts";
 
+/** Which stories a feed carries: all, the highlights, one category's or one club's. */
+export interface FeedFilter {
+  highlightedOnly?: boolean;
+  categorySlug?: string;
+  teamSlug?: string;
+}
+
 /** The newest `limit` news with their full text and original media file: what a feed item carries. */
-export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly }: { limit: number; highlightedOnly: boolean }) {
+export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly, categorySlug, teamSlug }: { limit: number } & FeedFilter) {
   let query = db
     .selectFrom("news")
     .leftJoin("media", "media.id", "news.media_id")
@@ -26,6 +33,10 @@ export function findNewsForFeed(db: Kysely<Database>, { limit, highlightedOnly }
     ]);
   query = query.where("news.status", "=", "published");
   if (highlightedOnly) query = query.where("news.is_highlighted", "=", 1);
+  if (categorySlug) query = query.where("news.category_slug", "=", categorySlug);
+  if (teamSlug) {
+    query = query.where("news.id", "in", db.selectFrom("news_teams").select("news_teams.news_id").where("news_teams.team_slug", "=", teamSlug));
+  }
   return query.orderBy("news.published_at", "desc").orderBy("news.id", "desc").limit(limit).execute();
 }
 

@@ -9,8 +9,9 @@ import { bodyOf } from "../news/news-rows.server.ts";
 import { loadBodyMedia } from "../media/body-media.server.ts";
 import type { MediaView } from "../../lib/media-view.ts";
 import type { Kysely } from "kysely";
-import { articlePath, termPath } from "../../lib/slug.ts";
-import { listTermsInUse } from "../news/taxonomy.server.ts";
+import { articlePath, termFeedPath, termPath } from "../../lib/slug.ts";
+import { findTermName, listTermsInUse } from "../news/taxonomy.server.ts";
+import { findTeam, listTeamsInUse } from "../news/teams.server.ts";
 import type { PublicSiteConfig } from "../config/env.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { Database } from "../db/schema.ts";
@@ -18,6 +19,7 @@ import { EXTERNAL_STORE } from "../media/media-types.ts";
 import type { MediaStore } from "../storage/media-store.ts";
 import {
   countNews,
+  type FeedFilter,
   type FeedNewsRow,
   findNewsForFeed,
   findNewsSince,
@@ -107,15 +109,16 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
     return source.pipe(sitemap);
   }
 
-  async function renderRss(highlightedOnly: boolean): Promise<string> {
-    const rows = await findNewsForFeed(db, { limit: FEED_SIZE, highlightedOnly });
+  /** A feed: its stories, its own address, its title and the page it stands for. */
+  async function renderRss(filter: FeedFilter, selfPath: string, title: string, pagePath: string): Promise<string> {
+    const rows = await findNewsForFeed(db, { limit: FEED_SIZE, ...filter });
     const media = await loadBodyMedia(db, absoluteStore, rows.map(bodyOf));
-    const selfUrl = absolute(highlightedOnly ? "/rss/destaques.xml" : "/rss.xml");
+    const selfUrl = absolute(selfPath);
     const newest = rows.reduce<string | null>((latest, row) => (!latest || lastChangeOf(row) > latest ? lastChangeOf(row) : latest), null);
     const { generateRssFeed } = await import("feedsmith");
     return generateRssFeed({
-      title: highlightedOnly ? t.feeds.highlightsTitle(site.name) : site.name,
-      link: absolute("/"),
+      title,
+      link: absolute(pagePath),
       description: site.description,
       language: "pt-BR",
       ...(newest ? { lastBuildDate: new Date(newest) } : {}),
@@ -124,7 +127,10 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       items: rows.map((row) => feedItem(row, media)),
     });
   }
-  const feeds = { latest: memoUntilChanged(() => renderRss(false)), highlights: memoUntilChanged(() => renderRss(true)) };
+  const feeds = {
+    latest: memoUntilChanged(() => renderRss({}, "/rss.xml", site.name, "/")),
+    highlights: memoUntilChanged(() => renderRss({ highlightedOnly: true }, "/rss/destaques.xml", t.feeds.highlightsTitle(site.name), "/")),
+  };
 
   return {
     /**
@@ -133,6 +139,18 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
      */
     rss({ highlightedOnly }: { highlightedOnly: boolean }): Promise<string> {
       return (highlightedOnly ? feeds.highlights : feeds.latest).get();
+    },
+
+    /**
+     * RSS 2.0 of a category's or a club's latest published news (/categoria/{slug}/rss.xml, /time/{slug}/rss.xml);
+     * null for a category without published news or a club not in the list (a 404, as their pages). Written for
+     * each request: the page cache and the CDN in front keep it, and there are as many as categories and clubs.
+     */
+    async termRss(kind: "category" | "team", slug: string): Promise<string | null> {
+      const name = kind === "category" ? await findTermName(db, "category", slug) : ((await findTeam(db, slug))?.name ?? null);
+      if (name === null) return null;
+      const filter = kind === "category" ? { categorySlug: slug } : { teamSlug: slug };
+      return renderRss(filter, termFeedPath(kind, slug), t.feeds.termTitle(site.name, name), termPath(kind, slug));
     },
 
     /** The news changed (a story, its live coverage, a resync): the next feed is written again. */
@@ -151,10 +169,11 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
       return Readable.from(urls.map((url) => ({ url }))).pipe(index);
     },
 
-    /** The pages that are not articles: the static ones, then each category and author page with news. */
+    /** The pages that are not articles: the static ones, then each category, author and club page with news. */
     async sitemapPages(): Promise<Readable> {
-      const terms = await listTermsInUse(db);
-      return sitemapOf([...STATIC_PAGES, ...terms.map((term) => termPath(term.kind, term.slug))].map((url) => ({ url })));
+      const [terms, teams] = await Promise.all([listTermsInUse(db), listTeamsInUse(db)]);
+      const paths = [...terms.map((term) => termPath(term.kind, term.slug)), ...teams.map((team) => termPath("team", team.slug))];
+      return sitemapOf([...STATIC_PAGES, ...paths].map((url) => ({ url })));
     },
 
     /**

@@ -8,6 +8,7 @@ import {
   LogOut,
   Newspaper,
   PlusCircle,
+  Shield,
   ShieldCheck,
   UserRound,
   Users,
@@ -81,6 +82,7 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
           {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
           {hasRole(role, "editor") ? <DrawerLink to="/redacao" Icon={ListChecks} label={t.admin.newsroom} /> : null}
           {hasRole(role, "editor") ? <DrawerLink to="/capa" Icon={Newspaper} label={t.admin.frontPage} /> : null}
+          {hasRole(role, "editor") ? <DrawerLink to="/times" Icon={Shield} label={t.admin.teams} /> : null}
           {/* Editors and admins: the stories waiting for them (only when there are some), as a link to the list's
               "Em revisão" filter. */}
           {reviewCount ? (

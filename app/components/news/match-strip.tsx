@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { formatTime } from "../../i18n/format.ts";
+import { formatKickoff } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { type MatchOfTheDay, matchesOfTheDay } from "../../lib/live-coverage.ts";
+import { type MatchOfTheDay, matchesOfClub, matchesOfTheDay } from "../../lib/live-coverage.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { LiveBadge } from "./live-badge.tsx";
@@ -12,16 +12,18 @@ import styles from "./match-strip.module.css";
  * their score and period, then those announced for later today with their kickoff time and competition, then those
  * that ended today with the final score, each a link to its story. One row that
  * scrolls sideways on phones. Nothing at all on a day without matches. Today is the site's calendar day at the
- * page's render (root data `now`), so a page kept across midnight drops yesterday's.
+ * page's render (root data `now`), so a page kept across midnight drops yesterday's. A club's page (`club`) shows
+ * "Jogos": its live matches, every next one it knows of (with the day when not today) and today's ended ones.
  */
-export function MatchStrip({ matches }: { matches: readonly MatchOfTheDay[] | undefined }) {
+export function MatchStrip({ matches, club = false }: { matches: readonly MatchOfTheDay[] | undefined; club?: boolean }) {
   const { now, site } = useRootData();
-  const shown = matchesOfTheDay(matches ?? [], new Date(now), site.timeZone);
+  const at = new Date(now);
+  const shown = (club ? matchesOfClub : matchesOfTheDay)(matches ?? [], at, site.timeZone);
   if (shown.length === 0) return null;
   return (
     <section className={styles.strip} aria-labelledby="jogos-de-hoje" data-testid="match-strip">
       <h2 id="jogos-de-hoje" className={styles.title}>
-        {t.live.matchesToday}
+        {club ? t.live.clubMatches : t.live.matchesToday}
       </h2>
       <ul className={styles.list}>
         {shown.map(({ id, title, score, startedAt, competition }) => (
@@ -34,7 +36,7 @@ export function MatchStrip({ matches }: { matches: readonly MatchOfTheDay[] | un
                   <span className={styles.ended}>{t.live.cardEnded}</span>
                 ) : (
                   <time dateTime={startedAt} className={styles.kickoff}>
-                    {formatTime(startedAt, site.timeZone)}
+                    {formatKickoff(startedAt, at, site.timeZone)}
                   </time>
                 )}
                 {score.state === "live" && score.period ? <span className={styles.period}>{score.period}</span> : null}

@@ -26,6 +26,9 @@ import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { LiveEditPanel } from "../../components/news/live-edit-panel.tsx";
 import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "../../.server/news/live-form.server.ts";
+import { listTeams, storyTeams } from "../../.server/news/teams.server.ts";
+import { StoryTeamsPanel } from "../../components/admin/story-teams-panel.tsx";
+import { TEAMS_FORM_PARAM, teamsFormNotice } from "../../lib/teams.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.editTitle);
@@ -49,6 +52,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const live = await services.liveCoverage.currentCoverage(article.id);
     // A match announced before its coverage starts (the form under the panel while the coverage is off).
     const announced = live ? null : await services.liveCoverage.currentAnnouncement(article.id);
+    // The desk's clubs and the story's (the "Times da notícia" panel).
+    const [teamList, tagged] = await Promise.all([listTeams(database.db), storyTeams(database.db, article.id)]);
     const announcement = {
       home: announced?.home ?? "",
       away: announced?.away ?? "",
@@ -73,6 +78,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
       liveFormTexts: liveFormTexts("edit"),
+      teams: {
+        list: teamList.map(({ slug, name }) => ({ slug, name })),
+        selected: tagged.map((team) => team.slug),
+        notice: teamsFormNotice(new URL(request.url).searchParams.get(TEAMS_FORM_PARAM)),
+        managesList: canPublish(viewer.role),
+      },
     };
   } catch (error) {
     const requestId = requestIdFrom(request);
@@ -94,6 +105,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         articlePath: "",
         liveNotice: null,
         liveFormTexts: liveFormTexts("edit"),
+        teams: null,
         loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
       },
       { status },
@@ -167,6 +179,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
     articlePath: livePath,
     liveNotice,
     liveFormTexts: formTexts,
+    teams,
     ...rest
   } = loaderData;
   if (awaited !== null && article && article.version >= awaited) {
@@ -226,6 +239,9 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
         notice={liveNotice}
         formTexts={formTexts}
       />
+      {teams ? (
+        <StoryTeamsPanel newsId={article.id} teams={teams.list} selected={teams.selected} notice={teams.notice} managesList={teams.managesList} />
+      ) : null}
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
     </NewsReturnLink>
   );

@@ -13,7 +13,8 @@ import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`
  * from the previous answer's `nextCursor` (null on the last page), `?highlighted=1` for the highlights only,
- * `?category=` / `?author=` (a slug, as in /categoria/{slug} and /autor/{slug}) for one category's or author's, and for
+ * `?category=` / `?author=` / `?team=` (a slug, as in /categoria/{slug}, /autor/{slug} and /time/{slug}) for one
+ * category's, author's or club's, and for
  * the newsroom `?status=` (draft, review, scheduled, published, all). A signed-in admin also gets `reads`: each item's reads of
  * the last 7 days, by id.
  */
@@ -45,6 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       highlightedOnly: params.get("highlighted") === "1",
       categorySlug: params.get("category"),
       authorSlug: params.get("author"),
+      teamSlug: params.get("team"),
       limit,
       status,
     });

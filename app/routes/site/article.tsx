@@ -60,6 +60,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const mine = newsroom && article.status === "published" && (await isOwnStory(request, services, article.id));
   // The images the body's image blocks name (their variants and sizes), drawn by <RichText>.
   const related = services.related.forArticle(request, article);
+  const teams = news.storyTeams(article.id).catch(() => []);
   const bodyMedia = await loadBodyMedia(services.database.db, services.store, [article.body]);
   // Live coverage (components/news/live-coverage.tsx): the page of updates the address asks for, or null.
   const liveCursor = new URL(request.url).searchParams.get(LIVE_CURSOR_PARAM);
@@ -76,6 +77,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       canonicalPath,
       dateLines: articleDateLines(article, config.timeZone),
       related: await related,
+      teams: await teams,
       scheduledLabel: article.status === "scheduled" ? formatDateTime(article.publishedAt, config.timeZone) : null,
       preview,
       defaultAuthor: config.site.defaultAuthor,
@@ -204,6 +206,18 @@ export default function Article({ loaderData }: Route.ComponentProps) {
       <div className={styles.content} data-testid="article-content">
         <RichText doc={article.body} siteUrl={site.url} media={bodyMedia} />
       </div>
+
+      {loaderData.teams.length > 0 ? (
+        <nav className={styles.teams} aria-label={t.taxonomy.teamsOfStory} data-testid="article-teams">
+          <ul>
+            {loaderData.teams.map((team) => (
+              <li key={team.slug}>
+                <Link to={termPath("team", team.slug)}>{team.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
 
       <ShareButtons url={absoluteUrl(site, canonicalPath)} title={article.title} />
       <AuthorByline person={loaderData.byline} />

@@ -5,7 +5,6 @@ import { NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
-import type { TermKind } from "../../.server/news/taxonomy.server.ts";
 import { PersonHeader } from "../../components/news/author-box.tsx";
 import { MatchStrip } from "../../components/news/match-strip.tsx";
 import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
@@ -14,23 +13,44 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
 import { noindexMeta, pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
-import { termPath } from "../../lib/slug.ts";
+import { termFeedPath, termPath } from "../../lib/slug.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./term-list.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
 
-/** /categoria/{slug} and /autor/{slug}: one category's or one author's news, paged like the list. */
-function kindOf(pathname: string): TermKind {
-  return pathname.startsWith("/autor/") ? "author" : "category";
+/** Which page: a category's, an author's or a club's. */
+type PageKind = "category" | "author" | "team";
+
+/** /categoria/{slug}, /autor/{slug} and /time/{slug}: one category's, author's or club's news, paged like the list. */
+function kindOf(pathname: string): PageKind {
+  return pathname.startsWith("/autor/") ? "author" : pathname.startsWith("/time/") ? "team" : "category";
+}
+
+const TEXTS = {
+  category: {
+    kicker: t.taxonomy.categoryKicker,
+    title: t.taxonomy.categoryTitle,
+    missing: t.taxonomy.categoryNotFound,
+    empty: t.taxonomy.emptyCategory,
+  },
+  author: { kicker: t.taxonomy.authorKicker, title: t.taxonomy.authorTitle, missing: t.taxonomy.authorNotFound, empty: t.taxonomy.emptyAuthor },
+  team: { kicker: t.taxonomy.teamKicker, title: t.taxonomy.teamTitle, missing: t.taxonomy.teamNotFound, empty: t.taxonomy.emptyTeam },
+} as const;
+
+/** The page's term: a category or author with published news, or a club of the desk's list. */
+function loadTerm(services: ReturnType<typeof servicesOf>, kind: PageKind, slug: string): Promise<{ kind: PageKind; slug: string; name: string }> {
+  if (kind === "team") return services.news.getTeam(slug).then((team) => ({ kind, ...team }));
+  return services.news.getTerm(kind, slug);
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { news, log, config, profiles } = servicesOf(context);
+  const services = servicesOf(context);
+  const { news, log, config, profiles } = services;
   const kind = kindOf(new URL(request.url).pathname);
   const cursor = new URL(request.url).searchParams.get("cursor");
-  let term: Awaited<ReturnType<typeof news.getTerm>>;
+  let term: Awaited<ReturnType<typeof loadTerm>>;
   try {
-    term = await news.getTerm(kind, params.slug).catch(async (error: unknown) => {
+    term = await loadTerm(services, kind, params.slug).catch(async (error: unknown) => {
       if (kind !== "author" || !(error instanceof AppError) || error.status !== 404) throw error;
       // The page a member's stories were listed under before they renamed themselves: their current one.
       const renamed = await profiles.renamedAuthorPath(params.slug);
@@ -48,13 +68,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // A member's page: their profile above the list (a free-text author has none).
   const person = kind === "author" ? await profiles.personOfSlug(term.slug).catch(() => null) : null;
-  // A section's matches of the day ("Jogos de hoje"); a failure only hides the strip.
-  const matches = kind === "category" && !cursor ? await news.sectionMatches(term.slug).catch(() => []) : [];
+  // A section's matches of the day ("Jogos de hoje"), a club's live and next ones; a failure only hides the strip.
+  const matches = cursor
+    ? []
+    : kind === "category"
+      ? await news.sectionMatches(term.slug).catch(() => [])
+      : kind === "team"
+        ? await news.teamMatches(term.slug).catch(() => [])
+        : [];
   try {
     const page = await news.listNewsPage({
       cursor,
       limit: LIST_PAGE_SIZE,
-      ...(kind === "category" ? { categorySlug: term.slug } : { authorSlug: term.slug }),
+      ...(kind === "category" ? { categorySlug: term.slug } : kind === "team" ? { teamSlug: term.slug } : { authorSlug: term.slug }),
     });
     return {
       term,
@@ -86,7 +112,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const headers = pageHeaders;
 
-function pageHref(term: { kind: TermKind; slug: string }, cursor?: string | null): string {
+function pageHref(term: { kind: PageKind; slug: string }, cursor?: string | null): string {
   const path = termPath(term.kind, term.slug);
   return cursor ? `${path}?${new URLSearchParams({ cursor })}` : path;
 }
@@ -94,19 +120,34 @@ function pageHref(term: { kind: TermKind; slug: string }, cursor?: string | null
 export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   const site = siteOf(matches);
   const siteName = site?.name ?? "";
-  if (!loaderData) {
-    const missing = kindOf(location.pathname) === "author" ? t.taxonomy.authorNotFound : t.taxonomy.categoryNotFound;
-    return noindexMeta(titleWithSite(missing, site));
-  }
+  if (!loaderData) return noindexMeta(titleWithSite(TEXTS[kindOf(location.pathname)].missing, site));
   const { term, continued, news } = loaderData;
-  const category = term.kind === "category";
   const cursor = new URLSearchParams(location.search).get("cursor");
+  const description =
+    term.kind === "category"
+      ? t.taxonomy.metaCategory(term.name, siteName)
+      : term.kind === "team"
+        ? t.taxonomy.metaTeam(term.name, siteName)
+        : t.taxonomy.metaAuthor(term.name, siteName);
+  // A category's and a club's feed, for feed readers that look for it on the page.
+  const feed =
+    term.kind === "author"
+      ? []
+      : [
+          {
+            tagName: "link",
+            rel: "alternate",
+            type: "application/rss+xml",
+            title: t.feeds.termTitle(siteName, term.name),
+            href: termFeedPath(term.kind, term.slug),
+          },
+        ];
   return pageMeta(site, {
-    title: titleWithSite(category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name), site),
-    description: category ? t.taxonomy.metaCategory(term.name, siteName) : t.taxonomy.metaAuthor(term.name, siteName),
+    title: titleWithSite(TEXTS[term.kind].title(term.name), site),
+    description,
     path: pageHref(term, cursor),
     // Later pages are there to be followed, not listed; an empty page has nothing to list.
-    extra: continued || news.length === 0 ? [{ name: "robots", content: "noindex, follow" }] : [],
+    extra: [...feed, ...(continued || news.length === 0 ? [{ name: "robots", content: "noindex, follow" }] : [])],
   });
 }
 
@@ -114,7 +155,7 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const { term } = loaderData;
-  const category = term.kind === "category";
+  const texts = TEXTS[term.kind];
   const loading = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
   return (
     <div className="page">
@@ -122,12 +163,19 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
         <PersonHeader person={loaderData.person} kicker={t.taxonomy.authorKicker} />
       ) : (
         <>
-          <p className={styles.kicker}>{category ? t.taxonomy.categoryKicker : t.taxonomy.authorKicker}</p>
+          <p className={styles.kicker}>{texts.kicker}</p>
           <h1 className="page-title">{term.name}</h1>
         </>
       )}
-      <MatchStrip matches={loaderData.matches} />
-      <section aria-label={category ? t.taxonomy.categoryTitle(term.name) : t.taxonomy.authorTitle(term.name)} className={styles.panel}>
+      {term.kind === "author" ? null : (
+        <p className={styles.feed}>
+          <a href={termFeedPath(term.kind, term.slug)} data-testid="term-feed">
+            {t.taxonomy.feedLink(term.name)}
+          </a>
+        </p>
+      )}
+      <MatchStrip matches={loaderData.matches} club={term.kind === "team"} />
+      <section aria-label={texts.title(term.name)} className={styles.panel}>
         {loading ? (
           <Spinner label={t.newsList.loading} />
         ) : loaderData.failure ? (
@@ -135,7 +183,7 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
         ) : loaderData.news.length === 0 && !loaderData.continued ? (
           <div className={grid.empty} data-testid="term-empty">
             <Newspaper aria-hidden="true" size={48} />
-            <p className={grid.emptyTitle}>{category ? t.taxonomy.emptyCategory : t.taxonomy.emptyAuthor}</p>
+            <p className={grid.emptyTitle}>{texts.empty}</p>
             <p className={grid.emptyHint}>
               <Link to="/news-list">{t.taxonomy.allNews}</Link>
             </p>
@@ -160,11 +208,10 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const location = useLocation();
-  const author = kindOf(location.pathname) === "author";
   const missing = isRouteErrorResponse(error) && error.status === 404;
   return (
     <ErrorState
-      title={missing ? (author ? t.taxonomy.authorNotFound : t.taxonomy.categoryNotFound) : t.newsList.loadError}
+      title={missing ? TEXTS[kindOf(location.pathname)].missing : t.newsList.loadError}
       text={missing ? t.taxonomy.notFoundHint : undefined}
       actionLabel={t.taxonomy.allNews}
       actionTo="/news-list"

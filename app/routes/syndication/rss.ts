@@ -3,10 +3,16 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { respondWith } from "../../.server/syndication/respond.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
-/** GET /rss.xml (the latest 50 news) and /rss/destaques.xml (the latest 50 highlights). */
-export function loader({ request, context }: Route.LoaderArgs) {
-  const highlightedOnly = new URL(request.url).pathname === "/rss/destaques.xml";
-  return respondWith(request, servicesOf(context), "application/rss+xml; charset=utf-8", (syndication) => syndication.rss({ highlightedOnly }));
+/**
+ * GET /rss.xml (the latest 50 news), /rss/destaques.xml (the latest 50 highlights), /categoria/{slug}/rss.xml and
+ * /time/{slug}/rss.xml (a category's or a club's latest 50; 404 like their pages when there is none).
+ */
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  const { pathname } = new URL(request.url);
+  return respondWith(request, servicesOf(context), "application/rss+xml; charset=utf-8", (syndication) => {
+    if (params.slug !== undefined) return syndication.termRss(pathname.startsWith("/time/") ? "team" : "category", params.slug);
+    return syndication.rss({ highlightedOnly: pathname === "/rss/destaques.xml" });
+  });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */
