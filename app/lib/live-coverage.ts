@@ -17,6 +17,16 @@ export interface Scoreboard {
   period: string;
 }
 
+/** A story's stored scoreboard (the `live_scoreboard` column, JSON), or null when it has none or it cannot be read. */
+export function storedScoreboard(json: string | null | undefined): Scoreboard | null {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as Scoreboard;
+  } catch {
+    return null;
+  }
+}
+
 /** A match's score on a story's card (home, lists, search, "Leia também"): "AO VIVO 2–1, 2º tempo", "Encerrado 2–1". */
 export interface CardScore extends Scoreboard {
   state: CoverageState;

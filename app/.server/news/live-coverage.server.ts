@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
-import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage, Scoreboard } from "../../lib/live-coverage.ts";
-import { formatMatchMinute, type MatchMinute, orderKeyEvents, summaryOf } from "../../lib/live-coverage.ts";
+import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage } from "../../lib/live-coverage.ts";
+import { formatMatchMinute, type MatchMinute, orderKeyEvents, storedScoreboard, summaryOf } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import { canPublish } from "../../lib/roles.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
@@ -161,8 +161,8 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     async currentAnnouncement(newsId: string): Promise<AnnouncedMatch | null> {
       const row = await findCoverageRow(db, newsId);
       if (!row) throw new NotFoundError("news_not_found", t.news.notFound);
-      if (!row.live_kickoff_at || !row.live_scoreboard) return null;
-      const board = JSON.parse(row.live_scoreboard) as Scoreboard;
+      const board = storedScoreboard(row.live_scoreboard);
+      if (!row.live_kickoff_at || !board) return null;
       return { kickoffAt: row.live_kickoff_at, competition: row.live_competition, home: board.home, away: board.away };
     },
 
@@ -358,7 +358,7 @@ export function coverageOf(
     startedAt: row.live_started_at,
     updatedAt: row.live_updated_at ?? null,
     endedAt: row.live_coverage === "ended" ? row.live_ended_at : null,
-    scoreboard: row.live_scoreboard ? (JSON.parse(row.live_scoreboard) as Scoreboard) : null,
+    scoreboard: storedScoreboard(row.live_scoreboard),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
 import type { NewNewsRow, NewsRow } from "../db/schema.ts";
-import type { CardScore, MatchOfTheDay, Scoreboard } from "../../lib/live-coverage.ts";
+import { type CardScore, type MatchOfTheDay, storedScoreboard } from "../../lib/live-coverage.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { type JoinedMediaColumns, toMediaView } from "../media/media-view.server.ts";
@@ -108,13 +108,8 @@ export function toNewsSummary(
 
 /** The score a card shows: a scoreboard under live or ended coverage (a story's own text otherwise says nothing). */
 export function cardScoreOf(row: { live_coverage?: "live" | "ended" | null; live_scoreboard?: string | null }): { score?: CardScore } {
-  if (!row.live_coverage || !row.live_scoreboard) return {};
-  try {
-    const board = JSON.parse(row.live_scoreboard) as Scoreboard;
-    return { score: { ...board, state: row.live_coverage } };
-  } catch {
-    return {};
-  }
+  const board = row.live_coverage ? storedScoreboard(row.live_scoreboard) : null;
+  return board && row.live_coverage ? { score: { ...board, state: row.live_coverage } } : {};
 }
 
 /** A match of the "Jogos de hoje" strip, or null (no scoreboard or coverage: not a match). */
@@ -131,14 +126,9 @@ export function toMatchOfTheDay(row: {
   const { score } = cardScoreOf(row);
   if (score && row.live_started_at) return { id: row.id, title: row.title, score, startedAt: row.live_started_at, competition };
   // Announced, waiting for its kickoff: the teams of its scoreboard.
-  if (row.live_coverage === null && row.live_kickoff_at && row.live_scoreboard) {
-    try {
-      const board = JSON.parse(row.live_scoreboard) as Scoreboard;
-      return { id: row.id, title: row.title, score: { ...board, state: "next" }, startedAt: row.live_kickoff_at, competition };
-    } catch {
-      return null;
-    }
-  }
+  const board = row.live_coverage === null && row.live_kickoff_at ? storedScoreboard(row.live_scoreboard) : null;
+  if (board && row.live_kickoff_at)
+    return { id: row.id, title: row.title, score: { ...board, state: "next" }, startedAt: row.live_kickoff_at, competition };
   return null;
 }
 

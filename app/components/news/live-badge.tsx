@@ -13,3 +13,8 @@ export function LiveBadge({ ended = false, match = false, className }: { ended?:
     </span>
   );
 }
+
+/** "Encerrado" before a match's final score (cards and the "Jogos de hoje" strip). */
+export function EndedChip() {
+  return <span className={styles.endedChip}>{t.live.cardEnded}</span>;
+}

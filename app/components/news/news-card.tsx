@@ -7,7 +7,7 @@ import { useRootData } from "../../lib/site-context.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
-import { LiveBadge } from "./live-badge.tsx";
+import { EndedChip, LiveBadge } from "./live-badge.tsx";
 import type { ImagePriority } from "./media-image.tsx";
 import { MediaThumb } from "./media-thumb.tsx";
 import styles from "./news-card.module.css";
@@ -97,7 +97,7 @@ function CardScoreLine({ score }: { score: CardScore }) {
   const live = score.state === "live";
   return (
     <span className={styles.score} data-testid="card-score" data-state={score.state}>
-      {live ? <LiveBadge /> : <span className={styles.scoreEnded}>{t.live.cardEnded}</span>}
+      {live ? <LiveBadge /> : <EndedChip />}
       <span aria-hidden="true" className={styles.scoreNumbers}>
         {score.homeScore}–{score.awayScore}
         {live && score.period ? `, ${score.period}` : ""}
