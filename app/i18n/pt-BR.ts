@@ -409,6 +409,7 @@ export const t = {
     unseenTitle: (count: number, title: string) => `(${count}) ${title}`,
     /** A card's match once the coverage ended, before the score: "Encerrado 2–1". */
     cardEnded: "Encerrado",
+    cardKickoff: "Jogo",
     /** The strip of the day's matches on the home and the section pages. */
     matchesToday: "Jogos de hoje",
     clubMatches: "Jogos",

@@ -58,6 +58,8 @@ export interface NewsSummary {
   live?: true;
   /** The match's score, while its coverage is live or once it ended; absent for a story without a scoreboard. */
   score?: CardScore;
+  /** A match announced and not started yet: its kickoff (ISO-8601), shown on the card. */
+  kickoff?: string;
 }
 
 /** A news item as the article page shows it. */

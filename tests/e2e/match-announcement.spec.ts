@@ -75,6 +75,10 @@ test("a redação anuncia a partida na edição; a home e a seção mostram o in
     await expect(match).toContainText(kickoff.time);
     await expect(match).toContainText("Copa do Brasil");
     await expect(match).toContainText(`Flamengo${t.live.versus}Palmeiras`);
+    // The story's own card says when the match starts.
+    const card = page.locator(`[data-testid="news-card"][data-news-id="${articleId}"]`).first();
+    await expect(card.getByTestId("card-kickoff")).toContainText(t.live.cardKickoff);
+    await expect(card.getByTestId("card-kickoff")).toContainText(kickoff.time);
   }
 
   // Taken back: the strip is gone.
@@ -83,6 +87,7 @@ test("a redação anuncia a partida na edição; a home e a seção mostram o in
   await expect(page.getByTestId("live-form-notice")).toHaveText(newsroom.liveNewsroom.unannounced);
   await openPage(page, site, "/");
   await expect(page.getByTestId("match-strip")).toHaveCount(0);
+  await expect(page.getByTestId("card-kickoff")).toHaveCount(0);
 });
 
 test.describe("sem JavaScript", () => {

@@ -82,7 +82,7 @@ export function toNewsSummary(
     | "status"
     | "review_requested_at"
   > &
-    Partial<Pick<NewsWithMediaRow, "live_coverage" | "live_scoreboard">> &
+    Partial<Pick<NewsWithMediaRow, "live_coverage" | "live_scoreboard" | "live_kickoff_at">> &
     JoinedMediaColumns & { owner_id?: string | null },
   store: Pick<MediaStore, "publicUrl">,
 ): NewsSummary {
@@ -103,6 +103,8 @@ export function toNewsSummary(
     ...(row.status !== "published" && row.owner_id ? { ownerId: row.owner_id } : {}),
     ...(row.live_coverage === "live" ? { live: true as const } : {}),
     ...cardScoreOf(row),
+    // An announced match (its scoreboard's teams, a kickoff, no coverage yet): when it starts.
+    ...(!row.live_coverage && row.live_kickoff_at && row.live_scoreboard ? { kickoff: row.live_kickoff_at } : {}),
   };
 }
 

@@ -44,6 +44,7 @@ function selectNewsWithMedia(db: Kysely<Database>) {
         "news.owner_id",
         "news.live_coverage",
         "news.live_scoreboard",
+        "news.live_kickoff_at",
         ...JOINED_MEDIA_COLUMNS,
       ])
   );

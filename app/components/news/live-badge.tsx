@@ -14,7 +14,11 @@ export function LiveBadge({ ended = false, match = false, className }: { ended?:
   );
 }
 
-/** "Encerrado" before a match's final score (cards and the "Jogos de hoje" strip). */
-export function EndedChip() {
-  return <span className={styles.endedChip}>{t.live.cardEnded}</span>;
+/** "Encerrado" before a match's final score, "Jogo" before an announced match's kickoff (cards and the strip). */
+export function MatchChip({ kind }: { kind: "ended" | "next" }) {
+  return (
+    <span className={styles.matchChip} data-kind={kind}>
+      {kind === "ended" ? t.live.cardEnded : t.live.cardKickoff}
+    </span>
+  );
 }

@@ -4,7 +4,7 @@ import { t } from "../../i18n/pt-BR.ts";
 import { type MatchOfTheDay, matchesOfClub, matchesOfTheDay } from "../../lib/live-coverage.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { articlePath } from "../../lib/slug.ts";
-import { EndedChip, LiveBadge } from "./live-badge.tsx";
+import { LiveBadge, MatchChip } from "./live-badge.tsx";
 import styles from "./match-strip.module.css";
 
 /**
@@ -33,7 +33,7 @@ export function MatchStrip({ matches, club = false }: { matches: readonly MatchO
                 {score.state === "live" ? (
                   <LiveBadge />
                 ) : score.state === "ended" ? (
-                  <EndedChip />
+                  <MatchChip kind="ended" />
                 ) : (
                   <time dateTime={startedAt} className={styles.kickoff}>
                     {formatKickoff(startedAt, at, site.timeZone)}

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { formatCardTime } from "../../i18n/format.ts";
+import { formatCardTime, formatKickoff } from "../../i18n/format.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import type { CardScore } from "../../lib/live-coverage.ts";
 import { imageAlt } from "../../lib/media-view.ts";
@@ -7,7 +7,7 @@ import { useRootData } from "../../lib/site-context.ts";
 import type { NewsSummary } from "../../lib/news-view.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
-import { EndedChip, LiveBadge } from "./live-badge.tsx";
+import { LiveBadge, MatchChip } from "./live-badge.tsx";
 import type { ImagePriority } from "./media-image.tsx";
 import { MediaThumb } from "./media-thumb.tsx";
 import styles from "./news-card.module.css";
@@ -78,7 +78,18 @@ export function NewsCard({
           <time dateTime={news.publishedAt} className={styles.time}>
             {formatCardTime(news.publishedAt, now, site.timeZone)}
           </time>
-          {news.score ? <CardScoreLine score={news.score} /> : news.live ? <LiveBadge /> : null}
+          {news.score ? (
+            <CardScoreLine score={news.score} />
+          ) : news.live ? (
+            <LiveBadge />
+          ) : news.kickoff ? (
+            <span className={styles.score} data-testid="card-kickoff">
+              <MatchChip kind="next" />
+              <time dateTime={news.kickoff} className={styles.scoreNumbers}>
+                {formatKickoff(news.kickoff, new Date(now), site.timeZone)}
+              </time>
+            </span>
+          ) : null}
           <CategoryBadge category={news.category} slug={news.categorySlug} className={styles.badgeLink} />
           {showHighlight && news.isHighlighted ? <HighlightBadge /> : null}
         </span>
@@ -97,7 +108,7 @@ function CardScoreLine({ score }: { score: CardScore }) {
   const live = score.state === "live";
   return (
     <span className={styles.score} data-testid="card-score" data-state={score.state}>
-      {live ? <LiveBadge /> : <EndedChip />}
+      {live ? <LiveBadge /> : <MatchChip kind="ended" />}
       <span aria-hidden="true" className={styles.scoreNumbers}>
         {score.homeScore}–{score.awayScore}
         {live && score.period ? `, ${score.period}` : ""}
