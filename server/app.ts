@@ -7,8 +7,8 @@ import { createRequestHandler as createFetchRequestHandler, RouterContextProvide
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext, documentPolicyContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
-import { createEventStreamHub, streamCap } from "./event-streams.ts";
-import { isNewsroomMember } from "../app/.server/auth/guards.server.ts";
+import { streamCap } from "./event-streams.ts";
+import { createSiteEventStreams } from "./site-event-streams.ts";
 import { EVENT_STREAMS_PER_ADDRESS } from "../app/lib/limits.ts";
 import { originGuard } from "./origin-guard.ts";
 import {
@@ -89,12 +89,8 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
   // called by the outer server before anything else runs for a request the page cache does not answer (a refusal must
   // cost next to nothing). Refusals are not in the access log (they come by the hundred): one warning per 10 s.
   const hasSession = createSessionCookieCheck(resolveAuthSecret(services.config));
-  const siteOrigin = new URL(services.config.site.url).origin;
-  const eventStreams = createEventStreamHub({
-    subscribe: (listener) => services.events.subscribe(listener),
+  const eventStreams = createSiteEventStreams(services, {
     hasSession,
-    isNewsroomMember: (req) =>
-      isNewsroomMember(services.auth, new Request(`${siteOrigin}/events`, { headers: { cookie: req.headers.cookie ?? "" } })).catch(() => false),
     limits: { perAddress: EVENT_STREAMS_PER_ADDRESS, total: streamCap(services.config.eventStreamsMax) },
     headers: securityHeaders(policy),
   });

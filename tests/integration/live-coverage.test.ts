@@ -17,10 +17,9 @@ import { openDatabase } from "../../app/.server/db/database.server.ts";
 import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
-import { isNewsroomMember } from "../../app/.server/auth/guards.server.ts";
 import { resolveAuthSecret } from "../../app/.server/auth/secret.server.ts";
 import { createSessionCookieCheck } from "../../app/.server/auth/session-cookie-signature.server.ts";
-import { createEventStreamHub } from "../../server/event-streams.ts";
+import { createSiteEventStreams } from "../../server/site-event-streams.ts";
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
@@ -814,11 +813,8 @@ describe("eventos", () => {
  * loopback, from `address`, signed in when `cookie` is given. What it has sent so far, and its end.
  */
 async function openEventStream(services: AppServices, address: string, cookie?: string) {
-  const hub = createEventStreamHub({
-    subscribe: (listener) => services.events.subscribe(listener),
+  const hub = createSiteEventStreams(services, {
     hasSession: createSessionCookieCheck(resolveAuthSecret(services.config)),
-    isNewsroomMember: (req) =>
-      isNewsroomMember(services.auth, new Request(`${ORIGIN}/events`, { headers: { cookie: req.headers.cookie ?? "" } })).catch(() => false),
     limits: { perAddress: 20, total: 100 },
   });
   const server = http.createServer((req, res) => hub.handle(req, res, address));
