@@ -104,6 +104,24 @@ export function perWorkerSite(key: string, options: SiteOptions = {}, timeout = 
   );
 }
 
+/**
+ * One of the things that a worker's resource holds for one test each (e.g. stories made before its site started, so
+ * that tests sharing the site never touch each other's data): the next one not taken yet of the resource under `key`
+ * (opened by the first test that asks, as `workerShelf.get` does). Once they are all taken (a worker running the
+ * file more than once: --repeat-each, retries), a new resource is opened for the next ones.
+ */
+export async function takeOne<R extends { untaken: unknown[] }>(
+  workerShelf: WorkerShelf,
+  key: string,
+  open: (onClose: (close: () => Promise<unknown>) => void) => Promise<R>,
+): Promise<{ resource: R; taken: R["untaken"][number] }> {
+  for (let n = 0; ; n++) {
+    const resource = await workerShelf.get(`${key}#${n}`, open);
+    const taken = resource.untaken.shift();
+    if (taken !== undefined) return { resource, taken };
+  }
+}
+
 /** The options of a site whose every test signs in: the per-address sign-in limit is kept out of the way. */
 export const NEWSROOM_SITE: SiteOptions = { env: { LOGIN_RATE_LIMIT: "1000" } };
 
