@@ -8,13 +8,26 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext } from "@playwright/test";
 import { randomUUID } from "node:crypto";
+import type { AppServices } from "../../app/.server/app.server.ts";
 import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
 import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
-import type { RunningSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "../factories/site.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
-import { apiHeaders, bodyEditor, expect, fillBody, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
+import {
+  apiHeaders,
+  bodyEditor,
+  expect,
+  fillBody,
+  openPage,
+  signInAsAdmin,
+  siteQuery,
+  storyBadge,
+  t,
+  takeOne,
+  test as base,
+} from "./support/fixtures.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;
@@ -25,49 +38,98 @@ interface LiveSite extends RunningSite {
 const TITLE = "Grêmio x Internacional: o Gre-Nal minuto a minuto";
 const SEEDED = ["Bola rolando no Beira-Rio.", "Cartão amarelo para o volante do Grêmio."];
 
-// Each test starts its own site, signs in and drives two or three browser contexts over event streams: 15–21 s on
-// the 2-core CI machine with two workers, too close to the default 30 s.
+// Each test drives two or three browser contexts (and the limit's test starts a site): up to 21 s measured on the
+// 2-core CI machine with two workers, too close to the default 30 s.
 base.describe.configure({ timeout: 60_000 });
 
-const test = base.extend<{ site: LiveSite; editor: BrowserContext; reporter: BrowserContext }>({
-  site: async ({ launchSite }, use) => {
-    let articleId = "";
-    let editor!: TestAccount;
-    let reporter!: TestAccount;
-    const site = await launchSite({
-      env: { LOGIN_RATE_LIMIT: "1000", PAGE_CACHE: "1" },
-      async setup(services) {
-        editor = await createMember(services, "editor", { password: "senha-editor-1" });
-        reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
-        articleId = await createNews(services, { title: TITLE, subtitle: "O clássico gaúcho ao vivo.", category: "Futebol", media: null });
-        const start = Date.now() - 10 * 60_000;
-        await services.database.db
-          .updateTable("news")
-          .set({
-            live_coverage: "live",
-            live_started_at: new Date(start).toISOString(),
-            live_scoreboard: JSON.stringify({ home: "Grêmio", away: "Internacional", homeScore: 0, awayScore: 0, period: "1º tempo" }),
-          })
-          .where("id", "=", articleId)
-          .execute();
-        for (const [i, text] of SEEDED.entries()) {
-          const at = new Date(start + (i + 1) * 60_000).toISOString();
-          await insertLiveUpdate(services.database.db, {
-            id: randomUUID(),
-            news_id: articleId,
-            body: JSON.stringify(plainTextToDoc(text)),
-            text,
-            key_event: 0,
-            pinned: 0,
-            author_id: editor.id,
-            created_at: at,
-            updated_at: at,
-          });
-        }
-      },
+/** A live story as every test finds it: a match (Grêmio 0–0 Internacional, 1º tempo) with the SEEDED updates. Its id. */
+async function createLiveStory(services: AppServices, editor: TestAccount): Promise<string> {
+  const articleId = await createNews(services, { title: TITLE, subtitle: "O clássico gaúcho ao vivo.", category: "Futebol", media: null });
+  const start = Date.now() - 10 * 60_000;
+  await services.database.db
+    .updateTable("news")
+    .set({
+      live_coverage: "live",
+      live_started_at: new Date(start).toISOString(),
+      live_scoreboard: JSON.stringify({ home: "Grêmio", away: "Internacional", homeScore: 0, awayScore: 0, period: "1º tempo" }),
+    })
+    .where("id", "=", articleId)
+    .execute();
+  for (const [i, text] of SEEDED.entries()) {
+    const at = new Date(start + (i + 1) * 60_000).toISOString();
+    await insertLiveUpdate(services.database.db, {
+      id: randomUUID(),
+      news_id: articleId,
+      body: JSON.stringify(plainTextToDoc(text)),
+      text,
+      key_event: 0,
+      pinned: 0,
+      author_id: editor.id,
+      created_at: at,
+      updated_at: at,
     });
-    await use({ ...site, articleId, editor, reporter });
-  },
+  }
+  return articleId;
+}
+
+/** Stories of one shared site: more than the tests that take one, so a whole run of the file takes one site. */
+const SHARED_STORIES = 8;
+
+interface SharedLiveSite {
+  site: RunningSite;
+  editor: TestAccount;
+  reporter: TestAccount;
+  /** The stories no test has taken yet. */
+  untaken: string[];
+}
+
+/**
+ * The site the tests share, one per worker (see `takeOne`): each test takes a live story of its own, made with the
+ * others before the server started, so no test sees what another did to its story. The editor's posts are not
+ * limited per minute there (the limit's own test has a site of its own, with the default).
+ */
+async function openSharedSite(onClose: (close: () => Promise<unknown>) => void): Promise<SharedLiveSite> {
+  let editor!: TestAccount;
+  let reporter!: TestAccount;
+  const stories: string[] = [];
+  const site = await startSite({
+    env: { LOGIN_RATE_LIMIT: "1000", PAGE_CACHE: "1", LIVE_POSTS_PER_MINUTE: "600" },
+    async setup(services) {
+      editor = await createMember(services, "editor", { password: "senha-editor-1" });
+      reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
+      for (let n = 0; n < SHARED_STORIES; n++) stories.push(await createLiveStory(services, editor));
+    },
+  });
+  onClose(() => site.stop());
+  return { site, editor, reporter, untaken: stories };
+}
+
+const test = base.extend<{ siteOfItsOwn: boolean; site: LiveSite; editor: BrowserContext; reporter: BrowserContext }>({
+  /** Whether the test starts a site of its own (with one live story) instead of sharing one. */
+  siteOfItsOwn: [false, { option: true }],
+  site: [
+    async ({ siteOfItsOwn, launchSite, workerShelf }, use) => {
+      if (siteOfItsOwn) {
+        let articleId = "";
+        let editor!: TestAccount;
+        let reporter!: TestAccount;
+        const site = await launchSite({
+          env: { LOGIN_RATE_LIMIT: "1000", PAGE_CACHE: "1" },
+          async setup(services) {
+            editor = await createMember(services, "editor", { password: "senha-editor-1" });
+            reporter = await createMember(services, "reporter", { password: "senha-reporter-1" });
+            articleId = await createLiveStory(services, editor);
+          },
+        });
+        await use({ ...site, articleId, editor, reporter });
+        return;
+      }
+      const { resource: shared, taken: articleId } = await takeOne(workerShelf, "live-coverage-newsroom", openSharedSite);
+      await use({ ...shared.site, articleId, editor: shared.editor, reporter: shared.reporter });
+    },
+    // Starting a site is not the test's time (the test's own timeout is set above).
+    { timeout: 60_000 },
+  ],
   editor: async ({ browser, site }, use) => {
     const context = await browser.newContext();
     await signInAsAdmin(context, site, site.editor);
@@ -92,7 +154,7 @@ async function coverageState(site: LiveSite): Promise<string | null> {
 test("o editor desliga a cobertura: a notícia volta a ser matéria comum e as atualizações ficam guardadas", async ({ site, editor, page }) => {
   test.slow();
   await openPage(page, site, articlePath(site));
-  await expect(page.getByTestId("live-badge")).toHaveText(t.live.badge);
+  await expect(storyBadge(page)).toHaveText(t.live.badge);
   await expect(page.getByTestId("live-coverage")).toBeVisible();
 
   const newsroom = await editor.newPage();
@@ -105,24 +167,24 @@ test("o editor desliga a cobertura: a notícia volta a ser matéria comum e as a
   await dialog.getByRole("button", { name: t.liveNewsroom.cancel }).click();
   await expect(dialog).toBeHidden();
   expect(await coverageState(site)).toBe("live");
-  await expect(newsroom.getByTestId("live-badge")).toBeVisible();
+  await expect(storyBadge(newsroom)).toBeVisible();
 
   await panel.getByRole("button", { name: t.liveNewsroom.turnOff }).click();
   await dialog.getByRole("button", { name: t.liveNewsroom.turnOffConfirm }).click();
   await expect(dialog).toBeHidden();
   // The newsroom's article: no coverage, only "Iniciar cobertura ao vivo".
   await expect(newsroom.getByTestId("live-coverage")).toHaveCount(0);
-  await expect(newsroom.getByTestId("live-badge")).toHaveCount(0);
+  await expect(storyBadge(newsroom)).toHaveCount(0);
   await expect(newsroom.getByTestId("live-newsroom")).toHaveAttribute("data-coverage", "off");
   await expect(newsroom.getByRole("button", { name: t.liveNewsroom.start })).toBeVisible();
   expect(await coverageState(site)).toBeNull();
 
   // The reader's open page follows (the story's change reloads its data), and a new visit (page cache on) too.
-  await expect(page.getByTestId("live-badge")).toHaveCount(0);
+  await expect(storyBadge(page)).toHaveCount(0);
   await expect(page.getByTestId("live-coverage")).toHaveCount(0);
   await openPage(page, site, articlePath(site));
   await expect(page.locator("h1")).toHaveText(TITLE);
-  await expect(page.getByTestId("live-badge")).toHaveCount(0);
+  await expect(storyBadge(page)).toHaveCount(0);
   await expect(page.getByTestId("live-coverage")).toHaveCount(0);
   await expect(page.getByTestId("live-scoreboard")).toHaveCount(0);
   await expect(page.getByText(SEEDED[0]!)).toHaveCount(0);
@@ -153,7 +215,7 @@ test("o repórter não desliga a cobertura de uma notícia que não é dele: o s
   await page.getByTestId("live-newsroom").getByRole("button", { name: t.liveNewsroom.turnOff }).click();
   await page.getByTestId("live-turn-off-dialog").getByRole("button", { name: t.liveNewsroom.turnOffConfirm }).click();
   await expect(page.getByTestId("live-newsroom").getByRole("alert")).toHaveText(t.roles.notOwnStory);
-  await expect(page.getByTestId("live-badge")).toHaveText(t.live.badge);
+  await expect(storyBadge(page)).toHaveText(t.live.badge);
   expect(await coverageState(site)).toBe("live");
 });
 
@@ -320,7 +382,7 @@ test.describe("sem JavaScript", () => {
     await expect(forms.getByLabel(t.liveNewsroom.textLabel)).toHaveCount(0);
     await page.reload();
     await expect(page.locator("h1")).toHaveText(TITLE);
-    await expect(page.getByTestId("live-badge")).toHaveCount(0);
+    await expect(storyBadge(page)).toHaveCount(0);
     await expect(page.getByTestId("live-coverage")).toHaveCount(0);
 
     // Started again.
@@ -394,26 +456,31 @@ test.describe("sem JavaScript", () => {
   });
 });
 
-test(`depois de ${LIVE_LIMITS.postsPerMinute} atualizações num minuto, a seguinte é recusada com o motivo e o texto fica no campo`, async ({
-  site,
-  editor,
-}) => {
-  // The minute's posts, through the JSON API as the composer sends them.
-  for (let n = 1; n <= LIVE_LIMITS.postsPerMinute; n++) {
-    const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
-      data: { text: `Lance ${n}` },
-      headers: apiHeaders(site),
-    });
-    expect(posted.status(), `atualização ${n}`).toBe(201);
-  }
-  const newsroom = await editor.newPage();
-  await openPage(newsroom, site, articlePath(site));
-  const composer = newsroom.getByTestId("live-composer");
-  const text = "GOL! E a rede balança mais uma vez no Beira-Rio.";
-  await composer.getByLabel(t.liveNewsroom.textLabel).fill(text);
-  await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
-  await expect(composer.getByText(/^Muitas atualizações em pouco tempo: espere \d+ segundos? e publique de novo\./)).toBeVisible();
-  await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveText(text);
-  expect(await siteQuery(site, "SELECT id FROM news_live_updates WHERE text = ?", text)).toEqual([]);
-  await newsroom.goto("about:blank");
+// The limit as a newsroom has it (the shared site lifts it): on a site of its own.
+test.describe(() => {
+  test.use({ siteOfItsOwn: true });
+
+  test(`depois de ${LIVE_LIMITS.postsPerMinute} atualizações num minuto, a seguinte é recusada com o motivo e o texto fica no campo`, async ({
+    site,
+    editor,
+  }) => {
+    // The minute's posts, through the JSON API as the composer sends them.
+    for (let n = 1; n <= LIVE_LIMITS.postsPerMinute; n++) {
+      const posted = await editor.request.post(`${site.url}/api/news/${site.articleId}/updates`, {
+        data: { text: `Lance ${n}` },
+        headers: apiHeaders(site),
+      });
+      expect(posted.status(), `atualização ${n}`).toBe(201);
+    }
+    const newsroom = await editor.newPage();
+    await openPage(newsroom, site, articlePath(site));
+    const composer = newsroom.getByTestId("live-composer");
+    const text = "GOL! E a rede balança mais uma vez no Beira-Rio.";
+    await composer.getByLabel(t.liveNewsroom.textLabel).fill(text);
+    await composer.getByRole("button", { name: t.liveNewsroom.post }).click();
+    await expect(composer.getByText(/^Muitas atualizações em pouco tempo: espere \d+ segundos? e publique de novo\./)).toBeVisible();
+    await expect(composer.getByLabel(t.liveNewsroom.textLabel)).toHaveText(text);
+    expect(await siteQuery(site, "SELECT id FROM news_live_updates WHERE text = ?", text)).toEqual([]);
+    await newsroom.goto("about:blank");
+  });
 });

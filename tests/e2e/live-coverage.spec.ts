@@ -29,6 +29,7 @@ import {
   runSql,
   signInAsAdmin,
   siteQuery,
+  storyBadge,
   t,
   takeOne,
   test as base,
@@ -180,12 +181,6 @@ async function openLive(context: BrowserContext, site: LiveSite, prepare?: (page
   return page;
 }
 
-/** The story's own badge, beside its title (under "Leia também", the other stories' cards have theirs). */
-const storyBadge = (page: Page) =>
-  page
-    .locator("header")
-    .filter({ has: page.getByRole("heading", { level: 1 }) })
-    .getByTestId("live-badge");
 const updates = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
 /** The key events' summary, one link per event, in the order shown. */
 const keyEvents = (page: Page) => page.getByTestId("live-key-events").getByTestId("live-key-event");

@@ -19,6 +19,16 @@ export async function openPage(page: Page, site: RunningSite, path: string): Pro
   return response;
 }
 
+/**
+ * The live badge of the story an article page shows, beside its title (the cards of other stories on the page, under
+ * "Leia também", have badges of their own).
+ */
+export const storyBadge = (page: Page): Locator =>
+  page
+    .locator("header")
+    .filter({ has: page.getByRole("heading", { level: 1 }) })
+    .getByTestId("live-badge");
+
 /** Sets `window.__marker` on the page; `expectNoReload` checks it survived (no full navigation happened). */
 export async function markPage(page: Page): Promise<void> {
   await page.evaluate(() => {
