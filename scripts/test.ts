@@ -13,6 +13,8 @@
  * Prints how long each pass took.
  */
 import { spawnSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -27,6 +29,13 @@ async function postgresAvailable(): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Node's compile cache for every process of the run (server.js turns it on for the servers; this reaches the rest):
+ * the Vitest workers, a fresh process per test file, and the commands the tests spawn (`scripts/*.ts`, each about
+ * 2 CPU-s to load the app, a third of it compiling and stripping types). The folder is the one server.js uses.
+ */
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "node-compile-cache");
 
 const timings: Array<[string, number]> = [];
 
