@@ -4,15 +4,17 @@
  * A derby under live coverage, on the production server (SQLite, page cache on, as shipped): `--readers`
  * concurrent readers load the live article (wrk or autocannon, `Accept-Encoding: br, gzip`) for `--seconds`, while
  * an editor posts an update every `--interval` seconds through the JSON API and `--streams` open pages listen to
- * the event stream (/events, each from its own address) and, on each `liveUpdated`, fetch the updates as the page's
- * script does (GET /api/news/:id/updates). Reported: the article's req/s, p50 and p99 under load; the posts'
- * latency; the delivery latency of each update to the open pages (from the moment the editor sent it to the moment
- * a page holds it, p50/p99/max); whether the rest of the cache stayed current (the home answered from memory after
- * every update). Exit code 1 on a 5xx, a failed post or an update a page never got (a delivery past 10 s under load
- * is reported as late). With `--varnish`, the readers and the pages' fetches go through Varnish with the shipped VCL
- * (deploy/varnish/default.vcl, purged by the app), the streams straight to the app (as nginx routes /events). Writes
- * bench-results/live-<date>.json.
+ * the event stream (/events, each from its own address, held by processes of their own: bench/stream-clients.ts)
+ * and take each new update as the page's script does (from the event, or GET /api/news/:id/updates when the event
+ * does not carry it). Reported: the article's req/s, p50 and p99 under load; the posts' latency; the delivery
+ * latency of each update to the open pages (from the moment the editor sent it to the moment a page holds it,
+ * p50/p99/max) and the requests the pages made for it; whether the rest of the cache stayed current (the home
+ * answered from memory after every update). Exit code 1 on a 5xx, a failed post or an update a page never got (a
+ * delivery past 10 s under load is reported as late). With `--varnish`, the readers and the pages' fetches go
+ * through Varnish with the shipped VCL (deploy/varnish/default.vcl, purged by the app), the streams straight to the
+ * app (as nginx routes /events). Writes bench-results/live-<date>.json.
  */
+import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -81,80 +83,60 @@ const percentile = (values: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 };
 
+/** How many processes hold the open pages (bench/stream-clients.ts). */
+const CLIENT_PROCESSES = 2;
+
+type FromClients =
+  | { type: "ready"; admitted: number; refused: number }
+  | { type: "arrivals"; updateId: string; delays: number[]; missed: number }
+  | { type: "lost"; count: number; fetches: number; reloads: number };
+
 /**
- * An open page of the article: its event stream (from its own address), and on each `liveUpdated` of the story the
- * fetch of the updates; `got(id)` resolves with the time the page held update `id`.
+ * The open pages, spread over CLIENT_PROCESSES processes (bench/stream-clients.ts): `open` resolves with how many the
+ * server admitted; `delivered(id, sentAt)` with each page's delay for update `id` (ms from `sentAt`, the epoch) and
+ * how many did not get it within `timeoutMs`.
  */
-function openPage(url: string, newsId: string, address: string, fetchUrl = url) {
-  const held = new Map<string, number>();
-  const waiting = new Map<string, (at: number) => void>();
-  const controller = new AbortController();
-  let fetching: Promise<void> | null = null;
-  let refused = false;
-  let again = false;
-  const refresh = async () => {
-    const response = await fetch(`${fetchUrl}/api/news/${newsId}/updates`, {
-      headers: { "accept-encoding": "br, gzip", "x-forwarded-for": address },
+function openPages(url: string, fetchUrl: string, newsId: string, count: number) {
+  const script = path.join(import.meta.dirname, "stream-clients.ts");
+  const children = Array.from({ length: CLIENT_PROCESSES }, () => fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const ask = <T extends FromClients>(child: ChildProcess, message: object, type: T["type"]) =>
+    new Promise<T>((resolve) => {
+      const listener = (reply: FromClients) => {
+        if (reply.type !== type) return;
+        child.off("message", listener);
+        resolve(reply as T);
+      };
+      child.on("message", listener);
+      child.send(message);
     });
-    const page = (await response.json()) as { updates: Array<{ id: string }> };
-    const at = performance.now();
-    for (const update of page.updates) {
-      if (held.has(update.id)) continue;
-      held.set(update.id, at);
-      waiting.get(update.id)?.(at);
-    }
-  };
-  const onEvent = () => {
-    if (fetching) {
-      again = true;
-      return;
-    }
-    fetching = refresh()
-      .catch(() => undefined)
-      .finally(() => {
-        fetching = null;
-        if (again) {
-          again = false;
-          onEvent();
-        }
-      });
-  };
-  const ready = (async () => {
-    const response = await fetch(`${url}/events`, { signal: controller.signal, headers: { "x-forwarded-for": address } });
-    if (response.status === 429) {
-      refused = true;
-      return;
-    }
-    if (response.status !== 200 || !response.body) throw new Error(`/events respondeu ${response.status}`);
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    void (async () => {
-      for (;;) {
-        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end = buffer.indexOf("\n\n");
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith("event: liveUpdated") && block.includes(newsId)) onEvent();
-          end = buffer.indexOf("\n\n");
-        }
-      }
-    })();
-  })();
+  const share = Math.ceil(count / CLIENT_PROCESSES);
   return {
-    ready,
-    /** The server refused the stream (429: a cap). */
-    refused: () => refused,
-    holds: (id: string) => held.has(id),
-    got(id: string): Promise<number> {
-      const at = held.get(id);
-      if (at !== undefined) return Promise.resolve(at);
-      return new Promise((resolve) => waiting.set(id, resolve));
+    async open() {
+      const replies = await Promise.all(
+        children.map((child, i) =>
+          ask<Extract<FromClients, { type: "ready" }>>(
+            child,
+            { type: "open", url, fetchUrl, newsId, from: i * share, count: Math.max(0, Math.min(share, count - i * share)) },
+            "ready",
+          ),
+        ),
+      );
+      return { admitted: replies.reduce((sum, each) => sum + each.admitted, 0), refused: replies.reduce((sum, each) => sum + each.refused, 0) };
     },
-    close: () => controller.abort(),
+    async delivered(updateId: string, sentAt: number, timeoutMs: number) {
+      const replies = await Promise.all(
+        children.map((child) => ask<Extract<FromClients, { type: "arrivals" }>>(child, { type: "await", updateId, sentAt, timeoutMs }, "arrivals")),
+      );
+      return { delays: replies.flatMap((each) => each.delays), missed: replies.reduce((sum, each) => sum + each.missed, 0) };
+    },
+    async lost(ids: string[]) {
+      const replies = await Promise.all(children.map((child) => ask<Extract<FromClients, { type: "lost" }>>(child, { type: "lost", ids }, "lost")));
+      const sum = (key: "count" | "fetches" | "reloads") => replies.reduce((total, each) => total + each[key], 0);
+      return { count: sum("count"), fetches: sum("fetches"), reloads: sum("reloads") };
+    },
+    close() {
+      for (const child of children) if (child.connected) child.send({ type: "close" });
+    },
   };
 }
 
@@ -189,11 +171,8 @@ async function main() {
       // request, so the first render's modules are not counted).
       await (await fetch(server.url + articlePath)).arrayBuffer();
       const rssBefore = rssOf(server.pid);
-      const allPages = Array.from({ length: options.streams }, (_, i) =>
-        openPage(server.url, id, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`, front),
-      );
-      await Promise.all(allPages.map((page) => page.ready));
-      const pages = allPages.filter((page) => !page.refused());
+      const pages = openPages(server.url, front, id, options.streams);
+      const opened = await pages.open();
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const rssOpen = rssOf(server.pid);
       const rss = sampleRss(server.pid);
@@ -210,28 +189,35 @@ async function main() {
       const homeStates: string[] = [];
       const postedIds: string[] = [];
       let missed = 0;
+      let goals = 0;
       const deadline = performance.now() + (options.seconds - 1) * 1000;
       for (let n = 1; performance.now() < deadline; n++) {
         const tick = performance.now();
-        const sent = performance.now();
+        const sent = performance.timeOrigin + performance.now();
         const response = await fetch(`${server.url}/api/news/${id}/updates`, {
           method: "POST",
           headers: { cookie, origin: server.url, "content-type": "application/json" },
           body: JSON.stringify({ text: `Minuto ${n}: ataque pela direita, cruzamento na área.`, keyEvent: n % 10 === 0 }),
         });
-        posts.push(performance.now() - sent);
+        posts.push(performance.timeOrigin + performance.now() - sent);
         if (response.status !== 201) {
           failures.push(`POST ${response.status} ${(await response.text()).slice(0, 200)}`);
           continue;
         }
         const { update } = (await response.json()) as { update: { id: string } };
         postedIds.push(update.id);
-        const arrivals = await Promise.all(
-          pages.map((page) => Promise.race([page.got(update.id), new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))])),
-        );
-        for (const at of arrivals) {
-          if (at === null) missed++;
-          else deliveries.push(at - sent);
+        const arrivals = await pages.delivered(update.id, sent, 10_000);
+        deliveries.push(...arrivals.delays);
+        missed += arrivals.missed;
+        // Every third minute a goal: the score changes on the cards (newsUpdated) and on the open article.
+        if (n % 3 === 0) {
+          const goal = await fetch(`${server.url}/api/news/${id}`, {
+            method: "PATCH",
+            headers: { cookie, origin: server.url, "content-type": "application/json" },
+            body: JSON.stringify({ scoreboard: { home: "Grêmio", away: "Inter", homeScore: ++goals, awayScore: 0, period: "2º tempo" } }),
+          });
+          if (goal.status !== 200) failures.push(`PATCH ${goal.status} ${(await goal.text()).slice(0, 200)}`);
+          else await goal.arrayBuffer();
         }
         const home = await fetch(`${server.url}/`, { headers: { "accept-encoding": "br" } });
         homeStates.push(home.headers.get("x-page-cache") ?? "none");
@@ -242,8 +228,8 @@ async function main() {
       const rssPeak = rss.stop();
       // Late (past the 10 s wait, under load) or lost: once the load is over, does every page hold every update?
       await new Promise((resolve) => setTimeout(resolve, 3000));
-      const lost = postedIds.reduce((count, updateId) => count + pages.filter((page) => !page.holds(updateId)).length, 0);
-      for (const page of allPages) page.close();
+      const { count: lost, fetches, reloads } = await pages.lost(postedIds);
+      pages.close();
       const serverErrors = fs
         .readFileSync(logFile, "utf8")
         .split("\n")
@@ -258,6 +244,11 @@ async function main() {
         delivery: {
           count: deliveries.length,
           missed,
+          /** GET /api/news/:id/updates the open pages made, per update posted (0 when the events carry the updates). */
+          pageFetchesPerUpdate: posts.length ? fetches / posts.length : 0,
+          /** Data reloads of the open pages per goal (a score change that also changes the cards: newsUpdated). */
+          goals,
+          pageReloadsPerGoal: goals ? reloads / goals : 0,
           p50Ms: percentile(deliveries, 50),
           p99Ms: percentile(deliveries, 99),
           maxMs: Math.max(0, ...deliveries),
@@ -265,12 +256,12 @@ async function main() {
         homeAfterUpdates: { hit: homeStates.filter((state) => state === "hit").length, other: homeStates.filter((state) => state !== "hit").length },
         serverErrors,
         streams: {
-          admitted: pages.length,
-          refused: allPages.length - pages.length,
+          admitted: opened.admitted,
+          refused: opened.refused,
           rssBeforeMb: rssBefore / 2 ** 20,
           rssOpenMb: rssOpen / 2 ** 20,
           rssPeakMb: rssPeak / 2 ** 20,
-          perStreamKb: pages.length ? (rssOpen - rssBefore) / 1024 / pages.length : 0,
+          perStreamKb: opened.admitted ? (rssOpen - rssBefore) / 1024 / opened.admitted : 0,
         },
       };
       console.log(
@@ -283,7 +274,7 @@ async function main() {
         `atualizações: ${posts.length} publicadas (p50 ${summary.posts.p50Ms.toFixed(0)} ms, p99 ${summary.posts.p99Ms.toFixed(0)} ms), ${failures.length} falhas`,
       );
       console.log(
-        `entrega a ${options.streams} páginas abertas: p50 ${summary.delivery.p50Ms.toFixed(0)} ms, p99 ${summary.delivery.p99Ms.toFixed(0)} ms, máx ${summary.delivery.maxMs.toFixed(0)} ms, ${missed} além de 10 s, ${lost} nunca entregues`,
+        `entrega a ${options.streams} páginas abertas: p50 ${summary.delivery.p50Ms.toFixed(0)} ms, p99 ${summary.delivery.p99Ms.toFixed(0)} ms, máx ${summary.delivery.maxMs.toFixed(0)} ms, ${missed} além de 10 s, ${lost} nunca entregues; ${summary.delivery.pageFetchesPerUpdate.toFixed(0)} pedidos das páginas por atualização; ${summary.delivery.pageReloadsPerGoal.toFixed(0)} recargas das páginas por gol (${goals} gols)`,
       );
       console.log(
         `fluxos: ${summary.streams.admitted} abertos, ${summary.streams.refused} recusados; RSS ${summary.streams.rssBeforeMb.toFixed(0)} MB antes, ${summary.streams.rssOpenMb.toFixed(0)} MB com eles (${summary.streams.perStreamKb.toFixed(1)} KB por fluxo), pico ${summary.streams.rssPeakMb.toFixed(0)} MB`,

@@ -12,9 +12,10 @@ import { NO_STORE } from "../app/lib/cache-headers.ts";
  * a ReadableStream and its pump, a subscription and a timer each (~35 KB a stream at 5 000).
  *
  * What a stream hears: `newsUpdated`, `sponsorsUpdated` and `resync` (every open page reloads its data, spread over
- * a moment: app/lib/use-live-updates.ts) with the changed paths, and `liveUpdated` (`{ newsId, updateId?, change }`)
- * for the open pages of that live story. No content, and nothing of a story readers do not see: a change only the
- * newsroom sees (`newsroomOnly`) goes to the streams of signed-in newsroom members alone.
+ * a moment: app/lib/use-live-updates.ts) with the changed paths, and `liveUpdated` (`{ newsId, updateId?, change }`,
+ * with the new update and the coverage when they are small: LiveChangeEvent) for the open pages of that live story.
+ * Nothing of a story readers do not see: a change only the newsroom sees (`newsroomOnly`) goes to the streams of
+ * signed-in newsroom members alone.
  */
 export interface EventStreamHub {
   /** Answers a `GET /events` from the client at `address` (a stream, or a 429 past a cap). */
@@ -80,17 +81,17 @@ export function streamCap(configured: number | undefined, files: number | null =
   return room === null || !Number.isFinite(room) ? DEFAULT_STREAM_CAP : room;
 }
 
+/** What an event tells the open pages (its `data:`), as JSON; null for one they are not sent. */
+export function eventData(event: SiteEvent, detail: SiteEventDetail): string | null {
+  if (event === "liveUpdated") return detail.live ? JSON.stringify(detail.live) : null;
+  // The changed addresses let a page that shows none of them stay as it is (app/lib/use-live-updates.ts).
+  return JSON.stringify({ ...(detail.paths?.length ? { paths: detail.paths } : {}), ...(detail.liveStory ? { liveStory: detail.liveStory } : {}) });
+}
+
 /** One event as it goes on the wire, encoded once for every stream. */
 export function encodeEvent(event: SiteEvent, detail: SiteEventDetail): Buffer | null {
-  let data: unknown;
-  if (event === "liveUpdated") {
-    if (!detail.live) return null;
-    data = detail.live;
-  } else {
-    // The changed addresses let a page that shows none of them stay as it is (app/lib/use-live-updates.ts).
-    data = detail.paths?.length ? { paths: detail.paths } : {};
-  }
-  return Buffer.from(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const data = eventData(event, detail);
+  return data === null ? null : Buffer.from(`event: ${event}\ndata: ${data}\n\n`);
 }
 
 const HELLO = Buffer.from("retry: 3000\n: conectado\n\n");

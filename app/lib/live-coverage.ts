@@ -210,11 +210,49 @@ export interface LiveUpdatesPage {
   media: Record<string, MediaView>;
 }
 
-/** What a `liveUpdated` event says (the SSE stream's data). */
+/**
+ * What a `liveUpdated` event says (the SSE stream's data): which story, which update, what happened, and when it is
+ * small enough (LIVE_EVENT_INLINE_BYTES) what the open pages need to show it without asking the server: the new
+ * update and the images it names (`created`), the coverage as it is after the change (every change). An event without
+ * them makes the open pages fetch the first page of updates (GET /api/news/:id/updates).
+ */
 export interface LiveChangeEvent {
   newsId: string;
   updateId?: string;
   change: "created" | "edited" | "deleted" | "scoreboard";
+  update?: LiveUpdateView;
+  media?: Record<string, MediaView>;
+  coverage?: LiveCoverageInfo | null;
+}
+
+/**
+ * The largest content a `liveUpdated` event carries, in bytes of JSON: ten thousand open pages each get it, and
+ * PostgreSQL's NOTIFY (how other instances hear it) refuses 8 000 bytes with the story's paths. A longer update goes
+ * without its content and the pages fetch it.
+ */
+export const LIVE_EVENT_INLINE_BYTES = 6_000;
+
+/** A key event of the summary, from its update. */
+export function keyEventOf(update: Pick<LiveUpdateView, "id" | "createdAt" | "text" | "minute" | "eventType">): KeyEventView {
+  return { id: update.id, createdAt: update.createdAt, summary: summaryOf(update.text), minute: update.minute, eventType: update.eventType };
+}
+
+/** Whether an update is in the key events' summary: it has an event type or is marked "Lance importante". */
+export const isKeyEvent = (update: Pick<LiveUpdateView, "keyEvent" | "eventType">) => update.keyEvent || update.eventType !== null;
+
+/**
+ * The summary with one more key event, as the server would list it: the newest LIVE_LIMITS.keyEvents posted, in
+ * the match's order (orderKeyEvents).
+ */
+export function withKeyEvent(events: readonly KeyEventView[], added: KeyEventView): KeyEventView[] {
+  const newestPosted = [...events.filter((each) => each.id !== added.id), added]
+    .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
+    .slice(0, LIVE_LIMITS.keyEvents);
+  const withMatch = newestPosted.map((event) => {
+    const match = event.minute === null ? null : parseMatchMinute(event.minute);
+    return { event, id: event.id, createdAt: event.createdAt, match: match === "invalid" ? null : match };
+  });
+  return orderKeyEvents(withMatch).map((each) => each.event);
 }
 
 /** The element id of an update on the article page (the key events link to it). */

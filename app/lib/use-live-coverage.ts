@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { LiveChangeEvent, LiveUpdatesPage, LiveUpdateView } from "./live-coverage.ts";
+import { LIVE_LIMITS } from "./limits.ts";
+import { isKeyEvent, keyEventOf, type LiveChangeEvent, type LiveUpdatesPage, type LiveUpdateView, withKeyEvent } from "./live-coverage.ts";
 import { onSiteEvent, onSiteEventsReconnect } from "./site-events.ts";
 
 /**
  * An article's live coverage in the browser: starts from the server's page (what a reader without JavaScript sees)
- * and follows the story's `liveUpdated` events. Each event (and a reconnection, a `resync`) fetches the first page of
- * updates (GET /api/news/:id/updates, shared by the page cache) and reconciles: new updates go on top, or wait in
+ * and follows the story's `liveUpdated` events. An event that brings the new update, the new score or a deletion is
+ * applied as it is; any other (and a reconnection, a `resync`) fetches the first page of updates
+ * (GET /api/news/:id/updates, shared by the page cache and the CDN) and reconciles: new updates go on top, or wait in
  * `pending` ("N novas atualizações") when the reader has scrolled into the list, so the page never moves under them;
  * edits and deletions apply in place; the scoreboard, pinned updates and key events are replaced. An edit to an
  * update beyond the first page is fetched on its own. `unseen` counts the new updates the reader has not seen yet
@@ -20,6 +22,9 @@ export interface LiveCoverageState {
   /** The caller's own change (the newsroom's composer): applies the page it fetched at once. */
   refresh: () => Promise<void>;
 }
+
+/** How long after a stale copy of the first page it is asked for again. */
+const STALE_RETRY_MS = 1_000;
 
 const byNewest = (a: LiveUpdateView, b: LiveUpdateView) =>
   a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
@@ -92,14 +97,49 @@ export function useLiveCoverage(
     [firstPage, scrolledIntoList],
   );
 
-  const refresh = useCallback(async () => {
-    try {
-      const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/updates`, { headers: { Accept: "application/json" } });
-      if (response.ok) reconcile((await response.json()) as LiveUpdatesPage);
-    } catch {
-      // Offline for a moment: the next event or the reconnection fetches again.
-    }
-  }, [newsId, reconcile]);
+  const refresh = useCallback(
+    async (again = true): Promise<void> => {
+      try {
+        const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/updates`, { headers: { Accept: "application/json" } });
+        if (!response.ok) return;
+        const fresh = (await response.json()) as LiveUpdatesPage;
+        // A copy older than what the events already brought (a cache that had not heard of the change yet) would take
+        // the newest updates away: asked once more a moment later instead (a copy older still waits for the next event).
+        const held = state.current.page.coverage?.updatedAt;
+        const got = fresh.coverage?.updatedAt;
+        if (held && got && got < held) {
+          if (again) setTimeout(() => void refresh(false), STALE_RETRY_MS);
+          return;
+        }
+        reconcile(fresh);
+      } catch {
+        // Offline for a moment: the next event or the reconnection fetches again.
+      }
+    },
+    [newsId, reconcile],
+  );
+
+  /**
+   * A new update the event brought whole: reconciled as if the first page had been fetched with it on top (so it
+   * waits in `pending` the same way, and the summary and the pinned updates follow).
+   */
+  const applyNew = useCallback(
+    (update: LiveUpdateView, media: LiveUpdatesPage["media"], coverage: LiveUpdatesPage["coverage"] | undefined) => {
+      const { page: current, pending: waiting } = state.current;
+      // The summary and the pinned updates as they are, held ones included.
+      const above = deferred.current ?? current;
+      reconcile({
+        coverage: coverage === undefined ? current.coverage : coverage,
+        pinned:
+          firstPage && update.pinned ? [update, ...above.pinned.filter((each) => each.id !== update.id)].slice(0, LIVE_LIMITS.pinned) : above.pinned,
+        keyEvents: firstPage && isKeyEvent(update) ? withKeyEvent(above.keyEvents, keyEventOf(update)) : above.keyEvents,
+        updates: [...(update.pinned ? [] : [update]), ...waiting, ...current.updates],
+        nextCursor: current.nextCursor,
+        media: { ...current.media, ...media },
+      });
+    },
+    [firstPage, reconcile],
+  );
 
   /** An update beyond the first page was edited: that one, in place. */
   const refreshOne = useCallback(
@@ -135,14 +175,29 @@ export function useLiveCoverage(
         return;
       }
       if (change.newsId !== newsId) return;
+      const coverage = change.coverage === undefined ? {} : { coverage: change.coverage };
+      // Brought whole by the event: nothing to ask the server (ten thousand open pages would all ask at once).
+      if (change.change === "created" && change.update && change.media) {
+        applyNew(change.update, change.media, change.coverage);
+        return;
+      }
+      if (change.change === "scoreboard" && change.coverage !== undefined) {
+        setPage((now) => ({ ...now, ...coverage }));
+        return;
+      }
       if (change.change === "deleted" && change.updateId) {
         const gone = change.updateId;
-        setPage((now) => ({
-          ...now,
-          updates: now.updates.filter((each) => each.id !== gone),
-          pinned: now.pinned.filter((each) => each.id !== gone),
-        }));
-        setPending((now) => now.filter((each) => each.id !== gone));
+        const { page: now, pending: waiting } = state.current;
+        const above = deferred.current ?? now;
+        // Another pinned update or key event may come up in its place: only the server knows which.
+        const makesRoom =
+          above.pinned.some((each) => each.id === gone) ||
+          (above.keyEvents.some((each) => each.id === gone) && above.keyEvents.length >= LIVE_LIMITS.keyEvents);
+        const without = <T extends { id: string }>(list: T[]) => list.filter((each) => each.id !== gone);
+        if (deferred.current) deferred.current = { pinned: without(deferred.current.pinned), keyEvents: without(deferred.current.keyEvents) };
+        setPage({ ...now, ...coverage, updates: without(now.updates), pinned: without(now.pinned), keyEvents: without(now.keyEvents) });
+        setPending(without(waiting));
+        if (!makesRoom && change.coverage !== undefined) return;
       }
       // An edit may be beyond the first page: that update on its own, besides the first page.
       if (change.change === "edited" && change.updateId && state.current.page.updates.some((each) => each.id === change.updateId)) {
@@ -158,7 +213,7 @@ export function useLiveCoverage(
       stopResync();
       stopReconnect();
     };
-  }, [newsId, refresh, refreshOne]);
+  }, [newsId, refresh, refreshOne, applyNew]);
 
   // Seen: the tab is visible again with nothing waiting, or the reader is back at the top of the list.
   useEffect(() => {

@@ -13,19 +13,34 @@ export const RELOAD_AFTER_MS = 150;
 
 /**
  * Whether a `newsUpdated` event (its data: the changed stories' `paths`, when the change has them) concerns the page at
- * `pathname`. An article's page changes with its own story only; every other page (home, sections, lists, search,
- * the newsroom) may show any story, and an event without paths (a section renamed, the front page) concerns all.
+ * `pathname`. An article's page changes with its own story only (and not when only its live score changed:
+ * `liveStory`); every other page (home, sections, lists, search, the newsroom) may show any story, and an event
+ * without paths (a section renamed, the front page) concerns all.
  */
 export function concernsPage(data: string, pathname: string): boolean {
   if (!pathname.startsWith("/article/")) return true;
   let paths: unknown;
+  let liveStory: unknown;
   try {
-    paths = (JSON.parse(data) as { paths?: unknown }).paths;
+    ({ paths, liveStory } = JSON.parse(data) as { paths?: unknown; liveStory?: unknown });
   } catch {
     return true;
   }
+  // Only a live story's score changed: its open article has it from the `liveUpdated` sent with it.
+  if (typeof liveStory === "string" && articleIdOf(pathname) === liveStory) return false;
   if (!Array.isArray(paths) || paths.length === 0) return true;
   return paths.some((path) => typeof path === "string" && (pathname === path || pathname.startsWith(`${path}/`)));
+}
+
+/** The story id of an article's address (`/article/{id}[/{slug}]`). */
+function articleIdOf(pathname: string): string | null {
+  const segment = pathname.split("/")[2];
+  if (!segment) return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 /**

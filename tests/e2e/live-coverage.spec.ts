@@ -231,6 +231,9 @@ test("o editor publica da página do artigo; os leitores recebem sem recarregar,
   const readingTop = async () => (await reading.boundingBox())?.y;
   const positionBefore = await readingTop();
   const titleBefore = await scrolled.title();
+  // What the readers' pages ask the server for the new update: nothing, the event brings it whole.
+  const asked: string[] = [];
+  for (const reader of [top, scrolled]) reader.on("request", (request) => asked.push(new URL(request.url()).pathname));
 
   const newsroom = await editor.newPage();
   await openPage(newsroom, site, articlePath(site));
@@ -260,12 +263,19 @@ test("o editor publica da página do artigo; os leitores recebem sem recarregar,
 
   await expectNoReload(top);
   await expectNoReload(scrolled);
+  expect(asked.filter((path) => path.startsWith("/api/news/") || path.endsWith(".data"))).toEqual([]);
 });
 
 test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lugar", async ({ site, editor, readers }) => {
   test.slow();
   const reader = await openLive(readers, site);
   await expect(reader.getByTestId("score-home")).toHaveText("2");
+  // A score change reaches the open article through its event: the page reloads no data for it (its cards elsewhere do).
+  const reloads: string[] = [];
+  reader.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith(".data")) reloads.push(path);
+  });
   const newsroom = await editor.newPage();
   await newsroom.setViewportSize({ width: 375, height: 800 });
   await openPage(newsroom, site, articlePath(site));
@@ -313,6 +323,7 @@ test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lug
   await expect(updates(reader).filter({ hasText: seededText(SEEDED - 1) })).toHaveCount(0);
   await expect(updates(reader).first()).toContainText("Lance revisto");
   await expectNoReload(reader);
+  expect(reloads).toEqual([]);
 });
 
 test.describe("sem JavaScript", () => {

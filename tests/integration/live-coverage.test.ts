@@ -23,6 +23,7 @@ import { createSiteEventStreams } from "../../server/site-event-streams.ts";
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import { LIVE_EVENT_INLINE_BYTES } from "../../app/lib/live-coverage.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import type { Role } from "../../app/lib/roles.ts";
 import * as item from "../../app/routes/api/news-item.ts";
@@ -576,7 +577,14 @@ describe("minuto e lance de uma atualização", () => {
     expect(changed.json?.update).toMatchObject({ minute: "45+1", eventType: "red_card", text: "Cartão para o zagueiro." });
     expect(await storedMatch(services, updateId)).toMatchObject({ minute: 45, added_time: 1, event_type: "red_card" });
     expect(heard).toEqual([
-      ["liveUpdated", { paths: expect.arrayContaining([`/api/news/${id}/updates`]), live: { newsId: id, updateId, change: "edited" } }],
+      [
+        "liveUpdated",
+        // The coverage as it is after it; the edited update itself is fetched by the open pages.
+        {
+          paths: expect.arrayContaining([`/api/news/${id}/updates`]),
+          live: { newsId: id, updateId, change: "edited", coverage: expect.any(Object) },
+        },
+      ],
     ]);
 
     // Other fields alone leave them as they are.
@@ -774,20 +782,48 @@ describe("eventos", () => {
     await patchNews(services, id, editor.cookie, { scoreboard });
     // The same score again: nothing a card shows changed, the article only.
     await patchNews(services, id, editor.cookie, { scoreboard });
+    const livePaths = [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS];
+    const scoreChange = [
+      "liveUpdated",
+      { paths: livePaths, live: { newsId: id, change: "scoreboard", coverage: expect.objectContaining({ state: "live", scoreboard }) } },
+    ];
     expect(heard).toEqual([
       [
         "liveUpdated",
         {
-          paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS],
-          live: { newsId: id, updateId: posted.json?.update.id, change: "created" },
+          paths: livePaths,
+          // The update whole, and the coverage after it: the open pages ask the server nothing.
+          live: {
+            newsId: id,
+            updateId: posted.json?.update.id,
+            change: "created",
+            update: posted.json?.update,
+            media: {},
+            coverage: expect.objectContaining({ state: "live", updatedAt: posted.json?.update.createdAt }),
+          },
         },
       ],
-      ["newsUpdated", { paths: cardPaths }],
-      [
-        "liveUpdated",
-        { paths: [`/article/${id}`, `/article/${id}/classico`, `/api/news/${id}/updates`, ...FEEDS], live: { newsId: id, change: "scoreboard" } },
-      ],
+      // The cards' score; the story's own open pages take it from the liveUpdated that follows (liveStory).
+      ["newsUpdated", { paths: cardPaths, liveStory: id }],
+      scoreChange,
+      scoreChange,
     ]);
+  });
+
+  it("uma atualização longa vai sem o conteúdo no evento (as páginas abertas a buscam), com a cobertura", async () => {
+    const services = await open();
+    const editor = await memberCookie(services, "editor");
+    const id = await liveStory(services, editor.cookie);
+    const heard: SiteEventDetail[] = [];
+    services.events.subscribe((event, detail) => event === "liveUpdated" && heard.push(detail));
+    const long = await postUpdate(services, id, editor.cookie, { text: "Lance a lance. ".repeat(260).trim() });
+    expect(long.status).toBe(201);
+    const short = await postUpdate(services, id, editor.cookie, { text: "Gol!" });
+    expect(heard.map((detail) => detail.live)).toEqual([
+      { newsId: id, updateId: long.json?.update.id, change: "created", coverage: expect.objectContaining({ state: "live" }) },
+      expect.objectContaining({ updateId: short.json?.update.id, update: short.json?.update }),
+    ]);
+    expect(Buffer.byteLength(JSON.stringify({ update: long.json?.update, media: {} }))).toBeGreaterThan(LIVE_EVENT_INLINE_BYTES);
   });
 
   it("os cartões mostram o placar enquanto a cobertura está no ar e depois de encerrada", async () => {
@@ -928,7 +964,16 @@ describe("o fluxo público /events", () => {
       const marker = await postUpdate(services, published, editor.cookie, { text: "Começa o jogo" });
       for (const stream of streams) {
         await expect.poll(() => stream.live().map((live) => live.newsId), { timeout: 5000 }).toContain(published);
-        expect(stream.live()).toEqual([{ newsId: published, updateId: marker.json?.update.id, change: "created" }]);
+        expect(stream.live()).toEqual([
+          {
+            newsId: published,
+            updateId: marker.json?.update.id,
+            change: "created",
+            update: marker.json?.update,
+            media: {},
+            coverage: expect.any(Object),
+          },
+        ]);
         expect(stream.text()).not.toContain(hidden);
         expect(stream.text()).not.toContain(scheduled);
         expect(stream.newsUpdated()).toBe(0);
@@ -937,16 +982,16 @@ describe("o fluxo público /events", () => {
       const paths = (id: string) => [`/article/${id}`, `/article/${id}/flamengo-x-vasco-ao-vivo`, `/api/news/${id}/updates`, ...FEEDS];
       expect(
         heard.filter(([, detail]) => detail.paths?.[0] === `/article/${hidden}`).map(([, detail]) => [detail.paths, detail.newsroomOnly]),
-      ).toEqual(Array.from({ length: 4 }, () => [paths(hidden), true]));
-      await expect.poll(() => newsroom.live().filter((live) => live.newsId === scheduled).length, { timeout: 5000 }).toBe(4);
-      expect(newsroom.live().filter((live) => live.newsId === hidden)).toHaveLength(4);
+      ).toEqual(Array.from({ length: 5 }, () => [paths(hidden), true]));
+      await expect.poll(() => newsroom.live().filter((live) => live.newsId === scheduled).length, { timeout: 5000 }).toBe(5);
+      expect(newsroom.live().filter((live) => live.newsId === hidden)).toHaveLength(5);
 
       // Published, the story's next change reaches readers.
       await services.database.db.updateTable("news").set({ status: "published" }).where("id", "=", hidden).execute();
       const after = await postUpdate(services, hidden, editor.cookie, { text: "Agora é público" });
       for (const stream of streams) {
         await expect.poll(() => stream.live().map((live) => live.newsId), { timeout: 5000 }).toEqual([published, hidden]);
-        expect(stream.live()[1]).toEqual({ newsId: hidden, updateId: after.json?.update.id, change: "created" });
+        expect(stream.live()[1]).toMatchObject({ newsId: hidden, updateId: after.json?.update.id, change: "created", update: after.json?.update });
       }
     } finally {
       for (const stream of [...streams, newsroom]) await stream.close();

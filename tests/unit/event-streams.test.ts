@@ -42,6 +42,10 @@ describe("the open pages' event stream: its cap and its wire format", () => {
     expect(text(encodeEvent("newsUpdated", { paths: ["/article/n1", "/categoria/futebol"] }))).toBe(
       'event: newsUpdated\ndata: {"paths":["/article/n1","/categoria/futebol"]}\n\n',
     );
+    // A score change: the story's own open article takes it from liveUpdated (app/lib/use-live-updates.ts).
+    expect(text(encodeEvent("newsUpdated", { paths: ["/article/n1"], liveStory: "n1", newsroomOnly: true }))).toBe(
+      'event: newsUpdated\ndata: {"paths":["/article/n1"],"liveStory":"n1"}\n\n',
+    );
     expect(text(encodeEvent("sponsorsUpdated", {}))).toBe("event: sponsorsUpdated\ndata: {}\n\n");
     expect(text(encodeEvent("resync", { since: 5 }))).toBe("event: resync\ndata: {}\n\n");
   });

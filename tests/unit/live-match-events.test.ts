@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatMatchMinute, type MatchMinute, orderKeyEvents, parseMatchMinute } from "../../app/lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import {
+  formatMatchMinute,
+  type KeyEventView,
+  keyEventOf,
+  type MatchMinute,
+  orderKeyEvents,
+  parseMatchMinute,
+  withKeyEvent,
+} from "../../app/lib/live-coverage.ts";
 
 describe("o minuto de uma atualização (parseMatchMinute)", () => {
   it("lê o minuto como o repórter digita: número, acréscimos depois do '+', com ou sem o sinal de minuto", () => {
@@ -88,5 +96,31 @@ describe("a ordem dos lances importantes (orderKeyEvents)", () => {
         { id: "x", match: null, createdAt: at },
       ]).map((event) => event.id),
     ).toEqual(["y", "x"]);
+  });
+});
+
+describe("um lance novo no resumo, na página aberta (withKeyEvent), como o servidor o listaria", () => {
+  let clock = 0;
+  const key = (id: string, minute: string | null, text = `Lance ${id}`): KeyEventView =>
+    keyEventOf({ id, minute, text, eventType: "goal", createdAt: new Date(Date.UTC(2026, 10, 28, 19, 0, clock++)).toISOString() });
+
+  it("entra no lugar do seu minuto, com o resumo da primeira linha", () => {
+    const events = orderKeyEvents(
+      [key("gol-12", "12"), key("gol-60", "60")].map((each) => ({ ...each, match: parseMatchMinute(each.minute!) as MatchMinute })),
+    );
+    const added = withKeyEvent(events, key("cartao-30", "30", "Cartão amarelo\npara o zagueiro"));
+    expect(added.map((each) => each.id)).toEqual(["gol-60", "cartao-30", "gol-12"]);
+    expect(added[1]!.summary).toBe("Cartão amarelo");
+    // Without a minute it goes after the furthest minute posted before it; the same one again is not doubled.
+    expect(withKeyEvent(added, key("sem-minuto", null)).map((each) => each.id)).toEqual(["sem-minuto", "gol-60", "cartao-30", "gol-12"]);
+    expect(withKeyEvent(added, added[1]!).map((each) => each.id)).toEqual(["gol-60", "cartao-30", "gol-12"]);
+  });
+
+  it(`guarda os ${LIVE_LIMITS.keyEvents} postados por último`, () => {
+    let events: KeyEventView[] = [];
+    for (let i = 0; i <= LIVE_LIMITS.keyEvents; i++) events = withKeyEvent(events, key(`lance-${i}`, String(i)));
+    expect(events).toHaveLength(LIVE_LIMITS.keyEvents);
+    expect(events[0]!.id).toBe(`lance-${LIVE_LIMITS.keyEvents}`);
+    expect(events.map((each) => each.id)).not.toContain("lance-0");
   });
 });

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import type { LiveChangeEvent } from "../../lib/live-coverage.ts";
 import type { Database } from "../db/schema.ts";
 import type { Logger } from "../logger.server.ts";
 
@@ -14,13 +15,10 @@ export const SITE_EVENTS: ReadonlySet<SiteEvent> = new Set<SiteEvent>(["newsUpda
 /**
  * `liveUpdated`: a change to one story's live coverage (an update posted, edited or deleted; the scoreboard). Only
  * that story's pages change: the page cache removes its `paths` and nothing else goes stale; open pages of the story
- * apply it without reloading (app/lib/use-live-coverage.ts). What changed, for the open pages.
+ * apply it without reloading (app/lib/use-live-coverage.ts). What changed, for the open pages, with what they show it
+ * with when it is small.
  */
-export interface LiveChange {
-  newsId: string;
-  updateId?: string;
-  change: "created" | "edited" | "deleted" | "scoreboard";
-}
+export type LiveChange = LiveChangeEvent;
 
 /** What an event says beyond its name: the URL paths that must stop being served at once (a story's old and new addresses). */
 export interface SiteEventDetail {
@@ -33,6 +31,16 @@ export interface SiteEventDetail {
   newsroomOnly?: true;
   /** `liveUpdated` only. */
   live?: LiveChange;
+  /**
+   * `newsUpdated` only: the change is that story's score and nothing else. Its own open article pages have it from
+   * the `liveUpdated` sent with it and do not reload (app/lib/use-live-updates.ts); cards elsewhere do.
+   */
+  liveStory?: string;
+  /**
+   * Heard from another instance (PostgreSQL's channel) or worker process, not made here: a fan-out shared by every
+   * instance (LIVE_FANOUT=nchan, server/nchan-publisher.ts) got it from the one that made it.
+   */
+  remote?: true;
   /**
    * `resync` after a gap in the event link (this instance only, never sent to other instances): the time (ms since
    * the epoch) up to which every event had been heard. A page stored before it is not served as a stale copy when

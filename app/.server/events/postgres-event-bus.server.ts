@@ -65,7 +65,13 @@ export function createPostgresEventBus(options: {
 
   function payloadOf(event: SiteEvent, detail: SiteEventDetail | undefined): string {
     const payload = detail?.paths?.length || detail?.live ? `${origin}:${event}:${JSON.stringify(detail)}` : `${origin}:${event}`;
-    return Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES ? payload : `${origin}:resync`;
+    if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) return payload;
+    // A live change too long with its content goes without it (the other instances' pages fetch the update).
+    if (detail?.live?.update) {
+      const { update: _update, media: _media, ...bare } = detail.live;
+      return payloadOf(event, { ...detail, live: bare });
+    }
+    return `${origin}:resync`;
   }
 
   async function connect(): Promise<void> {
@@ -74,7 +80,7 @@ export function createPostgresEventBus(options: {
       if (message.channel !== channel) return;
       const parsed = parsePayload(message.payload ?? "");
       if (!parsed || parsed.from === origin) return;
-      subscribers.deliver(parsed.event, parsed.detail);
+      subscribers.deliver(parsed.event, { ...parsed.detail, remote: true });
     });
     next.on("error", (error) => {
       options.log.warn({ err: error }, "event bus connection lost; reconnecting");
@@ -256,11 +262,16 @@ export function parsePayload(payload: string): { from: string | null; event: Sit
   if (!SITE_EVENTS.has(event as SiteEvent)) return null;
   if (rest.length === 0) return { from, event: event as SiteEvent, detail: {} };
   try {
-    const value = JSON.parse(rest.join(":")) as { paths?: unknown; live?: unknown; newsroomOnly?: unknown };
+    const value = JSON.parse(rest.join(":")) as { paths?: unknown; live?: unknown; newsroomOnly?: unknown; liveStory?: unknown };
     const paths = Array.isArray(value.paths) ? value.paths.filter((path): path is string => typeof path === "string") : undefined;
     const live = liveChangeOf(value.live);
     const newsroomOnly = value.newsroomOnly === true ? { newsroomOnly: true as const } : {};
-    return { from, event: event as SiteEvent, detail: { ...(paths ? { paths } : {}), ...(live ? { live } : {}), ...newsroomOnly } };
+    const liveStory = typeof value.liveStory === "string" ? { liveStory: value.liveStory } : {};
+    return {
+      from,
+      event: event as SiteEvent,
+      detail: { ...(paths ? { paths } : {}), ...(live ? { live } : {}), ...newsroomOnly, ...liveStory },
+    };
   } catch {
     return { from, event: event as SiteEvent, detail: {} };
   }
@@ -268,10 +279,24 @@ export function parsePayload(payload: string): { from: string | null; event: Sit
 
 const LIVE_CHANGES: ReadonlySet<string> = new Set(["created", "edited", "deleted", "scoreboard"]);
 
-/** A `liveUpdated` event's change as another instance sent it, or undefined when it is not one. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A `liveUpdated` event's change as another instance sent it, or undefined when it is not one. The content it carries
+ * (the update, its images, the coverage) is this site's own, written by an instance into the database's channel: it
+ * is passed on as it came when it has the right kind.
+ */
 function liveChangeOf(value: unknown): LiveChange | undefined {
-  if (!value || typeof value !== "object") return undefined;
-  const { newsId, updateId, change } = value as Record<string, unknown>;
+  if (!isObject(value)) return undefined;
+  const { newsId, updateId, change, update, media, coverage } = value;
   if (typeof newsId !== "string" || typeof change !== "string" || !LIVE_CHANGES.has(change)) return undefined;
-  return { newsId, change: change as LiveChange["change"], ...(typeof updateId === "string" ? { updateId } : {}) };
+  return {
+    newsId,
+    change: change as LiveChange["change"],
+    ...(typeof updateId === "string" ? { updateId } : {}),
+    ...(isObject(update) && typeof update.id === "string" && isObject(media)
+      ? { update: update as unknown as NonNullable<LiveChange["update"]>, media: media as NonNullable<LiveChange["media"]> }
+      : {}),
+    ...(coverage === null || isObject(coverage) ? { coverage: coverage as LiveChange["coverage"] } : {}),
+  };
 }

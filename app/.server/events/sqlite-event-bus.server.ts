@@ -38,7 +38,7 @@ export function createSqliteEventBus(options: { db: Kysely<Database>; log: Logge
   };
   const stopPeers = options.peers?.listen((event, detail) => {
     peerEvents++;
-    subscribers.deliver(event, detail);
+    subscribers.deliver(event, { ...detail, remote: true });
   });
 
   async function readVersion(): Promise<number> {

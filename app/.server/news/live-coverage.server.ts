@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage } from "../../lib/live-coverage.ts";
-import { formatMatchMinute, type MatchMinute, orderKeyEvents, storedScoreboard, summaryOf } from "../../lib/live-coverage.ts";
+import {
+  formatMatchMinute,
+  keyEventOf,
+  LIVE_EVENT_INLINE_BYTES,
+  type MatchMinute,
+  orderKeyEvents,
+  storedScoreboard,
+} from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
 import { canPublish } from "../../lib/roles.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
@@ -93,9 +100,18 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     send: (event: "liveUpdated", detail: { paths: string[]; live: LiveChange; newsroomOnly?: true }) => Promise<void>,
     row: CoverageRow,
     live: LiveChange,
+    update?: LiveUpdateView,
   ) {
-    const current = await trx.selectFrom("news").select("status").where("id", "=", row.id).executeTakeFirst();
-    return send("liveUpdated", { paths: livePaths(row), live, ...audienceOf(current) });
+    const current = await trx
+      .selectFrom("news")
+      .select(["status", "live_coverage", "live_started_at", "live_ended_at", "live_scoreboard", "live_updated_at"])
+      .where("id", "=", row.id)
+      .executeTakeFirst();
+    // What the open pages show it with, so that ten thousand of them fetch nothing (too long: they fetch it).
+    const content = update ? { update, media: await loadBodyMedia(trx, store, [update.body]) } : {};
+    const inline = Buffer.byteLength(JSON.stringify(content)) <= LIVE_EVENT_INLINE_BYTES ? content : {};
+    const coverage = current ? { coverage: coverageOf(current) } : {};
+    return send("liveUpdated", { paths: livePaths(row), live: { ...live, ...inline, ...coverage }, ...audienceOf(current) });
   }
 
   return {
@@ -148,11 +164,16 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         const tagged = patch.scoreboard ? await tagMatchTeams(trx, newsId, [patch.scoreboard.home, patch.scoreboard.away]) : [];
         // The badge and the score show on cards (home, lists, the clubs' pages): the story's pages like any save of
         // it. Otherwise the article only.
-        if (badgeChanged || scoreChanged || announcementChanged || tagged.length > 0) {
+        const reloads = badgeChanged || scoreChanged || announcementChanged || tagged.length > 0;
+        if (reloads) {
           const current = await trx.selectFrom("news").select("status").where("id", "=", newsId).executeTakeFirst();
           const paths = [...storyPaths(row), ...livePaths(row), ...(await teamPathsOf(trx, [newsId]))];
-          await send("newsUpdated", { paths, ...audienceOf(current) });
-        } else await sendLive(trx, send, row, { newsId, change: "scoreboard" });
+          // Only the score changed: the story's open pages take it from `liveUpdated` below at once instead of all
+          // reloading (the cards elsewhere reload as for any change).
+          const scoreOnly = scoreChanged && !badgeChanged && !announcementChanged && tagged.length === 0;
+          await send("newsUpdated", { paths, ...audienceOf(current), ...(scoreOnly ? { liveStory: newsId } : {}) });
+        }
+        if (!reloads || (set.live_scoreboard !== undefined && !badgeChanged)) await sendLive(trx, send, row, { newsId, change: "scoreboard" });
       });
       return coverageOf({ ...row, ...set });
     },
@@ -210,7 +231,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         }
         await insertLiveUpdate(trx, update);
         await updateCoverageRow(trx, newsId, { live_updated_at: update.created_at });
-        await sendLive(trx, send, row, { newsId, updateId: update.id, change: "created" });
+        await sendLive(trx, send, row, { newsId, updateId: update.id, change: "created" }, toUpdateView(update));
       });
       return toUpdateView(update);
     },
@@ -278,13 +299,14 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         coverage: coverageOf(row),
         pinned,
         keyEvents: orderKeyEvents(keyRows.map((key) => ({ ...key, createdAt: key.created_at, match: matchOf(key) }))).map(
-          (key): KeyEventView => ({
-            id: key.id,
-            createdAt: key.created_at,
-            summary: summaryOf(key.text),
-            minute: key.match ? formatMatchMinute(key.match) : null,
-            eventType: key.event_type,
-          }),
+          (key): KeyEventView =>
+            keyEventOf({
+              id: key.id,
+              createdAt: key.created_at,
+              text: key.text,
+              minute: key.match ? formatMatchMinute(key.match) : null,
+              eventType: key.event_type,
+            }),
         ),
         updates,
         nextCursor: more && last ? encodeListCursor({ publishedAt: last.created_at, id: last.id }) : null,
