@@ -8,6 +8,7 @@ import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext, documentPolicyContext } from "../app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { streamCap } from "./event-streams.ts";
+import { createNchanPublisher } from "./nchan-publisher.ts";
 import { createSiteEventStreams } from "./site-event-streams.ts";
 import { EVENT_STREAMS_PER_ADDRESS } from "../app/lib/limits.ts";
 import { originGuard } from "./origin-guard.ts";
@@ -173,6 +174,12 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
   const pageCache = services.config.pageCache
     ? createAppPageCache(services, hasSession, build, routes, services.config.pageCache, policy, stylesheets, accessLog)
     : null;
+  // The readers' streams held by nginx + nchan (LIVE_FANOUT=nchan): each event this instance makes goes there too.
+  if (services.config.liveFanout.kind === "nchan") {
+    const fanout = createNchanPublisher({ publishUrl: services.config.liveFanout.publishUrl, log: services.log });
+    const stop = services.events.subscribe(fanout.onEvent);
+    services.events.onClose(stop);
+  }
   // After the page cache's own subscriber: the CDN's refetch finds this instance's pages already changed.
   if (services.config.cdn) {
     const purger = createCdnPurger(services.config.cdn, { siteUrl: services.config.site.url, log: services.log });

@@ -517,6 +517,8 @@ export const terminal = {
     passwordMinLength: "o mínimo aceito é 6",
     redisUrl: "use redis://host:6379",
     cdnProvider: "use varnish, fastly ou cloudflare",
+    liveFanout: "use app (o próprio servidor) ou nchan (nginx com o módulo nchan na frente)",
+    nchanPublishUrl: "NCHAN_PUBLISH_URL: obrigatório com LIVE_FANOUT=nchan (por exemplo http://127.0.0.1:8080/_nchan/pub)",
     workers: "use um número de 1 a 64 ou auto (um por núcleo)",
     cdnServiceId: "use o id do serviço (Fastly) ou da zona (Cloudflare), como aparece no painel",
     cdnCredentials: (provider: string) => `CDN_PURGE_TOKEN e CDN_SERVICE_ID: obrigatórios com CDN_PROVIDER=${provider}`,

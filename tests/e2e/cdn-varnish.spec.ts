@@ -32,13 +32,13 @@ function rawGet(
   url: string,
   { method = "GET", headers = {}, localAddress }: { method?: string; headers?: Record<string, string>; localAddress?: string },
 ) {
-  return new Promise<{ status: number; head: string }>((resolve, reject) => {
+  return new Promise<{ status: number; head: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
     const request = http.request(url, { method, headers, localAddress }, (response) => {
       response.once("data", (chunk: Buffer) => {
-        resolve({ status: response.statusCode ?? 0, head: chunk.toString("utf8") });
+        resolve({ status: response.statusCode ?? 0, head: chunk.toString("utf8"), headers: response.headers });
         request.destroy();
       });
-      response.once("end", () => resolve({ status: response.statusCode ?? 0, head: "" }));
+      response.once("end", () => resolve({ status: response.statusCode ?? 0, head: "", headers: response.headers }));
     });
     request.on("error", reject);
     request.end();
@@ -143,6 +143,7 @@ test("Varnish na frente: guarda as páginas; publicação, correção e retirada
     const stream = await rawGet(`${varnish.url}/events`, { headers: { Accept: "text/event-stream" } });
     expect(stream.status).toBe(200);
     expect(stream.head).toContain("conectado");
+    expect(stream.headers["x-cache"]).toBe("MISS");
 
     // Purges only from the app's address: another client is refused, and nothing is purged.
     const refused = await rawGet(`${varnish.url}/`, { method: "PURGE", headers: { "Surrogate-Key": "site" }, localAddress: "127.0.0.2" });
@@ -230,7 +231,7 @@ test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*
   let reader: APIRequestContext | null = null;
   const admin = await browser.newContext();
   try {
-    nginx = await startNginx({ backendPort: port });
+    nginx = await startNginx({ backendPort: port, appPort: Number(new URL(site.url).port) });
     reader = await playwright.request.newContext({ maxRedirects: 0 });
     const readerContext = reader;
     const via = (base: string, pathname: string) => readerContext.get(base + pathname, { maxRedirects: 0 });
@@ -248,6 +249,11 @@ test("purga: só chaves do alfabeto do site, literais, e nunca por um proxy; `.*
     const throughNginx = await via(nginx.url, "/");
     expect(throughNginx.status()).toBe(200);
     expect(throughNginx.headers()["x-cache"]).toBe("HIT");
+    // The open pages' streams go from nginx straight to the app: never a Varnish thread each.
+    const stream = await rawGet(`${nginx.url}/events`, { headers: { Accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    expect(stream.head).toContain("conectado");
+    expect(stream.headers["x-cache"]).toBeUndefined();
     const before = await varnish.bans();
 
     // From the app's own address, straight to Varnish: a key outside the alphabet (a regular expression, a list

@@ -10,22 +10,49 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export const NGINX_SITE = path.join(ROOT, "deploy/nginx/esporte-em-foco.conf");
 export const NGINX = "/usr/sbin/nginx";
 
+/** The site file of LIVE_FANOUT=nchan: nchan holds the readers' streams, the app publishes to it. */
+export const NGINX_NCHAN_SITE = path.join(ROOT, "deploy/nginx/esporte-em-foco-nchan.conf");
+/** Debian's nchan module (libnginx-mod-nchan), loaded by Debian's nginx.conf; here by the test's own. */
+export const NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so";
+
 export interface RunningNginx {
   /** The TLS server of the site file, here on plain HTTP. */
   url: string;
   /** The site file's port-80 server (the redirect to https). */
   redirectUrl: string;
+  /** The nchan site file's publisher (NCHAN_PUBLISH_URL), or null for the plain one. */
+  publishUrl: string | null;
   logs(): string;
   stop(): Promise<void>;
 }
 
+export interface NginxOptions {
+  /** What the site's pages go to: Varnish, or the site. */
+  backendPort: number;
+  /** What `/events` goes to: always the site itself (default: backendPort). */
+  appPort?: number;
+  /** The nchan site file instead of the plain one, with the module loaded. */
+  nchan?: boolean;
+  /** Where nchan's publisher listens (the site's NCHAN_PUBLISH_URL, chosen before it starts; default: a free port). */
+  publishPort?: number;
+  /** Connections per worker (the bench opens thousands of streams). */
+  workerConnections?: number;
+}
+
 /**
- * Debian's nginx in the foreground with deploy/nginx/esporte-em-foco.conf as it ships, but for what a test cannot
- * have: its upstream is `backendPort` (Varnish, or the site), its TLS server listens on plain HTTP at 127.0.0.1:a free
- * port (no certificate), its port-80 server at another. Everything else (locations, headers, the methods it refuses)
- * is the file's own. Its own prefix, pid file, error log and temporary folders. Resolves once it accepts connections.
+ * Debian's nginx in the foreground with deploy/nginx/esporte-em-foco.conf (or -nchan.conf) as it ships, but for what
+ * a test cannot have: its upstreams are `backendPort` (Varnish, or the site) and `appPort` (the site), its TLS server
+ * listens on plain HTTP at 127.0.0.1:a free port (no certificate), its port-80 server at another, nchan's publisher
+ * at a third. Everything else (locations, headers, the methods it refuses) is the file's own. Its own prefix, pid
+ * file, error log and temporary folders. Resolves once it accepts connections.
  */
-export async function startNginx({ backendPort }: { backendPort: number }): Promise<RunningNginx> {
+export async function startNginx({
+  backendPort,
+  appPort = backendPort,
+  nchan = false,
+  publishPort,
+  workerConnections = 128,
+}: NginxOptions): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-nginx-"));
   // Started as root, nginx's workers run as an unprivileged user: they write request bodies in these folders.
   const temp = path.join(dir, "temp");
@@ -33,21 +60,27 @@ export async function startNginx({ backendPort }: { backendPort: number }): Prom
   fs.chmodSync(temp, 0o777);
   fs.chmodSync(dir, 0o755);
   const [port, redirectPort] = [await freePort(), await freePort()];
-  const site = rewrite(fs.readFileSync(NGINX_SITE, "utf8"), [
+  const publisherPort = publishPort ?? (await freePort());
+  const siteFile = nchan ? NGINX_NCHAN_SITE : NGINX_SITE;
+  const site = rewrite(siteFile, fs.readFileSync(siteFile, "utf8"), [
+    // The first upstream is the pages', the second the streams' (the app itself).
     ["server 127.0.0.1:3000;", `server 127.0.0.1:${backendPort};`],
+    ["server 127.0.0.1:3000;", `server 127.0.0.1:${appPort};`],
     ["listen 443 ssl http2;", `listen 127.0.0.1:${port};`],
     ["listen 80;", `listen 127.0.0.1:${redirectPort};`],
     [/^\s*ssl_certificate(_key)? .*$/gm, ""],
+    ...(nchan ? ([["listen 127.0.0.1:8090;", `listen 127.0.0.1:${publisherPort};`]] as Array<[string, string]>) : []),
   ]);
   fs.writeFileSync(path.join(dir, "site.conf"), site);
   const log = path.join(dir, "error.log");
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
     [
+      ...(nchan ? [`load_module ${NCHAN_MODULE};`, `worker_rlimit_nofile ${workerConnections * 2 + 64};`] : []),
       "worker_processes 1;",
       `pid ${path.join(dir, "nginx.pid")};`,
       `error_log ${log} warn;`,
-      "events { worker_connections 128; }",
+      `events { worker_connections ${workerConnections}; }`,
       "http {",
       "  access_log off;",
       ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${path.join(temp, kind)};`),
@@ -75,6 +108,7 @@ export async function startNginx({ backendPort }: { backendPort: number }): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     redirectUrl: `http://127.0.0.1:${redirectPort}`,
+    publishUrl: nchan ? `http://127.0.0.1:${publisherPort}/_nchan/pub` : null,
     logs,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
@@ -85,11 +119,11 @@ export async function startNginx({ backendPort }: { backendPort: number }): Prom
 }
 
 /** The site file with each `[from, to]` replaced; a `from` it no longer has is an error (the test would be hollow). */
-function rewrite(source: string, changes: Array<[string | RegExp, string]>): string {
+function rewrite(file: string, source: string, changes: Array<[string | RegExp, string]>): string {
   let text = source;
   for (const [from, to] of changes) {
     const found = typeof from === "string" ? text.includes(from) : from.test(text);
-    if (!found) throw new Error(`deploy/nginx/esporte-em-foco.conf no longer has ${String(from)}`);
+    if (!found) throw new Error(`${path.relative(ROOT, file)} no longer has ${String(from)}`);
     text = typeof from === "string" ? text.replace(from, to) : text.replace(from, to);
   }
   return text;

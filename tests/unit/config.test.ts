@@ -264,6 +264,16 @@ describe("parseConfig: a bad value throws a ConfigError naming the variable", ()
     expect(() => parseConfig({ CDN_PURGE_URL: "http://x", CDN_PROVIDER: "akamai" })).toThrow("CDN_PROVIDER: use varnish, fastly ou cloudflare");
   });
 
+  it("LIVE_FANOUT: the app holds the streams by default; nchan needs where to publish", () => {
+    expect(parseConfig({}).liveFanout).toEqual({ kind: "app" });
+    expect(parseConfig({ LIVE_FANOUT: "nchan", NCHAN_PUBLISH_URL: "http://127.0.0.1:8090/_nchan/pub" }).liveFanout).toEqual({
+      kind: "nchan",
+      publishUrl: "http://127.0.0.1:8090/_nchan/pub",
+    });
+    expect(() => parseConfig({ LIVE_FANOUT: "nchan" })).toThrow("NCHAN_PUBLISH_URL: obrigatório com LIVE_FANOUT=nchan");
+    expect(() => parseConfig({ LIVE_FANOUT: "pushpin" })).toThrow("LIVE_FANOUT: use app (o próprio servidor) ou nchan");
+  });
+
   it("names every bad variable when several are wrong", () => {
     const error = configErrorFor({ PORT: "abc", TIME_ZONE: "Mars/Base", SITE_URL: "notaurl" });
     expect(error.message).toContain("PORT:");

@@ -146,6 +146,14 @@ export const envSchema = z.object({
    * Unset: what the process's open-files limit allows (server/event-streams.ts).
    */
   EVENT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  /**
+   * Who holds the readers' open event streams: this server (`app`), or nginx with the nchan module in front
+   * (`nchan`, deploy/nginx/esporte-em-foco-nchan.conf): each event is then published to NCHAN_PUBLISH_URL, and nginx
+   * gives readers' `/events` to nchan, so N app instances and one or more nginx boxes hold the streams.
+   */
+  LIVE_FANOUT: z.enum(["app", "nchan"], { error: terminal.config.liveFanout }).default("app"),
+  /** nchan's publisher location (the nginx site file's `/_nchan/pub`, reachable from the app only). */
+  NCHAN_PUBLISH_URL: optionalUrl,
   /** Reader renders run at once per process; the others wait their turn in order (0: no bound). */
   RENDER_CONCURRENCY: z.coerce.number().int().min(0).max(10_000).default(8),
   /** The in-memory page cache for readers without a session (0 turns it off). */

@@ -34,6 +34,8 @@ export interface AppConfig {
   bodyTimeoutMs: number;
   /** EVENT_STREAMS_MAX: the open live-update streams one process holds (undefined: as the open-files limit allows). */
   eventStreamsMax: number | undefined;
+  /** LIVE_FANOUT: the readers' streams held here, or by nginx + nchan, to which each event is published. */
+  liveFanout: { kind: "app" } | { kind: "nchan"; publishUrl: string };
   /** Public pages rendered once and served from memory to readers without a session (null: off). */
   pageCache: { maxBytes: number; ttlMs: number } | null;
   /** The CDN in front that every change purges (null: none, or one that only expires pages on its own). */
@@ -80,6 +82,12 @@ export interface CdnConfig {
   purgeUrl: string;
   token: string | null;
   serviceId: string | null;
+}
+
+function liveFanoutOf(env: z.infer<typeof envSchema>): AppConfig["liveFanout"] {
+  if (env.LIVE_FANOUT === "app") return { kind: "app" };
+  if (!env.NCHAN_PUBLISH_URL) throw new ConfigError(terminal.config.invalid([terminal.config.nchanPublishUrl]));
+  return { kind: "nchan", publishUrl: env.NCHAN_PUBLISH_URL };
 }
 
 /** CDN_PURGE_URL turns purging on; Fastly and Cloudflare need their token and service (zone) id. */
@@ -193,6 +201,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     renderConcurrency: env.RENDER_CONCURRENCY,
     bodyTimeoutMs: env.BODY_TIMEOUT_SECONDS * 1000,
     eventStreamsMax: env.EVENT_STREAMS_MAX,
+    liveFanout: liveFanoutOf(env),
     pageCache: env.PAGE_CACHE ? { maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024, ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000 } : null,
     deployment: { siteUrlSet: Boolean(env.SITE_URL), allowInsecureHttp: env.ALLOW_INSECURE_HTTP, authSecretSet: Boolean(env.AUTH_SECRET) },
     media: {
