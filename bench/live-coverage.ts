@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live [-- --readers 500 --streams 200 --seconds 30 --interval 2 --varnish]`
+ * `npm run bench:live [-- --readers 500 --streams 200 --seconds 30 --interval 2 --varnish --fanout app|nchan]`
  *
  * A derby under live coverage, on the production server (SQLite, page cache on, as shipped): `--readers`
  * concurrent readers load the live article (wrk or autocannon, `Accept-Encoding: br, gzip`) for `--seconds`, while
@@ -12,7 +12,9 @@
  * answered from memory after every update). Exit code 1 on a 5xx, a failed post or an update a page never got (a
  * delivery past 10 s under load is reported as late). With `--varnish`, the readers and the pages' fetches go
  * through Varnish with the shipped VCL (deploy/varnish/default.vcl, purged by the app), the streams straight to the
- * app (as nginx routes /events). Writes bench-results/live-<date>.json.
+ * app (as nginx routes /events). With `--fanout nchan`, Debian's nginx with the nchan module and the shipped site file
+ * (deploy/nginx/esporte-em-foco-nchan.conf) holds the streams, each from its own loopback address, and the app
+ * publishes to it (LIVE_FANOUT=nchan); memory per stream is then nginx's. Writes bench-results/live-<date>.json.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
@@ -27,6 +29,8 @@ import { createNews } from "../tests/factories/news.ts";
 import { buildIfNeeded } from "./build.ts";
 import { chooseLoadTool, runLoad } from "./load.ts";
 import { rssOf, sampleRss, signInAdmin, startAppServer } from "./processes.ts";
+import { startNginx } from "../tests/factories/nginx.ts";
+import { freePort } from "../tests/factories/site.ts";
 import { startVarnish, varnishPort } from "../tests/factories/varnish.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -40,6 +44,7 @@ function readOptions(argv: string[]) {
       seconds: { type: "string", default: "30" },
       interval: { type: "string", default: "2" },
       varnish: { type: "boolean", default: false },
+      fanout: { type: "string", default: "app" },
     },
   });
   const number = (name: string, value: string) => {
@@ -54,6 +59,8 @@ function readOptions(argv: string[]) {
     interval: number("interval", values.interval!),
     /** Readers and the open pages' fetches through the shipped Varnish VCL (the streams still go to the app). */
     varnish: values.varnish!,
+    /** Who holds the streams: the app, or nginx + nchan (LIVE_FANOUT=nchan). */
+    fanout: values.fanout === "nchan" ? ("nchan" as const) : ("app" as const),
   };
 }
 
@@ -83,8 +90,9 @@ const percentile = (values: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 };
 
-/** How many processes hold the open pages (bench/stream-clients.ts). */
+/** How many processes hold the open pages (bench/stream-clients.ts), at least. */
 const CLIENT_PROCESSES = 2;
+const STREAMS_PER_PROCESS = 15_000;
 
 type FromClients =
   | { type: "ready"; admitted: number; refused: number }
@@ -96,9 +104,11 @@ type FromClients =
  * server admitted; `delivered(id, sentAt)` with each page's delay for update `id` (ms from `sentAt`, the epoch) and
  * how many did not get it within `timeoutMs`.
  */
-function openPages(url: string, fetchUrl: string, newsId: string, count: number) {
+function openPages(url: string, fetchUrl: string, newsId: string, count: number, ownAddresses: boolean) {
   const script = path.join(import.meta.dirname, "stream-clients.ts");
-  const children = Array.from({ length: CLIENT_PROCESSES }, () => fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  // Each process holds at most STREAMS_PER_PROCESS (its open-files limit).
+  const processes = Math.max(CLIENT_PROCESSES, Math.ceil(count / STREAMS_PER_PROCESS));
+  const children = Array.from({ length: processes }, () => fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const ask = <T extends FromClients>(child: ChildProcess, message: object, type: T["type"]) =>
     new Promise<T>((resolve) => {
       const listener = (reply: FromClients) => {
@@ -109,14 +119,14 @@ function openPages(url: string, fetchUrl: string, newsId: string, count: number)
       child.on("message", listener);
       child.send(message);
     });
-  const share = Math.ceil(count / CLIENT_PROCESSES);
+  const share = Math.ceil(count / processes);
   return {
     async open() {
       const replies = await Promise.all(
         children.map((child, i) =>
           ask<Extract<FromClients, { type: "ready" }>>(
             child,
-            { type: "open", url, fetchUrl, newsId, from: i * share, count: Math.max(0, Math.min(share, count - i * share)) },
+            { type: "open", url, fetchUrl, newsId, from: i * share, count: Math.max(0, Math.min(share, count - i * share)), ownAddresses },
             "ready",
           ),
         ),
@@ -150,6 +160,7 @@ async function main() {
     // Each open page from its own address (the app trusts its loopback proxy), as readers are: /events allows a few
     // streams per address.
     const cdnPort = options.varnish ? await varnishPort() : null;
+    const publishPort = options.fanout === "nchan" ? await freePort() : null;
     const server = await startAppServer({
       dataDir,
       pageCache: true,
@@ -159,23 +170,44 @@ async function main() {
         LOGIN_RATE_LIMIT: "1000",
         LIVE_POSTS_PER_MINUTE: "600",
         ...(cdnPort ? { CDN_PURGE_URL: `http://127.0.0.1:${cdnPort}` } : {}),
+        ...(publishPort ? { LIVE_FANOUT: "nchan", NCHAN_PUBLISH_URL: `http://127.0.0.1:${publishPort}/_nchan/pub` } : {}),
       },
     });
     const varnish = cdnPort ? await startVarnish({ port: cdnPort, backendPort: Number(new URL(server.url).port) }) : null;
     // What readers and the pages' fetches go through: Varnish when asked (as deploy/ ships it), else the app.
     const front = varnish?.url ?? server.url;
+    const appPort = Number(new URL(server.url).port);
+    const nginx = publishPort
+      ? await startNginx({
+          backendPort: appPort,
+          appPort,
+          nchan: true,
+          publishPort,
+          // A process here may hold 20 000 descriptors at most (its hard limit cannot be raised): a worker per
+          // 12 000 streams, each listening on its own socket so they share the streams evenly.
+          workers: Math.max(2, Math.ceil(options.streams / 12_000)),
+          workerConnections: Math.min(19_000, options.streams + 1024),
+          reusePort: true,
+        })
+      : null;
+    // Whose memory the streams cost: the app's, or nginx's worker's.
+    const holder = () => (nginx ? nginx.workerPids() : [server.pid]);
+    /** The streams' holder's memory: the app's RSS, or the sum of nginx's workers'. */
+    const holderRss = () => holder().reduce((sum, pid) => sum + rssOf(pid), 0);
     try {
       const cookie = await signInAdmin(server.url, admin.email, admin.password);
       const articlePath = `/article/${id}`;
       // Memory per open stream: the server's RSS before the streams and once they are all open (after a warm-up
       // request, so the first render's modules are not counted).
       await (await fetch(server.url + articlePath)).arrayBuffer();
-      const rssBefore = rssOf(server.pid);
-      const pages = openPages(server.url, front, id, options.streams);
+      const rssBefore = holderRss();
+      const pages = openPages(nginx?.url ?? server.url, front, id, options.streams, Boolean(nginx));
       const opened = await pages.open();
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const rssOpen = rssOf(server.pid);
-      const rss = sampleRss(server.pid);
+      const rssOpen = holderRss();
+      let rssPeak = rssOpen;
+      const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, holderRss())), 100);
+      const appRss = nginx ? sampleRss(server.pid) : null;
       const tool = chooseLoadTool();
       const load = runLoad(tool, front + articlePath, {
         connections: options.readers,
@@ -207,7 +239,7 @@ async function main() {
         const { update } = (await response.json()) as { update: { id: string } };
         postedIds.push(update.id);
         const arrivals = await pages.delivered(update.id, sent, 10_000);
-        deliveries.push(...arrivals.delays);
+        for (const delay of arrivals.delays) deliveries.push(delay);
         missed += arrivals.missed;
         // Every third minute a goal: the score changes on the cards (newsUpdated) and on the open article.
         if (n % 3 === 0) {
@@ -225,7 +257,8 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.interval * 1000 - (performance.now() - tick))));
       }
       const result = await load;
-      const rssPeak = rss.stop();
+      clearInterval(sampling);
+      const appRssPeak = appRss?.stop() ?? rssPeak;
       // Late (past the 10 s wait, under load) or lost: once the load is over, does every page hold every update?
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const { count: lost, fetches, reloads } = await pages.lost(postedIds);
@@ -251,7 +284,7 @@ async function main() {
           pageReloadsPerGoal: goals ? reloads / goals : 0,
           p50Ms: percentile(deliveries, 50),
           p99Ms: percentile(deliveries, 99),
-          maxMs: Math.max(0, ...deliveries),
+          maxMs: deliveries.reduce((max, each) => Math.max(max, each), 0),
         },
         homeAfterUpdates: { hit: homeStates.filter((state) => state === "hit").length, other: homeStates.filter((state) => state !== "hit").length },
         serverErrors,
@@ -261,6 +294,9 @@ async function main() {
           rssBeforeMb: rssBefore / 2 ** 20,
           rssOpenMb: rssOpen / 2 ** 20,
           rssPeakMb: rssPeak / 2 ** 20,
+          /** Who held them: the app, or nginx's worker (then the app's own peak beside it). */
+          holder: nginx ? "nginx+nchan" : "app",
+          appRssPeakMb: appRssPeak / 2 ** 20,
           perStreamKb: opened.admitted ? (rssOpen - rssBefore) / 1024 / opened.admitted : 0,
         },
       };
@@ -277,7 +313,7 @@ async function main() {
         `entrega a ${options.streams} páginas abertas: p50 ${summary.delivery.p50Ms.toFixed(0)} ms, p99 ${summary.delivery.p99Ms.toFixed(0)} ms, máx ${summary.delivery.maxMs.toFixed(0)} ms, ${missed} além de 10 s, ${lost} nunca entregues; ${summary.delivery.pageFetchesPerUpdate.toFixed(0)} pedidos das páginas por atualização; ${summary.delivery.pageReloadsPerGoal.toFixed(0)} recargas das páginas por gol (${goals} gols)`,
       );
       console.log(
-        `fluxos: ${summary.streams.admitted} abertos, ${summary.streams.refused} recusados; RSS ${summary.streams.rssBeforeMb.toFixed(0)} MB antes, ${summary.streams.rssOpenMb.toFixed(0)} MB com eles (${summary.streams.perStreamKb.toFixed(1)} KB por fluxo), pico ${summary.streams.rssPeakMb.toFixed(0)} MB`,
+        `fluxos: ${summary.streams.admitted} abertos, ${summary.streams.refused} recusados; RSS ${summary.streams.rssBeforeMb.toFixed(0)} MB antes, ${summary.streams.rssOpenMb.toFixed(0)} MB com eles (${summary.streams.perStreamKb.toFixed(1)} KB por fluxo), pico ${summary.streams.rssPeakMb.toFixed(0)} MB, em ${summary.streams.holder}${nginx ? `; pico do app ${summary.streams.appRssPeakMb.toFixed(0)} MB` : ""}`,
       );
       console.log(
         `home depois de cada atualização: ${summary.homeAfterUpdates.hit} hit, ${summary.homeAfterUpdates.other} outros; linhas 5xx/erro no log: ${serverErrors}`,
@@ -288,6 +324,7 @@ async function main() {
       console.log(`resultado: ${path.relative(ROOT, file)}`);
       if (failures.length || lost || serverErrors || result.non2xx) process.exitCode = 1;
     } finally {
+      await nginx?.stop();
       await varnish?.stop();
       await server.stop();
     }

@@ -1,19 +1,19 @@
 /**
  * Open pages of a live article for `npm run bench:live`, in a process of their own (the bench starts several, so the
- * measuring side is not one event loop that saturates before the server does). Each page is a bare TCP connection
- * to `GET /events` from its own address (X-Forwarded-For; the app trusts its loopback proxy), reading the stream as
- * the page's script does (app/lib/use-live-coverage.ts): a `liveUpdated` of the story that carries the new update is
- * held at once; any other fetches the first page of updates (GET /api/news/:id/updates), one fetch at a time per
- * page; a `newsUpdated` that concerns the article (app/lib/use-live-updates.ts) reloads its data once, at a moment
- * spread as the page's script spreads it. Times are milliseconds since the epoch (`performance.timeOrigin + performance.now()`), comparable between
- * processes.
+ * measuring side is not one event loop that saturates before the server does). Each page is a connection of its own
+ * (no agent) to `GET /events` from its own address (X-Forwarded-For, which the app believes from its loopback proxy,
+ * or a loopback address of its own), reading the stream as the page's script does (app/lib/use-live-coverage.ts): a
+ * `liveUpdated` of the story that carries the new update is held at once; any other fetches the first page of
+ * updates (GET /api/news/:id/updates), one fetch at a time per page; a `newsUpdated` that concerns the article
+ * (app/lib/use-live-updates.ts) reloads its data once, at a moment spread as the page's script spreads it. Times are
+ * milliseconds since the epoch (`performance.timeOrigin + performance.now()`), comparable between processes.
  *
  * Messages from the parent (IPC): `{ open }` → `{ ready, admitted, refused }`; `{ await, updateId, sentAt,
  * timeoutMs }` → `{ arrivals, updateId, delays, missed }` once every admitted page holds the update or the time is up;
  * `{ lost, ids }` → `{ lost, count, fetches, reloads }` (page × update pairs never held; the pages' fetches of updates
  * and reloads of their data in all); `{ close }` ends the process.
  */
-import net from "node:net";
+import http from "node:http";
 import { concernsPage, RELOAD_AFTER_MS, RELOAD_SPREAD_MS } from "../app/lib/use-live-updates.ts";
 
 interface Open {
@@ -24,11 +24,20 @@ interface Open {
   /** Index of the first page (its address) and how many. */
   from: number;
   count: number;
+  /**
+   * Each page connects from a loopback address of its own (127.x.y.z) instead of saying it in X-Forwarded-For: what
+   * nginx counts per address is the connection's, and 50 000 connections from one address would also run out of ports.
+   */
+  ownAddresses: boolean;
 }
 type Message = Open | { type: "await"; updateId: string; sentAt: number; timeoutMs: number } | { type: "lost"; ids: string[] } | { type: "close" };
 
 const now = () => performance.timeOrigin + performance.now();
-const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`;
+/** Page `i`'s address: `prefix` then two more bytes, never 0 or 255 in the last. */
+const quad = (prefix: string, i: number) => `${prefix}.${Math.floor(i / 250 / 250) % 250}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
+const addressOf = (i: number) => quad("10", i);
+/** A loopback address per page (127.0.0.1, the app's own, stays out: from 127.1.x.y on). */
+const loopbackOf = (i: number) => quad("127", i + 250 * 250);
 
 interface Page {
   held: Map<string, number>;
@@ -36,9 +45,9 @@ interface Page {
 }
 
 const pages: Page[] = [];
-const sockets: net.Socket[] = [];
+const requests: http.ClientRequest[] = [];
 /** Updates the parent is waiting for: how many admitted pages hold each, and who to tell. */
-const waits = new Map<string, { sentAt: number; delays: number[]; done: () => void }>();
+const waits = new Map<string, { sentAt: number; delays: number[]; admitted: number; done: () => void }>();
 let fetches = 0;
 /** The pages' data reloads after a `newsUpdated` (what app/lib/use-live-updates.ts does: one per page, spread). */
 let reloads = 0;
@@ -49,7 +58,7 @@ function hold(page: Page, updateId: string, at: number) {
   const wait = waits.get(updateId);
   if (!wait) return;
   wait.delays.push(at - wait.sentAt);
-  if (wait.delays.length >= pages.filter((each) => each.admitted).length) wait.done();
+  if (wait.delays.length >= wait.admitted) wait.done();
 }
 
 function openPage(options: Open, index: number): Promise<Page> {
@@ -83,42 +92,56 @@ function openPage(options: Open, index: number): Promise<Page> {
     }
   };
   return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port), url.hostname);
-    sockets.push(socket);
-    socket.setEncoding("utf8");
     let buffer = "";
-    let answered = false;
     let reloading = false;
     const newsUpdates: string[] = [];
-    socket.on("connect", () => {
-      socket.write(
-        `GET /events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\nX-Forwarded-For: ${address}\r\nConnection: keep-alive\r\n\r\n`,
-      );
-    });
-    socket.on("data", (chunk: string) => {
-      buffer += chunk;
-      if (!answered) {
-        const head = buffer.indexOf("\r\n\r\n");
-        if (head < 0) return;
-        answered = true;
-        page.admitted = buffer.startsWith("HTTP/1.1 200");
-        buffer = buffer.slice(head + 4);
+    const request = http.get(
+      {
+        host: url.hostname,
+        port: Number(url.port),
+        path: "/events",
+        agent: false,
+        headers: { Accept: "text/event-stream", ...(options.ownAddresses ? {} : { "X-Forwarded-For": address }) },
+        ...(options.ownAddresses ? { localAddress: loopbackOf(index) } : {}),
+      },
+      (response) => {
+        page.admitted = response.statusCode === 200;
         resolve(page);
-        if (!page.admitted) socket.destroy();
+        if (!page.admitted) {
+          response.resume();
+          request.destroy();
+          return;
+        }
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => read(chunk));
+      },
+    );
+    requests.push(request);
+    request.on("error", () => resolve(page));
+    // Not answered within 15 s: counted as refused (a server past its limits may accept and never answer).
+    request.setTimeout(15_000, () => {
+      if (!page.admitted) {
+        request.destroy();
+        resolve(page);
       }
-      // Each event is one write of the server, so one chunk of the chunked body: its size line comes before "event:".
+    });
+    const read = (chunk: string) => {
+      buffer += chunk;
       let end = buffer.indexOf("\n\n");
       while (end >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         end = buffer.indexOf("\n\n");
-        const news = block.indexOf("event: newsUpdated\ndata: ");
-        if (news >= 0) newsUpdates.push(block.slice(news + "event: newsUpdated\ndata: ".length));
-        const start = block.indexOf("event: liveUpdated\ndata: ");
-        if (start < 0) continue;
+        // `event:`, maybe an `id:` (nchan writes one), then `data:`.
+        const name = /(?:^|\n)event: (\w+)\n/.exec(block)?.[1];
+        const dataAt = block.indexOf("\ndata: ");
+        if (!name || dataAt < 0) continue;
+        const data = block.slice(dataAt + "\ndata: ".length);
+        if (name === "newsUpdated") newsUpdates.push(data);
+        if (name !== "liveUpdated") continue;
         let change: { newsId?: string; change?: string; update?: { id: string }; coverage?: unknown };
         try {
-          change = JSON.parse(block.slice(start + "event: liveUpdated\ndata: ".length)) as typeof change;
+          change = JSON.parse(data) as typeof change;
         } catch {
           continue;
         }
@@ -142,13 +165,7 @@ function openPage(options: Open, index: number): Promise<Page> {
           RELOAD_AFTER_MS + Math.random() * RELOAD_SPREAD_MS,
         );
       }
-    });
-    socket.on("error", () => {
-      if (!answered) {
-        answered = true;
-        resolve(page);
-      }
-    });
+    };
   });
 }
 
@@ -183,13 +200,13 @@ process.on("message", (message: Message) => {
       });
     };
     const timer = setTimeout(finish, message.timeoutMs);
-    waits.set(message.updateId, { sentAt: message.sentAt, delays, done: finish });
+    waits.set(message.updateId, { sentAt: message.sentAt, delays, admitted: admitted.length, done: finish });
     if (delays.length >= admitted.length) finish();
   } else if (message.type === "lost") {
     const count = message.ids.reduce((sum, id) => sum + pages.filter((page) => page.admitted && !page.held.has(id)).length, 0);
     process.send?.({ type: "lost", count, fetches, reloads });
   } else if (message.type === "close") {
-    for (const socket of sockets) socket.destroy();
+    for (const request of requests) request.destroy();
     process.exit(0);
   }
 });

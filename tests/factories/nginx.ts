@@ -22,6 +22,8 @@ export interface RunningNginx {
   redirectUrl: string;
   /** The nchan site file's publisher (NCHAN_PUBLISH_URL), or null for the plain one. */
   publishUrl: string | null;
+  /** The worker processes' pids (the bench measures their memory). */
+  workerPids(): number[];
   logs(): string;
   stop(): Promise<void>;
 }
@@ -37,6 +39,10 @@ export interface NginxOptions {
   publishPort?: number;
   /** Connections per worker (the bench opens thousands of streams). */
   workerConnections?: number;
+  /** Worker processes (default 1; `auto`: one per core, as Debian's nginx.conf has it). */
+  workers?: number | "auto";
+  /** Each worker its own listening socket (`reuseport`): the bench's thousands of streams spread evenly over them. */
+  reusePort?: boolean;
 }
 
 /**
@@ -52,6 +58,8 @@ export async function startNginx({
   nchan = false,
   publishPort,
   workerConnections = 128,
+  workers = 1,
+  reusePort = false,
 }: NginxOptions): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-nginx-"));
   // Started as root, nginx's workers run as an unprivileged user: they write request bodies in these folders.
@@ -66,7 +74,7 @@ export async function startNginx({
     // The first upstream is the pages', the second the streams' (the app itself).
     ["server 127.0.0.1:3000;", `server 127.0.0.1:${backendPort};`],
     ["server 127.0.0.1:3000;", `server 127.0.0.1:${appPort};`],
-    ["listen 443 ssl http2;", `listen 127.0.0.1:${port};`],
+    ["listen 443 ssl http2;", `listen 127.0.0.1:${port}${reusePort ? " reuseport" : ""};`],
     ["listen 80;", `listen 127.0.0.1:${redirectPort};`],
     [/^\s*ssl_certificate(_key)? .*$/gm, ""],
     ...(nchan ? ([["listen 127.0.0.1:8090;", `listen 127.0.0.1:${publisherPort};`]] as Array<[string, string]>) : []),
@@ -76,8 +84,8 @@ export async function startNginx({
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
     [
-      ...(nchan ? [`load_module ${NCHAN_MODULE};`, `worker_rlimit_nofile ${workerConnections * 2 + 64};`] : []),
-      "worker_processes 1;",
+      ...(nchan ? [`load_module ${NCHAN_MODULE};`, `worker_rlimit_nofile ${Math.min(workerConnections * 2 + 64, hardFilesLimit())};`] : []),
+      `worker_processes ${workers};`,
       `pid ${path.join(dir, "nginx.pid")};`,
       `error_log ${log} warn;`,
       `events { worker_connections ${workerConnections}; }`,
@@ -109,6 +117,10 @@ export async function startNginx({
     url: `http://127.0.0.1:${port}`,
     redirectUrl: `http://127.0.0.1:${redirectPort}`,
     publishUrl: nchan ? `http://127.0.0.1:${publisherPort}/_nchan/pub` : null,
+    workerPids: () =>
+      fs
+        .readdirSync(`/proc/${child.pid}/task`)
+        .flatMap((task) => fs.readFileSync(`/proc/${child.pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number)),
     logs,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
@@ -127,6 +139,12 @@ function rewrite(file: string, source: string, changes: Array<[string | RegExp, 
     text = typeof from === "string" ? text.replace(from, to) : text.replace(from, to);
   }
   return text;
+}
+
+/** This process's hard limit of open files (what nginx, started from here, may raise its workers' to). */
+function hardFilesLimit(): number {
+  const hard = /^Max open files\s+\S+\s+(\d+)/m.exec(fs.readFileSync("/proc/self/limits", "utf8"))?.[1];
+  return hard ? Number(hard) : 1024;
 }
 
 function accepts(port: number): Promise<boolean> {
