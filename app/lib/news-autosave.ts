@@ -1,20 +1,26 @@
 import type { RichDoc } from "./rich-text.ts";
 
-/**
- * The news form as an autosave keeps it: what was typed (texts, the structured body, the highlight, the schedule
- * field), the story's version the form was opened on, and when it was kept. The same shape in the browser (a new
- * story, localStorage) and on the server (an existing story, table news_autosaves).
- */
-export interface NewsAutosaveView {
+/** What the news form's fields hold (the form's values; an autosave keeps them with a few more). */
+export interface NewsFormValues {
   title: string;
   subtitle: string;
+  /** The body as structured content (the editor's document; the textarea's text without JavaScript). */
   body: RichDoc;
   category: string;
   author: string;
+  /** The image's description for screen readers (required with a new image), caption and credit. */
   mediaDescription: string;
   mediaCaption: string;
   mediaCredit: string;
   isHighlighted: boolean;
+}
+
+/**
+ * The news form as an autosave keeps it: what was typed (the form's values), the schedule field, the story's version
+ * the form was opened on, and when it was kept. The same shape in the browser (a new story, localStorage) and on the
+ * server (an existing story, table news_autosaves).
+ */
+export interface NewsAutosaveView extends NewsFormValues {
   /** The schedule field as typed ("2026-11-25T10:00"), or "". */
   publishAt: string;
   /** The version the form was opened on (0 for a story never saved). */

@@ -157,7 +157,8 @@ describe.runIf(TEST_DATABASE === "sqlite")("SQLite: changes made by another proc
     await bus.checkNow();
     // This process's own writes are not another process's: no resync.
     await services.database.db.insertInto("app_settings").values({ key: "own", value: "write" }).execute();
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // The look the timer makes once a second, made now: the version moved for this connection's own write only.
+    await bus.checkNow();
     expect(received).toEqual([]);
     const child = seedNewsProcess(services, 3);
     await child;
@@ -216,7 +217,9 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL event bus (LISTEN/NOTIF
       expect(received).toEqual(["newsUpdated"]);
       // …and its own notification, when it comes back from PostgreSQL, is not delivered again.
       await services.events.publish("sponsorsUpdated");
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const sent = Date.now();
+      // Every notification committed before a round trip on the listening connection has arrived once it is back.
+      await expect.poll(() => bus.currentAsOf!() > sent, { timeout: 5_000, interval: 50 }).toBe(true);
       expect(received).toEqual(["newsUpdated", "sponsorsUpdated"]);
     } finally {
       await services.close();

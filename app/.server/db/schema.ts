@@ -162,7 +162,7 @@ export interface NewsTable {
   created_at: string;
   updated_at: string;
   /** Readers only ever see 'published'. */
-  status: ColumnType<NewsStatus, NewsStatus | undefined, NewsStatus>;
+  status: ColumnType<StoredNewsStatus, StoredNewsStatus | undefined, StoredNewsStatus>;
   /** The publication date (planned, for a scheduled item; when it became a draft, for a draft): lists sort on it. */
   published_at: string;
   /** When it first went out, or null (never published): a story published again takes it back (2026-11-28-961). */
@@ -275,11 +275,12 @@ export interface NewsRevisionsTable {
   saved_by: string | null;
   saved_at: string;
   /** The version's status and publication date (migration 2026-11-26-700); null on revisions written before it. */
-  status: ColumnType<NewsStatus | null, NewsStatus | null | undefined, NewsStatus | null>;
+  status: ColumnType<StoredNewsStatus | null, StoredNewsStatus | null | undefined, StoredNewsStatus | null>;
   published_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type NewsStatus = "draft" | "scheduled" | "published";
+/** A story's status as stored: "review" is a draft sent for review (app/lib/news-view.ts: NewsStatus, what the pages show). */
+export type StoredNewsStatus = "draft" | "scheduled" | "published";
 
 export interface SponsorsTable {
   id: string;

@@ -3,7 +3,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
 import { canPublish } from "../../lib/roles.ts";
-import type { Database, NewsStatus } from "../db/schema.ts";
+import type { Database, StoredNewsStatus } from "../db/schema.ts";
 import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
@@ -83,7 +83,7 @@ export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: rea
           .where("deleted_at", inTrash ? "is not" : "is", null)
           .execute();
         if (rows.length !== unique.length) throw new NotFoundError("news_not_found", t.newsroom.missing(unique.length - rows.length));
-        const target: NewsStatus | null = action === "publish" ? "published" : action === "unpublish" ? "draft" : null;
+        const target: StoredNewsStatus | null = action === "publish" ? "published" : action === "unpublish" ? "draft" : null;
         const changing = target ? rows.filter((row) => row.status !== target) : rows;
         if (action === "delete") {
           if (!(await moveToTrash(trx, rows, actorIdOf(actor), now))) throw new StaleSave();

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import { canPublish, type Role } from "../../lib/roles.ts";
 import { listMemberAuthors } from "../admins/profiles.queries.server.ts";
-import type { Database, NewsRow, NewsStatus } from "../db/schema.ts";
+import type { Database, NewsRow, StoredNewsStatus } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { termSlug } from "./taxonomy.server.ts";
 
@@ -45,7 +45,7 @@ export function requireReporterMayChange(actor: Actor, existing: Pick<NewsRow, "
 }
 
 /** A story's status and publication date, before and after a save. */
-type Published = { status: NewsStatus; published_at: string };
+type Published = { status: StoredNewsStatus; published_at: string };
 
 /**
  * A reporter's save may publish, schedule or unpublish only with the "publica sem revisão" right (`publishes`, read

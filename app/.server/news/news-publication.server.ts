@@ -1,13 +1,13 @@
 import { t } from "../../i18n/newsroom.ts";
-import type { NewsStatus as WantedStatus } from "../../lib/news-view.ts";
+import type { NewsStatus } from "../../lib/news-view.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
-import type { NewsStatus } from "../db/schema.ts";
+import type { StoredNewsStatus } from "../db/schema.ts";
 import { FieldsError } from "../errors.ts";
 
 /** What a save says about publishing: the status wanted, the schedule, and the version the editor started from. */
 export interface PublishingInput {
   /** `review`: a draft sent for review (stored as a draft, see viewStatusOf). */
-  status?: WantedStatus | undefined;
+  status?: NewsStatus | undefined;
   publishAt?: string | undefined;
   version?: number | undefined;
   /**
@@ -20,7 +20,7 @@ export interface PublishingInput {
 
 /** A story's status, publication date and review request, as stored. */
 export interface Publication {
-  status: NewsStatus;
+  status: StoredNewsStatus;
   published_at: string;
   review_requested_at: string | null;
   /** When it first went out, or null (never published): publishing it again takes this date back. */
@@ -54,7 +54,7 @@ function scheduledTime(publishAt: string | undefined, { timeZone, clock }: Publi
  */
 export function publicationAfter(existing: Publication | null, input: PublishingInput, now: string, time: PublicationClock): Publication {
   // "review" is a draft sent for review: stored as a draft with the time it was sent.
-  const wanted: NewsStatus | undefined = input.status === "review" ? "draft" : input.status;
+  const wanted: StoredNewsStatus | undefined = input.status === "review" ? "draft" : input.status;
   const asked = input.unpublish && (!wanted || wanted === "published") ? "draft" : wanted;
   // A live item stays live unless the request says, on purpose, to take it offline.
   const status = existing?.status === "published" && !input.unpublish ? "published" : (asked ?? existing?.status ?? "published");

@@ -1,10 +1,10 @@
 import { t } from "../../i18n/newsroom.ts";
 import type { MergeConflict } from "../../lib/news-merge.ts";
 import { missingImageDescription, type NewsInput } from "../../lib/news-schema.ts";
-import type { NewsConflictCurrent, NewsStatus as WantedStatus } from "../../lib/news-view.ts";
+import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import type { NewsStatus } from "../db/schema.ts";
+import type { StoredNewsStatus } from "../db/schema.ts";
 import { AppError, FieldsError } from "../errors.ts";
 import type { MediaTextColumns } from "../media/media.queries.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
@@ -100,7 +100,7 @@ export type MediaOutcome = "saved" | "new" | "existing" | "none";
 export interface SavedNews {
   id: string;
   media: MediaOutcome;
-  status: WantedStatus;
+  status: NewsStatus;
   publishedAt: string;
   version: number;
 }
@@ -111,8 +111,8 @@ export interface SavedNews {
  * or scheduling (with the "publica sem revisão" right) publishes directly: no editor approved either.
  */
 export function reviewStepOf(
-  before: { status: NewsStatus; review_requested_at: string | null } | null,
-  after: { status: NewsStatus; review_requested_at: string | null },
+  before: { status: StoredNewsStatus; review_requested_at: string | null } | null,
+  after: { status: StoredNewsStatus; review_requested_at: string | null },
   byReporter = false,
 ): ReviewEventKind | null {
   if (byReporter && before && before.status !== "draft") return "corrected";

@@ -243,8 +243,7 @@ export async function countInReview(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("news")
     .select((eb) => eb.fn.countAll().as("n"))
-    .where("status", "=", "draft")
-    .where("review_requested_at", "is not", null)
+    .where((eb) => hasViewStatus(eb, "review"))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -3,28 +3,15 @@ import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { encodeChoices, type MergeChoice, type MergeField } from "../../lib/news-merge.ts";
 import type { MediaView } from "../../lib/media-view.ts";
-import type { NewsAutosaveView } from "../../lib/news-autosave.ts";
+import type { NewsAutosaveView, NewsFormValues } from "../../lib/news-autosave.ts";
 import type { DriveStatusView } from "./drive-connection.tsx";
 import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
 import type { NewsStatus } from "../../lib/news-view.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
 import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import type { PickedFile } from "./media-picker.tsx";
 import type { AutosaveDraft } from "./use-news-autosave.ts";
 
-export interface NewsFormValues {
-  title: string;
-  subtitle: string;
-  /** The body as structured content (the editor's document; the textarea's text without JavaScript). */
-  body: RichDoc;
-  category: string;
-  author: string;
-  /** The image's description for screen readers (required with a new image), caption and credit. */
-  mediaDescription: string;
-  mediaCaption: string;
-  mediaCredit: string;
-  isHighlighted: boolean;
-}
+export type { NewsFormValues };
 
 /** A field that can show an error (the body's errors show under `fullContent`). */
 export type Field = Exclude<keyof NewsFormValues, "body"> | "fullContent" | "media" | "publishAt";

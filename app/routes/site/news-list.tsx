@@ -10,21 +10,19 @@ import { newsroomAccess } from "../../.server/auth/guards.server.ts";
 import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
-import { LIST_PAGE_SIZE, type NewsStatus, type NewsSummary } from "../../lib/news-view.ts";
+import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
+import { NEWSROOM_STATUS_FILTERS, type NewsroomStatusFilter } from "../../lib/newsroom-query.ts";
 import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
 import grid from "../../components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
 import { routeFacts } from "../../lib/route-facts.ts";
 
-/** The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). */
-const STATUS_FILTERS = {
-  todas: null,
-  publicadas: "published",
-  agendadas: "scheduled",
-  "em-revisao": "review",
-  rascunhos: "draft",
-} as const satisfies Record<string, NewsStatus | null>;
-type StatusFilter = keyof typeof STATUS_FILTERS;
+/**
+ * The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). The newsroom
+ * list's own, spelled the same, without its Lixeira (app/lib/newsroom-query.ts).
+ */
+const { lixeira: _trash, ...STATUS_FILTERS } = NEWSROOM_STATUS_FILTERS;
+type StatusFilter = Exclude<NewsroomStatusFilter, "lixeira">;
 
 function statusFilterOf(value: string | null): StatusFilter {
   return value !== null && Object.hasOwn(STATUS_FILTERS, value) ? (value as StatusFilter) : "todas";
