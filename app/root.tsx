@@ -7,6 +7,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
   type LinksFunction,
@@ -164,8 +165,32 @@ export default function App(_: Route.ComponentProps) {
   );
 }
 
+/**
+ * A navigation whose data could not be fetched because the reader is offline (the root's data is reloaded on every
+ * navigation, so it fails first): not an error of the site, and it says so.
+ */
+function isOffline(error: unknown): boolean {
+  if (typeof navigator !== "undefined" && navigator.onLine === false) return true;
+  return error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
+  const location = useLocation();
+  // Without root data (the root loader itself failed) there is no header or footer to draw.
+  const rootData = useRouteLoaderData("root");
+  if (!isRouteErrorResponse(error) && isOffline(error)) {
+    const retry = (
+      <ErrorState
+        title={t.errors.offlineTitle}
+        text={t.errors.offlineText}
+        actionLabel={t.errors.retry}
+        actionTo={`${location.pathname}${location.search}${location.hash}`}
+        plain
+      />
+    );
+    return <main className="site-main">{retry}</main>;
+  }
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A newsroom page the member's role does not reach: the server's message says which role it is for.
   const forbidden = isRouteErrorResponse(error) && error.status === 403;
@@ -185,7 +210,5 @@ export function ErrorBoundary() {
       actionLabel={t.errors.backHome}
     />
   );
-  // Without root data (the root loader itself failed) there is no header or footer to draw.
-  const rootData = useRouteLoaderData("root");
   return rootData ? <Shell>{content}</Shell> : <main className="site-main">{content}</main>;
 }

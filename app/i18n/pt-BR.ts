@@ -361,6 +361,10 @@ export const t = {
     forbiddenText: "Você não tem permissão para acessar esta página.",
     genericText: "Ocorreu um erro inesperado. Por favor, tente novamente em instantes.",
     backHome: "Voltar ao início",
+    /** A page that could not be loaded because the reader's connection dropped (a navigation while offline). */
+    offlineTitle: "Sem conexão",
+    offlineText: "Não foi possível carregar esta página: verifique a sua conexão com a internet e tente de novo.",
+    retry: "Tentar de novo",
     /** The plain-text 404 of files and resources (media, auth endpoints that are not public). */
     notFound: "Não encontrado",
     /** The plain-text 503 of a media file while the media store cannot be reached (S3 down, Drive failing). */
