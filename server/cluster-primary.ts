@@ -1,5 +1,5 @@
 /**
- * The primary process of a server with several workers (`WORKERS` > 1; docs/decisions/011-workers.md). Loaded by
+ * The primary process of a server with several workers (`WORKERS` > 1; docs/decisions/012-workers.md). Loaded by
  * server/main.ts directly (Node strips the types: only erasable TypeScript here, no app imports; what it needs of the
  * app comes in `app`). It starts the workers (node:cluster: they share the port, the primary hands out connections in
  * turn), carries each worker's site events to the others, keeps the sign-in counts for all of them (without Redis),

@@ -121,7 +121,7 @@ export const envSchema = z.object({
 
   /**
    * Server processes answering on the same port (node:cluster): 1 by default, `auto` for one per core. Each has its
-   * own page cache; changes reach all of them at once (docs/decisions/011-workers.md).
+   * own page cache; changes reach all of them at once (docs/decisions/012-workers.md).
    */
   WORKERS: z
     .string()

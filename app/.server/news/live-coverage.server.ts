@@ -92,7 +92,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
   /**
    * Sends a live change with the transaction that makes it (`live`: the story's id, the update's). A story readers do
    * not see (a draft's, an in-review or a scheduled story's coverage) makes it `newsroomOnly`: the event streams
-   * (app/routes/resources/events.ts) carry it to signed-in members alone (their previews follow the coverage), and no
+   * (server/event-streams.ts) carry it to signed-in members alone (their previews follow the coverage), and no
    * reader is told the story exists. The status is read in the transaction, as it commits.
    */
   async function sendLive(
