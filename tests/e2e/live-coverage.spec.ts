@@ -283,9 +283,23 @@ test("placar com +/-, edição, fixação e exclusão chegam aos leitores no lug
   await scoreEditor.getByText(t.liveNewsroom.scoreboardTitle, { exact: true }).click();
   await scoreEditor.getByRole("button", { name: t.liveNewsroom.plus("Flamengo") }).click();
   await expect(reader.getByTestId("score-home")).toHaveText("3");
+  // A goal's save still on its way while the period is typed: its answer does not put the typed period back.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await newsroom.route(
+    `**/api/news/${site.articleId}`,
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+    { times: 1 },
+  );
   await scoreEditor.getByRole("button", { name: t.liveNewsroom.plus("Vasco") }).click();
-  await expect(reader.getByTestId("score-away")).toHaveText("2");
   await scoreEditor.getByLabel(t.liveNewsroom.period).fill("Fim de jogo");
+  release();
+  await expect(reader.getByTestId("score-away")).toHaveText("2");
+  await expect(scoreEditor.getByRole("button", { name: t.liveNewsroom.saveScoreboard })).toBeEnabled();
+  await expect(scoreEditor.getByLabel(t.liveNewsroom.period)).toHaveValue("Fim de jogo");
   await scoreEditor.getByRole("button", { name: t.liveNewsroom.saveScoreboard }).click();
   await expect(reader.getByTestId("scoreboard-period")).toHaveText("Fim de jogo");
   // The +/- buttons fit a 375 px screen (44 px targets, nothing wider than the viewport).

@@ -30,7 +30,9 @@ export function ScoreboardEditor({
     setBusy(false);
     setError(sent.ok ? null : sent.message);
     if (sent.ok) {
-      setDraft(next ?? EMPTY_SCOREBOARD);
+      // The fields stay as they are now: what was typed while this save was on its way (the period, after a goal's
+      // tap) is not put back to what was sent. A removed scoreboard empties them.
+      if (next === null) setDraft(EMPTY_SCOREBOARD);
       await onSaved();
     }
   };
