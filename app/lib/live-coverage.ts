@@ -232,6 +232,10 @@ export interface LiveChangeEvent {
  */
 export const LIVE_EVENT_INLINE_BYTES = 6_000;
 
+/** Newest posted first (two in the same millisecond: the greater id first), as the updates' list reads them. */
+export const byNewest = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+
 /** A key event of the summary, from its update. */
 export function keyEventOf(update: Pick<LiveUpdateView, "id" | "createdAt" | "text" | "minute" | "eventType">): KeyEventView {
   return { id: update.id, createdAt: update.createdAt, summary: summaryOf(update.text), minute: update.minute, eventType: update.eventType };
@@ -245,9 +249,7 @@ export const isKeyEvent = (update: Pick<LiveUpdateView, "keyEvent" | "eventType"
  * the match's order (orderKeyEvents).
  */
 export function withKeyEvent(events: readonly KeyEventView[], added: KeyEventView): KeyEventView[] {
-  const newestPosted = [...events.filter((each) => each.id !== added.id), added]
-    .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
-    .slice(0, LIVE_LIMITS.keyEvents);
+  const newestPosted = [...events.filter((each) => each.id !== added.id), added].sort(byNewest).slice(0, LIVE_LIMITS.keyEvents);
   const withMatch = newestPosted.map((event) => {
     const match = event.minute === null ? null : parseMatchMinute(event.minute);
     return { event, id: event.id, createdAt: event.createdAt, match: match === "invalid" ? null : match };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LIVE_LIMITS } from "./limits.ts";
-import { isKeyEvent, keyEventOf, type LiveChangeEvent, type LiveUpdatesPage, type LiveUpdateView, withKeyEvent } from "./live-coverage.ts";
+import { byNewest, isKeyEvent, keyEventOf, type LiveChangeEvent, type LiveUpdatesPage, type LiveUpdateView, withKeyEvent } from "./live-coverage.ts";
 import { onSiteEvent, onSiteEventsReconnect } from "./site-events.ts";
 
 /**
@@ -25,9 +25,6 @@ export interface LiveCoverageState {
 
 /** How long after a stale copy of the first page it is asked for again. */
 const STALE_RETRY_MS = 1_000;
-
-const byNewest = (a: LiveUpdateView, b: LiveUpdateView) =>
-  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
 
 export function useLiveCoverage(
   newsId: string,
