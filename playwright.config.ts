@@ -100,6 +100,9 @@ export default defineConfig({
     // time on the 2-core machine (three specs: 104-107 s with traces, 83-85 s without). Kept on a developer's machine,
     // where a failure's trace is opened (npx playwright show-trace); off in CI, whose runner keeps only the log.
     trace: process.env.CI ? "off" : "retain-on-failure",
+    // The readers' service worker is off in the browser tests (a fresh context per test would install it, and
+    // download the reader shell it precaches, ~550 times a run); tests/e2e/offline.spec.ts turns it on for its own.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
   },
 });

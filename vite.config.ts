@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import type { ChunkingContext } from "rolldown";
-import { defineConfig, type Plugin } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
+import { OFFLINE_PAGE, SERVICE_WORKER_PATH } from "./app/lib/offline-copies.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -68,8 +70,73 @@ function readerImports(id: string, ctx: ChunkingContext, seen = new Set<string>(
   return false;
 }
 
+/** The readers' service worker's source (the build writes it to the client folder as SERVICE_WORKER_PATH). */
+const SERVICE_WORKER_SOURCE = "app/service-worker/service-worker.ts";
+
+/**
+ * The readers' service worker (app/service-worker/service-worker.ts), built after the client: one script of its own
+ * (`sw.js`, at the root so that it controls every page), with the list of what it precaches at install written into
+ * it — the reader shell, read from this build: the entry, the root and the public routes' chunks with what they
+ * import and their styles, the web fonts, React Router's manifest, and the "Sem conexão" page (its revision changes
+ * with the shell). The newsroom's code stays out: a reader's phone never downloads it.
+ */
+function serviceWorker(): Plugin {
+  let outDir = "build/client";
+  const shell = new Set<string>();
+  return {
+    name: "eef:service-worker",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client" || environment.name === "ssr",
+    writeBundle(options, bundle) {
+      if (this.environment.name !== "client") return;
+      outDir = options.dir ?? outDir;
+      shell.clear();
+      const add = (file: string) => {
+        const chunk = bundle[file];
+        if (shell.has(file) || !chunk) return;
+        shell.add(file);
+        if (chunk.type !== "chunk") return;
+        for (const css of chunk.viteMetadata?.importedCss ?? []) shell.add(css);
+        for (const imported of chunk.imports) add(imported);
+      };
+      for (const [file, chunk] of Object.entries(bundle)) {
+        if (chunk.type === "chunk" && chunk.facadeModuleId && (READER_PAGE.test(chunk.facadeModuleId) || /entry\.client/.test(chunk.facadeModuleId)))
+          add(file);
+        if (chunk.type === "asset" && file.endsWith(".woff2")) shell.add(file);
+      }
+    },
+    async closeBundle() {
+      // After the server build: React Router writes its manifest (the routes' modules, which pages import) then.
+      if (this.environment.name !== "ssr" || shell.size === 0) return;
+      const assets = await fs.readdir(path.join(outDir, "assets"));
+      const manifests = await Promise.all(
+        assets
+          .filter((file) => /^manifest-[0-9a-f]{8}\.js$/.test(file))
+          .map(async (file) => ({ file, at: (await fs.stat(path.join(outDir, "assets", file))).mtimeMs })),
+      );
+      const newest = manifests.sort((a, b) => b.at - a.at)[0];
+      const files = [...shell, ...(newest ? [`assets/${newest.file}`] : [])].sort();
+      const revision = createHash("sha256").update(files.join("\n")).digest("hex").slice(0, 16);
+      const precache = [...files.map((file) => ({ url: `/${file}`, revision: null })), { url: OFFLINE_PAGE, revision }];
+      await build({
+        configFile: false,
+        logLevel: "warn",
+        publicDir: false,
+        define: { __OFFLINE_SHELL__: JSON.stringify(precache), "process.env.NODE_ENV": JSON.stringify("production") },
+        build: {
+          outDir,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          minify: true,
+          lib: { entry: SERVICE_WORKER_SOURCE, formats: ["iife"], name: "eefServiceWorker", fileName: () => SERVICE_WORKER_PATH.slice(1) },
+        },
+      });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [reactRouter(), precompressAssets()],
+  plugins: [reactRouter(), precompressAssets(), serviceWorker()],
   environments: {
     client: {
       build: {

@@ -7,7 +7,6 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLocation,
   useRouteError,
   useRouteLoaderData,
   type LinksFunction,
@@ -20,7 +19,7 @@ import { ScrollToTopButton } from "./components/layout/scroll-to-top.tsx";
 import { SectionNav } from "./components/layout/section-nav.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
-import { ErrorState } from "./components/ui/error-state.tsx";
+import { ErrorState, isConnectionError, OfflineState } from "./components/ui/error-state.tsx";
 import { currentYear } from "./i18n/format.ts";
 import { t } from "./i18n/pt-BR.ts";
 import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
@@ -28,6 +27,7 @@ import type { RootData } from "./lib/site-context.ts";
 import { canPublish } from "./lib/roles.ts";
 import { hasSessionCookie } from "./lib/session-cookie.ts";
 import { useLiveUpdates } from "./lib/use-live-updates.ts";
+import { useServiceWorker } from "./lib/use-service-worker.ts";
 import "./styles/global.css";
 // The same files global.css's @font-face rules point at (Vite emits each once, under one hashed name).
 import barlowCondensed700 from "@fontsource/barlow-condensed/files/barlow-condensed-latin-700-normal.woff2?url";
@@ -137,6 +137,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 function Shell({ children }: { children: React.ReactNode }) {
   const isAdmin = (useRouteLoaderData("root") as RootData | undefined)?.isAdmin ?? false;
   useLiveUpdates();
+  useServiceWorker();
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
@@ -165,32 +166,17 @@ export default function App(_: Route.ComponentProps) {
   );
 }
 
-/**
- * A navigation whose data could not be fetched because the reader is offline (the root's data is reloaded on every
- * navigation, so it fails first): not an error of the site, and it says so.
- */
-function isOffline(error: unknown): boolean {
-  if (typeof navigator !== "undefined" && navigator.onLine === false) return true;
-  return error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
-}
-
 export function ErrorBoundary() {
   const error = useRouteError();
-  const location = useLocation();
   // Without root data (the root loader itself failed) there is no header or footer to draw.
   const rootData = useRouteLoaderData("root");
-  if (!isRouteErrorResponse(error) && isOffline(error)) {
-    const retry = (
-      <ErrorState
-        title={t.errors.offlineTitle}
-        text={t.errors.offlineText}
-        actionLabel={t.errors.retry}
-        actionTo={`${location.pathname}${location.search}${location.hash}`}
-        plain
-      />
+  // Offline, the root's data (reloaded on every navigation) fails first: no header to draw.
+  if (isConnectionError(error))
+    return (
+      <main className="site-main">
+        <OfflineState />
+      </main>
     );
-    return <main className="site-main">{retry}</main>;
-  }
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A newsroom page the member's role does not reach: the server's message says which role it is for.
   const forbidden = isRouteErrorResponse(error) && error.status === 403;

@@ -9,6 +9,8 @@ export default [
   route("userLicence", "routes/site/privacy.tsx"),
   route("consentimento", "routes/site/consent.ts"),
   route("busca", "routes/site/search.tsx"),
+  // Where the readers' service worker sends a navigation it can neither fetch nor find saved.
+  route("sem-conexao", "routes/site/offline.tsx"),
   // A category's and an author's news (same module; the path says which).
   route("categoria/:slug", "routes/site/term-list.tsx", { id: "category-list" }),
   route("autor/:slug", "routes/site/term-list.tsx", { id: "author-list" }),
@@ -65,6 +67,8 @@ export default [
   route("api/news/:id/live", "routes/api/news-live-form.ts"),
   // The article page's read beacon ("Mais lidas").
   route("api/reads", "routes/api/reads.ts"),
+  // When each of the stories saved on a phone last changed, or that it is gone (the readers' service worker).
+  route("api/news-versions", "routes/api/news-versions.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),
   route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
   // Feeds, sitemaps and robots.txt, for feed readers and search engines.

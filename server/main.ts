@@ -18,7 +18,8 @@ import { t, terminal } from "../app/i18n/pt-BR.ts";
 import type { BootOptions } from "../app/.server/app.server.ts";
 import type { RunningApp } from "./app.ts";
 import { type PrimaryApp, runPrimary } from "./cluster-primary.ts";
-import { NO_STORE } from "../app/lib/cache-headers.ts";
+import { NO_STORE, REVALIDATE_CACHE } from "../app/lib/cache-headers.ts";
+import { SERVICE_WORKER_PATH } from "../app/lib/offline-copies.ts";
 
 // Between two full garbage collections V8 lets the old generation grow to up to 4× what survived the last one: under
 // load that is 100+ MB of dead per-request objects kept resident (35 MB live after a collection, 112 MB used before
@@ -94,7 +95,17 @@ async function loadApp(outer: express.Express): Promise<RunningApp> {
     res.status(404).set("Cache-Control", NO_STORE).type("text/plain; charset=utf-8").send(t.errors.assetNotFound);
   });
   // Public files all have an extension: pages ("/", "/news-list", "/article/…") go on without a stat of the disk.
-  const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false, redirect: false });
+  // The service worker is asked again by browsers at every navigation (at most once a day from their HTTP cache):
+  // no-cache so that a deploy's new worker is seen at once, also through a CDN.
+  const serviceWorker = path.join(root, "build/client", SERVICE_WORKER_PATH);
+  const publicFiles = express.static(path.join(root, "build/client"), {
+    maxAge: "1h",
+    index: false,
+    redirect: false,
+    setHeaders: (res, file) => {
+      if (file === serviceWorker) res.setHeader("Cache-Control", REVALIDATE_CACHE);
+    },
+  });
   outer.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   return mod.createApp({ ...bootOptions(), clientDir: path.join(root, "build/client") });
 }

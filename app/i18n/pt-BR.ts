@@ -203,6 +203,16 @@ export const t = {
   newsAdmin: {
     delete: "Excluir notícia",
   },
+  /** /sem-conexao: where a navigation without network and without a saved copy lands (the service worker). */
+  offline: {
+    title: "Sem conexão",
+    text: "Você está sem internet e esta página não foi guardada neste aparelho. Assim que a conexão voltar, tente de novo.",
+    savedTitle: "Notícias salvas neste aparelho",
+    savedHint: "As últimas notícias que você abriu com conexão podem ser lidas aqui mesmo sem internet.",
+    savedEmpty: "Nenhuma notícia salva ainda: as notícias que você abrir com conexão ficam guardadas aqui.",
+    /** /api/news-versions without ids, with too many or with one that is not an id. */
+    invalidIds: (max: number) => `Informe em "ids" de 1 a ${max} identificadores de notícia, separados por vírgula.`,
+  },
   privacy: {
     title: "Política de Privacidade",
     metaDescription: (site: string) => `Como o ${site} usa cookies e dados de navegação, e como você pode escolher o que é coletado.`,
@@ -261,6 +271,12 @@ export const t = {
       `O encarregado pelo tratamento de dados pessoais é ${name}. A ele você pode pedir acesso, correção ou eliminação de dados seus e tirar dúvidas sobre esta política`,
     contactTitle: "Contato",
     contactLead: "Dúvidas sobre esta política ou sobre seus dados? Escreva para",
+    /** What the readers' service worker keeps on the phone (app/service-worker/service-worker.ts). */
+    offlineCopiesTitle: "Leitura sem conexão",
+    offlineCopiesText:
+      "Para você ler sem internet, o seu navegador guarda neste aparelho as últimas notícias que você abriu (até 20, com as imagens " +
+      "que apareceram nelas) e as últimas páginas de seções. Essas cópias não são enviadas a ninguém e não ligam a leitura a você; uma " +
+      "notícia retirada do ar sai do aparelho na próxima visita com conexão. Apagar os dados do site no navegador remove tudo.",
     readsTitle: "O que contamos sem cookies",
     readsText:
       "Para montar a lista “Mais lidas”, cada notícia aberta é contada uma vez, de forma anônima, por um aviso que a própria página envia ao site: " +

@@ -26,6 +26,8 @@ export const STALE_PAGE_CDN_CACHE = "max-age=1";
 export const SYNDICATION_CACHE = "public, max-age=300, s-maxage=300";
 /** Media: keys are content-hashed, so what a URL serves never changes (also the S3 objects' own Cache-Control). */
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
+/** Kept, but asked again each time (a 304 when unchanged): the service worker, whose new version must be seen at once. */
+export const REVALIDATE_CACHE = "no-cache";
 /** Kept an hour by browsers and CDNs: what changes only with a deploy (the web app manifest, a canonical redirect). */
 export const ONE_HOUR_CACHE = "public, max-age=3600";
 

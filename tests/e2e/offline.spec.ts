@@ -2,7 +2,9 @@
  * A reader whose connection drops (issue 36): following a link while offline says "Sem conexão" and how to go on,
  * never the generic "Algo deu errado"; once the connection is back, "Tentar de novo" opens the page.
  */
-import { expect, openPage, t, test } from "./support/fixtures.ts";
+import { CHECK_SAVED_MESSAGE, OFFLINE_CACHES, OFFLINE_PAGE, SERVICE_WORKER_PATH } from "../../app/lib/offline-copies.ts";
+import { createNews } from "../factories/news.ts";
+import { expect, expectNoSeriousViolations, openPage, signInAsAdmin, t, test, waitForHydration, withSiteServices } from "./support/fixtures.ts";
 
 test("sem conexão, um card de 'Leia também' leva a 'Sem conexão' com 'Tentar de novo', não a 'Algo deu errado'; de volta, abre a notícia", async ({
   standardSite,
@@ -31,4 +33,111 @@ test("sem conexão, um card de 'Leia também' leva a 'Sem conexão' com 'Tentar 
   await retry.click();
   await expect(page).toHaveURL(new RegExp(`${href}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(title.slice(0, 20));
+});
+
+test.describe("service worker: leitura sem conexão", () => {
+  test.use({ serviceWorkers: "allow" });
+
+  test("as notícias abertas ficam no aparelho e abrem sem internet; o que não foi salvo leva a 'Sem conexão' com a lista; retiradas e correções chegam na próxima visita", async ({
+    page,
+    context,
+    launchSite,
+  }) => {
+    const ids = { first: "", second: "", third: "", never: "" };
+    const site = await launchSite({
+      async setup(services) {
+        ids.first = await createNews(services, { title: "Primeira lida no celular", media: "image" });
+        ids.second = await createNews(services, { title: "Segunda lida no celular", media: null });
+        ids.third = await createNews(services, { title: "Terceira, aberta pela capa", media: null });
+        ids.never = await createNews(services, { title: "Nunca aberta", media: null });
+      },
+    });
+    const savedKeys = () =>
+      page.evaluate(
+        async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
+        OFFLINE_CACHES.articles,
+      );
+
+    // First visit: the worker installs after the page, then keeps the article that is open.
+    await openPage(page, site, `/article/${ids.first}`);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
+    await expect.poll(savedKeys, { timeout: 15_000 }).toContain(`/article/${ids.first}`);
+    const picture = page.locator("article img").first();
+    await expect(picture).toBeVisible();
+    await openPage(page, site, `/article/${ids.second}`);
+    await expect.poll(savedKeys).toContain(`/article/${ids.second}`);
+    // A third, opened from the home inside the site: the navigation fetches its data; its page is kept for later.
+    await openPage(page, site, "/");
+    await page.getByRole("link", { name: "Terceira, aberta pela capa" }).first().click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terceira, aberta pela capa");
+    await expect.poll(savedKeys, { timeout: 15_000 }).toContain(`/article/${ids.third}`);
+
+    await context.setOffline(true);
+    // A saved article opens as a page of its own, with its picture.
+    await page.goto(`${site.url}/article/${ids.first}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Primeira lida no celular");
+    await expect(page.locator("article img").first()).toHaveJSProperty("complete", true);
+    expect(
+      await page
+        .locator("article img")
+        .first()
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
+
+    // A page that was never opened: "Sem conexão", the way back to it, and what can be read.
+    await page.goto(`${site.url}/article/${ids.never}`);
+    await expect(page).toHaveURL(new RegExp(`${OFFLINE_PAGE}\\?`));
+    await expect(page.getByRole("alert").getByRole("heading", { name: t.offline.title })).toBeVisible();
+    await expect(page.getByText(t.errors.genericTitle)).toHaveCount(0);
+    await expect(page.getByRole("alert").getByRole("link", { name: t.errors.retry })).toHaveAttribute("href", `/article/${ids.never}`);
+    const saved = page.getByRole("region", { name: t.offline.savedTitle });
+    await expect(saved.getByRole("link")).toHaveText(["Terceira, aberta pela capa", "Segunda lida no celular", "Primeira lida no celular"]);
+    await expectNoSeriousViolations(page, "sem conexão, com as notícias salvas");
+    await saved.getByRole("link", { name: "Terceira, aberta pela capa" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terceira, aberta pela capa");
+    await page.goBack();
+    await saved.getByRole("link", { name: "Segunda lida no celular" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Segunda lida no celular");
+
+    // Meanwhile the desk takes the first story down and corrects the second.
+    await withSiteServices(site, async ({ database: { db } }) => {
+      await db.updateTable("news").set({ status: "draft" }).where("id", "=", ids.first).execute();
+      const corrected = { title: "Segunda, corrigida", updated_at: new Date(Date.now() + 60_000).toISOString() };
+      await db.updateTable("news").set(corrected).where("id", "=", ids.second).execute();
+    });
+
+    // Back online: on the next visit the worker asks what changed.
+    await context.setOffline(false);
+    await openPage(page, site, "/");
+    await page.evaluate((type) => navigator.serviceWorker.controller?.postMessage({ type }), CHECK_SAVED_MESSAGE);
+    await expect.poll(savedKeys, { timeout: 15_000 }).not.toContain(`/article/${ids.first}`);
+    const savedTitle = (path: string) =>
+      page.evaluate(async ([name, url]) => (await (await (await caches.open(name)).match(url))?.text())?.match(/<h1[^>]*>([^<]*)</)?.[1] ?? null, [
+        OFFLINE_CACHES.articles,
+        `${site.url}${path}`,
+      ] as const);
+    await expect.poll(() => savedTitle(`/article/${ids.second}`), { timeout: 15_000 }).toBe("Segunda, corrigida");
+    await context.setOffline(true);
+    await page.goto(`${site.url}/article/${ids.second}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Segunda, corrigida");
+    await page.goto(`${site.url}/article/${ids.first}`);
+    await expect(page).toHaveURL(new RegExp(`${OFFLINE_PAGE}\\?`));
+  });
+
+  test("nada de quem está conectado à redação fica no aparelho, e /sw.js é revalidado a cada visita", async ({ page, standardSite }) => {
+    const worker = await page.request.get(`${standardSite.url}${SERVICE_WORKER_PATH}`);
+    expect(worker.status()).toBe(200);
+    expect(worker.headers()["cache-control"]).toBe("no-cache");
+    await signInAsAdmin(page, standardSite);
+    await openPage(page, standardSite, `/article/${standardSite.ids.dated}`);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
+    await page.reload();
+    await waitForHydration(page);
+    const keys = await page.evaluate(async (names) => {
+      const all: string[] = [];
+      for (const name of names) all.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
+      return all;
+    }, Object.values(OFFLINE_CACHES));
+    expect(keys.filter((url) => !url.includes("/media/"))).toEqual([]);
+  });
 });

@@ -41,6 +41,8 @@ test.describe("política de privacidade", () => {
     await expect(page.locator('a[href^="mailto:"]')).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 2, name: t.privacy.readsTitle })).toBeVisible();
     await expect(page.getByText(t.privacy.readsText)).toBeVisible();
+    await expect(page.getByRole("heading", { name: t.privacy.offlineCopiesTitle })).toBeVisible();
+    await expect(page.getByText(t.privacy.offlineCopiesText)).toBeVisible();
     // Without ADSENSE_CLIENT: no partner, no choice to make.
     await expect(page.getByTestId("ad-preferences")).toContainText(t.privacy.noAdPartner);
     await expect(page.getByRole("button", { name: t.consent.accept })).toHaveCount(0);

@@ -296,3 +296,24 @@ export async function findNewsTitles(db: Kysely<Database>, ids: readonly string[
   const rows = await db.selectFrom("news").select("title").where("id", "in", ids).execute();
   return rows.map((row) => row.title);
 }
+
+/**
+ * For each of `ids`, when readers' copy of it last changed (its last save, or its live coverage's last change,
+ * whichever is later), or null when readers cannot see it (deleted, unpublished, scheduled, in the trash, unknown):
+ * what the service worker asks of its saved articles (/api/news-versions).
+ */
+export async function findPublicVersions(db: Kysely<Database>, ids: readonly string[]): Promise<Record<string, string | null>> {
+  const versions: Record<string, string | null> = Object.fromEntries(ids.map((id) => [id, null]));
+  if (ids.length === 0) return versions;
+  const rows = await db
+    .selectFrom("news")
+    .select(["id", "updated_at", "live_updated_at"])
+    .where("id", "in", ids)
+    .where("status", "=", "published")
+    .execute();
+  for (const row of rows) {
+    const changed = [row.updated_at, row.live_updated_at].filter((at): at is string => at !== null);
+    versions[row.id] = new Date(Math.max(...changed.map((at) => Date.parse(at)))).toISOString();
+  }
+  return versions;
+}

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { isRouteErrorResponse, Link, useLocation } from "react-router";
+import { t } from "../../i18n/pt-BR.ts";
 import buttons from "./button.module.css";
 import styles from "./error-state.module.css";
 
@@ -20,5 +21,29 @@ export function ErrorState(props: {
         {props.actionLabel}
       </Link>
     </section>
+  );
+}
+
+/**
+ * A navigation whose data or code could not be fetched because the reader is offline: not an error of the site. Every
+ * route error boundary asks this first (the root's, or the page's own when the root's data was not part of the request).
+ */
+export function isConnectionError(error: unknown): boolean {
+  if (isRouteErrorResponse(error)) return false;
+  if (typeof navigator !== "undefined" && navigator.onLine === false) return true;
+  return error instanceof TypeError && /fetch|network|load failed|dynamically imported module/i.test(error.message);
+}
+
+/** "Sem conexão", what to do, and "Tentar de novo" to the same address: no picture (it could not be loaded either). */
+export function OfflineState() {
+  const location = useLocation();
+  return (
+    <ErrorState
+      title={t.errors.offlineTitle}
+      text={t.errors.offlineText}
+      actionLabel={t.errors.retry}
+      actionTo={`${location.pathname}${location.search}${location.hash}`}
+      plain
+    />
   );
 }

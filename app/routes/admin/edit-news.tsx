@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { data, Link, useNavigation, useRevalidator, useRouteError, useSearchParams } from "react-router";
 import type { Route } from "./+types/edit-news";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
@@ -13,7 +13,7 @@ import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-re
 import { canPublish } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
-import { ErrorState } from "../../components/ui/error-state.tsx";
+import { ErrorState, isConnectionError, OfflineState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/newsroom.ts";
@@ -248,6 +248,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
 }
 
 export function ErrorBoundary() {
+  if (isConnectionError(useRouteError())) return <OfflineState />;
   return <ErrorState title={t.admin.editPageError} actionLabel={t.errors.backHome} />;
 }
 

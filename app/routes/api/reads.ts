@@ -9,9 +9,7 @@ import { FORM_BODY_MAX_BYTES } from "../../lib/limits.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
-
-/** News ids as the site makes them (and the importer keeps): short, URL-safe. */
-const NEWS_ID = /^[\w-]{1,64}$/;
+import { NEWS_ID } from "../../lib/offline-copies.ts";
 
 /**
  * POST /api/reads `{"id": "<news id>"}`: one read of an article, sent by the article page's own script after it

@@ -1,6 +1,6 @@
 import { ArrowLeft, Eye, Pencil } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, Link, redirect, useRouteError } from "react-router";
 import type { Route } from "./+types/article";
 import { NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
@@ -14,7 +14,7 @@ import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";
 import { ArticleMedia } from "../../components/news/article-media.tsx";
 import { RichText } from "../../components/news/rich-text.tsx";
-import { ErrorState } from "../../components/ui/error-state.tsx";
+import { ErrorState, isConnectionError, OfflineState } from "../../components/ui/error-state.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { formatDateTime } from "../../i18n/format.ts";
 import { articleDateLines, lastReaderChange } from "../../lib/article-dates.ts";
@@ -252,6 +252,7 @@ function useCountRead(newsId: string, isAdmin: boolean) {
 
 /** A missing article (404) and a failed load (500) show the same message, as in the original. */
 export function ErrorBoundary() {
+  if (isConnectionError(useRouteError())) return <OfflineState />;
   return <ErrorState title={t.article.notFound} actionLabel={t.article.backHome} actionTo="/" />;
 }
 

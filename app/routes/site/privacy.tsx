@@ -36,6 +36,9 @@ export default function Privacy() {
       <h2>{t.privacy.readsTitle}</h2>
       <p>{t.privacy.readsText}</p>
 
+      <h2>{t.privacy.offlineCopiesTitle}</h2>
+      <p>{t.privacy.offlineCopiesText}</p>
+
       <AdPreferences />
 
       {site.privacyOfficer ? (

@@ -8,7 +8,7 @@ import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { PersonHeader } from "../../components/news/author-box.tsx";
 import { MatchStrip } from "../../components/news/match-strip.tsx";
 import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
-import { ErrorState } from "../../components/ui/error-state.tsx";
+import { ErrorState, isConnectionError, OfflineState } from "../../components/ui/error-state.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
@@ -209,6 +209,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const location = useLocation();
   const missing = isRouteErrorResponse(error) && error.status === 404;
+  if (isConnectionError(error)) return <OfflineState />;
   return (
     <ErrorState
       title={missing ? TEXTS[kindOf(location.pathname)].missing : t.newsList.loadError}

@@ -1,0 +1,216 @@
+/**
+ * The readers' service worker (/sw.js, built by vite.config.ts's `serviceWorker` plugin): the site on a phone whose
+ * connection comes and goes. Workbox does the caching; this file says what is kept and for how long.
+ *
+ * - The reader shell (the scripts, styles and fonts of the public pages, and the "Sem conexão" page) is precached at
+ *   install, one build at a time: the list is the build's own (`__OFFLINE_SHELL__`).
+ * - The last 20 articles a reader opened (the page, the data of a navigation to it, and the images it showed, at the
+ *   size the phone chose) are kept, newest first; the last 20 other reader pages too. Network first: a reader online
+ *   always gets the current page, and the copy is only read when the network fails or takes more than 4 s.
+ * - Nothing personal is kept: an answer marked `private` or `no-store` (every page of a signed-in member, the
+ *   newsroom, the API) is never stored, nor anything under /admin, /api or /events.
+ * - Takedowns win: on a visit online (at most every 5 minutes) the worker asks /api/news-versions which of its saved
+ *   articles are still published and when each last changed; an article gone is dropped, a changed one fetched again.
+ * - A navigation that fails with nothing saved goes to /sem-conexao, which lists what is saved.
+ */
+/// <reference lib="webworker" />
+import { CacheableResponsePlugin } from "workbox-cacheable-response";
+import { clientsClaim, type WorkboxPlugin } from "workbox-core";
+import { ExpirationPlugin } from "workbox-expiration";
+import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
+import { registerRoute, setCatchHandler } from "workbox-routing";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
+import {
+  ARTICLE_PATH,
+  articleCacheKey,
+  articleIdOf,
+  CHECK_SAVED_MESSAGE,
+  isDataPath,
+  NEWS_VERSIONS_MAX_IDS,
+  OFFLINE_CACHES,
+  OFFLINE_LIMITS,
+  OFFLINE_PAGE,
+  offlinePageFor,
+  SAVED_AT_HEADER,
+  savedAtOf,
+  storableAnswer,
+} from "../lib/offline-copies.ts";
+
+declare const self: ServiceWorkerGlobalScope;
+/** What is precached at install: this build's reader shell (written in by vite.config.ts's `serviceWorker`). */
+declare const __OFFLINE_SHELL__: Array<{ url: string; revision: string | null }>;
+
+self.skipWaiting();
+clientsClaim();
+// The shell's files are hashed or revisioned: a query string (the "Sem conexão" page's `?de=`) names the same file.
+precacheAndRoute(__OFFLINE_SHELL__, { ignoreURLParametersMatching: [/.*/] });
+cleanupOutdatedCaches();
+
+/** A copy to keep, stamped with when it was kept. */
+function stamped(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set(SAVED_AT_HEADER, String(Date.now()));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** Stores only what every reader may see (a 200 that is neither `private` nor `no-store`), stamped. */
+const publicAnswersOnly: WorkboxPlugin = {
+  cacheWillUpdate: async ({ response }) => (storableAnswer(response.status, response.headers.get("Cache-Control")) ? stamped(response) : null),
+};
+
+const expiration = (limits: { maxEntries: number; maxAgeSeconds: number }) => new ExpirationPlugin({ ...limits, purgeOnQuotaError: true });
+
+const readerPath = (url: URL) => url.origin === self.location.origin && !/^\/(admin|api|events|media|assets)(\/|$)/.test(url.pathname);
+
+/** One copy per story, whichever of its addresses was opened (see `articleCacheKey`). */
+const oneCopyPerStory: WorkboxPlugin = {
+  cacheKeyWillBeUsed: async ({ request }) => articleCacheKey(new URL(request.url)) ?? request,
+};
+
+/** An article's page (a document load): what a reader opens without network. */
+const articles = new NetworkFirst({
+  cacheName: OFFLINE_CACHES.articles,
+  networkTimeoutSeconds: 4,
+  plugins: [oneCopyPerStory, publicAnswersOnly, expiration(OFFLINE_LIMITS.articles)],
+});
+/** An article's data (a navigation inside the site, `/article/….data`): the same story, reached from another page. */
+const articleData = new NetworkFirst({
+  cacheName: OFFLINE_CACHES.articleData,
+  networkTimeoutSeconds: 4,
+  plugins: [oneCopyPerStory, publicAnswersOnly, expiration(OFFLINE_LIMITS.articles)],
+});
+const isArticle = (url: URL) => readerPath(url) && ARTICLE_PATH.test(url.pathname);
+registerRoute(({ url, request }) => request.method === "GET" && isArticle(url) && !isDataPath(url.pathname), articles);
+
+/** How recent a saved page must be for a navigation inside the site to it not to fetch it again. */
+const PAGE_FRESH_MS = 10 * 60_000;
+
+/**
+ * A navigation inside the site fetches only the article's data: its page is then kept too, in the background (what a
+ * reader opens later without network is the page), unless a copy of the last minutes is there.
+ */
+registerRoute(
+  ({ url, request }) => request.method === "GET" && isArticle(url) && isDataPath(url.pathname),
+  async (options) => {
+    const answer = await articleData.handle(options);
+    const id = articleIdOf(options.url.pathname);
+    if (id !== null && answer.ok) {
+      const page = new Request(`${self.location.origin}/article/${encodeURIComponent(id)}`);
+      options.event.waitUntil(
+        caches
+          .open(OFFLINE_CACHES.articles)
+          .then((cache) => cache.match(page))
+          .then((copy) =>
+            copy && Date.now() - savedAtOf(copy.headers) < PAGE_FRESH_MS ? undefined : articles.handle({ event: options.event, request: page }),
+          )
+          .catch(() => undefined),
+      );
+    }
+    return answer;
+  },
+);
+
+// The article a reader has open when the worker first starts (their first visit) is saved too: it was loaded before
+// any worker could see it.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((windows) =>
+      Promise.all(
+        windows
+          .map((client) => new URL(client.url))
+          .filter((url) => url.origin === self.location.origin && ARTICLE_PATH.test(url.pathname))
+          .map((url) => articles.handle({ event, request: new Request(url.href) }).catch(() => undefined)),
+      ),
+    ),
+  );
+});
+
+/** Other reader pages (home, sections, lists, search) and their data. */
+const pages = new NetworkFirst({
+  cacheName: OFFLINE_CACHES.pages,
+  networkTimeoutSeconds: 4,
+  plugins: [publicAnswersOnly, expiration(OFFLINE_LIMITS.pages)],
+});
+registerRoute(
+  ({ url, request }) => (request.mode === "navigate" || url.pathname.endsWith(".data")) && readerPath(url) && url.pathname !== OFFLINE_PAGE,
+  pages,
+);
+
+/** The images readers saw (media URLs name their content: what is stored never goes stale). */
+registerRoute(
+  ({ url, request }) => request.destination === "image" && url.origin === self.location.origin && url.pathname.startsWith("/media/"),
+  new CacheFirst({
+    cacheName: OFFLINE_CACHES.images,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), expiration(OFFLINE_LIMITS.images)],
+  }),
+);
+
+/** A navigation with no network and no saved copy: the "Sem conexão" page, which says where the reader wanted to go. */
+setCatchHandler(async ({ request, url }) => {
+  if (request.mode === "navigate" && url) return Response.redirect(offlinePageFor(`${url.pathname}${url.search}`), 303);
+  return Response.error();
+});
+
+// ------------------------------------------------------------------------------------------- takedowns
+
+const CHECK_EVERY_MS = 5 * 60_000;
+let lastCheck = 0;
+let checking: Promise<void> | null = null;
+
+/**
+ * Asks the site which saved articles are still published and when each last changed: a story taken down (deleted,
+ * unpublished) leaves the phone, a changed one (corrected, or a live story with new updates) is fetched again.
+ */
+async function checkSavedArticles(): Promise<void> {
+  const saved = new Map<string, Array<{ cache: Cache; request: Request }>>();
+  for (const name of [OFFLINE_CACHES.articles, OFFLINE_CACHES.articleData]) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const id = articleIdOf(new URL(request.url).pathname);
+      if (id) saved.set(id, [...(saved.get(id) ?? []), { cache, request }]);
+    }
+  }
+  const ids = [...saved.keys()].slice(0, NEWS_VERSIONS_MAX_IDS);
+  if (ids.length === 0) return;
+  const answer = await fetch(`/api/news-versions?ids=${ids.map(encodeURIComponent).join(",")}`, { cache: "no-store" });
+  if (!answer.ok) return;
+  lastCheck = Date.now();
+  const { versions } = (await answer.json()) as { versions: Record<string, string | null> };
+  for (const id of ids) {
+    const changedAt = versions[id];
+    if (changedAt === undefined) continue;
+    for (const { cache, request } of saved.get(id) ?? []) {
+      if (changedAt === null) {
+        await cache.delete(request);
+        continue;
+      }
+      const copy = await cache.match(request);
+      if (copy && savedAtOf(copy.headers) >= Date.parse(changedAt)) continue;
+      const fresh = await fetch(request.url, { cache: "no-store" }).catch(() => null);
+      if (fresh && storableAnswer(fresh.status, fresh.headers.get("Cache-Control"))) await cache.put(request, stamped(fresh));
+      else if (fresh && fresh.status >= 400 && fresh.status < 500) await cache.delete(request);
+    }
+  }
+}
+
+/** One check at a time; `force` skips the 5-minute wait (a page asked). Failures wait for the next visit. */
+function checkSoon(force: boolean): Promise<void> {
+  if (checking || (!force && Date.now() - lastCheck < CHECK_EVERY_MS)) return checking ?? Promise.resolve();
+  checking = checkSavedArticles()
+    .catch(() => {})
+    .finally(() => {
+      checking = null;
+    });
+  return checking;
+}
+
+// A visit online: the check follows the page, a few seconds later, so it never competes with it.
+self.addEventListener("fetch", (event) => {
+  if (event.request.mode !== "navigate") return;
+  event.waitUntil(new Promise((resolve) => setTimeout(resolve, 3000)).then(() => (navigator.onLine ? checkSoon(false) : undefined)));
+});
+
+// A page back online (the "Sem conexão" page when the connection returns) asks for the check at once.
+self.addEventListener("message", (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === CHECK_SAVED_MESSAGE) event.waitUntil(checkSoon(true));
+});
