@@ -6,7 +6,7 @@ import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import type { ChunkingContext } from "rolldown";
 import { build, defineConfig, type Plugin } from "vite";
-import { OFFLINE_PAGE, SERVICE_WORKER_PATH } from "./app/lib/offline-copies.ts";
+import { OFFLINE_PAGE, READ_LATER_PAGE, SERVICE_WORKER_PATH } from "./app/lib/offline-copies.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -49,10 +49,11 @@ const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\
  * texts of the body's blocks). Nor the embed parser: the newsroom's editor and schema share it with the article, which
  * made it "shared" and put it on every reader page; on its own it is a 1 kB file only the article loads (preloaded
  * with the route). Likewise the body's renderer (rich-text, content-embed): the newsroom form's "Ver como leitor" shares
- * it with the article, and only the article among reader pages draws a body.
+ * it with the article, and only the article among reader pages draws a body; and "Ler depois" (its button and its
+ * list), which only the article and /ler-depois draw.
  */
 const NOT_READER =
-  /admin-drawer\.tsx|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\.|[\\/]components[\\/]news[\\/](rich-text|content-embed)\./;
+  /admin-drawer\.tsx|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds|read-later)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\.|[\\/]components[\\/]news[\\/](rich-text|content-embed|read-later-button)\./;
 /** The modules a reader page starts from: the root layout and the public routes. */
 const READER_PAGE = /[\\/]app[\\/](root\.tsx|routes[\\/]site[\\/])/;
 
@@ -77,8 +78,8 @@ const SERVICE_WORKER_SOURCE = "app/service-worker/service-worker.ts";
  * The readers' service worker (app/service-worker/service-worker.ts), built after the client: one script of its own
  * (`sw.js`, at the root so that it controls every page), with the list of what it precaches at install written into
  * it — the reader shell, read from this build: the entry, the root and the public routes' chunks with what they
- * import and their styles, the web fonts, React Router's manifest, and the "Sem conexão" page (its revision changes
- * with the shell). The newsroom's code stays out: a reader's phone never downloads it.
+ * import and their styles, the web fonts, React Router's manifest, and the "Sem conexão" and "Ler depois" pages
+ * (their revision changes with the shell). The newsroom's code stays out: a reader's phone never downloads it.
  */
 function serviceWorker(): Plugin {
   let outDir = "build/client";
@@ -117,7 +118,8 @@ function serviceWorker(): Plugin {
       const newest = manifests.sort((a, b) => b.at - a.at)[0];
       const files = [...shell, ...(newest ? [`assets/${newest.file}`] : [])].sort();
       const revision = createHash("sha256").update(files.join("\n")).digest("hex").slice(0, 16);
-      const precache = [...files.map((file) => ({ url: `/${file}`, revision: null })), { url: OFFLINE_PAGE, revision }];
+      const pages = [OFFLINE_PAGE, READ_LATER_PAGE].map((url) => ({ url, revision }));
+      const precache = [...files.map((file) => ({ url: `/${file}`, revision: null })), ...pages];
       await build({
         configFile: false,
         logLevel: "warn",

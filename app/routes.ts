@@ -11,6 +11,8 @@ export default [
   route("busca", "routes/site/search.tsx"),
   // Where the readers' service worker sends a navigation it can neither fetch nor find saved.
   route("sem-conexao", "routes/site/offline.tsx"),
+  // The stories a reader marked "Ler depois" (kept on their device, listed in the browser).
+  route("ler-depois", "routes/site/read-later.tsx"),
   // A category's and an author's news (same module; the path says which).
   route("categoria/:slug", "routes/site/term-list.tsx", { id: "category-list" }),
   route("autor/:slug", "routes/site/term-list.tsx", { id: "author-list" }),

@@ -203,6 +203,19 @@ export const t = {
   newsAdmin: {
     delete: "Excluir notícia",
   },
+  /** "Ler depois": stories marked to read later, kept on the reader's device (app/lib/read-later.ts). */
+  readLater: {
+    save: "Ler depois",
+    saved: "Salva para ler depois",
+    /** The button's accessible name on a card (the card's title says which story). */
+    saveStory: (title: string) => `Ler depois: ${title}`,
+    pageTitle: "Ler depois",
+    pageHint: "As notícias que você marca ficam guardadas neste aparelho, sem conta, e abrem mesmo sem internet.",
+    empty: "Nada por aqui ainda. Toque em “Ler depois” numa notícia para guardá-la.",
+    remove: "Remover",
+    removeStory: (title: string) => `Remover de Ler depois: ${title}`,
+    savedAt: (when: string) => `Marcada em ${when}`,
+  },
   /** /sem-conexao: where a navigation without network and without a saved copy lands (the service worker). */
   offline: {
     title: "Sem conexão",
@@ -276,7 +289,8 @@ export const t = {
     offlineCopiesText:
       "Para você ler sem internet, o seu navegador guarda neste aparelho as últimas notícias que você abriu (até 20, com as imagens " +
       "que apareceram nelas) e as últimas páginas de seções. Essas cópias não são enviadas a ninguém e não ligam a leitura a você; uma " +
-      "notícia retirada do ar sai do aparelho na próxima visita com conexão. Apagar os dados do site no navegador remove tudo.",
+      "notícia retirada do ar sai do aparelho na próxima visita com conexão. A lista de “Ler depois” também fica só neste aparelho. " +
+      "Apagar os dados do site no navegador remove tudo.",
     readsTitle: "O que contamos sem cookies",
     readsText:
       "Para montar a lista “Mais lidas”, cada notícia aberta é contada uma vez, de forma anônima, por um aviso que a própria página envia ao site: " +

@@ -13,6 +13,8 @@ export const OFFLINE_CACHES = {
   articleData: "eef-artigos-dados",
   pages: "eef-paginas",
   images: "eef-imagens",
+  /** The stories a reader marked "Ler depois" (app/lib/read-later.ts): kept until unmarked or taken down. */
+  readLater: "eef-ler-depois",
 } as const;
 
 /** How much is kept: the last opened articles (their pages; their data as many), other pages, the images they showed. */
@@ -21,6 +23,13 @@ export const OFFLINE_LIMITS = {
   pages: { maxEntries: 20, maxAgeSeconds: 2 * 24 * 3600 },
   images: { maxEntries: 60, maxAgeSeconds: 30 * 24 * 3600 },
 } as const;
+
+/** The list of stories to read later (app/routes/site/read-later.tsx), precached with the shell like OFFLINE_PAGE. */
+export const READ_LATER_PAGE = "/ler-depois";
+
+/** What a page tells the worker when a story is marked or unmarked "Ler depois": `{ type, path }`. */
+export const KEEP_FOR_LATER_MESSAGE = "eef:keep-for-later";
+export const DROP_FROM_LATER_MESSAGE = "eef:drop-from-later";
 
 /** The page a navigation without network and without a saved copy goes to. */
 export const OFFLINE_PAGE = "/sem-conexao";

@@ -11,6 +11,8 @@
  *   newsroom, the API) is never stored, nor anything under /admin, /api or /events.
  * - Takedowns win: on a visit online (at most every 5 minutes) the worker asks /api/news-versions which of its saved
  *   articles are still published and when each last changed; an article gone is dropped, a changed one fetched again.
+ * - The stories a reader marks "Ler depois" (app/lib/read-later.ts tells the worker) are kept apart, with no limit but
+ *   the list's own (50), until unmarked or taken down.
  * - A navigation that fails with nothing saved goes to /sem-conexao, which lists what is saved.
  */
 /// <reference lib="webworker" />
@@ -25,7 +27,9 @@ import {
   articleCacheKey,
   articleIdOf,
   CHECK_SAVED_MESSAGE,
+  DROP_FROM_LATER_MESSAGE,
   isDataPath,
+  KEEP_FOR_LATER_MESSAGE,
   NEWS_VERSIONS_MAX_IDS,
   OFFLINE_CACHES,
   OFFLINE_LIMITS,
@@ -145,10 +149,18 @@ registerRoute(
   }),
 );
 
-/** A navigation with no network and no saved copy: the "Sem conexão" page, which says where the reader wanted to go. */
+/** The stories marked "Ler depois": their pages, kept until unmarked or taken down (no expiry by age or count). */
+const forLater = new NetworkFirst({ cacheName: OFFLINE_CACHES.readLater, plugins: [oneCopyPerStory, publicAnswersOnly] });
+
+/**
+ * A navigation with no network and no copy among the last opened: a story marked "Ler depois" if it is one, else the
+ * "Sem conexão" page, which says where the reader wanted to go.
+ */
 setCatchHandler(async ({ request, url }) => {
-  if (request.mode === "navigate" && url) return Response.redirect(offlinePageFor(`${url.pathname}${url.search}`), 303);
-  return Response.error();
+  if (request.mode !== "navigate" || !url) return Response.error();
+  const key = articleCacheKey(url);
+  const kept = key ? await caches.open(OFFLINE_CACHES.readLater).then((cache) => cache.match(key)) : undefined;
+  return kept ?? Response.redirect(offlinePageFor(`${url.pathname}${url.search}`), 303);
 });
 
 // ------------------------------------------------------------------------------------------- takedowns
@@ -163,7 +175,7 @@ let checking: Promise<void> | null = null;
  */
 async function checkSavedArticles(): Promise<void> {
   const saved = new Map<string, Array<{ cache: Cache; request: Request }>>();
-  for (const name of [OFFLINE_CACHES.articles, OFFLINE_CACHES.articleData]) {
+  for (const name of [OFFLINE_CACHES.articles, OFFLINE_CACHES.articleData, OFFLINE_CACHES.readLater]) {
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
       const id = articleIdOf(new URL(request.url).pathname);
@@ -210,7 +222,18 @@ self.addEventListener("fetch", (event) => {
   event.waitUntil(new Promise((resolve) => setTimeout(resolve, 3000)).then(() => (navigator.onLine ? checkSoon(false) : undefined)));
 });
 
-// A page back online (the "Sem conexão" page when the connection returns) asks for the check at once.
 self.addEventListener("message", (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === CHECK_SAVED_MESSAGE) event.waitUntil(checkSoon(true));
+  const { type, path } = (event.data ?? {}) as { type?: unknown; path?: unknown };
+  // A page back online (the "Sem conexão" page when the connection returns) asks for the check at once.
+  if (type === CHECK_SAVED_MESSAGE) event.waitUntil(checkSoon(true));
+  // A story marked or unmarked "Ler depois" (app/lib/read-later.ts): its page is kept, or let go.
+  if ((type !== KEEP_FOR_LATER_MESSAGE && type !== DROP_FROM_LATER_MESSAGE) || typeof path !== "string") return;
+  const url = new URL(path, self.location.origin);
+  const key = url.origin === self.location.origin ? articleCacheKey(url) : null;
+  if (key === null) return;
+  event.waitUntil(
+    type === KEEP_FOR_LATER_MESSAGE
+      ? forLater.handle({ event, request: new Request(key) }).catch(() => undefined)
+      : caches.open(OFFLINE_CACHES.readLater).then((cache) => cache.delete(key)),
+  );
 });

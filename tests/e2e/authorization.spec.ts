@@ -68,6 +68,7 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
     reason: "a escolha do leitor sobre o parceiro de publicidade (só um cookie com a escolha; GET leva à política de privacidade)",
   },
   busca: { methods: ["GET"], reason: "busca nas notícias" },
+  "ler-depois": { methods: ["GET"], reason: "a lista de Ler depois (fica no aparelho do leitor; a página é a mesma para todos)" },
   "sem-conexao": { methods: ["GET"], reason: "a página sem conexão do service worker (a lista de notícias salvas fica no aparelho)" },
   "categoria/:slug": { methods: ["GET"], reason: "notícias de uma categoria" },
   "autor/:slug": { methods: ["GET"], reason: "notícias de um autor" },

@@ -2,7 +2,7 @@
  * A reader whose connection drops (issue 36): following a link while offline says "Sem conexão" and how to go on,
  * never the generic "Algo deu errado"; once the connection is back, "Tentar de novo" opens the page.
  */
-import { CHECK_SAVED_MESSAGE, OFFLINE_CACHES, OFFLINE_PAGE, SERVICE_WORKER_PATH } from "../../app/lib/offline-copies.ts";
+import { CHECK_SAVED_MESSAGE, OFFLINE_CACHES, OFFLINE_PAGE, READ_LATER_PAGE, SERVICE_WORKER_PATH } from "../../app/lib/offline-copies.ts";
 import { createNews } from "../factories/news.ts";
 import { expect, expectNoSeriousViolations, openPage, signInAsAdmin, t, test, waitForHydration, withSiteServices } from "./support/fixtures.ts";
 
@@ -91,7 +91,12 @@ test.describe("service worker: leitura sem conexão", () => {
     await expect(page.getByText(t.errors.genericTitle)).toHaveCount(0);
     await expect(page.getByRole("alert").getByRole("link", { name: t.errors.retry })).toHaveAttribute("href", `/article/${ids.never}`);
     const saved = page.getByRole("region", { name: t.offline.savedTitle });
-    await expect(saved.getByRole("link")).toHaveText(["Terceira, aberta pela capa", "Segunda lida no celular", "Primeira lida no celular"]);
+    await expect(saved.getByRole("list").getByRole("link")).toHaveText([
+      "Terceira, aberta pela capa",
+      "Segunda lida no celular",
+      "Primeira lida no celular",
+    ]);
+    await expect(saved.getByRole("link", { name: t.readLater.pageTitle })).toHaveAttribute("href", READ_LATER_PAGE);
     await expectNoSeriousViolations(page, "sem conexão, com as notícias salvas");
     await saved.getByRole("link", { name: "Terceira, aberta pela capa" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terceira, aberta pela capa");
@@ -139,5 +144,64 @@ test.describe("service worker: leitura sem conexão", () => {
       return all;
     }, Object.values(OFFLINE_CACHES));
     expect(keys.filter((url) => !url.includes("/media/"))).toEqual([]);
+  });
+});
+
+test.describe("Ler depois", () => {
+  test.use({ serviceWorkers: "allow" });
+
+  test("marcar no artigo guarda no aparelho; a lista abre sem internet e a notícia marcada também, mesmo fora das últimas abertas; remover tira", async ({
+    page,
+    context,
+    launchSite,
+  }) => {
+    const ids = { kept: "", other: "" };
+    const site = await launchSite({
+      async setup(services) {
+        ids.kept = await createNews(services, { title: "Para ler no ônibus", media: null });
+        ids.other = await createNews(services, { title: "Outra notícia", media: null });
+      },
+    });
+    const forLaterKeys = () =>
+      page.evaluate(
+        async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
+        OFFLINE_CACHES.readLater,
+      );
+
+    await openPage(page, site, `/article/${ids.kept}`);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
+    const mark = page.getByRole("button", { name: t.readLater.save });
+    await expect(mark).toHaveAttribute("aria-pressed", "false");
+    await mark.click();
+    await expect(page.getByRole("button", { name: t.readLater.saved })).toHaveAttribute("aria-pressed", "true");
+    await expect.poll(forLaterKeys, { timeout: 15_000 }).toEqual([`/article/${ids.kept}`]);
+
+    // The list, from the footer's link.
+    await page.getByRole("contentinfo").getByRole("link", { name: t.readLater.pageTitle }).click();
+    await expect(page.getByRole("heading", { level: 1, name: t.readLater.pageTitle })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link")).toHaveText(["Para ler no ônibus"]);
+
+    // Many stories opened since: the last opened ones no longer hold it (here: dropped outright). Offline, the list
+    // and the story still open.
+    await page.evaluate(
+      async (names) => Promise.all(names.map((name) => caches.delete(name))),
+      [OFFLINE_CACHES.articles, OFFLINE_CACHES.articleData],
+    );
+    await context.setOffline(true);
+    await page.goto(`${site.url}${READ_LATER_PAGE}`);
+    await expect(page.getByRole("main").getByRole("link", { name: "Para ler no ônibus" })).toBeVisible();
+    await page.getByRole("main").getByRole("link", { name: "Para ler no ônibus" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Para ler no ônibus");
+    // Not marked, not among the last opened: "Sem conexão".
+    await page.goto(`${site.url}/article/${ids.other}`);
+    await expect(page).toHaveURL(new RegExp(`${OFFLINE_PAGE}\\?`));
+
+    // Removed from the list: gone from the phone too.
+    await context.setOffline(false);
+    await openPage(page, site, READ_LATER_PAGE);
+    await expectNoSeriousViolations(page, "Ler depois");
+    await page.getByRole("button", { name: t.readLater.removeStory("Para ler no ônibus") }).click();
+    await expect(page.getByText(t.readLater.empty)).toBeVisible();
+    await expect.poll(forLaterKeys, { timeout: 15_000 }).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { READ_LATER_PAGE } from "../../lib/offline-copies.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { CONSENT_PREFERENCES_PATH } from "../../lib/ads.ts";
 import { useRootData } from "../../lib/site-context.ts";
@@ -79,6 +80,7 @@ export function SiteFooter() {
 
       <div className={styles.bottom}>
         <p>{t.footer.copyright(year, site.name)}</p>
+        <Link to={READ_LATER_PAGE}>{t.readLater.pageTitle}</Link>
         <Link to="/userLicence">{t.footer.privacy}</Link>
         {site.ads ? <Link to={CONSENT_PREFERENCES_PATH}>{t.consent.footerLink}</Link> : null}
       </div>

@@ -21,6 +21,7 @@ import { articleDateLines, lastReaderChange } from "../../lib/article-dates.ts";
 import { ArticleDates } from "../../components/news/article-dates.tsx";
 import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
+import { ReadLaterButton } from "../../components/news/read-later-button.tsx";
 import { ShareButtons, ShareIcons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, liveBlogJsonLd, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { LIVE_CURSOR_PARAM, LiveCoverage } from "../../components/news/live-coverage.tsx";
@@ -227,6 +228,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArrowLeft aria-hidden="true" size={18} />
           {t.article.backToNews}
         </Link>
+        <ReadLaterButton story={{ id: article.id, path: canonicalPath, title: article.title }} />
       </footer>
 
       <ReadAlso items={related} />

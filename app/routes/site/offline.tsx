@@ -4,7 +4,15 @@ import type { Route } from "./+types/offline";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/pt-BR.ts";
 import { pageHeaders } from "../../lib/cache-headers.ts";
-import { CHECK_SAVED_MESSAGE, isDataPath, OFFLINE_CACHES, OFFLINE_FROM_PARAM, savedAtOf, savedPageTitle } from "../../lib/offline-copies.ts";
+import {
+  CHECK_SAVED_MESSAGE,
+  isDataPath,
+  OFFLINE_CACHES,
+  OFFLINE_FROM_PARAM,
+  READ_LATER_PAGE,
+  savedAtOf,
+  savedPageTitle,
+} from "../../lib/offline-copies.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { noindexMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
@@ -78,6 +86,11 @@ export default function Offline() {
       </section>
       <section aria-labelledby="salvas" className={styles.saved}>
         <h2 id="salvas">{t.offline.savedTitle}</h2>
+        <p>
+          <Link to={READ_LATER_PAGE} reloadDocument>
+            {t.readLater.pageTitle}
+          </Link>
+        </p>
         {saved === null ? null : saved.length === 0 ? (
           <p>{t.offline.savedEmpty}</p>
         ) : (
