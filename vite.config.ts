@@ -49,11 +49,10 @@ const READER = /[\\/]app[\\/](i18n|lib|components[\\/](news|ui|layout))[\\/]|[\\
  * texts of the body's blocks). Nor the embed parser: the newsroom's editor and schema share it with the article, which
  * made it "shared" and put it on every reader page; on its own it is a 1 kB file only the article loads (preloaded
  * with the route). Likewise the body's renderer (rich-text, content-embed): the newsroom form's "Ver como leitor" shares
- * it with the article, and only the article among reader pages draws a body; and "Ler depois" (its button and its
- * list), which only the article and /ler-depois draw.
+ * it with the article, and only the article among reader pages draws a body.
  */
 const NOT_READER =
-  /admin-drawer\.tsx|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds|read-later)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\.|[\\/]components[\\/]news[\\/](rich-text|content-embed|read-later-button)\./;
+  /admin-drawer\.tsx|[\\/]app[\\/]lib[\\/](auth-schemas|news-schema|rich-text-schema|rich-text-plain|password-policy|embeds)\.|[\\/]app[\\/]i18n[\\/](newsroom|pt-BR-blocks)\.|[\\/]components[\\/]news[\\/](rich-text|content-embed)\./;
 /** The modules a reader page starts from: the root layout and the public routes. */
 const READER_PAGE = /[\\/]app[\\/](root\.tsx|routes[\\/]site[\\/])/;
 

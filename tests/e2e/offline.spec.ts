@@ -170,15 +170,25 @@ test.describe("Ler depois", () => {
 
     await openPage(page, site, `/article/${ids.kept}`);
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
-    const mark = page.getByRole("button", { name: t.readLater.save });
+    const mark = page.getByRole("button", { name: t.readLater.save, exact: true });
     await expect(mark).toHaveAttribute("aria-pressed", "false");
     await mark.click();
-    await expect(page.getByRole("button", { name: t.readLater.saved })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("button", { name: t.readLater.saved, exact: true })).toHaveAttribute("aria-pressed", "true");
     await expect.poll(forLaterKeys, { timeout: 15_000 }).toEqual([`/article/${ids.kept}`]);
 
-    // The list, from the footer's link.
+    // From a card on the home: the same mark, named after its story.
+    await openPage(page, site, "/");
+    const onCard = page.getByRole("button", { name: t.readLater.saveStory("Outra notícia") });
+    await expect(onCard).toHaveAttribute("aria-pressed", "false");
+    await onCard.click();
+    await expect(onCard).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("button", { name: t.readLater.saveStory("Para ler no ônibus") })).toHaveAttribute("aria-pressed", "true");
+
+    // The list, from the footer's link, newest first.
     await page.getByRole("contentinfo").getByRole("link", { name: t.readLater.pageTitle }).click();
     await expect(page.getByRole("heading", { level: 1, name: t.readLater.pageTitle })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link")).toHaveText(["Outra notícia", "Para ler no ônibus"]);
+    await page.getByRole("button", { name: t.readLater.removeStory("Outra notícia") }).click();
     await expect(page.getByRole("main").getByRole("link")).toHaveText(["Para ler no ônibus"]);
 
     // Many stories opened since: the last opened ones no longer hold it (here: dropped outright). Offline, the list

@@ -10,6 +10,7 @@ import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
 import { LiveBadge, MatchChip } from "./live-badge.tsx";
 import type { ImagePriority } from "./media-image.tsx";
 import { MediaThumb } from "./media-thumb.tsx";
+import { ReadLaterButton } from "./read-later-button.tsx";
 import styles from "./news-card.module.css";
 
 /** `compact`: a grid card that is a short row on phones (the home's lower blocks), the same as `grid` from 600 px. */
@@ -95,6 +96,8 @@ export function NewsCard({
         </span>
       </span>
       {actions ? <div className={styles.actions}>{actions}</div> : null}
+      {/* Over the picture's top left corner (every layout starts with the picture there), above the card's link. */}
+      <ReadLaterButton story={{ id: news.id, path: articlePath(news), title: news.title }} compact />
     </article>
   );
 }
