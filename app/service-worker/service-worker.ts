@@ -19,7 +19,7 @@
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim, type WorkboxPlugin } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
-import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
+import { addPlugins, cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
 import { registerRoute, setCatchHandler } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import {
@@ -46,6 +46,9 @@ declare const __OFFLINE_SHELL__: Array<{ url: string; revision: string | null }>
 
 self.skipWaiting();
 clientsClaim();
+// The shell is the same for everyone: fetched without the reader's cookies (a signed-in member would otherwise
+// precache pages drawn for them).
+addPlugins([{ requestWillFetch: async ({ request }) => new Request(request, { credentials: "omit" }) }]);
 // The shell's files are hashed or revisioned: a query string (the "Sem conexão" page's `?de=`) names the same file.
 precacheAndRoute(__OFFLINE_SHELL__, { ignoreURLParametersMatching: [/.*/] });
 cleanupOutdatedCaches();

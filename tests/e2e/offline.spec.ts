@@ -144,6 +144,26 @@ test.describe("service worker: leitura sem conexão", () => {
       return all;
     }, Object.values(OFFLINE_CACHES));
     expect(keys.filter((url) => !url.includes("/media/"))).toEqual([]);
+    // The shell is everyone's: its pages were fetched without the member's session (no newsroom menu in them).
+    const shellPages = await page.evaluate(
+      async (paths) => {
+        // Workbox keys a revisioned entry with its revision in the query.
+        const found: Array<string | null> = paths.map(() => null);
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          for (const request of await cache.keys()) {
+            const at = paths.indexOf(new URL(request.url).pathname);
+            if (at >= 0) found[at] = (await (await cache.match(request))?.text()) ?? null;
+          }
+        }
+        return found;
+      },
+      [OFFLINE_PAGE, READ_LATER_PAGE],
+    );
+    for (const html of shellPages) {
+      expect(html).toContain("<html");
+      expect(html).not.toContain(t.admin.menu);
+    }
   });
 });
 
