@@ -2,8 +2,25 @@ import { Extension } from "@tiptap/core";
 import Link from "@tiptap/extension-link";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { Bold, Film, Heading2, Heading3, ImageUp, Italic, Link2, List, ListOrdered, Minus, Pilcrow, Quote, Redo2, Undo2, X } from "lucide-react";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import {
+  Bold,
+  Film,
+  Heading2,
+  Heading3,
+  ImageUp,
+  Italic,
+  Link2,
+  List,
+  ListOrdered,
+  type LucideIcon,
+  Minus,
+  Pilcrow,
+  Quote,
+  Redo2,
+  Undo2,
+  X,
+} from "lucide-react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { blocksText } from "../../i18n/pt-BR-blocks.ts";
 import { EmbedDialog, ImageDialog, type InsertedImage, LinkDialog } from "./body-block-dialogs.tsx";
 import { cleanPastedSlice } from "./clean-pasted-slice.ts";
@@ -24,6 +41,17 @@ export interface BodyEditorProps {
   disabled: boolean;
   /** The editable area's test id: "body-editor" (the news form's) unless given (the live composer's, on the same page). */
   testId?: string;
+}
+
+/** One button of the editor's toolbar. */
+interface ToolbarItem {
+  label: string;
+  Icon: LucideIcon;
+  onClick: () => void;
+  /** Whether the selection has it (a toggle's `aria-pressed`); absent for a button that is not a toggle. */
+  pressed?: boolean;
+  /** Whether it can act now (undo, redo); true when absent. */
+  enabled?: boolean;
 }
 
 /**
@@ -164,97 +192,57 @@ export default function BodyEditor({ initial, onChange, labelId, errorId, invali
     setDialog(null);
     editor.commands.focus();
   };
-  const button = (label: string, icon: ReactNode, onClick: () => void, pressed?: boolean, enabled = true) => (
-    <button
-      type="button"
-      className={styles.button}
-      aria-label={label}
-      title={label}
-      aria-pressed={pressed}
-      onClick={onClick}
-      disabled={disabled || !enabled}
-    >
-      {icon}
-    </button>
-  );
+  // The toolbar, group by group (a separator between groups): what each button says, draws and does, whether it is
+  // on (`pressed`: the selection has it) and whether it can act now.
+  const toolbar: ToolbarItem[][] = [
+    [
+      { label: t.richText.paragraph, Icon: Pilcrow, onClick: run((c) => c.setParagraph()), pressed: state.paragraph },
+      { label: t.richText.heading2, Icon: Heading2, onClick: run((c) => c.toggleHeading({ level: 2 })), pressed: state.h2 },
+      { label: t.richText.heading3, Icon: Heading3, onClick: run((c) => c.toggleHeading({ level: 3 })), pressed: state.h3 },
+    ],
+    [
+      { label: t.richText.bold, Icon: Bold, onClick: run((c) => c.toggleBold()), pressed: state.bold },
+      { label: t.richText.italic, Icon: Italic, onClick: run((c) => c.toggleItalic()), pressed: state.italic },
+      { label: t.richText.link, Icon: Link2, onClick: () => openLinkDialog(editor), pressed: state.link },
+    ],
+    [
+      { label: t.richText.bulletList, Icon: List, onClick: run((c) => c.toggleBulletList()), pressed: state.bulletList },
+      { label: t.richText.orderedList, Icon: ListOrdered, onClick: run((c) => c.toggleOrderedList()), pressed: state.orderedList },
+      { label: t.richText.blockquote, Icon: Quote, onClick: run((c) => c.toggleBlockquote()), pressed: state.blockquote },
+      { label: t.richText.horizontalRule, Icon: Minus, onClick: run((c) => c.setHorizontalRule()) },
+    ],
+    [
+      { label: blocksText.image, Icon: ImageUp, onClick: () => setDialog({ kind: "image" }) },
+      { label: blocksText.embed, Icon: Film, onClick: () => setDialog({ kind: "embed" }) },
+    ],
+    [
+      { label: t.richText.undo, Icon: Undo2, onClick: run((c) => c.undo()), enabled: state.canUndo },
+      { label: t.richText.redo, Icon: Redo2, onClick: run((c) => c.redo()), enabled: state.canRedo },
+    ],
+  ];
 
   return (
     <div className={styles.editor} data-invalid={invalid}>
       <div className={styles.toolbar} role="toolbar" aria-label={t.richText.toolbar} aria-controls={editor.view.dom.id || undefined}>
-        {button(
-          t.richText.paragraph,
-          <Pilcrow size={18} aria-hidden="true" />,
-          run((c) => c.setParagraph()),
-          state.paragraph,
-        )}
-        {button(
-          t.richText.heading2,
-          <Heading2 size={18} aria-hidden="true" />,
-          run((c) => c.toggleHeading({ level: 2 })),
-          state.h2,
-        )}
-        {button(
-          t.richText.heading3,
-          <Heading3 size={18} aria-hidden="true" />,
-          run((c) => c.toggleHeading({ level: 3 })),
-          state.h3,
-        )}
-        <span className={styles.separator} aria-hidden="true" />
-        {button(
-          t.richText.bold,
-          <Bold size={18} aria-hidden="true" />,
-          run((c) => c.toggleBold()),
-          state.bold,
-        )}
-        {button(
-          t.richText.italic,
-          <Italic size={18} aria-hidden="true" />,
-          run((c) => c.toggleItalic()),
-          state.italic,
-        )}
-        {button(t.richText.link, <Link2 size={18} aria-hidden="true" />, () => openLinkDialog(editor), state.link)}
-        <span className={styles.separator} aria-hidden="true" />
-        {button(
-          t.richText.bulletList,
-          <List size={18} aria-hidden="true" />,
-          run((c) => c.toggleBulletList()),
-          state.bulletList,
-        )}
-        {button(
-          t.richText.orderedList,
-          <ListOrdered size={18} aria-hidden="true" />,
-          run((c) => c.toggleOrderedList()),
-          state.orderedList,
-        )}
-        {button(
-          t.richText.blockquote,
-          <Quote size={18} aria-hidden="true" />,
-          run((c) => c.toggleBlockquote()),
-          state.blockquote,
-        )}
-        {button(
-          t.richText.horizontalRule,
-          <Minus size={18} aria-hidden="true" />,
-          run((c) => c.setHorizontalRule()),
-        )}
-        <span className={styles.separator} aria-hidden="true" />
-        {button(blocksText.image, <ImageUp size={18} aria-hidden="true" />, () => setDialog({ kind: "image" }))}
-        {button(blocksText.embed, <Film size={18} aria-hidden="true" />, () => setDialog({ kind: "embed" }))}
-        <span className={styles.separator} aria-hidden="true" />
-        {button(
-          t.richText.undo,
-          <Undo2 size={18} aria-hidden="true" />,
-          run((c) => c.undo()),
-          undefined,
-          state.canUndo,
-        )}
-        {button(
-          t.richText.redo,
-          <Redo2 size={18} aria-hidden="true" />,
-          run((c) => c.redo()),
-          undefined,
-          state.canRedo,
-        )}
+        {toolbar.map((group, index) => (
+          <Fragment key={group[0]!.label}>
+            {index > 0 ? <span className={styles.separator} aria-hidden="true" /> : null}
+            {group.map(({ label, Icon, onClick, pressed, enabled = true }) => (
+              <button
+                key={label}
+                type="button"
+                className={styles.button}
+                aria-label={label}
+                title={label}
+                aria-pressed={pressed}
+                onClick={onClick}
+                disabled={disabled || !enabled}
+              >
+                <Icon size={18} aria-hidden="true" />
+              </button>
+            ))}
+          </Fragment>
+        ))}
       </div>
       {leftOut ? (
         <div className={styles.notice} role="status" data-testid="paste-left-out">
