@@ -3,6 +3,7 @@
  * never the generic "Algo deu errado"; once the connection is back, "Tentar de novo" opens the page.
  */
 import { CHECK_SAVED_MESSAGE, OFFLINE_CACHES, OFFLINE_PAGE, READ_LATER_PAGE, SERVICE_WORKER_PATH } from "../../app/lib/offline-copies.ts";
+import type { Page } from "@playwright/test";
 import { createNews } from "../factories/news.ts";
 import { expect, expectNoSeriousViolations, openPage, signInAsAdmin, t, test, waitForHydration, withSiteServices } from "./support/fixtures.ts";
 
@@ -35,6 +36,11 @@ test("sem conexão, um card de 'Leia também' leva a 'Sem conexão' com 'Tentar 
   await expect(page.getByRole("heading", { level: 1 })).toContainText(title.slice(0, 20));
 });
 
+/** The paths the service worker keeps in one of its caches (Cache Storage, read from the page). */
+function cachedPaths(page: Page, cacheName: string): Promise<string[]> {
+  return page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname), cacheName);
+}
+
 test.describe("service worker: leitura sem conexão", () => {
   test.use({ serviceWorkers: "allow" });
 
@@ -52,11 +58,7 @@ test.describe("service worker: leitura sem conexão", () => {
         ids.never = await createNews(services, { title: "Nunca aberta", media: null });
       },
     });
-    const savedKeys = () =>
-      page.evaluate(
-        async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
-        OFFLINE_CACHES.articles,
-      );
+    const savedKeys = () => cachedPaths(page, OFFLINE_CACHES.articles);
 
     // First visit: the worker installs after the page, then keeps the article that is open.
     await openPage(page, site, `/article/${ids.first}`);
@@ -182,11 +184,7 @@ test.describe("Ler depois", () => {
         ids.other = await createNews(services, { title: "Outra notícia", media: null });
       },
     });
-    const forLaterKeys = () =>
-      page.evaluate(
-        async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
-        OFFLINE_CACHES.readLater,
-      );
+    const forLaterKeys = () => cachedPaths(page, OFFLINE_CACHES.readLater);
 
     await openPage(page, site, `/article/${ids.kept}`);
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);

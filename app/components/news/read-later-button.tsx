@@ -1,6 +1,7 @@
 import { Bookmark, BookmarkCheck } from "lucide-react";
 import { t } from "../../i18n/pt-BR.ts";
 import { useReadLater } from "../../lib/read-later.ts";
+import buttons from "../ui/button.module.css";
 import styles from "./read-later-button.module.css";
 
 /**
@@ -17,7 +18,7 @@ export function ReadLaterButton({ story, compact = false }: { story: { id: strin
   return (
     <button
       type="button"
-      className={compact ? styles.icon : styles.button}
+      className={compact ? styles.icon : `${buttons.pill} ${styles.saved}`}
       aria-pressed={saved}
       // On a card the story's title names what is marked (a list of cards has one such button per story).
       aria-label={compact ? t.readLater.saveStory(story.title) : undefined}

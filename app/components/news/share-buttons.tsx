@@ -2,6 +2,7 @@ import { Check, Link2, Share2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { t } from "../../i18n/pt-BR.ts";
 import { FacebookIcon, TelegramIcon, TwitterIcon, WhatsAppIcon } from "../ui/social-icons.tsx";
+import buttons from "../ui/button.module.css";
 import styles from "./share-buttons.module.css";
 
 interface ShareButtonsProps {
@@ -76,21 +77,21 @@ export function ShareButtons({ url, title }: ShareButtonsProps) {
       <ul className={styles.list}>
         {canShare ? (
           <li>
-            <button type="button" className={styles.button} onClick={() => void navigator.share({ title, url }).catch(() => undefined)}>
+            <button type="button" className={buttons.pill} onClick={() => void navigator.share({ title, url }).catch(() => undefined)}>
               <Share2 aria-hidden="true" size={18} /> {t.share.native}
             </button>
           </li>
         ) : null}
         {targets.map(({ name, href, Icon }) => (
           <li key={name}>
-            <a className={styles.button} href={href} target="_blank" rel="noopener noreferrer" aria-label={t.share.on(name)}>
+            <a className={buttons.pill} href={href} target="_blank" rel="noopener noreferrer" aria-label={t.share.on(name)}>
               <Icon size={18} /> <span aria-hidden="true">{name}</span>
             </a>
           </li>
         ))}
         {canCopy ? (
           <li>
-            <button type="button" className={styles.button} onClick={() => void copy()}>
+            <button type="button" className={buttons.pill} onClick={() => void copy()}>
               {copied === "ok" ? <Check aria-hidden="true" size={18} /> : <Link2 aria-hidden="true" size={18} />} {t.share.copy}
             </button>
           </li>
