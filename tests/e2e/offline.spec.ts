@@ -27,6 +27,8 @@ test("sem conexão, um card de 'Leia também' leva a 'Sem conexão' com 'Tentar 
   await expect(page.getByText(t.errors.genericTitle)).toHaveCount(0);
   // No picture that could not be loaded either.
   await expect(alert.locator("img")).toHaveCount(0);
+  // No service worker here (the browser tests block it): no link to a page nothing could answer offline.
+  await expect(alert.getByRole("link", { name: t.offline.savedTitle })).toHaveCount(0);
   const retry = alert.getByRole("link", { name: t.errors.retry });
   await expect(retry).toHaveAttribute("href", href!);
 
@@ -86,7 +88,15 @@ test.describe("service worker: leitura sem conexão", () => {
         .evaluate((img: HTMLImageElement) => img.naturalWidth),
     ).toBeGreaterThan(0);
 
-    // A page that was never opened: "Sem conexão", the way back to it, and what can be read.
+    // Inside the site, a story never opened: "Sem conexão" in place, with the way to what this phone keeps.
+    await page.getByRole("region", { name: t.article.readAlso }).getByRole("link", { name: "Nunca aberta" }).first().click();
+    const inPlace = page.getByRole("alert");
+    await expect(inPlace.getByRole("heading", { name: t.errors.offlineTitle })).toBeVisible();
+    await inPlace.getByRole("link", { name: t.offline.savedTitle }).click();
+    await expect(page).toHaveURL(new RegExp(`${OFFLINE_PAGE}\\?`));
+    await expect(page.getByRole("region", { name: t.offline.savedTitle }).getByRole("list").getByRole("link")).toHaveCount(3);
+
+    // A page that was never opened, asked for outright: "Sem conexão", the way back to it, and what can be read.
     await page.goto(`${site.url}/article/${ids.never}`);
     await expect(page).toHaveURL(new RegExp(`${OFFLINE_PAGE}\\?`));
     await expect(page.getByRole("alert").getByRole("heading", { name: t.offline.title })).toBeVisible();

@@ -1,4 +1,6 @@
+import { useEffect, useState } from "react";
 import { isRouteErrorResponse, Link, useLocation } from "react-router";
+import { offlinePageFor } from "../../lib/offline-copies.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import buttons from "./button.module.css";
 import styles from "./error-state.module.css";
@@ -11,6 +13,8 @@ export function ErrorState(props: {
   status?: number;
   /** Without the picture (offline: it could not be loaded either). */
   plain?: boolean;
+  /** A second way on, beside the action: a full page load (the service worker answers it offline). */
+  secondary?: { label: string; href: string } | null;
 }) {
   return (
     <section className={styles.box} role="alert">
@@ -20,6 +24,11 @@ export function ErrorState(props: {
       <Link to={props.actionTo ?? "/"} className={`${buttons.primary} ${styles.action}`}>
         {props.actionLabel}
       </Link>
+      {props.secondary ? (
+        <a href={props.secondary.href} className={`${buttons.secondary} ${styles.action} ${styles.secondAction}`}>
+          {props.secondary.label}
+        </a>
+      ) : null}
     </section>
   );
 }
@@ -34,9 +43,14 @@ export function isConnectionError(error: unknown): boolean {
   return error instanceof TypeError && /fetch|network|load failed|dynamically imported module/i.test(error.message);
 }
 
-/** "Sem conexão", what to do, and "Tentar de novo" to the same address: no picture (it could not be loaded either). */
+/**
+ * "Sem conexão", what to do, and "Tentar de novo" to the same address: no picture (it could not be loaded either).
+ * Where the readers' service worker runs, also the stories it keeps on this phone (its "Sem conexão" page).
+ */
 export function OfflineState() {
   const location = useLocation();
+  const [worker, setWorker] = useState(false);
+  useEffect(() => setWorker(Boolean(navigator.serviceWorker?.controller)), []);
   return (
     <ErrorState
       title={t.errors.offlineTitle}
@@ -44,6 +58,7 @@ export function OfflineState() {
       actionLabel={t.errors.retry}
       actionTo={`${location.pathname}${location.search}${location.hash}`}
       plain
+      secondary={worker ? { label: t.offline.savedTitle, href: offlinePageFor(`${location.pathname}${location.search}`) } : null}
     />
   );
 }
