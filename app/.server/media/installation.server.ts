@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
 import type { Database } from "../db/schema.ts";
 
 /** The `app_settings` key holding this installation's id. */
@@ -19,17 +20,13 @@ export interface Installation {
  */
 export function createInstallation(db: Kysely<Database>): Installation {
   let cached: Promise<string> | null = null;
-  const read = async () => (await db.selectFrom("app_settings").select("value").where("key", "=", INSTALLATION_ID_KEY).executeTakeFirst())?.value;
+  const read = () => readSetting(db, INSTALLATION_ID_KEY);
   return {
     id() {
       cached ??= (async () => {
         const existing = await read();
         if (existing) return existing;
-        await db
-          .insertInto("app_settings")
-          .values({ key: INSTALLATION_ID_KEY, value: randomBytes(6).toString("hex") })
-          .onConflict((conflict) => conflict.column("key").doNothing())
-          .execute();
+        await writeSettingOnce(db, INSTALLATION_ID_KEY, randomBytes(6).toString("hex"));
         const made = await read();
         if (!made) throw new Error("installation id could not be recorded");
         return made;

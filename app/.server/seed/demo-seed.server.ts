@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppServices } from "../app.server.ts";
+import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
 import type { EncodeOptions } from "../media/image-variants.server.ts";
 import { insertNews } from "../news/news.queries.server.ts";
 import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
@@ -35,7 +36,7 @@ export async function seedDemoContent(
   now: Date = new Date(),
 ): Promise<boolean> {
   const { db } = services.database;
-  const seeded = await db.selectFrom("app_settings").select("value").where("key", "=", SEEDED_KEY).executeTakeFirst();
+  const seeded = await readSetting(db, SEEDED_KEY);
   if (seeded) return false;
   const existing = await db.selectFrom("news").select("id").limit(1).executeTakeFirst();
   if (existing) {
@@ -108,7 +109,7 @@ export async function seedDemoContent(
 }
 
 async function markSeeded(services: Pick<AppServices, "database">, now: Date) {
-  await services.database.db.insertInto("app_settings").values({ key: SEEDED_KEY, value: now.toISOString() }).execute();
+  await writeSettingOnce(services.database.db, SEEDED_KEY, now.toISOString());
 }
 
 /**

@@ -1,5 +1,10 @@
 import type { Kysely } from "kysely";
 import type { GoogleDriveConfig } from "../../config/env.server.ts";
+import {
+  deleteSetting as deleteStoredSetting,
+  readSetting as readStoredSetting,
+  writeSetting as writeStoredSetting,
+} from "../../db/app-settings.queries.server.ts";
 import type { Database } from "../../db/schema.ts";
 import type { Logger } from "../../logger.server.ts";
 import { decryptSecret, encryptSecret } from "./crypto.server.ts";
@@ -80,22 +85,9 @@ export function createDriveConnection(options: DriveConnectionOptions) {
   /** Stored credentials that this secret cannot decrypt (logged once). */
   let unreadable: string | null = null;
 
-  async function readSetting(key: string): Promise<string | null> {
-    const row = await db.selectFrom("app_settings").select("value").where("key", "=", key).executeTakeFirst();
-    return row?.value ?? null;
-  }
-
-  async function writeSetting(key: string, value: string): Promise<void> {
-    await db
-      .insertInto("app_settings")
-      .values({ key, value })
-      .onConflict((conflict) => conflict.column("key").doUpdateSet({ value }))
-      .execute();
-  }
-
-  async function deleteSetting(key: string): Promise<void> {
-    await db.deleteFrom("app_settings").where("key", "=", key).execute();
-  }
+  const readSetting = (key: string) => readStoredSetting(db, key);
+  const writeSetting = (key: string, value: string) => writeStoredSetting(db, key, value);
+  const deleteSetting = (key: string) => deleteStoredSetting(db, key);
 
   /** The stored credentials (decrypted once per ciphertext), or null when there are none or they cannot be read. */
   async function readCredentials(): Promise<{ cipher: string; credentials: StoredCredentials } | null> {
@@ -126,9 +118,7 @@ export function createDriveConnection(options: DriveConnectionOptions) {
    * with `failed`, records that the sign-in failed so the admin pages say so.
    */
   async function forget(failed: boolean, cipher?: string): Promise<void> {
-    let query = db.deleteFrom("app_settings").where("key", "=", DRIVE_CREDENTIALS_KEY);
-    if (cipher) query = query.where("value", "=", cipher);
-    await query.execute();
+    await deleteStoredSetting(db, DRIVE_CREDENTIALS_KEY, cipher);
     if (!cipher || decrypted?.cipher === cipher) decrypted = null;
     if (!cipher || token?.credentials === cipher) token = null;
     verifiedAt = 0;
