@@ -13,7 +13,7 @@ import { formatDateTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { DEFAULT_FRONT_PAGE_HOLD, FRONT_PAGE_HOLDS, type FrontPageHold } from "../../lib/front-page.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
-import styles from "./team.module.css";
+import styles from "../../components/admin/team.module.css";
 
 /** The top of the home: editors and admins (the newsroom layout and this module check it on the server). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });

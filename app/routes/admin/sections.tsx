@@ -11,7 +11,7 @@ import panel from "../../components/admin/panel.module.css";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
-import styles from "./team.module.css";
+import styles from "../../components/admin/team.module.css";
 
 /** The section menu's arrangement: admins only (the newsroom layout and this module check it on the server). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "admin" });

@@ -13,7 +13,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { termPath } from "../../lib/slug.ts";
 import { TEAM_NAME_MAX } from "../../lib/teams.ts";
-import styles from "./team.module.css";
+import styles from "../../components/admin/team.module.css";
 
 /** The clubs stories may be tagged with: the desk's list (editors and admins; checked on the server). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });
