@@ -7,6 +7,10 @@ import type { RichDoc } from "./rich-text.ts";
  * stored as a draft (readers never see it, like any draft).
  */
 export type NewsStatus = "draft" | "review" | "scheduled" | "published";
+
+/** A story id as the site makes them (and the importer keeps): short, URL-safe. */
+export const NEWS_ID = /^[\w-]{1,64}$/;
+
 export const NEWS_STATUSES: readonly NewsStatus[] = ["draft", "review", "scheduled", "published"];
 
 /** The texts and highlight of a news item, as views and forms name them (what a revision keeps of them too). */

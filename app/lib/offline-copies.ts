@@ -39,9 +39,6 @@ export const OFFLINE_FROM_PARAM = "de";
 /** The message a page sends the worker to check its saved articles now (see `checkSoon` in the worker). */
 export const CHECK_SAVED_MESSAGE = "eef:check-saved-articles";
 
-/** A story id as the site makes them (and the importer keeps): short, URL-safe. */
-export const NEWS_ID = /^[\w-]{1,64}$/;
-
 /** The most ids /api/news-versions answers for at once (the worker keeps fewer articles than that). */
 export const NEWS_VERSIONS_MAX_IDS = 50;
 

@@ -74,18 +74,14 @@ const oneCopyPerStory: WorkboxPlugin = {
   cacheKeyWillBeUsed: async ({ request }) => articleCacheKey(new URL(request.url)) ?? request,
 };
 
+/** Network first (the copy only when the network fails or takes over 4 s), keeping only public answers, stamped. */
+const networkFirst = (cacheName: string, ...plugins: WorkboxPlugin[]) =>
+  new NetworkFirst({ cacheName, networkTimeoutSeconds: 4, plugins: [...plugins, publicAnswersOnly] });
+
 /** An article's page (a document load): what a reader opens without network. */
-const articles = new NetworkFirst({
-  cacheName: OFFLINE_CACHES.articles,
-  networkTimeoutSeconds: 4,
-  plugins: [oneCopyPerStory, publicAnswersOnly, expiration(OFFLINE_LIMITS.articles)],
-});
+const articles = networkFirst(OFFLINE_CACHES.articles, oneCopyPerStory, expiration(OFFLINE_LIMITS.articles));
 /** An article's data (a navigation inside the site, `/article/….data`): the same story, reached from another page. */
-const articleData = new NetworkFirst({
-  cacheName: OFFLINE_CACHES.articleData,
-  networkTimeoutSeconds: 4,
-  plugins: [oneCopyPerStory, publicAnswersOnly, expiration(OFFLINE_LIMITS.articles)],
-});
+const articleData = networkFirst(OFFLINE_CACHES.articleData, oneCopyPerStory, expiration(OFFLINE_LIMITS.articles));
 const isArticle = (url: URL) => readerPath(url) && ARTICLE_PATH.test(url.pathname);
 registerRoute(({ url, request }) => request.method === "GET" && isArticle(url) && !isDataPath(url.pathname), articles);
 
@@ -100,9 +96,10 @@ registerRoute(
   ({ url, request }) => request.method === "GET" && isArticle(url) && isDataPath(url.pathname),
   async (options) => {
     const answer = await articleData.handle(options);
-    const id = articleIdOf(options.url.pathname);
-    if (id !== null && answer.ok) {
-      const page = new Request(`${self.location.origin}/article/${encodeURIComponent(id)}`);
+    // The page of the same story, under the key its copy is kept at.
+    const pageKey = articleCacheKey(new URL(options.url.pathname.replace(/\.data$/, ""), self.location.origin));
+    if (pageKey !== null && answer.ok) {
+      const page = new Request(pageKey);
       options.event.waitUntil(
         caches
           .open(OFFLINE_CACHES.articles)
@@ -125,7 +122,7 @@ self.addEventListener("activate", (event) => {
       Promise.all(
         windows
           .map((client) => new URL(client.url))
-          .filter((url) => url.origin === self.location.origin && ARTICLE_PATH.test(url.pathname))
+          .filter(isArticle)
           .map((url) => articles.handle({ event, request: new Request(url.href) }).catch(() => undefined)),
       ),
     ),
@@ -133,14 +130,9 @@ self.addEventListener("activate", (event) => {
 });
 
 /** Other reader pages (home, sections, lists, search) and their data. */
-const pages = new NetworkFirst({
-  cacheName: OFFLINE_CACHES.pages,
-  networkTimeoutSeconds: 4,
-  plugins: [publicAnswersOnly, expiration(OFFLINE_LIMITS.pages)],
-});
 registerRoute(
-  ({ url, request }) => (request.mode === "navigate" || url.pathname.endsWith(".data")) && readerPath(url) && url.pathname !== OFFLINE_PAGE,
-  pages,
+  ({ url, request }) => (request.mode === "navigate" || isDataPath(url.pathname)) && readerPath(url) && url.pathname !== OFFLINE_PAGE,
+  networkFirst(OFFLINE_CACHES.pages, expiration(OFFLINE_LIMITS.pages)),
 );
 
 /** The images readers saw (media URLs name their content: what is stored never goes stale). */
@@ -153,7 +145,7 @@ registerRoute(
 );
 
 /** The stories marked "Ler depois": their pages, kept until unmarked or taken down (no expiry by age or count). */
-const forLater = new NetworkFirst({ cacheName: OFFLINE_CACHES.readLater, plugins: [oneCopyPerStory, publicAnswersOnly] });
+const forLater = networkFirst(OFFLINE_CACHES.readLater, oneCopyPerStory);
 
 /**
  * A navigation with no network and no copy among the last opened: a story marked "Ler depois" if it is one, else the

@@ -4,7 +4,8 @@ import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { findPublicVersions } from "../../.server/news/news.queries.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { LIVE_PUBLIC_CACHE } from "../../lib/cache-headers.ts";
-import { NEWS_ID, NEWS_VERSIONS_MAX_IDS } from "../../lib/offline-copies.ts";
+import { NEWS_ID } from "../../lib/news-view.ts";
+import { NEWS_VERSIONS_MAX_IDS } from "../../lib/offline-copies.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
 /**

@@ -9,7 +9,7 @@ import { FORM_BODY_MAX_BYTES } from "../../lib/limits.ts";
 import { clientIpContext } from "../../lib/request-context.ts";
 import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
-import { NEWS_ID } from "../../lib/offline-copies.ts";
+import { NEWS_ID } from "../../lib/news-view.ts";
 
 /**
  * POST /api/reads `{"id": "<news id>"}`: one read of an article, sent by the article page's own script after it
