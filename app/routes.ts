@@ -71,6 +71,10 @@ export default [
   route("api/reads", "routes/api/reads.ts"),
   // When each of the stories saved on a phone last changed, or that it is gone (the readers' service worker).
   route("api/news-versions", "routes/api/news-versions.ts"),
+  // Web Push alerts: the site's public key, a reader's subscription (no account), the desk's "Enviar alerta".
+  route("api/push", "routes/api/push.ts"),
+  route("api/push/subscriptions", "routes/api/push-subscriptions.ts"),
+  route("api/news/:id/alert", "routes/api/news-alert.ts"),
   route("api/sponsors", "routes/api/sponsors.ts"),
   route("api/sponsors/:id", "routes/api/sponsor-item.ts"),
   // Feeds, sitemaps and robots.txt, for feed readers and search engines.

@@ -31,6 +31,7 @@ import * as frontPage from "./2026-11-29-001-front-page.ts";
 import * as searchTypos from "./2026-11-29-101-search-typos.ts";
 import * as matchStrip from "./2026-11-29-201-match-strip.ts";
 import * as teams from "./2026-11-29-301-teams.ts";
+import * as pushAlerts from "./2026-11-29-401-push-alerts.ts";
 
 /**
  * Every migration, in order (Kysely runs them sorted by name). Listed statically so the server bundle carries them.
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29-101-search-typos": searchTypos,
   "2026-11-29-201-match-strip": matchStrip,
   "2026-11-29-301-teams": teams,
+  "2026-11-29-401-push-alerts": pushAlerts,
 };

@@ -37,6 +37,7 @@ import { createReadLimiter, type ReadLimiter } from "./news/read-limiter.server.
 import { createReadCounter, type ReadCounter } from "./news/reads.service.server.ts";
 import { createSearchService, type SearchService } from "./search/search.service.server.ts";
 import { createSponsorEditor, type SponsorEditor } from "./sponsors/sponsor-editor.service.server.ts";
+import { createPushAlerts, type PushAlerts } from "./push/push-alerts.server.ts";
 import { seedDemoContent } from "./seed/demo-seed.server.ts";
 import { createSponsorService, type SponsorService } from "./sponsors/sponsors.service.server.ts";
 import { createDriveConnectionFor, createMediaStore } from "./storage/create-store.server.ts";
@@ -83,6 +84,8 @@ export interface AppServices {
   sponsorEditor: SponsorEditor;
   /** Uploads handled at the same time, per admin and in all (see withUploadSlot). */
   uploadSlots: UploadSlots;
+  /** Web Push: readers' subscriptions and the alerts the desk sends (issue 36). */
+  pushAlerts: PushAlerts;
 }
 
 /** Builds every service from the configuration. Nothing here reads process.env. */
@@ -165,6 +168,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
     newsroom: createNewsroomList({ db: database.db, dialect: database.dialect, timeZone: config.timeZone }),
     sponsorEditor: createSponsorEditor(editorDeps),
     uploadSlots: createUploadSlots(config.media.parallelUploads),
+    pushAlerts: createPushAlerts({ db: database.db, log, config: config.push }),
   };
 }
 
@@ -368,8 +372,11 @@ export async function shutdownApp(): Promise<void> {
  * so a process that built them (the server at shutdown, every `npm run` command) can end by itself.
  */
 export async function closeServices(
-  services: Pick<AppServices, "events" | "rateLimiter" | "reads" | "mailer" | "database" | "log"> & Partial<Pick<AppServices, "reviewMail">>,
+  services: Pick<AppServices, "events" | "rateLimiter" | "reads" | "mailer" | "database" | "log"> &
+    Partial<Pick<AppServices, "reviewMail" | "pushAlerts">>,
 ): Promise<void> {
+  // Alerts being sent finish (each message has its own deadline) before the database closes.
+  await services.pushAlerts?.idle();
   await services.events.close();
   await services.rateLimiter.close?.();
   // Reads counted in the last seconds are written before the database closes.

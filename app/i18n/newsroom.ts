@@ -301,6 +301,43 @@ const newsroom = {
     correctionScheduled:
       "Esta notícia já está agendada: ao salvar, a correção fica na notícia (a data não muda), no histórico com o seu nome, e os editores recebem um aviso por e-mail.",
   },
+  /** Web Push alerts the desk sends: a published story, or a live update (a goal, the final whistle). */
+  alerts: {
+    panelTitle: "Alerta aos leitores",
+    panelHint: "Uma notificação no celular de quem segue esta seção, um dos times ou o site. Cada notícia vira alerta uma vez só.",
+    send: "Enviar alerta",
+    sending: "Enviando…",
+    confirm: "Enviar esta notícia como alerta agora? Não dá para desfazer.",
+    followers: (count: number) =>
+      count === 0
+        ? "Ninguém segue esta notícia ainda."
+        : count === 1
+          ? "1 inscrição segue esta seção, time ou o site."
+          : `${count} inscrições seguem esta seção, times ou o site.`,
+    sentStory: (when: string, recipients: number) => `Alerta enviado ${when} a ${recipients} ${recipients === 1 ? "aparelho" : "aparelhos"}.`,
+    outcome: (delivered: number, removed: number, failed: number) =>
+      `Entregues: ${delivered}${removed ? `; ${removed} inscrições vencidas removidas` : ""}${failed ? `; ${failed} falharam` : ""}.`,
+    stillSending: "Ainda enviando…",
+    updateOption: "Enviar como alerta (gol, fim de jogo)",
+    updateOptionHint: 'Vai para quem pediu "Avisar gols deste jogo" e quem segue os times da notícia.',
+    postedWithAlert: "Atualização publicada e enviada como alerta.",
+    sentUpdate: (recipients: number) => `Atualização publicada e enviada como alerta a ${recipients} ${recipients === 1 ? "aparelho" : "aparelhos"}.`,
+    disabled: "Os alertas estão desligados neste site (PUSH_ALERTS=0).",
+    forbidden: "Só editores e administradores enviam alertas.",
+    alreadySent: "Este alerta já foi enviado.",
+    notPublic: "Só notícias publicadas viram alerta: publique a notícia antes.",
+    /** The start of a live update's alert title, by what happened (null: the score or the story's title alone). */
+    eventTitle: (eventType: string | null): string | null =>
+      eventType === "goal"
+        ? "Gol!"
+        : eventType === "full_time"
+          ? "Fim de jogo:"
+          : eventType === "red_card"
+            ? "Expulsão:"
+            : eventType === "kickoff"
+              ? "Começou:"
+              : null,
+  },
   /** Live coverage in the newsroom: the composer on the article page, the scoreboard, the API's refusals. */
   liveNewsroom: {
     start: "Iniciar cobertura ao vivo",

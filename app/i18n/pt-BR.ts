@@ -226,6 +226,28 @@ export const t = {
     /** /api/news-versions without ids, with too many or with one that is not an id. */
     invalidIds: (max: number) => `Informe em "ids" de 1 a ${max} identificadores de notícia, separados por vírgula.`,
   },
+  alerts: {
+    /** The reader's button: follow a section, a club or the site's important news. */
+    follow: "Receber alertas",
+    following: "Alertas ativados",
+    followMatch: "Avisar gols deste jogo",
+    followingMatch: "Gols deste jogo: alertas ativados",
+    /** The button's accessible description, and the line under it once on. */
+    followHint: (what: string) => `Notificações neste aparelho quando houver notícia importante de ${what}. Toque de novo para parar.`,
+    followMatchHint: "Notificações neste aparelho a cada gol e no fim do jogo. Toque de novo para parar.",
+    general: "Esporte em Foco",
+    working: "Ativando…",
+    unsupported: "Este navegador não recebe alertas. No iPhone, adicione o site à tela de início e abra por lá.",
+    denied: "As notificações deste site estão bloqueadas no navegador. Libere-as nas configurações do site e tente de novo.",
+    failed: "Não foi possível ativar os alertas agora. Tente de novo em instantes.",
+    stopped: "Alertas desativados neste aparelho.",
+    /** API refusals (POST/DELETE /api/push/subscriptions). */
+    invalidSubscription: "O navegador não enviou uma inscrição de alertas válida (endereço e chaves).",
+    serviceNotAllowed: "O endereço de notificações deste navegador não é de um serviço de push aceito por este site.",
+    invalidTopics: (max: number) => `Escolha de 1 a ${max} alertas válidos (geral, seção, time ou jogo).`,
+    rateLimited: (minutes: number) => `Muitas mudanças de alertas deste endereço. Tente de novo em ${minutes} min.`,
+    notSubscribed: "Este navegador não tem alertas ativados.",
+  },
   privacy: {
     title: "Política de Privacidade",
     metaDescription: (site: string) => `Como o ${site} usa cookies e dados de navegação, e como você pode escolher o que é coletado.`,

@@ -279,6 +279,8 @@ export const LIVE_FORM_ANCHOR = "cobertura-ao-vivo";
  */
 export interface LiveFormTexts {
   note: string;
+  /** "Enviar como alerta": only for who may send alerts (editors and admins, alerts on); absent: no such box. */
+  alertOption?: string;
   start: string;
   end: string;
   endConfirmBox: string;

@@ -17,6 +17,8 @@ export interface PublicSiteConfig {
   social: { instagram: string; twitter: string; facebook: string };
   /** ADSENSE_CLIENT and its slots (null: no ad partner, no consent banner). */
   ads: AdsConfig | null;
+  /** Web Push alerts on (PUSH_ALERTS): the readers' "Receber alertas", the desk's "Enviar alerta". */
+  alerts: boolean;
 }
 
 export interface RootData {

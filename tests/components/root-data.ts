@@ -12,6 +12,7 @@ export const SITE: RootData["site"] = {
   timeZone: "America/Sao_Paulo",
   social: { instagram: "", twitter: "", facebook: "" },
   ads: null,
+  alerts: true,
 };
 
 /** The root route's data for a reader (`role` null) or a newsroom member of `role` (account `userId`). */

@@ -89,6 +89,11 @@ const PUBLIC: Record<string, { methods: readonly Method[]; reason: string }> = {
   "api/news/:id/updates/:updateId": { methods: ["GET"], reason: "uma atualização pública de uma cobertura ao vivo (JSON; rascunhos: 404)" },
   "api/sponsors": { methods: ["GET"], reason: "lista pública de patrocinadores (JSON)" },
   "api/news-versions": { methods: ["GET"], reason: "quando mudou cada notícia pública salva no celular (o service worker; rascunhos: null)" },
+  "api/push": { methods: ["GET"], reason: "a chave pública dos alertas (Web Push), a mesma para todos" },
+  "api/push/subscriptions": {
+    methods: ["POST", "DELETE"],
+    reason: "os alertas de um leitor (sem conta: a inscrição do navegador é a chave; só serviços de push aceitos)",
+  },
   "api/reads": { methods: ["POST"], reason: "contagem anônima de leituras (o sinal que a página do artigo envia), sem dados" },
   "robots.txt": { methods: ["GET"], reason: "instruções para buscadores" },
   "manifest.webmanifest": { methods: ["GET"], reason: "manifesto do aplicativo web (ícones, nome)" },
@@ -124,6 +129,7 @@ const NEWSROOM_ROLES: Record<string, { role: Role; reason: string; reporterRefus
   },
   "api/news/:id": { role: "reporter", reason: "alterar notícias pela API (o repórter: só as próprias notícias)", reporterRefused: METHODS },
   "api/news/:id/return": { role: "editor", reason: "devolver ao repórter uma notícia em revisão" },
+  "api/news/:id/alert": { role: "editor", reason: "enviar uma notícia ou uma atualização ao vivo como alerta aos leitores" },
   "api/news/:id/updates": {
     role: "reporter",
     reason: "publicar atualizações ao vivo (o repórter: só nas próprias notícias)",

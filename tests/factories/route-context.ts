@@ -5,7 +5,8 @@
 import { RouterContextProvider } from "react-router";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
-import { createAdmin } from "./auth.ts";
+import type { Role } from "../../app/lib/roles.ts";
+import { createAdmin, createMember } from "./auth.ts";
 import type { TestServices } from "./use-services.ts";
 
 /** The router context of a request to a site running on `services`. */
@@ -23,4 +24,14 @@ export async function adminSessionCookie(services: TestServices, ip: string): Pr
   const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
   if (!token) throw new Error("no session cookie");
   return token;
+}
+
+/** A new newsroom member with `role`, signed in: the session cookie pair and the account's id. */
+export async function memberSessionCookie(services: TestServices, role: Role, ip = "10.1.0.3"): Promise<{ cookie: string; userId: string }> {
+  const account = await createMember(services, role);
+  const result = await services.auth.signInWithPassword({ email: account.email, password: account.password, ip, headers: new Headers() });
+  if (!result.ok) throw new Error("member sign-in failed");
+  const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
+  if (!token) throw new Error("no session cookie");
+  return { cookie: token, userId: account.id };
 }

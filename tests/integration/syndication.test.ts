@@ -309,6 +309,7 @@ describe("when what readers read last changed (dateModified, dcterms:modified, l
         timeZone: "America/Sao_Paulo",
         social: { instagram: "", twitter: "", facebook: "" },
         ads: null,
+        alerts: true,
       };
       return newsArticleJsonLd(site, article, `/article/${id}`, { url: `${SITE.url}/x.png`, width: 1, height: 1, type: "image/png" }, "Redação")
         .dateModified;

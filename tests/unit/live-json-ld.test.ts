@@ -17,6 +17,7 @@ const site: PublicSiteConfig = {
   timeZone: "America/Sao_Paulo",
   social: { instagram: "", twitter: "", facebook: "" },
   ads: null,
+  alerts: true,
 };
 
 const article: NewsArticle = {

@@ -19,6 +19,9 @@ const booleanFlag = z
 /** One origin of EXTERNAL_MEDIA_ORIGINS: https, a host name (optionally `*.` for its subdomains), maybe a port, no path. */
 const ORIGIN = /^https:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d{1,5})?$/i;
 
+/** A test's push service on this machine (PUSH_SERVICES). */
+const LOOPBACK_ORIGIN = /^http:\/\/127\.0\.0\.1:\d{1,5}$/;
+
 const optionalUrl = z.url({ error: terminal.config.url }).optional();
 
 /** Every environment variable the app reads, with its default. `.env.example` documents each one. */
@@ -109,6 +112,23 @@ export const envSchema = z.object({
       }
     })
     .default([]),
+  /**
+   * Where readers' browsers may have their Web Push alerts delivered (the push services of Chrome, Firefox, Safari and
+   * Edge by default): the app sends to no other address, so no one can make it post to a host of their choosing.
+   * Origins separated by spaces or commas, `*.` for subdomains; `http://127.0.0.1:{port}` is accepted (a test's push
+   * service on this machine).
+   */
+  PUSH_SERVICES: z
+    .string()
+    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+    .superRefine((origins, ctx) => {
+      for (const origin of origins.filter((origin) => !ORIGIN.test(origin) && !LOOPBACK_ORIGIN.test(origin))) {
+        ctx.addIssue({ code: "custom", message: terminal.config.externalOrigin(origin) });
+      }
+    })
+    .default(["https://fcm.googleapis.com", "https://updates.push.services.mozilla.com", "https://*.push.apple.com", "https://*.notify.windows.com"]),
+  /** Web Push alerts on (the readers' "Receber alertas", the desk's "Enviar alerta"); `0` turns them off. */
+  PUSH_ALERTS: booleanFlag.default(true),
   /** Media no record points to is removed after this many seconds (uploads in progress are younger). */
   MEDIA_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(1).max(604_800).default(21_600),
   MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3_600),

@@ -66,6 +66,11 @@ export interface AppConfig {
   };
   /** Live coverage: the updates one member may post in a minute. */
   live: { postsPerMinute: number };
+  /**
+   * Web Push alerts (PUSH_ALERTS): on or off, the push services' origins browsers may be reached at (PUSH_SERVICES),
+   * and the contact the site gives them with each message (VAPID `sub`: the contact e-mail, else the site's address).
+   */
+  push: { enabled: boolean; services: string[]; subject: string };
   mail: { smtpUrl: string | null; from: string; outboxDir: string };
   /** The key that signs backup manifests (BACKUP_SIGNING_KEY), or null: then a generated one in DATA_DIR/secrets. */
   backup: { signingKey: string | null };
@@ -232,6 +237,16 @@ export function parseConfig(source: Record<string, string | undefined> = process
     },
     backup: { signingKey: env.BACKUP_SIGNING_KEY ?? null },
     live: { postsPerMinute: env.LIVE_POSTS_PER_MINUTE },
+    push: {
+      enabled: env.PUSH_ALERTS,
+      services: [...new Set(env.PUSH_SERVICES.map((origin) => origin.toLowerCase()))],
+      // An https: or mailto: address (RFC 8292); a site on plain http (the demo) gives its no-reply address.
+      subject: env.CONTACT_EMAIL
+        ? `mailto:${env.CONTACT_EMAIL}`
+        : siteUrl.startsWith("https:")
+          ? siteUrl
+          : `mailto:nao-responda@${new URL(siteUrl).hostname}`,
+    },
     mail: {
       smtpUrl: env.SMTP_URL ?? null,
       from: env.MAIL_FROM ?? `${env.SITE_NAME} <nao-responda@${new URL(siteUrl).hostname}>`,
@@ -252,6 +267,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
         ? { client: env.ADSENSE_CLIENT, slots: { top: env.ADSENSE_SLOT_TOP ?? null, bottom: env.ADSENSE_SLOT_BOTTOM ?? null } }
         : null,
       timeZone: env.TIME_ZONE,
+      alerts: env.PUSH_ALERTS,
       social: {
         instagram: env.SOCIAL_INSTAGRAM_URL,
         twitter: env.SOCIAL_TWITTER_URL,

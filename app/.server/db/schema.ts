@@ -42,6 +42,10 @@ export interface Database {
   /** The clubs the desk keeps (/times), and which clubs each story is about (migration 2026-11-29-301). */
   teams: TeamsTable;
   news_teams: NewsTeamsTable;
+  /** Web Push: the browsers that asked for alerts, what each follows, what the desk sent (migration 2026-11-29-401). */
+  push_subscriptions: PushSubscriptionsTable;
+  push_topics: PushTopicsTable;
+  push_alerts: PushAlertsTable;
   /** Owned by Better Auth (its own migrations); read here for admin listings. */
   user: UserTable;
   session: SessionTable;
@@ -120,6 +124,43 @@ export interface TeamsTable {
   name_key: string;
   created_at: string;
   created_by: string | null;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  /** The push service's address for this browser (unique): whoever knows it may change what it follows. */
+  endpoint: string;
+  /** The browser's public key (P-256, base64url) and auth secret its messages are encrypted with. */
+  p256dh: string;
+  auth: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PushTopicsTable {
+  subscription_id: string;
+  /** `geral`, `secao:{slug}`, `time:{slug}` or `jogo:{news id}` (app/lib/push-topics.ts). */
+  topic: string;
+}
+
+export interface PushAlertsTable {
+  id: string;
+  /** `story:{news id}` or `update:{update id}`: each is sent once. */
+  alert_key: string;
+  news_id: string;
+  update_id: string | null;
+  title: string;
+  body: string;
+  /** Where tapping it leads (a path of this site). */
+  url: string;
+  created_at: string;
+  created_by: string | null;
+  /** When the last browser was tried (null: still sending, or the process stopped before). */
+  finished_at: string | null;
+  recipients: ColumnType<number, number | undefined, number>;
+  delivered: ColumnType<number, number | undefined, number>;
+  removed: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
 }
 
 export interface NewsTeamsTable {

@@ -85,6 +85,7 @@ const OUTCOMES: Record<string, string> = {
   scoreboard: t.liveNewsroom.scoreboardSaved,
   announced: t.liveNewsroom.announced,
   unannounced: t.liveNewsroom.unannounced,
+  "posted-alert": t.alerts.postedWithAlert,
 };
 
 const REFUSALS: Record<string, string> = {
@@ -100,6 +101,10 @@ const REFUSALS: Record<string, string> = {
   live_end_unconfirmed: t.liveNewsroom.endUnconfirmed,
   live_rate_limited: t.liveNewsroom.rateLimited(60),
   announcement_invalid: t.liveNewsroom.announcementFormInvalid(LIVE_LIMITS.competition),
+  // The update is posted; only the alert did not go (said in words by the page).
+  alert_not_public: `${t.liveNewsroom.posted} ${t.alerts.notPublic}`,
+  alert_already_sent: `${t.liveNewsroom.posted} ${t.alerts.alreadySent}`,
+  push_disabled: `${t.liveNewsroom.posted} ${t.alerts.disabled}`,
 };
 
 /**
@@ -113,10 +118,11 @@ export function liveFormNotice(value: string | null): LiveFormNotice | null {
 }
 
 /** The forms' words, for the page's loader to send (components/news/live-forms.tsx has none of its own). */
-export function liveFormTexts(page: LiveFormPage): LiveFormTexts {
+export function liveFormTexts(page: LiveFormPage, options: { alerts?: boolean } = {}): LiveFormTexts {
   const texts = t.liveNewsroom;
   return {
     note: page === "edit" ? texts.noScriptNoteEdit : texts.noScriptNote,
+    ...(options.alerts ? { alertOption: t.alerts.updateOption } : {}),
     start: texts.start,
     end: texts.end,
     endConfirmBox: texts.endConfirmBox,

@@ -24,7 +24,14 @@ export function reporterOf(actor: Actor): { userId: string; role: Role } | null 
 export class RoleForbiddenError extends AppError {
   override name = "RoleForbiddenError";
   constructor(
-    code: "publish_forbidden" | "story_not_yours" | "story_locked" | "delete_forbidden" | "restore_forbidden" | "return_forbidden",
+    code:
+      | "publish_forbidden"
+      | "story_not_yours"
+      | "story_locked"
+      | "delete_forbidden"
+      | "restore_forbidden"
+      | "return_forbidden"
+      | "alert_forbidden",
     message: string,
   ) {
     super(code, message, 403);

@@ -68,6 +68,11 @@ export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFor
               <label>
                 <input type="checkbox" name="pinned" /> {texts.pinned}
               </label>
+              {texts.alertOption ? (
+                <label>
+                  <input type="checkbox" name="alert" /> {texts.alertOption}
+                </label>
+              ) : null}
             </div>
             <button type="submit" name="intent" value="post" className={buttons.primary}>
               {texts.post}

@@ -1,3 +1,4 @@
+import { canPublish } from "../../lib/roles.ts";
 import { useEffect, useId, useRef, useState } from "react";
 import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
@@ -148,7 +149,10 @@ export function LiveNewsroomPanel({
  */
 function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: () => Promise<void> | void; guardLeave: boolean }) {
   const id = useId();
-  const { userId, site } = useRootData();
+  const { userId, site, role } = useRootData();
+  // "Enviar como alerta": editors and admins (the server refuses anyone else's).
+  const mayAlert = site.alerts && canPublish(role);
+  const [alert, setAlert] = useState(false);
   const [fields, setFields] = useState<LiveUpdateFields>(EMPTY_UPDATE);
   // The editor reads its document once: a new key opens it on the fields' document (emptied, or a draft put back).
   const [editorKey, setEditorKey] = useState(0);
@@ -197,7 +201,7 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const sent = await send("POST", `${newsUrl(newsId)}/updates`, { ...bodyOf(fields), keyEvent, pinned });
+    const sent = await send("POST", `${newsUrl(newsId)}/updates`, { ...bodyOf(fields), keyEvent, pinned, ...(alert ? { alert } : {}) });
     setBusy(false);
     if (!sent.ok) {
       // Said under the field it concerns, or (too many posts, a failure) under the form; the fields keep what was typed.
@@ -211,7 +215,10 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
     kept.clearLocal();
     setRestored(null);
     empty();
-    setMessage({ kind: "ok", text: t.liveNewsroom.posted });
+    setAlert(false);
+    const answer = sent.json as { alert?: { recipients: number }; alertError?: { message: string } } | null;
+    if (answer?.alertError) setMessage({ kind: "error", text: `${t.liveNewsroom.posted} ${answer.alertError.message}` });
+    else setMessage({ kind: "ok", text: answer?.alert ? t.alerts.sentUpdate(answer.alert.recipients) : t.liveNewsroom.posted });
     await onPosted();
   }
 
@@ -244,6 +251,12 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
         <label>
           <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> {t.liveNewsroom.pinned}
         </label>
+        {mayAlert ? (
+          <label title={t.alerts.updateOptionHint}>
+            <input type="checkbox" checked={alert} onChange={(event) => setAlert(event.target.checked)} data-testid="live-composer-alert" />{" "}
+            {t.alerts.updateOption}
+          </label>
+        ) : null}
       </div>
       {message ? (
         <p className={message.kind === "error" ? styles.error : styles.ok} role={message.kind === "error" ? "alert" : "status"}>

@@ -37,7 +37,7 @@ export function meta() {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireRole(request, context, handle);
   const services = servicesOf(context);
-  const { config, news, newsEditor, log, database } = services;
+  const { config, news, newsEditor, log, database, pushAlerts } = services;
   const common = { ...(await newsFormLoaderData(request, services, viewer.userId)), role: viewer.role };
   try {
     // A reporter opens only their own stories (any status: a correction once published): anyone else's is a 403.
@@ -77,7 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       articlePath: articlePath(article),
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
-      liveFormTexts: liveFormTexts("edit"),
+      liveFormTexts: liveFormTexts("edit", { alerts: pushAlerts.enabled && canPublish(viewer.role) }),
       teams: {
         list: teamList.map(({ slug, name }) => ({ slug, name })),
         selected: tagged.map((team) => team.slug),

@@ -4,6 +4,9 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "../../.server/news/live-form.server.ts";
+import { RoleForbiddenError } from "../../.server/news/news-permissions.server.ts";
+import { sendUpdateAlert } from "../../.server/push/push-alerts.server.ts";
+import { canPublish } from "../../lib/roles.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
@@ -11,7 +14,7 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * POST /api/news/:id/live: the newsroom's live coverage controls as plain HTML forms (the article's and the edit
  * page's, without JavaScript; with it the panel uses the JSON API). Fields (urlencoded or multipart, no file):
  * `intent` = `post` (`text`, plain text with a blank line between paragraphs; `minute`, "32" or "45+2", and
- * `eventType`, both optional; `keyEvent`, `pinned` checkboxes),
+ * `eventType`, both optional; `keyEvent`, `pinned` checkboxes; `alert`, editors and admins: sent as a Web Push alert too),
  * `live`, `ended`, `off` (with the `confirm` checkbox) or `scoreboard` (`home`, `away`, `homeScore`, `awayScore`,
  * `period`). The checks are the JSON API's: a newsroom session (reporter and up), a reporter only on their own
  * story, the same validation, and the Origin check of every write (server/origin-guard.ts). Done, or refused for
@@ -25,7 +28,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { liveCoverage, log, config } = servicesOf(context);
+  const { liveCoverage, pushAlerts, log, config } = servicesOf(context);
   // The page the form is on: the article, or (the default) the edit page. Nothing else: never an address sent.
   let page = `/edit-news/${encodeURIComponent(params.id)}`;
   const back = (outcome: string) => redirect(`${page}?${LIVE_FORM_PARAM}=${encodeURIComponent(outcome)}#${LIVE_FORM_ANCHOR}`, 303);
@@ -43,8 +46,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     if (form.get("back") === "article") page = `/article/${encodeURIComponent(params.id)}`;
     const asked = parseLiveForm(form, config.timeZone);
-    if (asked.kind === "update") await liveCoverage.postUpdate(params.id, asked.input, viewer);
-    else await liveCoverage.changeCoverage(params.id, asked.patch, viewer);
+    if (asked.kind === "update") {
+      // "Enviar como alerta": editors and admins only (a reporter's box is not shown, and is refused here).
+      const asAlert = form.get("alert") === "on";
+      if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.alerts.forbidden);
+      const update = await liveCoverage.postUpdate(params.id, asked.input, viewer);
+      if (asAlert) {
+        const { alertError } = await sendUpdateAlert(pushAlerts, params.id, update.id, viewer);
+        if (alertError) return back(alertError.code);
+        return back("posted-alert");
+      }
+    } else await liveCoverage.changeCoverage(params.id, asked.patch, viewer);
     return back(asked.outcome);
   } catch (error) {
     // What was sent is refused: back to the page, which says why. Not allowed at all, or a failure: the API's answer.

@@ -3,6 +3,9 @@ import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
 import { parseNewUpdate, readJsonObject } from "../../.server/news/live-input.server.ts";
+import { RoleForbiddenError } from "../../.server/news/news-permissions.server.ts";
+import { sendUpdateAlert } from "../../.server/push/push-alerts.server.ts";
+import { canPublish } from "../../lib/roles.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -31,18 +34,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
  * (`{ update }`, its `id`). `minute` is the match minute ("32", "45+2" or a whole number, 0–130, added time 1–30) and
  * `eventType` what happened (`goal`, `yellow_card`, `red_card`, `substitution`, `kickoff`, `half_time`, `full_time`):
  * both optional (400 `live_minute_invalid` / `live_event_invalid`). `text` is plain text (a blank line between paragraphs) or the rich document as an object, under the body's
- * rules, with at most one image or embed. Editors and admins on any story, a reporter on their own (403
+ * rules, with at most one image or embed. `alert: true` (editors and admins; a reporter's is refused, 403
+ * `alert_forbidden`, before anything is posted) sends it as a Web Push alert too: the answer says to how many
+ * browsers (`alert`), or why not (`alertError`, the update posted all the same). Editors and admins on any story, a reporter on their own (403
  * `story_not_yours`); the coverage must be on (409 `coverage_off`).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { liveCoverage, log } = servicesOf(context);
+  const { liveCoverage, pushAlerts, log } = servicesOf(context);
   try {
     const viewer = await requireRoleApi(request, context, handle);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     await liveCoverage.authorize(params.id, viewer);
-    const input = parseNewUpdate(await readJsonObject(request));
+    const body = await readJsonObject(request);
+    const input = parseNewUpdate(body);
+    // Refused before anything is posted: a reporter's update never goes out as an alert.
+    const asAlert = body.alert === true;
+    if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.alerts.forbidden);
     const update = await liveCoverage.postUpdate(params.id, input, viewer);
-    return Response.json({ update }, { status: 201, headers: { "Cache-Control": NO_STORE } });
+    const alert = asAlert ? await sendUpdateAlert(pushAlerts, params.id, update.id, viewer) : {};
+    return Response.json({ update, ...alert }, { status: 201, headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);
   }

@@ -1,0 +1,48 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/news-alert";
+import { servicesOf } from "../../.server/context.server.ts";
+import { AppError } from "../../.server/errors.ts";
+import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { readJsonObject } from "../../.server/news/live-input.server.ts";
+import { t } from "../../i18n/newsroom.ts";
+import { NO_STORE } from "../../lib/cache-headers.ts";
+import { ALERT_FORM_ANCHOR, ALERT_FORM_PARAM } from "../../lib/push-topics.ts";
+import { routeFacts } from "../../lib/route-facts.ts";
+
+/**
+ * POST /api/news/:id/alert: the story (no body, or JSON `{}`), or one of its live updates (`{ updateId }`), sent as
+ * a Web Push alert to the readers who follow it; 202 `{ alert: { id, recipients } }` at once, the messages going out
+ * after. Editors and admins; the story must be published (409 `alert_not_public`); each story and update once (409
+ * `alert_already_sent`). The edit page's plain form (urlencoded) gets a 303 back to it with `?alerta=` the outcome.
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
+  return postOnlyLoader(request, context, handle);
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { pushAlerts, log } = servicesOf(context);
+  const form = (request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded");
+  const back = (outcome: string) =>
+    redirect(`/edit-news/${encodeURIComponent(params.id)}?${ALERT_FORM_PARAM}=${encodeURIComponent(outcome)}#${ALERT_FORM_ANCHOR}`, 303);
+  try {
+    const viewer = await requireRoleApi(request, context, handle);
+    if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
+    if (form) {
+      await pushAlerts.sendStory(params.id, viewer);
+      return back("sent");
+    }
+    const hasBody = request.headers.get("Content-Length") !== "0" && request.body !== null;
+    const body = hasBody ? await readJsonObject(request) : {};
+    const updateId = body.updateId;
+    if (updateId !== undefined && (typeof updateId !== "string" || updateId.length > 64)) {
+      return apiError(400, "invalid_update_id", t.liveNewsroom.updateNotFound);
+    }
+    const alert = updateId ? await pushAlerts.sendUpdate(params.id, updateId, viewer) : await pushAlerts.sendStory(params.id, viewer);
+    return Response.json({ alert }, { status: 202, headers: { "Cache-Control": NO_STORE } });
+  } catch (error) {
+    if (form && error instanceof AppError && error.status === 409) return back(error.code);
+    return toApiError(error, request, log);
+  }
+}
+
+export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });
