@@ -48,12 +48,18 @@ const DEPENDS_ON_THE_DATABASE = [
  * Two builds of Debian's Chromium. Specs that measure what a reader's browser draws — the screenshots' pixels, the
  * fonts' metrics — run in the full browser (`chromium`, the one readers install). Every other spec drives pages
  * (forms, events, navigation, HTTP) the same way in both, and runs in `chromium-headless-shell` (the same engine without
- * the browser's shell, what Playwright itself runs headless): measured on the 2-core machine, 53 tests took 70 s and
+ * the browser's shell, what Playwright itself runs headless; it cannot show notifications, so the alerts' spec runs in the
+ * full browser too): measured on the 2-core machine, 53 tests took 70 s and
  * 49 s of CPU in the full browser, 44 s and 32 s in the shell; the whole SQLite pass 8.3 → 5.9 min.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const CHROMIUM_SHELL_PATH = process.env.CHROMIUM_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
-const DRAWN_AS_READERS_SEE = ["**/screenshots.spec.ts", "**/front-end-weight.spec.ts"];
+const DRAWN_AS_READERS_SEE = [
+  "**/screenshots.spec.ts",
+  "**/front-end-weight.spec.ts",
+  // Notifications: the shell has none (it refuses every permission to show one), the browser does.
+  "**/push-alerts.spec.ts",
+];
 
 const specs = process.env.TEST_DATABASE === "postgres" ? DEPENDS_ON_THE_DATABASE : ["**/*.spec.ts"];
 

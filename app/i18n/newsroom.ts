@@ -302,12 +302,12 @@ const newsroom = {
       "Esta notícia já está agendada: ao salvar, a correção fica na notícia (a data não muda), no histórico com o seu nome, e os editores recebem um aviso por e-mail.",
   },
   /** Web Push alerts the desk sends: a published story, or a live update (a goal, the final whistle). */
-  alerts: {
+  deskAlerts: {
     panelTitle: "Alerta aos leitores",
     panelHint: "Uma notificação no celular de quem segue esta seção, um dos times ou o site. Cada notícia vira alerta uma vez só.",
     send: "Enviar alerta",
     sending: "Enviando…",
-    confirm: "Enviar esta notícia como alerta agora? Não dá para desfazer.",
+    confirm: "Confirmo: enviar esta notícia como alerta agora (não dá para desfazer).",
     followers: (count: number) =>
       count === 0
         ? "Ninguém segue esta notícia ainda."
@@ -318,6 +318,8 @@ const newsroom = {
     outcome: (delivered: number, removed: number, failed: number) =>
       `Entregues: ${delivered}${removed ? `; ${removed} inscrições vencidas removidas` : ""}${failed ? `; ${failed} falharam` : ""}.`,
     stillSending: "Ainda enviando…",
+    sent: "Alerta enviado. Os aparelhos recebem em segundos.",
+    unconfirmed: "Marque a caixa para confirmar o envio do alerta.",
     updateOption: "Enviar como alerta (gol, fim de jogo)",
     updateOptionHint: 'Vai para quem pediu "Avisar gols deste jogo" e quem segue os times da notícia.',
     postedWithAlert: "Atualização publicada e enviada como alerta.",

@@ -313,6 +313,14 @@ export const t = {
       "que apareceram nelas) e as últimas páginas de seções. Essas cópias não são enviadas a ninguém e não ligam a leitura a você; uma " +
       "notícia retirada do ar sai do aparelho na próxima visita com conexão. A lista de “Ler depois” também fica só neste aparelho. " +
       "Apagar os dados do site no navegador remove tudo.",
+    alertsTitle: "Alertas no celular",
+    alertsText:
+      "Os alertas (“Receber alertas”, “Avisar gols deste jogo”) só são ativados quando você toca no botão e o navegador pede a sua " +
+      "permissão. Guardamos então o endereço de notificações que o seu navegador nos dá (criado pelo serviço de push do Google, da " +
+      "Mozilla, da Apple ou da Microsoft, conforme o navegador), as chaves que cifram cada alerta e os assuntos que você segue; nada disso " +
+      "tem o seu nome, e-mail ou conta, e contamos as inscrições sem ligá-las a ninguém. O texto de cada alerta passa cifrado por esse " +
+      "serviço, que não consegue lê-lo. Tocar de novo no botão desativa; bloquear as notificações do site no navegador ou desinstalar " +
+      "também, e a inscrição é apagada daqui no próximo alerta que o serviço recusar.",
     readsTitle: "O que contamos sem cookies",
     readsText:
       "Para montar a lista “Mais lidas”, cada notícia aberta é contada uma vez, de forma anônima, por um aviso que a própria página envia ao site: " +

@@ -41,3 +41,20 @@ export interface PushPayload {
 /** The edit page's "Alerta aos leitores" panel: its anchor, and the query parameter its plain form comes back with. */
 export const ALERT_FORM_ANCHOR = "alerta";
 export const ALERT_FORM_PARAM = "alerta";
+
+/** A push message's text as the service worker shows it, or null (not ours, or a link off this site). */
+export function parsePushPayload(text: string | null | undefined): PushPayload | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Partial<PushPayload>;
+    if (typeof value.title !== "string" || typeof value.url !== "string" || !value.url.startsWith("/") || value.url.startsWith("//")) return null;
+    return {
+      title: value.title,
+      body: typeof value.body === "string" ? value.body : "",
+      url: value.url,
+      tag: typeof value.tag === "string" ? value.tag : value.url,
+    };
+  } catch {
+    return null;
+  }
+}

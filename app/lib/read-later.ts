@@ -4,6 +4,7 @@
  * page is kept for reading without network (app/service-worker/service-worker.ts).
  */
 import { useCallback, useSyncExternalStore } from "react";
+import { deviceStore } from "./device-store.ts";
 import { DROP_FROM_LATER_MESSAGE, KEEP_FOR_LATER_MESSAGE } from "./offline-copies.ts";
 
 export const READ_LATER_KEY = "eef:ler-depois";
@@ -47,37 +48,7 @@ export function toggledReadLater(list: readonly ReadLaterItem[], item: Omit<Read
   return [{ ...item, savedAt: now }, ...list].slice(0, READ_LATER_MAX);
 }
 
-const listeners = new Set<() => void>();
-
-function readStored(): string | null {
-  try {
-    return localStorage.getItem(READ_LATER_KEY);
-  } catch {
-    return null;
-  }
-}
-
-let cachedText: string | null = null;
-let cachedList: ReadLaterItem[] = [];
-
-function snapshot(): ReadLaterItem[] {
-  const text = readStored();
-  if (text !== cachedText) {
-    cachedText = text;
-    cachedList = parseReadLater(text);
-  }
-  return cachedList;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  // Another tab marked or unmarked a story.
-  window.addEventListener("storage", listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener("storage", listener);
-  };
-}
+const store = deviceStore(READ_LATER_KEY, parseReadLater);
 
 function tellWorker(type: string, path: string): void {
   navigator.serviceWorker?.controller?.postMessage({ type, path });
@@ -88,17 +59,12 @@ function tellWorker(type: string, path: string): void {
  * before), and `toggle` to mark or unmark a story.
  */
 export function useReadLater(): { items: ReadLaterItem[] | null; toggle: (item: Omit<ReadLaterItem, "savedAt">) => void } {
-  const items = useSyncExternalStore(subscribe, snapshot, () => null);
+  const items = useSyncExternalStore(store.subscribe, store.snapshot, () => null);
   const toggle = useCallback((item: Omit<ReadLaterItem, "savedAt">) => {
-    const list = snapshot();
+    const list = store.snapshot();
     const marked = !list.some((saved) => saved.id === item.id);
-    try {
-      localStorage.setItem(READ_LATER_KEY, JSON.stringify(toggledReadLater(list, item, Date.now())));
-    } catch {
-      return;
-    }
+    if (!store.write(toggledReadLater(list, item, Date.now()))) return;
     tellWorker(marked ? KEEP_FOR_LATER_MESSAGE : DROP_FROM_LATER_MESSAGE, item.path);
-    for (const listener of listeners) listener();
   }, []);
   return { items, toggle };
 }

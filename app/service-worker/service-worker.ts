@@ -14,6 +14,7 @@
  * - The stories a reader marks "Ler depois" (app/lib/read-later.ts tells the worker) are kept apart, with no limit but
  *   the list's own (50), until unmarked or taken down.
  * - A navigation that fails with nothing saved goes to /sem-conexao, which lists what is saved.
+ * - Alerts (Web Push): a message from the desk is shown as a notification; tapping it opens the story.
  */
 /// <reference lib="webworker" />
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
@@ -39,6 +40,7 @@ import {
   savedAtOf,
   storableAnswer,
 } from "../lib/offline-copies.ts";
+import { parsePushPayload } from "../lib/push-topics.ts";
 
 declare const self: ServiceWorkerGlobalScope;
 /** What is precached at install: this build's reader shell (written in by vite.config.ts's `serviceWorker`). */
@@ -230,5 +232,38 @@ self.addEventListener("message", (event) => {
     type === KEEP_FOR_LATER_MESSAGE
       ? forLater.handle({ event, request: new Request(key) }).catch(() => undefined)
       : caches.open(OFFLINE_CACHES.readLater).then((cache) => cache.delete(key)),
+  );
+});
+
+// ------------------------------------------------------------------------------------------ alerts (Web Push)
+
+/** An alert the desk sent (POST /api/news/:id/alert): shown at once; one per story or match, the newest replacing. */
+self.addEventListener("push", (event) => {
+  const payload = parsePushPayload(event.data?.text());
+  if (!payload) return;
+  event.waitUntil(
+    self.registration.showNotification(payload.title, {
+      body: payload.body,
+      tag: payload.tag,
+      icon: "/icons/icon-192.png",
+      badge: "/icons/icon-192.png",
+      lang: "pt-BR",
+      data: { url: payload.url },
+    }),
+  );
+});
+
+/** Tapping an alert opens its story: in a tab of the site already open on it, else a new one. */
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((client) => client.url === url.href);
+      if (open) return open.focus();
+      return self.clients.openWindow(url.href);
+    })(),
   );
 });

@@ -146,7 +146,7 @@ describe("Web Push alerts", () => {
       cookie: editor.cookie,
       params: { id: story },
     });
-    expect(twice).toMatchObject({ status: 409, json: { error: { code: "alert_already_sent", message: t.alerts.alreadySent } } });
+    expect(twice).toMatchObject({ status: 409, json: { error: { code: "alert_already_sent", message: t.deskAlerts.alreadySent } } });
     await services.pushAlerts.idle();
     expect(general.messages).toHaveLength(1);
   });
@@ -180,7 +180,7 @@ describe("Web Push alerts", () => {
       cookie: reporter.cookie,
       params: { id: story },
     });
-    expect(refused).toMatchObject({ status: 403, json: { error: { code: "alert_forbidden", message: t.alerts.forbidden } } });
+    expect(refused).toMatchObject({ status: 403, json: { error: { code: "alert_forbidden", message: t.deskAlerts.forbidden } } });
     expect(await db.selectFrom("news_live_updates").select("id").where("news_id", "=", story).execute()).toHaveLength(0);
 
     const posted = await call(liveUpdates.action, services, {
@@ -208,7 +208,7 @@ describe("Web Push alerts", () => {
       cookie: editor.cookie,
       params: { id: story },
     });
-    expect(hidden).toMatchObject({ status: 201, json: { alertError: { code: "alert_not_public", message: t.alerts.notPublic } } });
+    expect(hidden).toMatchObject({ status: 201, json: { alertError: { code: "alert_not_public", message: t.deskAlerts.notPublic } } });
     await services.pushAlerts.idle();
     expect(match.messages).toHaveLength(1);
   });
@@ -277,12 +277,12 @@ describe("Web Push alerts", () => {
       cookie: editor.cookie,
       params: { id: story },
     });
-    expect(draft).toMatchObject({ status: 409, json: { error: { code: "alert_not_public", message: t.alerts.notPublic } } });
+    expect(draft).toMatchObject({ status: 409, json: { error: { code: "alert_not_public", message: t.deskAlerts.notPublic } } });
     expect(await services.database.db.selectFrom("push_alerts").select("id").execute()).toHaveLength(0);
 
     const off = await open({ PUSH_ALERTS: "0" });
     expect((await call(pushKey.loader, off, { path: "/api/push", method: "GET" })).json).toEqual({
-      error: { code: "push_disabled", message: t.alerts.disabled },
+      error: { code: "push_disabled", message: t.deskAlerts.disabled },
     });
   });
 

@@ -85,7 +85,7 @@ const OUTCOMES: Record<string, string> = {
   scoreboard: t.liveNewsroom.scoreboardSaved,
   announced: t.liveNewsroom.announced,
   unannounced: t.liveNewsroom.unannounced,
-  "posted-alert": t.alerts.postedWithAlert,
+  "posted-alert": t.deskAlerts.postedWithAlert,
 };
 
 const REFUSALS: Record<string, string> = {
@@ -102,9 +102,9 @@ const REFUSALS: Record<string, string> = {
   live_rate_limited: t.liveNewsroom.rateLimited(60),
   announcement_invalid: t.liveNewsroom.announcementFormInvalid(LIVE_LIMITS.competition),
   // The update is posted; only the alert did not go (said in words by the page).
-  alert_not_public: `${t.liveNewsroom.posted} ${t.alerts.notPublic}`,
-  alert_already_sent: `${t.liveNewsroom.posted} ${t.alerts.alreadySent}`,
-  push_disabled: `${t.liveNewsroom.posted} ${t.alerts.disabled}`,
+  alert_not_public: `${t.liveNewsroom.posted} ${t.deskAlerts.notPublic}`,
+  alert_already_sent: `${t.liveNewsroom.posted} ${t.deskAlerts.alreadySent}`,
+  push_disabled: `${t.liveNewsroom.posted} ${t.deskAlerts.disabled}`,
 };
 
 /**
@@ -122,7 +122,7 @@ export function liveFormTexts(page: LiveFormPage, options: { alerts?: boolean } 
   const texts = t.liveNewsroom;
   return {
     note: page === "edit" ? texts.noScriptNoteEdit : texts.noScriptNote,
-    ...(options.alerts ? { alertOption: t.alerts.updateOption } : {}),
+    ...(options.alerts ? { alertOption: t.deskAlerts.updateOption } : {}),
     start: texts.start,
     end: texts.end,
     endConfirmBox: texts.endConfirmBox,

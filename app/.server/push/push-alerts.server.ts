@@ -13,7 +13,6 @@ import { AppError, NotFoundError } from "../errors.ts";
 import type { Logger } from "../logger.server.ts";
 import { type Actor, actorIdOf, RoleForbiddenError } from "../news/news-permissions.server.ts";
 import {
-  countFollowers,
   countSubscribers,
   countSubscriptions,
   deleteSubscription,
@@ -141,7 +140,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
   }
 
   function requireEnabled() {
-    if (!config.enabled) throw new NotFoundError("push_disabled", t.alerts.disabled);
+    if (!config.enabled) throw new NotFoundError("push_disabled", t.deskAlerts.disabled);
   }
 
   /** One message to one browser: what came of it. */
@@ -212,7 +211,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
       created_at: nowIso(),
       created_by: actorIdOf(alert.actor),
     });
-    if (!recorded) throw new AppError("alert_already_sent", t.alerts.alreadySent, 409);
+    if (!recorded) throw new AppError("alert_already_sent", t.deskAlerts.alreadySent, 409);
     const recipients = await countSubscribers(db, alert.topics);
     const task = deliver(id, alert.topics, alert.payload)
       .then(() => undefined)
@@ -226,7 +225,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
   async function alertableStory(newsId: string, actor: Actor) {
     requireEnabled();
     if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
-      throw new RoleForbiddenError("alert_forbidden", t.alerts.forbidden);
+      throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
     }
     const story = await db
       .selectFrom("news")
@@ -234,7 +233,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
       .where("id", "=", newsId)
       .executeTakeFirst();
     if (!story) throw new NotFoundError("news_not_found", t.news.notFound);
-    if (story.status !== "published" || story.deleted_at !== null) throw new AppError("alert_not_public", t.alerts.notPublic, 409);
+    if (story.status !== "published" || story.deleted_at !== null) throw new AppError("alert_not_public", t.deskAlerts.notPublic, 409);
     const teams = await db.selectFrom("news_teams").select("team_slug").where("news_id", "=", newsId).execute();
     return { ...story, teams: teams.map((team) => team.team_slug) };
   }
@@ -297,7 +296,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
       if (!update) throw new NotFoundError("update_not_found", t.liveNewsroom.updateNotFound);
       const score = storedScoreboard(story.live_scoreboard);
       const scoreLine = score ? `${score.home} ${score.homeScore} × ${score.awayScore} ${score.away}` : story.title;
-      const lead = t.alerts.eventTitle(update.event_type);
+      const lead = t.deskAlerts.eventTitle(update.event_type);
       return send({
         key: `update:${updateId}`,
         newsId,
@@ -313,19 +312,32 @@ export function createPushAlerts(deps: PushAlertsDeps) {
       });
     },
 
-    /** The desk's view: the story's alerts, and how many browsers follow what this story's alert would reach. */
+    /** The desk's view: the story's alerts, newest first, and how many browsers follow what its alerts reach. */
     async alertsOf(newsId: string) {
       const story = await db.selectFrom("news").select(["category_slug"]).where("id", "=", newsId).executeTakeFirst();
       const teams = await db.selectFrom("news_teams").select("team_slug").where("news_id", "=", newsId).execute();
-      const followers = story
-        ? await countFollowers(db, [
+      const topics = story
+        ? [
             PUSH_TOPICS.general,
             PUSH_TOPICS.section(story.category_slug),
             PUSH_TOPICS.match(newsId),
             ...teams.map((team) => PUSH_TOPICS.team(team.team_slug)),
-          ])
-        : {};
-      return { alerts: await findAlertsOf(db, newsId), followers };
+          ]
+        : [];
+      const rows = await findAlertsOf(db, newsId);
+      return {
+        followers: await countSubscribers(db, topics),
+        alerts: rows.map((row) => ({
+          title: row.title,
+          createdAt: row.created_at,
+          finishedAt: row.finished_at,
+          ofUpdate: row.update_id !== null,
+          recipients: row.recipients,
+          delivered: row.delivered,
+          removed: row.removed,
+          failed: row.failed,
+        })),
+      };
     },
 
     countSubscriptions: () => countSubscriptions(db),

@@ -114,18 +114,6 @@ export async function findAlertsOf(db: Kysely<Database>, newsId: string) {
     .execute();
 }
 
-/** How many browsers follow each of `topics` (a topic no one follows is absent). */
-export async function countFollowers(db: Kysely<Database>, topics: readonly string[]): Promise<Record<string, number>> {
-  if (topics.length === 0) return {};
-  const rows = await db
-    .selectFrom("push_topics")
-    .select(["topic", (eb) => eb.fn.countAll<number | string | bigint>().as("count")])
-    .where("topic", "in", [...topics])
-    .groupBy("topic")
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.topic, Number(row.count)]));
-}
-
 /** Browsers subscribed in all. */
 export async function countSubscriptions(db: Kysely<Database>): Promise<number> {
   const row = await db

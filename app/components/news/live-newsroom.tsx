@@ -218,7 +218,7 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
     setAlert(false);
     const answer = sent.json as { alert?: { recipients: number }; alertError?: { message: string } } | null;
     if (answer?.alertError) setMessage({ kind: "error", text: `${t.liveNewsroom.posted} ${answer.alertError.message}` });
-    else setMessage({ kind: "ok", text: answer?.alert ? t.alerts.sentUpdate(answer.alert.recipients) : t.liveNewsroom.posted });
+    else setMessage({ kind: "ok", text: answer?.alert ? t.deskAlerts.sentUpdate(answer.alert.recipients) : t.liveNewsroom.posted });
     await onPosted();
   }
 
@@ -252,9 +252,9 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
           <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> {t.liveNewsroom.pinned}
         </label>
         {mayAlert ? (
-          <label title={t.alerts.updateOptionHint}>
+          <label title={t.deskAlerts.updateOptionHint}>
             <input type="checkbox" checked={alert} onChange={(event) => setAlert(event.target.checked)} data-testid="live-composer-alert" />{" "}
-            {t.alerts.updateOption}
+            {t.deskAlerts.updateOption}
           </label>
         ) : null}
       </div>

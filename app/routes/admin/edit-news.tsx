@@ -3,6 +3,8 @@ import { data, Link, useNavigation, useRevalidator, useRouteError, useSearchPara
 import type { Route } from "./+types/edit-news";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
+import { StoryAlertPanel } from "../../components/admin/story-alert-panel.tsx";
+import { ALERT_FORM_PARAM } from "../../lib/push-topics.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { requireRole } from "../../.server/auth/guards.server.ts";
 import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
@@ -78,6 +80,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
       liveFormTexts: liveFormTexts("edit", { alerts: pushAlerts.enabled && canPublish(viewer.role) }),
+      // "Alerta aos leitores": editors and admins, where alerts are on.
+      alertPanel:
+        pushAlerts.enabled && canPublish(viewer.role)
+          ? {
+              ...(await pushAlerts.alertsOf(article.id)),
+              published: article.status === "published",
+              notice: alertNoticeOf(new URL(request.url).searchParams.get(ALERT_FORM_PARAM)),
+            }
+          : null,
       teams: {
         list: teamList.map(({ slug, name }) => ({ slug, name })),
         selected: tagged.map((team) => team.slug),
@@ -105,6 +116,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         articlePath: "",
         liveNotice: null,
         liveFormTexts: liveFormTexts("edit"),
+        alertPanel: null,
         teams: null,
         loadError: t.newsForm.loadError(params.id, publicErrorMessage(error, requestId)),
       },
@@ -134,6 +146,18 @@ function landedMessage(request: Request, article: { status: NewsStatus; publishe
             ? t.newsForm.scheduledSaved(formatDateTime(article.publishedAt, timeZone))
             : t.newsForm.success(false, media, storeLabel);
   return { message, published: article.status === "published" };
+}
+
+/** What the "Enviar alerta" form's post did (`?alerta=`), in words. */
+function alertNoticeOf(code: string | null): { kind: "success" | "error"; message: string } | null {
+  if (!code) return null;
+  if (code === "sent") return { kind: "success", message: t.deskAlerts.sent };
+  const messages: Record<string, string> = {
+    alert_unconfirmed: t.deskAlerts.unconfirmed,
+    alert_already_sent: t.deskAlerts.alreadySent,
+    alert_not_public: t.deskAlerts.notPublic,
+  };
+  return { kind: "error", message: messages[code] ?? t.news.updateFailed };
 }
 
 /** The message for a refused return (`?devolucao=<code>`, set by POST /api/news/:id/return). */
@@ -179,6 +203,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
     articlePath: livePath,
     liveNotice,
     liveFormTexts: formTexts,
+    alertPanel,
     teams,
     ...rest
   } = loaderData;
@@ -242,6 +267,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
       {teams ? (
         <StoryTeamsPanel newsId={article.id} teams={teams.list} selected={teams.selected} notice={teams.notice} managesList={teams.managesList} />
       ) : null}
+      {alertPanel ? <StoryAlertPanel newsId={article.id} timeZone={rest.timeZone} {...alertPanel} /> : null}
       {mayReturn ? <ReturnToReporter newsId={article.id} version={article.version} error={returnError} /> : null}
     </NewsReturnLink>
   );

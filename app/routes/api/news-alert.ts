@@ -13,7 +13,8 @@ import { routeFacts } from "../../lib/route-facts.ts";
  * POST /api/news/:id/alert: the story (no body, or JSON `{}`), or one of its live updates (`{ updateId }`), sent as
  * a Web Push alert to the readers who follow it; 202 `{ alert: { id, recipients } }` at once, the messages going out
  * after. Editors and admins; the story must be published (409 `alert_not_public`); each story and update once (409
- * `alert_already_sent`). The edit page's plain form (urlencoded) gets a 303 back to it with `?alerta=` the outcome.
+ * `alert_already_sent`). The edit page's plain form (urlencoded, with its `confirm` box checked) gets a 303 back to it
+ * with `?alerta=` the outcome.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   return postOnlyLoader(request, context, handle);
@@ -28,6 +29,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const viewer = await requireRoleApi(request, context, handle);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     if (form) {
+      // The box to check first: a push to every follower cannot be taken back.
+      const fields = await request.formData().catch(() => null);
+      if (fields?.get("confirm") !== "on") return back("alert_unconfirmed");
       await pushAlerts.sendStory(params.id, viewer);
       return back("sent");
     }

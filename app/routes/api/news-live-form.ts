@@ -49,7 +49,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (asked.kind === "update") {
       // "Enviar como alerta": editors and admins only (a reporter's box is not shown, and is refused here).
       const asAlert = form.get("alert") === "on";
-      if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.alerts.forbidden);
+      if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
       const update = await liveCoverage.postUpdate(params.id, asked.input, viewer);
       if (asAlert) {
         const { alertError } = await sendUpdateAlert(pushAlerts, params.id, update.id, viewer);

@@ -49,7 +49,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const input = parseNewUpdate(body);
     // Refused before anything is posted: a reporter's update never goes out as an alert.
     const asAlert = body.alert === true;
-    if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.alerts.forbidden);
+    if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
     const update = await liveCoverage.postUpdate(params.id, input, viewer);
     const alert = asAlert ? await sendUpdateAlert(pushAlerts, params.id, update.id, viewer) : {};
     return Response.json({ update, ...alert }, { status: 201, headers: { "Cache-Control": NO_STORE } });

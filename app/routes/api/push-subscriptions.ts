@@ -21,6 +21,11 @@ const CHANGES_PER_HOUR = 60;
  * - DELETE (JSON `{ endpoint }`): no more alerts to this browser; 204, or 404 `not_subscribed`.
  * At most 60 changes per address and hour (429). Writes pass the Origin check like every other (server/origin-guard.ts).
  */
+/** Nothing to read here (a browser's topics are on the browser): 405 for everyone. */
+export function loader() {
+  return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST, DELETE"));
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { pushAlerts, rateLimiter, config, log } = servicesOf(context);
   try {

@@ -21,11 +21,13 @@ import { articleDateLines, lastReaderChange } from "../../lib/article-dates.ts";
 import { ArticleDates } from "../../components/news/article-dates.tsx";
 import { ReadAlso } from "../../components/news/read-also.tsx";
 import { t } from "../../i18n/pt-BR.ts";
+import { AlertButton } from "../../components/news/alert-button.tsx";
 import { ReadLaterButton } from "../../components/news/read-later-button.tsx";
 import { ShareButtons, ShareIcons } from "../../components/news/share-buttons.tsx";
 import { absoluteUrl, liveBlogJsonLd, newsArticleJsonLd, pageMeta, previewImage, siteOf, titleWithSite } from "../../lib/seo.ts";
 import { LIVE_CURSOR_PARAM, LiveCoverage } from "../../components/news/live-coverage.tsx";
 import { LiveBadge } from "../../components/news/live-badge.tsx";
+import { PUSH_TOPICS } from "../../lib/push-topics.ts";
 import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "../../.server/news/live-form.server.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import { sendReadBeacon } from "../../lib/read-beacon.ts";
@@ -196,6 +198,17 @@ export default function Article({ loaderData }: Route.ComponentProps) {
           <ArticleDates lines={dateLines} />
         </p>
         <ShareIcons url={absoluteUrl(site, canonicalPath)} title={article.title} />
+        {live?.coverage?.state === "live" && site.alerts ? (
+          // A match being covered: its goals and final whistle as alerts. The row keeps its height before hydration.
+          <div className={styles.matchAlerts}>
+            <AlertButton
+              topic={PUSH_TOPICS.match(article.id)}
+              label={t.alerts.followMatch}
+              labelOn={t.alerts.followingMatch}
+              hint={t.alerts.followMatchHint}
+            />
+          </div>
+        ) : null}
       </header>
 
       <LiveCoverage newsId={article.id} initial={live} cursor={liveCursor} articlePath={canonicalPath} newsroom={isAdmin} forms={liveForms} />

@@ -39,6 +39,13 @@ export default function Privacy() {
       <h2>{t.privacy.offlineCopiesTitle}</h2>
       <p>{t.privacy.offlineCopiesText}</p>
 
+      {site.alerts ? (
+        <>
+          <h2>{t.privacy.alertsTitle}</h2>
+          <p>{t.privacy.alertsText}</p>
+        </>
+      ) : null}
+
       <AdPreferences />
 
       {site.privacyOfficer ? (

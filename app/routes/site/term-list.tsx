@@ -1,7 +1,9 @@
 import { Newspaper } from "lucide-react";
 import { data, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/term-list";
+import { AlertButton } from "../../components/news/alert-button.tsx";
 import { NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
+import { PUSH_TOPICS } from "../../lib/push-topics.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { AppError, requestIdFrom } from "../../.server/errors.ts";
@@ -168,11 +170,17 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
         </>
       )}
       {term.kind === "author" ? null : (
-        <p className={styles.feed}>
+        <div className={styles.feed}>
           <a href={termFeedPath(term.kind, term.slug)} data-testid="term-feed">
             {t.taxonomy.feedLink(term.name)}
           </a>
-        </p>
+          <AlertButton
+            topic={term.kind === "team" ? PUSH_TOPICS.team(term.slug) : PUSH_TOPICS.section(term.slug)}
+            label={t.alerts.follow}
+            labelOn={t.alerts.following}
+            hint={t.alerts.followHint(term.name)}
+          />
+        </div>
       )}
       <MatchStrip matches={loaderData.matches} club={term.kind === "team"} />
       <section aria-label={texts.title(term.name)} className={styles.panel}>

@@ -1,0 +1,65 @@
+import { Bell, BellRing } from "lucide-react";
+import { useId, useState } from "react";
+import { t } from "../../i18n/pt-BR.ts";
+import { followedTopics, useFollowedTopics, withTopic } from "../../lib/push-alerts.ts";
+import type { PushTopic } from "../../lib/push-topics.ts";
+import { useRootData } from "../../lib/site-context.ts";
+import buttons from "../ui/button.module.css";
+import styles from "./alert-button.module.css";
+
+/**
+ * "Receber alertas" / "Avisar gols deste jogo": follows one topic on this device with Web Push (a toggle,
+ * `aria-pressed`). The browser asks for permission only after the tap; what could not be done is said under it, in
+ * words (blocked notifications, a browser without push). Drawn once the page is hydrated (the list lives on the
+ * device) and only where the site has alerts on (PUSH_ALERTS).
+ */
+export function AlertButton({ topic, label, labelOn, hint }: { topic: PushTopic; label: string; labelOn: string; hint: string }) {
+  const { site } = useRootData();
+  const followed = useFollowedTopics();
+  const hintId = useId();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  if (!site.alerts || followed === null) return null;
+  const on = followed.includes(topic);
+
+  async function toggle() {
+    setBusy(true);
+    setMessage(null);
+    const next = withTopic(followedTopics.snapshot(), topic, !on);
+    const { changeAlerts } = await import("../../lib/push-subscribe.ts");
+    const outcome = await changeAlerts(next);
+    setBusy(false);
+    if (outcome === "ok") {
+      followedTopics.write(next);
+      setMessage(on ? { kind: "ok", text: t.alerts.stopped } : null);
+      return;
+    }
+    setMessage({ kind: "error", text: outcome === "denied" ? t.alerts.denied : outcome === "unsupported" ? t.alerts.unsupported : t.alerts.failed });
+  }
+
+  const Icon = on ? BellRing : Bell;
+  return (
+    <div className={styles.alerts}>
+      <button
+        type="button"
+        className={`${buttons.pill} ${styles.button}`}
+        aria-pressed={on}
+        aria-describedby={hintId}
+        title={hint}
+        disabled={busy}
+        onClick={() => void toggle()}
+        data-testid="alert-button"
+      >
+        <Icon aria-hidden="true" size={18} />
+        {busy ? t.alerts.working : on ? labelOn : label}
+      </button>
+      <span id={hintId} className="visually-hidden">
+        {hint}
+      </span>
+      {/* Only after a tap (a layout change the reader caused): what happened, or why not. */}
+      <p className={message?.kind === "error" ? styles.error : styles.message} role="status">
+        {message?.text ?? ""}
+      </p>
+    </div>
+  );
+}
