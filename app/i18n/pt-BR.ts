@@ -234,8 +234,10 @@ export const t = {
     followingMatch: "Gols deste jogo: alertas ativados",
     /** The button's accessible description, and the line under it once on. */
     followHint: (what: string) => `Notificações neste aparelho quando houver notícia importante de ${what}. Toque de novo para parar.`,
+    followGeneral: "Receber alertas de última hora",
+    followingGeneral: "Alertas de última hora ativados",
+    generalHint: "Notificações neste aparelho com as notícias mais importantes do site. Toque de novo para parar.",
     followMatchHint: "Notificações neste aparelho a cada gol e no fim do jogo. Toque de novo para parar.",
-    general: "Esporte em Foco",
     working: "Ativando…",
     unsupported: "Este navegador não recebe alertas. No iPhone, adicione o site à tela de início e abra por lá.",
     denied: "As notificações deste site estão bloqueadas no navegador. Libere-as nas configurações do site e tente de novo.",

@@ -123,7 +123,9 @@ test.describe("alertas de gol (Web Push)", () => {
     await expect(page.getByRole("button", { name: t.alerts.followingMatch })).toHaveAttribute("aria-pressed", "true");
     // The club's page offers its own, not followed yet.
     await openPage(page, site, "/time/vasco");
-    await expect(page.getByRole("button", { name: t.alerts.follow })).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByRole("button", { name: t.alerts.follow, exact: true })).toHaveAttribute("aria-pressed", "false");
+    // And the footer, the site's most important news (another topic, another name).
+    await expect(page.getByRole("contentinfo").getByRole("button", { name: t.alerts.followGeneral })).toHaveAttribute("aria-pressed", "false");
 
     // The desk: a goal, posted as an alert from the article's composer.
     const deskContext = await browser.newContext({ serviceWorkers: "block" });
@@ -171,5 +173,48 @@ test.describe("alertas de gol (Web Push)", () => {
     await expect(page.getByRole("button", { name: t.alerts.followMatch })).toHaveAttribute("aria-pressed", "false");
     await expect(page.getByRole("status").filter({ hasText: t.alerts.stopped })).toBeVisible();
     expect(await withSiteServices(site, (services) => services.pushAlerts.topicsOf(phone.endpoint))).toBeNull();
+  });
+
+  test("a redação envia uma notícia publicada como alerta pela página de edição: confirma, vê quantos aparelhos e o resultado; uma vez só", async ({
+    page,
+    launchSite,
+  }) => {
+    pushService = await startPushService();
+    const push = pushService;
+    const reader = push.subscribe();
+    let storyId = "";
+    const site = await launchSite({
+      env: { PUSH_SERVICES: push.origin },
+      async setup(services) {
+        storyId = await createNews(services, {
+          title: "Seleção convocada para a Copa",
+          subtitle: "A lista saiu agora",
+          media: null,
+          category: "Futebol",
+        });
+        await services.pushAlerts.subscribe({ endpoint: reader.endpoint, ...reader.subscription.keys, topics: [PUSH_TOPICS.section("futebol")] });
+      },
+    });
+    await signInAsAdmin(page, site);
+    await openPage(page, site, `/edit-news/${storyId}`);
+    const panel = page.getByTestId("story-alert");
+    await expect(panel.getByRole("heading", { name: desk.deskAlerts.panelTitle })).toBeVisible();
+    await expect(panel.getByTestId("story-alert-followers")).toHaveText(desk.deskAlerts.followers(1));
+    // The box first: the browser does not send the form without it.
+    await panel.getByRole("button", { name: desk.deskAlerts.send }).click();
+    expect(push.refused).toEqual([]);
+    await panel.getByLabel(desk.deskAlerts.confirm).check();
+    await panel.getByRole("button", { name: desk.deskAlerts.send }).click();
+    await expect(page.getByTestId("story-alert").getByText(desk.deskAlerts.sent)).toBeVisible();
+    await push.waitForMessages(1, 5000);
+    expect(reader.messages[0]?.payload).toMatchObject({ title: "Seleção convocada para a Copa", body: "A lista saiu agora" });
+    // Sent once: no form any more, and the outcome in the list.
+    await expect
+      .poll(async () => {
+        await openPage(page, site, `/edit-news/${storyId}`);
+        return page.getByTestId("story-alert-sent").textContent();
+      })
+      .toContain(desk.deskAlerts.outcome(1, 0, 0));
+    await expect(page.getByTestId("story-alert-send")).toHaveCount(0);
   });
 });

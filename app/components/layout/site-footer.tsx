@@ -1,3 +1,5 @@
+import { AlertButton } from "../news/alert-button.tsx";
+import { PUSH_TOPICS } from "../../lib/push-topics.ts";
 import { Link } from "react-router";
 import { READ_LATER_PAGE } from "../../lib/offline-copies.ts";
 import { t } from "../../i18n/pt-BR.ts";
@@ -75,6 +77,8 @@ export function SiteFooter() {
               </li>
             ))}
           </ul>
+          {/* The site's most important news as alerts on this device (drawn after hydration; the footer is below the fold). */}
+          <AlertButton topic={PUSH_TOPICS.general} label={t.alerts.followGeneral} labelOn={t.alerts.followingGeneral} hint={t.alerts.generalHint} />
         </nav>
       </div>
 
