@@ -76,9 +76,18 @@ export function SiteFooter() {
                 </a>
               </li>
             ))}
+            {/* The site's most important news as alerts on this device: a bell beside the icons (drawn after hydration). */}
+            <li>
+              <AlertButton
+                compact
+                className={styles.socialLink}
+                topic={PUSH_TOPICS.general}
+                label={t.alerts.followGeneral}
+                labelOn={t.alerts.followingGeneral}
+                hint={t.alerts.generalHint}
+              />
+            </li>
           </ul>
-          {/* The site's most important news as alerts on this device (drawn after hydration; the footer is below the fold). */}
-          <AlertButton topic={PUSH_TOPICS.general} label={t.alerts.followGeneral} labelOn={t.alerts.followingGeneral} hint={t.alerts.generalHint} />
         </nav>
       </div>
 

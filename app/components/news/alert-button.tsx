@@ -13,7 +13,22 @@ import styles from "./alert-button.module.css";
  * words (blocked notifications, a browser without push). Drawn once the page is hydrated (the list lives on the
  * device) and only where the site has alerts on (PUSH_ALERTS).
  */
-export function AlertButton({ topic, label, labelOn, hint }: { topic: PushTopic; label: string; labelOn: string; hint: string }) {
+export function AlertButton({
+  topic,
+  label,
+  labelOn,
+  hint,
+  compact = false,
+  className = "",
+}: {
+  topic: PushTopic;
+  label: string;
+  labelOn: string;
+  hint: string;
+  /** A round bell named by `aria-label` (the footer's row of icons), with the page's `className` for its look. */
+  compact?: boolean;
+  className?: string;
+}) {
   const { site } = useRootData();
   const followed = useFollowedTopics();
   const hintId = useId();
@@ -39,19 +54,20 @@ export function AlertButton({ topic, label, labelOn, hint }: { topic: PushTopic;
 
   const Icon = on ? BellRing : Bell;
   return (
-    <div className={styles.alerts}>
+    <div className={compact ? styles.compactAlerts : styles.alerts}>
       <button
         type="button"
-        className={`${buttons.pill} ${styles.button}`}
+        className={compact ? `${styles.compact} ${className}` : `${buttons.pill} ${styles.button}`}
         aria-pressed={on}
+        aria-label={compact ? (on ? labelOn : label) : undefined}
         aria-describedby={hintId}
         title={hint}
         disabled={busy}
         onClick={() => void toggle()}
         data-testid="alert-button"
       >
-        <Icon aria-hidden="true" size={18} />
-        {busy ? t.alerts.working : on ? labelOn : label}
+        <Icon aria-hidden="true" size={compact ? 20 : 18} />
+        {compact ? null : busy ? t.alerts.working : on ? labelOn : label}
       </button>
       <span id={hintId} className="visually-hidden">
         {hint}
