@@ -26,6 +26,10 @@ export const t = {
     allSections: "Todas",
     scrollToTop: "Voltar ao topo",
     skipToContent: "Pular para o conteúdo",
+    theme: "Tema",
+    themeAuto: "Automático",
+    themeLight: "Claro",
+    themeDark: "Escuro",
   },
   search: {
     title: "Buscar",
@@ -289,8 +293,8 @@ export const t = {
     offlineCopiesText:
       "Para você ler sem internet, o seu navegador guarda neste aparelho as últimas notícias que você abriu (até 20, com as imagens " +
       "que apareceram nelas) e as últimas páginas de seções. Essas cópias não são enviadas a ninguém e não ligam a leitura a você; uma " +
-      "notícia retirada do ar sai do aparelho na próxima visita com conexão. A lista de “Ler depois” também fica só neste aparelho. " +
-      "Apagar os dados do site no navegador remove tudo.",
+      "notícia retirada do ar sai do aparelho na próxima visita com conexão. A lista de “Ler depois” também fica só neste aparelho, " +
+      "assim como o tema que você escolher (claro ou escuro). Apagar os dados do site no navegador remove tudo.",
     readsTitle: "O que contamos sem cookies",
     readsText:
       "Para montar a lista “Mais lidas”, cada notícia aberta é contada uma vez, de forma anônima, por um aviso que a própria página envia ao site: " +
