@@ -8,6 +8,7 @@ import { rewriteHeadStream } from "./.server/http/inline-stylesheets.server.ts";
 import { requestIdFrom } from "./.server/errors.ts";
 import { sharedCacheMayStore } from "./lib/cache-headers.ts";
 import { cspNonceContext, documentPolicyContext } from "./lib/request-context.ts";
+import { ScriptNonceContext } from "./lib/script-nonce.ts";
 
 export const streamTimeout = 5_000;
 
@@ -38,7 +39,8 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
  * React Router's default document render (streams once the shell is ready; bots get the whole page at once). Every
  * inline script (React Router's context and module loader, its streamed data, React's own streaming scripts)
  * carries this response's Content-Security-Policy nonce; `ServerRouter` hands it on to `<Scripts>`,
- * `<ScrollRestoration>` and `<Links>`. Pages rendered for the page cache have none (their policy uses hashes).
+ * `<ScrollRestoration>` and `<Links>`, and `ScriptNonceContext` to the app's own (the theme's, root.tsx).
+ * Pages rendered for the page cache have none (their policy uses hashes).
  * Neither has a page a shared cache in front may store (its Cache-Control neither `private` nor `no-store`: a public
  * page without the page cache, the search, a 404): it is rendered whole, without a nonce, and its policy lists the
  * hashes of its inline scripts (the server's `documentPolicyContext`), so no reader of a stored copy holds a nonce
@@ -66,7 +68,12 @@ export default function handleRequest(
     const readyOption: keyof RenderToPipeableStreamOptions =
       shared || (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    const app = (
+      <ScriptNonceContext value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </ScriptNonceContext>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
       nonce,
       [readyOption]() {
         shellRendered = true;

@@ -26,6 +26,8 @@ import { PRIVATE_NO_STORE, pageHeaders } from "./lib/cache-headers.ts";
 import type { RootData } from "./lib/site-context.ts";
 import { canPublish } from "./lib/roles.ts";
 import { hasSessionCookie } from "./lib/session-cookie.ts";
+import { useScriptNonce } from "./lib/script-nonce.ts";
+import { THEME_SCRIPT, useIsNewsroom } from "./lib/theme.ts";
 import { useLiveUpdates } from "./lib/use-live-updates.ts";
 import { useServiceWorker } from "./lib/use-service-worker.ts";
 import "./styles/global.css";
@@ -116,12 +118,22 @@ export function meta({ error, loaderData }: Route.MetaArgs) {
 export const headers = pageHeaders;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useScriptNonce();
+  const newsroom = useIsNewsroom();
+  // The theme's script sets data-theme before React hydrates (suppressHydrationWarning: the server never has it).
   return (
-    <html lang="pt-BR">
+    <html lang="pt-BR" data-area={newsroom ? "redacao" : undefined} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0b5d3b" />
+        {/*
+         * The reader's theme before the first paint (app/lib/theme.ts). With this response's nonce, or none in a page
+         * rendered for a cache, whose policy lists the hashes of all its inline scripts, this one included. The
+         * browser hides a nonce from the DOM, hence no warning when hydration finds none.
+         */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, no reader's text in it */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         <Meta />
         <Links />
       </head>

@@ -26,6 +26,10 @@ export const t = {
     allSections: "Todas",
     scrollToTop: "Voltar ao topo",
     skipToContent: "Pular para o conteúdo",
+    theme: "Tema",
+    themeAuto: "Automático",
+    themeLight: "Claro",
+    themeDark: "Escuro",
   },
   search: {
     title: "Buscar",
@@ -313,8 +317,8 @@ export const t = {
     offlineCopiesText:
       "Para você ler sem internet, o seu navegador guarda neste aparelho as últimas notícias que você abriu (até 20, com as imagens " +
       "que apareceram nelas) e as últimas páginas de seções. Essas cópias não são enviadas a ninguém e não ligam a leitura a você; uma " +
-      "notícia retirada do ar sai do aparelho na próxima visita com conexão. A lista de “Ler depois” também fica só neste aparelho. " +
-      "Apagar os dados do site no navegador remove tudo.",
+      "notícia retirada do ar sai do aparelho na próxima visita com conexão. A lista de “Ler depois” também fica só neste aparelho, " +
+      "assim como o tema que você escolher (claro ou escuro). Apagar os dados do site no navegador remove tudo.",
     alertsTitle: "Alertas no celular",
     alertsText:
       "Os alertas (“Receber alertas”, “Avisar gols deste jogo”) só são ativados quando você toca no botão e o navegador pede a sua " +

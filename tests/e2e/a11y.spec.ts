@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectNoSeriousViolations, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
+import { expect, expectNoSeriousViolations, expectNoViolations, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
 
 async function check(page: Page, site: RunningSite, path: string) {
@@ -73,5 +73,36 @@ test.describe("acessibilidade (axe)", () => {
     await signInAsAdmin(page.context(), standardSite);
     await check(page, standardSite, "/secoes");
     await expect(page.getByTestId("section-settings")).toBeVisible();
+  });
+});
+
+/**
+ * The same reader pages in the dark theme (the device's preference, as the header's switch sets it): no violation at
+ * all, of any impact, color contrast (WCAG AA) included.
+ */
+test.describe("acessibilidade (axe) no tema escuro", () => {
+  test.use({ colorScheme: "dark" });
+
+  async function checkDark(page: Page, site: RunningSite, path: string) {
+    await openPage(page, site, path);
+    // The dark colors are on: the page's background.
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(15, 20, 23)");
+    await expectNoViolations(page, `${path} (escuro)`);
+  }
+
+  test("home, lista, artigo, privacidade e 404", async ({ page, standardSite }) => {
+    for (const path of ["/", "/news-list", `/article/${standardSite.ids.dated}`, "/userLicence", "/pagina-que-nao-existe"]) {
+      await checkDark(page, standardSite, path);
+    }
+  });
+
+  test("sem conexão, ler depois e artigo inexistente", async ({ page, standardSite }) => {
+    for (const path of ["/sem-conexao", "/ler-depois", "/article/nao-existe"]) await checkDark(page, standardSite, path);
+  });
+
+  test("aviso de consentimento", async ({ page, launchSite }) => {
+    const site = await launchSite({ env: { ADSENSE_CLIENT: "ca-pub-1234567890" } });
+    await checkDark(page, site, "/");
+    await expect(page.getByTestId("consent-banner")).toBeVisible();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Visual regression: five pages of the demo content at a cheap Android phone's width (360 px) and a common laptop's
- * (1366 px),
+ * (1366 px), two of them also in the dark theme,
  * compared with the committed baselines in tests/e2e/screenshots/ (see snapshotPathTemplate in playwright.config.ts),
  * with a small tolerance for anti-aliasing (maxDiffPixelRatio there).
  *
@@ -78,7 +78,8 @@ async function loadEveryImage(page: Page) {
   await page.evaluate(() => document.fonts.ready);
 }
 
-async function shoot(page: Page, site: RunningSite, route: string, name: string) {
+async function shoot(page: Page, site: RunningSite, route: string, name: string, colorScheme: "light" | "dark" = "light") {
+  await page.emulateMedia({ colorScheme });
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
     await openPage(page, site, route);
@@ -118,5 +119,16 @@ test.describe("capturas de tela (conteúdo de demonstração)", () => {
 
   test("política de privacidade", async ({ page, frozenDemoSite }) => {
     await shoot(page, frozenDemoSite, "/userLicence", "privacy");
+  });
+
+  // The dark theme (the device's preference; the header's switch sets the same colors): the home and an article.
+  test("home no tema escuro", async ({ page, frozenDemoSite }) => {
+    await shoot(page, frozenDemoSite, "/", "home-dark", "dark");
+  });
+
+  test("artigo no tema escuro", async ({ page, frozenDemoSite }) => {
+    await openPage(page, frozenDemoSite, "/");
+    const href = await page.getByTestId("news-card").first().getByRole("link").first().getAttribute("href");
+    await shoot(page, frozenDemoSite, href!, "article-dark", "dark");
   });
 });

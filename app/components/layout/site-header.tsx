@@ -3,7 +3,9 @@ import { Form, Link, useLocation, useNavigate } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
 import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
 import { useRootData } from "../../lib/site-context.ts";
+import { useIsNewsroom } from "../../lib/theme.ts";
 import styles from "./site-header.module.css";
+import { ThemeSwitch } from "./theme-switch.tsx";
 
 /**
  * Whether the history entry before this one is a page of this site: a navigation inside the app (React Router's
@@ -26,6 +28,8 @@ export function SiteHeader({ children }: { children?: React.ReactNode }) {
   const { site } = useRootData();
   const navigate = useNavigate();
   const location = useLocation();
+  // The newsroom stays light: no switch there.
+  const newsroom = useIsNewsroom();
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
@@ -66,7 +70,10 @@ export function SiteHeader({ children }: { children?: React.ReactNode }) {
             <Search aria-hidden="true" size={20} />
           </button>
         </Form>
-        <div className={styles.actions}>{children}</div>
+        <div className={styles.actions}>
+          {newsroom ? null : <ThemeSwitch />}
+          {children}
+        </div>
       </div>
     </header>
   );

@@ -128,10 +128,13 @@ export async function fillEditor(page: Page, editor: Locator, text: string): Pro
   }
 }
 
-/** Runs axe on the current page; fails listing every serious or critical violation, and when axe checked nothing. */
-export async function expectNoSeriousViolations(page: Page, label: string) {
+/**
+ * Runs axe on the current page; fails listing every violation of the given impacts (serious or critical unless told),
+ * and when axe checked nothing.
+ */
+export async function expectNoSeriousViolations(page: Page, label: string, impacts = ["serious", "critical"]) {
   const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  const serious = results.violations.filter((violation) => impacts.includes(violation.impact ?? ""));
   const report = serious
     .map(
       (violation) =>
@@ -142,4 +145,9 @@ export async function expectNoSeriousViolations(page: Page, label: string) {
   expect(serious, `Violações de acessibilidade em ${label}:\n${report}`).toEqual([]);
   // axe really ran and checked something.
   expect(results.passes.length).toBeGreaterThan(0);
+}
+
+/** `expectNoSeriousViolations` for every violation axe reports, whatever its impact (minor and moderate too). */
+export function expectNoViolations(page: Page, label: string) {
+  return expectNoSeriousViolations(page, label, ["minor", "moderate", "serious", "critical"]);
 }
