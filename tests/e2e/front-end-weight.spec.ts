@@ -257,11 +257,12 @@ test.describe("peso do front-end: imagem LCP, fontes, tamanho intrínseco", () =
   // CPU four times slower. The fonts arrive late there, and the text laid out in the stand-in faces (size-adjusted
   // Liberation Sans / Narrow here, Arial elsewhere) must not move when they do.
   for (const width of [360, 1366]) {
-    for (const path of ["/", "/article/:first"]) {
+    // A club's page too: its "Receber alertas" appears with the hydration, in the place it held hidden.
+    for (const path of ["/", "/article/:first", "/time/atletico-serrano"]) {
       test(`${path} a ${width} px em 4G lenta com a CPU 4× mais lenta: nada se desloca (CLS ≤ 0,02)`, async ({ page, demoSite }) => {
         test.slow();
         await page.setViewportSize({ width, height: width < 600 ? 800 : 768 });
-        const target = path === "/" ? "/" : await firstArticlePath(page, demoSite);
+        const target = path === "/article/:first" ? await firstArticlePath(page, demoSite) : path;
         expect(target, "um artigo na home").not.toBeNull();
         const cdp = await page.context().newCDPSession(page);
         await cdp.send("Network.enable");

@@ -10,8 +10,8 @@ import styles from "./alert-button.module.css";
 /**
  * "Receber alertas" / "Avisar gols deste jogo": follows one topic on this device with Web Push (a toggle,
  * `aria-pressed`). The browser asks for permission only after the tap; what could not be done is said under it, in
- * words (blocked notifications, a browser without push). Drawn once the page is hydrated (the list lives on the
- * device) and only where the site has alerts on (PUSH_ALERTS).
+ * words (blocked notifications, a browser without push). Shown once the page is hydrated (the list lives on the
+ * device; until then its place is kept) and only where the site has alerts on (PUSH_ALERTS).
  */
 export function AlertButton({
   topic,
@@ -34,8 +34,10 @@ export function AlertButton({
   const hintId = useId();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  if (!site.alerts || followed === null) return null;
-  const on = followed.includes(topic);
+  if (!site.alerts) return null;
+  // Before hydration (and without JavaScript) the button is drawn hidden: it holds its place, so nothing moves when it
+  // appears with what this device follows.
+  const on = followed?.includes(topic) ?? false;
 
   async function toggle() {
     setBusy(true);
