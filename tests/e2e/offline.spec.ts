@@ -141,6 +141,14 @@ test.describe("service worker: leitura sem conexão", () => {
     await expect(page).toHaveURL(new RegExp(`${OFFLINE_PAGE}\\?`));
   });
 
+  test("instalável: o Chromium não vê impedimento (manifesto, ícones, service worker que responde offline)", async ({ page, standardSite }) => {
+    await openPage(page, standardSite, "/");
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
+    const cdp = await page.context().newCDPSession(page);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    expect(installabilityErrors).toEqual([]);
+  });
+
   test("nada de quem está conectado à redação fica no aparelho, e /sw.js é revalidado a cada visita", async ({ page, standardSite }) => {
     const worker = await page.request.get(`${standardSite.url}${SERVICE_WORKER_PATH}`);
     expect(worker.status()).toBe(200);

@@ -101,6 +101,9 @@ test.describe("alertas de gol (Web Push)", () => {
           .execute();
       },
     });
+    // The browser's own grant, from the start (the worker, started before a later grant, may keep refusing): the page
+    // still sees "default" until its prompt, the stand-in above, is answered.
+    await page.context().grantPermissions(["notifications"]);
     await page.addInitScript(browserStandIns, phone.subscription);
     const storyPath = `/article/${storyId}`;
 
@@ -150,8 +153,6 @@ test.describe("alertas de gol (Web Push)", () => {
     // The phone's worker gets it from the push service and shows it; its link is the story's.
     await openPage(page, site, storyPath);
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
-    // "Permitir" was answered in the page's prompt (the stand-in); the worker needs the browser's own grant to show it.
-    await page.context().grantPermissions(["notifications"]);
     const cdp = await page.context().newCDPSession(page);
     await deliverToWorker(cdp, site.url, JSON.stringify(message.payload));
     await expect
@@ -171,7 +172,7 @@ test.describe("alertas de gol (Web Push)", () => {
     // Off again: the subscription leaves the site's database.
     await page.getByRole("button", { name: t.alerts.followingMatch }).click();
     await expect(page.getByRole("button", { name: t.alerts.followMatch })).toHaveAttribute("aria-pressed", "false");
-    await expect(page.getByRole("status").filter({ hasText: t.alerts.stopped })).toBeVisible();
+    await expect(page.getByText(t.alerts.stopped)).toBeVisible();
     expect(await withSiteServices(site, (services) => services.pushAlerts.topicsOf(phone.endpoint))).toBeNull();
   });
 

@@ -68,6 +68,7 @@ function samplePath(pattern: string, ids: { article: string; media: string }): s
     "api/news/:id/updates": `/api/news/${ids.article}/updates`,
     "api/news/:id/updates/:updateId": `/api/news/${ids.article}/updates/nao-existe`,
     "api/news/:id/live": `/api/news/${ids.article}/live`,
+    "api/news/:id/alert": `/api/news/${ids.article}/alert`,
     "api/sponsors/:id": "/api/sponsors/nao-existe",
     "sitemaps/:file": "/sitemaps/pages.xml",
     "categoria/:slug": "/categoria/futebol",

@@ -75,7 +75,8 @@ export function AlertButton({
         {hint}
       </span>
       {/* Only after a tap (a layout change the reader caused): what happened, or why not. */}
-      <p className={message?.kind === "error" ? styles.error : styles.message} role="status">
+      {/* A polite live region, not a "status" landmark: every page carries the footer's bell, and its silence. */}
+      <p className={message?.kind === "error" ? styles.error : styles.message} aria-live="polite">
         {message?.text ?? ""}
       </p>
     </div>
