@@ -3,6 +3,7 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { pinoHttp } from "pino-http";
 import proxyAddr from "proxy-addr";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { t } from "../app/i18n/pt-BR.ts";
 import { clientIpContext, cspNonceContext, documentPolicyContext } from "../app/lib/request-context.ts";
@@ -31,8 +32,6 @@ import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-sig
 import { type AppServices, type BootOptions, bootApp, prepareInstallation, shutdownApp } from "../app/.server/app.server.ts";
 
 import { createCdnPurger } from "../app/.server/cdn/cdn-purge.server.ts";
-import { answerRateRequest, isRateRequest } from "../app/.server/auth/peer-rate-limiter.server.ts";
-import { createMemoryRateLimiter } from "../app/.server/auth/rate-limiter.server.ts";
 import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
 import { accessLogger, type Logger } from "../app/.server/logger.server.ts";
 import { isPeerEventMessage } from "../app/.server/events/peers.server.ts";
@@ -295,18 +294,14 @@ function refuseUnknownMethods(req: express.Request, res: express.Response, next:
 
 /**
  * What the primary process of a server with several workers needs of the app (server/cluster-primary.ts): how many
- * workers the configuration asks for (the installation prepared first when more than one), the sign-in counts of all
- * workers in its memory, and how to tell a worker's site event.
+ * workers the configuration asks for (the installation prepared first when more than one), and how to tell a worker's
+ * site event. It also starts keeping the sign-in counts of all workers in its memory: rate-limiter-flexible's cluster
+ * master, which answers the workers' cluster limiters (app/.server/auth/rate-limiter.server.ts) over node:cluster.
  */
 export async function primaryOf(): Promise<(PrimaryApp & { workers: number }) | { workers: 1 }> {
   loadDotEnv();
   if (parseConfig().workers <= 1) return { workers: 1 };
   const { workers, log } = await prepareInstallation();
-  const limiter = createMemoryRateLimiter();
-  return {
-    workers,
-    log,
-    answerRate: (message) => (isRateRequest(message) ? answerRateRequest(limiter, message) : null),
-    isEvent: isPeerEventMessage,
-  };
+  new RateLimiterClusterMaster();
+  return { workers, log, isEvent: isPeerEventMessage };
 }

@@ -2,8 +2,10 @@
  * The primary process of a server with several workers (`WORKERS` > 1; docs/decisions/012-workers.md). Loaded by
  * server/main.ts directly (Node strips the types: only erasable TypeScript here, no app imports; what it needs of the
  * app comes in `app`). It starts the workers (node:cluster: they share the port, the primary hands out connections in
- * turn), carries each worker's site events to the others, keeps the sign-in counts for all of them (without Redis),
- * starts a worker again when one dies, and on SIGTERM/SIGINT asks every worker to finish and exits when they have.
+ * turn), carries each worker's site events to the others, starts a worker again when one dies, and on SIGTERM/SIGINT
+ * asks every worker to finish and exits when they have. (The sign-in counts of all workers, without Redis, are kept
+ * here too: by rate-limiter-flexible's cluster master, which `primaryOf` in server/app.ts starts and which listens to
+ * the workers' messages by itself.)
  */
 import cluster, { type Worker } from "node:cluster";
 
@@ -16,8 +18,6 @@ interface PrimaryLog {
 export interface PrimaryApp {
   workers: number;
   log: PrimaryLog;
-  /** Answers a worker's rate-limit question (the reply to send back), or null when the message is not one. */
-  answerRate(message: unknown): Promise<object> | null;
   /** Whether a message is a worker's site event (to carry to the other workers). */
   isEvent(message: unknown): boolean;
 }
@@ -36,12 +36,8 @@ export function runPrimary(app: PrimaryApp): void {
     const worker = cluster.fork({ EEF_WORKER_ID: String(number) });
     numbers.set(worker, number);
     worker.on("message", (message: unknown) => {
-      if (app.isEvent(message)) {
-        for (const other of numbers.keys()) if (other !== worker && other.isConnected()) other.send(message as object);
-        return;
-      }
-      const answer = app.answerRate(message);
-      if (answer) void answer.then((reply) => worker.isConnected() && worker.send(reply));
+      if (!app.isEvent(message)) return;
+      for (const other of numbers.keys()) if (other !== worker && other.isConnected()) other.send(message as object);
     });
   }
 

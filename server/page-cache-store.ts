@@ -1,48 +1,30 @@
+import { LRUCache } from "lru-cache";
 import { pageOfPath } from "../app/lib/data-path.ts";
 import type { CacheEntry } from "./page-cache-entry.ts";
 
 /**
- * The page cache's stored pages (page-cache.ts): at most `maxBytes` of them, the least recently used dropped first,
- * and removed by path when a story changes.
+ * The page cache's stored pages (page-cache.ts): at most `maxBytes` of them (lru-cache, each page's size its three
+ * bodies), the least recently used dropped first, and removed by path when a story changes.
  */
 export function createEntryStore(maxBytes: number) {
-  // A Map iterates in insertion order: re-inserting on use makes it an LRU list.
-  const entries = new Map<string, CacheEntry>();
-  let bytes = 0;
+  // A page larger than `maxBytes` is not kept (and takes its key's previous page with it).
+  const entries = new LRUCache<string, CacheEntry>({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
   let evictions = 0;
-
-  function forget(entry: CacheEntry) {
-    if (entries.get(entry.key) !== entry) return;
-    entries.delete(entry.key);
-    bytes -= entry.size;
-  }
 
   return {
     /** The stored page of `key`, without counting it as used. */
     get(key: string): CacheEntry | undefined {
-      return entries.get(key);
+      return entries.peek(key);
     },
 
-    /** The stored page of `key`, moved to the young end of the LRU list. */
+    /** The stored page of `key`, now the most recently used. */
     use(key: string): CacheEntry | undefined {
-      const entry = entries.get(key);
-      if (entry) {
-        entries.delete(key);
-        entries.set(key, entry);
-      }
-      return entry;
+      return entries.get(key);
     },
 
     /** Stores `entry` in place of its key's previous one; the least recently used go beyond `maxBytes`. */
     remember(entry: CacheEntry) {
-      const previous = entries.get(entry.key);
-      if (previous) forget(previous);
       entries.set(entry.key, entry);
-      bytes += entry.size;
-      for (const oldest of entries.values()) {
-        if (bytes <= maxBytes) break;
-        forget(oldest);
-      }
     },
 
     /** Removes the pages at these paths: each path's page, its `.data` and every page under it ("/article/1" takes "/article/1/titulo"). */
@@ -53,7 +35,7 @@ export function createEntryStore(maxBytes: number) {
       for (const entry of [...entries.values()]) {
         const page = pageOfPath(entry.path);
         if (targets.some((path) => page === path || (path !== "/" && page.startsWith(`${path}/`)))) {
-          forget(entry);
+          entries.delete(entry.key);
           removed++;
         }
       }
@@ -70,13 +52,16 @@ export function createEntryStore(maxBytes: number) {
       for (const entry of entries.values()) entry.staleSince ??= Math.min(at, Math.max(currentAt, entry.renderedAt));
     },
 
-    /** The `count` stored pages most requested since their last render. */
+    /** The `count` stored pages most requested since their last render (among equals, the least recently used first). */
     mostRequested(count: number): CacheEntry[] {
-      return [...entries.values()].sort((a, b) => b.requests - a.requests).slice(0, count);
+      return [...entries.values()]
+        .reverse()
+        .sort((a, b) => b.requests - a.requests)
+        .slice(0, count);
     },
 
     stats() {
-      return { evictions, entries: entries.size, bytes };
+      return { evictions, entries: entries.size, bytes: entries.calculatedSize };
     },
   };
 }

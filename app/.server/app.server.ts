@@ -8,7 +8,7 @@ import { createTeamService, type TeamService } from "./admins/team.server.ts";
 import { removeStaleAccounts } from "./auth/accounts.server.ts";
 import { type BetterAuthInstance, createBetterAuth, type LazyBetterAuth } from "./auth/auth.server.ts";
 import { createAuthService, type AuthService } from "./auth/auth.service.server.ts";
-import { createMemoryRateLimiter, type RateLimiter } from "./auth/rate-limiter.server.ts";
+import { createClusterRateLimiter, createMemoryRateLimiter, isClusterWorker, type RateLimiter } from "./auth/rate-limiter.server.ts";
 import { createRedisRateLimiter, type SharedRateLimiter } from "./auth/redis-rate-limiter.server.ts";
 import { resolveAuthSecret } from "./auth/secret.server.ts";
 import { secureDataDir } from "./config/data-dir.server.ts";
@@ -17,7 +17,6 @@ import type { EventBus } from "./events/event-bus.ts";
 import { createPostgresEventBus } from "./events/postgres-event-bus.server.ts";
 import { createSqliteEventBus } from "./events/sqlite-event-bus.server.ts";
 import { clusterPeers } from "./events/peers.server.ts";
-import { createPeerRateLimiter, isClusterWorker } from "./auth/peer-rate-limiter.server.ts";
 import { createMailer, type Mailer } from "./mail/mailer.server.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.server.ts";
 import { LOCK_KEYS, runExclusive, runWithLock } from "./db/locks.server.ts";
@@ -117,7 +116,7 @@ export function createServices(config: AppConfig, log: Logger = createLogger(con
   const rateLimiter = redisUrl
     ? createRedisRateLimiter({ url: redisUrl, log })
     : isClusterWorker()
-      ? createPeerRateLimiter()
+      ? createClusterRateLimiter()
       : createMemoryRateLimiter();
   const reads = createReadCounter({ db: database.db, log });
   const news = createNewsService(deps);

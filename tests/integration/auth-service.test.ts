@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { simpleParser } from "mailparser";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createAuthService } from "../../app/.server/auth/auth.service.server.ts";
 import { createMemoryRateLimiter } from "../../app/.server/auth/rate-limiter.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
@@ -382,22 +382,28 @@ describe("requestPasswordReset: limites que não travam o dono", () => {
     const services = await open();
     const user = await createUser(services);
     const ip = freshIp();
-    // The same service on a limiter whose clock the test moves.
-    let now = Date.now();
-    const auth = createAuthService({ ...services, auth: services.betterAuth, limiter: createMemoryRateLimiter(() => now) });
-    const request = (email: string, from = freshIp()) => auth.requestPasswordReset({ email, ip: from, headers: new Headers() });
-    expect((await request(user.email, ip)).ok).toBe(true);
-    await waitForOutbox(services, 1);
-    now += (RESET_MAIL_INTERVAL_SECONDS - 10) * 1000;
-    expect((await request(user.email)).ok).toBe(true);
-    await services.mailer.idle();
-    expect(outboxFiles(services)).toHaveLength(1);
-    now += 20_000;
-    expect((await request(user.email)).ok).toBe(true);
-    expect(await waitForOutbox(services, 2)).toHaveLength(2);
-    const unknown = uniqueEmail("ninguem");
-    for (let attempt = 0; attempt < 3; attempt++) {
-      expect(await request(unknown, ip)).toEqual({ ok: true, headers: new Headers() });
+    // The same service on a limiter of its own, and a clock the test moves ahead (the limiter reads Date.now).
+    const realNow = Date.now;
+    let ahead = 0;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => realNow() + ahead);
+    try {
+      const auth = createAuthService({ ...services, auth: services.betterAuth, limiter: createMemoryRateLimiter() });
+      const request = (email: string, from = freshIp()) => auth.requestPasswordReset({ email, ip: from, headers: new Headers() });
+      expect((await request(user.email, ip)).ok).toBe(true);
+      await waitForOutbox(services, 1);
+      ahead += (RESET_MAIL_INTERVAL_SECONDS - 10) * 1000;
+      expect((await request(user.email)).ok).toBe(true);
+      await services.mailer.idle();
+      expect(outboxFiles(services)).toHaveLength(1);
+      ahead += 20_000;
+      expect((await request(user.email)).ok).toBe(true);
+      expect(await waitForOutbox(services, 2)).toHaveLength(2);
+      const unknown = uniqueEmail("ninguem");
+      for (let attempt = 0; attempt < 3; attempt++) {
+        expect(await request(unknown, ip)).toEqual({ ok: true, headers: new Headers() });
+      }
+    } finally {
+      clock.mockRestore();
     }
   });
 });

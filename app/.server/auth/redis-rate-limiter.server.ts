@@ -1,12 +1,7 @@
+import { RateLimiterRedis } from "rate-limiter-flexible";
 import type { RedisClientType } from "redis";
 import type { Logger } from "../logger.server.ts";
-import { createMemoryRateLimiter, type RateLimiter } from "./rate-limiter.server.ts";
-
-/** Counts one attempt and returns [count, milliseconds left in the window], atomically. */
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { count, redis.call('PTTL', KEYS[1]) }`;
+import { countAttempt, createMemoryRateLimiter, type RateLimiter, resultOf, UNUSED_LIMIT } from "./rate-limiter.server.ts";
 
 /** How long the first check waits for the first connection (a healthy Redis on the network answers in a few ms). */
 const FIRST_CONNECT_WAIT_MS = 300;
@@ -25,23 +20,24 @@ export interface SharedRateLimiter extends RateLimiter {
 }
 
 /**
- * Rate limits shared by every instance, in Redis (fixed windows, one atomic script per attempt). If Redis cannot
- * be reached the limiter counts in this process's memory, so sign-in keeps working and stays limited, without
- * waiting for Redis: a check uses Redis only while its connection is up (the client reconnects in the background),
- * and after a failed or slow command Redis is left alone for BREAKER_OPEN_MS (a short circuit breaker). One warning
- * when an outage starts, one line when Redis is back.
+ * Rate limits shared by every instance, in Redis: rate-limiter-flexible's Redis limiter (fixed windows, one atomic
+ * script per attempt, keys `eef:ratelimit:<key>`) on the node-redis client. If Redis cannot be reached the limiter
+ * counts in this process's memory, so sign-in keeps working and stays limited, without waiting for Redis: a check
+ * uses Redis only while its connection is up (the client reconnects in the background), and after a failed or slow
+ * command Redis is left alone for BREAKER_OPEN_MS (a short circuit breaker). One warning when an outage starts, one
+ * line when Redis is back.
+ *
+ * The memory stands in here rather than as the library's `insuranceLimiter`: the library would answer from it
+ * without saying so, and the breaker, the warning and the line when Redis is back need to know each failure. The
+ * library has no deadline on a command nor a breaker (a Redis that accepts connections and never answers would hold
+ * every sign-in): both are here.
  */
-export function createRedisRateLimiter(options: {
-  url: string;
-  log: Pick<Logger, "info" | "warn">;
-  prefix?: string;
-  now?: () => number;
-}): SharedRateLimiter {
-  const prefix = options.prefix ?? "eef:ratelimit:";
+export function createRedisRateLimiter(options: { url: string; log: Pick<Logger, "info" | "warn">; now?: () => number }): SharedRateLimiter {
   const now = options.now ?? Date.now;
   const fallback = createMemoryRateLimiter();
   // The client (and the redis package, ~500 modules) is loaded on the first attempt, not at start.
   let client: RedisClientType | null = null;
+  let shared: RateLimiterRedis | null = null;
   let loading: Promise<RedisClientType | null> | null = null;
   let firstConnection: Promise<unknown> | null = null;
   let closed = false;
@@ -62,7 +58,7 @@ export function createRedisRateLimiter(options: {
     options.log.info("redis reachable again; rate limits shared again");
   }
 
-  /** Loads the redis package, builds the client and starts connecting, once. */
+  /** Loads the redis package, builds the client and the library's limiter on it, and starts connecting, once. */
   function build(): Promise<RedisClientType | null> {
     loading ??= import("redis").then(({ createClient }) => {
       if (closed) return null;
@@ -75,14 +71,22 @@ export function createRedisRateLimiter(options: {
       built.on("error", (error: unknown) => outage(error, "connection"));
       built.on("ready", recovered);
       client = built;
+      shared = new RateLimiterRedis({
+        ...UNUSED_LIMIT,
+        storeClient: built,
+        useRedisPackage: true,
+        // A command issued while the connection is down fails at once (then counted in memory).
+        rejectIfRedisNotReady: true,
+        keyPrefix: "eef:ratelimit",
+      });
       firstConnection = built.connect().catch(() => undefined);
       return built;
     });
     return loading;
   }
 
-  /** The client when a command can go to Redis now; null means "count in memory" (never waits for a connection). */
-  async function usable(): Promise<RedisClientType | null> {
+  /** The Redis limiter when a command can go to Redis now; null means "count in memory" (never waits for a connection). */
+  async function usable(): Promise<RateLimiterRedis | null> {
     const built = client ?? (await build());
     if (!built || closed) return null;
     // Only the very first check waits, briefly, for the first connection: afterwards the state decides at once.
@@ -95,7 +99,7 @@ export function createRedisRateLimiter(options: {
       return null;
     }
     if (now() < breakerOpenUntil) return null;
-    return built;
+    return shared;
   }
 
   function failed(error: unknown) {
@@ -117,13 +121,10 @@ export function createRedisRateLimiter(options: {
       const redis = await usable();
       if (redis) {
         try {
-          const [count, ttl] = (await withDeadline(redis.eval(HIT_SCRIPT, { keys: [prefix + key], arguments: [String(windowSeconds * 1000)] }))) as [
-            number,
-            number,
-          ];
+          const counted = await withDeadline(countAttempt(redis, key, windowSeconds));
           // A command that works ends an outage the connection never saw (a slow Redis answering again).
           recovered();
-          return { allowed: count <= max, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+          return resultOf(counted, max);
         } catch (error) {
           failed(error);
         }
@@ -135,7 +136,7 @@ export function createRedisRateLimiter(options: {
       const redis = await usable();
       if (!redis) return;
       try {
-        await withDeadline(redis.del(prefix + key));
+        await withDeadline(redis.delete(key));
       } catch (error) {
         failed(error);
       }
