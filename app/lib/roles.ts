@@ -27,7 +27,7 @@ export function hasRole(role: Role | null | undefined, needed: Role): boolean {
 
 /**
  * The lowest role that sees the stories readers do not (drafts, stories in review, scheduled ones) on the article
- * page, in the lists and through the API: from it up, every member sees them (`newsroomAccess` in guards.server.ts
+ * page, in the lists and through the API: from it up, every member sees them (`newsroomAccess` in permissions.server.ts
  * reads it). Who may change such a story is narrower (`mayChangeStory`). The words that say who sees one (the
  * article's banners, the news form's messages: `t.article.whoSeesUnpublished`) are chosen by it too.
  */
@@ -46,7 +46,7 @@ export function canPublish(role: Role | null | undefined): boolean {
 /**
  * Whether the pages offer this member "Editar" and "Excluir" on a story: editors and admins on any; a reporter on
  * their own draft or story in review (`ownerId` is sent for unpublished stories alone; the article page says `mine`
- * for a reporter's own published story). The server decides again (news-permissions.server.ts); this only hides what
+ * for a reporter's own published story). The server decides again (app/.server/auth/permissions.server.ts); this only hides what
  * it would refuse.
  */
 export function mayChangeStory(

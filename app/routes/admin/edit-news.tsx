@@ -6,7 +6,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { StoryAlertPanel } from "../../components/admin/story-alert-panel.tsx";
 import { ALERT_FORM_PARAM } from "../../lib/push-topics.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole, memberActor } from "../../.server/auth/permissions.server.ts";
 import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { pendingReturn } from "../../.server/news/news-review.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
@@ -43,7 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const common = { ...(await newsFormLoaderData(request, services, viewer.userId)), role: viewer.role };
   try {
     // A reporter opens only their own stories (any status: a correction once published): anyone else's is a 403.
-    await newsEditor.requireMayEdit(params.id, viewer);
+    await newsEditor.requireMayEdit(params.id, memberActor(viewer));
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
     // This user's autosave of the story, offered when it is newer than the story's last save (never another user's).
