@@ -3,7 +3,7 @@ import { data, redirect } from "react-router";
 import { t } from "../../i18n/newsroom.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
-import { canPublish, hasRole, type Role, seesUnpublished } from "../../lib/roles.ts";
+import { canPublish, hasRole, mayAlert, type Role, seesUnpublished } from "../../lib/roles.ts";
 import { listMemberAuthors } from "../admins/profiles.queries.server.ts";
 import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";
 import type { Database, NewsRow, StoredNewsStatus } from "../db/schema.ts";
@@ -254,9 +254,9 @@ export function requireMayCover(actor: Actor, story: Pick<NewsRow, "owner_id">) 
   if (reporter && story.owner_id !== reporter.userId) throw new RoleForbiddenError("story_not_yours", t.roles.notOwnStory);
 }
 
-/** Sending a Web Push alert (a story, a live update): editors and admins (and the site's own code) only. */
+/** Sending a Web Push alert (a story, a live update): who `mayAlert` (editors and admins) and the site's own code. */
 export function requireMayAlert(actor: Actor) {
-  if (reporterOf(actor)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
+  if (actor.kind === "member" && !mayAlert(actor.role)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
 }
 
 /** What a reporter making a change may do beyond their role: publish directly, and the name they sign with. */

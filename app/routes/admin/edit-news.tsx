@@ -12,7 +12,7 @@ import { pendingReturn } from "../../.server/news/news-review.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { NewsReturnLink } from "../../components/admin/news-return-link.tsx";
 import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-review-panel.tsx";
-import { canPublish } from "../../lib/roles.ts";
+import { canPublish, mayAlert } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState, isConnectionError, OfflineState } from "../../components/ui/error-state.tsx";
@@ -79,10 +79,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       articlePath: articlePath(article),
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
-      liveFormTexts: liveFormTexts("edit", { alerts: pushAlerts.enabled && canPublish(viewer.role) }),
-      // "Alerta aos leitores": editors and admins, where alerts are on.
+      liveFormTexts: liveFormTexts("edit", { alerts: pushAlerts.enabled && mayAlert(viewer.role) }),
+      // "Alerta aos leitores": for who may send alerts (mayAlert), where alerts are on.
       alertPanel:
-        pushAlerts.enabled && canPublish(viewer.role)
+        pushAlerts.enabled && mayAlert(viewer.role)
           ? {
               ...(await pushAlerts.alertsOf(article.id)),
               published: article.status === "published",
