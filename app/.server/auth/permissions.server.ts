@@ -13,14 +13,15 @@ import { termSlug } from "../news/taxonomy.server.ts";
 import type { AuthService, Viewer } from "./auth.service.server.ts";
 
 /**
- * The server's permission rules, all of them: who may open a newsroom page or call the API (`requireRole`,
- * `requireRoleApi`, from the role in each route's facts), who sees unpublished stories (`newsroomAccess`), and what an
+ * The server's permission rules in one place: who may open a newsroom page or call the API (`requireRole`,
+ * `requireRoleApi`, from the role in each route's facts), who sees unpublished stories (`newsroomAccess`), what an
  * actor may do to a story (change, delete, publish, restore a revision, return it to its reporter), to its live
- * coverage and with alerts. Routes and services import them from here; the browser's view of the same rules (what the
- * pages hide) is app/lib/roles.ts.
+ * coverage and with alerts, and whose public profile a member may edit. Routes and services import them from here;
+ * the browser's view of the same rules (what the drawer, forms and buttons hide) is app/lib/roles.ts, whose role
+ * ladder and named rights (`hasRole`, `canPublish`, `mayAlert`) these rules apply.
  *
  * It lives in auth/ because every rule starts from who the request is (auth.service.server.ts, beside it) and its
- * role; the services it guards (news/, push/, http/) import it rather than each keeping a rule of its own.
+ * role; the services it guards (news/, push/, admins/, http/) import it rather than each keeping a rule of its own.
  *
  * The page and API guards take the request and its context (`guard(request, context)`) and read the auth service
  * from the context.
@@ -257,6 +258,11 @@ export function requireMayCover(actor: Actor, story: Pick<NewsRow, "owner_id">) 
 /** Sending a Web Push alert (a story, a live update): who `mayAlert` (editors and admins) and the site's own code. */
 export function requireMayAlert(actor: Actor) {
   if (actor.kind === "member" && !mayAlert(actor.role)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
+}
+
+/** A member edits their own public profile; an admin, anyone's (403 `profile_not_yours` otherwise). */
+export function requireMayEditProfile(editor: { userId: string; role: Role }, userId: string) {
+  if (editor.userId !== userId && !hasRole(editor.role, "admin")) throw new AppError("profile_not_yours", t.profile.notYours, 403);
 }
 
 /** What a reporter making a change may do beyond their role: publish directly, and the name they sign with. */
