@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import { data, redirect } from "react-router";
 import { t } from "../../i18n/newsroom.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
+import type { BulkAction } from "../../lib/newsroom-query.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
 import { canPublish, hasRole, mayAlert, type Role, seesUnpublished } from "../../lib/roles.ts";
 import { listMemberAuthors } from "../admins/profiles.queries.server.ts";
@@ -155,8 +156,8 @@ function mayUseNewsroom(viewer: Viewer, auth: Pick<AuthService, "lacksRequiredTw
 
 /**
  * Who makes a change: a newsroom `member` (the routes pass the request's member: `memberActor`), whose role decides
- * what they may do (the rules below), or the site's own code (`system`: the trash's purge, the tests' factories…),
- * named for the logs, which acts with every right and signs nothing with a user id.
+ * what they may do (the rules below), or the site's own code (`system`, named by the caller: the trash's purge, the
+ * bench, the tests), which acts with every right and records no user id (the change's "who" stays empty).
  */
 export type Actor = { kind: "member"; userId: string; role: Role } | { kind: "system"; name: string };
 
@@ -165,7 +166,7 @@ export function memberActor(member: Pick<Member, "userId" | "role">): Actor {
   return { kind: "member", userId: member.userId, role: member.role };
 }
 
-/** The site's own code as the actor of a change (every right), named for the logs. */
+/** The site's own code as the actor of a change (every right); `name` says which code it is. */
 export function systemActor(name: string): Actor {
   return { kind: "system", name };
 }
@@ -229,7 +230,7 @@ export function requireReporterMayPublish(actor: Actor, before: Published | null
  * The newsroom list's bulk actions (publish, unpublish, delete, restore from or erase in the Lixeira) on anyone's
  * stories: editors and admins (and the site's own code) only.
  */
-export function requireMayActInBulk(actor: Actor, action: string) {
+export function requireMayActInBulk(actor: Actor, action: BulkAction) {
   if (!reporterOf(actor)) return;
   const deleting = action === "delete" || action === "erase";
   throw new RoleForbiddenError(deleting ? "delete_forbidden" : "publish_forbidden", deleting ? t.roles.deleteForbidden : t.roles.publishForbidden);
