@@ -32,6 +32,7 @@ import { rssOf, sampleRss, signInAdmin, startAppServer } from "./processes.ts";
 import { startNginx } from "../tests/factories/nginx.ts";
 import { freePort } from "../tests/factories/site.ts";
 import { startVarnish, varnishPort } from "../tests/factories/varnish.ts";
+import { systemActor } from "../app/.server/auth/permissions.server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -74,7 +75,7 @@ async function seed(dataDir: string) {
     await services.liveCoverage.changeCoverage(
       id,
       { coverage: "live", scoreboard: { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" } },
-      null,
+      systemActor("bench"),
     );
     const admin = await createAdmin(services, { password: "Senha-bench-1" });
     return { id, admin };

@@ -11,6 +11,7 @@ import { createMember, type TestAccount } from "../factories/auth.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base, withSiteServices } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
+import { memberActor } from "../../app/.server/auth/permissions.server.ts";
 
 interface AuthorsSite extends RunningSite {
   reporter: TestAccount;
@@ -38,7 +39,7 @@ const test = base.extend<{ site: AuthorsSite }>({
           category: "Tênis",
           status: "draft",
         });
-        editorDraft = (await services.newsEditor.createNews(input, null, { userId: editor.id, role: "editor" })).id;
+        editorDraft = (await services.newsEditor.createNews(input, null, memberActor({ userId: editor.id, role: "editor" }))).id;
       },
     });
     await use({ ...site, reporter, editor, editorDraft });
@@ -240,7 +241,7 @@ test("o repórter muda o nome: a assinatura das notícias segue, o endereço ant
       author: oldName,
       status: "published",
     });
-    return (await services.newsEditor.createNews(input, null, { userId: site.editor.id, role: "editor" })).id;
+    return (await services.newsEditor.createNews(input, null, memberActor({ userId: site.editor.id, role: "editor" }))).id;
   });
   const reporterContext = await browser.newContext();
   const readerContext = await browser.newContext();

@@ -15,6 +15,7 @@ import { type RunningNginx, startNginx } from "../factories/nginx.ts";
 import { startVarnish, varnishPort } from "../factories/varnish.ts";
 import type { AppServices } from "../../app/.server/app.server.ts";
 import type { RunningSite, SiteOptions } from "../factories/site.ts";
+import { testsActor } from "../factories/actors.ts";
 
 /** Asks `url` until `done` says yes, for 1 s at most; returns the last answer's description for the message. */
 async function within1s(read: () => Promise<string>, done: (seen: string) => boolean): Promise<string> {
@@ -167,7 +168,7 @@ test("Varnish guarda o JSON das atualizações ao vivo que as páginas abertas b
     await services.liveCoverage.changeCoverage(
       id,
       { coverage: "live", scoreboard: { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" } },
-      null,
+      testsActor,
     );
   });
   const reader = await playwright.request.newContext();

@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from "@playwright/test";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { expect, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
 import type { RunningSite } from "../factories/site.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const STORIES = [
   { title: "Rascunho do vôlei azul", category: "Vôlei", status: "draft" },
@@ -28,6 +29,7 @@ const test = base.extend<{ site: RunningSite; admin: BrowserContext }>({
           await services.newsEditor.createNews(
             newsInputSchema.parse({ title: story.title, subtitle: `Subtítulo: ${story.title}`, category: story.category, status: story.status }),
             null,
+            testsActor,
           );
         }
       },

@@ -12,6 +12,7 @@ import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { createMember, type TestAccount } from "../factories/auth.ts";
 import type { RunningSite } from "../factories/site.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
+import { memberActor } from "../../app/.server/auth/permissions.server.ts";
 
 const TYPO = "Flamengo vense o clássico no Maracanã";
 const FIXED = "Flamengo vence o clássico no Maracanã";
@@ -41,9 +42,9 @@ const test = base.extend<{ site: CorrectionSite }>({
             status: "review",
           }),
           null,
-          { userId: reporter.id, role: "reporter" },
+          memberActor({ userId: reporter.id, role: "reporter" }),
         );
-        await services.newsEditor.patchNews(story.id, { status: "published" }, null, { userId: editor.id, role: "editor" });
+        await services.newsEditor.patchNews(story.id, { status: "published" }, null, memberActor({ userId: editor.id, role: "editor" }));
         storyId = story.id;
       },
     });

@@ -3,6 +3,7 @@ import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { createNews } from "../factories/news.ts";
 import { expect, openPage, signInAsAdmin, siteQuery, t, test } from "./support/fixtures.ts";
 import { type RunningSite, startSite } from "../factories/site.ts";
+import { testsActor } from "../factories/actors.ts";
 
 // Thirty volleyball news (the oldest spelled "Vôlei", later ones "volei" and "VÔLEI"), one a minute, by two authors,
 // and five football news in between: a category page of one full page (24) and a bit, never a football item.
@@ -44,6 +45,7 @@ test.beforeAll(async () => {
       await services.newsEditor.createNews(
         newsInputSchema.parse({ title: "Contratação secreta", subtitle: "s", category: "Embargo Plugh", author: "Fonte Xyzzy", status: "draft" }),
         null,
+        testsActor,
       );
     },
   });

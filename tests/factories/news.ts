@@ -4,6 +4,8 @@ import type { AppServices } from "../../app/.server/app.server.ts";
 import { insertNews } from "../../app/.server/news/news.queries.server.ts";
 import { newsContentColumns, publishedNewsRow } from "../../app/.server/news/news-rows.server.ts";
 import { canonicalNewsTerms } from "../../app/.server/news/taxonomy.server.ts";
+import type { Actor } from "../../app/.server/auth/permissions.server.ts";
+import { testsActor } from "./actors.ts";
 
 export interface NewsInput {
   title?: string;
@@ -108,11 +110,7 @@ export async function listAllNews(services: Pick<AppServices, "news">, options: 
  * Deletes a story for good, as the Lixeira's "Excluir definitivamente" does after a deletion: the row, its revisions,
  * review history, counts and (after the commit) its media.
  */
-export async function eraseNews(
-  services: Pick<AppServices, "newsEditor">,
-  id: string,
-  actor: Parameters<AppServices["newsEditor"]["deleteNews"]>[1] = null,
-): Promise<void> {
+export async function eraseNews(services: Pick<AppServices, "newsEditor">, id: string, actor: Actor = testsActor): Promise<void> {
   await services.newsEditor.deleteNews(id, actor);
-  await services.newsEditor.bulkAction("erase", [id], null);
+  await services.newsEditor.bulkAction("erase", [id], testsActor);
 }

@@ -11,6 +11,7 @@ import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { eraseNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-blocks-");
 const HOUR = 60 * 60 * 1000;
@@ -56,7 +57,7 @@ describe("images of news bodies", () => {
     const services = await open();
     const inline = await services.media.saveImage(await makeTestImage(900, 500), "lance.jpg");
     const unsaved = await services.media.saveImage(await makeTestImage(600, 400), "desistiu.jpg");
-    const { id } = await services.newsEditor.createNews(input(bodyWith(inline.id)), null);
+    const { id } = await services.newsEditor.createNews(input(bodyWith(inline.id)), null, testsActor);
     await ageMedia(services, inline.id, 3 * HOUR);
     await ageMedia(services, unsaved.id, 3 * HOUR);
 
@@ -67,7 +68,7 @@ describe("images of news bodies", () => {
     for (const key of mediaKeys(inline)) expect(fs.existsSync(path.join(services.dataDir, "media", key))).toBe(true);
 
     // The image taken out of the body: the revision of the version that had it still names it (it can be restored).
-    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ fullContent: "Sem a imagem agora." }), null);
+    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ fullContent: "Sem a imagem agora." }), null, testsActor);
     await sweep(services);
     expect(await exists(services, inline.id)).toBe(true);
 
@@ -81,7 +82,7 @@ describe("images of news bodies", () => {
   it("a save naming a media item that is not an image of our store is refused under `body`", async () => {
     const services = await open();
     const refusal = async (mediaId: string) => {
-      const error = await services.newsEditor.createNews(input(bodyWith(mediaId)), null).catch((thrown: unknown) => thrown);
+      const error = await services.newsEditor.createNews(input(bodyWith(mediaId)), null, testsActor).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(FieldsError);
       return (error as FieldsError).fields;
     };
@@ -96,9 +97,9 @@ describe("images of news bodies", () => {
 
     // An edit is checked the same way.
     const mine = await services.media.saveImage(await makeTestImage(400, 300), "minha.jpg");
-    const { id } = await services.newsEditor.createNews(input(bodyWith(mine.id)), null);
+    const { id } = await services.newsEditor.createNews(input(bodyWith(mine.id)), null, testsActor);
     const edit = await services.newsEditor
-      .patchNews(id, newsPatchSchema.parse({ body: bodyWith("1c2d3e4f-0000-4000-8000-000000000001") }), null)
+      .patchNews(id, newsPatchSchema.parse({ body: bodyWith("1c2d3e4f-0000-4000-8000-000000000001") }), null, testsActor)
       .catch((thrown: unknown) => thrown);
     expect((edit as FieldsError).fields).toEqual({ body: [blocksText.mediaUnknown] });
   });
@@ -106,7 +107,7 @@ describe("images of news bodies", () => {
   it("the article's media views, the plain text and the feed (absolute image addresses, caption and credit)", async () => {
     const services = await open();
     const inline = await services.media.saveImage(await makeTestImage(1200, 675), "lance.jpg");
-    const { id } = await services.newsEditor.createNews(input(bodyWith(inline.id)), null);
+    const { id } = await services.newsEditor.createNews(input(bodyWith(inline.id)), null, testsActor);
     const row = await services.database.db.selectFrom("news").select(["full_content"]).where("id", "=", id).executeTakeFirstOrThrow();
     expect(row.full_content).toBe(
       "O lance do jogo:\n\nAtacante cabeceia para o gol\nGol da virada — Foto: Ana Lima\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ",

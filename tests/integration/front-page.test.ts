@@ -5,6 +5,7 @@ import { findFrontPage } from "../../app/.server/news/news.service.server.ts";
 import { t } from "../../app/i18n/newsroom.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-front-page-");
 const HOUR = 3_600_000;
@@ -68,7 +69,7 @@ describe("o topo escolhido em /capa", () => {
     ]);
 
     // Taken off the air: its place goes back to the default order.
-    await services.newsEditor.bulkAction("unpublish", [ids[1]!], null);
+    await services.newsEditor.bulkAction("unpublish", [ids[1]!], testsActor);
     expect(await topOf(services)).toEqual([ids[4], ids[0], ids[3]]);
 
     await releaseFrontPage(deps(services), 2, null);
@@ -91,7 +92,7 @@ describe("o topo escolhido em /capa", () => {
       status: 400,
       message: t.frontPage.invalidHold,
     });
-    await services.newsEditor.bulkAction("unpublish", [ids[0]!], null);
+    await services.newsEditor.bulkAction("unpublish", [ids[0]!], testsActor);
     await expect(pickForFrontPage(deps(services), { newsId: ids[0]!, position: 1, hold: "6h" }, null)).rejects.toMatchObject({
       status: 404,
       message: t.frontPage.notPublished,

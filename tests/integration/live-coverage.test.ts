@@ -37,6 +37,7 @@ import { createNews } from "../factories/news.ts";
 import { migrations } from "../../migrations/index.ts";
 import { createPostgresDatabase, createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-live-", { SITE_URL: "http://127.0.0.1:4321" });
 const ORIGIN = "http://127.0.0.1:4321";
@@ -899,21 +900,22 @@ describe("o fluxo público /events", () => {
       const created = await services.newsEditor.createNews(
         newsInputSchema.parse({ title: "Rascunho do clássico", subtitle: "Ainda não", status: "draft" }),
         null,
+        testsActor,
       );
-      await services.newsEditor.patchNews(created.id, newsPatchSchema.parse({ title: "Rascunho do clássico (revisto)" }), null);
+      await services.newsEditor.patchNews(created.id, newsPatchSchema.parse({ title: "Rascunho do clássico (revisto)" }), null, testsActor);
       // The newsroom's page hears both saves; the reader's hears nothing; the events say they are the newsroom's.
       await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(2);
       expect(heard.map((detail) => detail.newsroomOnly)).toEqual([true, true]);
       expect(reader.newsUpdated()).toBe(0);
       // Published: everyone hears it.
-      await services.newsEditor.patchNews(created.id, newsPatchSchema.parse({ status: "published" }), null);
+      await services.newsEditor.patchNews(created.id, newsPatchSchema.parse({ status: "published" }), null, testsActor);
       await expect.poll(() => reader.newsUpdated(), { timeout: 5000 }).toBe(1);
       await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(3);
       expect(heard[2]?.newsroomOnly).toBeUndefined();
       // From the list's bulk actions: unpublishing is a takedown readers hear; deleting what is now a draft is not.
-      expect(await services.newsEditor.bulkAction("unpublish", [created.id], null)).toMatchObject({ changed: 1 });
+      expect(await services.newsEditor.bulkAction("unpublish", [created.id], testsActor)).toMatchObject({ changed: 1 });
       await expect.poll(() => reader.newsUpdated(), { timeout: 5000 }).toBe(2);
-      expect(await services.newsEditor.bulkAction("delete", [created.id], null)).toMatchObject({ changed: 1 });
+      expect(await services.newsEditor.bulkAction("delete", [created.id], testsActor)).toMatchObject({ changed: 1 });
       await expect.poll(() => newsroom.newsUpdated(), { timeout: 5000 }).toBe(5);
       expect(heard.map((detail) => detail.newsroomOnly)).toEqual([true, true, undefined, undefined, true]);
       expect(reader.newsUpdated()).toBe(2);

@@ -4,6 +4,8 @@ import { setStoryMediaFocus } from "../../app/.server/media/media-focus.server.t
 import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { memberActor } from "../../app/.server/auth/permissions.server.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-media-focus-");
 
@@ -27,12 +29,12 @@ describe("the focus point of a story's image", () => {
     const id = await createNews(services, { title: "Goleiro defende pênalti" });
     expect(await focusOf(services, id)).toBeNull();
     const target = { db: services.database.db, events: services.events };
-    const events = await eventsDuring(services, () => setStoryMediaFocus(target, id, { x: 20, y: 35 }, null));
+    const events = await eventsDuring(services, () => setStoryMediaFocus(target, id, { x: 20, y: 35 }, testsActor));
     expect(await focusOf(services, id)).toEqual({ x: 20, y: 35 });
     expect(events).toHaveLength(1);
     expect(events[0]![0]).toBe("newsUpdated");
     expect(events[0]![1].paths).toContain(`/article/${id}`);
-    await setStoryMediaFocus(target, id, null, null);
+    await setStoryMediaFocus(target, id, null, testsActor);
     expect(await focusOf(services, id)).toBeNull();
   });
 
@@ -41,15 +43,21 @@ describe("the focus point of a story's image", () => {
     const target = { db: services.database.db, events: services.events };
     const published = await createNews(services);
     const reporter = { userId: "reporter-1", role: "reporter" as const };
-    expect(await refusal(() => setStoryMediaFocus(target, published, { x: 10, y: 10 }, reporter))).toEqual({ code: "story_not_yours", status: 403 });
+    expect(await refusal(() => setStoryMediaFocus(target, published, { x: 10, y: 10 }, memberActor(reporter)))).toEqual({
+      code: "story_not_yours",
+      status: 403,
+    });
     await services.database.db.updateTable("news").set({ owner_id: "reporter-1", status: "draft" }).where("id", "=", published).execute();
-    await setStoryMediaFocus(target, published, { x: 10, y: 90 }, reporter);
+    await setStoryMediaFocus(target, published, { x: 10, y: 90 }, memberActor(reporter));
     expect((await services.news.getNews(published, { includeUnpublished: true })).media?.focus).toEqual({ x: 10, y: 90 });
 
     const video = await createNews(services, { media: "video" });
-    expect(await refusal(() => setStoryMediaFocus(target, video, { x: 1, y: 1 }, null))).toEqual({ code: "media_not_image", status: 409 });
+    expect(await refusal(() => setStoryMediaFocus(target, video, { x: 1, y: 1 }, testsActor))).toEqual({ code: "media_not_image", status: 409 });
     const none = await createNews(services, { media: null });
-    expect(await refusal(() => setStoryMediaFocus(target, none, { x: 1, y: 1 }, null))).toEqual({ code: "media_not_image", status: 409 });
-    expect(await refusal(() => setStoryMediaFocus(target, "nao-existe", { x: 1, y: 1 }, null))).toEqual({ code: "news_not_found", status: 404 });
+    expect(await refusal(() => setStoryMediaFocus(target, none, { x: 1, y: 1 }, testsActor))).toEqual({ code: "media_not_image", status: 409 });
+    expect(await refusal(() => setStoryMediaFocus(target, "nao-existe", { x: 1, y: 1 }, testsActor))).toEqual({
+      code: "news_not_found",
+      status: 404,
+    });
   });
 });

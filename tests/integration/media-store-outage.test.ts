@@ -15,6 +15,7 @@ import { makeTestImage } from "../factories/news.ts";
 import { countRows, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
 import { startS3Server } from "../storage/s3-server.ts";
+import { testsActor } from "../factories/actors.ts";
 
 /**
  * A media store outage never blocks text: with a real S3 server (s3rver) stopped, the newsroom still creates a
@@ -213,7 +214,7 @@ describe(`S3 down: text goes on, only new files are refused naming S3 (${TEST_DA
       expect(await countRows(services, "media")).toBe(1);
       // Erased for good: done; its files could not be removed and are left to the sweeper.
       const started = performance.now();
-      expect(await services.newsEditor.bulkAction("erase", [pictured.id], null)).toEqual({ changed: 1, unchanged: 0 });
+      expect(await services.newsEditor.bulkAction("erase", [pictured.id], testsActor)).toEqual({ changed: 1, unchanged: 0 });
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(await countRows(services, "news")).toBe(1);
       expect(await countRows(services, "media")).toBe(0);
@@ -263,7 +264,7 @@ describe(`S3 that takes connections and never answers (${TEST_DATABASE})`, () =>
       });
       expect(deleted.status).toBe(204);
       started = performance.now();
-      expect(await services.newsEditor.bulkAction("erase", [id], null)).toEqual({ changed: 1, unchanged: 0 });
+      expect(await services.newsEditor.bulkAction("erase", [id], testsActor)).toEqual({ changed: 1, unchanged: 0 });
       expect(performance.now() - started).toBeLessThan(4_000);
       expect(await countRows(services, "news")).toBe(0);
       expect(await countRows(services, "media")).toBe(0);

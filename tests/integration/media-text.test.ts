@@ -7,6 +7,7 @@ import { t } from "../../app/i18n/newsroom.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-media-text-");
 
@@ -42,7 +43,7 @@ describe("image description, caption and credit", () => {
     const before = await mediaCount(services);
     for (const description of [undefined, "   "]) {
       const file = await uploaded(services);
-      const attempt = services.newsEditor.createNews(input({ mediaDescription: description }), file);
+      const attempt = services.newsEditor.createNews(input({ mediaDescription: description }), file, testsActor);
       await expect(attempt).rejects.toMatchObject({
         status: 400,
         code: "media_description_required",
@@ -56,7 +57,7 @@ describe("image description, caption and credit", () => {
     expect(news).toEqual([]);
 
     // The API answer names the field, as the form shows it.
-    const error = await services.newsEditor.createNews(input({}), await uploaded(services)).catch((caught: unknown) => caught);
+    const error = await services.newsEditor.createNews(input({}), await uploaded(services), testsActor).catch((caught: unknown) => caught);
     const response = toApiError(error, new Request("http://localhost/api/news"), services.log);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
@@ -73,6 +74,7 @@ describe("image description, caption and credit", () => {
     const { id } = await services.newsEditor.createNews(
       input({ mediaDescription: "Levantadora toca a bola junto à rede.", mediaCaption: "Final da Superliga.", mediaCredit: "Ana Lima/Agência" }),
       await uploaded(services),
+      testsActor,
     );
     expect((await services.news.getNews(id)).media).toMatchObject({
       kind: "image",
@@ -89,16 +91,19 @@ describe("image description, caption and credit", () => {
     const { id } = await services.newsEditor.createNews(
       input({ mediaDescription: "Antes.", mediaCaption: "Legenda antes.", mediaCredit: "Crédito antes" }),
       await uploaded(services),
+      testsActor,
     );
     const mediaId = (await services.database.db.selectFrom("news").select("media_id").where("id", "=", id).executeTakeFirstOrThrow()).media_id;
-    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ mediaCaption: "Legenda nova." }), null);
+    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ mediaCaption: "Legenda nova." }), null, testsActor);
     expect((await services.news.getNews(id)).media).toMatchObject({ description: "Antes.", caption: "Legenda nova.", credit: "Crédito antes" });
-    await services.newsEditor.updateNews(id, input({ mediaDescription: "Depois.", mediaCredit: "" }), null);
+    await services.newsEditor.updateNews(id, input({ mediaDescription: "Depois.", mediaCredit: "" }), null, testsActor);
     expect((await services.news.getNews(id)).media).toMatchObject({ description: "Depois.", caption: null, credit: null });
     // Same media record all along.
     expect((await services.database.db.selectFrom("news").select("media_id").where("id", "=", id).executeTakeFirstOrThrow()).media_id).toBe(mediaId);
     // A replacement image needs its own description.
-    await expect(services.newsEditor.patchNews(id, newsPatchSchema.parse({ title: "Nova foto" }), await uploaded(services))).rejects.toMatchObject({
+    await expect(
+      services.newsEditor.patchNews(id, newsPatchSchema.parse({ title: "Nova foto" }), await uploaded(services), testsActor),
+    ).rejects.toMatchObject({
       code: "media_description_required",
     });
     expect((await services.news.getNews(id)).title).toBe("Título");
@@ -109,10 +114,10 @@ describe("image description, caption and credit", () => {
     const old = await createNews(services, { title: "Foto antiga", media: "image" });
     expect((await services.news.getNews(old)).media).toMatchObject({ kind: "image", description: null, caption: null, credit: null });
     // Editing the text of an item with such an image, without a new file, is not refused.
-    await services.newsEditor.updateNews(old, input({ title: "Foto antiga editada" }), null);
+    await services.newsEditor.updateNews(old, input({ title: "Foto antiga editada" }), null, testsActor);
     expect((await services.news.getNews(old)).media).toMatchObject({ kind: "image", description: null });
 
-    const { id } = await services.newsEditor.createNews(input({ mediaCredit: "TV Esporte" }), await uploaded(services, "video"));
+    const { id } = await services.newsEditor.createNews(input({ mediaCredit: "TV Esporte" }), await uploaded(services, "video"), testsActor);
     expect((await services.news.getNews(id)).media).toMatchObject({ kind: "video", description: null, credit: "TV Esporte" });
   });
 

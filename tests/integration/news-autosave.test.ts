@@ -16,6 +16,7 @@ import { action, loader } from "../../app/routes/api/news-autosave.ts";
 import { createAdmin } from "../factories/auth.ts";
 import { createNews, eraseNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { editorActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-autosave-", { SITE_URL: "http://127.0.0.1:4321" });
 const BASE = "http://127.0.0.1:4321/api/news";
@@ -148,7 +149,7 @@ describe("the story readers see", () => {
     await call(services, "PUT", id, ana, typed("Ana"));
     await call(services, "PUT", id, beto, typed("Beto"));
     const input = newsInputSchema.parse({ title: "Salvo de verdade", subtitle: "S", fullContent: "Texto.", category: "Vôlei", version: "1" });
-    await services.newsEditor.updateNews(id, input, null, anaAccount.id);
+    await services.newsEditor.updateNews(id, input, null, editorActor(anaAccount.id));
     expect(await (await call(services, "GET", id, ana)).json()).toEqual({ autosave: null });
     expect(((await (await call(services, "GET", id, beto)).json()) as { autosave: { title: string } }).autosave.title).toBe("Beto");
     // An autosave still on its way from the form Ana just saved (version 1; the story is at 2, saved by her).

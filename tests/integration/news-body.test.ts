@@ -12,6 +12,7 @@ import * as newsBody from "../../migrations/2026-11-26-600-news-body.ts";
 import { createAdmin } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 /**
  * The structured body end to end on a real database (SQLite, then PostgreSQL): the migration that converts every
@@ -93,6 +94,7 @@ describe("the news-body migration", () => {
       id,
       { title: "Novo título", subtitle: "Sub", fullContent: "Texto novo.", isHighlighted: false, removeMedia: false },
       null,
+      testsActor,
     );
     const revision = await db.selectFrom("news_revisions").select("id").where("news_id", "=", id).executeTakeFirstOrThrow();
     // Back to the schema before the migration, with the bodies as they were: plain text only.

@@ -20,6 +20,7 @@ import { createAdmin } from "../factories/auth.ts";
 import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { createNews, eraseNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { editorActor, testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-publishing-");
 const input = (fields: Record<string, unknown>) => newsInputSchema.parse({ subtitle: "Subtítulo", ...fields });
@@ -47,10 +48,11 @@ describe("drafts and scheduled news are invisible to readers", () => {
   it("a draft and a scheduled item appear in no reader listing, feed, sitemap or search; the newsroom sees them", async () => {
     const services = await open();
     const published = await createNews(services, { title: "Final publicada do vôlei", media: null });
-    const draft = await services.newsEditor.createNews(input({ title: "Rascunho secreto do vôlei", status: "draft" }), null);
+    const draft = await services.newsEditor.createNews(input({ title: "Rascunho secreto do vôlei", status: "draft" }), null, testsActor);
     const scheduled = await services.newsEditor.createNews(
       input({ title: "Agendada secreta do vôlei", status: "scheduled", publishAt: inAnHour() }),
       null,
+      testsActor,
     );
     expect(draft.status).toBe("draft");
     expect(scheduled.status).toBe("scheduled");
@@ -86,12 +88,12 @@ describe("drafts and scheduled news are invisible to readers", () => {
 
   it("the publication date: a draft published gets 'now'; an edit of a published item keeps its date", async () => {
     const services = await open();
-    const draft = await services.newsEditor.createNews(input({ title: "Rascunho", status: "draft" }), null);
+    const draft = await services.newsEditor.createNews(input({ title: "Rascunho", status: "draft" }), null, testsActor);
     const before = Date.now();
-    const published = await services.newsEditor.updateNews(draft.id, input({ title: "Publicada", status: "published" }), null);
+    const published = await services.newsEditor.updateNews(draft.id, input({ title: "Publicada", status: "published" }), null, testsActor);
     expect(published.status).toBe("published");
     expect(new Date(published.publishedAt).getTime()).toBeGreaterThanOrEqual(before - 1);
-    const edited = await services.newsEditor.updateNews(draft.id, input({ title: "Editada" }), null);
+    const edited = await services.newsEditor.updateNews(draft.id, input({ title: "Editada" }), null, testsActor);
     expect(edited).toMatchObject({ status: "published", publishedAt: published.publishedAt, version: 3 });
     expect((await services.news.getNews(draft.id)).publishedAt).toBe(published.publishedAt);
   });
@@ -99,9 +101,9 @@ describe("drafts and scheduled news are invisible to readers", () => {
   it("published again (a save, the bulk action, the scheduler), a story keeps its first publication date and its place in the list", async () => {
     const services = await open();
     const { newsEditor, news, database } = services;
-    const first = await newsEditor.createNews(input({ title: "Primeira a sair", status: "published" }), null);
-    const second = await newsEditor.createNews(input({ title: "Segunda a sair", status: "published" }), null);
-    const third = await newsEditor.createNews(input({ title: "Terceira a sair", status: "published" }), null);
+    const first = await newsEditor.createNews(input({ title: "Primeira a sair", status: "published" }), null, testsActor);
+    const second = await newsEditor.createNews(input({ title: "Segunda a sair", status: "published" }), null, testsActor);
+    const third = await newsEditor.createNews(input({ title: "Terceira a sair", status: "published" }), null, testsActor);
     const order = async () => (await news.listNewsPage({ limit: 10 })).items.map((item) => item.id);
     expect(await order()).toEqual([third.id, second.id, first.id]);
     const dateOf = async (id: string) => (await statusOf(services, id)).published_at;
@@ -109,23 +111,23 @@ describe("drafts and scheduled news are invisible to readers", () => {
     expect(firstDate).toBe(first.publishedAt);
 
     // Unpublished and published again through a save: its first date, its old place.
-    await newsEditor.updateNews(first.id, input({ title: "Primeira a sair", unpublish: true }), null);
+    await newsEditor.updateNews(first.id, input({ title: "Primeira a sair", unpublish: true }), null, testsActor);
     expect((await statusOf(services, first.id)).status).toBe("draft");
-    const again = await newsEditor.updateNews(first.id, input({ title: "Primeira a sair", status: "published" }), null);
+    const again = await newsEditor.updateNews(first.id, input({ title: "Primeira a sair", status: "published" }), null, testsActor);
     expect(again.publishedAt).toBe(firstDate);
     expect(await order()).toEqual([third.id, second.id, first.id]);
 
     // In bulk: unpublished and republished, every one back at its own date.
     const dates = await Promise.all([first.id, second.id, third.id].map(dateOf));
-    expect(await newsEditor.bulkAction("unpublish", [first.id, second.id, third.id], null)).toMatchObject({ changed: 3 });
+    expect(await newsEditor.bulkAction("unpublish", [first.id, second.id, third.id], testsActor)).toMatchObject({ changed: 3 });
     expect(await order()).toEqual([]);
-    expect(await newsEditor.bulkAction("publish", [first.id, second.id, third.id], null)).toMatchObject({ changed: 3 });
+    expect(await newsEditor.bulkAction("publish", [first.id, second.id, third.id], testsActor)).toMatchObject({ changed: 3 });
     expect(await Promise.all([first.id, second.id, third.id].map(dateOf))).toEqual(dates);
     expect(await order()).toEqual([third.id, second.id, first.id]);
 
     // Unpublished, then scheduled: when the scheduler puts it back, it is at its first date too.
-    await newsEditor.updateNews(second.id, input({ title: "Segunda a sair", unpublish: true }), null);
-    await newsEditor.updateNews(second.id, input({ title: "Segunda a sair", status: "scheduled", publishAt: inAnHour() }), null);
+    await newsEditor.updateNews(second.id, input({ title: "Segunda a sair", unpublish: true }), null, testsActor);
+    await newsEditor.updateNews(second.id, input({ title: "Segunda a sair", status: "scheduled", publishAt: inAnHour() }), null, testsActor);
     const scheduler = startNewsScheduler({
       db: database.db,
       events: createMemoryEventBus(),
@@ -141,7 +143,7 @@ describe("drafts and scheduled news are invisible to readers", () => {
     expect(await order()).toEqual([third.id, second.id, first.id]);
 
     // A story scheduled from the start goes out at its planned time, which becomes its first publication.
-    const planned = await newsEditor.createNews(input({ title: "Planejada", status: "scheduled", publishAt: inAnHour() }), null);
+    const planned = await newsEditor.createNews(input({ title: "Planejada", status: "scheduled", publishAt: inAnHour() }), null, testsActor);
     const row = await database.db
       .selectFrom("news")
       .select(["published_at", "first_published_at"])
@@ -153,11 +155,16 @@ describe("drafts and scheduled news are invisible to readers", () => {
   it("'Atualizado em' follows what readers read: a text change after publication says when, a highlight or category change does not", async () => {
     const services = await open();
     const { newsEditor, news } = services;
-    const story = await newsEditor.createNews(input({ title: "Clássico no domingo", category: "Futebol", status: "published" }), null);
+    const story = await newsEditor.createNews(input({ title: "Clássico no domingo", category: "Futebol", status: "published" }), null, testsActor);
     expect((await news.getNews(story.id)).textUpdatedAt).toBeNull();
-    await newsEditor.updateNews(story.id, input({ title: "Clássico no domingo", category: "Esportes", isHighlighted: true }), null);
+    await newsEditor.updateNews(story.id, input({ title: "Clássico no domingo", category: "Esportes", isHighlighted: true }), null, testsActor);
     expect((await news.getNews(story.id)).textUpdatedAt).toBeNull();
-    await newsEditor.updateNews(story.id, input({ title: "Clássico no domingo às 16h", category: "Esportes", isHighlighted: true }), null);
+    await newsEditor.updateNews(
+      story.id,
+      input({ title: "Clássico no domingo às 16h", category: "Esportes", isHighlighted: true }),
+      null,
+      testsActor,
+    );
     const corrected = await news.getNews(story.id);
     expect(corrected.textUpdatedAt).not.toBeNull();
     expect(Date.parse(corrected.textUpdatedAt!)).toBeGreaterThan(Date.parse(corrected.publishedAt));
@@ -165,12 +172,12 @@ describe("drafts and scheduled news are invisible to readers", () => {
 
   it("a schedule needs a time in the future", async () => {
     const services = await open();
-    await expect(services.newsEditor.createNews(input({ title: "Sem hora", status: "scheduled" }), null)).rejects.toMatchObject({
+    await expect(services.newsEditor.createNews(input({ title: "Sem hora", status: "scheduled" }), null, testsActor)).rejects.toMatchObject({
       status: 400,
       code: "publish_at_required",
     });
     await expect(
-      services.newsEditor.createNews(input({ title: "No passado", status: "scheduled", publishAt: "2020-01-01T10:00" }), null),
+      services.newsEditor.createNews(input({ title: "No passado", status: "scheduled", publishAt: "2020-01-01T10:00" }), null, testsActor),
     ).rejects.toMatchObject({ status: 400, code: "publish_at_past", message: t.newsForm.publishAtPast });
     expect(newsInputSchema.safeParse({ title: "x", subtitle: "y", publishAt: "amanhã" }).success).toBe(false);
     expect(newsInputSchema.safeParse({ title: "x", subtitle: "y", status: "arquivada" }).success).toBe(false);
@@ -188,7 +195,7 @@ describe("drafts and scheduled news are invisible to readers", () => {
 describe("the scheduler", () => {
   it("publishes a due item once, whichever of several instances looks first, and only the one that did sends the event", async () => {
     const services = await open();
-    const id = (await services.newsEditor.createNews(input({ title: "Agendada", status: "scheduled", publishAt: inAnHour() }), null)).id;
+    const id = (await services.newsEditor.createNews(input({ title: "Agendada", status: "scheduled", publishAt: inAnHour() }), null, testsActor)).id;
     const later = () => new Date(Date.now() + 2 * 3_600_000);
     const log = { info: () => {}, error: () => {} };
     const buses = [createMemoryEventBus(), createMemoryEventBus(), createMemoryEventBus()];
@@ -218,7 +225,7 @@ describe("the scheduler", () => {
     const scheduler = startNewsScheduler({ db: services.database.db, events: services.events, log: services.log });
     try {
       const publishAt = new Date(Date.now() + 1_500).toISOString();
-      const { id } = await services.newsEditor.createNews(input({ title: "Em instantes", status: "scheduled", publishAt }), null);
+      const { id } = await services.newsEditor.createNews(input({ title: "Em instantes", status: "scheduled", publishAt }), null, testsActor);
       expect((await services.news.listNewsPage({ limit: 10 })).items).toEqual([]);
       const deadline = Date.now() + 10_000;
       while ((await statusOf(services, id)).status !== "published" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -239,9 +246,9 @@ describe("no lost edits", () => {
     const loaded = await services.news.getNews(id);
     expect(loaded.version).toBe(1);
     // The first editor saves.
-    await services.newsEditor.updateNews(id, input({ title: "Primeira edição", version: 1 }), null);
+    await services.newsEditor.updateNews(id, input({ title: "Primeira edição", version: 1 }), null, testsActor);
     // The second, from version 1 too, is refused.
-    const error = await services.newsEditor.updateNews(id, input({ title: "Segunda edição", version: 1 }), null).catch((e: unknown) => e);
+    const error = await services.newsEditor.updateNews(id, input({ title: "Segunda edição", version: 1 }), null, testsActor).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NewsConflictError);
     const response = toApiError(error, new Request("http://localhost/api/news/x"), services.log);
     expect(response.status).toBe(409);
@@ -253,11 +260,11 @@ describe("no lost edits", () => {
     });
     expect((await services.news.getNews(id)).title).toBe("Primeira edição");
     // Overwriting on purpose names the version now saved.
-    await services.newsEditor.updateNews(id, input({ title: "Segunda edição", version: body.error.current.version }), null);
+    await services.newsEditor.updateNews(id, input({ title: "Segunda edição", version: body.error.current.version }), null, testsActor);
     expect(await services.news.getNews(id)).toMatchObject({ title: "Segunda edição", version: 3 });
     // PATCH is checked the same way; without a version a save is not checked (older API clients).
-    await expect(services.newsEditor.patchNews(id, { title: "Velha", version: 2 }, null)).rejects.toBeInstanceOf(NewsConflictError);
-    await services.newsEditor.patchNews(id, { title: "Sem versão" }, null);
+    await expect(services.newsEditor.patchNews(id, { title: "Velha", version: 2 }, null, testsActor)).rejects.toBeInstanceOf(NewsConflictError);
+    await services.newsEditor.patchNews(id, { title: "Sem versão" }, null, testsActor);
     expect(await services.news.getNews(id)).toMatchObject({ title: "Sem versão", version: 4 });
   });
 });
@@ -271,7 +278,7 @@ describe("revisions", () => {
     const created = await services.newsEditor.createNews(
       input({ title: "Versão um", fullContent: "Texto original", category: "Vôlei", author: "Ana" }),
       null,
-      admin.userId,
+      editorActor(admin.userId),
     );
     const id = created.id;
     await services.database.db.updateTable("news").set({ media_id: image.id }).where("id", "=", id).execute();
@@ -279,9 +286,9 @@ describe("revisions", () => {
       id,
       input({ title: "Versão dois", fullContent: "Texto mudado", category: "Futebol", removeMedia: true, version: 1 }),
       null,
-      admin.userId,
+      editorActor(admin.userId),
     );
-    await services.newsEditor.patchNews(id, { subtitle: "Outro subtítulo" }, null, null);
+    await services.newsEditor.patchNews(id, { subtitle: "Outro subtítulo" }, null, testsActor);
 
     const versions = (await listNewsVersions(services.database.db, id))!;
     expect(versions.map((version) => [version.version, version.title])).toEqual([
@@ -295,7 +302,7 @@ describe("revisions", () => {
     // The replaced media was not removed: the revision can bring it back.
     expect(await services.database.db.selectFrom("media").select("id").where("id", "=", image.id).executeTakeFirst()).toBeDefined();
 
-    const restored = await services.newsEditor.restoreRevision(id, versions[2]!.revisionId!, admin.userId, 3);
+    const restored = await services.newsEditor.restoreRevision(id, versions[2]!.revisionId!, editorActor(admin.userId), 3);
     expect(restored.version).toBe(4);
     expect(await services.news.getNews(id)).toMatchObject({
       title: "Versão um",
@@ -310,9 +317,13 @@ describe("revisions", () => {
     expect(after.map((version) => version.version)).toEqual([4, 3, 2, 1]);
     expect(after[1]).toMatchObject({ title: "Versão dois", subtitle: "Outro subtítulo" });
     // A restore based on an older version is a conflict too; another item's revision is not found.
-    await expect(services.newsEditor.restoreRevision(id, versions[1]!.revisionId!, admin.userId, 3)).rejects.toBeInstanceOf(NewsConflictError);
+    await expect(services.newsEditor.restoreRevision(id, versions[1]!.revisionId!, editorActor(admin.userId), 3)).rejects.toBeInstanceOf(
+      NewsConflictError,
+    );
     const other = await createNews(services, { media: null });
-    await expect(services.newsEditor.restoreRevision(other, versions[1]!.revisionId!, admin.userId)).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.restoreRevision(other, versions[1]!.revisionId!, editorActor(admin.userId))).rejects.toMatchObject({
+      status: 404,
+    });
     // Deleting the item deletes its revisions.
     await eraseNews(services, id);
     expect(await services.database.db.selectFrom("news_revisions").select("id").where("news_id", "=", id).execute()).toEqual([]);

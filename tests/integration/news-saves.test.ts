@@ -11,6 +11,7 @@ import { t } from "../../app/i18n/newsroom.ts";
 import { newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { createNews, makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 type Services = TestServices;
 
@@ -59,7 +60,7 @@ describe("PATCH changes only what was sent; PUT replaces", () => {
       isHighlighted: true,
     });
     const before = await row(services, id);
-    await services.newsEditor.patchNews(id, patch({ title: "Depois", subtitle: "Sub depois" }), null);
+    await services.newsEditor.patchNews(id, patch({ title: "Depois", subtitle: "Sub depois" }), null, testsActor);
     const after = await row(services, id);
     expect(after).toMatchObject({
       title: "Depois",
@@ -77,15 +78,15 @@ describe("PATCH changes only what was sent; PUT replaces", () => {
   it("each field alone; empty optional fields take the spec's defaults; a flag can be turned off", async () => {
     const services = await open();
     const id = await createNews(services, { title: "T", subtitle: "S", fullContent: "F", category: "Tênis", author: "Beto", isHighlighted: true });
-    await services.newsEditor.patchNews(id, patch({ isHighlighted: false }), null);
+    await services.newsEditor.patchNews(id, patch({ isHighlighted: false }), null, testsActor);
     expect(await row(services, id)).toMatchObject({ is_highlighted: 0, title: "T", category: "Tênis" });
-    await services.newsEditor.patchNews(id, patch({ category: "" }), null);
+    await services.newsEditor.patchNews(id, patch({ category: "" }), null, testsActor);
     expect(await row(services, id)).toMatchObject({ category: t.news.defaultCategory, author: "Beto" });
-    await services.newsEditor.patchNews(id, patch({ author: "  " }), null);
+    await services.newsEditor.patchNews(id, patch({ author: "  " }), null, testsActor);
     expect(await row(services, id)).toMatchObject({ author: services.config.site.defaultAuthor });
-    await services.newsEditor.patchNews(id, patch({ fullContent: "" }), null);
+    await services.newsEditor.patchNews(id, patch({ fullContent: "" }), null, testsActor);
     expect(await row(services, id)).toMatchObject({ full_content: "S" });
-    await services.newsEditor.patchNews(id, patch({ removeMedia: true }), null);
+    await services.newsEditor.patchNews(id, patch({ removeMedia: true }), null, testsActor);
     expect((await row(services, id))!.media_id).toBeNull();
   });
 
@@ -99,7 +100,7 @@ describe("PATCH changes only what was sent; PUT replaces", () => {
   it("PUT (updateNews) replaces the item: absent optional fields take their defaults", async () => {
     const services = await open();
     const id = await createNews(services, { fullContent: "Longo", category: "Vôlei", author: "Ana", isHighlighted: true, media: null });
-    await services.newsEditor.updateNews(id, { title: "Novo", subtitle: "Sub novo", isHighlighted: false, removeMedia: false }, null);
+    await services.newsEditor.updateNews(id, { title: "Novo", subtitle: "Sub novo", isHighlighted: false, removeMedia: false }, null, testsActor);
     expect(await row(services, id)).toMatchObject({
       title: "Novo",
       full_content: "Sub novo",
@@ -115,9 +116,9 @@ describe("saves of an item that is gone", () => {
     const services = await open();
     const before = await mediaCount(services);
     const upload = await uploadedImage(services);
-    await expect(services.newsEditor.patchNews("nao-existe", patch({ title: "X" }), upload)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(services.newsEditor.patchNews("nao-existe", patch({ title: "X" }), upload, testsActor)).rejects.toBeInstanceOf(NotFoundError);
     await expect(
-      services.newsEditor.updateNews("nao-existe", { title: "X", subtitle: "Y", isHighlighted: false, removeMedia: false }, null),
+      services.newsEditor.updateNews("nao-existe", { title: "X", subtitle: "Y", isHighlighted: false, removeMedia: false }, null, testsActor),
     ).rejects.toMatchObject({
       status: 404,
       code: "news_not_found",
@@ -150,7 +151,7 @@ describe("saves of an item that is gone", () => {
     });
     const before = await mediaCount(services);
     await expect(
-      editor.patchNews(id, patch({ title: "Tarde demais", mediaDescription: "Foto do estádio." }), await uploadedImage(services)),
+      editor.patchNews(id, patch({ title: "Tarde demais", mediaDescription: "Foto do estádio." }), await uploadedImage(services), testsActor),
     ).rejects.toMatchObject({ status: 404 });
     expect(stored).not.toBeNull();
     expect(await mediaCount(services)).toBe(before);
@@ -164,8 +165,8 @@ describe("saves of an item that is gone", () => {
   it("deleting an item someone else deleted first is a 404", async () => {
     const services = await open();
     const id = await createNews(services, { media: null });
-    await services.newsEditor.deleteNews(id);
-    await expect(services.newsEditor.deleteNews(id)).rejects.toMatchObject({ status: 404, code: "news_not_found" });
+    await services.newsEditor.deleteNews(id, testsActor);
+    await expect(services.newsEditor.deleteNews(id, testsActor)).rejects.toMatchObject({ status: 404, code: "news_not_found" });
   });
 });
 

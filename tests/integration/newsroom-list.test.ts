@@ -11,6 +11,7 @@ import { createAdmin, createUser } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import * as newsroomMigration from "../../migrations/2026-11-27-200-newsroom-list.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { editorActor, testsActor } from "../factories/actors.ts";
 
 /**
  * The newsroom's list (/redacao): filters, keyset paging by publication and by update, search over every status for
@@ -125,6 +126,7 @@ describe("the newsroom list's query", () => {
     const draft = await services.newsEditor.createNews(
       { title: "Goleiro renova contrato (embargo)", subtitle: "Sai amanhã", status: "draft" } as never,
       null,
+      testsActor,
     );
     const scheduled = await createNews(services, { title: "Goleiros convocados", media: null });
     await setRow(services, scheduled, { status: "scheduled", published: new Date(Date.now() + 86_400_000).toISOString() });
@@ -142,13 +144,13 @@ describe("the newsroom list's query", () => {
     expect(readers.hits.map((hit) => hit.id)).toEqual([published]);
 
     // Published, the draft moves to readers' index; back to a draft, it leaves it again (and stays in the newsroom's).
-    await services.newsEditor.bulkAction("publish", [draft.id], null);
+    await services.newsEditor.bulkAction("publish", [draft.id], testsActor);
     expect((await services.search.search({ query: "contrato" })).hits.map((hit) => hit.id)).toEqual([draft.id]);
-    await services.newsEditor.bulkAction("unpublish", [draft.id], null);
+    await services.newsEditor.bulkAction("unpublish", [draft.id], testsActor);
     expect((await services.search.search({ query: "contrato" })).hits).toEqual([]);
     expect((await services.newsroom.page(query({ q: "contrato" }), 50)).rows.map((row) => row.id)).toEqual([draft.id]);
     // Deleted: gone from both.
-    await services.newsEditor.bulkAction("delete", [draft.id], null);
+    await services.newsEditor.bulkAction("delete", [draft.id], testsActor);
     expect((await services.newsroom.page(query({ q: "contrato" }), 50)).rows).toEqual([]);
   });
 });
@@ -157,7 +159,7 @@ describe("the migration", () => {
   it("goes down and up again: readers' search keeps working between, and the newsroom's index is filled again", async () => {
     const services = await open();
     const db = services.database.db;
-    const draft = await services.newsEditor.createNews({ title: "Reforço do goleiro", subtitle: "S", status: "draft" } as never, null);
+    const draft = await services.newsEditor.createNews({ title: "Reforço do goleiro", subtitle: "S", status: "draft" } as never, null, testsActor);
     await newsroomMigration.down(db);
     // Writes still work (the triggers of before), and readers find published stories only.
     const published = await createNews(services, { title: "Goleiro campeão", media: null });
@@ -184,7 +186,7 @@ describe("bulk actions", () => {
     });
 
     const before = Date.now();
-    const result = await services.newsEditor.bulkAction("publish", [a, b, live], ana.id);
+    const result = await services.newsEditor.bulkAction("publish", [a, b, live], editorActor(ana.id));
     expect(result).toEqual({ changed: 2, unchanged: 1 });
     for (const id of [a, b]) {
       const story = await services.news.getNews(id);
@@ -199,7 +201,7 @@ describe("bulk actions", () => {
     expect(events[0]?.paths).toEqual(expect.arrayContaining([`/article/${a}`, `/article/${b}`]));
     expect(events[0]?.paths).not.toContain(`/article/${live}`);
 
-    expect(await services.newsEditor.bulkAction("unpublish", [a, live], ana.id)).toEqual({ changed: 2, unchanged: 0 });
+    expect(await services.newsEditor.bulkAction("unpublish", [a, live], editorActor(ana.id))).toEqual({ changed: 2, unchanged: 0 });
     await expect(services.news.getNews(a)).rejects.toMatchObject({ status: 404 });
     const history = await listNewsVersions(services.database.db, live);
     expect(history?.[0]).toMatchObject({ status: "draft", savedBy: "Ana Editora", statusChange: { kind: "unpublished" } });
@@ -212,11 +214,11 @@ describe("bulk actions", () => {
     await setRow(services, a, { status: "draft" });
     await setRow(services, b, { status: "draft" });
 
-    await expect(services.newsEditor.bulkAction("publish", [a, b, "nao-existe"], null)).rejects.toMatchObject({
+    await expect(services.newsEditor.bulkAction("publish", [a, b, "nao-existe"], testsActor)).rejects.toMatchObject({
       status: 404,
       message: t.newsroom.missing(1),
     });
-    await expect(services.newsEditor.bulkAction("delete", [a, "nao-existe"], null)).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.bulkAction("delete", [a, "nao-existe"], testsActor)).rejects.toMatchObject({ status: 404 });
     for (const id of [a, b]) {
       const row = await services.database.db.selectFrom("news").select(["status", "version"]).where("id", "=", id).executeTakeFirstOrThrow();
       expect(row).toEqual({ status: "draft", version: 1 });
@@ -242,7 +244,7 @@ describe("bulk actions", () => {
         saved_at: minute(0),
       })
       .execute();
-    await expect(services.newsEditor.bulkAction("publish", [a, b], null)).rejects.toBeTruthy();
+    await expect(services.newsEditor.bulkAction("publish", [a, b], testsActor)).rejects.toBeTruthy();
     for (const id of [a, b]) {
       expect((await services.database.db.selectFrom("news").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe("draft");
     }
@@ -254,37 +256,37 @@ describe("bulk actions", () => {
     const a = await createNews(services, { title: "Com imagem" });
     const b = await createNews(services, { title: "Sem imagem", media: null });
     const keep = await createNews(services, { title: "Fica", media: null });
-    await services.newsEditor.bulkAction("unpublish", [b], null);
+    await services.newsEditor.bulkAction("unpublish", [b], testsActor);
     const mediaId = (await db.selectFrom("news").select("media_id").where("id", "=", a).executeTakeFirstOrThrow()).media_id;
     expect(mediaId).toBeTruthy();
     const ids = async (situacao: string) =>
       (await services.newsroom.page(parseNewsroomQuery(new URLSearchParams({ situacao })).query)).rows.map((row) => row.id);
 
-    expect(await services.newsEditor.bulkAction("delete", [a, b, a], null)).toEqual({ changed: 2, unchanged: 0 });
+    expect(await services.newsEditor.bulkAction("delete", [a, b, a], testsActor)).toEqual({ changed: 2, unchanged: 0 });
     // Out of every list but the Lixeira's, out of readers' reach, out of the forms; the rows, history and media stay.
     expect(await ids("todas")).toEqual([keep]);
     expect((await ids("lixeira")).sort()).toEqual([a, b].sort());
     await expect(services.news.getNews(a, { includeUnpublished: true })).rejects.toMatchObject({ status: 404 });
-    await expect(services.newsEditor.requireMayEdit(a, null)).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.requireMayEdit(a, testsActor)).rejects.toMatchObject({ status: 404 });
     const trashed = await db.selectFrom("news").select(["id", "status", "deleted_at"]).where("id", "in", [a, b]).execute();
     expect(trashed.every((row) => row.status === "draft" && row.deleted_at)).toBe(true);
     expect(await db.selectFrom("media").select("id").where("id", "=", mediaId!).execute()).toHaveLength(1);
     // Only the Lixeira's actions apply to a trashed story, and only to a trashed one.
-    await expect(services.newsEditor.bulkAction("publish", [a], null)).rejects.toMatchObject({ status: 404 });
-    await expect(services.newsEditor.bulkAction("restore", [keep], null)).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.bulkAction("publish", [a], testsActor)).rejects.toMatchObject({ status: 404 });
+    await expect(services.newsEditor.bulkAction("restore", [keep], testsActor)).rejects.toMatchObject({ status: 404 });
 
-    expect(await services.newsEditor.bulkAction("restore", [b], null)).toEqual({ changed: 1, unchanged: 0 });
+    expect(await services.newsEditor.bulkAction("restore", [b], testsActor)).toEqual({ changed: 1, unchanged: 0 });
     expect((await ids("rascunhos")).includes(b)).toBe(true);
     expect(await ids("lixeira")).toEqual([a]);
 
-    expect(await services.newsEditor.bulkAction("erase", [a], null)).toEqual({ changed: 1, unchanged: 0 });
+    expect(await services.newsEditor.bulkAction("erase", [a], testsActor)).toEqual({ changed: 1, unchanged: 0 });
     expect((await db.selectFrom("news").select("id").execute()).map((row) => row.id).sort()).toEqual([b, keep].sort());
     expect(await db.selectFrom("news_revisions").select("id").where("news_id", "=", a).execute()).toEqual([]);
     expect(await db.selectFrom("media").select("id").where("id", "=", mediaId!).execute()).toEqual([]);
 
-    await expect(services.newsEditor.bulkAction("publish", [], null)).rejects.toMatchObject({ status: 400, message: t.newsroom.noneSelected });
+    await expect(services.newsEditor.bulkAction("publish", [], testsActor)).rejects.toMatchObject({ status: 400, message: t.newsroom.noneSelected });
     const tooMany = Array.from({ length: NEWSROOM_BULK_MAX + 1 }, (_, i) => `id-${i}`);
-    await expect(services.newsEditor.bulkAction("delete", tooMany, null)).rejects.toMatchObject({ status: 400, message: t.newsroom.tooMany });
+    await expect(services.newsEditor.bulkAction("delete", tooMany, testsActor)).rejects.toMatchObject({ status: 400, message: t.newsroom.tooMany });
   });
 
   it(`the purge erases what has been in the Lixeira for more than ${TRASH_DAYS} days, and nothing younger`, async () => {
@@ -292,7 +294,7 @@ describe("bulk actions", () => {
     const { db } = services.database;
     const old = await createNews(services, { title: "Antiga na lixeira", media: null });
     const young = await createNews(services, { title: "Recente na lixeira", media: null });
-    await services.newsEditor.bulkAction("delete", [old, young], null);
+    await services.newsEditor.bulkAction("delete", [old, young], testsActor);
     const day = 86_400_000;
     await db
       .updateTable("news")

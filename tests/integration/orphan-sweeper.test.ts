@@ -9,6 +9,7 @@ import { createLocalStore } from "../../app/.server/storage/local-store.server.t
 import { createNews, createSponsor, eraseNews, makeTestImage } from "../factories/news.ts";
 import { makeDataDir } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-sweeper-");
 
@@ -159,7 +160,7 @@ describe("sweepOrphans", () => {
     const old = await services.media.saveImage(await makeTestImage(900, 500), "antes.jpg");
     await services.database.db.updateTable("news").set({ media_id: old.id }).where("id", "=", id).execute();
     // The media is replaced by a save: the version with the old picture becomes a revision.
-    await services.newsEditor.patchNews(id, { title: "Sem a foto antiga", removeMedia: true }, null);
+    await services.newsEditor.patchNews(id, { title: "Sem a foto antiga", removeMedia: true }, null, testsActor);
     const keys = await ageMedia(services, old.id, 2 * HOUR);
     const deps = await sweepDeps(services);
     expect((await sweepOrphans(deps)).removedRecords).toBe(0);

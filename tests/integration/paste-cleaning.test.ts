@@ -19,6 +19,7 @@ import { routeContextOf } from "../factories/route-context.ts";
 import { createMember } from "../factories/auth.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { memberActor } from "../../app/.server/auth/permissions.server.ts";
 
 const SITE = "http://127.0.0.1:4321";
 const open = useTestServices("eef-paste-", { SITE_URL: SITE });
@@ -183,7 +184,7 @@ describe("live updates and review notes", () => {
     const story = await services.newsEditor.createNews(
       newsInputSchema.parse({ title: "Final do estadual", subtitle: "Sub", fullContent: "Texto", status: "review" }),
       null,
-      { userId: reporter.userId, role: "reporter" },
+      memberActor({ userId: reporter.userId, role: "reporter" }),
     );
     const returned = await call(services, returnAction as Handler, "POST", `/api/news/${story.id}/return`, { id: story.id }, editor.cookie, {
       note: "Falta\u0000 ouvir\u001b o técnico\u202E.\u00A0\u00A0Confira\u00AD o placar.\r\nObrigada.",

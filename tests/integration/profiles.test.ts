@@ -19,6 +19,7 @@ import { createMember } from "../factories/auth.ts";
 import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { makeTestImage } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { memberActor } from "../../app/.server/auth/permissions.server.ts";
 
 /** Members' public profiles: who edits whose, what the fields accept, the photo, and a story's author as a member. */
 const open = useTestServices("eef-profiles-");
@@ -150,19 +151,19 @@ describe("o autor de uma notícia como pessoa", () => {
     await services.profiles.save(reporter, reporter.userId, { displayName: "Carla Campos", bio: "Repórter de vôlei." }, null);
     expect((await services.profiles.memberAuthors()).map((author) => author.displayName)).toContain("Carla Campos");
 
-    const mine = await services.newsEditor.createNews(input({ author: "carla campos", status: "draft" }), null, reporter);
+    const mine = await services.newsEditor.createNews(input({ author: "carla campos", status: "draft" }), null, memberActor(reporter));
     const row = () =>
       services.database.db.selectFrom("news").select(["author", "author_slug", "author_user_id"]).where("id", "=", mine.id).executeTakeFirstOrThrow();
     // Typed in another spelling, the member's own spelling is shown.
     expect(await row()).toEqual({ author: "Carla Campos", author_slug: "carla-campos", author_user_id: reporter.userId });
     expect(await services.profiles.bylineOfStory(mine.id)).toMatchObject({ name: "Carla Campos", bio: "Repórter de vôlei.", slug: "carla-campos" });
 
-    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Agência Estado" }), null, editor);
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Agência Estado" }), null, memberActor(editor));
     expect(await row()).toEqual({ author: "Agência Estado", author_slug: "agencia-estado", author_user_id: null });
     expect(await services.profiles.bylineOfStory(mine.id)).toBeNull();
     expect(await services.profiles.personOfSlug("agencia-estado")).toBeNull();
 
-    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", status: "published" }), null, editor);
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", status: "published" }), null, memberActor(editor));
     expect((await row()).author_user_id).toBe(reporter.userId);
     expect(await services.profiles.personOfSlug("carla-campos")).toMatchObject({ name: "Carla Campos", slug: "carla-campos" });
     // What readers get of a person never holds the account's internal id.
@@ -180,7 +181,7 @@ describe("o autor de uma notícia como pessoa", () => {
     expect(await services.profiles.renamedAuthorPath("carla-c-souza")).toBeNull();
     expect(await services.profiles.renamedAuthorPath("agencia-estado")).toBeNull();
     // An edit from a form opened before the rename (the old name as author) keeps the story hers, under her new name.
-    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", title: "Título novo" }), null, editor);
+    await services.newsEditor.patchNews(mine.id, newsPatchSchema.parse({ author: "Carla Campos", title: "Título novo" }), null, memberActor(editor));
     expect(await row()).toEqual({ author: "Carla C. Souza", author_slug: "carla-c-souza", author_user_id: reporter.userId });
 
     // Renamed again: both old pages lead to the newest; taking an old name back ends that redirect.

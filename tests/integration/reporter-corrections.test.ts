@@ -34,7 +34,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 async function member(services: TestServices, role: Role, name: string) {
   const account = await createMember(services, role, { name });
-  return { userId: account.id, role, email: account.email };
+  return { kind: "member" as const, userId: account.id, role, email: account.email };
 }
 
 async function team(services: TestServices) {

@@ -28,7 +28,7 @@ const patch = (fields: Record<string, unknown>) => newsPatchSchema.parse(fields)
 
 async function member(services: TestServices, role: Role, name: string) {
   const account = await createMember(services, role, { name });
-  return { userId: account.id, role, email: account.email };
+  return { kind: "member" as const, userId: account.id, role, email: account.email };
 }
 
 /** Every mail written so far (after the queued ones are out), as recipient, subject and text. */

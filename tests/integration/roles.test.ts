@@ -8,11 +8,9 @@ import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
 import { migrations } from "../../migrations/index.ts";
 import { describe, expect, it } from "vitest";
 import type { AppServices } from "../../app/.server/app.server.ts";
-import { requireRole } from "../../app/.server/auth/guards.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
-import { requireRoleApi } from "../../app/.server/http/api.server.ts";
+import { type Actor, requireRole, requireRoleApi } from "../../app/.server/auth/permissions.server.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
-import type { Actor } from "../../app/.server/news/news-editor.service.server.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import type { Role } from "../../app/lib/roles.ts";
 import { handle as sponsorsApiHandle } from "../../app/routes/api/sponsors.ts";
@@ -34,9 +32,9 @@ const input = (fields: Record<string, unknown>) =>
   newsInputSchema.parse({ title: "Pauta do repórter", subtitle: "Subtítulo", fullContent: "Texto", category: "Vôlei", ...fields });
 const patch = (fields: Record<string, unknown>) => newsPatchSchema.parse(fields);
 
-async function member(services: TestServices, role: Role): Promise<{ userId: string; role: Role; email: string; password: string }> {
+async function member(services: TestServices, role: Role): Promise<{ kind: "member"; userId: string; role: Role; email: string; password: string }> {
   const account = await createMember(services, role);
-  return { userId: account.id, role, email: account.email, password: account.password };
+  return { kind: "member", userId: account.id, role, email: account.email, password: account.password };
 }
 
 /** The refusal of a promise: an error with this HTTP status and stable code. */

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { AppServices } from "../../app/.server/app.server.ts";
-import { requireAdmin } from "../../app/.server/auth/guards.server.ts";
+import { requireAdmin } from "../../app/.server/auth/permissions.server.ts";
 import { servicesContext } from "../../app/.server/context.server.ts";
 import { loader as apiNewsLoader } from "../../app/routes/api/news.ts";
 import { loader as homeLoader } from "../../app/routes/site/home.tsx";

@@ -14,6 +14,7 @@ import { newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { createNews } from "../factories/news.ts";
 import { countRows, createTestServices, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-save-trx-");
 const patch = (fields: Record<string, unknown>) => newsPatchSchema.parse(fields);
@@ -108,7 +109,7 @@ describe("one transaction per save", () => {
         async withCommit(db, work) {
           if (!raced) {
             raced = true;
-            await services.newsEditor.patchNews(id, patch({ title: "Do outro editor" }), null);
+            await services.newsEditor.patchNews(id, patch({ title: "Do outro editor" }), null, testsActor);
           }
           return services.events.withCommit(db, work);
         },
@@ -116,7 +117,7 @@ describe("one transaction per save", () => {
     });
     const before = await snapshot(services, id);
     expect(before.news.version).toBe(1);
-    const error = await editor.patchNews(id, patch({ ...CHANGES, version: 1 }), null).catch((caught: unknown) => caught);
+    const error = await editor.patchNews(id, patch({ ...CHANGES, version: 1 }), null, testsActor).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NewsConflictError);
     expect((error as NewsConflictError).current).toMatchObject({ version: 2, title: "Do outro editor" });
     const after = await snapshot(services, id);
@@ -140,7 +141,10 @@ describe("one transaction per save", () => {
       if (event !== "resync") received.push(event);
     });
     await refuseInserts(services, "news_revisions");
-    await expect(services.newsEditor.patchNews(id, patch(CHANGES), null)).rejects.toMatchObject({ status: 500, code: "news_update_failed" });
+    await expect(services.newsEditor.patchNews(id, patch(CHANGES), null, testsActor)).rejects.toMatchObject({
+      status: 500,
+      code: "news_update_failed",
+    });
     expect(await snapshot(services, id)).toEqual(before);
     expect(received).toEqual([]);
   });
@@ -157,6 +161,7 @@ describe("one transaction per save", () => {
       services.newsEditor.createNews(
         { title: "Nova", subtitle: "Sub", category: "Categoria Inédita", author: "Autora Nova", isHighlighted: false, removeMedia: false },
         null,
+        testsActor,
       ),
     ).rejects.toMatchObject({ status: 500, code: "news_create_failed" });
     expect(await countRows(services, "news")).toBe(0);
@@ -171,7 +176,7 @@ describe("one transaction per save", () => {
     services.events.subscribe((event) => {
       if (event !== "resync") received.push(event);
     });
-    await services.newsEditor.patchNews(id, patch(CHANGES), null);
+    await services.newsEditor.patchNews(id, patch(CHANGES), null, testsActor);
     expect(received).toEqual(["newsUpdated"]);
     const after = await snapshot(services, id);
     expect(after.news).toMatchObject({ title: "Título novo", category: "Categoria Inédita", version: 2 });
@@ -189,7 +194,7 @@ describe("one transaction per save", () => {
       throw new Error("broken subscriber");
     });
     bus.subscribe((event) => received.push(event));
-    const saved = await editorOf(services, { events: bus }).patchNews(id, patch({ title: "Salvo mesmo assim" }), null);
+    const saved = await editorOf(services, { events: bus }).patchNews(id, patch({ title: "Salvo mesmo assim" }), null, testsActor);
     expect(saved.version).toBe(2);
     expect(received).toEqual(["newsUpdated"]);
     expect(lines.some((line) => line.msg === "site event listener failed")).toBe(true);
@@ -209,9 +214,9 @@ describe.runIf(TEST_DATABASE === "postgres")("the notification goes with the com
       await bus.listening();
       const id = await newsWithImage(services);
       await refuseInserts(services, "news_revisions");
-      await expect(services.newsEditor.patchNews(id, patch(CHANGES), null)).rejects.toMatchObject({ status: 500 });
+      await expect(services.newsEditor.patchNews(id, patch(CHANGES), null, testsActor)).rejects.toMatchObject({ status: 500 });
       await sql`drop trigger eef_test_refuse_news_revisions on news_revisions`.execute(services.database.db);
-      await services.newsEditor.patchNews(id, patch({ title: "Agora sim" }), null);
+      await services.newsEditor.patchNews(id, patch({ title: "Agora sim" }), null, testsActor);
       await expect.poll(() => received, { timeout: 5000 }).toEqual(["newsUpdated"]);
       // The failed save's notification would have arrived before the good one's; give stragglers a moment anyway.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -233,7 +238,7 @@ describe.runIf(TEST_DATABASE === "postgres")("the notification goes with the com
       bus.subscribe((event) => {
         if (event !== "resync") received.push(event);
       });
-      const saved = await editorOf(services, { events: bus }).patchNews(id, patch({ title: "Gravado apesar do aviso" }), null);
+      const saved = await editorOf(services, { events: bus }).patchNews(id, patch({ title: "Gravado apesar do aviso" }), null, testsActor);
       expect(saved.version).toBe(2);
       expect(received).toEqual(["newsUpdated"]);
       expect((await snapshot(services, id)).news.title).toBe("Gravado apesar do aviso");

@@ -12,6 +12,7 @@ import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
 import { migrations } from "../../migrations/index.ts";
 import { createNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
@@ -170,14 +171,18 @@ describe(`search on ${TEST_DATABASE}`, () => {
 
   it("keeps the index in sync on create, edit and delete through the editor", async () => {
     const none = { isHighlighted: false, removeMedia: false } as const;
-    const { id } = await services.newsEditor.createNews({ title: "Basquete: Franca é campeão", subtitle: "Final emocionante", ...none }, null);
+    const { id } = await services.newsEditor.createNews(
+      { title: "Basquete: Franca é campeão", subtitle: "Final emocionante", ...none },
+      null,
+      testsActor,
+    );
     expect((await services.search.search({ query: "franca" })).hits.map((hit) => hit.id)).toEqual([id]);
-    await services.newsEditor.updateNews(id, { title: "Vôlei: Minas é campeão", subtitle: "Final emocionante", ...none }, null);
+    await services.newsEditor.updateNews(id, { title: "Vôlei: Minas é campeão", subtitle: "Final emocionante", ...none }, null, testsActor);
     expect((await services.search.search({ query: "franca" })).hits).toEqual([]);
     expect((await services.search.search({ query: "volei minas" })).hits.map((hit) => hit.id)).toEqual([id]);
-    await services.newsEditor.patchNews(id, { fullContent: "Ginásio lotado em Uberlândia." }, null);
+    await services.newsEditor.patchNews(id, { fullContent: "Ginásio lotado em Uberlândia." }, null, testsActor);
     expect((await services.search.search({ query: "uberlandia" })).hits.map((hit) => hit.id)).toEqual([id]);
-    await services.newsEditor.deleteNews(id);
+    await services.newsEditor.deleteNews(id, testsActor);
     expect((await services.search.search({ query: "volei" })).hits).toEqual([]);
     expect((await services.search.search({ query: "uberlandia" })).hits).toEqual([]);
   });
@@ -239,13 +244,15 @@ describe(`search on ${TEST_DATABASE}`, () => {
       const input = (title: string, subtitle: string, publishing: Record<string, string>) =>
         newsInputSchema.parse({ title, subtitle, fullContent: "Texto.", category: "Futebol", ...publishing });
       // Published: the word only in the subtitle (ranks low). Unpublished: the word in the title (ranks first).
-      for (let i = 0; i < 5; i++) await other.newsEditor.createNews(input(`Notícia ${i}`, `Resumo da zagueira ${i}`, {}), null);
+      for (let i = 0; i < 5; i++) await other.newsEditor.createNews(input(`Notícia ${i}`, `Resumo da zagueira ${i}`, {}), null, testsActor);
       const hidden: string[] = [];
       for (let i = 0; i < 4; i++) {
-        hidden.push((await other.newsEditor.createNews(input(`Zagueira rascunho ${i}`, "Sub", { status: "draft" }), null)).id);
+        hidden.push((await other.newsEditor.createNews(input(`Zagueira rascunho ${i}`, "Sub", { status: "draft" }), null, testsActor)).id);
       }
       const future = new Date(Date.now() + 86_400_000).toISOString();
-      hidden.push((await other.newsEditor.createNews(input("Zagueira agendada", "Sub", { status: "scheduled", publishAt: future }), null)).id);
+      hidden.push(
+        (await other.newsEditor.createNews(input("Zagueira agendada", "Sub", { status: "scheduled", publishAt: future }), null, testsActor)).id,
+      );
       const pages: number[] = [];
       const seen: string[] = [];
       let page: number | null = 1;
@@ -260,9 +267,9 @@ describe(`search on ${TEST_DATABASE}`, () => {
       expect(new Set(seen).size).toBe(5);
 
       // Published, it is found (first: a title match); back to draft, gone again.
-      await other.newsEditor.patchNews(hidden[0]!, newsPatchSchema.parse({ status: "published" }), null);
+      await other.newsEditor.patchNews(hidden[0]!, newsPatchSchema.parse({ status: "published" }), null, testsActor);
       expect((await other.search.search({ query: "zagueira", limit: 3 })).hits[0]?.id).toBe(hidden[0]);
-      await other.newsEditor.patchNews(hidden[0]!, newsPatchSchema.parse({ status: "draft" }), null);
+      await other.newsEditor.patchNews(hidden[0]!, newsPatchSchema.parse({ status: "draft" }), null, testsActor);
       const again = await other.search.search({ query: "zagueira", limit: 3 });
       expect(again.hits.map((hit) => hit.id)).not.toContain(hidden[0]);
       expect(again.hits).toHaveLength(3);

@@ -8,6 +8,7 @@ import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server
 import { storyPaths } from "../../app/.server/news/story-paths.server.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-story-paths-");
 const input = (fields: Record<string, unknown>) => newsInputSchema.parse({ subtitle: "Subtítulo", ...fields });
@@ -19,12 +20,16 @@ describe("the paths of a story's newsUpdated event", () => {
     services.events.subscribe((event, detail) => {
       if (event === "newsUpdated") details.push(detail);
     });
-    const { id } = await services.newsEditor.createNews(input({ title: "Final da Copa", category: "Vôlei", author: "Ana Repórter" }), null);
+    const { id } = await services.newsEditor.createNews(
+      input({ title: "Final da Copa", category: "Vôlei", author: "Ana Repórter" }),
+      null,
+      testsActor,
+    );
     expect(details.at(-1)?.paths?.sort()).toEqual(
       [`/article/${id}`, `/article/${id}/final-da-copa`, "/autor/ana-reporter", "/categoria/volei"].sort(),
     );
 
-    await services.newsEditor.patchNews(id, { title: "Final da Copa corrigida", category: "Futebol", author: "Bia" }, null);
+    await services.newsEditor.patchNews(id, { title: "Final da Copa corrigida", category: "Futebol", author: "Bia" }, null, testsActor);
     expect(details.at(-1)?.paths?.sort()).toEqual(
       [
         `/article/${id}`,
@@ -37,14 +42,14 @@ describe("the paths of a story's newsUpdated event", () => {
       ].sort(),
     );
 
-    await services.newsEditor.patchNews(id, { status: "draft" }, null);
+    await services.newsEditor.patchNews(id, { status: "draft" }, null, testsActor);
     expect(details.at(-1)?.paths).toContain(`/article/${id}/final-da-copa-corrigida`);
 
     await services.newsEditor.setHighlight(id, true);
     expect(details.at(-1)?.paths).toEqual([`/article/${id}`]);
 
     // A deleted story's own pages and its category's and author's go at once (the row is read before the delete).
-    await services.newsEditor.deleteNews(id);
+    await services.newsEditor.deleteNews(id, testsActor);
     expect(details.at(-1)?.paths?.sort()).toEqual(
       [`/article/${id}`, `/article/${id}/final-da-copa-corrigida`, "/autor/bia", "/categoria/futebol"].sort(),
     );
@@ -56,6 +61,7 @@ describe("the paths of a story's newsUpdated event", () => {
     const { id } = await services.newsEditor.createNews(
       input({ title: "Agendada", status: "scheduled", publishAt: new Date(clock.getTime() + 60_000).toISOString() }),
       null,
+      testsActor,
     );
     const details: SiteEventDetail[] = [];
     services.events.subscribe((event, detail) => {

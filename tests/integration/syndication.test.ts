@@ -14,6 +14,7 @@ import { respondWith } from "../../app/.server/syndication/respond.server.ts";
 import { bodyHtml, createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { createNews } from "../factories/news.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-syndication-");
 
@@ -317,15 +318,15 @@ describe("when what readers read last changed (dateModified, dcterms:modified, l
     const { published_at: published } = await db.selectFrom("news").select("published_at").where("id", "=", id).executeTakeFirstOrThrow();
 
     await services.newsEditor.setHighlight(id, true);
-    await services.newsEditor.bulkAction("delete", [id], null);
-    await services.newsEditor.bulkAction("restore", [id], null);
-    await services.newsEditor.bulkAction("publish", [id], null);
+    await services.newsEditor.bulkAction("delete", [id], testsActor);
+    await services.newsEditor.bulkAction("restore", [id], testsActor);
+    await services.newsEditor.bulkAction("publish", [id], testsActor);
     syndication.invalidate();
     expect(await syndication.rss({ highlightedOnly: false })).not.toContain("dcterms:modified");
     expect(new Date((await lastmodOf())!).toISOString()).toBe(published);
     expect(await dateModified()).toBe(published);
 
-    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ title: "Depois da correção" }), null);
+    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ title: "Depois da correção" }), null, testsActor);
     const { text_updated_at: corrected } = await db.selectFrom("news").select("text_updated_at").where("id", "=", id).executeTakeFirstOrThrow();
     expect(corrected! > published).toBe(true);
     syndication.invalidate();

@@ -13,6 +13,7 @@ import { migrations } from "../../migrations/index.ts";
 import { createNews } from "../factories/news.ts";
 import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { testsActor } from "../factories/actors.ts";
 
 const open = useTestServices("eef-taxonomy-");
 
@@ -35,9 +36,9 @@ describe("categories and authors", () => {
     expect(termSlug("  VÔLEI de Praia ")).toBe("volei-de-praia");
     expect(termSlug("⚽")).toMatch(/^t-[0-9a-f]+$/);
     const services = await open();
-    const first = await services.newsEditor.createNews(input({ title: "Primeira", category: "Vôlei", author: "Ana Repórter" }), null);
-    const second = await services.newsEditor.createNews(input({ title: "Segunda", category: "volei", author: "ana reporter" }), null);
-    await services.newsEditor.createNews(input({ title: "Outra", category: "Futebol" }), null);
+    const first = await services.newsEditor.createNews(input({ title: "Primeira", category: "Vôlei", author: "Ana Repórter" }), null, testsActor);
+    const second = await services.newsEditor.createNews(input({ title: "Segunda", category: "volei", author: "ana reporter" }), null, testsActor);
+    await services.newsEditor.createNews(input({ title: "Outra", category: "Futebol" }), null, testsActor);
     for (const { id } of [first, second]) {
       const article = await services.news.getNews(id);
       expect(article).toMatchObject({ category: "Vôlei", categorySlug: "volei", author: "Ana Repórter", authorSlug: "ana-reporter" });
@@ -57,12 +58,12 @@ describe("categories and authors", () => {
 
   it("editing (PUT or PATCH) moves a news item to its new category and author pages", async () => {
     const services = await open();
-    const { id } = await services.newsEditor.createNews(input({ title: "Muda", category: "Basquete", author: "Bia" }), null);
-    await services.newsEditor.createNews(input({ title: "Fica", category: "Handebol" }), null);
-    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ category: "handebol" }), null);
+    const { id } = await services.newsEditor.createNews(input({ title: "Muda", category: "Basquete", author: "Bia" }), null, testsActor);
+    await services.newsEditor.createNews(input({ title: "Fica", category: "Handebol" }), null, testsActor);
+    await services.newsEditor.patchNews(id, newsPatchSchema.parse({ category: "handebol" }), null, testsActor);
     expect(await services.news.getNews(id)).toMatchObject({ category: "Handebol", categorySlug: "handebol" });
     expect(await listAll(services, { categorySlug: "basquete" })).toEqual([]);
-    await services.newsEditor.updateNews(id, input({ title: "Muda", category: "Natação", author: "Caio" }), null);
+    await services.newsEditor.updateNews(id, input({ title: "Muda", category: "Natação", author: "Caio" }), null, testsActor);
     expect(await services.news.getNews(id)).toMatchObject({ categorySlug: "natacao", authorSlug: "caio" });
     expect(await listAll(services, { authorSlug: "caio" })).toEqual([id]);
     // A category nobody uses any more is no page at all, and no longer suggested.
@@ -86,15 +87,17 @@ describe("categories and authors", () => {
     const services = await open();
     const site = { name: "Esporte em Foco", url: "https://esporte.example.com.br", description: "", defaultAuthor: "Redação Esporte em Foco" };
     const syndication = createSyndication({ db: services.database.db, store: services.store, site });
-    await services.newsEditor.createNews(input({ title: "Pública", category: "Futebol", author: "Ana" }), null);
+    await services.newsEditor.createNews(input({ title: "Pública", category: "Futebol", author: "Ana" }), null, testsActor);
     const draft = await services.newsEditor.createNews(
       input({ title: "Embargo", category: "Embargo Plugh", author: "Fonte Xyzzy", status: "draft" }),
       null,
+      testsActor,
     );
     const future = new Date(Date.now() + 86_400_000).toISOString();
     await services.newsEditor.createNews(
       input({ title: "Agendada", category: "Agenda Quux", author: "Fonte Quux", status: "scheduled", publishAt: future }),
       null,
+      testsActor,
     );
     const never = await services.news.getTerm("category", "nunca-usada").catch((error: unknown) => error);
     for (const [kind, slug] of [
@@ -115,10 +118,10 @@ describe("categories and authors", () => {
     for (const secret of ["Embargo", "Xyzzy", "Quux", "Agendada"]) expect(feed).not.toContain(secret);
 
     // Published, the pages exist; back to draft, they are gone again.
-    await services.newsEditor.patchNews(draft.id, newsPatchSchema.parse({ status: "published" }), null);
+    await services.newsEditor.patchNews(draft.id, newsPatchSchema.parse({ status: "published" }), null, testsActor);
     expect(await services.news.getTerm("category", "embargo-plugh")).toMatchObject({ name: "Embargo Plugh" });
     expect(await services.news.getTerm("author", "fonte-xyzzy")).toMatchObject({ name: "Fonte Xyzzy" });
-    await services.newsEditor.patchNews(draft.id, newsPatchSchema.parse({ status: "draft" }), null);
+    await services.newsEditor.patchNews(draft.id, newsPatchSchema.parse({ status: "draft" }), null, testsActor);
     await expect(services.news.getTerm("category", "embargo-plugh")).rejects.toMatchObject({ status: 404 });
   });
 

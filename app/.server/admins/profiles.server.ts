@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import type { PersonView } from "../../lib/person.ts";
 import { type ProfileFields, profileFieldsSchema } from "../../lib/profile-schema.ts";
-import { hasRole, type Role } from "../../lib/roles.ts";
+import type { Role } from "../../lib/roles.ts";
+import { requireMayEditProfile } from "../auth/permissions.server.ts";
 import { articlePath, termPath } from "../../lib/slug.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
 import type { Database } from "../db/schema.ts";
@@ -131,7 +132,7 @@ export function createProfileService(deps: {
 
     /** A member's profile for the form (their own; an admin, anyone's). 403 for someone else's, 404 for a non-member. */
     async formOf(editor: ProfileEditor, userId: string): Promise<ProfileForm> {
-      requireMayEdit(editor, userId);
+      requireMayEditProfile(editor, userId);
       const saved = await person(userId);
       if (saved) return { person: saved, saved: true };
       const name = await accountName(userId);
@@ -151,7 +152,7 @@ export function createProfileService(deps: {
       let input: ProfileFields;
       let before: ProfileRow | undefined;
       try {
-        requireMayEdit(editor, userId);
+        requireMayEditProfile(editor, userId);
         if ((await accountName(userId)) === null) throw new NotFoundError("member_not_found", t.profile.memberNotFound);
         input = parseProfileFields(fields);
         if (file && file.kind !== "image") throw new AppError("upload_invalid_type", t.profile.photoOnly, 415);
@@ -205,11 +206,6 @@ export function createProfileService(deps: {
       return after;
     },
   };
-}
-
-/** A member edits their own profile; an admin, anyone's (403 `profile_not_yours` otherwise). */
-export function requireMayEdit(editor: ProfileEditor, userId: string): void {
-  if (editor.userId !== userId && !hasRole(editor.role, "admin")) throw new AppError("profile_not_yours", t.profile.notYours, 403);
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

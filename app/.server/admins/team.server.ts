@@ -74,7 +74,7 @@ export interface MemberChange {
 }
 
 /** Who acts on the team page (the signed-in admin). */
-export interface Actor {
+export interface TeamAdmin {
   userId: string;
   email: string;
 }
@@ -137,7 +137,7 @@ export function createTeamService(deps: {
   const lockAdmins = <T>(change: (trx: Transaction<Database>) => Promise<T>) => withAdminsLocked(db, dialect, change);
 
   /** Mails `email` a link to set a password, valid for INVITE_TTL_SECONDS and once (a reset-password token). */
-  async function sendInviteLink(userId: string, email: string, role: Role, actor: Actor): Promise<void> {
+  async function sendInviteLink(userId: string, email: string, role: Role, actor: TeamAdmin): Promise<void> {
     // An invitation's token (INVITE_TOKEN_PREFIX): the page it opens says "Crie sua senha", not a reset's words.
     const token = await createInviteToken(betterAuth, userId, new Date(clock().getTime() + INVITE_TTL_SECONDS * 1000));
     const url = `${config.site.url}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
@@ -194,7 +194,7 @@ export function createTeamService(deps: {
      * Invites `email` with `role`. A new address gets an account (verified, with a password nobody knows); an
      * account that exists and has no role is never granted here: its owner proves the address through the link.
      */
-    async invite(actor: Actor, rawEmail: string, role: Role): Promise<TeamResult> {
+    async invite(actor: TeamAdmin, rawEmail: string, role: Role): Promise<TeamResult> {
       // One plain address (app/lib/email-address.ts): never a display name, a group or a list the mailer would split.
       const email = plainEmailAddress(rawEmail);
       if (email === null) return refused(tt.invalidEmail);
@@ -236,7 +236,7 @@ export function createTeamService(deps: {
     },
 
     /** Cancels a pending invitation (its link then sets a password but gives no role). */
-    async cancelInvite(actor: Actor, userId: string): Promise<TeamResult> {
+    async cancelInvite(actor: TeamAdmin, userId: string): Promise<TeamResult> {
       const invite = await findInvite(db, userId);
       if (!invite) return refused(tt.inviteNotFound, 404);
       await db.transaction().execute(async (trx) => {
@@ -255,7 +255,7 @@ export function createTeamService(deps: {
     },
 
     /** Changes a member's role: never the actor's own, never the last admin's. */
-    async changeRole(actor: Actor, userId: string, role: Role): Promise<TeamResult> {
+    async changeRole(actor: TeamAdmin, userId: string, role: Role): Promise<TeamResult> {
       if (userId === actor.userId) return refused(tt.notYourself, 409);
       return lockAdmins(async (trx) => {
         const current = asRole(await findMemberRole(trx, userId));
@@ -279,7 +279,7 @@ export function createTeamService(deps: {
      * Gives or takes a member's "publica sem revisão" right (it counts for reporters: editors and admins publish
      * anyway). Valid from the member's next save; logged like a role change.
      */
-    async setPublishesWithoutReview(actor: Actor, userId: string, on: boolean): Promise<TeamResult> {
+    async setPublishesWithoutReview(actor: TeamAdmin, userId: string, on: boolean): Promise<TeamResult> {
       return db.transaction().execute(async (trx) => {
         const current = await findMemberRights(trx, userId);
         const role = asRole(current?.role);
@@ -299,7 +299,7 @@ export function createTeamService(deps: {
     },
 
     /** Removes a member's access and ends their sessions: never the actor's own, never the last admin's. */
-    async revoke(actor: Actor, userId: string): Promise<TeamResult> {
+    async revoke(actor: TeamAdmin, userId: string): Promise<TeamResult> {
       if (userId === actor.userId) return refused(tt.notYourself, 409);
       return lockAdmins(async (trx) => {
         const stored = await findMemberRole(trx, userId);

@@ -14,11 +14,7 @@ import {
 } from "../errors.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
-import { type RequestContext, servicesOf } from "../context.server.ts";
 import type { Logger } from "../logger.server.ts";
-import type { Member } from "../auth/guards.server.ts";
-import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
-import { hasRole, type Role } from "../../lib/roles.ts";
 import type { NewsConflictCurrent } from "../../lib/news-view.ts";
 import { NewsConflictError, NewsMergeConflictError } from "../news/news-save.server.ts";
 import type { MergeConflict } from "../../lib/news-merge.ts";
@@ -80,40 +76,10 @@ export function toApiError(thrown: unknown, request: Request, log: Pick<Logger, 
   return response;
 }
 
-/**
- * The newsroom member calling the API with at least the role `needed` (a role, or the route's `handle`, whose facts
- * say it); anyone else gets, as JSON, 401 `unauthorized` (no session), 403 `forbidden` (an account with no role) or
- * 403 `role_forbidden` (a role too low).
- */
-export async function requireRoleApi(request: Request, context: RequestContext, needed: Role | RouteHandle): Promise<Member> {
-  const { auth } = servicesOf(context);
-  const viewer = await auth.getViewer(request);
-  if (!viewer) throw apiError(401, "unauthorized", t.api.loginRequired);
-  if (!viewer.role) throw apiError(403, "forbidden", t.api.adminOnly);
-  if (await auth.lacksRequiredTwoFactor(viewer)) throw apiError(403, "two_factor_required", t.auth.twoFactor.required);
-  if (!hasRole(viewer.role, typeof needed === "string" ? needed : requiredRoleOf(needed))) {
-    throw apiError(403, "role_forbidden", t.roles.forbiddenApi(t.roles.names[viewer.role]));
-  }
-  return viewer as Member;
-}
-
 /** Parses `fields` with a zod schema or throws a 400 JSON answer listing each field's messages. */
 export function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
   const result = schema.safeParse(fields);
   if (result.success) return result.data;
   const byField = fieldErrorsOf(result.error);
   throw apiError(400, "validation_failed", Object.values(byField).flat()[0] ?? t.api.invalidData, byField);
-}
-
-/**
- * The GET of a route that only takes POST: 405, once the caller is known to have the route's role (401 / 403
- * otherwise, as every route refuses who may not use it).
- */
-export async function postOnlyLoader(request: Request, context: RequestContext, handle: RouteHandle): Promise<Response> {
-  try {
-    await requireRoleApi(request, context, handle);
-    return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
-  } catch (error) {
-    return toApiError(error, request, servicesOf(context).log);
-  }
 }

@@ -5,7 +5,7 @@ import { newsFormSchema } from "../../lib/news-schema.ts";
 import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { fieldErrorsOf } from "../../lib/zod.ts";
 import type { AppServices } from "../app.server.ts";
-import { type Member, requireRole } from "../auth/guards.server.ts";
+import { type Member, requireRole, memberActor } from "../auth/permissions.server.ts";
 import { type RequestContext, servicesOf } from "../context.server.ts";
 import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
 import { findMemberRights } from "../admins/team.queries.server.ts";
@@ -105,7 +105,9 @@ export async function handleNewsFormAction(request: Request, context: RequestCon
     let result: Awaited<ReturnType<typeof newsEditor.createNews>>;
     try {
       result =
-        newsId !== null ? await newsEditor.updateNews(newsId, parsed.data, file, actor) : await newsEditor.createNews(parsed.data, file, actor);
+        newsId !== null
+          ? await newsEditor.updateNews(newsId, parsed.data, file, memberActor(actor))
+          : await newsEditor.createNews(parsed.data, file, memberActor(actor));
     } catch (error) {
       if (error instanceof FieldsError) return data<NewsFormActionData>({ fieldErrors: error.fields, values: sentValues(fields) }, { status: 400 });
       // The media store cannot take the file now: nothing is saved, and the form comes back with what was typed.

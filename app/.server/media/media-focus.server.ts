@@ -3,7 +3,7 @@ import { t } from "../../i18n/newsroom.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
-import { type Actor, requireReporterMayChange } from "../news/news-permissions.server.ts";
+import { type Actor, requireReporterMayChange } from "../auth/permissions.server.ts";
 import { audienceOf, storyPaths } from "../news/story-paths.server.ts";
 
 /** A focus point in percent of the image's width and height, or null for the centre. */

@@ -11,7 +11,6 @@ import {
   storedScoreboard,
 } from "../../lib/live-coverage.ts";
 import { LIVE_LIMITS } from "../../lib/limits.ts";
-import { canPublish } from "../../lib/roles.ts";
 import type { RichDoc } from "../../lib/rich-text.ts";
 import { articlePath } from "../../lib/slug.ts";
 import type { Database } from "../db/schema.ts";
@@ -38,7 +37,7 @@ import {
   updateCoverageRow,
   updateLiveUpdate,
 } from "./live-updates.queries.server.ts";
-import { type Actor, RoleForbiddenError } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, requireMayCover } from "../auth/permissions.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 import { tagMatchTeams, teamPathsOf } from "./teams.server.ts";
 
@@ -198,7 +197,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
     async postUpdate(newsId: string, input: LiveUpdateInput, actor: Actor): Promise<LiveUpdateView> {
       const row = await storyFor(newsId, actor);
       if (row.live_coverage === null) throw new AppError("coverage_off", t.liveNewsroom.coverageOff, 409);
-      const poster = actorId(actor);
+      const poster = actorIdOf(actor);
       if (deps.limiter && poster) {
         const limit = await deps.limiter.hit(`live-post:${poster}`, deps.postsPerMinute ?? LIVE_LIMITS.postsPerMinute, 60);
         if (!limit.allowed) {
@@ -218,7 +217,7 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
         pinned: input.pinned ? 1 : 0,
         ...matchColumns(input.match),
         event_type: input.eventType,
-        author_id: actorId(actor),
+        author_id: actorIdOf(actor),
         created_at: now,
         updated_at: now,
       };
@@ -359,17 +358,6 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
 }
 
 export type LiveCoverage = ReturnType<typeof createLiveCoverage>;
-
-/**
- * Who may change a story's coverage: editors and admins (and the site's own code) any story; a reporter only the
- * stories they created (whatever their status: a reporter covers their own match after it is published).
- */
-export function requireMayCover(actor: Actor, row: Pick<CoverageRow, "owner_id">): void {
-  if (typeof actor !== "object" || actor === null || canPublish(actor.role)) return;
-  if (row.owner_id !== actor.userId) throw new RoleForbiddenError("story_not_yours", t.roles.notOwnStory);
-}
-
-const actorId = (actor: Actor) => (typeof actor === "string" || actor === null ? actor : actor.userId);
 
 export function coverageOf(
   row: Pick<CoverageRow, "live_coverage" | "live_started_at" | "live_ended_at" | "live_scoreboard"> & Partial<Pick<CoverageRow, "live_updated_at">>,

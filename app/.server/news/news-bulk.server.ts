@@ -2,12 +2,11 @@ import type { Kysely } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
-import { canPublish } from "../../lib/roles.ts";
 import type { Database, StoredNewsStatus } from "../db/schema.ts";
 import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
-import { type Actor, actorIdOf, RoleForbiddenError } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, requireMayActInBulk } from "../auth/permissions.server.ts";
 import { republished } from "./news-publication.server.ts";
 import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "./news-review.server.ts";
 import { revisionOf } from "./news-revisions.server.ts";
@@ -59,12 +58,7 @@ class StaleSave extends Error {}
 export async function runBulkAction(deps: BulkDeps, action: BulkAction, ids: readonly string[], actor: Actor): Promise<BulkResult> {
   const { db, events, log, clock, notify } = deps;
   // Publishing, unpublishing, deleting, restoring and erasing anyone's stories: editors and admins only.
-  if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
-    throw new RoleForbiddenError(
-      action === "delete" || action === "erase" ? "delete_forbidden" : "publish_forbidden",
-      action === "delete" || action === "erase" ? t.roles.deleteForbidden : t.roles.publishForbidden,
-    );
-  }
+  requireMayActInBulk(actor, action);
   const unique = [...new Set(ids)];
   if (unique.length === 0) throw new AppError("bulk_empty", t.newsroom.noneSelected, 400);
   if (unique.length > NEWSROOM_BULK_MAX) throw new AppError("bulk_too_many", t.newsroom.tooMany, 400);

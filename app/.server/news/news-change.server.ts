@@ -21,7 +21,7 @@ import {
   reporterRights,
   requireReporterMayChange,
   requireReporterMayPublish,
-} from "./news-permissions.server.ts";
+} from "../auth/permissions.server.ts";
 import { type Publication, type PublishingInput, publicationAfter } from "./news-publication.server.ts";
 import { insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
 import { insertRevision, revisionOf } from "./news-revisions.server.ts";

@@ -7,7 +7,7 @@ import { setMediaText } from "../media/media.queries.server.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
 import { type NewsEditorContext, removeMediaQuietly, requireStoreForFile, storeNewFile } from "./news-change.server.ts";
-import { type Actor, actorIdOf, type ReporterRights, reporterRights, requireReporterMayPublish } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, type ReporterRights, reporterRights, requireReporterMayPublish } from "../auth/permissions.server.ts";
 import { type Publication, publicationAfter } from "./news-publication.server.ts";
 import { insertReviewEvent } from "./news-review.server.ts";
 import { viewStatusOf } from "./news-rows.server.ts";

@@ -2,7 +2,6 @@ import type { Updateable } from "kysely";
 import { t } from "../../i18n/newsroom.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
 import type { NewsInput, NewsPatch } from "../../lib/news-schema.ts";
-import { canPublish } from "../../lib/roles.ts";
 import type { NewsTable } from "../db/schema.ts";
 import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
 import { mediaExists } from "../media/media.queries.server.ts";
@@ -11,7 +10,7 @@ import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
 import { bodyMediaChecked, type NewsEditorContext, type NewsEditorDeps, removeMediaQuietly, saveChanges } from "./news-change.server.ts";
 import { createNews } from "./news-create.server.ts";
 import { mergeSave } from "./news-merge-save.server.ts";
-import { type Actor, actorIdOf, RoleForbiddenError, requireReporterMayChange } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, requireMayRestore, requireReporterMayChange, systemActor } from "../auth/permissions.server.ts";
 import { returnToReporter } from "./news-return.server.ts";
 import { findRevision } from "./news-revisions.server.ts";
 import { bodyColumns } from "./news-rows.server.ts";
@@ -21,8 +20,7 @@ import { expiredTrash, moveToTrash } from "./news-trash.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 import { teamPathsOf } from "./teams.server.ts";
 
-export type { Actor, BulkResult, NewsEditorDeps };
-export { RoleForbiddenError };
+export type { BulkResult, NewsEditorDeps };
 
 /**
  * Writing news: create, update (with media replacement), delete. Media files are stored first; then the media's
@@ -41,7 +39,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
 
   return {
     /** A new item: published now unless `status` says draft or scheduled (with `publishAt`). */
-    createNews(input: NewsInput, file: UploadedFile | null, actor: Actor = null): Promise<SavedNews> {
+    createNews(input: NewsInput, file: UploadedFile | null, actor: Actor): Promise<SavedNews> {
       return createNews(context, input, file, actor);
     },
 
@@ -50,7 +48,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
      * editor's "Salvar mesmo assim") and a `version` older than the saved one, only the fields changed from that
      * version are written (mergeSave).
      */
-    async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: Actor = null) {
+    async updateNews(id: string, input: NewsInput, file: UploadedFile | null, actor: Actor) {
       await bodyMediaChecked(context, input.body, file);
       if (input.merge && input.version !== undefined) return mergeSave(context, id, input, file, actor);
       return saveChanges(context, {
@@ -65,7 +63,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
     },
 
     /** Changes only the fields sent (PATCH); an empty fullContent, category or author takes its default. */
-    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: Actor = null) {
+    async patchNews(id: string, patch: NewsPatch, file: UploadedFile | null, actor: Actor) {
       await bodyMediaChecked(context, patch.body, file);
       return saveChanges(context, {
         id,
@@ -94,9 +92,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
      * replaces is kept as a revision too). The status and publication date stay as they are.
      */
     async restoreRevision(id: string, revisionId: string, actor: Actor, version?: number) {
-      if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
-        throw new RoleForbiddenError("restore_forbidden", t.roles.restoreForbidden);
-      }
+      requireMayRestore(actor);
       const revision = await findRevision(db, id, revisionId);
       if (!revision) throw new NotFoundError("revision_not_found", t.revisions.notFound);
       const mediaKept = revision.media_id !== null && (await mediaExists(db, revision.media_id));
@@ -155,7 +151,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
      * Moves the story to the Lixeira (news-trash.server.ts): readers lose it at once; an editor can restore it for
      * TRASH_DAYS. Moved or saved by someone else in between: the caller is told (404 / 409).
      */
-    async deleteNews(id: string, actor: Actor = null): Promise<void> {
+    async deleteNews(id: string, actor: Actor): Promise<void> {
       return wrapFailure("news_delete_failed", t.news.deleteFailed, async () => {
         const existing = await findNewsRow(db, id);
         if (!existing) throw new NotFoundError("news_not_found", t.news.notFound);
@@ -175,7 +171,7 @@ export function createNewsEditor(deps: NewsEditorDeps) {
       for (;;) {
         const ids = await expiredTrash(db, clock());
         if (ids.length === 0) return erased;
-        erased += (await this.bulkAction("erase", ids, null)).changed;
+        erased += (await this.bulkAction("erase", ids, systemActor("trash purge"))).changed;
       }
     },
   };

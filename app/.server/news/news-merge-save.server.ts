@@ -4,7 +4,7 @@ import { NotFoundError } from "../errors.ts";
 import type { UploadedFile } from "../media/upload.server.ts";
 import { conflictOrNotFound, type NewsEditorContext, saveChanges } from "./news-change.server.ts";
 import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news-merge.server.ts";
-import type { Actor } from "./news-permissions.server.ts";
+import type { Actor } from "../auth/permissions.server.ts";
 import { findRevisionAtVersion } from "./news-revisions.server.ts";
 import { toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { mediaTextOf, NewsMergeConflictError, newsColumns, type SavedNews } from "./news-save.server.ts";

@@ -1,10 +1,9 @@
 import { t } from "../../i18n/newsroom.ts";
 import { cleanText, findUnsaveableCharacter } from "../../lib/clean-text.ts";
 import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
-import { canPublish } from "../../lib/roles.ts";
 import { FieldsError } from "../errors.ts";
 import { type NewsEditorContext, saveChanges } from "./news-change.server.ts";
-import { type Actor, RoleForbiddenError } from "./news-permissions.server.ts";
+import { type Actor, requireMayReturn } from "../auth/permissions.server.ts";
 import type { SavedNews } from "./news-save.server.ts";
 
 /**
@@ -15,9 +14,7 @@ import type { SavedNews } from "./news-save.server.ts";
  * 409 `not_in_review`; with `version`, a stale one is a 409 conflict.
  */
 export async function returnToReporter(context: NewsEditorContext, id: string, note: string, actor: Actor, version?: number): Promise<SavedNews> {
-  if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
-    throw new RoleForbiddenError("return_forbidden", t.review.returnForbidden);
-  }
+  requireMayReturn(actor);
   // Cleaned like every newsroom text (app/lib/clean-text.ts): NUL, ESC, direction marks and the like are dropped.
   const text = cleanText(note).trim();
   if (!text) throw new FieldsError("note_required", { note: [t.review.noteRequired] });

@@ -6,7 +6,7 @@ import type { Database } from "../db/schema.ts";
 import { AppError, NotFoundError } from "../errors.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Logger } from "../logger.server.ts";
-import { type Actor, actorIdOf, requireReporterMayChange } from "./news-permissions.server.ts";
+import { type Actor, actorIdOf, requireReporterMayChange } from "../auth/permissions.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 /**

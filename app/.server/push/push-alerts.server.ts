@@ -5,13 +5,12 @@ import { t } from "../../i18n/newsroom.ts";
 import { t as reader } from "../../i18n/pt-BR.ts";
 import { storedScoreboard } from "../../lib/live-coverage.ts";
 import { PUSH_LIMITS, PUSH_TOPICS, type PushPayload, type PushTopic, isPushTopic } from "../../lib/push-topics.ts";
-import { canPublish } from "../../lib/roles.ts";
 import { articlePath } from "../../lib/slug.ts";
 import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, NotFoundError } from "../errors.ts";
 import type { Logger } from "../logger.server.ts";
-import { type Actor, actorIdOf, RoleForbiddenError } from "../news/news-permissions.server.ts";
+import { type Actor, actorIdOf, requireMayAlert } from "../auth/permissions.server.ts";
 import {
   countSubscribers,
   countSubscriptions,
@@ -224,9 +223,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
   /** The story as an alert needs it: readers must see it, and only editors and admins send alerts. */
   async function alertableStory(newsId: string, actor: Actor) {
     requireEnabled();
-    if (typeof actor === "object" && actor !== null && !canPublish(actor.role)) {
-      throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
-    }
+    requireMayAlert(actor);
     const story = await db
       .selectFrom("news")
       .select(["id", "title", "subtitle", "status", "deleted_at", "category_slug", "live_scoreboard"])

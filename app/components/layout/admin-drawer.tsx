@@ -17,15 +17,15 @@ import {
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
 import { t } from "../../i18n/pt-BR.ts";
-import { hasRole, type Role } from "../../lib/roles.ts";
+import { type MenuPath, seesMenuItem } from "../../lib/roles.ts";
 import { useRootData } from "../../lib/site-context.ts";
 import styles from "./admin-drawer.module.css";
 
-/** The drawer's items and the lowest role that sees each (the server refuses the others anyway). */
-const ITEMS: ReadonlyArray<{ to: string; label: string; Icon: typeof List; role: Role }> = [
-  { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle, role: "reporter" },
-  { to: "/news-list", label: t.admin.newsList, Icon: List, role: "reporter" },
-  { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake, role: "admin" },
+/** The drawer's main items; who sees each is the menu's rule (`seesMenuItem`, app/lib/roles.ts). */
+const ITEMS: ReadonlyArray<{ to: MenuPath; label: string; Icon: typeof List }> = [
+  { to: "/add-news", label: t.admin.addNews, Icon: PlusCircle },
+  { to: "/news-list", label: t.admin.newsList, Icon: List },
+  { to: "/SponsorManager", label: t.admin.sponsors, Icon: Handshake },
 ];
 
 interface AdminDrawerProps {
@@ -59,7 +59,7 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
           </div>
           <nav aria-label={t.admin.drawerTitle}>
             <ul className={styles.list}>
-              {ITEMS.filter((item) => hasRole(role, item.role)).map(({ to, label, Icon }) => (
+              {ITEMS.filter((item) => seesMenuItem(role, item.to)).map(({ to, label, Icon }) => (
                 <li key={to}>
                   <Dialog.Close asChild>
                     <Link to={to} className={styles.item}>
@@ -80,20 +80,26 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
             </ul>
           </nav>
           {/* The spec's four items above; the newsroom's own tools and account settings apart, below them. */}
-          {hasRole(role, "editor") ? <DrawerLink to="/redacao" Icon={ListChecks} label={t.admin.newsroom} /> : null}
-          {hasRole(role, "editor") ? <DrawerLink to="/capa" Icon={Newspaper} label={t.admin.frontPage} /> : null}
-          {hasRole(role, "editor") ? <DrawerLink to="/times" Icon={Shield} label={t.admin.teams} /> : null}
-          {/* Editors and admins: the stories waiting for them (only when there are some), as a link to the list's
-              "Em revisão" filter. */}
+          <DrawerLink to="/redacao" Icon={ListChecks} label={t.admin.newsroom} />
+          <DrawerLink to="/capa" Icon={Newspaper} label={t.admin.frontPage} />
+          <DrawerLink to="/times" Icon={Shield} label={t.admin.teams} />
+          {/* The stories waiting for review (counted for those who decide them, and only shown when there are some), as
+              a link to the list's "Em revisão" filter. */}
           {reviewCount ? (
-            <DrawerLink to="/redacao?situacao=em-revisao" Icon={ClipboardCheck} label={t.admin.inReview(reviewCount)} testId="drawer-review" />
+            <DrawerLink
+              to="/redacao"
+              search="?situacao=em-revisao"
+              Icon={ClipboardCheck}
+              label={t.admin.inReview(reviewCount)}
+              testId="drawer-review"
+            />
           ) : null}
-          {/* Admins: the team (members, invitations, roles). */}
-          {hasRole(role, "admin") ? <DrawerLink to="/equipe" Icon={Users} label={t.admin.team} /> : null}
-          {/* Every role: the member's own public profile (name, bio, photo, links). */}
+          {/* The team (members, invitations, roles). */}
+          <DrawerLink to="/equipe" Icon={Users} label={t.admin.team} />
+          {/* The member's own public profile (name, bio, photo, links). */}
           <DrawerLink to="/perfil" Icon={UserRound} label={t.admin.profile} />
-          {hasRole(role, "admin") ? <DrawerLink to="/secoes" Icon={ListOrdered} label={t.admin.sectionMenu} /> : null}
-          {/* Account settings (every role: the member's own 2FA). */}
+          <DrawerLink to="/secoes" Icon={ListOrdered} label={t.admin.sectionMenu} />
+          {/* Account settings (the member's own 2FA). */}
           <DrawerLink to="/admin/security" Icon={ShieldCheck} label={t.admin.security} />
         </Dialog.Content>
       </Dialog.Portal>
@@ -101,11 +107,16 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
   );
 }
 
-/** One of the drawer's secondary links (the newsroom's tools, the account): closes the drawer as it navigates. */
-function DrawerLink({ to, Icon, label, testId }: { to: string; Icon: typeof List; label: string; testId?: string }) {
+/**
+ * One of the drawer's secondary links (the newsroom's tools, the account): closes the drawer as it navigates. Drawn
+ * only for a role the menu shows `to` to (`seesMenuItem`); `search` is added to the address.
+ */
+function DrawerLink({ to, search = "", Icon, label, testId }: { to: MenuPath; search?: string; Icon: typeof List; label: string; testId?: string }) {
+  const { role } = useRootData();
+  if (!seesMenuItem(role, to)) return null;
   return (
     <Dialog.Close asChild>
-      <Link to={to} className={styles.secondaryLink} data-testid={testId}>
+      <Link to={to + search} className={styles.secondaryLink} data-testid={testId}>
         <Icon aria-hidden="true" size={18} />
         {label}
       </Link>

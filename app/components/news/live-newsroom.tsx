@@ -1,4 +1,4 @@
-import { canPublish } from "../../lib/roles.ts";
+import { mayAlert } from "../../lib/roles.ts";
 import { useEffect, useId, useRef, useState } from "react";
 import { formatTime } from "../../i18n/format.ts";
 import { t } from "../../i18n/newsroom.ts";
@@ -150,8 +150,8 @@ export function LiveNewsroomPanel({
 function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: () => Promise<void> | void; guardLeave: boolean }) {
   const id = useId();
   const { userId, site, role } = useRootData();
-  // "Enviar como alerta": editors and admins (the server refuses anyone else's).
-  const mayAlert = site.alerts && canPublish(role);
+  // "Enviar como alerta": only for who may send alerts (the server refuses anyone else's).
+  const offersAlert = site.alerts && mayAlert(role);
   const [alert, setAlert] = useState(false);
   const [fields, setFields] = useState<LiveUpdateFields>(EMPTY_UPDATE);
   // The editor reads its document once: a new key opens it on the fields' document (emptied, or a draft put back).
@@ -251,7 +251,7 @@ function Composer({ newsId, onPosted, guardLeave }: { newsId: string; onPosted: 
         <label>
           <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> {t.liveNewsroom.pinned}
         </label>
-        {mayAlert ? (
+        {offersAlert ? (
           <label title={t.deskAlerts.updateOptionHint}>
             <input type="checkbox" checked={alert} onChange={(event) => setAlert(event.target.checked)} data-testid="live-composer-alert" />{" "}
             {t.deskAlerts.updateOption}

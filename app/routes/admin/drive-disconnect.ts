@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-disconnect";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { routeFacts } from "../../lib/route-facts.ts";

@@ -6,13 +6,13 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { StoryAlertPanel } from "../../components/admin/story-alert-panel.tsx";
 import { ALERT_FORM_PARAM } from "../../lib/push-topics.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole, memberActor } from "../../.server/auth/permissions.server.ts";
 import { findNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { pendingReturn } from "../../.server/news/news-review.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { NewsReturnLink } from "../../components/admin/news-return-link.tsx";
 import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-review-panel.tsx";
-import { canPublish } from "../../lib/roles.ts";
+import { canPublish, mayAlert } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState, isConnectionError, OfflineState } from "../../components/ui/error-state.tsx";
@@ -43,7 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const common = { ...(await newsFormLoaderData(request, services, viewer.userId)), role: viewer.role };
   try {
     // A reporter opens only their own stories (any status: a correction once published): anyone else's is a 403.
-    await newsEditor.requireMayEdit(params.id, viewer);
+    await newsEditor.requireMayEdit(params.id, memberActor(viewer));
     const article = await news.getNews(params.id, { includeUnpublished: true });
     const initialPublishAt = article.status === "scheduled" ? toLocalInputValue(article.publishedAt, config.timeZone) : "";
     // This user's autosave of the story, offered when it is newer than the story's last save (never another user's).
@@ -79,10 +79,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       articlePath: articlePath(article),
       // After one of the coverage's plain forms (POST /api/news/:id/live): what happened, in words.
       liveNotice: liveFormNotice(new URL(request.url).searchParams.get(LIVE_FORM_PARAM)),
-      liveFormTexts: liveFormTexts("edit", { alerts: pushAlerts.enabled && canPublish(viewer.role) }),
-      // "Alerta aos leitores": editors and admins, where alerts are on.
+      liveFormTexts: liveFormTexts("edit", { alerts: pushAlerts.enabled && mayAlert(viewer.role) }),
+      // "Alerta aos leitores": for who may send alerts (mayAlert), where alerts are on.
       alertPanel:
-        pushAlerts.enabled && canPublish(viewer.role)
+        pushAlerts.enabled && mayAlert(viewer.role)
           ? {
               ...(await pushAlerts.alertsOf(article.id)),
               published: article.status === "published",

@@ -3,7 +3,7 @@ import type { Route } from "./+types/front-page";
 import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { frontPageChoices, isFrontPagePosition, pickForFrontPage, releaseFrontPage } from "../../.server/news/front-page.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";

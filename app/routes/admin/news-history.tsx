@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-rout
 import type { Route } from "./+types/news-history";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { memberActor, requireRole } from "../../.server/auth/permissions.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { listNewsVersions, type NewsVersionView } from "../../.server/news/news-revisions.server.ts";
 import { listReviewEvents } from "../../.server/news/news-review.server.ts";
@@ -122,7 +122,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const result = await newsEditor.restoreRevision(
       params.id,
       revisionId,
-      viewer.userId,
+      memberActor(viewer),
       Number.isSafeInteger(version) && version > 0 ? version : undefined,
     );
     throw redirect(`/edit-news/${encodeURIComponent(params.id)}/historico?restaurada=${result.version}`);

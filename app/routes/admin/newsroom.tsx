@@ -2,7 +2,7 @@ import { data, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/newsroom";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole, memberActor } from "../../.server/auth/permissions.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import type { NewsroomRow } from "../../.server/news/newsroom-list.server.ts";
@@ -136,7 +136,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const titles = await findNewsTitles(database.db, ids);
       return { confirm: { action, ids, titles }, error: null };
     }
-    const result = await newsEditor.bulkAction(action, ids, viewer);
+    const result = await newsEditor.bulkAction(action, ids, memberActor(viewer));
     throw redirect(backTo(new URL(request.url), { action, ...result }));
   } catch (error) {
     if (error instanceof Response) throw error;

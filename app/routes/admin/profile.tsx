@@ -4,7 +4,7 @@ import type { Route } from "./+types/profile";
 import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { AppError, diskFullOr, FieldsError, retryAfterHeaders } from "../../.server/errors.ts";
 import { readProfileSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";

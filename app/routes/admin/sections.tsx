@@ -3,7 +3,7 @@ import type { Route } from "./+types/sections";
 import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { saveSectionArrangement } from "../../.server/news/sections.server.ts";
 import type { SectionSetting } from "../../.server/news/section-settings.queries.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";

@@ -5,7 +5,7 @@ import type { Route } from "./+types/security";
 import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { AuthMessage } from "../../components/auth/auth-message.tsx";
 import { TextField } from "../../components/auth/text-field.tsx";
 import buttons from "../../components/ui/button.module.css";

@@ -3,7 +3,7 @@ import { data, type ShouldRevalidateFunctionArgs, useNavigation, useSubmit } fro
 import type { Route } from "./+types/sponsor-manager";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { AppError, diskFullOr, FieldsError, retryAfterHeaders } from "../../.server/errors.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { storeStatusOf } from "../../.server/storage/store-status.server.ts";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/team";
 import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole } from "../../.server/auth/permissions.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import buttons from "../../components/ui/button.module.css";
 import { t } from "../../i18n/newsroom.ts";

@@ -4,7 +4,7 @@ import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
 import { noindexMeta } from "../../lib/seo.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { requireRole } from "../../.server/auth/guards.server.ts";
+import { requireRole, memberActor } from "../../.server/auth/permissions.server.ts";
 import { addTeam, listTeams, removeTeam, renameTeam } from "../../.server/news/teams.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import panel from "../../components/admin/panel.module.css";
@@ -46,6 +46,7 @@ interface ActionData {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireRole(request, context, handle);
+  const actor = memberActor(viewer);
   const { database, events, log } = servicesOf(context);
   const deps = { db: database.db, events, log };
   const form = await request.formData();
@@ -54,11 +55,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const noStore = { "Cache-Control": NO_STORE };
   const done = (message: string) => redirect(`/times?${new URLSearchParams({ feito: message })}`, { headers: noStore });
   try {
-    if (intent === "add") return done(tt.added((await addTeam(deps, form.get("name"), viewer)).name));
-    if (intent === "rename") return done(tt.renamed((await renameTeam(deps, slug, form.get("name"), viewer)).name));
+    if (intent === "add") return done(tt.added((await addTeam(deps, form.get("name"), actor)).name));
+    if (intent === "rename") return done(tt.renamed((await renameTeam(deps, slug, form.get("name"), actor)).name));
     if (intent === "remove") {
       if (form.get("confirmed") !== "1") return data<ActionData>({ confirmRemove: slug }, { headers: noStore });
-      return done(tt.removed((await removeTeam(deps, slug, viewer)).name));
+      return done(tt.removed((await removeTeam(deps, slug, actor)).name));
     }
     return data<ActionData>({ error: tt.notFound }, { status: 400, headers: noStore });
   } catch (error) {

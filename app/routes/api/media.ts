@@ -1,6 +1,7 @@
 import type { Route } from "./+types/media";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { requireRoleApi } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { requireStoreFor, storedOrRefused } from "../../.server/storage/store-unavailable.server.ts";
 import { NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";

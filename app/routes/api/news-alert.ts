@@ -2,7 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/news-alert";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { postOnlyLoader, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readJsonObject } from "../../.server/news/live-input.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
@@ -27,12 +28,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     redirect(`/edit-news/${encodeURIComponent(params.id)}?${ALERT_FORM_PARAM}=${encodeURIComponent(outcome)}#${ALERT_FORM_ANCHOR}`, 303);
   try {
     const viewer = await requireRoleApi(request, context, handle);
+    const actor = memberActor(viewer);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     if (form) {
       // The box to check first: a push to every follower cannot be taken back.
       const fields = await request.formData().catch(() => null);
       if (fields?.get("confirm") !== "on") return back("alert_unconfirmed");
-      await pushAlerts.sendStory(params.id, viewer);
+      await pushAlerts.sendStory(params.id, actor);
       return back("sent");
     }
     const hasBody = request.headers.get("Content-Length") !== "0" && request.body !== null;
@@ -41,7 +43,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (updateId !== undefined && (typeof updateId !== "string" || updateId.length > 64)) {
       return apiError(400, "invalid_update_id", t.liveNewsroom.updateNotFound);
     }
-    const alert = updateId ? await pushAlerts.sendUpdate(params.id, updateId, viewer) : await pushAlerts.sendStory(params.id, viewer);
+    const alert = updateId ? await pushAlerts.sendUpdate(params.id, updateId, actor) : await pushAlerts.sendStory(params.id, actor);
     return Response.json({ alert }, { status: 202, headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     if (form && error instanceof AppError && error.status === 409) return back(error.code);

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/news-autosave";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, parseFields, toApiError } from "../../.server/http/api.server.ts";
 import { jsonFields, readJsonObject } from "../../.server/http/submissions.server.ts";
 import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "../../.server/news/news-autosave.server.ts";
 import { t } from "../../i18n/newsroom.ts";
@@ -20,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const viewer = await requireRoleApi(request, context, handle);
     // A reporter keeps autosaves only of the stories they may edit (their own drafts): 403 / 404 as a save would.
-    await newsEditor.requireMayEdit(params.id, viewer);
+    await newsEditor.requireMayEdit(params.id, memberActor(viewer));
     const autosave = await findNewsAutosave(database.db, params.id, viewer.userId);
     return Response.json({ autosave }, { headers: PRIVATE });
   } catch (error) {
@@ -41,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT ou DELETE"));
     }
     const viewer = await requireRoleApi(request, context, handle);
-    await newsEditor.requireMayEdit(params.id, viewer);
+    await newsEditor.requireMayEdit(params.id, memberActor(viewer));
     if (request.method === "DELETE") {
       if (!(await deleteNewsAutosave(database.db, params.id, viewer.userId))) return apiError(404, "autosave_not_found", t.autosave.notFound);
       return new Response(null, { status: 204 });

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/news-item";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { isNewsroomViewer, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, parseFields, toApiError } from "../../.server/http/api.server.ts";
 import { isLivePatch, parseLivePatch } from "../../.server/news/live-input.server.ts";
 import { jsonFields, readJsonObject, readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { NEWS_SUBMISSION_MAX_BYTES } from "../../lib/limits.ts";
 import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -40,8 +40,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { newsEditor, log } = services;
   try {
     const viewer = await requireRoleApi(request, context, handle);
+    const actor = memberActor(viewer);
     if (request.method === "DELETE") {
-      await newsEditor.deleteNews(params.id, viewer);
+      await newsEditor.deleteNews(params.id, actor);
       return new Response(null, { status: 204 });
     }
     if (!["PUT", "PATCH", "POST"].includes(request.method)) {
@@ -56,17 +57,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (json && isLivePatch(json)) {
       return Response.json({
         id: params.id,
-        coverage: await services.liveCoverage.changeCoverage(params.id, parseLivePatch(json, services.config.timeZone), viewer),
+        coverage: await services.liveCoverage.changeCoverage(params.id, parseLivePatch(json, services.config.timeZone), actor),
       });
     }
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = json ? { fields: jsonFields(json), file: null } : await readNewsSubmission(request, services);
       if (request.method === "PATCH") {
         const patch = await withUploadCleanup(form, (fields) => parseFields(newsPatchSchema, fields));
-        return Response.json(await newsEditor.patchNews(params.id, patch, form.file, viewer));
+        return Response.json(await newsEditor.patchNews(params.id, patch, form.file, actor));
       }
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      return Response.json(await newsEditor.updateNews(params.id, input, form.file, viewer));
+      return Response.json(await newsEditor.updateNews(params.id, input, form.file, actor));
     });
   } catch (error) {
     return toApiError(error, request, log);

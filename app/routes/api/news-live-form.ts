@@ -2,11 +2,10 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/news-live-form";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { memberActor, postOnlyLoader, requireMayAlert, requireRoleApi } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "../../.server/news/live-form.server.ts";
-import { RoleForbiddenError } from "../../.server/news/news-permissions.server.ts";
 import { sendUpdateAlert } from "../../.server/push/push-alerts.server.ts";
-import { canPublish } from "../../lib/roles.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 
@@ -34,9 +33,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const back = (outcome: string) => redirect(`${page}?${LIVE_FORM_PARAM}=${encodeURIComponent(outcome)}#${LIVE_FORM_ANCHOR}`, 303);
   try {
     const viewer = await requireRoleApi(request, context, handle);
+    const actor = memberActor(viewer);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     // The story and the viewer's right to cover it first (404, 403), as the JSON API does, before the fields.
-    await liveCoverage.authorize(params.id, viewer);
+    await liveCoverage.authorize(params.id, actor);
     const type = request.headers.get("Content-Type") ?? "";
     if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) {
       return apiError(415, "unsupported_media_type", t.api.unsupportedMediaType);
@@ -49,14 +49,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (asked.kind === "update") {
       // "Enviar como alerta": editors and admins only (a reporter's box is not shown, and is refused here).
       const asAlert = form.get("alert") === "on";
-      if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
-      const update = await liveCoverage.postUpdate(params.id, asked.input, viewer);
+      if (asAlert) requireMayAlert(actor);
+      const update = await liveCoverage.postUpdate(params.id, asked.input, actor);
       if (asAlert) {
-        const { alertError } = await sendUpdateAlert(pushAlerts, params.id, update.id, viewer);
+        const { alertError } = await sendUpdateAlert(pushAlerts, params.id, update.id, actor);
         if (alertError) return back(alertError.code);
         return back("posted-alert");
       }
-    } else await liveCoverage.changeCoverage(params.id, asked.patch, viewer);
+    } else await liveCoverage.changeCoverage(params.id, asked.patch, actor);
     return back(asked.outcome);
   } catch (error) {
     // What was sent is refused: back to the page, which says why. Not allowed at all, or a failure: the API's answer.

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/news-live-update";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { isNewsroomViewer, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { parseUpdatePatch, readJsonObject } from "../../.server/news/live-input.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
@@ -31,16 +31,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { liveCoverage, log } = servicesOf(context);
   try {
     const viewer = await requireRoleApi(request, context, handle);
+    const actor = memberActor(viewer);
     if (request.method !== "DELETE" && request.method !== "PATCH")
       return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PATCH ou DELETE"));
     // The story's owner (a reporter) or an editor, before the body is read.
-    await liveCoverage.authorize(params.id, viewer);
+    await liveCoverage.authorize(params.id, actor);
     if (request.method === "DELETE") {
-      await liveCoverage.deleteUpdate(params.id, params.updateId, viewer);
+      await liveCoverage.deleteUpdate(params.id, params.updateId, actor);
       return new Response(null, { status: 204 });
     }
     const patch = parseUpdatePatch(await readJsonObject(request));
-    const update = await liveCoverage.editUpdate(params.id, params.updateId, patch, viewer);
+    const update = await liveCoverage.editUpdate(params.id, params.updateId, patch, actor);
     return Response.json({ update }, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);

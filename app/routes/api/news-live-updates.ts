@@ -1,11 +1,9 @@
 import type { Route } from "./+types/news-live-updates";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { isNewsroomViewer, memberActor, requireMayAlert, requireRoleApi } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { parseNewUpdate, readJsonObject } from "../../.server/news/live-input.server.ts";
-import { RoleForbiddenError } from "../../.server/news/news-permissions.server.ts";
 import { sendUpdateAlert } from "../../.server/push/push-alerts.server.ts";
-import { canPublish } from "../../lib/roles.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -43,15 +41,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { liveCoverage, pushAlerts, log } = servicesOf(context);
   try {
     const viewer = await requireRoleApi(request, context, handle);
+    const actor = memberActor(viewer);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
-    await liveCoverage.authorize(params.id, viewer);
+    await liveCoverage.authorize(params.id, actor);
     const body = await readJsonObject(request);
     const input = parseNewUpdate(body);
     // Refused before anything is posted: a reporter's update never goes out as an alert.
     const asAlert = body.alert === true;
-    if (asAlert && !canPublish(viewer.role)) throw new RoleForbiddenError("alert_forbidden", t.deskAlerts.forbidden);
-    const update = await liveCoverage.postUpdate(params.id, input, viewer);
-    const alert = asAlert ? await sendUpdateAlert(pushAlerts, params.id, update.id, viewer) : {};
+    if (asAlert) requireMayAlert(actor);
+    const update = await liveCoverage.postUpdate(params.id, input, actor);
+    const alert = asAlert ? await sendUpdateAlert(pushAlerts, params.id, update.id, actor) : {};
     return Response.json({ update, ...alert }, { status: 201, headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);

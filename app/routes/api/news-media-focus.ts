@@ -1,7 +1,8 @@
 import { z } from "../../lib/zod.ts";
 import type { Route } from "./+types/news-media-focus";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { setStoryMediaFocus, storyForMediaFocus } from "../../.server/media/media-focus.server.ts";
 import { t } from "../../i18n/newsroom.ts";
@@ -22,14 +23,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, events, log } = servicesOf(context);
   try {
     const viewer = await requireRoleApi(request, context, handle);
+    const actor = memberActor(viewer);
     // Whether this member may change the story, before anything they sent is read.
-    await storyForMediaFocus(database.db, params.id, viewer);
+    await storyForMediaFocus(database.db, params.id, actor);
     if (request.method !== "PUT") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT"));
     const parsed = focusSchema.safeParse(await readJsonObject(request));
     if (!parsed.success) return apiError(400, "invalid_focus", t.mediaFocus.invalid);
     const { focusX, focusY } = parsed.data;
     const focus = focusX === null || focusY === null ? null : { x: focusX, y: focusY };
-    const saved = await setStoryMediaFocus({ db: database.db, events }, params.id, focus, viewer);
+    const saved = await setStoryMediaFocus({ db: database.db, events }, params.id, focus, actor);
     return Response.json(saved, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);

@@ -2,7 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/news-return";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { apiError, postOnlyLoader, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { postOnlyLoader, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const viewer = await requireRoleApi(request, context, handle);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));
     const { note, version } = await readReturn(request, fromPage);
-    const saved = await newsEditor.returnToReporter(params.id, note, viewer, version);
+    const saved = await newsEditor.returnToReporter(params.id, note, memberActor(viewer), version);
     if (fromPage) return redirect(`${page}?devolvida=1&v=${saved.version}`, 303);
     return Response.json(saved, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {

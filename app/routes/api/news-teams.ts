@@ -2,7 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/news-teams";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { setStoryTeams, storyToTag, storyTeams } from "../../.server/news/teams.server.ts";
 import { t } from "../../i18n/newsroom.ts";
@@ -26,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { database, log } = servicesOf(context);
   try {
     const viewer = await requireRoleApi(request, context, handle);
-    await storyToTag(database.db, params.id, viewer);
+    await storyToTag(database.db, params.id, memberActor(viewer));
     return Response.json({ teams: await storyTeams(database.db, params.id) }, { headers: { "Cache-Control": NO_STORE } });
   } catch (error) {
     return toApiError(error, request, log);
@@ -41,11 +42,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     const viewer = await requireRoleApi(request, context, handle);
     // The story and the viewer's right to change it first (404, 403), before anything sent is read.
-    await storyToTag(database.db, params.id, viewer);
+    await storyToTag(database.db, params.id, memberActor(viewer));
     if (request.method === "PUT") {
       const parsed = teamsSchema.safeParse(await readJsonObject(request));
       if (!parsed.success) return apiError(400, "invalid_teams", t.teams.invalid);
-      const saved = await setStoryTeams(deps, params.id, parsed.data.teams, viewer);
+      const saved = await setStoryTeams(deps, params.id, parsed.data.teams, memberActor(viewer));
       return Response.json({ teams: saved.teams }, { headers: { "Cache-Control": NO_STORE } });
     }
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("PUT"));
@@ -58,7 +59,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     const slugs = form.getAll("time").map(String);
     try {
-      await setStoryTeams(deps, params.id, slugs, viewer);
+      await setStoryTeams(deps, params.id, slugs, memberActor(viewer));
     } catch (error) {
       // What was sent is refused: back to the page, which says why.
       if (error instanceof AppError && error.status === 400) return back(error.code);

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/news";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, parseFields, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { newsroomAccess, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
+import { apiError, parseFields, toApiError } from "../../.server/http/api.server.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { newsInputSchema } from "../../lib/news-schema.ts";
 import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
-import { newsroomAccess } from "../../.server/auth/guards.server.ts";
 import { routeFacts } from "../../lib/route-facts.ts";
 import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return await withUploadSlot(request, viewer.userId, services, async () => {
       const form = await readNewsSubmission(request, services);
       const input = await withUploadCleanup(form, (fields) => parseFields(newsInputSchema, fields));
-      const result = await newsEditor.createNews(input, form.file, viewer);
+      const result = await newsEditor.createNews(input, form.file, memberActor(viewer));
       return Response.json(result, { status: 201 });
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/sponsor-item";
 import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { requireRoleApi } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { routeFacts } from "../../lib/route-facts.ts";

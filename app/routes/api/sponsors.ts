@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sponsors";
 import { servicesOf } from "../../.server/context.server.ts";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
-import { apiError, requireRoleApi, toApiError } from "../../.server/http/api.server.ts";
+import { isNewsroomViewer, requireRoleApi } from "../../.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "../../.server/http/api.server.ts";
 import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { routeFacts } from "../../lib/route-facts.ts";

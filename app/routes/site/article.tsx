@@ -8,7 +8,7 @@ import { AppError, requestIdFrom } from "../../.server/errors.ts";
 import { loadMostRead } from "../../.server/news/most-read.server.ts";
 import { loadBodyMedia } from "../../.server/media/body-media.server.ts";
 import { MostRead } from "../../components/news/most-read.tsx";
-import { isNewsroomViewer } from "../../.server/auth/guards.server.ts";
+import { isNewsroomViewer } from "../../.server/auth/permissions.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
 import { CategoryBadge } from "../../components/news/category-badge.tsx";

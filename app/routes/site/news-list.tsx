@@ -6,7 +6,7 @@ import { pageHeaders } from "../../lib/cache-headers.ts";
 import { servicesOf } from "../../.server/context.server.ts";
 import { listPageFailure } from "../../.server/news/list-cursor.ts";
 import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
-import { newsroomAccess } from "../../.server/auth/guards.server.ts";
+import { newsroomAccess } from "../../.server/auth/permissions.server.ts";
 import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { t } from "../../i18n/pt-BR.ts";
