@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { t } from "../../i18n/newsroom.ts";
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
-import type { MergeChoice, MergeField } from "../../lib/news-merge.ts";
-import type { NewsStatus } from "../../lib/news-view.ts";
+import type { MergeChoice, MergeConflict, MergeField } from "../../lib/news-merge.ts";
+import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
 import { changedFields, fieldsChangedByMe, type NewsConflict } from "./news-conflict-panel.tsx";
 import {
   draftOf,
@@ -155,7 +155,7 @@ export function useNewsSave({ props, opened, fields, live }: Options) {
       onConflict(current, merged) {
         // Someone else saved first: nothing is lost, the editor sees what changed (or, after "Salvar mesmo assim",
         // the fields both changed, side by side) and decides.
-        setConflict({ changed: changedFields(current, opened.initial, publication, defaultAuthor), current, merge: merged, intent, unpublish });
+        setConflict(conflictOf(current, merged, intent, unpublish));
       },
       onFailed(detail, fields) {
         const message = t.newsForm.submitError(editing, detail);
@@ -167,6 +167,11 @@ export function useNewsSave({ props, opened, fields, live }: Options) {
         window.alert(message);
       },
     });
+  }
+
+  /** A 409's conflict: what changed since the version opened, and what the refused save was sent as. */
+  function conflictOf(current: NewsConflictCurrent, merge: MergeConflict | undefined, intent: NewsStatus, unpublish: boolean): SaveConflict {
+    return { changed: changedFields(current, opened.initial, publication, defaultAuthor), current, merge, intent, unpublish };
   }
 
   /**
@@ -194,13 +199,7 @@ export function useNewsSave({ props, opened, fields, live }: Options) {
           resolve(answer.version ?? null);
         },
         onConflict(current, merged) {
-          setConflict({
-            changed: changedFields(current, opened.initial, publication, defaultAuthor),
-            current,
-            merge: merged,
-            intent: "review",
-            unpublish: false,
-          });
+          setConflict(conflictOf(current, merged, "review", false));
           resolve(null);
         },
         onFailed(detail, fields) {
