@@ -16,22 +16,22 @@ export function routeContextOf(services: AppServices): RouterContextProvider {
   return context;
 }
 
-/** A new admin, signed in from `ip`: the `eef.session_token=…` pair to send as the Cookie header. */
-export async function adminSessionCookie(services: TestServices, ip: string): Promise<string> {
-  const admin = await createAdmin(services);
-  const result = await services.auth.signInWithPassword({ email: admin.email, password: admin.password, ip, headers: new Headers() });
-  if (!result.ok) throw new Error("admin sign-in failed");
+/** `account` signed in from `ip`: the `eef.session_token=…` pair to send as the Cookie header. */
+async function sessionCookie(services: TestServices, account: { email: string; password: string }, ip: string): Promise<string> {
+  const result = await services.auth.signInWithPassword({ email: account.email, password: account.password, ip, headers: new Headers() });
+  if (!result.ok) throw new Error(`sign-in failed: ${account.email}`);
   const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
   if (!token) throw new Error("no session cookie");
   return token;
 }
 
+/** A new admin, signed in from `ip`: the `eef.session_token=…` pair to send as the Cookie header. */
+export async function adminSessionCookie(services: TestServices, ip: string): Promise<string> {
+  return sessionCookie(services, await createAdmin(services), ip);
+}
+
 /** A new newsroom member with `role`, signed in: the session cookie pair and the account's id. */
 export async function memberSessionCookie(services: TestServices, role: Role, ip = "10.1.0.3"): Promise<{ cookie: string; userId: string }> {
   const account = await createMember(services, role);
-  const result = await services.auth.signInWithPassword({ email: account.email, password: account.password, ip, headers: new Headers() });
-  if (!result.ok) throw new Error("member sign-in failed");
-  const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
-  if (!token) throw new Error("no session cookie");
-  return { cookie: token, userId: account.id };
+  return { cookie: await sessionCookie(services, account, ip), userId: account.id };
 }

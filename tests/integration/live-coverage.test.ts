@@ -25,14 +25,13 @@ import { t } from "../../app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "../../app/lib/limits.ts";
 import { LIVE_EVENT_INLINE_BYTES } from "../../app/lib/live-coverage.ts";
 import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import type { Role } from "../../app/lib/roles.ts";
 import * as item from "../../app/routes/api/news-item.ts";
 import * as one from "../../app/routes/api/news-live-update.ts";
 import * as list from "../../app/routes/api/news-live-updates.ts";
 import * as liveForm from "../../app/routes/api/news-live-form.ts";
 import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
 import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
-import { createMember } from "../factories/auth.ts";
+import { memberSessionCookie } from "../factories/route-context.ts";
 import { createNews } from "../factories/news.ts";
 import { migrations } from "../../migrations/index.ts";
 import { createPostgresDatabase, createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
@@ -46,19 +45,6 @@ function contextOf(services: AppServices): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(servicesContext, services);
   return context;
-}
-
-async function signIn(services: TestServices, account: { email: string; password: string }): Promise<string> {
-  const result = await services.auth.signInWithPassword({ email: account.email, password: account.password, ip: "10.1.0.3", headers: new Headers() });
-  if (!result.ok) throw new Error("sign-in failed");
-  const token = /eef\.session_token=[^;]+/.exec(result.headers.get("set-cookie") ?? "")?.[0];
-  if (!token) throw new Error("no session cookie");
-  return token;
-}
-
-async function memberCookie(services: TestServices, role: Role): Promise<{ cookie: string; userId: string }> {
-  const account = await createMember(services, role);
-  return { cookie: await signIn(services, account), userId: account.id };
 }
 
 type Module = { loader: (args: never) => Promise<Response>; action: (args: never) => Promise<Response> };
@@ -105,7 +91,7 @@ async function liveStory(services: TestServices, cookie: string) {
 describe("cobertura ao vivo: estado e placar", () => {
   it("inicia, encerra e desliga guardando início e fim; o placar é validado e pode ser removido", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { media: null });
 
     const started = await patchNews(services, id, editor.cookie, { coverage: "live" });
@@ -138,7 +124,7 @@ describe("cobertura ao vivo: estado e placar", () => {
 
   it("recusa valores inválidos com códigos estáveis e mensagens em português", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { media: null });
     const good = { home: "Grêmio", away: "Inter", homeScore: 0, awayScore: 0, period: "1º tempo" };
     const cases: Array<[unknown, string, string, string]> = [
@@ -179,9 +165,9 @@ describe("cobertura ao vivo: estado e placar", () => {
 describe("atualizações: permissões por papel", () => {
   it("editor e administrador postam em qualquer notícia; o repórter só na própria; anônimo 401", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
-    const admin = await memberCookie(services, "admin");
-    const reporter = await memberCookie(services, "reporter");
+    const editor = await memberSessionCookie(services, "editor");
+    const admin = await memberSessionCookie(services, "admin");
+    const reporter = await memberSessionCookie(services, "reporter");
     const id = await liveStory(services, editor.cookie);
 
     expect((await postUpdate(services, id, null, { text: "Gol!" })).status).toBe(401);
@@ -209,8 +195,8 @@ describe("atualizações: permissões por papel", () => {
 
   it(`no máximo ${LIVE_LIMITS.postsPerMinute} atualizações por minuto por membro: a seguinte é 429 com Retry-After; outro membro segue`, async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
-    const admin = await memberCookie(services, "admin");
+    const editor = await memberSessionCookie(services, "editor");
+    const admin = await memberSessionCookie(services, "admin");
     const id = await liveStory(services, editor.cookie);
     for (let n = 1; n <= LIVE_LIMITS.postsPerMinute; n++) {
       expect((await postUpdate(services, id, editor.cookie, { text: `Lance ${n}` })).status, `atualização ${n}`).toBe(201);
@@ -230,7 +216,7 @@ describe("atualizações: permissões por papel", () => {
 
   it("valida o texto como o corpo: texto simples ou documento, uma mídia no máximo, imagem da casa", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const refusals: Array<[unknown, number, string, string]> = [
       [{}, 400, "live_text_required", t.liveNewsroom.textRequired],
@@ -332,7 +318,7 @@ describe("atualizações: edição com formatação", () => {
 
   it("PATCH com o documento troca uma palavra e mantém negrito, itálico, link e vídeo", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const posted = await postUpdate(services, id, editor.cookie, { text: formatted("Gol"), keyEvent: true });
     expect(posted.status).toBe(201);
@@ -353,7 +339,7 @@ describe("atualizações: edição com formatação", () => {
 
   it("um documento malformado no PATCH é recusado em português e nada muda", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const posted = await postUpdate(services, id, editor.cookie, { text: formatted("Gol") });
     const updateId = posted.json?.update.id as string;
@@ -413,12 +399,12 @@ describe("atualizações: edição com formatação", () => {
 describe("atualizações: leitura pública", () => {
   it("pagina das mais novas para as mais antigas, fixadas à parte, lances importantes no resumo", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const total = LIVE_LIMITS.pageSize + 5;
     const ids: string[] = [];
     // Two members take turns: each stays under the per-member limit of posts a minute.
-    const posters = [editor.cookie, (await memberCookie(services, "admin")).cookie];
+    const posters = [editor.cookie, (await memberSessionCookie(services, "admin")).cookie];
     for (let i = 0; i < total; i++) {
       const posted = await postUpdate(services, id, posters[i % 2]!, { text: `Minuto ${i}`, keyEvent: i % 10 === 0 });
       ids.push(posted.json?.update.id);
@@ -454,7 +440,7 @@ describe("atualizações: leitura pública", () => {
 
   it("as atualizações de um rascunho não existem para leitores (404); a redação as vê", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const posted = await postUpdate(services, id, editor.cookie, { text: "Antes de publicar" });
     await services.database.db.updateTable("news").set({ status: "draft" }).where("id", "=", id).execute();
@@ -482,7 +468,7 @@ describe("minuto e lance de uma atualização", () => {
 
   it("guarda o minuto (com acréscimos) e o lance; devolve como foi escrito; sem eles é uma atualização comum", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
 
     const goal = await postUpdate(services, id, editor.cookie, { text: "GOL! Pedro de cabeça.", minute: "32", eventType: "goal" });
@@ -519,7 +505,7 @@ describe("minuto e lance de uma atualização", () => {
 
   it("recusa minuto e lance inválidos com códigos estáveis e mensagens em português; nada é guardado", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const refusals: Array<[Record<string, unknown>, string, string, string]> = [
       [{ minute: "trinta" }, "live_minute_invalid", "minute", MINUTE_INVALID],
@@ -565,7 +551,7 @@ describe("minuto e lance de uma atualização", () => {
 
   it("a edição muda o minuto e o lance, null os tira, e o que não vem fica como estava", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const posted = await postUpdate(services, id, editor.cookie, { text: "Cartão para o zagueiro.", minute: "40", eventType: "yellow_card" });
     const updateId = posted.json?.update.id as string;
@@ -613,8 +599,8 @@ describe("minuto e lance de uma atualização", () => {
 
   it("os lances importantes: as atualizações com lance ou marcadas, pelo minuto, o mais adiantado primeiro", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
-    const admin = await memberCookie(services, "admin");
+    const editor = await memberSessionCookie(services, "editor");
+    const admin = await memberSessionCookie(services, "admin");
     const id = await liveStory(services, editor.cookie);
     // Posted as a match is told, with the card at 32 written down only after half time.
     const posts: Array<[string, Record<string, unknown>]> = [
@@ -662,8 +648,8 @@ describe("minuto e lance de uma atualização", () => {
 
   it("quem pode: as mesmas regras de sempre, com minuto e lance", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
-    const reporter = await memberCookie(services, "reporter");
+    const editor = await memberSessionCookie(services, "editor");
+    const reporter = await memberSessionCookie(services, "reporter");
     const id = await liveStory(services, editor.cookie);
     const posted = await postUpdate(services, id, editor.cookie, { text: "GOL!", minute: "10", eventType: "goal" });
     const updateId = posted.json?.update.id as string;
@@ -768,7 +754,7 @@ describe("a migração 2026-11-28-971 (minuto e lance)", () => {
 describe("eventos", () => {
   it("uma atualização avisa só as páginas da notícia; começar a cobertura e mudar o placar mudam os cartões (newsUpdated)", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { title: "Clássico", media: null });
     const heard: Array<[SiteEvent, SiteEventDetail]> = [];
     services.events.subscribe((event, detail) => heard.push([event, detail]));
@@ -813,7 +799,7 @@ describe("eventos", () => {
 
   it("uma atualização longa vai sem o conteúdo no evento (as páginas abertas a buscam), com a cobertura", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await liveStory(services, editor.cookie);
     const heard: SiteEventDetail[] = [];
     services.events.subscribe((event, detail) => event === "liveUpdated" && heard.push(detail));
@@ -829,7 +815,7 @@ describe("eventos", () => {
 
   it("os cartões mostram o placar enquanto a cobertura está no ar e depois de encerrada", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { title: "Clássico", media: null });
     const card = async () => (await services.news.listNewsPage({ limit: 50 })).items.find((item) => item.id === id)!;
     const scoreboard = { home: "Flamengo", away: "Palmeiras", homeScore: 2, awayScore: 1, period: "2º tempo" };
@@ -891,7 +877,7 @@ async function openEventStream(services: AppServices, address: string, cookie?: 
 describe("o fluxo público /events", () => {
   it("salvar um rascunho avisa só as páginas da redação: a de um leitor não recarrega; publicar chega a todas", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const reader = await openEventStream(services, "10.3.0.1");
     const newsroom = await openEventStream(services, "10.3.0.2", editor.cookie);
     const heard: SiteEventDetail[] = [];
@@ -927,7 +913,7 @@ describe("o fluxo público /events", () => {
 
   it("não conta nada da cobertura de uma notícia não publicada (rascunho, agendada); a publicada chega com o que mudou", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const hidden = await liveStory(services, editor.cookie);
     const scheduled = await liveStory(services, editor.cookie);
     const published = await liveStory(services, editor.cookie);
@@ -1008,7 +994,7 @@ describe("o fluxo público /events", () => {
 describe("feeds e sitemaps", () => {
   it("uma atualização marca a notícia como alterada no RSS, no sitemap de artigos e no do Google News", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { title: "Decisão ao vivo", media: null, createdAt: new Date(Date.now() - 3_600_000) });
     const other = await createNews(services, { title: "Sem cobertura", media: null, createdAt: new Date(Date.now() - 7_200_000) });
     const syndication = createSyndication({
@@ -1054,7 +1040,7 @@ async function liveStoryFor(services: TestServices, id: string, cookie: string) 
 describe("Jogos de hoje", () => {
   it("a home e a seção listam as partidas publicadas com placar, ao vivo e encerradas; nada de rascunho, de cobertura sem placar nem de dois dias atrás", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const board = (home: string, away: string) => ({ home, away, homeScore: 1, awayScore: 0, period: "1º tempo" });
     const match = async (title: string, category: string, coverage: "live" | "ended" | null, scoreboard: ReturnType<typeof board> | null) => {
       const id = await createNews(services, { title, category, media: null });
@@ -1094,7 +1080,7 @@ describe("Jogos de hoje", () => {
 
   it("uma partida anunciada (times, início, competição) aparece como próxima e entra ao vivo sozinha no horário, uma vez", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { title: "Flamengo x Palmeiras: a partida de hoje", category: "Futebol", media: null });
     const kickoff = new Date(Date.now() + 2 * 3_600_000);
     kickoff.setUTCSeconds(0, 0);
@@ -1161,7 +1147,7 @@ describe("Jogos de hoje", () => {
 
   it("um rascunho anunciado não entra ao vivo nem aparece na faixa", async () => {
     const services = await open();
-    const editor = await memberCookie(services, "editor");
+    const editor = await memberSessionCookie(services, "editor");
     const id = await createNews(services, { title: "Jogo ainda em rascunho", media: null });
     const scoreboard = { home: "A", away: "B", homeScore: 0, awayScore: 0, period: "" };
     expect((await patchNews(services, id, editor.cookie, { scoreboard })).status).toBe(200);

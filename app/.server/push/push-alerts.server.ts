@@ -6,6 +6,7 @@ import { t as reader } from "../../i18n/pt-BR.ts";
 import { storedScoreboard } from "../../lib/live-coverage.ts";
 import { PUSH_LIMITS, PUSH_TOPICS, type PushPayload, type PushTopic, isPushTopic } from "../../lib/push-topics.ts";
 import { articlePath } from "../../lib/slug.ts";
+import { storyTeams } from "../news/teams.server.ts";
 import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, NotFoundError } from "../errors.ts";
@@ -165,9 +166,8 @@ export function createPushAlerts(deps: PushAlertsDeps) {
     }
   }
 
-  /** Sends the alert to every browser following one of `topics`, then records what came of it. */
-  async function deliver(alertId: string, topics: readonly string[], payload: PushPayload): Promise<AlertOutcome> {
-    const subscribers = await findSubscribers(db, topics);
+  /** Sends the alert to `subscribers`, then records what came of it. */
+  async function deliver(alertId: string, subscribers: readonly StoredSubscription[], payload: PushPayload): Promise<AlertOutcome> {
     const vapid = await vapidKeys();
     const message = JSON.stringify(payload);
     const outcome: AlertOutcome = { recipients: subscribers.length, delivered: 0, removed: 0, failed: 0 };
@@ -211,13 +211,14 @@ export function createPushAlerts(deps: PushAlertsDeps) {
       created_by: actorIdOf(alert.actor),
     });
     if (!recorded) throw new AppError("alert_already_sent", t.deskAlerts.alreadySent, 409);
-    const recipients = await countSubscribers(db, alert.topics);
-    const task = deliver(id, alert.topics, alert.payload)
+    // Read once: the answer's count and the list sent to are the same browsers.
+    const subscribers = await findSubscribers(db, alert.topics);
+    const task = deliver(id, subscribers, alert.payload)
       .then(() => undefined)
       .catch((error: unknown) => log.warn({ err: error, alertId: id }, "push alert failed"));
     sending.add(task);
     void task.finally(() => sending.delete(task));
-    return { id, recipients };
+    return { id, recipients: subscribers.length };
   }
 
   /** The story as an alert needs it: readers must see it, and only editors and admins send alerts. */
@@ -231,8 +232,8 @@ export function createPushAlerts(deps: PushAlertsDeps) {
       .executeTakeFirst();
     if (!story) throw new NotFoundError("news_not_found", t.news.notFound);
     if (story.status !== "published" || story.deleted_at !== null) throw new AppError("alert_not_public", t.deskAlerts.notPublic, 409);
-    const teams = await db.selectFrom("news_teams").select("team_slug").where("news_id", "=", newsId).execute();
-    return { ...story, teams: teams.map((team) => team.team_slug) };
+    const teams = await storyTeams(db, newsId);
+    return { ...story, teams: teams.map((team) => team.slug) };
   }
 
   return {
@@ -304,7 +305,7 @@ export function createPushAlerts(deps: PushAlertsDeps) {
           title: clip(lead ? `${lead} ${scoreLine}` : scoreLine, PUSH_LIMITS.titleMaxLength),
           body: clip(update.text, PUSH_LIMITS.bodyMaxLength),
           url: articlePath(story),
-          tag: `jogo:${newsId}`,
+          tag: PUSH_TOPICS.match(newsId),
         },
       });
     },
@@ -312,13 +313,13 @@ export function createPushAlerts(deps: PushAlertsDeps) {
     /** The desk's view: the story's alerts, newest first, and how many browsers follow what its alerts reach. */
     async alertsOf(newsId: string) {
       const story = await db.selectFrom("news").select(["category_slug"]).where("id", "=", newsId).executeTakeFirst();
-      const teams = await db.selectFrom("news_teams").select("team_slug").where("news_id", "=", newsId).execute();
+      const teams = await storyTeams(db, newsId);
       const topics = story
         ? [
             PUSH_TOPICS.general,
             PUSH_TOPICS.section(story.category_slug),
             PUSH_TOPICS.match(newsId),
-            ...teams.map((team) => PUSH_TOPICS.team(team.team_slug)),
+            ...teams.map((team) => PUSH_TOPICS.team(team.slug)),
           ]
         : [];
       const rows = await findAlertsOf(db, newsId);
