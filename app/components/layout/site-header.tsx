@@ -36,7 +36,7 @@ export function SiteHeader({ children }: { children?: React.ReactNode }) {
         {/* A link to the home page without JavaScript; with it, back only when the previous page is ours. */}
         <a
           href="/"
-          className={styles.back}
+          className={styles.round}
           aria-label={t.layout.back}
           title={t.layout.back}
           onClick={(event) => {
