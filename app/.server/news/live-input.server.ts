@@ -8,13 +8,12 @@ import {
   parseMatchMinute,
   type Scoreboard,
 } from "../../lib/live-coverage.ts";
-import { FORM_BODY_MAX_BYTES, LIVE_LIMITS } from "../../lib/limits.ts";
+import { LIVE_LIMITS } from "../../lib/limits.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
 import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
 import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
 import { checkRichDoc } from "../../lib/rich-text-schema.ts";
 import { AppError, FieldsError } from "../errors.ts";
-import { readJsonBody } from "../http/read-body.server.ts";
 
 /**
  * The JSON bodies of the live coverage API, checked (issue 20): each refusal is a 400 with a stable code, the pt-BR
@@ -36,17 +35,6 @@ export interface LiveUpdateInput {
 }
 
 const refuse = (code: string, field: string, message: string) => new FieldsError(code, { [field]: [message] });
-
-/** The request's JSON object, or 415 / 400 as the other JSON routes answer. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
-    throw new AppError("unsupported_media_type", t.api.unsupportedMediaType, 415);
-  }
-  // Read as it arrives, capped and depth-checked like every body without a file (read-body.server.ts).
-  const body = await readJsonBody(request, FORM_BODY_MAX_BYTES);
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("invalid_json", t.api.invalidJson, 400);
-  return body as Record<string, unknown>;
-}
 
 function countMediaBlocks(blocks: RichBlock[]): number {
   let count = 0;

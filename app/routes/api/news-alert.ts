@@ -4,7 +4,7 @@ import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { postOnlyLoader, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
 import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/news/live-input.server.ts";
+import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { t } from "../../i18n/newsroom.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
 import { ALERT_FORM_ANCHOR, ALERT_FORM_PARAM } from "../../lib/push-topics.ts";

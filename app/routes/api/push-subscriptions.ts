@@ -2,7 +2,7 @@ import type { Route } from "./+types/push-subscriptions";
 import { servicesOf } from "../../.server/context.server.ts";
 import { AppError } from "../../.server/errors.ts";
 import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/news/live-input.server.ts";
+import { readJsonObject } from "../../.server/http/submissions.server.ts";
 import { parseSubscriptionInput } from "../../.server/push/push-alerts.server.ts";
 import { t } from "../../i18n/pt-BR.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
