@@ -5,7 +5,8 @@ import { NEWSROOM_PAGE_SIZE } from "../../lib/limits.ts";
 import { parsePublishAt } from "../../lib/zoned-time.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError, wrapFailure } from "../errors.ts";
-import { foldWord, queryTerms } from "../search/portuguese.ts";
+import { foldWord, queryTerms, wordsOf } from "../search/portuguese.ts";
+import { fts5Match, pgWordsQuery } from "../search/search-sql.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { viewStatusOf } from "./news-rows.server.ts";
 import { hasViewStatus } from "./news.queries.server.ts";
@@ -69,11 +70,10 @@ export function createNewsroomList({ db, dialect, timeZone }: NewsroomListDeps) 
     const terms = queryTerms(q);
     if (terms.length === 0) return null;
     if (dialect === "postgres") {
-      const words = [...q.matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map(([word]) => foldWord(word)).join(" ");
-      return sql<SqlBool>`news.search_document @@ plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${words}))`;
+      return sql<SqlBool>`news.search_document @@ ${pgWordsQuery(wordsOf(q).map(foldWord))}`;
     }
-    // Every term quoted: an FTS5 string, never an operator; all of them must match.
-    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");
+    // All the terms must match.
+    const match = fts5Match(terms, "AND");
     return sql<SqlBool>`news.id in (
       select d.news_id from news_search_docs d where d.doc in (
         select rowid from news_fts where news_fts match ${match}

@@ -20,6 +20,7 @@ import {
   isVocabularyWord,
   wordsOf,
 } from "./portuguese.ts";
+import { FTS5_SCORE, fts5Match, pgRank, pgWordsQuery } from "./search-sql.server.ts";
 
 /** Results per page, as the list. */
 export const SEARCH_PAGE_SIZE = 24;
@@ -78,25 +79,23 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
   /** The ids of one page of matches, best first. */
   function rankedIds(terms: string[], words: string[], limit: number, offset: number): Promise<string[]> {
     if (dialect === "postgres") {
-      // The reader's words (letters and digits only) go through the same normalisation as the indexed text.
       return sql<{ id: string }>`
         select n.id
-        from news n, plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${words.join(" ")})) q
+        from news n, ${pgWordsQuery(words)} q
         where n.search_document @@ q and n.status = 'published'
-        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', n.search_document, q) desc, n.published_at desc, n.id desc
+        order by ${pgRank(sql`n.search_document`, sql`q`)} desc, n.published_at desc, n.id desc
         limit ${limit} offset ${offset}
       `
         .execute(db)
         .then((result) => result.rows.map((row) => row.id));
     }
-    // Every term quoted: an FTS5 string, never an operator. All of them must match (AND). Ranked inside the FTS
-    // table alone (equal ranks: the most recently indexed first), then only the page is joined: joining every match
+    // All the terms must match (AND). Ranked inside the FTS table alone (equal ranks: the most recently indexed first), then only the page is joined: joining every match
     // to find its creation time cost 20 times more at 100 000 news.
-    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");
+    const match = fts5Match(terms, "AND");
     return sql<{ id: string }>`
       select d.news_id as id
       from (
-        select rowid as doc, bm25(news_fts, 10.0, 4.0, 1.0) as score
+        select rowid as doc, ${FTS5_SCORE} as score
         from news_fts
         where news_fts match ${match}
         order by score, rowid desc
@@ -123,7 +122,7 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
         .slice(0, 2 * MAX_QUERY_TERMS);
       // Each word a query of its own (stop words come out empty), joined with tsquery's OR.
       const any = sql.join(
-        words.map((word) => sql`plainto_tsquery('portuguese'::regconfig, eef_search_normalize(${word}))`),
+        words.map((word) => pgWordsQuery([word])),
         sql` || `,
       );
       // The newest matches first (the published_at index, walked backwards), then only those are ranked.
@@ -136,19 +135,19 @@ export function createSearchService({ db, dialect, store }: SearchServiceDeps) {
           order by n.published_at desc, n.id desc
           limit ${RELATED_SEARCH_WINDOW}
         ) c, (select ${any} as q) w
-        order by ts_rank('{0.05, 0.2, 0.5, 1.0}', c.search_document, w.q) desc, c.published_at desc, c.id desc
+        order by ${pgRank(sql`c.search_document`, sql`w.q`)} desc, c.published_at desc, c.id desc
         limit ${limit}
       `
         .execute(db)
         .then((result) => result.rows.map((row) => row.id));
     }
-    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+    const match = fts5Match(terms, "OR");
     // Only the newest matches are ranked (the index's rowids grow with time): the first match of that window is
     // found walking the index backwards, then bm25 runs from there on.
     return sql<{ id: string }>`
       select d.news_id as id
       from (
-        select rowid as doc, bm25(news_fts, 10.0, 4.0, 1.0) as score
+        select rowid as doc, ${FTS5_SCORE} as score
         from news_fts
         where news_fts match ${match}
           and rowid >= (select min(doc) from (select rowid as doc from news_fts where news_fts match ${match} order by rowid desc limit ${RELATED_SEARCH_WINDOW}))
