@@ -59,6 +59,11 @@ export function mayChangeStory(
   return (story.status === "draft" || story.status === "review") && Boolean(story.ownerId) && story.ownerId === viewer.userId;
 }
 
+/** Whether this role may return a story in review to its reporter ("Devolver ao repórter"): editors and admins. */
+export function mayReturn(role: Role | null | undefined): boolean {
+  return canPublish(role);
+}
+
 /** Whether this role may send readers a Web Push alert (a story, a live update): editors and admins. */
 export function mayAlert(role: Role | null | undefined): boolean {
   return canPublish(role);

@@ -4,7 +4,7 @@ import { t } from "../../i18n/newsroom.ts";
 import { NO_STORE } from "../../lib/cache-headers.ts";
 import type { BulkAction } from "../../lib/newsroom-query.ts";
 import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
-import { canPublish, hasRole, mayAlert, type Role, seesUnpublished } from "../../lib/roles.ts";
+import { canPublish, hasRole, mayAlert, mayReturn, type Role, seesUnpublished } from "../../lib/roles.ts";
 import { listMemberAuthors } from "../admins/profiles.queries.server.ts";
 import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";
 import type { Database, NewsRow, StoredNewsStatus } from "../db/schema.ts";
@@ -241,9 +241,9 @@ export function requireMayRestore(actor: Actor) {
   if (reporterOf(actor)) throw new RoleForbiddenError("restore_forbidden", t.roles.restoreForbidden);
 }
 
-/** "Devolver ao repórter": editors and admins (and the site's own code) only. */
+/** "Devolver ao repórter": who `mayReturn` (editors and admins) and the site's own code. */
 export function requireMayReturn(actor: Actor) {
-  if (reporterOf(actor)) throw new RoleForbiddenError("return_forbidden", t.review.returnForbidden);
+  if (actor.kind === "member" && !mayReturn(actor.role)) throw new RoleForbiddenError("return_forbidden", t.review.returnForbidden);
 }
 
 /**

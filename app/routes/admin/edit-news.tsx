@@ -12,7 +12,7 @@ import { pendingReturn } from "../../.server/news/news-review.server.ts";
 import { Banner } from "../../components/admin/banner.tsx";
 import { NewsReturnLink } from "../../components/admin/news-return-link.tsx";
 import { ReturnedNotice, ReturnToReporter } from "../../components/admin/news-review-panel.tsx";
-import { canPublish, mayAlert } from "../../lib/roles.ts";
+import { hasRole, MENU_ROLES, mayAlert, mayReturn } from "../../lib/roles.ts";
 import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
 import { NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
 import { ErrorState, isConnectionError, OfflineState } from "../../components/ui/error-state.tsx";
@@ -72,7 +72,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       autosave: autosave && autosave.savedAt > article.updatedAt ? autosave : null,
       returned: returned ? { by: returned.by, at: returned.at, note: returned.note ?? "" } : null,
       // "Devolver ao repórter": editors and admins, on a story in review; why the last return was refused, if it was.
-      mayReturn: article.status === "review" && canPublish(viewer.role),
+      mayReturn: article.status === "review" && mayReturn(viewer.role),
       returnError: returnErrorOf(new URL(request.url).searchParams.get("devolucao")),
       live,
       announcement,
@@ -93,7 +93,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         list: teamList.map(({ slug, name }) => ({ slug, name })),
         selected: tagged.map((team) => team.slug),
         notice: teamsFormNotice(new URL(request.url).searchParams.get(TEAMS_FORM_PARAM)),
-        managesList: canPublish(viewer.role),
+        // The link to the clubs' page, for whom its menu entry is shown.
+        managesList: hasRole(viewer.role, MENU_ROLES["/times"]),
       },
     };
   } catch (error) {
