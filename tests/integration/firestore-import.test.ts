@@ -354,11 +354,16 @@ describe("running it twice", () => {
         encoding: "utf8",
         timeout: 60_000,
       });
-    const cases: Array<[string[], string]> = [
+    // The arguments are read before the database is opened (the same on both engines: checked in the SQLite pass);
+    // the export's path, once the command has opened it.
+    const beforeTheDatabase: Array<[string[], string]> = [
       [[], "Informe um arquivo ou uma pasta de exportação."],
       [["a.json", "b.json"], "Informe um arquivo ou uma pasta de exportação."],
       [["--media-dir"], "--media-dir"],
       [[FIXTURES, "--media-dir", path.join(services.dataDir, "nao-existe")], "não é uma pasta"],
+    ];
+    const cases: Array<[string[], string]> = [
+      ...(TEST_DATABASE === "sqlite" ? beforeTheDatabase : []),
       [[path.join(services.dataDir, "nao-existe.json")], "arquivo ou pasta não encontrado"],
       [[path.join(FIXTURES, "media")], "nenhum arquivo .json, .ndjson ou .jsonl nesta pasta"],
     ];

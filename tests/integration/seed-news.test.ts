@@ -7,7 +7,7 @@ import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
 import { type BulkNewsResult, seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
 import { newsInputSchema } from "../../app/lib/news-schema.ts";
 import { eraseNews, listAllNews } from "../factories/news.ts";
-import { countRows, createTestServices, makeDataDir } from "../factories/services.ts";
+import { countRows, createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
@@ -172,14 +172,19 @@ describe("npm run seed:news", () => {
     expect(await countRows(services, "media")).toBe(4);
   }, 120_000);
 
-  it("refuses a missing or bad count with the usage line and exit code 1, adding nothing", async () => {
-    const before = await countRows(services, "news");
-    for (const args of [[], ["--count", "0"], ["--count", "10", "--highlighted-share", "2"], ["--count", "dez"]]) {
-      const result = run(args);
-      expect(result.status).toBe(1);
-      expect(result.stderr).toContain("Uso: npm run seed:news -- --count N");
-      expect(result.stderr).not.toMatch(/\bat \w/);
-    }
-    expect(await countRows(services, "news")).toBe(before);
-  }, 60_000);
+  // The options are read before the database is opened: the same on both engines, checked once.
+  it.skipIf(TEST_DATABASE === "postgres")(
+    "refuses a missing or bad count with the usage line and exit code 1, adding nothing",
+    async () => {
+      const before = await countRows(services, "news");
+      for (const args of [[], ["--count", "0"], ["--count", "10", "--highlighted-share", "2"], ["--count", "dez"]]) {
+        const result = run(args);
+        expect(result.status).toBe(1);
+        expect(result.stderr).toContain("Uso: npm run seed:news -- --count N");
+        expect(result.stderr).not.toMatch(/\bat \w/);
+      }
+      expect(await countRows(services, "news")).toBe(before);
+    },
+    60_000,
+  );
 });
