@@ -44,6 +44,9 @@ export default defineConfig({
     environment: "node",
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     testTimeout: 30_000,
+    // A test.only left in a file would silently skip the rest of it: refused in CI, the rule of playwright.config.ts's
+    // forbidOnly. (Vitest's default says the same, through std-env's guess of CI; written out so both runners read one rule.)
+    allowOnly: !process.env.CI,
     // Each file has its own data directory and database, so files never share state. Measured on the 2-core machine
     // (2026-11-28, 155 files): both projects in one run took 6 min 25 s with 4 workers and 6 min 48 s with 3 — the
     // files are CPU-bound more than they wait (the two passes apart took 1 min 24 s + 2 min 00 s when the suite was
