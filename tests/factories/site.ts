@@ -25,8 +25,16 @@ export interface RunningSite {
    * database, then starts the server again on the same data, database and port.
    */
   whileStopped(fn: () => Promise<void> | void, signal?: NodeJS.Signals): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops the server (SIGTERM: it finishes what it has under way, the mail it was handed included, before it exits
+   * with 0), checks its log for secrets and removes its data. Resolves with how the process ended. Once: a later call
+   * (the fixture that started the site, after a test stopped it itself) gets the same outcome.
+   */
+  stop(): Promise<ExitStatus>;
 }
+
+/** How a server process ended: its exit code (null when a signal ended it) and that signal. */
+export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
 
 export interface SiteOptions {
   /** Fills the database before the server starts (the server then runs migrations, a no-op). */
@@ -108,9 +116,9 @@ export interface ServerProcess {
   child: ChildProcess;
   logs(): string;
   /** Resolves when the process has exited, with its exit code (null when a signal ended it) and signal. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<ExitStatus>;
   /** Sends `signal` (SIGTERM by default) to the server's process group and waits for it to exit. */
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<ExitStatus>;
 }
 
 /**
@@ -157,7 +165,7 @@ export async function spawnServer(options: {
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  const exited = new Promise<ExitStatus>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
     else child.once("exit", (code, signal) => resolve({ code, signal }));
   });
@@ -233,6 +241,7 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
     throw error;
   }
   let previousLogs = "";
+  let stopping: Promise<ExitStatus> | undefined;
   return {
     url: server.url,
     get pid() {
@@ -248,16 +257,20 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
       await fn();
       server = await spawnServer({ port, env });
     },
-    async stop() {
-      // Every site of every browser test ends with a look at its log: no secret the database holds may be in it.
-      const secrets = await secretsOf({ dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl }, dataDir).catch(() => []);
-      await server.stop();
-      const logs = previousLogs + server.logs();
-      await cleanUp();
-      const leaked = secrets.filter((secret) => logs.includes(secret));
-      if (leaked.length) {
-        throw new Error(`Segredos no log do servidor: ${leaked.map((secret) => `${secret.slice(0, 4)}…`).join(", ")}`);
-      }
+    stop() {
+      stopping ??= (async () => {
+        // Every site of every browser test ends with a look at its log: no secret the database holds may be in it.
+        const secrets = await secretsOf({ dbFile: path.join(dataDir, "esporte-em-foco.sqlite"), databaseUrl }, dataDir).catch(() => []);
+        const exit = await server.stop();
+        const logs = previousLogs + server.logs();
+        await cleanUp();
+        const leaked = secrets.filter((secret) => logs.includes(secret));
+        if (leaked.length) {
+          throw new Error(`Segredos no log do servidor: ${leaked.map((secret) => `${secret.slice(0, 4)}…`).join(", ")}`);
+        }
+        return exit;
+      })();
+      return stopping;
     },
   };
 }
