@@ -21,6 +21,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createAdmin, type TestAccount } from "../factories/auth.ts";
 import {
+  ageForSweep,
   expectConsistent,
   filesUnder,
   multipartBody,
@@ -209,7 +210,7 @@ test("SIGKILL no meio de salvar notícia, apagar notícia e enviar patrocinador:
     expect(leftovers.length + temporaryFiles(site.dataDir).length).toBeGreaterThan(0);
 
     // 5. The real sweep, once everything is older than its (shortened) grace period.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await ageForSweep(site);
     const output = runSweep(site);
     expect(output).toMatch(/Removidos: \d+ registro\(s\) de mídia, \d+ objeto\(s\), \d+ arquivo\(s\) temporário\(s\)\./);
     const swept = await expectConsistent(site);

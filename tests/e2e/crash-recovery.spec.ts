@@ -7,6 +7,7 @@ import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
 import { createTestServices, makeDataDir } from "../factories/services.ts";
 import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "../factories/site-database.ts";
 import { freePort } from "../factories/site.ts";
+import { ageForSweep } from "./support/faults.ts";
 
 // A server killed with SIGKILL in the middle of an upload leaves no broken record, and the orphan sweeper removes
 // what the interrupted upload left on disk (never at start-up: by `npm run media:sweep` or its timer). On SQLite (a file under DATA_DIR) and, with
@@ -113,8 +114,9 @@ test("kill -9 during an upload leaves no record, and the sweeper removes the par
     expect(await count("news")).toBe(0);
     expect(filesUnder(tmpDir).length).toBeGreaterThan(0); // the partial upload is still on disk…
 
-    // …the restarted server deletes nothing at start (it could be on the wrong database)…
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // …the restarted server deletes nothing at start (it could be on the wrong database), though the file is past
+    // the sweep's grace…
+    await ageForSweep({ dataDir, ...database });
     server = await start(dataDir, port, { ...databaseEnv, MEDIA_SWEEP_GRACE_SECONDS: "1" });
     expect(filesUnder(tmpDir).length).toBeGreaterThan(0);
     // …and the sweep removes it (here `npm run media:sweep`, grace shortened; the server's timer does the same).

@@ -190,6 +190,19 @@ export async function expectConsistent(site: RunningSite): Promise<Snapshot> {
   return data;
 }
 
+/**
+ * Makes what the media sweep weighs by age a minute old: the media records (created_at), the store's objects and the
+ * temporary files (their modification times). Past the 1 s grace `runSweep` gives, as if the test had waited a second
+ * more: the sweep still decides by age, on the same rule.
+ */
+export async function ageForSweep(site: Pick<RunningSite, "dataDir" | "dbFile" | "databaseUrl">): Promise<void> {
+  const past = new Date(Date.now() - 60_000);
+  await siteQuery(site, "UPDATE media SET created_at = ? WHERE created_at > ?", past.toISOString(), past.toISOString());
+  for (const dir of [path.join(site.dataDir, "media"), path.join(site.dataDir, "tmp", "uploads")]) {
+    for (const name of filesUnder(dir)) fs.utimesSync(path.join(dir, name), past, past);
+  }
+}
+
 /** Runs the real `npm run media:sweep` (scripts/media-sweep.ts) on the site's data, grace shortened to 1 s. */
 export function runSweep(site: Pick<RunningSite, "dataDir" | "databaseUrl">, env: Record<string, string> = {}): string {
   const result = spawnSync(process.execPath, ["scripts/media-sweep.ts"], {
