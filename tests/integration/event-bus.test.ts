@@ -1,16 +1,31 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { promisify } from "node:util";
+import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
 import { createPostgresEventBus, parsePayload } from "../../app/.server/events/postgres-event-bus.server.ts";
 import type { createSqliteEventBus } from "../../app/.server/events/sqlite-event-bus.server.ts";
+import type { Logger } from "../../app/.server/logger.server.ts";
 import { countRows, createTestServices, TEST_DATABASE } from "../factories/services.ts";
 import { startTcpProxy } from "../factories/tcp-proxy.ts";
 import { useTestServices } from "../factories/use-services.ts";
 
 const open = useTestServices("eef-events-");
 const run = promisify(execFile);
+
+/** A logger that keeps every line (info and up) for the test to read. */
+function recordingLogger(): { log: Logger; lines: Array<{ level: number; msg: string }> } {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
+  return { log: pino({ level: "info" }, stream) as unknown as Logger, lines };
+}
 
 /** `npm run seed:news` as its own process, on the test's database. */
 function seedNewsProcess(services: Awaited<ReturnType<typeof open>>, count: number) {
@@ -139,8 +154,10 @@ describe("events sent with a commit", () => {
         // Marked as heard from another instance (a shared fan-out got it from this one: server/nchan-publisher.ts).
         const heardThere = expected.map(([event, detail]) => [event, { ...(detail as object), remote: true }]);
         await expect.poll(() => there, { timeout: 5000 }).toEqual(heardThere);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(there).toEqual(heardThere);
+        // And nothing more: PostgreSQL delivers notifications in the order their transactions committed, so one sent
+        // now comes after anything the commit above sent (twice, say).
+        await services.events.publish("newsUpdated", { paths: ["/depois"] });
+        await expect.poll(() => there, { timeout: 5000 }).toEqual([...heardThere, ["newsUpdated", { paths: ["/depois"], remote: true }]]);
       }
     } finally {
       await other?.close();
@@ -266,20 +283,25 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL: a cut database link", 
     const url = new URL(services.config.database.kind === "postgres" ? services.config.database.url : "");
     const proxy = await startTcpProxy(Number(url.port || 5432));
     url.port = String(proxy.port);
-    // Down from the start: its first attempt fails.
+    // Down from the start: its first attempts fail.
     await proxy.cut();
-    const bus = createPostgresEventBus({ url: url.href, db: services.database.db, log: services.log });
+    const { log, lines } = recordingLogger();
+    const failedAttempts = () => lines.filter((line) => line.msg === "event bus could not connect; retrying").length;
+    const bus = createPostgresEventBus({ url: url.href, db: services.database.db, log });
     try {
       const received: SiteEvent[] = [];
       bus.subscribe((event) => received.push(event));
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Two attempts refused (the second after its backoff), nothing delivered meanwhile.
+      await expect.poll(failedAttempts, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(2);
       expect(received).toEqual([]);
       await proxy.restore();
       await expect.poll(() => received, { timeout: 10_000, interval: 100 }).toEqual(["resync"]);
-      // Up, then cut for a few seconds while another instance publishes: that event is lost, the resync is not.
+      // Up, then cut while another instance publishes: that event is lost, the resync is not. The bus notices the
+      // cut and tries twice more, in vain, before the link is back.
+      const beforeCut = failedAttempts();
       await proxy.cut();
       await services.events.publish("newsUpdated");
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await expect.poll(failedAttempts, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(beforeCut + 2);
       expect(received).toEqual(["resync"]);
       await proxy.restore();
       await expect.poll(() => received, { timeout: 10_000, interval: 100 }).toEqual(["resync", "resync"]);
@@ -309,8 +331,14 @@ describe.runIf(TEST_DATABASE === "postgres")("advisory lock (one sweeper at a ti
     try {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const firstRun = runExclusive(first.database, 4242, () => held);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      let taken!: () => void;
+      const holding = new Promise<void>((resolve) => (taken = resolve));
+      // The task runs once the first instance holds the lock.
+      const firstRun = runExclusive(first.database, 4242, () => {
+        taken();
+        return held;
+      });
+      await holding;
       let secondRan = false;
       expect(await runExclusive(second.database, 4242, async () => (secondRan = true))).toBe(false);
       expect(secondRan).toBe(false);
