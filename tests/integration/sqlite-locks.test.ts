@@ -49,6 +49,8 @@ describe.runIf(TEST_DATABASE === "sqlite")("SQLite locks between processes (migr
 
     let waited = false;
     const waiting = runWithLock(db, KEY, async () => (waited = true));
+    // A negative over a bounded window: nothing tells that a waiter is still waiting. It tries again every 25 ms
+    // (locks.server.ts), so these 300 ms are a dozen refusals.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(waited).toBe(false);
 
@@ -63,6 +65,8 @@ describe.runIf(TEST_DATABASE === "sqlite")("SQLite locks between processes (migr
     const order: string[] = [];
     const first = runWithLock(db, KEY, async () => {
       order.push("first:start");
+      // The first task's own length (no event to wait for): the second, refused as it was called, tries again every
+      // 25 ms meanwhile, four times; the order below says it waited.
       await new Promise((resolve) => setTimeout(resolve, 100));
       order.push("first:end");
       throw new Error("falhou");
