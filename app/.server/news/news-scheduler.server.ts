@@ -18,6 +18,8 @@ export interface NewsScheduler {
   publishDue(): Promise<string[]>;
   /** Turns live the coverage of every announced match whose kickoff has come (published stories); returns their ids. */
   startDueMatches(): Promise<string[]>;
+  /** Resolves once what the scheduler started by itself (a look, the timer being set after it) is done (tests). */
+  idle(): Promise<void>;
   stop(): void;
 }
 
@@ -36,6 +38,8 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
   let stopped = false;
   let arming: Promise<void> | null = null;
   let rearm = false;
+  /** The look under way (publications, then matches), started by the timer or at start. */
+  let looking: Promise<void> | null = null;
 
   async function publishDue(): Promise<string[]> {
     const now = clock().toISOString();
@@ -146,11 +150,16 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
 
   function fire(): void {
     if (stopped) return;
-    publishDue()
+    const look: Promise<void> = publishDue()
       .catch((error: unknown) => log.error({ err: error }, "scheduled news publication failed"))
       .then(() => startDueMatches())
       .catch((error: unknown) => log.error({ err: error }, "announced matches could not start"))
-      .finally(arm);
+      .then(() => undefined)
+      .finally(() => {
+        if (looking === look) looking = null;
+        arm();
+      });
+    looking = look;
   }
 
   const unsubscribe = events.subscribe((event) => {
@@ -162,6 +171,9 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
   return {
     publishDue,
     startDueMatches,
+    async idle() {
+      while (looking || arming) await (looking ?? arming);
+    },
     stop() {
       stopped = true;
       clearTimeout(timer);
