@@ -197,14 +197,20 @@ describe("the page cache", () => {
 
   it("a burst of misses on one page waits for a single render (coalescing)", async () => {
     let renders = 0;
-    const { get } = await serve({
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const { get, cache } = await serve({
+      // The render ends once every request of the burst has reached the cache (all 30 are misses while it runs).
       render: async (url) => {
         renders++;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await finished;
         return page(url);
       },
     });
-    const answers = await Promise.all(Array.from({ length: 30 }, () => get("/article/a1")));
+    const burst = Promise.all(Array.from({ length: 30 }, () => get("/article/a1")));
+    await expect.poll(() => cache.stats().misses, { timeout: 10_000, interval: 5 }).toBe(30);
+    finish();
+    const answers = await burst;
     expect(answers.every((answer) => answer.status === 200 && answer.body.toString().includes("/article/a1"))).toBe(true);
     expect(renders).toBe(1);
   });
@@ -469,6 +475,7 @@ describe("what a reader may see after a change (decision record 003)", () => {
         running++;
         mostAtOnce = Math.max(mostAtOnce, running);
         if (version === 2) order.push(url);
+        // A render's length, so that those started together overlap (the test waits with cache.idle(), not this).
         await new Promise((resolve) => setTimeout(resolve, 20));
         running--;
         return page(url, { body: `v${version} ${url}` });
