@@ -281,7 +281,9 @@ describe("npm run admin -- grant / revoke / list", () => {
     const services = await open();
     expect(await cli(services, "list")).toBe("Nenhum administrador cadastrado.");
     const first = await createAdmin(services);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Listed in the order granted (to the millisecond): the second is granted once the clock has passed the first.
+    const firstGranted = (await services.admins.list())[0]!.grantedAt;
+    await expect.poll(() => new Date().toISOString() > firstGranted, { interval: 1 }).toBe(true);
     const second = await createAdmin(services);
     await createUser(services); // not an admin: not listed
     const lines = (await cli(services, "list")).split("\n");
