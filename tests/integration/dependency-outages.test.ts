@@ -160,8 +160,9 @@ describe("Redis unreachable", () => {
 
       await proxy.restore();
       // The client reconnects by itself (backoff up to 5 s) and the breaker lets Redis back in.
-      const deadline = Date.now() + 15_000;
-      while ((await services.rateLimiter.backend?.()) !== "redis" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect
+        .poll(() => services.rateLimiter.backend?.(), { timeout: 15_000, interval: 200, message: "the limits counted in Redis again" })
+        .toBe("redis");
       expect((await readyz(services)).body.checks.redis).toBe("ok");
       expect(lines.filter((line) => line.level === INFO && line.msg.includes("redis reachable again"))).toHaveLength(1);
       expect(redisWarnings(lines)).toHaveLength(1);

@@ -17,6 +17,15 @@ afterEach(async () => {
   }
 });
 
+/** Resolves once `condition` holds, looking every 5 ms; throws saying what it waited for after `timeoutMs`. */
+async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** A server whose answers wait until the test lets them go (`release()`), behind the shedder. */
 async function serve(options: Partial<LoadShedderOptions> = {}) {
   const waiting: Array<() => void> = [];
@@ -29,14 +38,11 @@ async function serve(options: Partial<LoadShedderOptions> = {}) {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const until = async (condition: () => boolean) => {
-    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-  };
   return {
     url,
     shedder,
     /** Waits until `count` requests are held by the handler. */
-    held: (count: number) => until(() => waiting.length >= count),
+    held: (count: number) => until(() => waiting.length >= count, `${count} request(s) held by the handler`),
     release: () => waiting.shift()?.(),
     releaseAll: () => {
       for (const answer of waiting.splice(0)) answer();
@@ -123,7 +129,7 @@ describe("load shedding", () => {
     await site.held(1);
     expect(site.shedder.inFlight).toBe(1);
     gone.destroy();
-    while (site.shedder.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => site.shedder.inFlight === 0, "the slot of the client gone");
     const next = request(`${site.url}/`);
     await site.held(2);
     site.releaseAll();
@@ -140,7 +146,7 @@ describe("load shedding", () => {
       }),
     );
     await site.held(2);
-    while (site.shedder.waiting < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => site.shedder.waiting >= 2, "two requests waiting their turn");
     expect(site.shedder.inFlight).toBe(2);
     site.release();
     await site.held(2);
@@ -160,9 +166,9 @@ describe("load shedding", () => {
     await site.held(1);
     const gone = http.get(`${site.url}/gone`, { agent: false });
     gone.on("error", () => undefined);
-    while (site.shedder.waiting < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => site.shedder.waiting >= 1, "a request waiting its turn");
     gone.destroy();
-    while (site.shedder.waiting > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => site.shedder.waiting === 0, "the line empty once its client is gone");
     const waited = await request(`${site.url}/later`);
     expect(waited.status).toBe(503);
     expect(waited.headers["retry-after"]).toBe("2");
