@@ -540,6 +540,8 @@ test.describe("várias instâncias, um só site (PostgreSQL + S3 + Redis)", () =
       }
       // A has it at once; B heard nothing (its listening connection is down).
       await expect.poll(async () => (await fetch(`${cluster.a.url}/`)).text()).toContain(title);
+      // The outage this test is about lasts ~5 s (its name says so): past the 3 s bound on B's event link and through
+      // several of B's attempts to listen again. Its length is the scenario, not a wait for something to happen.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 5_000 - (Date.now() - cutAt))));
       await expect(page.getByText(title)).toHaveCount(0);
       await proxy.restore();
