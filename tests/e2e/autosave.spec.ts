@@ -20,6 +20,7 @@ import {
   waitForHydration,
   withSiteServices,
 } from "./support/fixtures.ts";
+import { AUTOSAVE_DELAY_MS } from "../../app/lib/news-autosave.ts";
 import { createAdmin } from "../factories/auth.ts";
 import type { RunningSite } from "../factories/site.ts";
 
@@ -45,6 +46,17 @@ const offer = (page: Page) => page.getByTestId("autosave-offer");
 const logo = (page: Page) => page.getByRole("banner").getByRole("link", { name: new RegExp(`: ${t.layout.home}$`) });
 const leaveDialog = (page: Page) => page.getByRole("alertdialog", { name: t.autosave.leaveTitle });
 
+/**
+ * The page's timers on Playwright's clock, from before the form opens (time still runs; `autosaveDelay` moves it on).
+ */
+const onTestClock = (page: Page) => page.clock.install();
+
+/**
+ * The autosave comes AUTOSAVE_DELAY_MS after the last change: the page's clock is moved past it, not waited for. (Were
+ * the timer only set after the move, the clock, still running, would reach it by itself.)
+ */
+const autosaveDelay = (page: Page) => page.clock.runFor(AUTOSAVE_DELAY_MS);
+
 /** Reloads, answering the browser's "leave this page?" question with "leave"; returns the dialogs seen. */
 async function reloadLeaving(page: Page): Promise<string[]> {
   const seen: string[] = [];
@@ -68,6 +80,7 @@ async function readerTitle(site: RunningSite, request: import("@playwright/test"
 
 test.describe("salvamento automático", () => {
   test("/add-news: o texto volta depois de recarregar, com aviso e 'Descartar'", async ({ page, autosaveSite }) => {
+    await onTestClock(page);
     await openPage(page, autosaveSite, "/add-news");
     await expect(status(page)).toHaveAttribute("aria-live", "polite");
     await expect(status(page)).toHaveText("");
@@ -75,6 +88,7 @@ test.describe("salvamento automático", () => {
     await field(page, "Título").fill(title);
     await expect(bodyEditor(page)).toBeVisible();
     await fillBody(page, "Primeiro parágrafo digitado.\n\nSegundo parágrafo.");
+    await autosaveDelay(page);
     await expect(status(page)).toHaveText(/^Salvo às \d\d:\d\d$/);
     await expect(page.getByText(t.autosave.savedLocally)).toBeVisible();
 
@@ -94,6 +108,7 @@ test.describe("salvamento automático", () => {
   });
 
   test("/add-news: o primeiro salvamento de verdade apaga a cópia deste navegador", async ({ page, autosaveSite }) => {
+    await onTestClock(page);
     await openPage(page, autosaveSite, "/add-news");
     // Saved for real: on to the story's edit page, and /add-news opens empty.
     const saved = unique("Salva de verdade");
@@ -101,6 +116,7 @@ test.describe("salvamento automático", () => {
     await field(page, "Subtítulo").fill("Subtítulo");
     await fillBody(page, "Texto.");
     await field(page, "Categoria").fill("Vôlei");
+    await autosaveDelay(page);
     await expect(status(page)).toHaveText(/^Salvo às/);
     await page.getByRole("button", { name: t.newsForm.saveDraft }).click();
     await expect(page).toHaveURL(/\/edit-news\//);
@@ -119,6 +135,7 @@ test.describe("salvamento automático", () => {
     test.slow();
     const original = unique("Publicada original");
     const id = await createNewsThroughApi(page.context(), autosaveSite, { title: original, fullContent: "Texto publicado." });
+    await onTestClock(page);
     await openPage(page, autosaveSite, `/edit-news/${id}`);
     const autosaves: number[] = [];
     page.on("response", (response) => {
@@ -127,6 +144,7 @@ test.describe("salvamento automático", () => {
     const edited = unique("Título em edição");
     await field(page, "Título").fill(edited);
     await fillBody(page, "Texto novo, ainda não publicado.");
+    await autosaveDelay(page);
     await expect(status(page)).toHaveText(/^Salvo às \d\d:\d\d$/);
     await expect(page.getByText(t.autosave.savedOnServer)).toBeVisible();
     expect(autosaves.length).toBeGreaterThan(0);
@@ -161,8 +179,10 @@ test.describe("salvamento automático", () => {
   test("'Descartar' a cópia do servidor a apaga; a notícia continua como estava", async ({ page, autosaveSite }) => {
     const original = unique("Descartar cópia");
     const id = await createNewsThroughApi(page.context(), autosaveSite, { title: original });
+    await onTestClock(page);
     await openPage(page, autosaveSite, `/edit-news/${id}`);
     await field(page, "Título").fill(`${original} (editado)`);
+    await autosaveDelay(page);
     await expect(status(page)).toHaveText(/^Salvo às/);
     await reloadLeaving(page);
     await offer(page).getByRole("button", { name: t.autosave.discard }).click();
@@ -183,6 +203,7 @@ test("uma cópia recuperada, digitada antes do salvamento de outra pessoa, dá c
   test.slow();
   const original = unique("Duas pessoas");
   const id = await createNewsThroughApi(page.context(), autosaveSite, { title: original });
+  await onTestClock(page);
   await openPage(page, autosaveSite, `/edit-news/${id}`);
   // Someone else saves (version 2) while this form is open on version 1.
   const other = await withSiteServices(autosaveSite, (services) => createAdmin(services));
@@ -200,6 +221,7 @@ test("uma cópia recuperada, digitada antes do salvamento de outra pessoa, dá c
   // This form keeps typing: its copy is newer than that save, so it is offered.
   const mine = unique("Minha versão");
   await field(page, "Título").fill(mine);
+  await autosaveDelay(page);
   await expect(status(page)).toHaveText(/^Salvo às/);
   await reloadLeaving(page);
   await offer(page).getByRole("button", { name: t.autosave.recover }).click();
