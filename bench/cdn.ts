@@ -9,10 +9,10 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
-import { createAdmin } from "../tests/factories/auth.ts";
-import { startSite } from "../tests/factories/site.ts";
-import { startVarnish, varnishPort } from "../tests/factories/varnish.ts";
+import { seedBulkNews } from "#app/.server/seed/bulk-news.server.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { startSite } from "#tests/factories/site.ts";
+import { startVarnish, varnishPort } from "#tests/factories/varnish.ts";
 import { buildIfNeeded } from "./build.ts";
 import { chooseLoadTool, type LoadResult, runLoad } from "./load.ts";
 import { signInAdmin } from "./processes.ts";

@@ -29,9 +29,9 @@ import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Result } from "lighthouse";
 import { CHROMIUM_ARGS } from "../playwright.config.ts";
-import { createAdmin } from "../tests/factories/auth.ts";
-import { withSiteServices } from "../tests/factories/site-data.ts";
-import type { RunningSite } from "../tests/factories/site.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { withSiteServices } from "#tests/factories/site-data.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 import { buildIfNeeded, type ReaderPage, resultFile, startReaderSite } from "./reader-site.ts";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;

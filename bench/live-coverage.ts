@@ -21,18 +21,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createServices, migrateAll } from "../app/.server/app.server.ts";
-import { parseConfig } from "../app/.server/config/env.server.ts";
-import { createLogger } from "../app/.server/logger.server.ts";
-import { createAdmin } from "../tests/factories/auth.ts";
-import { createNews } from "../tests/factories/news.ts";
+import { createServices, migrateAll } from "#app/.server/app.server.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { buildIfNeeded } from "./build.ts";
 import { chooseLoadTool, runLoad } from "./load.ts";
 import { rssOf, sampleRss, signInAdmin, startAppServer } from "./processes.ts";
-import { startNginx } from "../tests/factories/nginx.ts";
-import { freePort } from "../tests/factories/site.ts";
-import { startVarnish, varnishPort } from "../tests/factories/varnish.ts";
-import { systemActor } from "../app/.server/auth/permissions.server.ts";
+import { startNginx } from "#tests/factories/nginx.ts";
+import { freePort } from "#tests/factories/site.ts";
+import { startVarnish, varnishPort } from "#tests/factories/varnish.ts";
+import { systemActor } from "#app/.server/auth/permissions.server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { freePort, SERVER_ENV, SERVER_NODE_ARGS, waitUntilServing } from "../tests/factories/site.ts";
+import { freePort, SERVER_ENV, SERVER_NODE_ARGS, waitUntilServing } from "#tests/factories/site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type RunningSite, startSite } from "../tests/factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 export { buildIfNeeded } from "./build.ts";
 

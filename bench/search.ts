@@ -3,9 +3,9 @@
  * fill it first with `npm run seed:news -- --count 100000`). Each query runs a few times after a warm-up; the
  * median and the slowest of the search service's time (SQL, text processing and highlighting, no HTTP) are printed.
  */
-import { createServices } from "../app/.server/app.server.ts";
-import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { createLogger } from "../app/.server/logger.server.ts";
+import { createServices } from "#app/.server/app.server.ts";
+import { loadDotEnv, parseConfig } from "#app/.server/config/env.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
 
 const QUERIES: Array<{ query: string; page?: number }> = [
   { query: "sao paulo" },

@@ -14,7 +14,7 @@
  * and reloads of their data in all); `{ close }` ends the process.
  */
 import http from "node:http";
-import { concernsPage, RELOAD_AFTER_MS, RELOAD_SPREAD_MS } from "../app/lib/use-live-updates.ts";
+import { concernsPage, RELOAD_AFTER_MS, RELOAD_SPREAD_MS } from "#app/lib/use-live-updates.ts";
 
 interface Open {
   type: "open";

@@ -14,7 +14,7 @@ import { fork } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import { parseArgs } from "node:util";
-import { createEventStreamHub } from "../server/event-streams.ts";
+import { createEventStreamHub } from "#server/event-streams.ts";
 
 type Holder = "socket" | "http" | "hub";
 const HOLDERS: Holder[] = ["socket", "http", "hub"];

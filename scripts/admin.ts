@@ -1,8 +1,8 @@
 /** `npm run admin -- …`: manage newsroom administrators (see app/.server/admins/admin-cli.server.ts). */
 import readline from "node:readline";
-import { CliError, type CliIO, runAdminCli } from "../app/.server/admins/admin-cli.server.ts";
-import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
-import { terminal } from "../app/i18n/pt-BR.ts";
+import { CliError, type CliIO, runAdminCli } from "#app/.server/admins/admin-cli.server.ts";
+import { runCommand, withCommandServices } from "#app/.server/cli.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 /** Reads one line from the terminal; with `hidden`, what is typed is not echoed. */
 function prompt(question: string, hidden: boolean): Promise<string> {

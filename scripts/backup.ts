@@ -22,9 +22,9 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writePrivateFile } from "../app/.server/config/data-dir.server.ts";
-import { type AppConfig, loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { terminal } from "../app/i18n/pt-BR.ts";
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writePrivateFile } from "#app/.server/config/data-dir.server.ts";
+import { type AppConfig, loadDotEnv, parseConfig } from "#app/.server/config/env.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 export const MANIFEST_FILE = "manifest.json";
 export const SIGNATURE_FILE = "manifest.sig";

@@ -8,11 +8,11 @@
  */
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
-import { ExportReadError } from "../app/.server/import/firestore-export.server.ts";
-import { importFirestore, summaryLines } from "../app/.server/import/firestore-import.server.ts";
-import { terminalText } from "../app/.server/import/terminal-text.ts";
-import { terminal } from "../app/i18n/pt-BR.ts";
+import { runCommand, withCommandServices } from "#app/.server/cli.server.ts";
+import { ExportReadError } from "#app/.server/import/firestore-export.server.ts";
+import { importFirestore, summaryLines } from "#app/.server/import/firestore-import.server.ts";
+import { terminalText } from "#app/.server/import/terminal-text.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 const USAGE = terminal.import.usage;
 

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT } from "../app/.server/seed/demo-content.ts";
+import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT } from "#app/.server/seed/demo-content.ts";
 import { renderDemoImage, renderDemoVideo, renderSponsorLogo } from "./demo-media/render.ts";
 
 const outDir = path.join(import.meta.dirname, "..", "demo", "media");

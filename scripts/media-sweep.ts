@@ -6,11 +6,11 @@
  * the database is the right one). Temporary files younger than MEDIA_SWEEP_GRACE_SECONDS are never touched.
  */
 import { parseArgs } from "node:util";
-import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
-import { LOCK_KEYS, runWithLock } from "../app/.server/db/locks.server.ts";
-import { storeFailure, storeFailureOr } from "../app/.server/dependencies.server.ts";
-import { sweepOrphans } from "../app/.server/media/orphan-sweeper.server.ts";
-import { terminal } from "../app/i18n/pt-BR.ts";
+import { runCommand, withCommandServices } from "#app/.server/cli.server.ts";
+import { LOCK_KEYS, runWithLock } from "#app/.server/db/locks.server.ts";
+import { storeFailure, storeFailureOr } from "#app/.server/dependencies.server.ts";
+import { sweepOrphans } from "#app/.server/media/orphan-sweeper.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 await runCommand(async () => {
   const { values } = parseArgs({ options: { "dry-run": { type: "boolean" }, force: { type: "boolean" } }, strict: true });

@@ -22,9 +22,9 @@ import { timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { makePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../app/.server/config/data-dir.server.ts";
-import { type AppConfig, loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { terminal } from "../app/i18n/pt-BR.ts";
+import { makePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "#app/.server/config/data-dir.server.ts";
+import { type AppConfig, loadDotEnv, parseConfig } from "#app/.server/config/env.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 import {
   assertEmbeddedSetup,
   BACKUP_DB_FILE,

@@ -22,13 +22,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createServices, migrateAll } from "../app/.server/app.server.ts";
-import { parseConfig } from "../app/.server/config/env.server.ts";
-import { createLogger } from "../app/.server/logger.server.ts";
-import { seedDemoContent } from "../app/.server/seed/demo-seed.server.ts";
-import { buildIfNeeded } from "../bench/build.ts";
-import { signInAdmin, startAppServer } from "../bench/processes.ts";
-import { createAdmin } from "../tests/factories/auth.ts";
+import { createServices, migrateAll } from "#app/.server/app.server.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { seedDemoContent } from "#app/.server/seed/demo-seed.server.ts";
+import { buildIfNeeded } from "#bench/build.ts";
+import { signInAdmin, startAppServer } from "#bench/processes.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
 
 const ISOLATED_ENV = "EEF_SECURITY_NETNS";
 

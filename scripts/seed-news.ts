@@ -5,9 +5,9 @@
  * `newsUpdated` (LISTEN/NOTIFY); on SQLite they see the file change (app/.server/events/sqlite-event-bus.server.ts).
  */
 import { parseArgs } from "node:util";
-import { runCommand, withCommandServices } from "../app/.server/cli.server.ts";
-import { seedBulkNews } from "../app/.server/seed/bulk-news.server.ts";
-import { terminal } from "../app/i18n/pt-BR.ts";
+import { runCommand, withCommandServices } from "#app/.server/cli.server.ts";
+import { seedBulkNews } from "#app/.server/seed/bulk-news.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 const USAGE = terminal.seedNews.usage;
 

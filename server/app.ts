@@ -5,13 +5,13 @@ import { pinoHttp } from "pino-http";
 import proxyAddr from "proxy-addr";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { createRequestHandler as createFetchRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { t } from "../app/i18n/pt-BR.ts";
-import { clientIpContext, cspNonceContext, documentPolicyContext } from "../app/lib/request-context.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { clientIpContext, cspNonceContext, documentPolicyContext } from "#app/lib/request-context.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { streamCap } from "./event-streams.ts";
 import { createNchanPublisher } from "./nchan-publisher.ts";
 import { createSiteEventStreams } from "./site-event-streams.ts";
-import { EVENT_STREAMS_PER_ADDRESS } from "../app/lib/limits.ts";
+import { EVENT_STREAMS_PER_ADDRESS } from "#app/lib/limits.ts";
 import { originGuard } from "./origin-guard.ts";
 import {
   contentSecurityPolicy,
@@ -26,20 +26,20 @@ import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { bodyTimeouts, createSlowBodyWatch } from "./slow-body.ts";
 import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-table.ts";
-import { resolveAuthSecret } from "../app/.server/auth/secret.server.ts";
+import { resolveAuthSecret } from "#app/.server/auth/secret.server.ts";
 import { createLoadShedder, type LoadShedder } from "./load-shedding.ts";
-import { createSessionCookieCheck } from "../app/.server/auth/session-cookie-signature.server.ts";
-import { type AppServices, type BootOptions, bootApp, prepareInstallation, shutdownApp } from "../app/.server/app.server.ts";
+import { createSessionCookieCheck } from "#app/.server/auth/session-cookie-signature.server.ts";
+import { type AppServices, type BootOptions, bootApp, prepareInstallation, shutdownApp } from "#app/.server/app.server.ts";
 
-import { createCdnPurger } from "../app/.server/cdn/cdn-purge.server.ts";
-import { loadDotEnv, parseConfig } from "../app/.server/config/env.server.ts";
-import { accessLogger, type Logger } from "../app/.server/logger.server.ts";
-import { isPeerEventMessage } from "../app/.server/events/peers.server.ts";
+import { createCdnPurger } from "#app/.server/cdn/cdn-purge.server.ts";
+import { loadDotEnv, parseConfig } from "#app/.server/config/env.server.ts";
+import { accessLogger, type Logger } from "#app/.server/logger.server.ts";
+import { isPeerEventMessage } from "#app/.server/events/peers.server.ts";
 import type { PrimaryApp } from "./cluster-primary.ts";
-import { surrogateKeys } from "../app/.server/cdn/surrogate-keys.ts";
-import { routeTableContext, servicesContext, stylesheetsContext } from "../app/.server/context.server.ts";
-import { createStylesheetInliner, type StylesheetInliner } from "../app/.server/http/inline-stylesheets.server.ts";
-import { NO_STORE } from "../app/lib/cache-headers.ts";
+import { surrogateKeys } from "#app/.server/cdn/surrogate-keys.ts";
+import { routeTableContext, servicesContext, stylesheetsContext } from "#app/.server/context.server.ts";
+import { createStylesheetInliner, type StylesheetInliner } from "#app/.server/http/inline-stylesheets.server.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 export interface RunningApp {
   app: express.Express;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
-import { t } from "../app/i18n/pt-BR.ts";
-import { FORM_BODY_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "../app/lib/limits.ts";
-import { NO_STORE } from "../app/lib/cache-headers.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { FORM_BODY_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "#app/lib/limits.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

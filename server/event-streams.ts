@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { t } from "../app/i18n/pt-BR.ts";
-import type { SiteEvent, SiteEventDetail } from "../app/.server/events/event-bus.ts";
-import { NO_STORE } from "../app/lib/cache-headers.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * The open pages' event stream (`GET /events`, Server-Sent Events), held here on the bare Node response: one

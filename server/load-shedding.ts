@@ -13,8 +13,8 @@
  */
 import { performance } from "node:perf_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { t } from "../app/i18n/pt-BR.ts";
-import { NO_STORE } from "../app/lib/cache-headers.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 export interface LoadShedderOptions {
   /** Renders running or waiting before refusing (0: never refuse). */

@@ -13,13 +13,13 @@ import zlib from "node:zlib";
 import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
 import express from "express";
-import { t, terminal } from "../app/i18n/pt-BR.ts";
+import { t, terminal } from "#app/i18n/pt-BR.ts";
 // Type only (erased when Node strips the types): the module itself is loaded below, from the build or through Vite.
-import type { BootOptions } from "../app/.server/app.server.ts";
+import type { BootOptions } from "#app/.server/app.server.ts";
 import type { RunningApp } from "./app.ts";
 import { type PrimaryApp, runPrimary } from "./cluster-primary.ts";
-import { NO_STORE, REVALIDATE_CACHE } from "../app/lib/cache-headers.ts";
-import { SERVICE_WORKER_PATH } from "../app/lib/offline-copies.ts";
+import { NO_STORE, REVALIDATE_CACHE } from "#app/lib/cache-headers.ts";
+import { SERVICE_WORKER_PATH } from "#app/lib/offline-copies.ts";
 
 // Between two full garbage collections V8 lets the old generation grow to up to 4× what survived the last one: under
 // load that is 100+ MB of dead per-request objects kept resident (35 MB live after a collection, 112 MB used before

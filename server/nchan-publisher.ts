@@ -1,5 +1,5 @@
-import type { SiteEvent, SiteEventDetail } from "../app/.server/events/event-bus.ts";
-import type { Logger } from "../app/.server/logger.server.ts";
+import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { eventData } from "./event-streams.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { t } from "../app/i18n/pt-BR.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

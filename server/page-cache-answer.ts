@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { type CacheEntry, DROPPED_HEADERS, documentPolicyOf, type RenderedPage } from "./page-cache-entry.ts";
 import { pickEncoding } from "./page-cache-keys.ts";
-import { t } from "../app/i18n/pt-BR.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import type { PageCacheOptions, ServedRequest } from "./page-cache.ts";
-import { NO_STORE, ONE_HOUR_CACHE, STALE_PAGE_CACHE, STALE_PAGE_CDN_CACHE } from "../app/lib/cache-headers.ts";
+import { NO_STORE, ONE_HOUR_CACHE, STALE_PAGE_CACHE, STALE_PAGE_CDN_CACHE } from "#app/lib/cache-headers.ts";
 
 /**
  * How the page cache (page-cache.ts) writes its answers: a stored page (or a 304 for its ETag) in the encoding the

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import Negotiator from "negotiator";
-import { pageOfPath } from "../app/lib/data-path.ts";
-import { hasSessionCookie } from "../app/lib/session-cookie.ts";
+import { pageOfPath } from "#app/lib/data-path.ts";
+import { hasSessionCookie } from "#app/lib/session-cookie.ts";
 import type { RouteTable, TableRoute } from "./route-table.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { pageOfPath } from "../app/lib/data-path.ts";
+import { pageOfPath } from "#app/lib/data-path.ts";
 import { type CacheEntry, isShareable, type RenderedPage, toEntry } from "./page-cache-entry.ts";
 import type { EntryStore } from "./page-cache-store.ts";
 import type { PageCacheOptions } from "./page-cache.ts";

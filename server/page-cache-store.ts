@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { pageOfPath } from "../app/lib/data-path.ts";
+import { pageOfPath } from "#app/lib/data-path.ts";
 import type { CacheEntry } from "./page-cache-entry.ts";
 
 /**

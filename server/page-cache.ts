@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { hasSessionCookie } from "../app/lib/session-cookie.ts";
+import { hasSessionCookie } from "#app/lib/session-cookie.ts";
 import { createAnswers } from "./page-cache-answer.ts";
 import type { DocumentPolicy, RenderedPage } from "./page-cache-entry.ts";
 import { lookUp } from "./page-cache-keys.ts";

@@ -1,5 +1,5 @@
-import { pageOfPath } from "../app/lib/data-path.ts";
-import type { RouteFacts } from "../app/lib/route-facts.ts";
+import { pageOfPath } from "#app/lib/data-path.ts";
+import type { RouteFacts } from "#app/lib/route-facts.ts";
 
 /** A route as the table needs it: its id, its whole path pattern ("" for the home) and its module's `handle`. */
 export interface RouteDescription {

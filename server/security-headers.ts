@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import type { MediaStore } from "../app/.server/storage/media-store.ts";
-import { ADSENSE_POLICY, consentOf } from "../app/lib/ads.ts";
-import { sharedCacheMayStore } from "../app/lib/cache-headers.ts";
-import { EMBED_FRAME_ORIGINS } from "../app/lib/embeds.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { ADSENSE_POLICY, consentOf } from "#app/lib/ads.ts";
+import { sharedCacheMayStore } from "#app/lib/cache-headers.ts";
+import { EMBED_FRAME_ORIGINS } from "#app/lib/embeds.ts";
 
 /** What the Content-Security-Policy depends on besides the site itself (read from the configuration once). */
 export interface SecurityPolicyOptions {

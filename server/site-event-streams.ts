@@ -1,5 +1,5 @@
-import { isNewsroomMember } from "../app/.server/auth/permissions.server.ts";
-import type { AppServices } from "../app/.server/app.server.ts";
+import { isNewsroomMember } from "#app/.server/auth/permissions.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
 import { createEventStreamHub, type EventStreamHub, type EventStreamOptions } from "./event-streams.ts";
 
 /**

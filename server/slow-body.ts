@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { t } from "../app/i18n/pt-BR.ts";
-import { BODIES_IN_FLIGHT_PER_ADDRESS, BODY_MIN_BYTES_PER_SECOND } from "../app/lib/limits.ts";
-import { FORM_BODY_MAX_BYTES } from "../app/lib/limits.ts";
-import { NO_STORE } from "../app/lib/cache-headers.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { BODIES_IN_FLIGHT_PER_ADDRESS, BODY_MIN_BYTES_PER_SECOND } from "#app/lib/limits.ts";
+import { FORM_BODY_MAX_BYTES } from "#app/lib/limits.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * How long a request body may take, whoever reads it and whether or not it is ever read:

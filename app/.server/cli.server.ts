@@ -2,7 +2,7 @@ import { type AppServices, closeServices, createServices, migrateAll } from "./a
 import { type AppConfig, loadDotEnv, parseConfig } from "./config/env.server.ts";
 import { databaseFailure, openServicesChecked } from "./dependencies.server.ts";
 import { createLogger } from "./logger.server.ts";
-import { terminal } from "../i18n/pt-BR.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 /**
  * Errors an operator can act on (a bad variable, a database or media store that cannot be reached, a bad argument, a

@@ -1,6 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { AppServices } from "./app.server.ts";
-import type { RouteTable } from "../../server/route-table.ts";
+import type { RouteTable } from "#server/route-table.ts";
 import type { StylesheetInliner } from "./http/inline-stylesheets.server.ts";
 
 export type { AppServices };

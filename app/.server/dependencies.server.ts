@@ -1,7 +1,7 @@
 import type { AppConfig } from "./config/env.server.ts";
 import { loadPg } from "./db/pg.server.ts";
 import type { MediaStore } from "./storage/media-store.ts";
-import { terminal } from "../i18n/pt-BR.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 
 /**
  * What the server and the `npm run` commands do when a dependency cannot be reached as they start: a DATABASE_URL

@@ -1,4 +1,4 @@
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 
 /**
  * An error whose message is meant for the user (pt-BR) and whose code is stable for the API. `publicMessage` is

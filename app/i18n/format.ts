@@ -1,4 +1,4 @@
-import { boundedMemo } from "../lib/bounded-memo.ts";
+import { boundedMemo } from "#app/lib/bounded-memo.ts";
 import { t } from "./pt-BR.ts";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -7,7 +7,7 @@ import {
   SPONSOR_IMAGE_MAX_BYTES,
   SPONSOR_LIMITS,
   TRASH_DAYS,
-} from "../lib/limits.ts";
+} from "#app/lib/limits.ts";
 import { t as shared } from "./pt-BR.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { megabytes, NEWS_MEDIA_MAX_BYTES } from "../lib/limits.ts";
+import { megabytes, NEWS_MEDIA_MAX_BYTES } from "#app/lib/limits.ts";
 
 /**
  * Texts of the body's image and embed blocks that readers never see: the editor's dialogs (a lazy chunk of the

@@ -1,5 +1,5 @@
-import { API_PAGE_SIZE_MAX, IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes } from "../lib/limits.ts";
-import { type Role, SEES_UNPUBLISHED } from "../lib/roles.ts";
+import { API_PAGE_SIZE_MAX, IMPORT_DOCUMENT_ID_MAX_LENGTH, megabytes } from "#app/lib/limits.ts";
+import { type Role, SEES_UNPUBLISHED } from "#app/lib/roles.ts";
 
 /**
  * Who sees a story readers do not, by the lowest role that does, verb included. The rule is the server's own

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { t } from "../i18n/pt-BR.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import { articleDateLines, listedPublicationDate } from "./article-dates.ts";
 
 const AT = "2026-11-25T13:05:00.000Z";

@@ -1,5 +1,5 @@
-import { formatLongDateTime } from "../i18n/format.ts";
-import { t } from "../i18n/pt-BR.ts";
+import { formatLongDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import type { NewsArticle } from "./news-view.ts";
 
 /** One dated line of an article's header: its words and the instant it names. */

@@ -1,5 +1,5 @@
 import { z } from "./zod.ts";
-import { t } from "../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { isPlainEmailAddress } from "./email-address.ts";
 import { passwordSchema, type PasswordPolicy } from "./password-policy.ts";
 

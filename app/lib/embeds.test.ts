@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blocksText } from "../i18n/pt-BR-blocks.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
 import { contentBlocks, EMBED_FRAME_ORIGINS, isTikTokShortLink, parseEmbedUrl } from "./embeds.ts";
 
 describe("parseEmbedUrl", () => {

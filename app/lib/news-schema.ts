@@ -1,5 +1,5 @@
 import { z } from "./zod.ts";
-import { t } from "../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { LOCAL_DATE_TIME, ZONED_DATE_TIME } from "./zoned-time.ts";
 import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "./limits.ts";

@@ -1,5 +1,5 @@
 import { z } from "./zod.ts";
-import { t } from "../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 
 /** The password rules in force (from the server's configuration; the browser receives a copy). */
 export interface PasswordPolicy {

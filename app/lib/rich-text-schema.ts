@@ -1,5 +1,5 @@
-import { t } from "../i18n/newsroom.ts";
-import { blocksText } from "../i18n/pt-BR-blocks.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
 import { embedFromStored } from "./embeds.ts";
 import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH, NEWS_BODY_MAX_IMAGES, NEWS_LIMITS } from "./limits.ts";

@@ -1,4 +1,4 @@
-import { t } from "../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { cleanText, findUnsaveableCharacter } from "./clean-text.ts";
 import { SPONSOR_LIMITS } from "./limits.ts";
 import { type FieldErrors, z } from "./zod.ts";

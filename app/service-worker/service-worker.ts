@@ -39,8 +39,8 @@ import {
   SAVED_AT_HEADER,
   savedAtOf,
   storableAnswer,
-} from "../lib/offline-copies.ts";
-import { parsePushPayload } from "../lib/push-topics.ts";
+} from "#app/lib/offline-copies.ts";
+import { parsePushPayload } from "#app/lib/push-topics.ts";
 
 declare const self: ServiceWorkerGlobalScope;
 /** What is precached at install: this build's reader shell (written in by vite.config.ts's `serviceWorker`). */

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import type { DemoSport } from "../../app/.server/seed/demo-content.ts";
-import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
+import type { DemoSport } from "#app/.server/seed/demo-content.ts";
+import { ffmpegPath } from "#app/.server/media/ffmpeg.server.ts";
 
 const loadSharp = async () => sharp;
 

@@ -1,10 +1,10 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { changedFields, NewsConflictPanel } from "../../app/components/admin/news-conflict-panel.tsx";
-import type { NewsFormPublication, NewsFormValues } from "../../app/components/admin/news-form.tsx";
-import { t } from "../../app/i18n/newsroom.ts";
-import type { NewsConflictCurrent } from "../../app/lib/news-view.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
+import { changedFields, NewsConflictPanel } from "#app/components/admin/news-conflict-panel.tsx";
+import type { NewsFormPublication, NewsFormValues } from "#app/components/admin/news-form.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsConflictCurrent } from "#app/lib/news-view.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
 
 const names = t.newsForm.conflictFields;
 

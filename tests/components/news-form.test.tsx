@@ -1,10 +1,10 @@
 import { renderToString } from "react-dom/server";
 import { createRoutesStub, Outlet, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
-import { EMPTY_NEWS_FORM, NewsForm, type NewsFormPublication } from "../../app/components/admin/news-form.tsx";
-import { t } from "../../app/i18n/newsroom.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import type { Role } from "../../app/lib/roles.ts";
+import { EMPTY_NEWS_FORM, NewsForm, type NewsFormPublication } from "#app/components/admin/news-form.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import type { Role } from "#app/lib/roles.ts";
 import { rootData } from "./root-data.ts";
 
 type FormProps = Parameters<typeof NewsForm>[0];

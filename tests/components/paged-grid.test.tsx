@@ -1,9 +1,9 @@
 import { renderToString } from "react-dom/server";
 import { createRoutesStub, Outlet, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
-import { PagedGrid } from "../../app/components/news/paged-grid.tsx";
-import { t } from "../../app/i18n/newsroom.ts";
-import type { NewsSummary } from "../../app/lib/news-view.ts";
+import { PagedGrid } from "#app/components/news/paged-grid.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsSummary } from "#app/lib/news-view.ts";
 import { rootData, SITE } from "./root-data.ts";
 
 function summary(n: number, overrides: Partial<NewsSummary> = {}): NewsSummary {

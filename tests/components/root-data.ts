@@ -1,5 +1,5 @@
-import type { Role } from "../../app/lib/roles.ts";
-import type { RootData } from "../../app/lib/site-context.ts";
+import type { Role } from "#app/lib/roles.ts";
+import type { RootData } from "#app/lib/site-context.ts";
 
 export const SITE: RootData["site"] = {
   name: "Esporte em Foco",

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, expectNoSeriousViolations, expectNoViolations, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 async function check(page: Page, site: RunningSite, path: string) {
   await openPage(page, site, path);

@@ -1,5 +1,5 @@
 /** The JSON API's update semantics over HTTP: PATCH changes only what is sent, PUT replaces, gone is 404. */
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, siteQuery, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 test("PATCH muda só o que veio; PUT substitui; item inexistente é 404; tipo errado é 400", async ({ launchSite, browser }) => {

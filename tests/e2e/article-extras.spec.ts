@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { apiHeaders, expect, expectStatus, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 /**
  * The article's extras: the dates with their time of day ("Atualizado em …" after a later edit), the wording of the

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, mediaKeysOf, openPage, STANDARD, t, test } from "./support/fixtures.ts";
 
 const DEFAULT_IMAGE = "/images/bola-padrao.svg";

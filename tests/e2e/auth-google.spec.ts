@@ -3,10 +3,10 @@
  * support/oidc.ts) configured through GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET / GOOGLE_DISCOVERY_URL.
  */
 import type { Page } from "@playwright/test";
-import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
+import { runAdminCli } from "#app/.server/admins/admin-cli.server.ts";
 import { expect, openPage, SESSION_COOKIE, siteQuery, t, test as base, withSiteServices, perWorker } from "./support/fixtures.ts";
 import { type OidcProvider, startOidcProvider } from "./support/oidc.ts";
-import { freePort, type RunningSite, startSite } from "../factories/site.ts";
+import { freePort, type RunningSite, startSite } from "#tests/factories/site.ts";
 
 interface GoogleSite extends RunningSite {
   oidc: OidcProvider;

@@ -7,9 +7,9 @@ import http from "node:http";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { simpleParser } from "mailparser";
-import { createAdmin, type TestAccount, uniqueEmail } from "../factories/auth.ts";
+import { createAdmin, type TestAccount, uniqueEmail } from "#tests/factories/auth.ts";
 import { expect, openPage, signInThroughPage, t, test as base, withSiteServices, perWorker } from "./support/fixtures.ts";
-import { freePort, type RunningSite, type SiteOptions, startSite } from "../factories/site.ts";
+import { freePort, type RunningSite, type SiteOptions, startSite } from "#tests/factories/site.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
 
 interface MailSite extends RunningSite {

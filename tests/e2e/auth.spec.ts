@@ -8,9 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
-import { createAdmin, createUser, type TestAccount, uniqueEmail } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
+import { runAdminCli } from "#app/.server/admins/admin-cli.server.ts";
+import { createAdmin, createUser, type TestAccount, uniqueEmail } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
 import {
   expect,
   openPage,
@@ -25,7 +25,7 @@ import {
   withSiteServices,
   perWorker,
 } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 interface AuthSite extends RunningSite {
   admin: TestAccount;

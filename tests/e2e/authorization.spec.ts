@@ -12,12 +12,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import routes from "../../app/routes.ts";
-import { hasRole, type Role } from "../../app/lib/roles.ts";
-import { createAdmin, createMember, type TestAccount } from "../factories/auth.ts";
-import { createNews, createSponsor, makeTestImage } from "../factories/news.ts";
+import routes from "#app/routes.ts";
+import { hasRole, type Role } from "#app/lib/roles.ts";
+import { createAdmin, createMember, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews, createSponsor, makeTestImage } from "#tests/factories/news.ts";
 import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base, perWorker } from "./support/fixtures.ts";
-import { freePort, type RunningSite, startSite } from "../factories/site.ts";
+import { freePort, type RunningSite, startSite } from "#tests/factories/site.ts";
 
 // ------------------------------------------------------------------------------------------ the route table
 

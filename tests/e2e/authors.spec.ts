@@ -6,12 +6,12 @@
  * author page, and the reporter is offered no "Editar" (nor "Excluir") on a story that is not theirs.
  */
 import type { BrowserContext, Page } from "@playwright/test";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { createMember, type TestAccount } from "../factories/auth.ts";
-import { makeTestImage } from "../factories/news.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base, withSiteServices } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
-import { memberActor } from "../../app/.server/auth/permissions.server.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
+import { memberActor } from "#app/.server/auth/permissions.server.ts";
 
 interface AuthorsSite extends RunningSite {
   reporter: TestAccount;

@@ -20,9 +20,9 @@ import {
   waitForHydration,
   withSiteServices,
 } from "./support/fixtures.ts";
-import { AUTOSAVE_DELAY_MS } from "../../app/lib/news-autosave.ts";
-import { createAdmin } from "../factories/auth.ts";
-import type { RunningSite } from "../factories/site.ts";
+import { AUTOSAVE_DELAY_MS } from "#app/lib/news-autosave.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const test = base.extend<{ autosaveSite: RunningSite }>({
   autosaveSite: perWorkerSite("autosave", NEWSROOM_SITE),

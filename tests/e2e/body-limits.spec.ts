@@ -4,8 +4,8 @@
  */
 import fs from "node:fs";
 import http from "node:http";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { BODIES_IN_FLIGHT_PER_ADDRESS } from "../../app/lib/limits.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { BODIES_IN_FLIGHT_PER_ADDRESS } from "#app/lib/limits.ts";
 import { adminOf, expect, SESSION_COOKIE, t, test } from "./support/fixtures.ts";
 
 /** The server's resident memory in MB (Linux /proc). */

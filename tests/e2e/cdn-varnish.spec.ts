@@ -8,14 +8,14 @@
  */
 import http from "node:http";
 import type { APIRequestContext } from "@playwright/test";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { apiHeaders, createNewsThroughApi, expect, expectStatus, SESSION_COOKIE, signInAsAdmin, test } from "./support/fixtures.ts";
-import { type RunningNginx, startNginx } from "../factories/nginx.ts";
-import { startVarnish, varnishPort } from "../factories/varnish.ts";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import type { RunningSite, SiteOptions } from "../factories/site.ts";
-import { testsActor } from "../factories/actors.ts";
+import { type RunningNginx, startNginx } from "#tests/factories/nginx.ts";
+import { startVarnish, varnishPort } from "#tests/factories/varnish.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import type { RunningSite, SiteOptions } from "#tests/factories/site.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 /** Asks `url` until `done` says yes, for 1 s at most; returns the last answer's description for the message. */
 async function within1s(read: () => Promise<string>, done: (seen: string) => boolean): Promise<string> {

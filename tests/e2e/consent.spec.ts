@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, t, test, watchViolations } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 /**
  * Consent before any ad partner (LGPD): with ADSENSE_CLIENT, nothing of the partner is requested before the reader

@@ -19,7 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
 import {
   ageForSweep,
   expectConsistent,
@@ -34,7 +34,7 @@ import {
   whenTrue,
 } from "./support/faults.ts";
 import { makeNoisyJpeg } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 const NEWS_FIELDS = {
   title: "Notícia cortada",

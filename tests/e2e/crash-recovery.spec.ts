@@ -3,10 +3,10 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "../factories/site-database.ts";
-import { freePort } from "../factories/site.ts";
+import { runAdminCli } from "#app/.server/admins/admin-cli.server.ts";
+import { createTestServices, makeDataDir } from "#tests/factories/services.ts";
+import { createSiteDatabase, type PostgresDatabase, siteQuery, TEST_DATABASE } from "#tests/factories/site-database.ts";
+import { freePort } from "#tests/factories/site.ts";
 import { ageForSweep } from "./support/faults.ts";
 
 // A server killed with SIGKILL in the middle of an upload leaves no broken record, and the orphan sweeper removes

@@ -16,11 +16,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, expect, test } from "@playwright/test";
-import { t } from "../../app/i18n/newsroom.ts";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
 import { expectConsistent, multipartBody, signInCookie, snapshot, storedObjects, temporaryFiles } from "./support/faults.ts";
 import { makeNoisyJpeg, TEST_DATABASE, waitForHydration } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 const DISK_BYTES = 16 * 1024 * 1024;
 

@@ -6,10 +6,10 @@
  * 'Falha ao fazer login no Google Drive. Tente novamente.' (and the iOS hint on an iPhone).
  */
 import type { Page } from "@playwright/test";
-import { makeTestImage } from "../factories/news.ts";
-import { type DriveContractServer, DRIVE_FILE_SCOPE, startDriveContractServer } from "../storage/drive-contract-server.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { type DriveContractServer, DRIVE_FILE_SCOPE, startDriveContractServer } from "#tests/storage/drive-contract-server.ts";
 import { countRows, createNewsThroughApi, expect, openPage, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import { freePort, type RunningSite } from "../factories/site.ts";
+import { freePort, type RunningSite } from "#tests/factories/site.ts";
 
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";

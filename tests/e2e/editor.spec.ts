@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { formatBytes } from "../../app/lib/format-bytes.ts";
+import { formatBytes } from "#app/lib/format-bytes.ts";
 import {
   bodyEditor,
   createNewsThroughApi,
@@ -31,7 +31,7 @@ import {
   throttleUploads,
   watchPickedFiles,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const test = base.extend<{ editorSite: RunningSite }>({
   editorSite: perWorkerSite("editor", NEWSROOM_SITE),

@@ -1,6 +1,6 @@
 import type { BrowserContext } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
-import type { RunningSite, SiteOptions } from "../factories/site.ts";
+import { createNews } from "#tests/factories/news.ts";
+import type { RunningSite, SiteOptions } from "#tests/factories/site.ts";
 import { expect, openPage, t, test, watchViolations } from "./support/fixtures.ts";
 
 // Posts from other sites inside an article: a static block until the reader clicks, then the provider's player.

@@ -1,8 +1,8 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { t as newsroom } from "../../app/i18n/newsroom.ts";
-import { t as shared } from "../../app/i18n/pt-BR.ts";
+import { t as newsroom } from "#app/i18n/newsroom.ts";
+import { t as shared } from "#app/i18n/pt-BR.ts";
 import { expect, expectNoReload, markPage, openPage, test } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 /** What the server's HTML head asks the browser to preload, read with the browser's own HTML parser. */
 interface HeadLink {

@@ -2,7 +2,7 @@
  * The top of the home as editors arrange it (/capa): placing a story as the manchete reaches readers at once, the
  * page cache included; giving the place back restores the default order. Without JavaScript the page is plain forms.
  */
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 const tf = t.frontPage;

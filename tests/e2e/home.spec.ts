@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { breakNewsTable, expect, openPage, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 const LONG_TITLE =
   "Técnico confirma escalação com três novidades para o clássico de domingo depois de uma semana inteira de treinos fechados, muita especulação e uma coletiva longa";

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
-import { terminal } from "../../app/i18n/pt-BR.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -8,13 +8,13 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import { createMember, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
-import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { insertLiveUpdate } from "#app/.server/news/live-updates.queries.server.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
 import {
   apiHeaders,
   bodyEditor,

@@ -13,12 +13,12 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { insertLiveUpdate } from "../../app/.server/news/live-updates.queries.server.ts";
-import { LIVE_LIMITS } from "../../app/lib/limits.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import { createMember, type TestAccount } from "../factories/auth.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { insertLiveUpdate } from "#app/.server/news/live-updates.queries.server.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
 import {
   apiHeaders,
   expect,
@@ -34,7 +34,7 @@ import {
   takeOne,
   test as base,
 } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;

@@ -5,10 +5,10 @@
  * (it also carries what only the newsroom sees, which never reaches nchan); strangers cannot publish.
  */
 import http from "node:http";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import { type RunningNginx, startNginx } from "../factories/nginx.ts";
-import { freePort } from "../factories/site.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type RunningNginx, startNginx } from "#tests/factories/nginx.ts";
+import { freePort } from "#tests/factories/site.ts";
 import { apiHeaders, expect, expectStatus, SESSION_COOKIE, signInAsAdmin, test } from "./support/fixtures.ts";
 
 /** A raw event stream through nginx: its answer's headers and everything read so far. */

@@ -4,7 +4,7 @@
  * not to have reloaded because a marker set on its `window` survives.
  */
 import type { BrowserContext, Page } from "@playwright/test";
-import { createNews, makeTestImage } from "../factories/news.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
 import {
   createNewsThroughApi,
   expect,
@@ -16,7 +16,7 @@ import {
   t,
   test as base,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 interface LiveSite extends RunningSite {
   articleId: string;

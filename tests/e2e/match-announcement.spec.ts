@@ -5,10 +5,10 @@
  * scheduler's, tested in tests/integration/live-coverage.test.ts on both databases.)
  */
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 import { expect, NEWSROOM_SITE, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import { t as newsroom } from "../../app/i18n/newsroom.ts";
+import { t as newsroom } from "#app/i18n/newsroom.ts";
 
 const TITLE = "Flamengo x Palmeiras: tudo sobre a decisão";
 

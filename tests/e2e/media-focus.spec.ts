@@ -3,7 +3,7 @@
  * saves it, and the very next reader's cards crop the photo around it (page cache on); the API refuses what is not
  * a point. SQLite and PostgreSQL.
  */
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { apiHeaders, expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 test("o editor escolhe o ponto de foco da imagem e os cards do leitor cortam a foto em volta dele", async ({

@@ -4,8 +4,8 @@
  * typed text kept. Both databases.
  */
 import type { Page } from "@playwright/test";
-import { makeTestImage } from "../factories/news.ts";
-import { startS3Server } from "../storage/s3-server.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { startS3Server } from "#tests/storage/s3-server.ts";
 import { createNewsThroughApi, expect, mediaKeysOf, openPage, siteQuery, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { createNews, makeTestImage } from "../factories/news.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
 import { apiHeaders, countRows, expect, openPage, signInAsAdmin, siteQuery, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 // Image descriptions (alt), captions and credits: the form, the API, the article, the lightbox and the cards.
 let site: RunningSite;

@@ -5,10 +5,10 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, fillBody, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const test = base.extend<{ site: RunningSite & { articleId: string; bruno: TestAccount }; ana: BrowserContext; bruno: BrowserContext }>({
   site: async ({ launchSite }, use) => {

@@ -6,11 +6,11 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { hourOf } from "../../app/.server/news/reads.service.server.ts";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { createNews } from "../factories/news.ts";
+import { hourOf } from "#app/.server/news/reads.service.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const HOUR = 3_600_000;
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";

@@ -24,11 +24,11 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
-import { createAdmin, type TestAccount, uniqueEmail } from "../factories/auth.ts";
-import { makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { startTcpProxy } from "../factories/tcp-proxy.ts";
-import { startS3Server, type TestS3Server } from "../storage/s3-server.ts";
+import { createAdmin, type TestAccount, uniqueEmail } from "#tests/factories/auth.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir } from "#tests/factories/services.ts";
+import { startTcpProxy } from "#tests/factories/tcp-proxy.ts";
+import { startS3Server, type TestS3Server } from "#tests/storage/s3-server.ts";
 import {
   expect,
   expectNoReload,
@@ -42,8 +42,8 @@ import {
   test as base,
   waitForHydration,
 } from "./support/fixtures.ts";
-import { createSiteDatabase, type PostgresDatabase, POSTGRES_ADMIN_URL, siteQuery, TEST_DATABASE } from "../factories/site-database.ts";
-import { freePort, type ServerProcess, spawnServer } from "../factories/site.ts";
+import { createSiteDatabase, type PostgresDatabase, POSTGRES_ADMIN_URL, siteQuery, TEST_DATABASE } from "#tests/factories/site-database.ts";
+import { freePort, type ServerProcess, spawnServer } from "#tests/factories/site.ts";
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
 const BUCKET = "eef-multi";

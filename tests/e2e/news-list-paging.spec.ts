@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { createNewsThroughApi, expect, openPage, signInAsAdmin, t, test, waitForHydration } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 // Sixty news, one a minute (newest is "Notícia paginada 60"), every other one highlighted: two and a half pages of
 // the list (24 a page) on Recentes, one and a quarter on Destaques.

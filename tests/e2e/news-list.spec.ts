@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { breakNewsTable, expect, openPage, STANDARD, t, test } from "./support/fixtures.ts";
 
 const panel = (page: Page) => page.getByRole("tabpanel");

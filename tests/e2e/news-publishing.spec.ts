@@ -5,9 +5,9 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, expectNoReload, expectStatus, markPage, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const test = base.extend<{ site: RunningSite & { articleId: string }; admin: BrowserContext; reader: BrowserContext }>({
   site: async ({ launchSite }, use) => {

@@ -6,10 +6,10 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
 import { expect, openPage, signInAsAdmin, siteQuery, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
-import { testsActor } from "../factories/actors.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const STORIES = [
   { title: "Rascunho do vôlei azul", category: "Vôlei", status: "draft" },

@@ -6,10 +6,10 @@
  * server, real Chromium; nothing mocked.
  */
 import type { BrowserContext, Dialog, Page } from "@playwright/test";
-import { liveDraftKey } from "../../app/lib/live-composer-draft.ts";
-import { createMember, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import type { RunningSite } from "../factories/site.ts";
+import { liveDraftKey } from "#app/lib/live-composer-draft.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 import {
   apiHeaders,
   expect,

@@ -2,9 +2,9 @@
  * A reader whose connection drops (issue 36): following a link while offline says "Sem conexão" and how to go on,
  * never the generic "Algo deu errado"; once the connection is back, "Tentar de novo" opens the page.
  */
-import { CHECK_SAVED_MESSAGE, OFFLINE_CACHES, OFFLINE_PAGE, READ_LATER_PAGE, SERVICE_WORKER_PATH } from "../../app/lib/offline-copies.ts";
+import { CHECK_SAVED_MESSAGE, OFFLINE_CACHES, OFFLINE_PAGE, READ_LATER_PAGE, SERVICE_WORKER_PATH } from "#app/lib/offline-copies.ts";
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, expectNoSeriousViolations, openPage, signInAsAdmin, t, test, waitForHydration, withSiteServices } from "./support/fixtures.ts";
 
 test("sem conexão, um card de 'Leia também' leva a 'Sem conexão' com 'Tentar de novo', não a 'Algo deu errado'; de volta, abre a notícia", async ({

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, markPage, expectNoReload, openPage, t, test } from "./support/fixtures.ts";
-import { siteQuery } from "../factories/site-database.ts";
+import { siteQuery } from "#tests/factories/site-database.ts";
 
 const run = promisify(execFile);
 

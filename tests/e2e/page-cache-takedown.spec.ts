@@ -4,7 +4,7 @@
  * title moves the old address (the one shared and indexed) to the new one at once; the first reader after a publish
  * gets the new home. Each reader is a real browser; SQLite and PostgreSQL.
  */
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { apiHeaders, createNewsThroughApi, expect, expectStatus, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 test.describe("o cache de páginas depois de uma mudança", () => {

@@ -2,7 +2,7 @@
  * The page cache on the real server: anonymous readers get public pages from memory (ETag, 304, brotli), signed-in
  * admins never do, and a change made through the newsroom is on the next anonymous request.
  */
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { createNewsThroughApi, expect, signInAsAdmin, test } from "./support/fixtures.ts";
 
 test("leitores anônimos recebem a página da memória; administradores, sempre a página nova", async ({ launchSite, browser, playwright }) => {

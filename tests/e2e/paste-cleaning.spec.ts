@@ -4,7 +4,7 @@
  * save goes through with no refusal, and the article shows the clean text. Real server, real database, real Chromium.
  */
 import type { Page } from "@playwright/test";
-import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
 import {
   apiHeaders,
   bodyEditor,
@@ -17,7 +17,7 @@ import {
   perWorkerSite,
   test as base,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const test = base.extend<{ pasteSite: RunningSite }>({
   pasteSite: perWorkerSite("paste-cleaning", NEWSROOM_SITE),

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { createNewsThroughApi, expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 /**
  * The front page as a sports portal: blocks without repeats, a block per top section, times on the cards, one h1;

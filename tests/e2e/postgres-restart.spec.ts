@@ -22,12 +22,12 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { makeTestImage } from "../factories/news.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
 import { multipartBody, signInCookie } from "./support/faults.ts";
 import { TEST_DATABASE } from "./support/fixtures.ts";
-import { freePort, type RunningSite, startSite } from "../factories/site.ts";
+import { freePort, type RunningSite, startSite } from "#tests/factories/site.ts";
 
 /** The newest PostgreSQL server binaries installed by Debian, or why there are none usable. */
 function postgresBin(): { bin: string } | { reason: string } {

@@ -10,11 +10,11 @@
  * received is then handed to the worker as Chrome's push service would (DevTools protocol: deliverPushMessage).
  */
 import type { CDPSession } from "@playwright/test";
-import { PUSH_TOPICS } from "../../app/lib/push-topics.ts";
-import { t as desk } from "../../app/i18n/newsroom.ts";
-import { createNews } from "../factories/news.ts";
-import { type PushServiceStandIn, startPushService } from "../factories/push-service.ts";
-import { withSiteServices } from "../factories/site-data.ts";
+import { PUSH_TOPICS } from "#app/lib/push-topics.ts";
+import { t as desk } from "#app/i18n/newsroom.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type PushServiceStandIn, startPushService } from "#tests/factories/push-service.ts";
+import { withSiteServices } from "#tests/factories/site-data.ts";
 import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 /** In the page, before any script: the permission prompt and the push service's subscription (see above). */

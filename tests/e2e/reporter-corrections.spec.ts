@@ -8,11 +8,11 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
 import { simpleParser } from "mailparser";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { createMember, type TestAccount } from "../factories/auth.ts";
-import type { RunningSite } from "../factories/site.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, t, test as base } from "./support/fixtures.ts";
-import { memberActor } from "../../app/.server/auth/permissions.server.ts";
+import { memberActor } from "#app/.server/auth/permissions.server.ts";
 
 const TYPO = "Flamengo vense o clássico no Maracanã";
 const FIXED = "Flamengo vence o clássico no Maracanã";

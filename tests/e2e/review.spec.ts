@@ -5,9 +5,9 @@
  * gets an e-mail), and the history says who did each step, with the note.
  */
 import type { APIResponse, BrowserContext, Page } from "@playwright/test";
-import { createMember, type TestAccount } from "../factories/auth.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
 import { apiHeaders, expect, expectStatus, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
-import { freePort, type RunningSite } from "../factories/site.ts";
+import { freePort, type RunningSite } from "#tests/factories/site.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
 
 type ReviewSite = RunningSite & { reporter: TestAccount; editor: TestAccount; smtp: SmtpReceiver };

@@ -16,9 +16,9 @@ import {
   perWorkerSite,
   test as base,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
-import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
-import { makeTestImage } from "../factories/news.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
 
 const test = base.extend<{ richSite: RunningSite }>({
   richSite: perWorkerSite("rich-text", NEWSROOM_SITE),

@@ -4,9 +4,9 @@
  * the story "Em revisão", publishes it, and readers get it on the home page.
  */
 import type { BrowserContext, Page } from "@playwright/test";
-import { createMember, type TestAccount } from "../factories/auth.ts";
+import { createMember, type TestAccount } from "#tests/factories/auth.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, signInThroughPage, t, test as base } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const test = base.extend<{ site: RunningSite & { reporter: TestAccount; editor: TestAccount; colleague: TestAccount } }>({
   site: async ({ launchSite }, use) => {

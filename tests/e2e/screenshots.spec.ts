@@ -22,9 +22,9 @@
  *   npm run build && npx playwright test tests/e2e/screenshots.spec.ts --update-snapshots
  */
 import type { Page } from "@playwright/test";
-import { seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
+import { seedDemoContent } from "#app/.server/seed/demo-seed.server.ts";
 import { expect, openPage, test as base, perWorkerSite } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 /** The moment the demo content is seeded at: every date on the pages derives from it. */
 const DEMO_NOW = new Date("2026-11-20T15:00:00.000Z");

@@ -5,9 +5,9 @@
  * tokenizer on SQLite): this spec runs on both (playwright.config.ts).
  */
 import type { Page } from "@playwright/test";
-import { hourOf } from "../../app/.server/news/reads.service.server.ts";
-import { createNews } from "../factories/news.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { hourOf } from "#app/.server/news/reads.service.server.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 import { expect, openPage, t, test } from "./support/fixtures.ts";
 
 const BASE = Date.parse("2026-10-01T12:00:00.000Z");

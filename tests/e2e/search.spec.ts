@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 // Thirty news with "gol" in the title (one page of 24 and six more), one about São Paulo, and one whose title is
 // markup-looking text.

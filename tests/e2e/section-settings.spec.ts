@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 /**
  * The section menu as an admin arranges it (/secoes): placed categories first, then the others by volume; hidden

@@ -12,9 +12,9 @@
  *   and the admin pages, while React hydrates and client-side interactions work.
  */
 import { createHash } from "node:crypto";
-import routes from "../../app/routes.ts";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
+import routes from "#app/routes.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, SESSION_COOKIE, signInAsAdmin, t, test, waitForHydration, watchViolations } from "./support/fixtures.ts";
 
 const FIXED = {

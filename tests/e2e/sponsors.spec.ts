@@ -20,8 +20,8 @@ import {
   throttleUploads,
   watchPickedFiles,
 } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
-import { makeTestImage } from "../factories/news.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
 
 const test = base.extend<{ site: RunningSite }>({
   site: async ({ launchSite, page }, use) => {

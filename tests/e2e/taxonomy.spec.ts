@@ -1,9 +1,9 @@
 import type { Locator, Page } from "@playwright/test";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { createNews } from "../factories/news.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, signInAsAdmin, siteQuery, t, test } from "./support/fixtures.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
-import { testsActor } from "../factories/actors.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 // Thirty volleyball news (the oldest spelled "Vôlei", later ones "volei" and "VÔLEI"), one a minute, by two authors,
 // and five football news in between: a category page of one full page (24) and a bit, never a football item.

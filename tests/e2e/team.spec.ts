@@ -5,9 +5,9 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createMember, type TestAccount, uniqueEmail } from "../factories/auth.ts";
+import { createMember, type TestAccount, uniqueEmail } from "#tests/factories/auth.ts";
 import { expect, openPage, signInAsAdmin, signInThroughPage, t, test as base, withSiteServices, perWorker } from "./support/fixtures.ts";
-import { freePort, type RunningSite, startSite } from "../factories/site.ts";
+import { freePort, type RunningSite, startSite } from "#tests/factories/site.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "./support/smtp.ts";
 
 interface TeamSite extends RunningSite {

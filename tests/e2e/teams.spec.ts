@@ -5,7 +5,7 @@
  * spelling) and the queries run on both databases in tests/integration/teams.test.ts.
  */
 import { parseFeed } from "@rowanmanning/feed-parser";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, expectNoSeriousViolations, NEWSROOM_SITE, openPage, signInAsAdmin, t, test } from "./support/fixtures.ts";
 
 const tt = t.teams;

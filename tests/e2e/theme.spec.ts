@@ -7,7 +7,7 @@
  * The newsroom stays light.
  */
 import type { Page } from "@playwright/test";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, signInAsAdmin, test, watchViolations } from "./support/fixtures.ts";
 
 /** The page's background (--color-page) in each theme. */

@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { createAdmin } from "../factories/auth.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
 import { expect, makeNoisyJpeg, SESSION_COOKIE, signInAsAdmin, t, test, withSiteServices } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const BOUNDARY = "----limite-de-envios";
 

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { createNews } from "../factories/news.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { createNewsThroughApi, expect, makeMp4, openPage, signInAsAdmin, siteQuery, test } from "./support/fixtures.ts";
 
 // An uploaded video gets a poster frame made on the server (the app's own ffmpeg), used on the cards, in the

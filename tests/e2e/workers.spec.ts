@@ -6,10 +6,10 @@
  * primary hands them to the workers in turn.
  */
 import http from "node:http";
-import { createAdmin, type TestAccount } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
 import { apiHeaders, expect, signInAsAdmin, test } from "./support/fixtures.ts";
-import type { RunningSite } from "../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 /** A request on a new connection: its status and body. */
 function fresh(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {

@@ -1,4 +1,4 @@
-import { type Actor, memberActor, systemActor } from "../../app/.server/auth/permissions.server.ts";
+import { type Actor, memberActor, systemActor } from "#app/.server/auth/permissions.server.ts";
 
 /** The actor of the tests' own calls to the services (the site's own code: every right, no user id). */
 export const testsActor: Actor = systemActor("tests");

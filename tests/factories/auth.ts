@@ -1,6 +1,6 @@
-import type { Role } from "../../app/lib/roles.ts";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { createVerifiedAccount } from "../../app/.server/auth/accounts.server.ts";
+import type { Role } from "#app/lib/roles.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { createVerifiedAccount } from "#app/.server/auth/accounts.server.ts";
 
 export interface TestAccount {
   id: string;

@@ -1,4 +1,4 @@
-import { AppError } from "../../app/.server/errors.ts";
+import { AppError } from "#app/.server/errors.ts";
 
 /** The AppError `work` is refused with (its code and status); fails the test when it is not refused. */
 export async function refusal(work: () => unknown): Promise<{ code: string; status: number }> {

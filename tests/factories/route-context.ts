@@ -3,9 +3,9 @@
  * router context holding the app's services, and the session cookie of a signed-in admin.
  */
 import { RouterContextProvider } from "react-router";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import type { Role } from "../../app/lib/roles.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import type { Role } from "#app/lib/roles.ts";
 import { createAdmin, createMember } from "./auth.ts";
 import type { TestServices } from "./use-services.ts";
 

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { type AppServices, createServices, migrateAll } from "../../app/.server/app.server.ts";
-import type { Database } from "../../app/.server/db/schema.ts";
-import { createLogger, type Logger } from "../../app/.server/logger.server.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { type AppServices, createServices, migrateAll } from "#app/.server/app.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { createLogger, type Logger } from "#app/.server/logger.server.ts";
 import { type MigrateFresh, POSTGRES_ADMIN_URL, postgresTemplateName, sqliteTemplateFile } from "./database-templates.ts";
 
 /**

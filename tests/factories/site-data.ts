@@ -3,8 +3,8 @@
  * directory, portable SQL (see site-database.ts), row counts, media keys, a deliberately broken table.
  */
 import { DatabaseSync } from "node:sqlite";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { SITE_EVENTS_CHANNEL } from "../../app/.server/events/postgres-event-bus.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { SITE_EVENTS_CHANNEL } from "#app/.server/events/postgres-event-bus.server.ts";
 import { createTestServices } from "./services.ts";
 import type { RunningSite } from "./site.ts";
 import { siteQuery } from "./site-database.ts";

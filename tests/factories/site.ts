@@ -3,8 +3,8 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { resolveAuthSecret } from "../../app/.server/auth/secret.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { resolveAuthSecret } from "#app/.server/auth/secret.server.ts";
 import { createTestServices, makeDataDir } from "./services.ts";
 import { createSiteDatabase, type PostgresDatabase, siteQuery, sqliteTemplateFile, TEST_DATABASE } from "./site-database.ts";
 

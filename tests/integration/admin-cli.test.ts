@@ -3,14 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { simpleParser } from "mailparser";
-import { CliError, type CliIO, runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
-import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "../../app/.server/admins/first-admin.server.ts";
-import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { terminal as terminal_ } from "../../app/i18n/pt-BR.ts";
-import { createAdmin, createMember, createUser, uniqueEmail } from "../factories/auth.ts";
-import { countRows, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { CliError, type CliIO, runAdminCli } from "#app/.server/admins/admin-cli.server.ts";
+import { announceFirstAdmin, DEMO_ADMIN_EMAIL } from "#app/.server/admins/first-admin.server.ts";
+import { removeStaleAccounts } from "#app/.server/auth/accounts.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { terminal as terminal_ } from "#app/i18n/pt-BR.ts";
+import { createAdmin, createMember, createUser, uniqueEmail } from "#tests/factories/auth.ts";
+import { countRows, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 type Services = TestServices;
 

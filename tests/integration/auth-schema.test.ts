@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServices, migrateAll } from "../../app/.server/app.server.ts";
-import { createLogger } from "../../app/.server/logger.server.ts";
-import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import { createServices, migrateAll } from "#app/.server/app.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { createTestServices, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 

@@ -3,12 +3,12 @@ import path from "node:path";
 import { sql } from "kysely";
 import { simpleParser } from "mailparser";
 import { describe, expect, it, vi } from "vitest";
-import { createAuthService } from "../../app/.server/auth/auth.service.server.ts";
-import { createMemoryRateLimiter } from "../../app/.server/auth/rate-limiter.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { RESET_MAIL_INTERVAL_SECONDS } from "../../app/lib/limits.ts";
-import { createAdmin, createUser, uniqueEmail } from "../factories/auth.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { createAuthService } from "#app/.server/auth/auth.service.server.ts";
+import { createMemoryRateLimiter } from "#app/.server/auth/rate-limiter.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { RESET_MAIL_INTERVAL_SECONDS } from "#app/lib/limits.ts";
+import { createAdmin, createUser, uniqueEmail } from "#tests/factories/auth.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 type Services = TestServices;
 
@@ -408,7 +408,7 @@ describe("requestPasswordReset: limites que não travam o dono", () => {
 
 describe("log de acesso: segredos na URL ficam ocultos", () => {
   it("token de redefinição, code e state do OAuth são substituídos; o resto da URL fica", async () => {
-    const { redactUrl } = await import("../../server/app.ts");
+    const { redactUrl } = await import("#server/app.ts");
     expect(redactUrl("/admin/reset-password?token=abc123")).toBe("/admin/reset-password?token=%5Boculto%5D");
     expect(redactUrl("/admin/reset-password.data?token=abc123")).not.toContain("abc123");
     const callback = redactUrl("/api/auth/callback/google?code=c0de&state=st4te&iss=http%3A%2F%2F127.0.0.1");

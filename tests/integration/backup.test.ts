@@ -11,21 +11,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { terminal } from "../../app/i18n/pt-BR.ts";
-import {
-  BACKUP_DB_FILE,
-  BackupError,
-  type BackupManifest,
-  createBackup,
-  MANIFEST_FILE,
-  SIGNATURE_FILE,
-  SIGNING_KEY_FILE,
-} from "../../scripts/backup.ts";
-import { restoreBackup, serverAnswers, verifyBackup } from "../../scripts/restore.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { createNews, createSponsor, listAllNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import { BACKUP_DB_FILE, BackupError, type BackupManifest, createBackup, MANIFEST_FILE, SIGNATURE_FILE, SIGNING_KEY_FILE } from "#scripts/backup.ts";
+import { restoreBackup, serverAnswers, verifyBackup } from "#scripts/restore.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { createNews, createSponsor, listAllNews } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir } from "#tests/factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 

@@ -1,17 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FieldsError } from "../../app/.server/errors.ts";
-import { createLogger } from "../../app/.server/logger.server.ts";
-import { loadBodyMedia } from "../../app/.server/media/body-media.server.ts";
-import { mediaKeys } from "../../app/.server/media/media-keys.ts";
-import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
-import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
-import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
-import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { eraseNews, makeTestImage } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { FieldsError } from "#app/.server/errors.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { loadBodyMedia } from "#app/.server/media/body-media.server.ts";
+import { mediaKeys } from "#app/.server/media/media-keys.ts";
+import { sweepOrphans } from "#app/.server/media/orphan-sweeper.server.ts";
+import { createSyndication } from "#app/.server/syndication/syndication.server.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import { eraseNews, makeTestImage } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-blocks-");
 const HOUR = 60 * 60 * 1000;

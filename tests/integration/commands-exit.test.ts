@@ -3,9 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminal } from "../../app/i18n/pt-BR.ts";
-import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { spawnServer } from "../factories/site.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
+import { spawnServer } from "#tests/factories/site.ts";
 
 /**
  * Every `npm run` command ends by itself, on SQLite and on PostgreSQL (a command that keeps a LISTEN connection, a

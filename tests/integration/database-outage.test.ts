@@ -7,12 +7,12 @@
 import fs from "node:fs";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServices, migrateAll } from "../../app/.server/app.server.ts";
-import { DatabaseUnavailableError, DatabaseUnconfirmedError, databaseUnavailableOr } from "../../app/.server/errors.ts";
-import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { createLogger } from "../../app/.server/logger.server.ts";
-import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { startTcpProxy } from "../factories/tcp-proxy.ts";
+import { createServices, migrateAll } from "#app/.server/app.server.ts";
+import { DatabaseUnavailableError, DatabaseUnconfirmedError, databaseUnavailableOr } from "#app/.server/errors.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
+import { startTcpProxy } from "#tests/factories/tcp-proxy.ts";
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

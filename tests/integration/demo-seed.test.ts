@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_MEDIA } from "../../app/.server/seed/demo-content.ts";
-import { demoMediaDir, seedDemoContent } from "../../app/.server/seed/demo-seed.server.ts";
-import { createNews, listAllNews } from "../factories/news.ts";
-import { countRows, createTestServices, makeDataDir } from "../factories/services.ts";
-import { useTestServices } from "../factories/use-services.ts";
+import { DEMO_MEDIA } from "#app/.server/seed/demo-content.ts";
+import { demoMediaDir, seedDemoContent } from "#app/.server/seed/demo-seed.server.ts";
+import { createNews, listAllNews } from "#tests/factories/news.ts";
+import { countRows, createTestServices, makeDataDir } from "#tests/factories/services.ts";
+import { useTestServices } from "#tests/factories/use-services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 

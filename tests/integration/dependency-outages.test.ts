@@ -4,16 +4,16 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import type { Logger } from "../../app/.server/logger.server.ts";
-import { loader as mediaLoader } from "../../app/routes/resources/media.ts";
-import { loader as readyzLoader } from "../../app/routes/resources/readyz.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { startTcpProxy } from "../factories/tcp-proxy.ts";
-import { useTestServices } from "../factories/use-services.ts";
-import { startS3Server } from "../storage/s3-server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { loader as mediaLoader } from "#app/routes/resources/media.ts";
+import { loader as readyzLoader } from "#app/routes/resources/readyz.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { startTcpProxy } from "#tests/factories/tcp-proxy.ts";
+import { useTestServices } from "#tests/factories/use-services.ts";
+import { startS3Server } from "#tests/storage/s3-server.ts";
 
 /**
  * What the site does when a dependency other than the database goes away: Redis (shared rate limits) and the S3

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeDataDir } from "../factories/services.ts";
-import { type ServerProcess, spawnServer } from "../factories/site.ts";
+import { makeDataDir } from "#tests/factories/services.ts";
+import { type ServerProcess, spawnServer } from "#tests/factories/site.ts";
 
 /**
  * `npm run dev` (server.js --dev, Vite in middleware mode) answers what goes through React Router's request handler,

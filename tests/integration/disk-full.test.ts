@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { AppError, DiskFullError, diskFullOr, isDiskFull, isExpectedError, publicErrorMessage, wrapFailure } from "../../app/.server/errors.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { AppError, DiskFullError, diskFullOr, isDiskFull, isExpectedError, publicErrorMessage, wrapFailure } from "#app/.server/errors.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 
 function thrownBy(fn: () => unknown): unknown {
   try {

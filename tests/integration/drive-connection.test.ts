@@ -5,24 +5,19 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DRIVE_CREDENTIALS_KEY,
-  DRIVE_FAILURE_KEY,
-  DRIVE_SCOPE,
-  createDriveConnection,
-} from "../../app/.server/storage/google-drive/connection.server.ts";
-import { decryptSecret, encryptSecret } from "../../app/.server/storage/google-drive/crypto.server.ts";
-import { DriveAuthError } from "../../app/.server/storage/google-drive/errors.server.ts";
+import { DRIVE_CREDENTIALS_KEY, DRIVE_FAILURE_KEY, DRIVE_SCOPE, createDriveConnection } from "#app/.server/storage/google-drive/connection.server.ts";
+import { decryptSecret, encryptSecret } from "#app/.server/storage/google-drive/crypto.server.ts";
+import { DriveAuthError } from "#app/.server/storage/google-drive/errors.server.ts";
 import {
   clearDriveOAuthStateCookie,
   createDriveOAuthState,
   DRIVE_STATE_COOKIE,
   DRIVE_STATE_TTL_MS,
   verifyDriveOAuthState,
-} from "../../app/.server/storage/google-drive/oauth-state.server.ts";
-import { isIosUserAgent } from "../../app/.server/storage/google-drive/status.server.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { type DriveContractServer, startDriveContractServer } from "../storage/drive-contract-server.ts";
+} from "#app/.server/storage/google-drive/oauth-state.server.ts";
+import { isIosUserAgent } from "#app/.server/storage/google-drive/status.server.ts";
+import { createTestServices, makeDataDir } from "#tests/factories/services.ts";
+import { type DriveContractServer, startDriveContractServer } from "#tests/storage/drive-contract-server.ts";
 
 const SECRET = "segredo-de-teste-do-drive-com-mais-de-32-caracteres";
 const OTHER_SECRET = "outro-segredo-de-teste-com-mais-de-32-caracteres!";

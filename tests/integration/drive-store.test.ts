@@ -7,26 +7,26 @@
 import fs from "node:fs";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
-import { createLogger } from "../../app/.server/logger.server.ts";
-import { mediaKeys } from "../../app/.server/media/media-keys.ts";
-import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
-import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
-import { DRIVE_MAX_ATTEMPTS } from "../../app/.server/storage/google-drive/client.server.ts";
+import { ConfigError, parseConfig } from "#app/.server/config/env.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { mediaKeys } from "#app/.server/media/media-keys.ts";
+import { sweepOrphans } from "#app/.server/media/orphan-sweeper.server.ts";
+import { createMediaStore } from "#app/.server/storage/create-store.server.ts";
+import { DRIVE_MAX_ATTEMPTS } from "#app/.server/storage/google-drive/client.server.ts";
 import {
   createDriveConnection,
   DRIVE_CREDENTIALS_KEY,
   DRIVE_FAILURE_KEY,
   type DriveConnection,
-} from "../../app/.server/storage/google-drive/connection.server.ts";
-import { DriveApiError, DriveNotConnectedError } from "../../app/.server/storage/google-drive/errors.server.ts";
-import { createGoogleDriveStore } from "../../app/.server/storage/google-drive/store.server.ts";
-import { RESUMABLE_CHUNK_BYTES } from "../../app/.server/storage/google-drive/upload.server.ts";
-import type { MediaStore } from "../../app/.server/storage/media-store.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { type DriveContractServer, startDriveContractServer } from "../storage/drive-contract-server.ts";
-import { describeMediaStoreContract, generatedStream } from "../storage/media-store-contract.ts";
+} from "#app/.server/storage/google-drive/connection.server.ts";
+import { DriveApiError, DriveNotConnectedError } from "#app/.server/storage/google-drive/errors.server.ts";
+import { createGoogleDriveStore } from "#app/.server/storage/google-drive/store.server.ts";
+import { RESUMABLE_CHUNK_BYTES } from "#app/.server/storage/google-drive/upload.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir } from "#tests/factories/services.ts";
+import { type DriveContractServer, startDriveContractServer } from "#tests/storage/drive-contract-server.ts";
+import { describeMediaStoreContract, generatedStream } from "#tests/storage/media-store-contract.ts";
 
 const SECRET = "segredo-de-teste-do-drive-com-mais-de-32-caracteres";
 

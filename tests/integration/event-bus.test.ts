@@ -4,13 +4,13 @@ import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { createMemoryEventBus, type SiteEvent } from "../../app/.server/events/event-bus.ts";
-import { createPostgresEventBus, parsePayload } from "../../app/.server/events/postgres-event-bus.server.ts";
-import type { createSqliteEventBus } from "../../app/.server/events/sqlite-event-bus.server.ts";
-import type { Logger } from "../../app/.server/logger.server.ts";
-import { countRows, createTestServices, TEST_DATABASE } from "../factories/services.ts";
-import { startTcpProxy } from "../factories/tcp-proxy.ts";
-import { useTestServices } from "../factories/use-services.ts";
+import { createMemoryEventBus, type SiteEvent } from "#app/.server/events/event-bus.ts";
+import { createPostgresEventBus, parsePayload } from "#app/.server/events/postgres-event-bus.server.ts";
+import type { createSqliteEventBus } from "#app/.server/events/sqlite-event-bus.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { countRows, createTestServices, TEST_DATABASE } from "#tests/factories/services.ts";
+import { startTcpProxy } from "#tests/factories/tcp-proxy.ts";
+import { useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-events-");
 const run = promisify(execFile);
@@ -324,7 +324,7 @@ describe.runIf(TEST_DATABASE === "postgres")("PostgreSQL: a cut database link", 
 
 describe.runIf(TEST_DATABASE === "postgres")("advisory lock (one sweeper at a time)", () => {
   it("a second instance does not run the task while the first holds the lock, and can after release", async () => {
-    const { runExclusive } = await import("../../app/.server/db/locks.server.ts");
+    const { runExclusive } = await import("#app/.server/db/locks.server.ts");
     const first = await createTestServices();
     const url = first.config.database.kind === "postgres" ? first.config.database.url : "";
     const second = await createTestServices(undefined, { DATABASE_URL: url });

@@ -6,10 +6,10 @@
 import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { createEventStreamHub, type EventStreamOptions } from "../../server/event-streams.ts";
-import { TEST_DATABASE } from "../factories/services.ts";
+import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { createEventStreamHub, type EventStreamOptions } from "#server/event-streams.ts";
+import { TEST_DATABASE } from "#tests/factories/services.ts";
 
 type Listener = (event: SiteEvent, detail: SiteEventDetail) => void;
 

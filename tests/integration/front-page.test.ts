@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { SiteEvent } from "../../app/.server/events/event-bus.ts";
-import { frontPageChoices, pickForFrontPage, releaseFrontPage } from "../../app/.server/news/front-page.server.ts";
-import { findFrontPage } from "../../app/.server/news/news.service.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import type { SiteEvent } from "#app/.server/events/event-bus.ts";
+import { frontPageChoices, pickForFrontPage, releaseFrontPage } from "#app/.server/news/front-page.server.ts";
+import { findFrontPage } from "#app/.server/news/news.service.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-front-page-");
 const HOUR = 3_600_000;

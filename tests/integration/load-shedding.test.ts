@@ -6,8 +6,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { createLoadShedder, type LoadShedderOptions } from "../../server/load-shedding.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { createLoadShedder, type LoadShedderOptions } from "#server/load-shedding.ts";
 
 const servers: http.Server[] = [];
 afterEach(async () => {

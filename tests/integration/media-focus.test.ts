@@ -1,11 +1,11 @@
-import { refusal } from "../factories/refusal.ts";
+import { refusal } from "#tests/factories/refusal.ts";
 import { describe, expect, it } from "vitest";
-import { setStoryMediaFocus } from "../../app/.server/media/media-focus.server.ts";
-import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { memberActor } from "../../app/.server/auth/permissions.server.ts";
-import { testsActor } from "../factories/actors.ts";
+import { setStoryMediaFocus } from "#app/.server/media/media-focus.server.ts";
+import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { memberActor } from "#app/.server/auth/permissions.server.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-media-focus-");
 

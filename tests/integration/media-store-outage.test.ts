@@ -3,19 +3,19 @@ import net from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { handleNewsFormAction } from "../../app/.server/http/news-form-action.server.ts";
-import type { Logger } from "../../app/.server/logger.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { action as mediaAction } from "../../app/routes/api/media.ts";
-import { action as newsItemAction } from "../../app/routes/api/news-item.ts";
-import { action as newsAction } from "../../app/routes/api/news.ts";
-import { action as sponsorsAction } from "../../app/routes/api/sponsors.ts";
-import { adminSessionCookie, routeContextOf } from "../factories/route-context.ts";
-import { makeTestImage } from "../factories/news.ts";
-import { countRows, TEST_DATABASE } from "../factories/services.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { startS3Server } from "../storage/s3-server.ts";
-import { testsActor } from "../factories/actors.ts";
+import { handleNewsFormAction } from "#app/.server/http/news-form-action.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { action as mediaAction } from "#app/routes/api/media.ts";
+import { action as newsItemAction } from "#app/routes/api/news-item.ts";
+import { action as newsAction } from "#app/routes/api/news.ts";
+import { action as sponsorsAction } from "#app/routes/api/sponsors.ts";
+import { adminSessionCookie, routeContextOf } from "#tests/factories/route-context.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { countRows, TEST_DATABASE } from "#tests/factories/services.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { startS3Server } from "#tests/storage/s3-server.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 /**
  * A media store outage never blocks text: with a real S3 server (s3rver) stopped, the newsroom still creates a

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toApiError } from "../../app/.server/http/api.server.ts";
-import type { UploadedFile } from "../../app/.server/media/upload.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { toApiError } from "#app/.server/http/api.server.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-media-text-");
 

@@ -5,12 +5,12 @@ import zlib from "node:zlib";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { StoredVariant } from "../../app/.server/media/media-keys.ts";
-import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
-import type { MediaStore } from "../../app/.server/storage/media-store.ts";
-import { makeTestImage } from "../factories/news.ts";
-import { countRows, makeDataDir } from "../factories/services.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import type { StoredVariant } from "#app/.server/media/media-keys.ts";
+import { createLocalStore } from "#app/.server/storage/local-store.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { countRows, makeDataDir } from "#tests/factories/services.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-media-");
 

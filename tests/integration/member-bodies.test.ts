@@ -7,11 +7,11 @@
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { FORM_BODY_MAX_BYTES, JSON_MAX_DEPTH, NEWS_SUBMISSION_MAX_BYTES } from "../../app/lib/limits.ts";
-import { createMember } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import { type RunningSite, startSite } from "../factories/site.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { FORM_BODY_MAX_BYTES, JSON_MAX_DEPTH, NEWS_SUBMISSION_MAX_BYTES } from "#app/lib/limits.ts";
+import { createMember } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 let site: RunningSite;
 let cookie: string;

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { type CompiledQuery, type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../app/.server/db/database.server.ts";
-import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
-import type { Database } from "../../app/.server/db/schema.ts";
-import { migrations } from "../../migrations/index.ts";
-import { createNews, createSponsor } from "../factories/news.ts";
-import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import { openDatabase } from "#app/.server/db/database.server.ts";
+import { migrateToLatest } from "#app/.server/db/migrate.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { migrations } from "#migrations/index.ts";
+import { createNews, createSponsor } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 

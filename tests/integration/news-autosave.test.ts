@@ -7,16 +7,16 @@
  */
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { NEWS_AUTOSAVE_MAX_BYTES, NEWS_BODY_MAX_CHARS, NEWS_LIMITS } from "../../app/lib/limits.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { action, loader } from "../../app/routes/api/news-autosave.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { createNews, eraseNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { editorActor } from "../factories/actors.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NEWS_AUTOSAVE_MAX_BYTES, NEWS_BODY_MAX_CHARS, NEWS_LIMITS } from "#app/lib/limits.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { action, loader } from "#app/routes/api/news-autosave.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { createNews, eraseNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { editorActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-autosave-", { SITE_URL: "http://127.0.0.1:4321" });
 const BASE = "http://127.0.0.1:4321/api/news";

@@ -1,18 +1,18 @@
 import type { Kysely } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import { handleNewsFormAction } from "../../app/.server/http/news-form-action.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import { action as newsItemAction, loader as newsItemLoader } from "../../app/routes/api/news-item.ts";
-import { action as newsAction } from "../../app/routes/api/news.ts";
-import * as newsBody from "../../migrations/2026-11-26-600-news-body.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import { handleNewsFormAction } from "#app/.server/http/news-form-action.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { action as newsItemAction, loader as newsItemLoader } from "#app/routes/api/news-item.ts";
+import { action as newsAction } from "#app/routes/api/news.ts";
+import * as newsBody from "#migrations/2026-11-26-600-news-body.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 /**
  * The structured body end to end on a real database (SQLite, then PostgreSQL): the migration that converts every

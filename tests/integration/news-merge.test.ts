@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { toApiError } from "../../app/.server/http/api.server.ts";
-import { NewsConflictError, NewsMergeConflictError } from "../../app/.server/news/news-save.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import type { MergeConflict } from "../../app/lib/news-merge.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import type { RichDoc } from "../../app/lib/rich-text.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { makeTestImage } from "../factories/news.ts";
-import { useTestServices } from "../factories/use-services.ts";
-import { editorActor, testsActor } from "../factories/actors.ts";
+import { toApiError } from "#app/.server/http/api.server.ts";
+import { NewsConflictError, NewsMergeConflictError } from "#app/.server/news/news-save.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MergeConflict } from "#app/lib/news-merge.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { useTestServices } from "#tests/factories/use-services.ts";
+import { editorActor, testsActor } from "#tests/factories/actors.ts";
 
 /**
  * "Salvar mesmo assim" (issue 18): a save based on an older version writes only the fields its editor changed from

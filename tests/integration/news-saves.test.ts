@@ -3,15 +3,15 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { NotFoundError } from "../../app/.server/errors.ts";
-import { toApiError } from "../../app/.server/http/api.server.ts";
-import type { UploadedFile } from "../../app/.server/media/upload.server.ts";
-import { createNewsEditor } from "../../app/.server/news/news-editor.service.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { NotFoundError } from "#app/.server/errors.ts";
+import { toApiError } from "#app/.server/http/api.server.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
+import { createNewsEditor } from "#app/.server/news/news-editor.service.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { newsPatchSchema } from "#app/lib/news-schema.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 type Services = TestServices;
 

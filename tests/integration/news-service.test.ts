@@ -3,11 +3,11 @@ import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { AppError, NotFoundError } from "../../app/.server/errors.ts";
-import type { NewsSummary } from "../../app/lib/news-view.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { createNews, listAllNews, makeTestImage } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { AppError, NotFoundError } from "#app/.server/errors.ts";
+import type { NewsSummary } from "#app/lib/news-view.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { createNews, listAllNews, makeTestImage } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 const openServices = useTestServices("eef-news-");
 const open = (onQuery?: () => void) => openServices({}, onQuery ? { onQuery } : {});

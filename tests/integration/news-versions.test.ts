@@ -5,12 +5,12 @@
  * route module's own loader.
  */
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { NEWS_VERSIONS_MAX_IDS } from "../../app/lib/offline-copies.ts";
-import { loader } from "../../app/routes/api/news-versions.ts";
-import { createNews } from "../factories/news.ts";
-import { routeContextOf } from "../factories/route-context.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { NEWS_VERSIONS_MAX_IDS } from "#app/lib/offline-copies.ts";
+import { loader } from "#app/routes/api/news-versions.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { routeContextOf } from "#tests/factories/route-context.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-versions-");
 

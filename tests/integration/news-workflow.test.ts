@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
-import { newsFormSchema, newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { editorActor, testsActor } from "../factories/actors.ts";
+import { listNewsVersions } from "#app/.server/news/news-revisions.server.ts";
+import { newsFormSchema, newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { editorActor, testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-workflow-");
 const input = (fields: Record<string, unknown>) => newsInputSchema.parse({ subtitle: "Subtítulo", ...fields });

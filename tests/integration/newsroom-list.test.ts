@@ -1,17 +1,17 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE, TRASH_DAYS } from "../../app/lib/limits.ts";
-import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "../../app/lib/newsroom-query.ts";
-import { action as newsroomAction, loader as newsroomLoader } from "../../app/routes/admin/newsroom.tsx";
-import { createAdmin, createUser } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import * as newsroomMigration from "../../migrations/2026-11-27-200-newsroom-list.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { editorActor, testsActor } from "../factories/actors.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import { listNewsVersions } from "#app/.server/news/news-revisions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE, TRASH_DAYS } from "#app/lib/limits.ts";
+import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "#app/lib/newsroom-query.ts";
+import { action as newsroomAction, loader as newsroomLoader } from "#app/routes/admin/newsroom.tsx";
+import { createAdmin, createUser } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import * as newsroomMigration from "#migrations/2026-11-27-200-newsroom-list.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { editorActor, testsActor } from "#tests/factories/actors.ts";
 
 /**
  * The newsroom's list (/redacao): filters, keyset paging by publication and by update, search over every status for

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { createLogger } from "../../app/.server/logger.server.ts";
-import { createMediaService } from "../../app/.server/media/media.service.server.ts";
-import { mediaKeys } from "../../app/.server/media/media-keys.ts";
-import { startOrphanSweeper, sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
-import { createLocalStore } from "../../app/.server/storage/local-store.server.ts";
-import { createNews, createSponsor, eraseNews, makeTestImage } from "../factories/news.ts";
-import { makeDataDir } from "../factories/services.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
+import { createMediaService } from "#app/.server/media/media.service.server.ts";
+import { mediaKeys } from "#app/.server/media/media-keys.ts";
+import { startOrphanSweeper, sweepOrphans } from "#app/.server/media/orphan-sweeper.server.ts";
+import { createLocalStore } from "#app/.server/storage/local-store.server.ts";
+import { createNews, createSponsor, eraseNews, makeTestImage } from "#tests/factories/news.ts";
+import { makeDataDir } from "#tests/factories/services.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-sweeper-");
 

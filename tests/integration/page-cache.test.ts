@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createSessionCookieCheck } from "../../app/.server/auth/session-cookie-signature.server.ts";
-import { createPageCache, type PageCacheOptions, type RenderedPage } from "../../server/page-cache.ts";
-import { lookUp, pickEncoding } from "../../server/page-cache-keys.ts";
-import type { RouteTable } from "../../server/route-table.ts";
-import { inlineScriptHashes } from "../../server/security-headers.ts";
-import { siteRouteTable } from "../factories/route-table.ts";
+import { createSessionCookieCheck } from "#app/.server/auth/session-cookie-signature.server.ts";
+import { createPageCache, type PageCacheOptions, type RenderedPage } from "#server/page-cache.ts";
+import { lookUp, pickEncoding } from "#server/page-cache-keys.ts";
+import type { RouteTable } from "#server/route-table.ts";
+import { inlineScriptHashes } from "#server/security-headers.ts";
+import { siteRouteTable } from "#tests/factories/route-table.ts";
 
 const quietLog = { warn() {}, error() {} };
 

@@ -7,19 +7,19 @@
  * the route modules' own actions and loaders.
  */
 import { describe, expect, it } from "vitest";
-import { pendingReturn } from "../../app/.server/news/news-review.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import type { Role } from "../../app/lib/roles.ts";
-import { action as newsItemAction, loader as newsItemLoader } from "../../app/routes/api/news-item.ts";
-import { action as newsAction } from "../../app/routes/api/news.ts";
-import { action as updatesAction, loader as updatesLoader } from "../../app/routes/api/news-live-updates.ts";
-import { action as returnAction } from "../../app/routes/api/news-return.ts";
-import { routeContextOf } from "../factories/route-context.ts";
-import { createMember } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { memberActor } from "../../app/.server/auth/permissions.server.ts";
+import { pendingReturn } from "#app/.server/news/news-review.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import type { Role } from "#app/lib/roles.ts";
+import { action as newsItemAction, loader as newsItemLoader } from "#app/routes/api/news-item.ts";
+import { action as newsAction } from "#app/routes/api/news.ts";
+import { action as updatesAction, loader as updatesLoader } from "#app/routes/api/news-live-updates.ts";
+import { action as returnAction } from "#app/routes/api/news-return.ts";
+import { routeContextOf } from "#tests/factories/route-context.ts";
+import { createMember } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { memberActor } from "#app/.server/auth/permissions.server.ts";
 
 const SITE = "http://127.0.0.1:4321";
 const open = useTestServices("eef-paste-", { SITE_URL: SITE });

@@ -7,18 +7,18 @@
  * a fresh database (SQLite, then PostgreSQL), the route modules' own loaders and actions.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/newsroom.ts";
-import { t as reader } from "../../app/i18n/pt-BR.ts";
-import { PUSH_LIMITS, PUSH_TOPICS } from "../../app/lib/push-topics.ts";
-import * as newsAlert from "../../app/routes/api/news-alert.ts";
-import * as liveUpdates from "../../app/routes/api/news-live-updates.ts";
-import * as pushKey from "../../app/routes/api/push.ts";
-import * as subscriptions from "../../app/routes/api/push-subscriptions.ts";
-import { clientIpContext } from "../../app/lib/request-context.ts";
-import { createNews } from "../factories/news.ts";
-import { type PushServiceStandIn, type PushSubscriber, startPushService } from "../factories/push-service.ts";
-import { memberSessionCookie, routeContextOf } from "../factories/route-context.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { t as reader } from "#app/i18n/pt-BR.ts";
+import { PUSH_LIMITS, PUSH_TOPICS } from "#app/lib/push-topics.ts";
+import * as newsAlert from "#app/routes/api/news-alert.ts";
+import * as liveUpdates from "#app/routes/api/news-live-updates.ts";
+import * as pushKey from "#app/routes/api/push.ts";
+import * as subscriptions from "#app/routes/api/push-subscriptions.ts";
+import { clientIpContext } from "#app/lib/request-context.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type PushServiceStandIn, type PushSubscriber, startPushService } from "#tests/factories/push-service.ts";
+import { memberSessionCookie, routeContextOf } from "#tests/factories/route-context.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 const ORIGIN = "http://127.0.0.1:4321";
 const open = useTestServices("eef-push-", { SITE_URL: ORIGIN });

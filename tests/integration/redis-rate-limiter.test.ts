@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { createClient } from "redis";
 import { describe, expect, it } from "vitest";
-import { createRedisRateLimiter } from "../../app/.server/auth/redis-rate-limiter.server.ts";
-import { createLogger } from "../../app/.server/logger.server.ts";
+import { createRedisRateLimiter } from "#app/.server/auth/redis-rate-limiter.server.ts";
+import { createLogger } from "#app/.server/logger.server.ts";
 
 // The real Redis server of this machine (127.0.0.1:6379; REDIS_TEST_URL overrides).
 const url = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";

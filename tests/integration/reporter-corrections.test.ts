@@ -4,18 +4,18 @@ import type { Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../app/.server/db/database.server.ts";
-import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
-import { listReviewEvents } from "../../app/.server/news/news-review.server.ts";
-import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { DEFAULT_NEWSROOM_QUERY } from "../../app/lib/newsroom-query.ts";
-import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import type { Role } from "../../app/lib/roles.ts";
-import { migrations } from "../../migrations/index.ts";
-import { createMember } from "../factories/auth.ts";
-import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { openDatabase } from "#app/.server/db/database.server.ts";
+import { migrateToLatest } from "#app/.server/db/migrate.server.ts";
+import { listReviewEvents } from "#app/.server/news/news-review.server.ts";
+import { listNewsVersions } from "#app/.server/news/news-revisions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { DEFAULT_NEWSROOM_QUERY } from "#app/lib/newsroom-query.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import type { Role } from "#app/lib/roles.ts";
+import { migrations } from "#migrations/index.ts";
+import { createMember } from "#tests/factories/auth.ts";
+import { createPostgresDatabase, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 /**
  * Reporters fix their own stories (issue 33): a correction of their own published story goes live at once, is kept

@@ -2,17 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import pino from "pino";
-import type { Logger } from "../../app/.server/logger.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/newsroom.ts";
-import { REVIEW_NOTE_MAX } from "../../app/lib/limits.ts";
-import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import type { Role } from "../../app/lib/roles.ts";
-import { listNewsVersions } from "../../app/.server/news/news-revisions.server.ts";
-import { listReviewEvents, pendingReturn } from "../../app/.server/news/news-review.server.ts";
-import { createMember } from "../factories/auth.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { eraseNews } from "../factories/news.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { REVIEW_NOTE_MAX } from "#app/lib/limits.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import type { Role } from "#app/lib/roles.ts";
+import { listNewsVersions } from "#app/.server/news/news-revisions.server.ts";
+import { listReviewEvents, pendingReturn } from "#app/.server/news/news-review.server.ts";
+import { createMember } from "#tests/factories/auth.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { eraseNews } from "#tests/factories/news.ts";
 
 /**
  * The review queue: a story sent for review mails every editor and admin; publishing, scheduling or returning it mails

@@ -1,14 +1,14 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { requireAdmin } from "../../app/.server/auth/permissions.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import { loader as apiNewsLoader } from "../../app/routes/api/news.ts";
-import { loader as homeLoader } from "../../app/routes/site/home.tsx";
-import { loader as newsListLoader } from "../../app/routes/site/news-list.tsx";
-import { createAdmin } from "../factories/auth.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { requireAdmin } from "#app/.server/auth/permissions.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import { loader as apiNewsLoader } from "#app/routes/api/news.ts";
+import { loader as homeLoader } from "#app/routes/site/home.tsx";
+import { loader as newsListLoader } from "#app/routes/site/news-list.tsx";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 /**
  * Loaders and guards called as React Router calls them, with a request and a context holding the services (real

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../app/.server/db/schema.ts";
-import { trigramSimilarity, vocabularyWords } from "../../app/.server/search/portuguese.ts";
-import { migrations } from "../../migrations/index.ts";
-import { createNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { trigramSimilarity, vocabularyWords } from "#app/.server/search/portuguese.ts";
+import { migrations } from "#migrations/index.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 

@@ -3,16 +3,16 @@ import path from "node:path";
 import { type Kysely, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../app/.server/db/database.server.ts";
-import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
-import { seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
-import { MAX_SEARCH_PAGE, parseSearchPage, type SearchHit } from "../../app/.server/search/search.service.server.ts";
-import { excerpt, highlight, queryTerms, searchText } from "../../app/.server/search/portuguese.ts";
-import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { migrations } from "../../migrations/index.ts";
-import { createNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { openDatabase } from "#app/.server/db/database.server.ts";
+import { migrateToLatest } from "#app/.server/db/migrate.server.ts";
+import { seedBulkNews } from "#app/.server/seed/bulk-news.server.ts";
+import { MAX_SEARCH_PAGE, parseSearchPage, type SearchHit } from "#app/.server/search/search.service.server.ts";
+import { excerpt, highlight, queryTerms, searchText } from "#app/.server/search/portuguese.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import { migrations } from "#migrations/index.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 
@@ -294,7 +294,7 @@ describe(`search on ${TEST_DATABASE}`, () => {
       expect((await other.search.search({ query: word, limit: 100 })).hits.length).toBeGreaterThan(0);
 
       // Undo and redo the search migration: the rows already there are indexed again.
-      const { migrations } = await import("../../migrations/index.ts");
+      const { migrations } = await import("#migrations/index.ts");
       const migration = migrations["2026-11-24-001-news-search"]!;
       await migration.down!(other.database.db);
       await migration.up(other.database.db);

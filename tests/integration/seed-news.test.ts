@@ -2,12 +2,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mediaKeys } from "../../app/.server/media/media-keys.ts";
-import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
-import { type BulkNewsResult, seedBulkNews } from "../../app/.server/seed/bulk-news.server.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { eraseNews, listAllNews } from "../factories/news.ts";
-import { countRows, createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import { mediaKeys } from "#app/.server/media/media-keys.ts";
+import { sweepOrphans } from "#app/.server/media/orphan-sweeper.server.ts";
+import { type BulkNewsResult, seedBulkNews } from "#app/.server/seed/bulk-news.server.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { eraseNews, listAllNews } from "#tests/factories/news.ts";
+import { countRows, createTestServices, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
 
 type Services = Awaited<ReturnType<typeof createTestServices>>;
 

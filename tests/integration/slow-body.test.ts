@@ -6,8 +6,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/pt-BR.ts";
-import { createSlowBodyWatch } from "../../server/slow-body.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { createSlowBodyWatch } from "#server/slow-body.ts";
 
 const TIMEOUTS = { formMs: 1_500, rateWindowMs: 1_500, afterAnswerMs: 1_500, checkEveryMs: 100 };
 

@@ -6,17 +6,17 @@
 import type { Kysely } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { AppServices } from "../../app/.server/app.server.ts";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import { FieldsError } from "../../app/.server/errors.ts";
-import { createSponsorService } from "../../app/.server/sponsors/sponsors.service.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { action as sponsorItemAction } from "../../app/routes/api/sponsor-item.ts";
-import { action as sponsorsAction, loader as sponsorsLoader } from "../../app/routes/api/sponsors.ts";
-import * as sponsorRecords from "../../migrations/2026-11-26-801-sponsor-records.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { createSponsor, makeTestImage } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import { FieldsError } from "#app/.server/errors.ts";
+import { createSponsorService } from "#app/.server/sponsors/sponsors.service.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { action as sponsorItemAction } from "#app/routes/api/sponsor-item.ts";
+import { action as sponsorsAction, loader as sponsorsLoader } from "#app/routes/api/sponsors.ts";
+import * as sponsorRecords from "#migrations/2026-11-26-801-sponsor-records.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { createSponsor, makeTestImage } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-sponsor-records-", { SITE_URL: "http://127.0.0.1:4321" });
 

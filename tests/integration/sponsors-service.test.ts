@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../app/.server/errors.ts";
-import { createSponsor } from "../factories/news.ts";
-import { useTestServices } from "../factories/use-services.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { createSponsor } from "#tests/factories/news.ts";
+import { useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-sponsors-");
 

@@ -2,7 +2,7 @@ import { DatabaseSync } from "node:sqlite";
 import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-dialect";
 import { Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { withRollbackAfterAbort } from "../../app/.server/db/database.server.ts";
+import { withRollbackAfterAbort } from "#app/.server/db/database.server.ts";
 
 /**
  * SQLite ends a transaction by itself on some errors (a full disk, an I/O error); a trigger's RAISE(ROLLBACK) does

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runExclusive, runWithLock } from "../../app/.server/db/locks.server.ts";
-import { makeDataDir, TEST_DATABASE } from "../factories/services.ts";
+import { runExclusive, runWithLock } from "#app/.server/db/locks.server.ts";
+import { makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
 
 const LOCKS = path.resolve("app/.server/db/locks.server.ts");
 const KEY = 4343;

@@ -1,6 +1,6 @@
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { withStatementCache } from "../../app/.server/db/database.server.ts";
+import { withStatementCache } from "#app/.server/db/database.server.ts";
 
 describe("withStatementCache (SQLite)", () => {
   it("prepares each SQL text once, and the cached statement gives the current rows", () => {

@@ -3,12 +3,12 @@
  * every instance): the old and the new ones. Real services on SQLite and on PostgreSQL.
  */
 import { describe, expect, it } from "vitest";
-import type { SiteEventDetail } from "../../app/.server/events/event-bus.ts";
-import { startNewsScheduler } from "../../app/.server/news/news-scheduler.server.ts";
-import { storyPaths } from "../../app/.server/news/story-paths.server.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import type { SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import { startNewsScheduler } from "#app/.server/news/news-scheduler.server.ts";
+import { storyPaths } from "#app/.server/news/story-paths.server.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-story-paths-");
 const input = (fields: Record<string, unknown>) => newsInputSchema.parse({ subtitle: "Subtítulo", ...fields });

@@ -6,13 +6,13 @@
 import fs from "node:fs";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { mediaKeys } from "../../app/.server/media/media-keys.ts";
-import { sweepOrphans } from "../../app/.server/media/orphan-sweeper.server.ts";
-import { createS3Client } from "../../app/.server/storage/s3-store.server.ts";
-import { createNews, makeTestImage } from "../factories/news.ts";
-import { createTestServices, makeDataDir } from "../factories/services.ts";
-import { bucketKeys, startS3Server, type TestS3Server } from "../storage/s3-server.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { mediaKeys } from "#app/.server/media/media-keys.ts";
+import { sweepOrphans } from "#app/.server/media/orphan-sweeper.server.ts";
+import { createS3Client } from "#app/.server/storage/s3-store.server.ts";
+import { createNews, makeTestImage } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir } from "#tests/factories/services.ts";
+import { bucketKeys, startS3Server, type TestS3Server } from "#tests/storage/s3-server.ts";
 
 const BUCKET = "compartilhado";
 let s3: TestS3Server;

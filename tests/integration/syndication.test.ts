@@ -6,15 +6,15 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { parseSitemap, parseSitemapIndex } from "sitemap";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
-import { newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import { newsArticleJsonLd } from "../../app/lib/seo.ts";
-import type { RichDoc } from "../../app/lib/rich-text.ts";
-import { respondWith } from "../../app/.server/syndication/respond.server.ts";
-import { bodyHtml, createSyndication } from "../../app/.server/syndication/syndication.server.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { newsPatchSchema } from "#app/lib/news-schema.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { newsArticleJsonLd } from "#app/lib/seo.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { respondWith } from "#app/.server/syndication/respond.server.ts";
+import { bodyHtml, createSyndication } from "#app/.server/syndication/syndication.server.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-syndication-");
 

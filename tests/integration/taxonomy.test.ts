@@ -4,16 +4,16 @@ import { type CompiledQuery, type Kysely, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import { parseSitemap } from "sitemap";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../app/.server/db/database.server.ts";
-import { migrateToLatest } from "../../app/.server/db/migrate.server.ts";
-import { termSlug } from "../../app/.server/news/taxonomy.server.ts";
-import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
-import { newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
-import { migrations } from "../../migrations/index.ts";
-import { createNews } from "../factories/news.ts";
-import { createTestServices, makeDataDir, TEST_DATABASE } from "../factories/services.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { testsActor } from "../factories/actors.ts";
+import { openDatabase } from "#app/.server/db/database.server.ts";
+import { migrateToLatest } from "#app/.server/db/migrate.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy.server.ts";
+import { createSyndication } from "#app/.server/syndication/syndication.server.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import { migrations } from "#migrations/index.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { createTestServices, makeDataDir, TEST_DATABASE } from "#tests/factories/services.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-taxonomy-");
 

@@ -3,14 +3,14 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { servicesContext } from "../../app/.server/context.server.ts";
-import { removeStaleAccounts } from "../../app/.server/auth/accounts.server.ts";
-import { runAdminCli } from "../../app/.server/admins/admin-cli.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { INVITE_RATE_MAX, INVITE_TTL_SECONDS } from "../../app/lib/limits.ts";
-import { action as teamAction, loader as teamLoader } from "../../app/routes/admin/team.tsx";
-import { createAdmin, createMember, createUser, uniqueEmail } from "../factories/auth.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { servicesContext } from "#app/.server/context.server.ts";
+import { removeStaleAccounts } from "#app/.server/auth/accounts.server.ts";
+import { runAdminCli } from "#app/.server/admins/admin-cli.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { INVITE_RATE_MAX, INVITE_TTL_SECONDS } from "#app/lib/limits.ts";
+import { action as teamAction, loader as teamLoader } from "#app/routes/admin/team.tsx";
+import { createAdmin, createMember, createUser, uniqueEmail } from "#tests/factories/auth.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-team-");
 

@@ -1,7 +1,7 @@
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { describe, expect, it } from "vitest";
-import type { SiteEvent, SiteEventDetail } from "../../app/.server/events/event-bus.ts";
-import { createSyndication } from "../../app/.server/syndication/syndication.server.ts";
+import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import { createSyndication } from "#app/.server/syndication/syndication.server.ts";
 import {
   addTeam,
   listTeams,
@@ -11,13 +11,13 @@ import {
   setStoryTeams,
   storyTeams,
   tagMatchTeams,
-} from "../../app/.server/news/teams.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { TEAMS_PER_STORY } from "../../app/lib/teams.ts";
-import { createNews } from "../factories/news.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
-import { memberActor } from "../../app/.server/auth/permissions.server.ts";
-import { testsActor } from "../factories/actors.ts";
+} from "#app/.server/news/teams.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { TEAMS_PER_STORY } from "#app/lib/teams.ts";
+import { createNews } from "#tests/factories/news.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
+import { memberActor } from "#app/.server/auth/permissions.server.ts";
+import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-teams-");
 const deps = (services: TestServices) => ({ db: services.database.db, events: services.events, log: services.log });

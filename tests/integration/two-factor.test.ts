@@ -1,10 +1,10 @@
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import { describe, expect, it } from "vitest";
-import { TWO_FACTOR_CODES_PER_CHALLENGE } from "../../app/.server/auth/two-factor.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { createAdmin } from "../factories/auth.ts";
-import { type TestServices, useTestServices } from "../factories/use-services.ts";
+import { TWO_FACTOR_CODES_PER_CHALLENGE } from "#app/.server/auth/two-factor.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { createAdmin } from "#tests/factories/auth.ts";
+import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";
 
 type Services = TestServices;
 

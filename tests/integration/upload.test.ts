@@ -4,9 +4,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ffmpegPath } from "../../app/.server/media/ffmpeg.server.ts";
-import type { StoredVariant } from "../../app/.server/media/media-keys.ts";
-import { UPLOAD_MESSAGES } from "../../app/.server/media/upload-messages.ts";
+import { ffmpegPath } from "#app/.server/media/ffmpeg.server.ts";
+import type { StoredVariant } from "#app/.server/media/media-keys.ts";
+import { UPLOAD_MESSAGES } from "#app/.server/media/upload-messages.ts";
 import {
   DEFAULT_MAX_FIELD_BYTES,
   DEFAULT_MAX_FIELDS,
@@ -16,10 +16,10 @@ import {
   SPONSOR_IMAGE_RULES,
   UploadError,
   type UploadRules,
-} from "../../app/.server/media/upload.server.ts";
-import { makeTestImage } from "../factories/news.ts";
-import { countRows } from "../factories/services.ts";
-import { type TestServices, useScratchDirs, useTestServices } from "../factories/use-services.ts";
+} from "#app/.server/media/upload.server.ts";
+import { makeTestImage } from "#tests/factories/news.ts";
+import { countRows } from "#tests/factories/services.ts";
+import { type TestServices, useScratchDirs, useTestServices } from "#tests/factories/use-services.ts";
 
 // The app's own ffmpeg (@ffmpeg-installer/ffmpeg): no system package needed. Only a platform it ships no binary for
 // (none of Linux/macOS on x64/arm64) would skip the video cases.

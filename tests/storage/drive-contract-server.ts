@@ -25,7 +25,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { GoogleDriveConfig } from "../../app/.server/config/env.server.ts";
+import type { GoogleDriveConfig } from "#app/.server/config/env.server.ts";
 
 export const DRIVE_FILE_SCOPE = "https://www.googleapis.com/auth/drive.file";
 /** Documented limit of a multipart upload; larger files must use a resumable upload. */

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MediaStore, StoredEntry, StoreOrigins } from "../../app/.server/storage/media-store.ts";
+import type { MediaStore, StoredEntry, StoreOrigins } from "#app/.server/storage/media-store.ts";
 
 export interface StoreUnderTest {
   store: MediaStore;

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { expect, test } from "vitest";
-import { accessLogger } from "../../app/.server/logger.server.ts";
+import { accessLogger } from "#app/.server/logger.server.ts";
 
 test("access lines keep their fields and still hide an error's secret fields", () => {
   const lines: Array<Record<string, unknown>> = [];

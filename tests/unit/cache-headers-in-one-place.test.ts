@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import * as cacheHeaders from "../../app/lib/cache-headers.ts";
+import * as cacheHeaders from "#app/lib/cache-headers.ts";
 
 /**
  * How long an answer may be kept is decided in one module, app/lib/cache-headers.ts: this scans app/ and server/ for a

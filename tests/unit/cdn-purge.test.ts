@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
-import { createCdnPurger } from "../../app/.server/cdn/cdn-purge.server.ts";
-import { purgeKeysOf, surrogateKeys } from "../../app/.server/cdn/surrogate-keys.ts";
-import type { CdnConfig } from "../../app/.server/config/env.server.ts";
+import { createCdnPurger } from "#app/.server/cdn/cdn-purge.server.ts";
+import { purgeKeysOf, surrogateKeys } from "#app/.server/cdn/surrogate-keys.ts";
+import type { CdnConfig } from "#app/.server/config/env.server.ts";
 
 describe("surrogate keys", () => {
   test("an article: the site, its kind, its path with and without the slug; its .data the same", () => {

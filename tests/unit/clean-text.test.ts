@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/newsroom.ts";
-import { cleanText, findUnsaveableCharacter } from "../../app/lib/clean-text.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { cleanText, findUnsaveableCharacter } from "#app/lib/clean-text.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
 
 describe("cleanText: what a paste from Word, a web page or a phone keyboard loses", () => {
   it("drops the soft hyphen, zero-width space, non-joiner, word joiner and BOM", () => {

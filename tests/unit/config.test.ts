@@ -2,9 +2,9 @@ import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AppConfig, assertProductionReady, ConfigError, parseConfig } from "../../app/.server/config/env.server.ts";
-import { envSchema } from "../../app/.server/config/env-schema.server.ts";
-import { BODY_TIMEOUTS, bodyTimeouts } from "../../server/slow-body.ts";
+import { type AppConfig, assertProductionReady, ConfigError, parseConfig } from "#app/.server/config/env.server.ts";
+import { envSchema } from "#app/.server/config/env-schema.server.ts";
+import { BODY_TIMEOUTS, bodyTimeouts } from "#server/slow-body.ts";
 
 function sqliteFile(config: Pick<AppConfig, "database">): string {
   if (config.database.kind !== "sqlite") throw new Error(`expected SQLite, got ${config.database.kind}`);

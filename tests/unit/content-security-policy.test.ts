@@ -5,10 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { createMediaStore } from "../../app/.server/storage/create-store.server.ts";
-import { sharedCacheMayStore } from "../../app/lib/cache-headers.ts";
-import { contentSecurityPolicy, inlineScriptHashes, partnerConsented, policyOptionsFromConfig, settlePolicy } from "../../server/security-headers.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { createMediaStore } from "#app/.server/storage/create-store.server.ts";
+import { sharedCacheMayStore } from "#app/lib/cache-headers.ts";
+import { contentSecurityPolicy, inlineScriptHashes, partnerConsented, policyOptionsFromConfig, settlePolicy } from "#server/security-headers.ts";
 
 const BASE_ENV = { DATA_DIR: "/tmp/eef-csp-config", SITE_URL: "https://noticias.example" };
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { emailSchema } from "../../app/lib/auth-schemas.ts";
-import { isPlainEmailAddress, plainEmailAddress } from "../../app/lib/email-address.ts";
+import { emailSchema } from "#app/lib/auth-schemas.ts";
+import { isPlainEmailAddress, plainEmailAddress } from "#app/lib/email-address.ts";
 
 const ACCEPTED = [
   "reporter@exemplo.com.br",

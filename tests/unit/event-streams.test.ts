@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_STREAM_CAP, DESCRIPTORS_KEPT, encodeEvent, openFilesLimit, streamCap } from "../../server/event-streams.ts";
+import { DEFAULT_STREAM_CAP, DESCRIPTORS_KEPT, encodeEvent, openFilesLimit, streamCap } from "#server/event-streams.ts";
 
 describe("the open pages' event stream: its cap and its wire format", () => {
   it("reads the open-files limit of the process (Linux /proc/self/limits)", () => {

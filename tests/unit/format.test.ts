@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCardTime, formatLongDate, formatLongDateTime } from "../../app/i18n/format.ts";
+import { formatCardTime, formatLongDate, formatLongDateTime } from "#app/i18n/format.ts";
 
 describe("formatLongDate", () => {
   it("shows a creation date in long pt-BR form", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRange } from "../../app/.server/media/http-range.ts";
+import { parseRange } from "#app/.server/media/http-range.ts";
 
 const SIZE = 1000;
 

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { processImage } from "../../app/.server/media/image-variants.server.ts";
-import { DEMO_ENCODING } from "../../app/.server/seed/demo-seed.server.ts";
+import { processImage } from "#app/.server/media/image-variants.server.ts";
+import { DEMO_ENCODING } from "#app/.server/seed/demo-seed.server.ts";
 
 /** A photo-like JPEG (noise over a gradient, so the encoders have work), optionally tagged with an sRGB profile. */
 async function photo(width: number, height: number, withProfile: boolean): Promise<Buffer> {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, describe, expect, test } from "vitest";
-import { createStylesheetInliner, rewriteHeadStream } from "../../app/.server/http/inline-stylesheets.server.ts";
+import { createStylesheetInliner, rewriteHeadStream } from "#app/.server/http/inline-stylesheets.server.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eef-inline-css-"));
 fs.mkdirSync(path.join(dir, "assets"));

@@ -1,6 +1,6 @@
-import { refusal } from "../factories/refusal.ts";
+import { refusal } from "#tests/factories/refusal.ts";
 import { describe, expect, test } from "vitest";
-import { jsonFields, readJsonObject } from "../../app/.server/http/submissions.server.ts";
+import { jsonFields, readJsonObject } from "#app/.server/http/submissions.server.ts";
 
 const post = (body: BodyInit, type = "application/json", headers: Record<string, string> = {}) =>
   new Request("http://localhost/api/x", { method: "POST", body, headers: { "Content-Type": type, ...headers }, duplex: "half" } as RequestInit);

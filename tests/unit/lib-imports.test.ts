@@ -22,8 +22,10 @@ const serverOnly = (specifier: string) => /(^|\/)\.server(\/|$)|\.server(\.tsx?)
 
 describe("app/lib", () => {
   it("tells a server-only import apart", () => {
-    expect(["../.server/config/env.server.ts", "../.server/db/schema.ts", "./x.server.ts", "./x.server"].every(serverOnly)).toBe(true);
-    expect(["./limits.ts", "react-router", "./server-time.ts"].some(serverOnly)).toBe(false);
+    expect(
+      ["#app/.server/config/env.server.ts", "#app/.server/db/schema.ts", "../.server/db/schema.ts", "./x.server.ts", "./x.server"].every(serverOnly),
+    ).toBe(true);
+    expect(["./limits.ts", "react-router", "./server-time.ts", "#app/lib/limits.ts", "#app/i18n/pt-BR.ts"].some(serverOnly)).toBe(false);
   });
 
   it("imports nothing from app/.server", () => {

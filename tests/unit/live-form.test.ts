@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../app/.server/errors.ts";
-import { liveFormNotice, parseLiveForm } from "../../app/.server/news/live-form.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { liveFormNotice, parseLiveForm } from "#app/.server/news/live-form.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
 
 const ZONE = "America/Sao_Paulo";
 

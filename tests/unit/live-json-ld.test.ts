@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { LiveUpdateView } from "../../app/lib/live-coverage.ts";
-import { LIVE_LIMITS } from "../../app/lib/limits.ts";
-import type { NewsArticle } from "../../app/lib/news-view.ts";
-import { plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import { liveBlogJsonLd, previewImage } from "../../app/lib/seo.ts";
-import type { PublicSiteConfig } from "../../app/lib/site-context.ts";
+import type { LiveUpdateView } from "#app/lib/live-coverage.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import type { NewsArticle } from "#app/lib/news-view.ts";
+import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { liveBlogJsonLd, previewImage } from "#app/lib/seo.ts";
+import type { PublicSiteConfig } from "#app/lib/site-context.ts";
 
 const site: PublicSiteConfig = {
   name: "Esporte em Foco",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_LIMITS } from "../../app/lib/limits.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
 import {
   formatMatchMinute,
   type KeyEventView,
@@ -8,7 +8,7 @@ import {
   orderKeyEvents,
   parseMatchMinute,
   withKeyEvent,
-} from "../../app/lib/live-coverage.ts";
+} from "#app/lib/live-coverage.ts";
 
 describe("o minuto de uma atualização (parseMatchMinute)", () => {
   it("lê o minuto como o repórter digita: número, acréscimos depois do '+', com ou sem o sinal de minuto", () => {

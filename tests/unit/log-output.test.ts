@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { createLogOutput } from "../../app/.server/log-output.server.ts";
+import { createLogOutput } from "#app/.server/log-output.server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const cleanups: Array<() => void> = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoUntilChanged } from "../../app/.server/events/memo.server.ts";
+import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
 
 /** A loader that counts its reads and answers what `next` says. */
 function counted<T>(next: (reads: number) => Promise<T>) {

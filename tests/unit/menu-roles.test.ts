@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MENU_ROLES, type MenuPath, ROLES, seesMenuItem } from "../../app/lib/roles.ts";
-import { siteRouteTable } from "../factories/route-table.ts";
+import { MENU_ROLES, type MenuPath, ROLES, seesMenuItem } from "#app/lib/roles.ts";
+import { siteRouteTable } from "#tests/factories/route-table.ts";
 
 /**
  * The admin drawer shows each role the pages its route lets that role open, and no other: the menu's roles

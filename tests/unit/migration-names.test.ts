@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { migrations } from "../../migrations/index.ts";
+import { migrations } from "#migrations/index.ts";
 
 const DIR = join(import.meta.dirname, "..", "..", "migrations");
 /**

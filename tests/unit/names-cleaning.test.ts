@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/newsroom.ts";
-import { profileFieldsSchema } from "../../app/lib/profile-schema.ts";
-import { sponsorFieldsSchema } from "../../app/lib/sponsor-schema.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { profileFieldsSchema } from "#app/lib/profile-schema.ts";
+import { sponsorFieldsSchema } from "#app/lib/sponsor-schema.ts";
 
 /** A sponsor's name and a member's profile are cleaned like the newsroom's texts (app/lib/clean-text.ts), not refused. */
 describe("names and profiles: cleaned, never refused for what nobody sees", () => {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createNchanPublisher } from "../../server/nchan-publisher.ts";
+import { createNchanPublisher } from "#server/nchan-publisher.ts";
 
 /** An HTTP server standing where nchan's publisher would: what it was sent, and the status it answers with. */
 async function publisherEndpoint(status = 201) {

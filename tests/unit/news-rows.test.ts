@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewsRow } from "../../app/.server/db/schema.ts";
+import type { NewsRow } from "#app/.server/db/schema.ts";
 import {
   newsContentColumns,
   newsContentOf,
@@ -7,7 +7,7 @@ import {
   toNewsArticle,
   toNewsConflictCurrent,
   toNewsSummary,
-} from "../../app/.server/news/news-rows.server.ts";
+} from "#app/.server/news/news-rows.server.ts";
 
 const row: NewsRow = {
   id: "n1",

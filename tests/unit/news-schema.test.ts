@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/newsroom.ts";
-import { API_PAGE_SIZE_MAX, NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../app/lib/limits.ts";
-import { checkNewsMediaFile, checkSponsorImageFile, newsFormSchema, newsInputSchema, newsPatchSchema } from "../../app/lib/news-schema.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { API_PAGE_SIZE_MAX, NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "#app/lib/limits.ts";
+import { checkNewsMediaFile, checkSponsorImageFile, newsFormSchema, newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
 
 const base = { title: "Título", subtitle: "Sub", fullContent: "Texto", category: "Futebol" };
 const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues[0]?.message;

@@ -1,6 +1,6 @@
 /** What the readers' service worker keeps, and under which name (app/lib/offline-copies.ts). */
 import { describe, expect, it } from "vitest";
-import { articleCacheKey, articleIdOf, offlinePageFor, savedAtOf, savedPageTitle, storableAnswer } from "../../app/lib/offline-copies.ts";
+import { articleCacheKey, articleIdOf, offlinePageFor, savedAtOf, savedPageTitle, storableAnswer } from "#app/lib/offline-copies.ts";
 
 describe("offline copies", () => {
   it("one copy per story: the page with or without its slug, and its data, under /article/{id}", () => {

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { expect, test } from "vitest";
-import { brotliParams, toEntry } from "../../server/page-cache-entry.ts";
+import { brotliParams, toEntry } from "#server/page-cache-entry.ts";
 
 const WINDOW = zlib.constants.BROTLI_PARAM_LGWIN;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../app/.server/config/env.server.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { fieldErrorsOf, registerSchema, resetSchema } from "../../app/lib/auth-schemas.ts";
-import { type PasswordPolicy, passwordProblems, passwordSchema } from "../../app/lib/password-policy.ts";
+import { parseConfig } from "#app/.server/config/env.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { fieldErrorsOf, registerSchema, resetSchema } from "#app/lib/auth-schemas.ts";
+import { type PasswordPolicy, passwordProblems, passwordSchema } from "#app/lib/password-policy.ts";
 
 const rules = t.auth.passwordRules;
 const policyFromEnv = (env: Record<string, string> = {}): PasswordPolicy => parseConfig({ DATA_DIR: "/tmp/eef-policy", ...env }).auth.passwordPolicy;

@@ -1,7 +1,7 @@
 /** Which addresses the server will post an alert to (PUSH_SERVICES), and which topics a browser may follow. */
 import { describe, expect, it } from "vitest";
-import { isAllowedPushService } from "../../app/.server/push/push-alerts.server.ts";
-import { isPushTopic, PUSH_TOPICS } from "../../app/lib/push-topics.ts";
+import { isAllowedPushService } from "#app/.server/push/push-alerts.server.ts";
+import { isPushTopic, PUSH_TOPICS } from "#app/lib/push-topics.ts";
 
 const DEFAULTS = [
   "https://fcm.googleapis.com",

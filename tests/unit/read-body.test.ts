@@ -3,9 +3,9 @@
  * declared or not, and the JSON depth check counts only brackets outside strings.
  */
 import { describe, expect, it } from "vitest";
-import { jsonDepthExceeds, readBodyText, readJsonBody } from "../../app/.server/http/read-body.server.ts";
-import { AppError } from "../../app/.server/errors.ts";
-import { t } from "../../app/i18n/pt-BR.ts";
+import { jsonDepthExceeds, readBodyText, readJsonBody } from "#app/.server/http/read-body.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 
 /** A chunked request whose body is `chunks` chunks of `size` bytes, made as they are asked for; counts them. */
 function streamed(chunks: number, size: number) {

@@ -1,6 +1,6 @@
 /** "Ler depois" on the device (app/lib/read-later.ts): what is read back from storage, marking and unmarking. */
 import { describe, expect, it } from "vitest";
-import { parseReadLater, READ_LATER_MAX, toggledReadLater } from "../../app/lib/read-later.ts";
+import { parseReadLater, READ_LATER_MAX, toggledReadLater } from "#app/lib/read-later.ts";
 
 const story = (n: number) => ({ id: `id-${n}`, path: `/article/id-${n}/historia-${n}`, title: `História ${n}` });
 

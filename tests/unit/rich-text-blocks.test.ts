@@ -1,17 +1,17 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { RichText } from "../../app/components/news/rich-text.tsx";
-import { blocksText } from "../../app/i18n/pt-BR-blocks.ts";
-import { t } from "../../app/i18n/newsroom.ts";
-import { embedFromStored, parseEmbedUrl } from "../../app/lib/embeds.ts";
-import { NEWS_BODY_MAX_IMAGES, NEWS_LIMITS } from "../../app/lib/limits.ts";
-import type { MediaView } from "../../app/lib/media-view.ts";
-import { newsInputSchema } from "../../app/lib/news-schema.ts";
-import { bodyMediaIds, docToPlainText, plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import type { RichDoc } from "../../app/lib/rich-text.ts";
-import { checkRichDoc } from "../../app/lib/rich-text-schema.ts";
-import { withoutPreviews } from "../../app/components/admin/body-blocks.ts";
+import { RichText } from "#app/components/news/rich-text.tsx";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { embedFromStored, parseEmbedUrl } from "#app/lib/embeds.ts";
+import { NEWS_BODY_MAX_IMAGES, NEWS_LIMITS } from "#app/lib/limits.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { bodyMediaIds, docToPlainText, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { checkRichDoc } from "#app/lib/rich-text-schema.ts";
+import { withoutPreviews } from "#app/components/admin/body-blocks.ts";
 
 const SITE = "https://esporte.example";
 const MEDIA_ID = "0b8f5a52-51f8-4a35-9a55-3f0cfb1c2d10";

@@ -1,13 +1,13 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { RichText } from "../../app/components/news/rich-text.tsx";
-import { t } from "../../app/i18n/newsroom.ts";
-import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH, NEWS_LIMITS } from "../../app/lib/limits.ts";
-import { newsFormSchema, newsInputSchema } from "../../app/lib/news-schema.ts";
-import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../app/lib/rich-text-plain.ts";
-import { type RichDoc, safeHref } from "../../app/lib/rich-text.ts";
-import { checkRichDoc } from "../../app/lib/rich-text-schema.ts";
+import { RichText } from "#app/components/news/rich-text.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import { NEWS_BODY_MAX_CHARS, NEWS_BODY_MAX_DEPTH, NEWS_LIMITS } from "#app/lib/limits.ts";
+import { newsFormSchema, newsInputSchema } from "#app/lib/news-schema.ts";
+import { docToPlainText, isEmptyDoc, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { type RichDoc, safeHref } from "#app/lib/rich-text.ts";
+import { checkRichDoc } from "#app/lib/rich-text-schema.ts";
 
 const SITE = "https://esporte.example";
 const text = (value: string, marks?: unknown[]) => (marks ? { type: "text", text: value, marks } : { type: "text", text: value });

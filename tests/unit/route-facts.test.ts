@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRouteTable, factsOf } from "../../server/route-table.ts";
-import { siteRouteDescriptions, siteRouteTable } from "../factories/route-table.ts";
+import { createRouteTable, factsOf } from "#server/route-table.ts";
+import { siteRouteDescriptions, siteRouteTable } from "#tests/factories/route-table.ts";
 
 describe("route facts (each route module's handle)", () => {
   it("every route of app/routes.ts says whether it is a cached page and whether it takes uploads", async () => {

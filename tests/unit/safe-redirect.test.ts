@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "../../app/lib/safe-redirect.ts";
+import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
 
 const FALLBACK = "/news-list";
 

@@ -3,7 +3,7 @@
  * itself needs sqlmap, wapiti and many minutes, so it is a command of its own, not part of this suite.
  */
 import { describe, expect, it } from "vitest";
-import { assertLoopback, sqlmapFindings, sqlmapRequestArgs, WAPITI_MODULES, wapitiFindings } from "../../scripts/security.ts";
+import { assertLoopback, sqlmapFindings, sqlmapRequestArgs, WAPITI_MODULES, wapitiFindings } from "#scripts/security.ts";
 
 describe("npm run security", () => {
   it("scans 127.0.0.1 only", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { newsArticleJsonLd } from "../../app/lib/seo.ts";
-import { mayChangeStory } from "../../app/lib/roles.ts";
-import type { NewsArticle } from "../../app/lib/news-view.ts";
-import type { PersonView } from "../../app/lib/person.ts";
+import { newsArticleJsonLd } from "#app/lib/seo.ts";
+import { mayChangeStory } from "#app/lib/roles.ts";
+import type { NewsArticle } from "#app/lib/news-view.ts";
+import type { PersonView } from "#app/lib/person.ts";
 
 describe("mayChangeStory (what the pages offer: Editar, Excluir)", () => {
   const reporter = { role: "reporter" as const, userId: "ana" };

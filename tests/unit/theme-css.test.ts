@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { THEME_SCRIPT } from "../../app/lib/theme.ts";
+import { THEME_SCRIPT } from "#app/lib/theme.ts";
 
 const css = fs.readFileSync(path.resolve(import.meta.dirname, "../../app/styles/global.css"), "utf8");
 

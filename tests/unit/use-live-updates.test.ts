@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { concernsPage } from "../../app/lib/use-live-updates.ts";
+import { concernsPage } from "#app/lib/use-live-updates.ts";
 
 describe("concernsPage: which open pages reload on a story's change", () => {
   const change = JSON.stringify({ paths: ["/article/n1", "/article/n1/flamengo-vence", "/categoria/futebol"] });

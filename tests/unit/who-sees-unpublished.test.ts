@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { t } from "../../app/i18n/newsroom.ts";
-import { ROLES, SEES_UNPUBLISHED, seesUnpublished } from "../../app/lib/roles.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { ROLES, SEES_UNPUBLISHED, seesUnpublished } from "#app/lib/roles.ts";
 
 /**
  * What the newsroom is told about who sees a story readers do not (a draft, a story in review, a scheduled one):

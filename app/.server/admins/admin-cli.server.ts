@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
-import type { AppServices } from "../app.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { terminal } from "../../i18n/pt-BR.ts";
-import { plainEmailAddress } from "../../lib/email-address.ts";
-import { isRole, type Role } from "../../lib/roles.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import { plainEmailAddress } from "#app/lib/email-address.ts";
+import { isRole, type Role } from "#app/lib/roles.ts";
 import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
-import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "../auth/accounts.server.ts";
+import { createVerifiedAccount, deleteAccount, PasswordPolicyError, unknowablePassword } from "#app/.server/auth/accounts.server.ts";
 import { clearOwnershipCheck, ownershipOf, requestOwnershipProof } from "./ownership.server.ts";
 import { recordChange } from "./team.server.ts";
 import { deleteMemberRole, deleteSessionsOf, findMemberRights, setMemberRole, setPublishesWithoutReview } from "./team.queries.server.ts";

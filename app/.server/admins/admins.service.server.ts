@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
-import { isRole, type Role } from "../../lib/roles.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { isRole, type Role } from "#app/lib/roles.ts";
 import {
   deleteMemberRole,
   deleteSessionsOf,

@@ -1,6 +1,6 @@
-import { terminal } from "../../i18n/pt-BR.ts";
-import type { AppServices } from "../app.server.ts";
-import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { createVerifiedAccount, unknowablePassword } from "#app/.server/auth/accounts.server.ts";
 
 export const DEMO_ADMIN_EMAIL = "admin@esporteemfoco.local";
 

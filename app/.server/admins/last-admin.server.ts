@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Role } from "../../lib/roles.ts";
-import type { Database } from "../db/schema.ts";
+import type { Role } from "#app/lib/roles.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 /**
  * The site never loses its last admin: neither /equipe (team.server.ts) nor `npm run admin -- role` / `revoke`

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 /**
  * Proof that the owner of an address controls an account that already existed when `npm run admin -- create`

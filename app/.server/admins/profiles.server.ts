@@ -1,21 +1,21 @@
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import type { PersonView } from "../../lib/person.ts";
-import { type ProfileFields, profileFieldsSchema } from "../../lib/profile-schema.ts";
-import type { Role } from "../../lib/roles.ts";
-import { requireMayEditProfile } from "../auth/permissions.server.ts";
-import { articlePath, termPath } from "../../lib/slug.ts";
-import { fieldErrorsOf } from "../../lib/zod.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, FieldsError, NotFoundError } from "../errors.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
-import type { MediaService } from "../media/media.service.server.ts";
-import { toMediaView } from "../media/media-view.server.ts";
-import type { UploadedFile } from "../media/upload.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
-import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
-import { termSlug } from "../news/taxonomy.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { PersonView } from "#app/lib/person.ts";
+import { type ProfileFields, profileFieldsSchema } from "#app/lib/profile-schema.ts";
+import type { Role } from "#app/lib/roles.ts";
+import { requireMayEditProfile } from "#app/.server/auth/permissions.server.ts";
+import { articlePath, termPath } from "#app/lib/slug.ts";
+import { fieldErrorsOf } from "#app/lib/zod.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, FieldsError, NotFoundError } from "#app/.server/errors.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { MediaService } from "#app/.server/media/media.service.server.ts";
+import { toMediaView } from "#app/.server/media/media-view.server.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { requireStoreFor, storedOrRefused } from "#app/.server/storage/store-unavailable.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy.server.ts";
 import {
   aliasesOfMember,
   authorUserIdOfSlug,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely, Transaction } from "kysely";
-import type { Role } from "../../lib/roles.ts";
-import type { Database, MemberChangesTable, MemberInvitesTable } from "../db/schema.ts";
+import type { Role } from "#app/lib/roles.ts";
+import type { Database, MemberChangesTable, MemberInvitesTable } from "#app/.server/db/schema.ts";
 
 /**
  * The team's tables: `admins` (members and their roles), `member_invites`, `member_changes` (the log), and what the

@@ -1,14 +1,14 @@
 import type { Kysely, Transaction } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import { plainEmailAddress } from "../../lib/email-address.ts";
-import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
-import { isRole, type Role } from "../../lib/roles.ts";
-import type { AppConfig } from "../config/env.server.ts";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
-import type { Mailer } from "../mail/mailer.server.ts";
-import { createVerifiedAccount, unknowablePassword } from "../auth/accounts.server.ts";
-import { createInviteToken, type LazyBetterAuth, RESET_PASSWORD_PATH } from "../auth/auth.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { plainEmailAddress } from "#app/lib/email-address.ts";
+import { INVITE_TTL_SECONDS } from "#app/lib/limits.ts";
+import { isRole, type Role } from "#app/lib/roles.ts";
+import type { AppConfig } from "#app/.server/config/env.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { Mailer } from "#app/.server/mail/mailer.server.ts";
+import { createVerifiedAccount, unknowablePassword } from "#app/.server/auth/accounts.server.ts";
+import { createInviteToken, type LazyBetterAuth, RESET_PASSWORD_PATH } from "#app/.server/auth/auth.server.ts";
 import { leavesNoAdmin, withAdminsLocked } from "./last-admin.server.ts";
 import { clearOwnershipCheck, requestOwnershipProof } from "./ownership.server.ts";
 import {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { passwordProblems, type PasswordPolicy } from "../../lib/password-policy.ts";
+import { passwordProblems, type PasswordPolicy } from "#app/lib/password-policy.ts";
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 import type { LazyBetterAuth } from "./auth.server.ts";
 
 export class PasswordPolicyError extends Error {

@@ -1,11 +1,11 @@
-import { t } from "../../i18n/newsroom.ts";
-import type { AdminService } from "../admins/admins.service.server.ts";
-import type { AppConfig } from "../config/env.server.ts";
-import type { Logger } from "../logger.server.ts";
-import type { Mailer } from "../mail/mailer.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { AdminService } from "#app/.server/admins/admins.service.server.ts";
+import type { AppConfig } from "#app/.server/config/env.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { Mailer } from "#app/.server/mail/mailer.server.ts";
 import type { LazyBetterAuth } from "./auth.server.ts";
 import type { RateLimiter } from "./rate-limiter.server.ts";
-import type { Role } from "../../lib/roles.ts";
+import type { Role } from "#app/lib/roles.ts";
 
 export interface Viewer {
   userId: string;

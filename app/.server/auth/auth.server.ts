@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import type { AppConfig } from "../config/env.server.ts";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
-import type { Mailer } from "../mail/mailer.server.ts";
+import type { AppConfig } from "#app/.server/config/env.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { Mailer } from "#app/.server/mail/mailer.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 /** Paths of Better Auth's own HTTP handler that the browser may reach (everything else goes through our forms). */

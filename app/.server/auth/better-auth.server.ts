@@ -2,10 +2,10 @@ import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { twoFactor } from "better-auth/plugins/two-factor";
-import { t } from "../../i18n/newsroom.ts";
-import { passwordProblems } from "../../lib/password-policy.ts";
-import { markOwnershipProven } from "../admins/ownership.server.ts";
-import { acceptInvite } from "../admins/team.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { passwordProblems } from "#app/lib/password-policy.ts";
+import { markOwnershipProven } from "#app/.server/admins/ownership.server.ts";
+import { acceptInvite } from "#app/.server/admins/team.server.ts";
 import {
   type AuthDeps,
   AUTH_BASE_PATH,

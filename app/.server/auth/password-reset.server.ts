@@ -1,6 +1,6 @@
-import { t } from "../../i18n/newsroom.ts";
-import { RESET_MAIL_INTERVAL_SECONDS } from "../../lib/limits.ts";
-import type { Mailer } from "../mail/mailer.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { RESET_MAIL_INTERVAL_SECONDS } from "#app/lib/limits.ts";
+import type { Mailer } from "#app/.server/mail/mailer.server.ts";
 import { isAPIError } from "./api-error.server.ts";
 import { createInviteToken, isInviteToken, RESET_PASSWORD_PATH, RESET_TOKEN_TTL_SECONDS } from "./auth.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, errorCode, refusal } from "./auth-results.server.ts";

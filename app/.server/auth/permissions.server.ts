@@ -1,16 +1,16 @@
 import type { Kysely, Transaction } from "kysely";
 import { data, redirect } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
-import type { BulkAction } from "../../lib/newsroom-query.ts";
-import { requiredRoleOf, type RouteHandle } from "../../lib/route-facts.ts";
-import { canPublish, hasRole, mayAlert, mayReturn, type Role, seesUnpublished } from "../../lib/roles.ts";
-import { listMemberAuthors } from "../admins/profiles.queries.server.ts";
-import { type RequestContext, routeTableContext, servicesOf } from "../context.server.ts";
-import type { Database, NewsRow, StoredNewsStatus } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { apiError, toApiError } from "../http/api.server.ts";
-import { termSlug } from "../news/taxonomy.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
+import type { BulkAction } from "#app/lib/newsroom-query.ts";
+import { requiredRoleOf, type RouteHandle } from "#app/lib/route-facts.ts";
+import { canPublish, hasRole, mayAlert, mayReturn, type Role, seesUnpublished } from "#app/lib/roles.ts";
+import { listMemberAuthors } from "#app/.server/admins/profiles.queries.server.ts";
+import { type RequestContext, routeTableContext, servicesOf } from "#app/.server/context.server.ts";
+import type { Database, NewsRow, StoredNewsStatus } from "#app/.server/db/schema.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy.server.ts";
 import type { AuthService, Viewer } from "./auth.service.server.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import type { RedisClientType } from "redis";
-import type { Logger } from "../logger.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { countAttempt, createMemoryRateLimiter, type RateLimiter, resultOf, UNUSED_LIMIT } from "./rate-limiter.server.ts";
 
 /** How long the first check waits for the first connection (a healthy Redis on the network answers in a few ms). */

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { isAPIError } from "./api-error.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, countAttempt, endSession, errorCode } from "./auth-results.server.ts";
 

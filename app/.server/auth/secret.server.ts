@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { makePrivateDir, writePrivateFile } from "../config/data-dir.server.ts";
-import type { AppConfig } from "../config/env.server.ts";
+import { makePrivateDir, writePrivateFile } from "#app/.server/config/data-dir.server.ts";
+import type { AppConfig } from "#app/.server/config/env.server.ts";
 
 /**
  * The secret that signs session cookies: AUTH_SECRET when set, otherwise one generated on first start and kept

@@ -1,5 +1,5 @@
-import { t } from "../../i18n/newsroom.ts";
-import { hasSessionCookie } from "../../lib/session-cookie.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { hasSessionCookie } from "#app/lib/session-cookie.ts";
 import { isAPIError } from "./api-error.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, admitOnlyAdmins, errorCode, refusal, type Viewer } from "./auth-results.server.ts";
 

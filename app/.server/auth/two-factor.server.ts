@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { isAPIError } from "./api-error.server.ts";
 import { type AuthFailure, type AuthResult, type AuthServiceDeps, admitOnlyAdmins, refusal, errorCode, type Viewer } from "./auth-results.server.ts";
 

@@ -1,6 +1,6 @@
-import type { CdnConfig } from "../config/env.server.ts";
-import type { SiteEvent, SiteEventDetail } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
+import type { CdnConfig } from "#app/.server/config/env.server.ts";
+import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { purgeKeysOf, SITE_KEY } from "./surrogate-keys.ts";
 
 /** Pages a CDN that purges only by URL (Cloudflare below Enterprise) is told to drop on any story change: the lists. */

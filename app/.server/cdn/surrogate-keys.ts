@@ -1,4 +1,4 @@
-import { pageOfPath } from "../../lib/data-path.ts";
+import { pageOfPath } from "#app/lib/data-path.ts";
 
 /**
  * The surrogate keys of a public answer (`Surrogate-Key` header, space separated): what a CDN in front may purge it by.

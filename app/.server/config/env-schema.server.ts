@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { terminal } from "../../i18n/pt-BR.ts";
-import { isPlainEmailAddress } from "../../lib/email-address.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import { isPlainEmailAddress } from "#app/lib/email-address.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
 
 /**
  * Every environment variable the server reads, with its check and pt-BR message (parseConfig in env.server.ts turns

@@ -4,9 +4,9 @@ import path from "node:path";
 import type { z } from "zod";
 import { ptBR } from "zod/locales";
 import { envSchema } from "./env-schema.server.ts";
-import type { PasswordPolicy } from "../../lib/password-policy.ts";
-import type { PublicSiteConfig } from "../../lib/site-context.ts";
-import { t, terminal } from "../../i18n/pt-BR.ts";
+import type { PasswordPolicy } from "#app/lib/password-policy.ts";
+import type { PublicSiteConfig } from "#app/lib/site-context.ts";
+import { t, terminal } from "#app/i18n/pt-BR.ts";
 
 /** The part of the configuration the browser may see: defined beside the root loader's data (app/lib). */
 export type { PublicSiteConfig };

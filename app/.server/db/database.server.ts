@@ -5,9 +5,9 @@ import { NodeSqliteDialect } from "@better-auth/kysely-adapter/node-sqlite-diale
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import type pg from "pg";
 import { clientWithDeadline, loadPg } from "./pg.server.ts";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../config/data-dir.server.ts";
-import type { AppConfig } from "../config/env.server.ts";
-import { searchText, vocabularyWords } from "../search/portuguese.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "#app/.server/config/data-dir.server.ts";
+import type { AppConfig } from "#app/.server/config/env.server.ts";
+import { searchText, vocabularyWords } from "#app/.server/search/portuguese.ts";
 import type { Database } from "./schema.ts";
 
 export interface DatabaseHandle {

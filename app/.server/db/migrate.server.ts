@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
-import { migrations } from "../../../migrations/index.ts";
+import { migrations } from "#migrations/index.ts";
 
 /** Brings the schema up to date. Throws with the failing migration's name when one fails. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type { ColumnType, Insertable, Selectable } from "kysely";
-import type { LiveEventType } from "../../lib/live-coverage.ts";
+import type { LiveEventType } from "#app/lib/live-coverage.ts";
 
 /**
  * Table types. Timestamps are ISO-8601 UTC strings (`2026-11-22T01:52:35.123Z`): they sort correctly as text

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
-import type { LiveChangeEvent } from "../../lib/live-coverage.ts";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
+import type { LiveChangeEvent } from "#app/lib/live-coverage.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 
 /**
  * The page-wide events of the original, now pushed by the server to every open page, and `resync`: events may have

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type pg from "pg";
-import { loadPg } from "../db/pg.server.ts";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
+import { loadPg } from "#app/.server/db/pg.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { createSubscribers, type EventBus, type LiveChange, SITE_EVENTS, type SiteEvent, type SiteEventDetail } from "./event-bus.ts";
 
 /** The LISTEN/NOTIFY channel of the site's events (a bare event name as payload is another writer's). */

@@ -11,14 +11,14 @@ import {
   publicErrorMessage,
   requestIdFrom,
   retryAfterHeaders,
-} from "../errors.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { type FieldErrors, fieldErrorsOf } from "../../lib/zod.ts";
-import type { Logger } from "../logger.server.ts";
-import type { NewsConflictCurrent } from "../../lib/news-view.ts";
-import { NewsConflictError, NewsMergeConflictError } from "../news/news-save.server.ts";
-import type { MergeConflict } from "../../lib/news-merge.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+} from "#app/.server/errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { type FieldErrors, fieldErrorsOf } from "#app/lib/zod.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { NewsConflictCurrent } from "#app/lib/news-view.ts";
+import { NewsConflictError, NewsMergeConflictError } from "#app/.server/news/news-save.server.ts";
+import type { MergeConflict } from "#app/lib/news-merge.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 export interface ApiErrorBody {
   error: { code: string; message: string; fields?: FieldErrors; current?: NewsConflictCurrent; merge?: MergeConflict };

@@ -1,16 +1,16 @@
 import { data, redirect } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
-import { newsFormSchema } from "../../lib/news-schema.ts";
-import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import { fieldErrorsOf } from "../../lib/zod.ts";
-import type { AppServices } from "../app.server.ts";
-import { type Member, requireRole, memberActor } from "../auth/permissions.server.ts";
-import { type RequestContext, servicesOf } from "../context.server.ts";
-import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "../errors.ts";
-import { findMemberRights } from "../admins/team.queries.server.ts";
-import { NewsConflictError } from "../news/news-save.server.ts";
-import { storeLabelOf, storeStatusOf } from "../storage/store-status.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "#app/lib/news-landing.ts";
+import { newsFormSchema } from "#app/lib/news-schema.ts";
+import { docToPlainText, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { fieldErrorsOf } from "#app/lib/zod.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { type Member, requireRole, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { type RequestContext, servicesOf } from "#app/.server/context.server.ts";
+import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "#app/.server/errors.ts";
+import { findMemberRights } from "#app/.server/admins/team.queries.server.ts";
+import { NewsConflictError } from "#app/.server/news/news-save.server.ts";
+import { storeLabelOf, storeStatusOf } from "#app/.server/storage/store-status.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 
 export interface NewsFormActionData {

@@ -1,6 +1,6 @@
-import { t } from "../../i18n/pt-BR.ts";
-import { JSON_MAX_DEPTH } from "../../lib/limits.ts";
-import { AppError } from "../errors.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { JSON_MAX_DEPTH } from "#app/lib/limits.ts";
+import { AppError } from "#app/.server/errors.ts";
 
 /**
  * The one way a request body without a file is read (JSON and urlencoded, on every route): at most `maxBytes`, counted

@@ -1,7 +1,7 @@
-import { t } from "../../i18n/pt-BR.ts";
-import { FORM_BODY_MAX_BYTES, NEWS_FIELD_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "../../lib/limits.ts";
-import type { AppServices } from "../app.server.ts";
-import { AppError } from "../errors.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { FORM_BODY_MAX_BYTES, NEWS_FIELD_MAX_BYTES, NEWS_SUBMISSION_MAX_BYTES } from "#app/lib/limits.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { AppError } from "#app/.server/errors.ts";
 import {
   NEWS_MEDIA_RULES,
   type ParsedForm,
@@ -9,7 +9,7 @@ import {
   parseUploadForm,
   SPONSOR_IMAGE_RULES,
   type UploadRules,
-} from "../media/upload.server.ts";
+} from "#app/.server/media/upload.server.ts";
 import { readFormBody, readJsonBody } from "./read-body.server.ts";
 
 export { NEWS_MEDIA_RULES, SPONSOR_IMAGE_RULES };

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
-import { terminal } from "../../i18n/pt-BR.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
 import { terminalText } from "./terminal-text.ts";
 
 /**

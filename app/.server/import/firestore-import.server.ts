@@ -1,15 +1,15 @@
-import { insertSponsor, nextSponsorPosition } from "../sponsors/sponsors.queries.server.ts";
+import { insertSponsor, nextSponsorPosition } from "#app/.server/sponsors/sponsors.queries.server.ts";
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import { terminal } from "../../i18n/pt-BR.ts";
-import { emailSchema } from "../../lib/auth-schemas.ts";
-import { IMPORT_DOCUMENT_ID_MAX_LENGTH } from "../../lib/limits.ts";
-import { type NewsInput, newsInputSchema } from "../../lib/news-schema.ts";
-import type { AppServices } from "../app.server.ts";
-import type { Database } from "../db/schema.ts";
-import { newsColumns } from "../news/news-save.server.ts";
-import { publishedNewsRow } from "../news/news-rows.server.ts";
-import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import { emailSchema } from "#app/lib/auth-schemas.ts";
+import { IMPORT_DOCUMENT_ID_MAX_LENGTH } from "#app/lib/limits.ts";
+import { type NewsInput, newsInputSchema } from "#app/lib/news-schema.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { newsColumns } from "#app/.server/news/news-save.server.ts";
+import { publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";
 import {
   externalOrigins,

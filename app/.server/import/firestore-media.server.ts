@@ -2,11 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromFile } from "file-type";
 import type { Kysely } from "kysely";
-import { terminal } from "../../i18n/pt-BR.ts";
-import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "../../lib/limits.ts";
-import type { AppServices } from "../app.server.ts";
-import type { Database, MediaRow, NewMediaRow } from "../db/schema.ts";
-import { EXTERNAL_STORE, mediaTypeByExtension } from "../media/media-types.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import { NEWS_MEDIA_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES } from "#app/lib/limits.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import type { Database, MediaRow, NewMediaRow } from "#app/.server/db/schema.ts";
+import { EXTERNAL_STORE, mediaTypeByExtension } from "#app/.server/media/media-types.ts";
 import { printable } from "./firestore-export.server.ts";
 
 /**

@@ -1,6 +1,6 @@
-import { terminal } from "../../i18n/pt-BR.ts";
-import type { SiteEvent } from "../events/event-bus.ts";
-import { SQLITE_CHANGE_POLL_MS } from "../events/sqlite-event-bus.server.ts";
+import { terminal } from "#app/i18n/pt-BR.ts";
+import type { SiteEvent } from "#app/.server/events/event-bus.ts";
+import { SQLITE_CHANGE_POLL_MS } from "#app/.server/events/sqlite-event-bus.server.ts";
 import { printable } from "./firestore-export.server.ts";
 import { shellQuote, terminalText } from "./terminal-text.ts";
 

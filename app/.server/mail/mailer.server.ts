@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { Transporter } from "nodemailer";
-import { makePrivateDir, writePrivateFile } from "../config/data-dir.server.ts";
-import type { AppConfig } from "../config/env.server.ts";
-import type { Logger } from "../logger.server.ts";
+import { makePrivateDir, writePrivateFile } from "#app/.server/config/data-dir.server.ts";
+import type { AppConfig } from "#app/.server/config/env.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 
 export interface MailMessage {
   to: string;

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
-import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { bodyMediaIds } from "../../lib/rich-text-plain.ts";
-import type { Database } from "../db/schema.ts";
-import { FieldsError } from "../errors.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { bodyMediaIds } from "#app/lib/rich-text-plain.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { FieldsError } from "#app/.server/errors.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import { toMediaView } from "./media-view.server.ts";
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { MediaStore } from "../storage/media-store.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 
 export interface FileHash {
   /** SHA-256, hex. */

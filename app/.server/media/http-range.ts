@@ -1,4 +1,4 @@
-import type { ByteRange } from "../storage/media-store.ts";
+import type { ByteRange } from "#app/.server/storage/media-store.ts";
 
 /**
  * Parses a single-range `Range: bytes=…` header against an object of `size` bytes.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
-import type { Database } from "../db/schema.ts";
+import { readSetting, writeSettingOnce } from "#app/.server/db/app-settings.queries.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 /** The `app_settings` key holding this installation's id. */
 export const INSTALLATION_ID_KEY = "installation_id";

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import { type Actor, requireReporterMayChange } from "../auth/permissions.server.ts";
-import { audienceOf, storyPaths } from "../news/story-paths.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError } from "#app/.server/errors.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import { type Actor, requireReporterMayChange } from "#app/.server/auth/permissions.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
 
 /** A focus point in percent of the image's width and height, or null for the centre. */
 export type MediaFocus = { x: number; y: number } | null;

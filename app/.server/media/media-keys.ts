@@ -1,4 +1,4 @@
-import type { MediaRow } from "../db/schema.ts";
+import type { MediaRow } from "#app/.server/db/schema.ts";
 
 /** One stored file of a media item: an image size in one format (or a video's poster frame). */
 export interface StoredVariant {

@@ -1,5 +1,5 @@
-import type { MediaView } from "../../lib/media-view.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import { parseVariants } from "./media-keys.ts";
 import { EXTERNAL_STORE } from "./media-types.ts";
 

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
-import type { Database, MediaRow, MediaTable, NewMediaRow } from "../db/schema.ts";
+import type { Database, MediaRow, MediaTable, NewMediaRow } from "#app/.server/db/schema.ts";
 
 /** The description, caption and credit of a media item (each: a text, null to clear, absent to leave as it is). */
 export type MediaTextColumns = Pick<Updateable<MediaTable>, "description" | "caption" | "credit">;

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
-import { removeStalePartFiles } from "../storage/local-store.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { removeStalePartFiles } from "#app/.server/storage/local-store.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import { ownPrefix } from "./installation.server.ts";
 import { mediaKeys } from "./media-keys.ts";
 import { allMediaKeyColumns, deleteMediaIfUnreferenced, findUnreferencedMedia, namedByABody } from "./media.queries.server.ts";

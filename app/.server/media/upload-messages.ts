@@ -1,4 +1,4 @@
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 
 /**
  * pt-BR texts of the upload pipeline, from the catalogue. The size and type texts are the original's (SPEC §5);

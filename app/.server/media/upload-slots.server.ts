@@ -1,5 +1,5 @@
-import { t } from "../../i18n/newsroom.ts";
-import { AppError } from "../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { AppError } from "#app/.server/errors.ts";
 
 /** How long a refused uploader is told to wait (Retry-After): an upload of 10 MB takes seconds on a fair line. */
 export const UPLOAD_RETRY_AFTER_SECONDS = { admin: 10, site: 15 };

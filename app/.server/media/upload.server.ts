@@ -7,9 +7,9 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, DiskFullError, diskFullOr } from "../errors.ts";
+import { AppError, DiskFullError, diskFullOr } from "#app/.server/errors.ts";
 import { UPLOAD_MESSAGES } from "./upload-messages.ts";
-import { NEWS_MEDIA_MAX_BYTES, PROFILE_PHOTO_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES, UPLOAD_FIELD_MAX_BYTES } from "../../lib/limits.ts";
+import { NEWS_MEDIA_MAX_BYTES, PROFILE_PHOTO_MAX_BYTES, SPONSOR_IMAGE_MAX_BYTES, UPLOAD_FIELD_MAX_BYTES } from "#app/lib/limits.ts";
 import { type MediaKind, mediaTypeByExtension } from "./media-types.ts";
 
 export type UploadKind = MediaKind;

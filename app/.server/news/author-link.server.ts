@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import { memberAuthorBySlug } from "../admins/profiles.queries.server.ts";
-import type { Database } from "../db/schema.ts";
+import { memberAuthorBySlug } from "#app/.server/admins/profiles.queries.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 /**
  * A story's author as a person: when the author's slug is a team member's signing name (picked from the news form's

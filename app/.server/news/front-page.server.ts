@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import { FRONT_PAGE_HOLDS, type FrontPageHold } from "../../lib/front-page.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, NotFoundError } from "../errors.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { FRONT_PAGE_HOLDS, type FrontPageHold } from "#app/lib/front-page.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, NotFoundError } from "#app/.server/errors.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { HOME_RECENT_COUNT } from "./news.service.server.ts";
 
 /**

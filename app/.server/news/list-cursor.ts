@@ -1,8 +1,8 @@
-import { AppError } from "../errors.ts";
-import type { Logger } from "../logger.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { AppError } from "#app/.server/errors.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import type { ListCursor } from "./news.queries.server.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * The list's keyset cursor, opaque to clients: the publication time and id of the last item shown, in base64url.

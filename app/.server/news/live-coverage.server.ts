@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage } from "../../lib/live-coverage.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage } from "#app/lib/live-coverage.ts";
 import {
   formatMatchMinute,
   keyEventOf,
@@ -9,17 +9,17 @@ import {
   type MatchMinute,
   orderKeyEvents,
   storedScoreboard,
-} from "../../lib/live-coverage.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { articlePath } from "../../lib/slug.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, FieldsError, NotFoundError } from "../errors.ts";
-import type { EventBus, LiveChange } from "../events/event-bus.ts";
-import type { RateLimiter } from "../auth/rate-limiter.server.ts";
-import type { Logger } from "../logger.server.ts";
-import { checkBodyMedia, loadBodyMedia } from "../media/body-media.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+} from "#app/lib/live-coverage.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { articlePath } from "#app/lib/slug.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, FieldsError, NotFoundError } from "#app/.server/errors.ts";
+import type { EventBus, LiveChange } from "#app/.server/events/event-bus.ts";
+import type { RateLimiter } from "#app/.server/auth/rate-limiter.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { checkBodyMedia, loadBodyMedia } from "#app/.server/media/body-media.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import type { LivePatch, LiveUpdateInput } from "./live-input.server.ts";
 import {
@@ -37,7 +37,7 @@ import {
   updateCoverageRow,
   updateLiveUpdate,
 } from "./live-updates.queries.server.ts";
-import { type Actor, actorIdOf, requireMayCover } from "../auth/permissions.server.ts";
+import { type Actor, actorIdOf, requireMayCover } from "#app/.server/auth/permissions.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 import { tagMatchTeams, teamPathsOf } from "./teams.server.ts";
 

@@ -1,6 +1,6 @@
-import { t } from "../../i18n/newsroom.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import { AppError } from "../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import { AppError } from "#app/.server/errors.ts";
 import { type LivePatch, type LiveUpdateInput, parseLivePatch, parseNewUpdate } from "./live-input.server.ts";
 
 /**
@@ -9,9 +9,9 @@ import { type LivePatch, type LiveUpdateInput, parseLivePatch, parseNewUpdate } 
  * and the message the page shows once it is sent back there (`?cobertura=<outcome>`).
  */
 
-import type { LiveFormNotice, LiveFormPage, LiveFormTexts } from "../../lib/live-coverage.ts";
+import type { LiveFormNotice, LiveFormPage, LiveFormTexts } from "#app/lib/live-coverage.ts";
 
-export { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM } from "../../lib/live-coverage.ts";
+export { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM } from "#app/lib/live-coverage.ts";
 
 export type LiveFormRequest =
   | { kind: "update"; input: LiveUpdateInput; outcome: "posted" }

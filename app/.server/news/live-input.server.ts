@@ -1,5 +1,5 @@
-import { t } from "../../i18n/newsroom.ts";
-import { cleanText, findUnsaveableCharacter } from "../../lib/clean-text.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { cleanText, findUnsaveableCharacter } from "#app/lib/clean-text.ts";
 import {
   type CoverageState,
   isLiveEventType,
@@ -7,13 +7,13 @@ import {
   type MatchMinute,
   parseMatchMinute,
   type Scoreboard,
-} from "../../lib/live-coverage.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import { parsePublishAt } from "../../lib/zoned-time.ts";
-import type { RichBlock, RichDoc } from "../../lib/rich-text.ts";
-import { docToPlainText, isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import { checkRichDoc } from "../../lib/rich-text-schema.ts";
-import { AppError, FieldsError } from "../errors.ts";
+} from "#app/lib/live-coverage.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import { parsePublishAt } from "#app/lib/zoned-time.ts";
+import type { RichBlock, RichDoc } from "#app/lib/rich-text.ts";
+import { docToPlainText, isEmptyDoc, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { checkRichDoc } from "#app/lib/rich-text-schema.ts";
+import { AppError, FieldsError } from "#app/.server/errors.ts";
 
 /**
  * The JSON bodies of the live coverage API, checked (issue 20): each refusal is a 400 with a stable code, the pt-BR

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from "kysely";
-import type { Database, NewsLiveUpdatesTable, NewsTable } from "../db/schema.ts";
+import type { Database, NewsLiveUpdatesTable, NewsTable } from "#app/.server/db/schema.ts";
 import type { ListCursor } from "./news.queries.server.ts";
 
 /** A live story's row as the coverage needs it: who may change it, whether readers see it, where it is shown. */

@@ -1,6 +1,6 @@
-import type { MostReadLink } from "../../components/news/most-read.tsx";
-import type { AppServices } from "../app.server.ts";
-import { requestIdFrom } from "../errors.ts";
+import type { MostReadLink } from "#app/components/news/most-read.tsx";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { requestIdFrom } from "#app/.server/errors.ts";
 
 /**
  * The "Mais lidas" block of a page (without `excludeId`, the article being read): from the read counter's list,

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import type { NewsAutosaveInput } from "../../lib/news-schema.ts";
-import type { NewsAutosaveView } from "../../lib/news-autosave.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, NotFoundError } from "../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsAutosaveInput } from "#app/lib/news-schema.ts";
+import type { NewsAutosaveView } from "#app/lib/news-autosave.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, NotFoundError } from "#app/.server/errors.ts";
 
 const EMPTY_DOC: RichDoc = { type: "doc", content: [] };
 

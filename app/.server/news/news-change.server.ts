@@ -1,16 +1,16 @@
 import type { Kysely, Updateable } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import type { Database, NewsTable } from "../db/schema.ts";
-import { AppError, NotFoundError, wrapFailure } from "../errors.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
-import { checkBodyMedia } from "../media/body-media.server.ts";
-import { setMediaText } from "../media/media.queries.server.ts";
-import type { MediaService } from "../media/media.service.server.ts";
-import type { UploadedFile } from "../media/upload.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
-import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import type { Database, NewsTable } from "#app/.server/db/schema.ts";
+import { AppError, NotFoundError, wrapFailure } from "#app/.server/errors.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { checkBodyMedia } from "#app/.server/media/body-media.server.ts";
+import { setMediaText } from "#app/.server/media/media.queries.server.ts";
+import type { MediaService } from "#app/.server/media/media.service.server.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { requireStoreFor, storedOrRefused } from "#app/.server/storage/store-unavailable.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
 import { deleteNewsAutosave } from "./news-autosave.server.ts";
 import {
@@ -21,7 +21,7 @@ import {
   reporterRights,
   requireReporterMayChange,
   requireReporterMayPublish,
-} from "../auth/permissions.server.ts";
+} from "#app/.server/auth/permissions.server.ts";
 import { type Publication, type PublishingInput, publicationAfter } from "./news-publication.server.ts";
 import { insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
 import { insertRevision, revisionOf } from "./news-revisions.server.ts";

@@ -1,10 +1,10 @@
-import { t } from "../../i18n/newsroom.ts";
-import type { NewsInput } from "../../lib/news-schema.ts";
-import { NotFoundError } from "../errors.ts";
-import type { UploadedFile } from "../media/upload.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsInput } from "#app/lib/news-schema.ts";
+import { NotFoundError } from "#app/.server/errors.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
 import { conflictOrNotFound, type NewsEditorContext, saveChanges } from "./news-change.server.ts";
 import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news-merge.server.ts";
-import type { Actor } from "../auth/permissions.server.ts";
+import type { Actor } from "#app/.server/auth/permissions.server.ts";
 import { findRevisionAtVersion } from "./news-revisions.server.ts";
 import { toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
 import { mediaTextOf, NewsMergeConflictError, newsColumns, type SavedNews } from "./news-save.server.ts";

@@ -1,6 +1,6 @@
 import type { Updateable } from "kysely";
-import type { MergeChoice, MergeConflictField, MergeField, MergeValue } from "../../lib/news-merge.ts";
-import type { NewsTable } from "../db/schema.ts";
+import type { MergeChoice, MergeConflictField, MergeField, MergeValue } from "#app/lib/news-merge.ts";
+import type { NewsTable } from "#app/.server/db/schema.ts";
 import { type NewsContentColumns, newsContentOf } from "./news-rows.server.ts";
 
 /** A version's content and media, as the merge compares them. */

@@ -1,8 +1,8 @@
-import { t } from "../../i18n/newsroom.ts";
-import type { NewsStatus } from "../../lib/news-view.ts";
-import { parsePublishAt } from "../../lib/zoned-time.ts";
-import type { StoredNewsStatus } from "../db/schema.ts";
-import { FieldsError } from "../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsStatus } from "#app/lib/news-view.ts";
+import { parsePublishAt } from "#app/lib/zoned-time.ts";
+import type { StoredNewsStatus } from "#app/.server/db/schema.ts";
+import { FieldsError } from "#app/.server/errors.ts";
 
 /** What a save says about publishing: the status wanted, the schedule, and the version the editor started from. */
 export interface PublishingInput {

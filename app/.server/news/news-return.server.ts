@@ -1,9 +1,9 @@
-import { t } from "../../i18n/newsroom.ts";
-import { cleanText, findUnsaveableCharacter } from "../../lib/clean-text.ts";
-import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
-import { FieldsError } from "../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { cleanText, findUnsaveableCharacter } from "#app/lib/clean-text.ts";
+import { REVIEW_NOTE_MAX } from "#app/lib/limits.ts";
+import { FieldsError } from "#app/.server/errors.ts";
 import { type NewsEditorContext, saveChanges } from "./news-change.server.ts";
-import { type Actor, requireMayReturn } from "../auth/permissions.server.ts";
+import { type Actor, requireMayReturn } from "#app/.server/auth/permissions.server.ts";
 import type { SavedNews } from "./news-save.server.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import type { Database, NewsReviewEventsTable } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
-import type { Mailer } from "../mail/mailer.server.ts";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { Database, NewsReviewEventsTable } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { Mailer } from "#app/.server/mail/mailer.server.ts";
 
 /**
  * A step of the review queue: sent for review, approved (published or scheduled from review), returned with a note;

@@ -1,10 +1,10 @@
-import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
-import type { NewNewsRow, NewsRow } from "../db/schema.ts";
-import { type CardScore, type MatchOfTheDay, storedScoreboard } from "../../lib/live-coverage.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import { type JoinedMediaColumns, toMediaView } from "../media/media-view.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import type { NewsArticle, NewsConflictCurrent, NewsContent, NewsStatus, NewsSummary } from "#app/lib/news-view.ts";
+import type { NewNewsRow, NewsRow } from "#app/.server/db/schema.ts";
+import { type CardScore, type MatchOfTheDay, storedScoreboard } from "#app/lib/live-coverage.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { docToPlainText, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { type JoinedMediaColumns, toMediaView } from "#app/.server/media/media-view.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import type { NewsWithMediaRow } from "./news.queries.server.ts";
 
 /**

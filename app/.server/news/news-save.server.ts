@@ -1,13 +1,13 @@
-import { t } from "../../i18n/newsroom.ts";
-import type { MergeConflict } from "../../lib/news-merge.ts";
-import { missingImageDescription, type NewsInput } from "../../lib/news-schema.ts";
-import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import type { StoredNewsStatus } from "../db/schema.ts";
-import { AppError, FieldsError } from "../errors.ts";
-import type { MediaTextColumns } from "../media/media.queries.server.ts";
-import type { UploadedFile } from "../media/upload.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MergeConflict } from "#app/lib/news-merge.ts";
+import { missingImageDescription, type NewsInput } from "#app/lib/news-schema.ts";
+import type { NewsConflictCurrent, NewsStatus } from "#app/lib/news-view.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { isEmptyDoc, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import type { StoredNewsStatus } from "#app/.server/db/schema.ts";
+import { AppError, FieldsError } from "#app/.server/errors.ts";
+import type { MediaTextColumns } from "#app/.server/media/media.queries.server.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
 import { inReview, type NewsContentColumns, newsContentColumns } from "./news-rows.server.ts";
 import type { ReviewEventKind } from "./news-review.server.ts";
 

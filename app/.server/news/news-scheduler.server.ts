@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { storyPaths } from "./story-paths.server.ts";
 
 export interface NewsSchedulerDeps {

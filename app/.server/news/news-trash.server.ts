@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
-import { NEWSROOM_BULK_MAX, TRASH_DAYS } from "../../lib/limits.ts";
-import type { Database, NewsTable } from "../db/schema.ts";
+import { NEWSROOM_BULK_MAX, TRASH_DAYS } from "#app/lib/limits.ts";
+import type { Database, NewsTable } from "#app/.server/db/schema.ts";
 import { revisionOf } from "./news-revisions.server.ts";
 import { updateNewsAtVersion } from "./news.queries.server.ts";
 

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
-import type { Database, NewNewsRow, NewsTable } from "../db/schema.ts";
-import type { NewsStatus } from "../../lib/news-view.ts";
+import type { Database, NewNewsRow, NewsTable } from "#app/.server/db/schema.ts";
+import type { NewsStatus } from "#app/lib/news-view.ts";
 
 /** The media columns every listing joins (aliased as JoinedMediaColumns expects). */
 export const JOINED_MEDIA_COLUMNS = [

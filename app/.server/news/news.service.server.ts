@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import { MATCH_STRIP_MAX, type MatchOfTheDay } from "../../lib/live-coverage.ts";
-import type { NewsArticle, NewsStatus, NewsSummary } from "../../lib/news-view.ts";
-import type { Database } from "../db/schema.ts";
-import { NotFoundError, wrapFailure } from "../errors.ts";
-import type { MediaStore } from "../storage/media-store.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { MATCH_STRIP_MAX, type MatchOfTheDay } from "#app/lib/live-coverage.ts";
+import type { NewsArticle, NewsStatus, NewsSummary } from "#app/lib/news-view.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { NotFoundError, wrapFailure } from "#app/.server/errors.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import {
   countInReview,
   findDefaultLead,
@@ -20,12 +20,12 @@ import {
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
 import { findTeam, listTeamsInUse, storyTeams, type TeamInUse } from "./teams.server.ts";
-import type { Team } from "../../lib/teams.ts";
+import type { Team } from "#app/lib/teams.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toMatchOfTheDay, toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
 import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
 import { findSectionSettings } from "./section-settings.queries.server.ts";
-import { memoUntilChanged } from "../events/memo.server.ts";
+import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
 import { findTermName, listCategoryNames, listLiveSectionSlugs, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
 
 /** How many news the home shows in each block. */

@@ -1,16 +1,16 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import type { NewsStatus } from "../../lib/news-view.ts";
-import { NEWSROOM_PAGE_SIZE } from "../../lib/limits.ts";
-import { parsePublishAt } from "../../lib/zoned-time.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, wrapFailure } from "../errors.ts";
-import { foldWord, queryTerms, wordsOf } from "../search/portuguese.ts";
-import { fts5Match, pgWordsQuery } from "../search/search-sql.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsStatus } from "#app/lib/news-view.ts";
+import { NEWSROOM_PAGE_SIZE } from "#app/lib/limits.ts";
+import { parsePublishAt } from "#app/lib/zoned-time.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, wrapFailure } from "#app/.server/errors.ts";
+import { foldWord, queryTerms, wordsOf } from "#app/.server/search/portuguese.ts";
+import { fts5Match, pgWordsQuery } from "#app/.server/search/search-sql.server.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { viewStatusOf } from "./news-rows.server.ts";
 import { hasViewStatus } from "./news.queries.server.ts";
-import { NEWSROOM_STATUS_FILTERS, type NewsroomQuery } from "../../lib/newsroom-query.ts";
+import { NEWSROOM_STATUS_FILTERS, type NewsroomQuery } from "#app/lib/newsroom-query.ts";
 
 /** One row of the newsroom list. */
 export interface NewsroomRow {

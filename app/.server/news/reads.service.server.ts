@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 
 /** How many news the "Mais lidas" block lists. */
 export const MOST_READ_COUNT = 5;

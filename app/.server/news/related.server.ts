@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
-import { RELATED_STORIES_MAX } from "../../lib/limits.ts";
-import type { NewsArticle, NewsSummary } from "../../lib/news-view.ts";
-import type { Database } from "../db/schema.ts";
-import { requestIdFrom } from "../errors.ts";
-import { memoUntilChanged } from "../events/memo.server.ts";
-import type { Logger } from "../logger.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
-import type { SearchService } from "../search/search.service.server.ts";
+import { RELATED_STORIES_MAX } from "#app/lib/limits.ts";
+import type { NewsArticle, NewsSummary } from "#app/lib/news-view.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { requestIdFrom } from "#app/.server/errors.ts";
+import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import type { SearchService } from "#app/.server/search/search.service.server.ts";
 import { toNewsSummary } from "./news-rows.server.ts";
 import { findNewsWithTextByIds, findRecentInCategory } from "./news.queries.server.ts";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 /** One category as an admin arranged it in the section menu. */
 export interface SectionSetting {

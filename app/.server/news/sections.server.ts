@@ -1,4 +1,4 @@
-import type { AppServices } from "../app.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
 import { type SectionSetting, replaceSectionSettings } from "./section-settings.queries.server.ts";
 import type { SectionRow } from "./taxonomy.server.ts";
 

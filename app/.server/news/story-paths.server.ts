@@ -1,4 +1,4 @@
-import { articlePath, termPath } from "../../lib/slug.ts";
+import { articlePath, termPath } from "#app/lib/slug.ts";
 
 /** What a version of a story says about where it is shown; only the id is required (a deleted story's). */
 export interface StoryAddress {

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import { foldToSlug } from "../../lib/slug.ts";
-import type { Database } from "../db/schema.ts";
+import { foldToSlug } from "#app/lib/slug.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 export type TermKind = "category" | "author";
 

@@ -1,12 +1,12 @@
 import type { Kysely, Transaction } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import { checkTeamName, TEAMS_PER_STORY, type Team, teamNameKey } from "../../lib/teams.ts";
-import { termPath } from "../../lib/slug.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, NotFoundError } from "../errors.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
-import { type Actor, actorIdOf, requireReporterMayChange } from "../auth/permissions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { checkTeamName, TEAMS_PER_STORY, type Team, teamNameKey } from "#app/lib/teams.ts";
+import { termPath } from "#app/lib/slug.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, NotFoundError } from "#app/.server/errors.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { type Actor, actorIdOf, requireReporterMayChange } from "#app/.server/auth/permissions.server.ts";
 import { audienceOf, storyPaths } from "./story-paths.server.ts";
 
 /**

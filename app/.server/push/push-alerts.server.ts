@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import webpush from "web-push";
-import { t } from "../../i18n/newsroom.ts";
-import { t as reader } from "../../i18n/pt-BR.ts";
-import { storedScoreboard } from "../../lib/live-coverage.ts";
-import { PUSH_LIMITS, PUSH_TOPICS, type PushPayload, type PushTopic, isPushTopic } from "../../lib/push-topics.ts";
-import { articlePath } from "../../lib/slug.ts";
-import { storyTeams } from "../news/teams.server.ts";
-import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, NotFoundError } from "../errors.ts";
-import type { Logger } from "../logger.server.ts";
-import { type Actor, actorIdOf, requireMayAlert } from "../auth/permissions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { t as reader } from "#app/i18n/pt-BR.ts";
+import { storedScoreboard } from "#app/lib/live-coverage.ts";
+import { PUSH_LIMITS, PUSH_TOPICS, type PushPayload, type PushTopic, isPushTopic } from "#app/lib/push-topics.ts";
+import { articlePath } from "#app/lib/slug.ts";
+import { storyTeams } from "#app/.server/news/teams.server.ts";
+import { readSetting, writeSettingOnce } from "#app/.server/db/app-settings.queries.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, NotFoundError } from "#app/.server/errors.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import { type Actor, actorIdOf, requireMayAlert } from "#app/.server/auth/permissions.server.ts";
 import {
   countSubscribers,
   countSubscriptions,

@@ -1,7 +1,7 @@
 /** The Web Push tables (migration 2026-11-29-401): subscriptions, what each follows, and the alerts sent. */
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Database, PushAlertsTable } from "../db/schema.ts";
+import type { Database, PushAlertsTable } from "#app/.server/db/schema.ts";
 import type { Insertable } from "kysely";
 
 export interface StoredSubscription {

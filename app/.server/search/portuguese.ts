@@ -1,6 +1,6 @@
 import { stemmer } from "@orama/stemmers/portuguese";
 import { stopwords } from "@orama/stopwords/portuguese";
-import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
+import { MAX_QUERY_LENGTH } from "#app/lib/search.ts";
 
 /**
  * How the search reads Portuguese text, the same on both databases:

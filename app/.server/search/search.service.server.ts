@@ -1,12 +1,12 @@
 import { type Kysely, sql } from "kysely";
-import { t } from "../../i18n/pt-BR.ts";
-import { RELATED_SEARCH_WINDOW } from "../../lib/limits.ts";
-import type { NewsSummary } from "../../lib/news-view.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, wrapFailure } from "../errors.ts";
-import { toNewsSummary } from "../news/news-rows.server.ts";
-import { findNewsWithTextByIds } from "../news/news.queries.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { RELATED_SEARCH_WINDOW } from "#app/lib/limits.ts";
+import type { NewsSummary } from "#app/lib/news-view.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, wrapFailure } from "#app/.server/errors.ts";
+import { toNewsSummary } from "#app/.server/news/news-rows.server.ts";
+import { findNewsWithTextByIds } from "#app/.server/news/news.queries.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import {
   excerpt,
   foldWord,

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
-import { publishedNewsRow } from "../news/news-rows.server.ts";
-import { loadSharp } from "../media/sharp.server.ts";
-import type { AppServices } from "../app.server.ts";
-import type { NewNewsRow } from "../db/schema.ts";
-import { type ProcessedImage, processImage } from "../media/image-variants.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
+import { publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
+import { loadSharp } from "#app/.server/media/sharp.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import type { NewNewsRow } from "#app/.server/db/schema.ts";
+import { type ProcessedImage, processImage } from "#app/.server/media/image-variants.server.ts";
 import { CITIES, CLOSING_PARAGRAPHS, COACHES, DAYS, REPORTERS, SPORTS, type SportWords } from "./bulk-news-words.ts";
 
 export interface BulkNewsOptions {

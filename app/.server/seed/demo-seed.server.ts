@@ -1,16 +1,16 @@
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AppServices } from "../app.server.ts";
-import { readSetting, writeSettingOnce } from "../db/app-settings.queries.server.ts";
-import type { EncodeOptions } from "../media/image-variants.server.ts";
-import { insertNews } from "../news/news.queries.server.ts";
-import { canonicalNewsTerms } from "../news/taxonomy.server.ts";
-import { newsContentColumns, publishedNewsRow } from "../news/news-rows.server.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
+import { readSetting, writeSettingOnce } from "#app/.server/db/app-settings.queries.server.ts";
+import type { EncodeOptions } from "#app/.server/media/image-variants.server.ts";
+import { insertNews } from "#app/.server/news/news.queries.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
+import { newsContentColumns, publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
 import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT, DEMO_TEAMS } from "./demo-content.ts";
-import { teamNameKey } from "../../lib/teams.ts";
+import { teamNameKey } from "#app/lib/teams.ts";
 
 const SEEDED_KEY = "demo_seeded_at";
 

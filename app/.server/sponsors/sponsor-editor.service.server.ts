@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { t } from "../../i18n/newsroom.ts";
-import { type SponsorFields, sponsorFieldsSchema } from "../../lib/sponsor-schema.ts";
-import { fieldErrorsOf } from "../../lib/zod.ts";
-import type { Database } from "../db/schema.ts";
-import { AppError, FieldsError, NotFoundError, wrapFailure } from "../errors.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Logger } from "../logger.server.ts";
-import type { MediaService } from "../media/media.service.server.ts";
-import type { UploadedFile } from "../media/upload.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
-import { requireStoreFor, storedOrRefused } from "../storage/store-unavailable.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { type SponsorFields, sponsorFieldsSchema } from "#app/lib/sponsor-schema.ts";
+import { fieldErrorsOf } from "#app/lib/zod.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { AppError, FieldsError, NotFoundError, wrapFailure } from "#app/.server/errors.ts";
+import type { EventBus } from "#app/.server/events/event-bus.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import type { MediaService } from "#app/.server/media/media.service.server.ts";
+import type { UploadedFile } from "#app/.server/media/upload.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
+import { requireStoreFor, storedOrRefused } from "#app/.server/storage/store-unavailable.server.ts";
 import {
   deleteSponsorRow,
   findSponsorMedia,

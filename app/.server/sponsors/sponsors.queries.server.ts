@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Updateable } from "kysely";
-import type { Database, SponsorsTable } from "../db/schema.ts";
-import { JOINED_MEDIA_COLUMNS } from "../news/news.queries.server.ts";
+import type { Database, SponsorsTable } from "#app/.server/db/schema.ts";
+import { JOINED_MEDIA_COLUMNS } from "#app/.server/news/news.queries.server.ts";
 
 /** The next position at the end of the list. */
 export async function nextSponsorPosition(db: Kysely<Database>): Promise<number> {

@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
-import type { SponsorView } from "../../lib/news-view.ts";
-import { calendarDateIn, isSponsorActive } from "../../lib/sponsor-schema.ts";
-import { t } from "../../i18n/newsroom.ts";
-import type { Database } from "../db/schema.ts";
-import { wrapFailure } from "../errors.ts";
-import { memoUntilChanged } from "../events/memo.server.ts";
-import { toMediaView } from "../media/media-view.server.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import type { SponsorView } from "#app/lib/news-view.ts";
+import { calendarDateIn, isSponsorActive } from "#app/lib/sponsor-schema.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { wrapFailure } from "#app/.server/errors.ts";
+import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
+import { toMediaView } from "#app/.server/media/media-view.server.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import { findSponsorsWithMedia } from "./sponsors.queries.server.ts";
 
 export interface SponsorServiceDeps {

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import type { AppConfig, S3Config } from "../config/env.server.ts";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../logger.server.ts";
+import type { AppConfig, S3Config } from "#app/.server/config/env.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { createDriveConnection, type DriveConnection } from "./google-drive/connection.server.ts";
 import { createGoogleDriveStore } from "./google-drive/store.server.ts";
 import { createLocalStore } from "./local-store.server.ts";

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
 import express from "express";
-import { contentTypeOfKey } from "../media/media-types.ts";
+import { contentTypeOfKey } from "#app/.server/media/media-types.ts";
 import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
 
 /** The folder, under the store's root, where objects are written before being renamed into place. */

@@ -1,4 +1,4 @@
-import type { S3Config } from "../config/env.server.ts";
+import type { S3Config } from "#app/.server/config/env.server.ts";
 import { assertValidKey, type StoreOrigins } from "./media-store.ts";
 
 /**

@@ -10,10 +10,10 @@ import {
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { S3Config } from "../config/env.server.ts";
+import type { S3Config } from "#app/.server/config/env.server.ts";
 import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
 import { s3PublicOrigins, s3PublicUrl } from "./s3-public.ts";
-import { IMMUTABLE_CACHE } from "../../lib/cache-headers.ts";
+import { IMMUTABLE_CACHE } from "#app/lib/cache-headers.ts";
 /** Bodies larger than one part go up as a multipart upload, at most `queueSize` parts in flight (16 MiB buffered). */
 const PART_SIZE = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;

@@ -1,5 +1,5 @@
-import { t } from "../../i18n/newsroom.ts";
-import type { AppServices } from "../app.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { AppServices } from "#app/.server/app.server.ts";
 import { type DriveStatusView, driveStatusView } from "./google-drive/status.server.ts";
 import type { MediaStore } from "./media-store.ts";
 

@@ -1,5 +1,5 @@
-import { t } from "../../i18n/newsroom.ts";
-import { AppError } from "../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { AppError } from "#app/.server/errors.ts";
 import type { MediaStore } from "./media-store.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { PassThrough, pipeline, Readable } from "node:stream";
-import type { AppServices } from "../context.server.ts";
+import type { AppServices } from "#app/.server/context.server.ts";
 import { createSyndication, type Syndication } from "./syndication.server.ts";
-import { requestIdFrom } from "../errors.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { NO_STORE, SYNDICATION_CACHE } from "../../lib/cache-headers.ts";
+import { requestIdFrom } from "#app/.server/errors.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { NO_STORE, SYNDICATION_CACHE } from "#app/lib/cache-headers.ts";
 
 /** What the feeds, sitemaps and robots.txt read. */
 export type SyndicationDeps = Pick<AppServices, "database" | "store" | "config" | "log" | "events">;

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { lastReaderChange } from "../../lib/article-dates.ts";
-import type { Database } from "../db/schema.ts";
+import { lastReaderChange } from "#app/lib/article-dates.ts";
+import type { Database } from "#app/.server/db/schema.ts";
 
 /** Which stories a feed carries: all, the highlights, one category's or one club's. */
 export interface FeedFilter {

@@ -1,22 +1,22 @@
-import { memoUntilChanged } from "../events/memo.server.ts";
+import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
 import { Readable } from "node:stream";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { RichText } from "../../components/news/rich-text.tsx";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
-import { bodyOf } from "../news/news-rows.server.ts";
-import { loadBodyMedia } from "../media/body-media.server.ts";
-import type { MediaView } from "../../lib/media-view.ts";
+import { RichText } from "#app/components/news/rich-text.tsx";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { isEmptyDoc, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
+import { bodyOf } from "#app/.server/news/news-rows.server.ts";
+import { loadBodyMedia } from "#app/.server/media/body-media.server.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
 import type { Kysely } from "kysely";
-import { articlePath, termFeedPath, termPath } from "../../lib/slug.ts";
-import { findTermName, listTermsInUse } from "../news/taxonomy.server.ts";
-import { findTeam, listTeamsInUse } from "../news/teams.server.ts";
-import type { PublicSiteConfig } from "../config/env.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import type { Database } from "../db/schema.ts";
-import { EXTERNAL_STORE } from "../media/media-types.ts";
-import type { MediaStore } from "../storage/media-store.ts";
+import { articlePath, termFeedPath, termPath } from "#app/lib/slug.ts";
+import { findTermName, listTermsInUse } from "#app/.server/news/taxonomy.server.ts";
+import { findTeam, listTeamsInUse } from "#app/.server/news/teams.server.ts";
+import type { PublicSiteConfig } from "#app/.server/config/env.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import { EXTERNAL_STORE } from "#app/.server/media/media-types.ts";
+import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import {
   countNews,
   type FeedFilter,

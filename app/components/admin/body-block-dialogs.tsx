@@ -1,10 +1,10 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import { isTikTokShortLink, parseEmbedUrl } from "../../lib/embeds.ts";
-import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
-import { type RichEmbed, type RichImage, safeHref } from "../../lib/rich-text.ts";
-import { t } from "../../i18n/newsroom.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import { isTikTokShortLink, parseEmbedUrl } from "#app/lib/embeds.ts";
+import { NEWS_LIMITS, NEWS_MEDIA_MAX_BYTES } from "#app/lib/limits.ts";
+import { type RichEmbed, type RichImage, safeHref } from "#app/lib/rich-text.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import styles from "./body-editor.module.css";
 import { cleanPaste } from "./clean-paste.ts";
 

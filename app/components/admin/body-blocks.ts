@@ -1,9 +1,9 @@
 import { Node } from "@tiptap/core";
-import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { embedFromStored } from "../../lib/embeds.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { imageCaptionLine } from "../../lib/rich-text-plain.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { embedFromStored } from "#app/lib/embeds.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { imageCaptionLine } from "#app/lib/rich-text-plain.ts";
 
 /**
  * The editor's image and embed blocks (Tiptap nodes of the body-editor chunk): atoms that stand for an image of the

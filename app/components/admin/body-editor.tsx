@@ -21,13 +21,13 @@ import {
   X,
 } from "lucide-react";
 import { Fragment, useEffect, useRef, useState } from "react";
-import { blocksText } from "../../i18n/pt-BR-blocks.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
 import { EmbedDialog, ImageDialog, type InsertedImage, LinkDialog } from "./body-block-dialogs.tsx";
 import { cleanPastedSlice } from "./clean-pasted-slice.ts";
 import { embedPastedLinks, type PasteLeftOut, structurePastedHtml } from "./paste-structure.ts";
 import { EmbedBlock, ImageBlock, withoutPreviews } from "./body-blocks.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { type RichDoc, safeHref } from "../../lib/rich-text.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { type RichDoc, safeHref } from "#app/lib/rich-text.ts";
 import styles from "./body-editor.module.css";
 
 export interface BodyEditorProps {

@@ -1,5 +1,5 @@
 import type { ClipboardEvent } from "react";
-import { cleanText } from "../../lib/clean-text.ts";
+import { cleanText } from "#app/lib/clean-text.ts";
 
 /**
  * A paste, cleaned in the browser as the server cleans a save (app/lib/clean-text.ts, issue 33): what is pasted from

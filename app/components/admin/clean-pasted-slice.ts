@@ -1,5 +1,5 @@
 import { Fragment, type Node as PmNode, Slice } from "@tiptap/pm/model";
-import { cleanText } from "../../lib/clean-text.ts";
+import { cleanText } from "#app/lib/clean-text.ts";
 
 /**
  * A paste into the body editor, cleaned as the server cleans a save (app/lib/clean-text.ts); the form fields' own

@@ -1,6 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { RefObject } from "react";
-import buttons from "../ui/button.module.css";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./confirm-dialog.module.css";
 
 interface ConfirmDialogProps {

@@ -1,5 +1,5 @@
 import type { RefObject } from "react";
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 
 interface DeleteSponsorDialogProps {

@@ -1,9 +1,9 @@
 import { CheckCircle2 } from "lucide-react";
 import { useId } from "react";
 import { useLocation } from "react-router";
-import type { DriveStatusView } from "../../.server/storage/google-drive/status.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import buttons from "../ui/button.module.css";
+import type { DriveStatusView } from "#app/.server/storage/google-drive/status.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { Banner } from "./banner.tsx";
 import styles from "./drive-connection.module.css";
 

@@ -1,7 +1,7 @@
 import { Trash2 } from "lucide-react";
 import { lazy } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import { useLazyDialog } from "../ui/use-lazy-dialog.tsx";
+import { t } from "#app/i18n/pt-BR.ts";
+import { useLazyDialog } from "#app/components/ui/use-lazy-dialog.tsx";
 import styles from "./delete-news-button.module.css";
 
 const Dialog = lazy(() => import("./delete-news-button.tsx").then((module) => ({ default: module.DeleteNewsDialog })));

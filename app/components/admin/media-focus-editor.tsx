@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./media-focus-editor.module.css";
 
 type Status = { kind: "idle" | "saving" | "saved" | "failed"; message?: string };

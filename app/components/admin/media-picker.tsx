@@ -1,9 +1,9 @@
 import { FileVideo, ImagePlus, RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import { formatBytes } from "../../lib/format-bytes.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import { MediaImage } from "../news/media-image.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import { formatBytes } from "#app/lib/format-bytes.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import { MediaImage } from "#app/components/news/media-image.tsx";
 import styles from "./media-picker.module.css";
 
 export interface PickedFile {

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import type { FieldErrors } from "./news-form-values.ts";
 import styles from "./news-form.module.css";
 

@@ -1,6 +1,6 @@
-import { formatTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import buttons from "../ui/button.module.css";
+import { formatTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./news-form.module.css";
 import type { AutosaveState } from "./use-news-autosave.ts";
 

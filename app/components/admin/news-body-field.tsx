@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
-import { docToPlainText, plainTextToDoc } from "../../lib/rich-text-plain.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
+import { docToPlainText, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
 import styles from "./news-form.module.css";
 
 /** The editor and Tiptap behind it: a chunk of their own, downloaded only when the newsroom's form shows. */

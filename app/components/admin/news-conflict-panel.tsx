@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import type { MergeChoice, MergeConflict, MergeField, MergeValue } from "../../lib/news-merge.ts";
-import type { NewsConflictCurrent } from "../../lib/news-view.ts";
-import buttons from "../ui/button.module.css";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MergeChoice, MergeConflict, MergeField, MergeValue } from "#app/lib/news-merge.ts";
+import type { NewsConflictCurrent } from "#app/lib/news-view.ts";
+import buttons from "#app/components/ui/button.module.css";
 import panel from "./news-conflict-panel.module.css";
 import type { NewsFormPublication, NewsFormValues } from "./news-form.tsx";
 import styles from "./news-form.module.css";

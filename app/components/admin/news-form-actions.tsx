@@ -1,13 +1,13 @@
 import type { RefObject } from "react";
 import { Link } from "react-router";
-import { formatDateTime, formatTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
+import { formatDateTime, formatTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { Banner } from "./banner.tsx";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { DriveConnectionCard, type DriveStatusView } from "./drive-connection.tsx";
 import type { NewsFormPublication } from "./news-form-values.ts";
 import type { useLeaveGuard } from "./use-leave-guard.ts";
-import buttons from "../ui/button.module.css";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./news-form.module.css";
 
 interface NewsFormActionsProps {

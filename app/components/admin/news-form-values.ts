@@ -1,13 +1,13 @@
 import type { ReactNode } from "react";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { encodeChoices, type MergeChoice, type MergeField } from "../../lib/news-merge.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import type { NewsAutosaveView, NewsFormValues } from "../../lib/news-autosave.ts";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { encodeChoices, type MergeChoice, type MergeField } from "#app/lib/news-merge.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import type { NewsAutosaveView, NewsFormValues } from "#app/lib/news-autosave.ts";
 import type { DriveStatusView } from "./drive-connection.tsx";
-import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "../../lib/news-schema.ts";
-import type { NewsStatus } from "../../lib/news-view.ts";
-import { isEmptyDoc, plainTextToDoc } from "../../lib/rich-text-plain.ts";
+import { checkNewsMediaFile, missingImageDescription, newsFormSchema } from "#app/lib/news-schema.ts";
+import type { NewsStatus } from "#app/lib/news-view.ts";
+import { isEmptyDoc, plainTextToDoc } from "#app/lib/rich-text-plain.ts";
 import type { PickedFile } from "./media-picker.tsx";
 import type { AutosaveDraft } from "./use-news-autosave.ts";
 

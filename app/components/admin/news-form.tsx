@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { Form } from "react-router";
-import { canPublish } from "../../lib/roles.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { canPublish } from "#app/lib/roles.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import { Banner } from "./banner.tsx";
 import { DriveForms } from "./drive-connection.tsx";
 import { AutosaveOffer, AutosaveStatus } from "./news-autosave-notice.tsx";

@@ -1,5 +1,5 @@
-import { t } from "../../i18n/newsroom.ts";
-import type { MediaView } from "../../lib/media-view.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
 import { FormField, fieldAria } from "./form-field.tsx";
 import { MediaFocusEditor } from "./media-focus-editor.tsx";
 import { MediaPicker, type PickedFile } from "./media-picker.tsx";

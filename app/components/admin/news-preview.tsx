@@ -1,8 +1,8 @@
 import { Eye } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import buttons from "#app/components/ui/button.module.css";
 import type { PickedFile } from "./media-picker.tsx";
 import type { NewsFormValues } from "./news-form-values.ts";
 import styles from "./news-preview.module.css";

@@ -1,9 +1,9 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useRef, useState } from "react";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { REVIEW_NOTE_MAX } from "../../lib/limits.ts";
-import buttons from "../ui/button.module.css";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { REVIEW_NOTE_MAX } from "#app/lib/limits.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { cleanPaste } from "./clean-paste.ts";
 import dialogStyles from "./confirm-dialog.module.css";
 import { useFormForReturn } from "./news-return-link.tsx";

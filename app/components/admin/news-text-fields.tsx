@@ -1,5 +1,5 @@
 import { Star } from "lucide-react";
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import { AuthorField } from "./news-author-field.tsx";
 import { NewsBodyField } from "./news-body-field.tsx";
 import type { FieldErrors, NewsFormValues } from "./news-form-values.ts";

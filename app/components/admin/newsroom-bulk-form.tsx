@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useSubmit } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
-import { type BulkAction, isBulkAction, type NewsroomSort } from "../../lib/newsroom-query.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { NEWSROOM_BULK_MAX } from "#app/lib/limits.ts";
+import { type BulkAction, isBulkAction, type NewsroomSort } from "#app/lib/newsroom-query.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import styles from "./newsroom.module.css";
 import { NewsroomTable, type NewsroomRowView } from "./newsroom-table.tsx";

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import type { BulkAction } from "../../lib/newsroom-query.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import type { BulkAction } from "#app/lib/newsroom-query.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./newsroom.module.css";
 
 /** A bulk action waiting for its confirmation: which, on which stories, and their titles. */

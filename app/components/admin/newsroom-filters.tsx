@@ -1,5 +1,5 @@
 import { Form, Link, useNavigate } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import {
   NEWSROOM_PATH,
   NEWSROOM_STATUS_FILTERS,
@@ -7,8 +7,8 @@ import {
   type NewsroomStatusFilter,
   newsroomSearch,
   parseNewsroomQuery,
-} from "../../lib/newsroom-query.ts";
-import buttons from "../ui/button.module.css";
+} from "#app/lib/newsroom-query.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./newsroom.module.css";
 
 const STATUS_KEYS = Object.keys(NEWSROOM_STATUS_FILTERS) as NewsroomStatusFilter[];

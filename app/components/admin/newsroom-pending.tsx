@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./newsroom-pending.module.css";
 
 /** A protected newsroom page whose tools are not available yet. */

@@ -1,9 +1,9 @@
 import type { RefObject } from "react";
 import { Link } from "react-router";
-import type { NewsroomRow } from "../../.server/news/newsroom-list.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import type { NewsroomSort } from "../../lib/newsroom-query.ts";
-import { articlePath } from "../../lib/slug.ts";
+import type { NewsroomRow } from "#app/.server/news/newsroom-list.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { NewsroomSort } from "#app/lib/newsroom-query.ts";
+import { articlePath } from "#app/lib/slug.ts";
 import styles from "./newsroom.module.css";
 
 /** A row as the page shows it: dates formatted on the site's clock. */

@@ -1,6 +1,6 @@
 import { Fragment, type Node as PmNode, Slice } from "@tiptap/pm/model";
 import type { EditorView } from "@tiptap/pm/view";
-import { parseEmbedUrl } from "../../lib/embeds.ts";
+import { parseEmbedUrl } from "#app/lib/embeds.ts";
 
 /**
  * What a paste from Google Docs, Word or a web page keeps of its structure in the body editor (the body-editor chunk;

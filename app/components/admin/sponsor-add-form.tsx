@@ -1,10 +1,10 @@
 import { ImagePlus, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import { checkSponsorImageFile } from "../../lib/news-schema.ts";
-import type { SponsorActionResult } from "../../lib/sponsor-schema.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { checkSponsorImageFile } from "#app/lib/news-schema.ts";
+import type { SponsorActionResult } from "#app/lib/sponsor-schema.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { Banner } from "./banner.tsx";
 import panel from "./panel.module.css";
 import { SponsorFieldInputs } from "./sponsor-fields.tsx";

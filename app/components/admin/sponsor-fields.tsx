@@ -1,6 +1,6 @@
-import { t } from "../../i18n/newsroom.ts";
-import { SPONSOR_LIMITS } from "../../lib/limits.ts";
-import type { SponsorView } from "../../lib/news-view.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { SPONSOR_LIMITS } from "#app/lib/limits.ts";
+import type { SponsorView } from "#app/lib/news-view.ts";
 import styles from "./sponsor-manager.module.css";
 
 /** The name, link and window fields, for a new sponsor or to edit one. */

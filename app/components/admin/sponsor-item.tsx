@@ -1,10 +1,10 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { Form } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import type { SponsorView } from "../../lib/news-view.ts";
-import type { SponsorActionResult } from "../../lib/sponsor-schema.ts";
-import { MediaImage } from "../news/media-image.tsx";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import type { SponsorView } from "#app/lib/news-view.ts";
+import type { SponsorActionResult } from "#app/lib/sponsor-schema.ts";
+import { MediaImage } from "#app/components/news/media-image.tsx";
+import buttons from "#app/components/ui/button.module.css";
 import { SponsorFieldInputs } from "./sponsor-fields.tsx";
 import styles from "./sponsor-manager.module.css";
 

@@ -1,7 +1,7 @@
-import { t } from "../../i18n/newsroom.ts";
-import { formatDateTime } from "../../i18n/format.ts";
-import { ALERT_FORM_ANCHOR } from "../../lib/push-topics.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { ALERT_FORM_ANCHOR } from "#app/lib/push-topics.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { Banner } from "./banner.tsx";
 import styles from "./story-alert-panel.module.css";
 

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import { TEAMS_FORM_ANCHOR, TEAMS_PER_STORY, type Team, teamNameKey } from "../../lib/teams.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { TEAMS_FORM_ANCHOR, TEAMS_PER_STORY, type Team, teamNameKey } from "#app/lib/teams.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { Banner } from "./banner.tsx";
 import styles from "./story-teams-panel.module.css";
 

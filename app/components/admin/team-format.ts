@@ -1,6 +1,6 @@
 /** How the team page writes a role and a moment (app/routes/admin/team.tsx and its parts). */
-import { t } from "../../i18n/newsroom.ts";
-import type { Role } from "../../lib/roles.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { Role } from "#app/lib/roles.ts";
 
 export const roleName = (role: Role) => t.roles.names[role];
 

@@ -1,10 +1,10 @@
 import { UserPlus } from "lucide-react";
 import { Form } from "react-router";
-import type { PendingInvite } from "../../.server/admins/team.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { INVITE_TTL_SECONDS } from "../../lib/limits.ts";
-import { ROLES } from "../../lib/roles.ts";
-import buttons from "../ui/button.module.css";
+import type { PendingInvite } from "#app/.server/admins/team.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { INVITE_TTL_SECONDS } from "#app/lib/limits.ts";
+import { ROLES } from "#app/lib/roles.ts";
+import buttons from "#app/components/ui/button.module.css";
 import panel from "./panel.module.css";
 import { formatWhen, roleName } from "./team-format.ts";
 import styles from "./team.module.css";

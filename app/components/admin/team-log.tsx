@@ -1,6 +1,6 @@
-import type { MemberChange } from "../../.server/admins/team.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import type { Role } from "../../lib/roles.ts";
+import type { MemberChange } from "#app/.server/admins/team.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { Role } from "#app/lib/roles.ts";
 import panel from "./panel.module.css";
 import { formatWhen, roleName } from "./team-format.ts";
 import styles from "./team.module.css";

@@ -1,10 +1,10 @@
 import { UserMinus } from "lucide-react";
 import { useRef, useState } from "react";
 import { Form, Link, useSubmit } from "react-router";
-import type { TeamMember } from "../../.server/admins/team.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { ROLES, type Role } from "../../lib/roles.ts";
-import buttons from "../ui/button.module.css";
+import type { TeamMember } from "#app/.server/admins/team.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { ROLES, type Role } from "#app/lib/roles.ts";
+import buttons from "#app/components/ui/button.module.css";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import panel from "./panel.module.css";
 import { formatWhen, roleName } from "./team-format.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { formatTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { localAutosaveKey, type NewsAutosaveView } from "../../lib/news-autosave.ts";
+import { formatTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { localAutosaveKey, type NewsAutosaveView } from "#app/lib/news-autosave.ts";
 import { comparable, type NewsFormValues, valuesOfAutosave } from "./news-form-values.ts";
 import { useLeaveGuard } from "./use-leave-guard.ts";
 import { type AutosaveDraft, readLocalAutosave, useNewsAutosave } from "./use-news-autosave.ts";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { AUTOSAVE_DELAY_MS, type NewsAutosaveView } from "../../lib/news-autosave.ts";
+import { AUTOSAVE_DELAY_MS, type NewsAutosaveView } from "#app/lib/news-autosave.ts";
 
 /** Where the form's work in progress is kept: this browser (a story never saved), or the server (the user's copy). */
 export type AutosaveTarget = { kind: "local"; key: string } | { kind: "server"; newsId: string };

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { checkNewsMediaFile } from "../../lib/news-schema.ts";
+import { checkNewsMediaFile } from "#app/lib/news-schema.ts";
 import type { PickedFile } from "./media-picker.tsx";
 import type { Field, FieldErrors, NewsFormValues } from "./news-form-values.ts";
 

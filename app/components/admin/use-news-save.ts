@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "../../lib/news-landing.ts";
-import type { MergeChoice, MergeConflict, MergeField } from "../../lib/news-merge.ts";
-import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "#app/lib/news-landing.ts";
+import type { MergeChoice, MergeConflict, MergeField } from "#app/lib/news-merge.ts";
+import type { NewsConflictCurrent, NewsStatus } from "#app/lib/news-view.ts";
 import { changedFields, fieldsChangedByMe, type NewsConflict } from "./news-conflict-panel.tsx";
 import {
   draftOf,

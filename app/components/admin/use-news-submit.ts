@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { MergeConflict } from "../../lib/news-merge.ts";
-import type { NewsConflictCurrent, NewsStatus } from "../../lib/news-view.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { MergeConflict } from "#app/lib/news-merge.ts";
+import type { NewsConflictCurrent, NewsStatus } from "#app/lib/news-view.ts";
 
 /** What the JSON API answers a save with (success, or an error with its code). */
 export interface NewsSaveAnswer {

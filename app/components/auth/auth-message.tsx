@@ -1,5 +1,5 @@
 import { AlertTriangle } from "lucide-react";
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import styles from "./auth.module.css";
 
 /**

@@ -1,9 +1,9 @@
 import { CheckCircle2, LogIn } from "lucide-react";
 import { useState } from "react";
 import { Form, Link } from "react-router";
-import { t } from "../../i18n/newsroom.ts";
-import type { FieldErrors } from "../../lib/auth-schemas.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import type { FieldErrors } from "#app/lib/auth-schemas.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./auth.module.css";
 import { NewPasswordFields, TextField } from "./text-field.tsx";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 import styles from "./auth.module.css";
 
 interface TextFieldProps extends React.InputHTMLAttributes<HTMLInputElement> {

@@ -16,9 +16,9 @@ import {
 } from "lucide-react";
 import type { RefObject } from "react";
 import { Form, Link } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { type MenuPath, seesMenuItem } from "../../lib/roles.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { type MenuPath, seesMenuItem } from "#app/lib/roles.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import styles from "./admin-drawer.module.css";
 
 /** The drawer's main items; who sees each is the menu's rule (`seesMenuItem`, app/lib/roles.ts). */

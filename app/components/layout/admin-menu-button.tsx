@@ -1,7 +1,7 @@
 import { Menu } from "lucide-react";
 import { lazy } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import { useLazyDialog } from "../ui/use-lazy-dialog.tsx";
+import { t } from "#app/i18n/pt-BR.ts";
+import { useLazyDialog } from "#app/components/ui/use-lazy-dialog.tsx";
 import styles from "./admin-drawer.module.css";
 
 /** The drawer (and the dialog library it needs) is downloaded on the first click: readers never load it. */

@@ -1,8 +1,8 @@
 import { Link, useLocation } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { CONSENT_PREFERENCES_PATH } from "../../lib/ads.ts";
-import { useConsent } from "../../lib/consent-client.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { CONSENT_PREFERENCES_PATH } from "#app/lib/ads.ts";
+import { useConsent } from "#app/lib/consent-client.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import { ConsentForm } from "./consent-form.tsx";
 import styles from "./consent.module.css";
 

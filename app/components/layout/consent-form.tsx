@@ -1,7 +1,7 @@
 import { useLocation } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { CONSENT_ACTION_PATH } from "../../lib/ads.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/pt-BR.ts";
+import { CONSENT_ACTION_PATH } from "#app/lib/ads.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./consent.module.css";
 
 /**

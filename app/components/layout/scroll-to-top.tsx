@@ -1,6 +1,6 @@
 import { ArrowUp } from "lucide-react";
 import { useEffect, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import styles from "./scroll-to-top.module.css";
 
 /** Past this many pixels of scroll the button appears… */

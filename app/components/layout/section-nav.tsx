@@ -1,7 +1,7 @@
 import { Link, useLocation } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { termPath } from "../../lib/slug.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { termPath } from "#app/lib/slug.ts";
 import styles from "./section-nav.module.css";
 
 /**

@@ -1,12 +1,12 @@
-import { AlertButton } from "../news/alert-button.tsx";
-import { PUSH_TOPICS } from "../../lib/push-topics.ts";
+import { AlertButton } from "#app/components/news/alert-button.tsx";
+import { PUSH_TOPICS } from "#app/lib/push-topics.ts";
 import { Link } from "react-router";
-import { READ_LATER_PAGE } from "../../lib/offline-copies.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { CONSENT_PREFERENCES_PATH } from "../../lib/ads.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { MediaImage } from "../news/media-image.tsx";
-import { FacebookIcon, InstagramIcon, TwitterIcon } from "../ui/social-icons.tsx";
+import { READ_LATER_PAGE } from "#app/lib/offline-copies.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { CONSENT_PREFERENCES_PATH } from "#app/lib/ads.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { MediaImage } from "#app/components/news/media-image.tsx";
+import { FacebookIcon, InstagramIcon, TwitterIcon } from "#app/components/ui/social-icons.tsx";
 import styles from "./site-footer.module.css";
 
 export function SiteFooter() {

@@ -1,9 +1,9 @@
 import { ArrowLeft, Search } from "lucide-react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { MAX_QUERY_LENGTH } from "../../lib/search.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { useIsNewsroom } from "../../lib/theme.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { MAX_QUERY_LENGTH } from "#app/lib/search.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { useIsNewsroom } from "#app/lib/theme.ts";
 import styles from "./site-header.module.css";
 import { ThemeSwitch } from "./theme-switch.tsx";
 

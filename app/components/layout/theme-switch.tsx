@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import { applyTheme, type ThemeChoice } from "../../lib/theme.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { applyTheme, type ThemeChoice } from "#app/lib/theme.ts";
 import styles from "./theme-switch.module.css";
 
 /**

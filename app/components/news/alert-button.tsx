@@ -1,10 +1,10 @@
 import { Bell, BellRing } from "lucide-react";
 import { useId, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import { followedTopics, useFollowedTopics, withTopic } from "../../lib/push-alerts.ts";
-import type { PushTopic } from "../../lib/push-topics.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/pt-BR.ts";
+import { followedTopics, useFollowedTopics, withTopic } from "#app/lib/push-alerts.ts";
+import type { PushTopic } from "#app/lib/push-topics.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./alert-button.module.css";
 
 /**
@@ -43,7 +43,7 @@ export function AlertButton({
     setBusy(true);
     setMessage(null);
     const next = withTopic(followedTopics.snapshot(), topic, !on);
-    const { changeAlerts } = await import("../../lib/push-subscribe.ts");
+    const { changeAlerts } = await import("#app/lib/push-subscribe.ts");
     const outcome = await changeAlerts(next);
     setBusy(false);
     if (outcome === "ok") {

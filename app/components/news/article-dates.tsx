@@ -1,4 +1,4 @@
-import type { DateLine } from "../../lib/article-dates.ts";
+import type { DateLine } from "#app/lib/article-dates.ts";
 
 /** The dated items of an article's header line ("Publicado em …", "Atualizado em …"), each a <span> of that line. */
 export function ArticleDates({ lines }: { lines: readonly DateLine[] }) {

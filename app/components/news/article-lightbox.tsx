@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { RefObject } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import { imageAlt, type MediaView } from "../../lib/media-view.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { imageAlt, type MediaView } from "#app/lib/media-view.ts";
 import { MediaCaption } from "./media-caption.tsx";
 import styles from "./article-media.module.css";
 

@@ -1,8 +1,8 @@
 import { Maximize2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { imageAlt, type MediaView } from "../../lib/media-view.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { imageAlt, type MediaView } from "#app/lib/media-view.ts";
 import { MediaCaption } from "./media-caption.tsx";
 import { MediaImage } from "./media-image.tsx";
 import styles from "./article-media.module.css";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { type PersonView, personLinks } from "../../lib/person.ts";
-import { termPath } from "../../lib/slug.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { type PersonView, personLinks } from "#app/lib/person.ts";
+import { termPath } from "#app/lib/slug.ts";
 import { MediaImage } from "./media-image.tsx";
 import styles from "./author-box.module.css";
 

@@ -1,7 +1,7 @@
 import { Star } from "lucide-react";
 import { Link } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { termPath } from "../../lib/slug.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { termPath } from "#app/lib/slug.ts";
 import styles from "./category-badge.module.css";
 
 /** The category's name; a link to its page (/categoria/{slug}) when its slug is known. */

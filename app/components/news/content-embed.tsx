@@ -1,7 +1,7 @@
 import { Play } from "lucide-react";
 import { type MouseEvent, useEffect, useRef, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import type { Embed } from "../../lib/embeds.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { Embed } from "#app/lib/embeds.ts";
 import styles from "./content-embed.module.css";
 
 /**

@@ -1,4 +1,4 @@
-import { t } from "../../i18n/pt-BR.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import styles from "./live-badge.module.css";
 
 /**

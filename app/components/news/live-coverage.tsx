@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { formatCardTime, formatTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { formatCardTime, formatTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import {
   type KeyEventView,
   LIVE_FORM_ANCHOR,
@@ -11,9 +11,9 @@ import {
   liveUpdateAnchor,
   type LiveUpdatesPage,
   type LiveUpdateView,
-} from "../../lib/live-coverage.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { useLiveCoverage } from "../../lib/use-live-coverage.ts";
+} from "#app/lib/live-coverage.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { useLiveCoverage } from "#app/lib/use-live-coverage.ts";
 import styles from "./live-coverage.module.css";
 import { LiveForms } from "./live-forms.tsx";
 import { LiveEventMark } from "./live-event-mark.tsx";

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import { LIVE_FORM_ANCHOR, type LiveCoverageInfo, type LiveFormNotice, type LiveFormTexts } from "../../lib/live-coverage.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { LIVE_FORM_ANCHOR, type LiveCoverageInfo, type LiveFormNotice, type LiveFormTexts } from "#app/lib/live-coverage.ts";
 import styles from "./live-coverage.module.css";
 import { LiveForms } from "./live-forms.tsx";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import buttons from "../ui/button.module.css";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import buttons from "#app/components/ui/button.module.css";
 
 // The same controls as on the article page (a chunk of their own).
 const LiveNewsroomPanel = lazy(() => import("./live-newsroom.tsx").then((module) => ({ default: module.LiveNewsroomPanel })));

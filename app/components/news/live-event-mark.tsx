@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import { LIVE_EVENT_ICONS, type LiveEventType, parseMatchMinute } from "../../lib/live-coverage.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { LIVE_EVENT_ICONS, type LiveEventType, parseMatchMinute } from "#app/lib/live-coverage.ts";
 import styles from "./live-coverage.module.css";
 
 /**

@@ -1,8 +1,8 @@
 import { useId } from "react";
-import type { LiveCoverageInfo, LiveFormPage, LiveFormTexts } from "../../lib/live-coverage.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import { cleanPaste } from "../admin/clean-paste.ts";
-import buttons from "../ui/button.module.css";
+import type { LiveCoverageInfo, LiveFormPage, LiveFormTexts } from "#app/lib/live-coverage.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import { cleanPaste } from "#app/components/admin/clean-paste.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./live-coverage.module.css";
 import { LiveMatchFields } from "./live-match-fields.tsx";
 

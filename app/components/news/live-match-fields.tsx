@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import { LIVE_EVENT_TYPES, type LiveEventType } from "../../lib/live-coverage.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { LIVE_EVENT_TYPES, type LiveEventType } from "#app/lib/live-coverage.ts";
 import styles from "./live-coverage.module.css";
 
 /** The words of the two fields (the newsroom's: the plain forms get them from the page's loader). */

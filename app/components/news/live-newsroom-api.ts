@@ -1,4 +1,4 @@
-import { t } from "../../i18n/newsroom.ts";
+import { t } from "#app/i18n/newsroom.ts";
 
 type Sent = { ok: true; json: unknown } | { ok: false; message: string; fields?: Record<string, string[]> };
 

@@ -1,15 +1,15 @@
-import { mayAlert } from "../../lib/roles.ts";
+import { mayAlert } from "#app/lib/roles.ts";
 import { useEffect, useId, useRef, useState } from "react";
-import { formatTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import type { LiveCoverageInfo } from "../../lib/live-coverage.ts";
-import { hasLiveDraftText, LIVE_DRAFT_DELAY_MS, type LiveComposerDraft, liveDraftKey, parseLiveDraft } from "../../lib/live-composer-draft.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { cleanPaste } from "../admin/clean-paste.ts";
-import { ConfirmDialog } from "../admin/confirm-dialog.tsx";
-import { useLeaveGuard } from "../admin/use-leave-guard.ts";
-import { useNewsAutosave } from "../admin/use-news-autosave.ts";
-import buttons from "../ui/button.module.css";
+import { formatTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { LiveCoverageInfo } from "#app/lib/live-coverage.ts";
+import { hasLiveDraftText, LIVE_DRAFT_DELAY_MS, type LiveComposerDraft, liveDraftKey, parseLiveDraft } from "#app/lib/live-composer-draft.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { cleanPaste } from "#app/components/admin/clean-paste.ts";
+import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
+import { useLeaveGuard } from "#app/components/admin/use-leave-guard.ts";
+import { useNewsAutosave } from "#app/components/admin/use-news-autosave.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./live-coverage.module.css";
 
 import { newsUrl, send } from "./live-newsroom-api.ts";

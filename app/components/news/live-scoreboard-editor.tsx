@@ -1,9 +1,9 @@
 import { Minus, Plus } from "lucide-react";
 import { useId, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { Scoreboard } from "../../lib/live-coverage.ts";
-import { LIVE_LIMITS } from "../../lib/limits.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import type { Scoreboard } from "#app/lib/live-coverage.ts";
+import { LIVE_LIMITS } from "#app/lib/limits.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./live-coverage.module.css";
 
 import { newsUrl, send } from "./live-newsroom-api.ts";

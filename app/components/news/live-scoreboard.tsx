@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import type { Scoreboard } from "../../lib/live-coverage.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { Scoreboard } from "#app/lib/live-coverage.ts";
 import styles from "./live-coverage.module.css";
 
 /** The match's scoreboard at the top of a live story: teams, score, period; read out when it changes. */

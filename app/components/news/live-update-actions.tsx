@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { LiveUpdateView } from "../../lib/live-coverage.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { LiveUpdateView } from "#app/lib/live-coverage.ts";
 import styles from "./live-coverage.module.css";
 
 import { newsUrl, send } from "./live-newsroom-api.ts";

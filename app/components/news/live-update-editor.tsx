@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
-import { t } from "../../i18n/newsroom.ts";
-import type { LiveEventType, LiveUpdateView } from "../../lib/live-coverage.ts";
-import type { RichDoc } from "../../lib/rich-text.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import type { LiveEventType, LiveUpdateView } from "#app/lib/live-coverage.ts";
+import type { RichDoc } from "#app/lib/rich-text.ts";
 import styles from "./live-coverage.module.css";
 import { LiveMatchFields } from "./live-match-fields.tsx";
 
@@ -9,7 +9,7 @@ import { LiveMatchFields } from "./live-match-fields.tsx";
  * The news body's rich-text editor (Tiptap), a chunk of its own downloaded only by the newsroom's live controls
  * (the panel that holds the composer is a lazy chunk already: readers never load either).
  */
-const BodyEditor = lazy(() => import("../admin/body-editor.tsx"));
+const BodyEditor = lazy(() => import("#app/components/admin/body-editor.tsx"));
 
 /** An update as the newsroom writes it: its document, the match minute as typed ("45+2") and the event ("" for none). */
 export interface LiveUpdateFields {

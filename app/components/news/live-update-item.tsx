@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { formatCardTime, formatDateTime, formatTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { liveUpdateAnchor, type LiveUpdateView } from "../../lib/live-coverage.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { formatCardTime, formatDateTime, formatTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { liveUpdateAnchor, type LiveUpdateView } from "#app/lib/live-coverage.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import styles from "./live-coverage.module.css";
 import { LiveEventMark } from "./live-event-mark.tsx";
 import { RichText } from "./rich-text.tsx";

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { formatKickoff } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { type MatchOfTheDay, matchesOfClub, matchesOfTheDay } from "../../lib/live-coverage.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { articlePath } from "../../lib/slug.ts";
+import { formatKickoff } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { type MatchOfTheDay, matchesOfClub, matchesOfTheDay } from "#app/lib/live-coverage.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { articlePath } from "#app/lib/slug.ts";
 import { LiveBadge, MatchChip } from "./live-badge.tsx";
 import styles from "./match-strip.module.css";
 

@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import type { MediaView } from "../../lib/media-view.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
 import styles from "./article-media.module.css";
 
 /** The caption and the credit ("Foto: …") under the media, on the article and in the full-screen view. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
-import { DEFAULT_IMAGE_URL, focusPosition, type MediaView } from "../../lib/media-view.ts";
+import { DEFAULT_IMAGE_URL, focusPosition, type MediaView } from "#app/lib/media-view.ts";
 
 /**
  * How urgent a picture is. `true`: the page's largest picture (its LCP): loaded eagerly with high priority and

@@ -1,6 +1,6 @@
 import { Play } from "lucide-react";
 import { useEffect, useRef } from "react";
-import type { MediaView } from "../../lib/media-view.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
 import { type ImagePriority, MediaImage } from "./media-image.tsx";
 import styles from "./media-thumb.module.css";
 

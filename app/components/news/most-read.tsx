@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { t } from "../../i18n/pt-BR.ts";
-import { articlePath } from "../../lib/slug.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { articlePath } from "#app/lib/slug.ts";
 import styles from "./most-read.module.css";
 import { NewsBlock } from "./news-block.tsx";
 

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
-import { formatCardTime, formatKickoff } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import type { CardScore } from "../../lib/live-coverage.ts";
-import { imageAlt } from "../../lib/media-view.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import type { NewsSummary } from "../../lib/news-view.ts";
-import { articlePath } from "../../lib/slug.ts";
+import { formatCardTime, formatKickoff } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { CardScore } from "#app/lib/live-coverage.ts";
+import { imageAlt } from "#app/lib/media-view.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import type { NewsSummary } from "#app/lib/news-view.ts";
+import { articlePath } from "#app/lib/slug.ts";
 import { CategoryBadge, HighlightBadge } from "./category-badge.tsx";
 import { LiveBadge, MatchChip } from "./live-badge.tsx";
 import type { ImagePriority } from "./media-image.tsx";

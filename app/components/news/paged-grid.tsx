@@ -1,14 +1,14 @@
 import { Link, useLocation, useNavigationType } from "react-router";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { Banner } from "../admin/banner.tsx";
-import { DeleteNewsButton } from "../admin/lazy-delete-news-button.tsx";
-import { Spinner } from "../ui/spinner.tsx";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { mayChangeStory } from "../../lib/roles.ts";
-import { recallList, rememberList } from "../../lib/list-memory.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import { DeleteNewsButton } from "#app/components/admin/lazy-delete-news-button.tsx";
+import { Spinner } from "#app/components/ui/spinner.tsx";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { isListedAfter, LIST_PAGE_SIZE, type NewsSummary } from "#app/lib/news-view.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { mayChangeStory } from "#app/lib/roles.ts";
+import { recallList, rememberList } from "#app/lib/list-memory.ts";
 import { FIRST_ROW_WHEN_WIDE, NewsCard } from "./news-card.tsx";
 import grid from "./news-grid.module.css";
 

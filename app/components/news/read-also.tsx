@@ -1,5 +1,5 @@
-import { t } from "../../i18n/pt-BR.ts";
-import type { NewsSummary } from "../../lib/news-view.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import type { NewsSummary } from "#app/lib/news-view.ts";
 import { NewsBlock } from "./news-block.tsx";
 import { NewsCard } from "./news-card.tsx";
 import styles from "./read-also.module.css";

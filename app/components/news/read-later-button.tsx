@@ -1,7 +1,7 @@
 import { Bookmark, BookmarkCheck } from "lucide-react";
-import { t } from "../../i18n/pt-BR.ts";
-import { useReadLater } from "../../lib/read-later.ts";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/pt-BR.ts";
+import { useReadLater } from "#app/lib/read-later.ts";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./read-later-button.module.css";
 
 /**

@@ -1,8 +1,8 @@
 import { Fragment, type ReactNode } from "react";
-import { type Embed, embedFromStored, parseEmbedUrl } from "../../lib/embeds.ts";
-import type { MediaView } from "../../lib/media-view.ts";
-import { isOwnSite, type RichBlock, type RichDoc, type RichImage, type RichInline, safeHref } from "../../lib/rich-text.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { type Embed, embedFromStored, parseEmbedUrl } from "#app/lib/embeds.ts";
+import type { MediaView } from "#app/lib/media-view.ts";
+import { isOwnSite, type RichBlock, type RichDoc, type RichImage, type RichInline, safeHref } from "#app/lib/rich-text.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import { ContentEmbed } from "./content-embed.tsx";
 
 /**

@@ -1,8 +1,8 @@
 import { Check, Link2, Share2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import { FacebookIcon, TelegramIcon, TwitterIcon, WhatsAppIcon } from "../ui/social-icons.tsx";
-import buttons from "../ui/button.module.css";
+import { t } from "#app/i18n/pt-BR.ts";
+import { FacebookIcon, TelegramIcon, TwitterIcon, WhatsAppIcon } from "#app/components/ui/social-icons.tsx";
+import buttons from "#app/components/ui/button.module.css";
 import styles from "./share-buttons.module.css";
 
 interface ShareButtonsProps {

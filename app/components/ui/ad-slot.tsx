@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
-import { t } from "../../i18n/pt-BR.ts";
-import { type AdSlotName, adsenseScriptUrl } from "../../lib/ads.ts";
-import { useConsent } from "../../lib/consent-client.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { type AdSlotName, adsenseScriptUrl } from "#app/lib/ads.ts";
+import { useConsent } from "#app/lib/consent-client.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import styles from "./ad-slot.module.css";
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { isRouteErrorResponse, Link, useLocation } from "react-router";
-import { offlinePageFor } from "../../lib/offline-copies.ts";
-import { t } from "../../i18n/pt-BR.ts";
+import { offlinePageFor } from "#app/lib/offline-copies.ts";
+import { t } from "#app/i18n/pt-BR.ts";
 import buttons from "./button.module.css";
 import styles from "./error-state.module.css";
 

@@ -1,11 +1,11 @@
 import type { Route } from "./+types/add-news";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { handleNewsFormAction, newsFormLoaderData } from "../../.server/http/news-form-action.server.ts";
-import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "../../components/admin/news-form.tsx";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { handleNewsFormAction, newsFormLoaderData } from "#app/.server/http/news-form-action.server.ts";
+import { EMPTY_NEWS_FORM, NewsForm, valuesFrom } from "#app/components/admin/news-form.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 export function meta() {
   return noindexMeta(t.newsForm.createTitle);

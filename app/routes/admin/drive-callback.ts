@@ -1,12 +1,12 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-callback";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { clearDriveOAuthStateCookie } from "../../.server/storage/google-drive/oauth-state.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { clearDriveOAuthStateCookie } from "#app/.server/storage/google-drive/oauth-state.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * Where Google sends the admin back after consent (`?code=…&state=…`, or `?error=access_denied&state=…`). The code

@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/drive-connect";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * "Conectar ao Google Drive" (POST, admins only): remembers the consent in a signed cookie bound to this session and

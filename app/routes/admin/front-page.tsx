@@ -1,19 +1,19 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/front-page";
-import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
-import { frontPageChoices, isFrontPagePosition, pickForFrontPage, releaseFrontPage } from "../../.server/news/front-page.server.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import panel from "../../components/admin/panel.module.css";
-import buttons from "../../components/ui/button.module.css";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { DEFAULT_FRONT_PAGE_HOLD, FRONT_PAGE_HOLDS, type FrontPageHold } from "../../lib/front-page.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import styles from "../../components/admin/team.module.css";
+import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { AppError, publicErrorMessage, requestIdFrom } from "#app/.server/errors.ts";
+import { frontPageChoices, isFrontPagePosition, pickForFrontPage, releaseFrontPage } from "#app/.server/news/front-page.server.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import panel from "#app/components/admin/panel.module.css";
+import buttons from "#app/components/ui/button.module.css";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { DEFAULT_FRONT_PAGE_HOLD, FRONT_PAGE_HOLDS, type FrontPageHold } from "#app/lib/front-page.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import styles from "#app/components/admin/team.module.css";
 
 /** The top of the home: editors and admins (the newsroom layout and this module check it on the server). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });

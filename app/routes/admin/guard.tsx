@@ -1,7 +1,7 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/guard";
-import { privatePageHeaders } from "../../lib/cache-headers.ts";
-import { requireRole, roleOfRequest, SECURITY_PATH } from "../../.server/auth/permissions.server.ts";
+import { privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { requireRole, roleOfRequest, SECURITY_PATH } from "#app/.server/auth/permissions.server.ts";
 
 /**
  * Layout of every protected newsroom page. Its middleware runs on the server before any loader or action below

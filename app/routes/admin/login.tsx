@@ -1,17 +1,17 @@
 import { data, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { noindexMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import type { AuthFailure } from "../../.server/auth/auth.service.server.ts";
-import { AuthMessage } from "../../components/auth/auth-message.tsx";
-import { ForgotView, type LoginView, RegisterView, SignedIn, SignInView, TwoFactorView } from "../../components/auth/login-views.tsx";
-import { t } from "../../i18n/newsroom.ts";
-import { fieldErrorsOf, forgotSchema, loginSchema, registerSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
-import { clientIpContext } from "../../lib/request-context.ts";
-import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import styles from "../../components/auth/auth.module.css";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { noindexMeta, siteOf, titleWithSite } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import type { AuthFailure } from "#app/.server/auth/auth.service.server.ts";
+import { AuthMessage } from "#app/components/auth/auth-message.tsx";
+import { ForgotView, type LoginView, RegisterView, SignedIn, SignInView, TwoFactorView } from "#app/components/auth/login-views.tsx";
+import { t } from "#app/i18n/newsroom.ts";
+import { fieldErrorsOf, forgotSchema, loginSchema, registerSchema, type FieldErrors } from "#app/lib/auth-schemas.ts";
+import { clientIpContext } from "#app/lib/request-context.ts";
+import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
+import styles from "#app/components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 export interface ActionData {
   intent: LoginView | "google";

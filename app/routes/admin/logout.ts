@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { servicesOf } from "../../.server/context.server.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
 
 /** Ends the session (POST only: a link or image can never sign anyone out) and goes to the login page. */
 export async function action({ request, context }: Route.ActionArgs) {

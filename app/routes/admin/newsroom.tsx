@@ -1,11 +1,11 @@
 import { data, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/newsroom";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole, memberActor } from "../../.server/auth/permissions.server.ts";
-import { AppError, publicErrorMessage, requestIdFrom } from "../../.server/errors.ts";
-import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
-import type { NewsroomRow } from "../../.server/news/newsroom-list.server.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { AppError, publicErrorMessage, requestIdFrom } from "#app/.server/errors.ts";
+import { readsLastWeekOf } from "#app/.server/news/most-read.server.ts";
+import type { NewsroomRow } from "#app/.server/news/newsroom-list.server.ts";
 import {
   type BulkAction,
   isBulkAction,
@@ -14,20 +14,20 @@ import {
   newsroomSearch,
   parseNewsroomQuery,
   TRASH_ACTIONS,
-} from "../../lib/newsroom-query.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { formatDateTime } from "../../i18n/format.ts";
-import { listedPublicationDate } from "../../lib/article-dates.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { NEWSROOM_BULK_MAX } from "../../lib/limits.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { NewsroomBulkForm } from "../../components/admin/newsroom-bulk-form.tsx";
-import { NewsroomConfirmStep } from "../../components/admin/newsroom-confirm-step.tsx";
-import { NewsroomFilters } from "../../components/admin/newsroom-filters.tsx";
-import type { NewsroomRowView } from "../../components/admin/newsroom-table.tsx";
-import styles from "../../components/admin/newsroom.module.css";
-import { findNewsTitles } from "../../.server/news/news.queries.server.ts";
+} from "#app/lib/newsroom-query.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { listedPublicationDate } from "#app/lib/article-dates.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NEWSROOM_BULK_MAX } from "#app/lib/limits.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { NewsroomBulkForm } from "#app/components/admin/newsroom-bulk-form.tsx";
+import { NewsroomConfirmStep } from "#app/components/admin/newsroom-confirm-step.tsx";
+import { NewsroomFilters } from "#app/components/admin/newsroom-filters.tsx";
+import type { NewsroomRowView } from "#app/components/admin/newsroom-table.tsx";
+import styles from "#app/components/admin/newsroom.module.css";
+import { findNewsTitles } from "#app/.server/news/news.queries.server.ts";
 
 export function meta() {
   return noindexMeta(t.newsroom.metaTitle);

@@ -1,21 +1,21 @@
 import { useEffect, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/profile";
-import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { AppError, diskFullOr, FieldsError, retryAfterHeaders } from "../../.server/errors.ts";
-import { readProfileSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import { MediaImage } from "../../components/news/media-image.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import { PROFILE_LIMITS } from "../../lib/limits.ts";
-import type { PersonView } from "../../lib/person.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { termPath } from "../../lib/slug.ts";
-import type { FieldErrors } from "../../lib/zod.ts";
+import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { AppError, diskFullOr, FieldsError, retryAfterHeaders } from "#app/.server/errors.ts";
+import { readProfileSubmission, withUploadSlot } from "#app/.server/http/submissions.server.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import { MediaImage } from "#app/components/news/media-image.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { PROFILE_LIMITS } from "#app/lib/limits.ts";
+import type { PersonView } from "#app/lib/person.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { termPath } from "#app/lib/slug.ts";
+import type { FieldErrors } from "#app/lib/zod.ts";
 import styles from "./profile.module.css";
 
 /**

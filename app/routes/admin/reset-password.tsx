@@ -1,16 +1,16 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { isInviteToken } from "../../.server/auth/auth.server.ts";
-import { AuthMessage } from "../../components/auth/auth-message.tsx";
-import { NewPasswordFields } from "../../components/auth/text-field.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import { fieldErrorsOf, resetSchema, type FieldErrors } from "../../lib/auth-schemas.ts";
-import styles from "../../components/auth/auth.module.css";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { isInviteToken } from "#app/.server/auth/auth.server.ts";
+import { AuthMessage } from "#app/components/auth/auth-message.tsx";
+import { NewPasswordFields } from "#app/components/auth/text-field.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { fieldErrorsOf, resetSchema, type FieldErrors } from "#app/lib/auth-schemas.ts";
+import styles from "#app/components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return noindexMeta(loaderData?.invite ? t.auth.inviteTitle : t.auth.resetTitle);

@@ -1,17 +1,17 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sections";
-import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { saveSectionArrangement } from "../../.server/news/sections.server.ts";
-import type { SectionSetting } from "../../.server/news/section-settings.queries.server.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import panel from "../../components/admin/panel.module.css";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import styles from "../../components/admin/team.module.css";
+import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { saveSectionArrangement } from "#app/.server/news/sections.server.ts";
+import type { SectionSetting } from "#app/.server/news/section-settings.queries.server.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import panel from "#app/components/admin/panel.module.css";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import styles from "#app/components/admin/team.module.css";
 
 /** The section menu's arrangement: admins only (the newsroom layout and this module check it on the server). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "admin" });

@@ -2,16 +2,16 @@ import { CheckCircle2, ShieldCheck } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import { renderSVG } from "uqr";
 import type { Route } from "./+types/security";
-import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { AuthMessage } from "../../components/auth/auth-message.tsx";
-import { TextField } from "../../components/auth/text-field.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import styles from "../../components/auth/auth.module.css";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { AuthMessage } from "#app/components/auth/auth-message.tsx";
+import { TextField } from "#app/components/auth/text-field.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import styles from "#app/components/auth/auth.module.css";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 const tf = t.auth.twoFactor;
 

@@ -1,20 +1,20 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/team";
-import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRole } from "../../.server/auth/permissions.server.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import { INVITE_RATE_MAX, INVITE_RATE_WINDOW_SECONDS } from "../../lib/limits.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { isRole } from "../../lib/roles.ts";
-import panel from "../../components/admin/panel.module.css";
-import { TeamInvites } from "../../components/admin/team-invites.tsx";
-import { TeamLog } from "../../components/admin/team-log.tsx";
-import { TeamMembers } from "../../components/admin/team-members.tsx";
-import styles from "../../components/admin/team.module.css";
+import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRole } from "#app/.server/auth/permissions.server.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { INVITE_RATE_MAX, INVITE_RATE_WINDOW_SECONDS } from "#app/lib/limits.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { isRole } from "#app/lib/roles.ts";
+import panel from "#app/components/admin/panel.module.css";
+import { TeamInvites } from "#app/components/admin/team-invites.tsx";
+import { TeamLog } from "#app/components/admin/team-log.tsx";
+import { TeamMembers } from "#app/components/admin/team-members.tsx";
+import styles from "#app/components/admin/team.module.css";
 
 /** The team page: admins only (the route facts say no lower role; the newsroom layout and this module check it). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "admin" });

@@ -1,19 +1,19 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/teams";
-import { NO_STORE, privatePageHeaders } from "../../lib/cache-headers.ts";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { requireRole, memberActor } from "../../.server/auth/permissions.server.ts";
-import { addTeam, listTeams, removeTeam, renameTeam } from "../../.server/news/teams.server.ts";
-import { Banner } from "../../components/admin/banner.tsx";
-import panel from "../../components/admin/panel.module.css";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { termPath } from "../../lib/slug.ts";
-import { TEAM_NAME_MAX } from "../../lib/teams.ts";
-import styles from "../../components/admin/team.module.css";
+import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { requireRole, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { addTeam, listTeams, removeTeam, renameTeam } from "#app/.server/news/teams.server.ts";
+import { Banner } from "#app/components/admin/banner.tsx";
+import panel from "#app/components/admin/panel.module.css";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { termPath } from "#app/lib/slug.ts";
+import { TEAM_NAME_MAX } from "#app/lib/teams.ts";
+import styles from "#app/components/admin/team.module.css";
 
 /** The clubs stories may be tagged with: the desk's list (editors and admins; checked on the server). */
 export const handle = routeFacts({ cache: false, uploads: false, role: "editor" });

@@ -1,14 +1,14 @@
 import { CheckCircle2 } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { noindexMeta } from "../../lib/seo.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AuthMessage } from "../../components/auth/auth-message.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/newsroom.ts";
-import styles from "../../components/auth/auth.module.css";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { noindexMeta } from "#app/lib/seo.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AuthMessage } from "#app/components/auth/auth-message.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/newsroom.ts";
+import styles from "#app/components/auth/auth.module.css";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 export function meta() {
   return noindexMeta(t.auth.verifyTitle);

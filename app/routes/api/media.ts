@@ -1,15 +1,15 @@
 import type { Route } from "./+types/media";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRoleApi } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { requireStoreFor, storedOrRefused } from "../../.server/storage/store-unavailable.server.ts";
-import { NEWS_MEDIA_MAX_BYTES } from "../../lib/limits.ts";
-import type { UploadRules } from "../../.server/media/upload.server.ts";
-import { blocksText } from "../../i18n/pt-BR-blocks.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRoleApi } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readSubmission, withUploadSlot } from "#app/.server/http/submissions.server.ts";
+import { requireStoreFor, storedOrRefused } from "#app/.server/storage/store-unavailable.server.ts";
+import { NEWS_MEDIA_MAX_BYTES } from "#app/lib/limits.ts";
+import type { UploadRules } from "#app/.server/media/upload.server.ts";
+import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
 
 /** An image of a news body: an image only, under the news media limit. */
 const BODY_IMAGE_RULES: UploadRules = {

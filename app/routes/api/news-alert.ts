@@ -1,14 +1,14 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/news-alert";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { postOnlyLoader, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
-import { ALERT_FORM_ANCHOR, ALERT_FORM_PARAM } from "../../lib/push-topics.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { postOnlyLoader, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
+import { ALERT_FORM_ANCHOR, ALERT_FORM_PARAM } from "#app/lib/push-topics.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * POST /api/news/:id/alert: the story (no body, or JSON `{}`), or one of its live updates (`{ updateId }`), sent as

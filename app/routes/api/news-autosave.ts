@@ -1,14 +1,14 @@
 import type { Route } from "./+types/news-autosave";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, parseFields, toApiError } from "../../.server/http/api.server.ts";
-import { jsonFields, readJsonObject } from "../../.server/http/submissions.server.ts";
-import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "../../.server/news/news-autosave.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { NEWS_AUTOSAVE_MAX_BYTES } from "../../lib/limits.ts";
-import { newsAutosaveSchema } from "../../lib/news-schema.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, parseFields, toApiError } from "#app/.server/http/api.server.ts";
+import { jsonFields, readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "#app/.server/news/news-autosave.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NEWS_AUTOSAVE_MAX_BYTES } from "#app/lib/limits.ts";
+import { newsAutosaveSchema } from "#app/lib/news-schema.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
 
 const PRIVATE = { "Cache-Control": PRIVATE_NO_STORE };
 

@@ -1,14 +1,14 @@
 import type { Route } from "./+types/news-item";
-import { servicesOf } from "../../.server/context.server.ts";
-import { isNewsroomViewer, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, parseFields, toApiError } from "../../.server/http/api.server.ts";
-import { isLivePatch, parseLivePatch } from "../../.server/news/live-input.server.ts";
-import { jsonFields, readJsonObject, readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { NEWS_SUBMISSION_MAX_BYTES } from "../../lib/limits.ts";
-import { newsInputSchema, newsPatchSchema } from "../../lib/news-schema.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { isNewsroomViewer, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, parseFields, toApiError } from "#app/.server/http/api.server.ts";
+import { isLivePatch, parseLivePatch } from "#app/.server/news/live-input.server.ts";
+import { jsonFields, readJsonObject, readNewsSubmission, withUploadCleanup, withUploadSlot } from "#app/.server/http/submissions.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { NEWS_SUBMISSION_MAX_BYTES } from "#app/lib/limits.ts";
+import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * GET /api/news/:id (public): a published item. For an admin also a draft or a scheduled one (with its `status`,

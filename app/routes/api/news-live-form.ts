@@ -1,13 +1,13 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/news-live-form";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { memberActor, postOnlyLoader, requireMayAlert, requireRoleApi } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "../../.server/news/live-form.server.ts";
-import { sendUpdateAlert } from "../../.server/push/push-alerts.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { memberActor, postOnlyLoader, requireMayAlert, requireRoleApi } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "#app/.server/news/live-form.server.ts";
+import { sendUpdateAlert } from "#app/.server/push/push-alerts.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * POST /api/news/:id/live: the newsroom's live coverage controls as plain HTML forms (the article's and the edit

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/news-live-update";
-import { servicesOf } from "../../.server/context.server.ts";
-import { isNewsroomViewer, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { parseUpdatePatch } from "../../.server/news/live-input.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { isNewsroomViewer, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { parseUpdatePatch } from "#app/.server/news/live-input.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * GET /api/news/:id/updates/:updateId (public for a published story): one update (`{ update, media }`), what an open

@@ -1,13 +1,13 @@
 import type { Route } from "./+types/news-live-updates";
-import { servicesOf } from "../../.server/context.server.ts";
-import { isNewsroomViewer, memberActor, requireMayAlert, requireRoleApi } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { parseNewUpdate } from "../../.server/news/live-input.server.ts";
-import { sendUpdateAlert } from "../../.server/push/push-alerts.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { isNewsroomViewer, memberActor, requireMayAlert, requireRoleApi } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { parseNewUpdate } from "#app/.server/news/live-input.server.ts";
+import { sendUpdateAlert } from "#app/.server/push/push-alerts.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * GET /api/news/:id/updates?cursor= (public): a page of the story's live updates, newest first (`updates`, pinned

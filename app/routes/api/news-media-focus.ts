@@ -1,13 +1,13 @@
-import { z } from "../../lib/zod.ts";
+import { z } from "#app/lib/zod.ts";
 import type { Route } from "./+types/news-media-focus";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { setStoryMediaFocus, storyForMediaFocus } from "../../.server/media/media-focus.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { setStoryMediaFocus, storyForMediaFocus } from "#app/.server/media/media-focus.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 const percent = z.number().int().min(0).max(100);
 /** Both set, or both null (the centre). */

@@ -1,13 +1,13 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/news-return";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { postOnlyLoader, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { postOnlyLoader, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * POST /api/news/:id/return ("Devolver ao repórter"): a story in review goes back to its reporter as a draft, with

@@ -1,16 +1,16 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/news-teams";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { setStoryTeams, storyToTag, storyTeams } from "../../.server/news/teams.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { TEAMS_FORM_ANCHOR, TEAMS_FORM_PARAM } from "../../lib/teams.ts";
-import { z } from "../../lib/zod.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { setStoryTeams, storyToTag, storyTeams } from "#app/.server/news/teams.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { TEAMS_FORM_ANCHOR, TEAMS_FORM_PARAM } from "#app/lib/teams.ts";
+import { z } from "#app/lib/zod.ts";
 
 const teamsSchema = z.object({ teams: z.array(z.string().max(123)).max(100) });
 

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/news-versions";
-import { servicesOf } from "../../.server/context.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { findPublicVersions } from "../../.server/news/news.queries.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { LIVE_PUBLIC_CACHE } from "../../lib/cache-headers.ts";
-import { NEWS_ID } from "../../lib/news-view.ts";
-import { NEWS_VERSIONS_MAX_IDS } from "../../lib/offline-copies.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { findPublicVersions } from "#app/.server/news/news.queries.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { LIVE_PUBLIC_CACHE } from "#app/lib/cache-headers.ts";
+import { NEWS_ID } from "#app/lib/news-view.ts";
+import { NEWS_VERSIONS_MAX_IDS } from "#app/lib/offline-copies.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * GET /api/news-versions?ids=a,b,c (public): for each story, when its public copy last changed (ISO date), or null

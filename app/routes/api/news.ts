@@ -1,14 +1,14 @@
 import type { Route } from "./+types/news";
-import { servicesOf } from "../../.server/context.server.ts";
-import { newsroomAccess, requireRoleApi, memberActor } from "../../.server/auth/permissions.server.ts";
-import { apiError, parseFields, toApiError } from "../../.server/http/api.server.ts";
-import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
-import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { newsInputSchema } from "../../lib/news-schema.ts";
-import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "../../lib/news-view.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { PRIVATE_NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { newsroomAccess, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
+import { apiError, parseFields, toApiError } from "#app/.server/http/api.server.ts";
+import { readsLastWeekOf } from "#app/.server/news/most-read.server.ts";
+import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "#app/.server/http/submissions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { newsInputSchema } from "#app/lib/news-schema.ts";
+import { API_PAGE_SIZE, API_PAGE_SIZE_MAX, NEWS_STATUSES, type NewsStatus } from "#app/lib/news-view.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * GET /api/news: news, newest first (public), a page at a time: `?limit=` (default 50, at most 100), `?cursor=`

@@ -1,14 +1,14 @@
 import type { Route } from "./+types/push-subscriptions";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readJsonObject } from "../../.server/http/submissions.server.ts";
-import { parseSubscriptionInput } from "../../.server/push/push-alerts.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
-import { PUSH_LIMITS } from "../../lib/push-topics.ts";
-import { clientIpContext } from "../../lib/request-context.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readJsonObject } from "#app/.server/http/submissions.server.ts";
+import { parseSubscriptionInput } from "#app/.server/push/push-alerts.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
+import { PUSH_LIMITS } from "#app/lib/push-topics.ts";
+import { clientIpContext } from "#app/lib/request-context.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /** Changes of alerts one address may make in an hour (a phone following a few clubs and matches stays far below). */
 const CHANGES_PER_HOUR = 60;

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/push";
-import { servicesOf } from "../../.server/context.server.ts";
-import { toApiError } from "../../.server/http/api.server.ts";
-import { ONE_HOUR_CACHE } from "../../lib/cache-headers.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { toApiError } from "#app/.server/http/api.server.ts";
+import { ONE_HOUR_CACHE } from "#app/lib/cache-headers.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * GET /api/push (public): the site's Web Push public key (VAPID, base64url), which a reader's browser subscribes

@@ -1,15 +1,15 @@
 import type { Route } from "./+types/reads";
-import { servicesOf } from "../../.server/context.server.ts";
-import { AppError } from "../../.server/errors.ts";
-import { apiError } from "../../.server/http/api.server.ts";
-import { readJsonBody } from "../../.server/http/read-body.server.ts";
-import { isBotAgent, READ_BEACON_HEADER } from "../../.server/news/read-limiter.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { FORM_BODY_MAX_BYTES } from "../../lib/limits.ts";
-import { clientIpContext } from "../../lib/request-context.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
-import { NEWS_ID } from "../../lib/news-view.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { AppError } from "#app/.server/errors.ts";
+import { apiError } from "#app/.server/http/api.server.ts";
+import { readJsonBody } from "#app/.server/http/read-body.server.ts";
+import { isBotAgent, READ_BEACON_HEADER } from "#app/.server/news/read-limiter.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { FORM_BODY_MAX_BYTES } from "#app/lib/limits.ts";
+import { clientIpContext } from "#app/lib/request-context.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
+import { NEWS_ID } from "#app/lib/news-view.ts";
 
 /**
  * POST /api/reads `{"id": "<news id>"}`: one read of an article, sent by the article page's own script after it

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/sponsor-item";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requireRoleApi } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readSponsorSubmission } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/newsroom.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requireRoleApi } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readSponsorSubmission } from "#app/.server/http/submissions.server.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * PATCH /api/sponsors/:id (admin, JSON): any of `name`, `link`, `activeFrom`, `activeUntil` (those left out keep

@@ -1,11 +1,11 @@
 import type { Route } from "./+types/sponsors";
-import { servicesOf } from "../../.server/context.server.ts";
-import { isNewsroomViewer, requireRoleApi } from "../../.server/auth/permissions.server.ts";
-import { apiError, toApiError } from "../../.server/http/api.server.ts";
-import { readSponsorSubmission, withUploadSlot } from "../../.server/http/submissions.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { isNewsroomViewer, requireRoleApi } from "#app/.server/auth/permissions.server.ts";
+import { apiError, toApiError } from "#app/.server/http/api.server.ts";
+import { readSponsorSubmission, withUploadSlot } from "#app/.server/http/submissions.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /**
  * GET /api/sponsors: sponsors in display order (public). Readers get those inside their window today; the newsroom

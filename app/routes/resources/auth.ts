@@ -1,8 +1,8 @@
 import type { Route } from "./+types/auth";
-import { type RequestContext, servicesOf } from "../../.server/context.server.ts";
-import { PUBLIC_AUTH_PATHS } from "../../.server/auth/auth.server.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { type RequestContext, servicesOf } from "#app/.server/context.server.ts";
+import { PUBLIC_AUTH_PATHS } from "#app/.server/auth/auth.server.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
 
 /**
  * Better Auth's HTTP handler, opened only for what the browser must reach directly (the OpenID Connect callback).

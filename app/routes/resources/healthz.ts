@@ -1,5 +1,5 @@
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 /** Liveness: the process is up and answering. */
 export function loader() {

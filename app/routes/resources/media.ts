@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/media";
-import { servicesOf } from "../../.server/context.server.ts";
-import { parseRange } from "../../.server/media/http-range.ts";
-import { contentTypeOfKey } from "../../.server/media/media-types.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { IMMUTABLE_CACHE, NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { parseRange } from "#app/.server/media/http-range.ts";
+import { contentTypeOfKey } from "#app/.server/media/media-types.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { IMMUTABLE_CACHE, NO_STORE } from "#app/lib/cache-headers.ts";
 /** How long a client (or a CDN) should wait before asking again while the store cannot be reached. */
 const RETRY_AFTER_SECONDS = 30;
 

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
 import type { Route } from "./+types/readyz";
-import { servicesOf } from "../../.server/context.server.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 type Check = "ok" | "failed" | "timed out" | "behind" | "not connected" | "unavailable, limits in memory";
 

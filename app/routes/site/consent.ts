@@ -1,12 +1,12 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/consent";
-import { servicesOf } from "../../.server/context.server.ts";
-import { CONSENT_COOKIE, type ConsentChoice } from "../../lib/ads.ts";
-import { CONSENT_MAX_AGE_SECONDS } from "../../lib/limits.ts";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
-import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { NO_STORE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { CONSENT_COOKIE, type ConsentChoice } from "#app/lib/ads.ts";
+import { CONSENT_MAX_AGE_SECONDS } from "#app/lib/limits.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
+import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { NO_STORE } from "#app/lib/cache-headers.ts";
 
 const CHOICES: Record<string, ConsentChoice> = { aceitar: "accepted", recusar: "refused" };
 

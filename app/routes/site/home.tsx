@@ -1,22 +1,22 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/home";
-import { PRIVATE_NO_STORE, pageHeaders } from "../../lib/cache-headers.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { requestIdFrom } from "../../.server/errors.ts";
-import { loadMostRead } from "../../.server/news/most-read.server.ts";
-import { MatchStrip } from "../../components/news/match-strip.tsx";
-import { MostRead } from "../../components/news/most-read.tsx";
-import { NewsCard, PlaceholderCard } from "../../components/news/news-card.tsx";
-import { AdSlot } from "../../components/ui/ad-slot.tsx";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
-import { homeJsonLd, pageMeta, siteOf } from "../../lib/seo.ts";
-import type { NewsSummary } from "../../lib/news-view.ts";
-import type { HomeSection } from "../../.server/news/news.service.server.ts";
-import { useRootData } from "../../lib/site-context.ts";
-import { termPath } from "../../lib/slug.ts";
+import { PRIVATE_NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { requestIdFrom } from "#app/.server/errors.ts";
+import { loadMostRead } from "#app/.server/news/most-read.server.ts";
+import { MatchStrip } from "#app/components/news/match-strip.tsx";
+import { MostRead } from "#app/components/news/most-read.tsx";
+import { NewsCard, PlaceholderCard } from "#app/components/news/news-card.tsx";
+import { AdSlot } from "#app/components/ui/ad-slot.tsx";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/pt-BR.ts";
+import { homeJsonLd, pageMeta, siteOf } from "#app/lib/seo.ts";
+import type { NewsSummary } from "#app/lib/news-view.ts";
+import type { HomeSection } from "#app/.server/news/news.service.server.ts";
+import { useRootData } from "#app/lib/site-context.ts";
+import { termPath } from "#app/lib/slug.ts";
 import styles from "./home.module.css";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = servicesOf(context);

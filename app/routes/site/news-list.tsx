@@ -2,20 +2,20 @@ import { Newspaper } from "lucide-react";
 import { useRef } from "react";
 import { data, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/news-list";
-import { pageHeaders } from "../../lib/cache-headers.ts";
-import { servicesOf } from "../../.server/context.server.ts";
-import { listPageFailure } from "../../.server/news/list-cursor.ts";
-import { readsLastWeekOf } from "../../.server/news/most-read.server.ts";
-import { newsroomAccess } from "../../.server/auth/permissions.server.ts";
-import { ListFailure, PagedGrid } from "../../components/news/paged-grid.tsx";
-import { Spinner } from "../../components/ui/spinner.tsx";
-import { t } from "../../i18n/pt-BR.ts";
-import { LIST_PAGE_SIZE, type NewsSummary } from "../../lib/news-view.ts";
-import { NEWSROOM_STATUS_FILTERS, type NewsroomStatusFilter } from "../../lib/newsroom-query.ts";
-import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
-import grid from "../../components/news/news-grid.module.css";
+import { pageHeaders } from "#app/lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { listPageFailure } from "#app/.server/news/list-cursor.ts";
+import { readsLastWeekOf } from "#app/.server/news/most-read.server.ts";
+import { newsroomAccess } from "#app/.server/auth/permissions.server.ts";
+import { ListFailure, PagedGrid } from "#app/components/news/paged-grid.tsx";
+import { Spinner } from "#app/components/ui/spinner.tsx";
+import { t } from "#app/i18n/pt-BR.ts";
+import { LIST_PAGE_SIZE, type NewsSummary } from "#app/lib/news-view.ts";
+import { NEWSROOM_STATUS_FILTERS, type NewsroomStatusFilter } from "#app/lib/newsroom-query.ts";
+import { pageMeta, siteOf, titleWithSite } from "#app/lib/seo.ts";
+import grid from "#app/components/news/news-grid.module.css";
 import styles from "./news-list.module.css";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * The admin list's status filter (`?situacao=`): which statuses each choice lists (null: every one). The newsroom

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { PRIVATE_ROUTE } from "../../lib/route-facts.ts";
+import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
 
 /** Any URL no other route claims: a real 404, drawn by the root error boundary. */
 export function loader() {

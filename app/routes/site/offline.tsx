@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/offline";
-import buttons from "../../components/ui/button.module.css";
-import { t } from "../../i18n/pt-BR.ts";
-import { pageHeaders } from "../../lib/cache-headers.ts";
+import buttons from "#app/components/ui/button.module.css";
+import { t } from "#app/i18n/pt-BR.ts";
+import { pageHeaders } from "#app/lib/cache-headers.ts";
 import {
   CHECK_SAVED_MESSAGE,
   isDataPath,
@@ -12,10 +12,10 @@ import {
   READ_LATER_PAGE,
   savedAtOf,
   savedPageTitle,
-} from "../../lib/offline-copies.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { safeRedirectPath } from "../../lib/safe-redirect.ts";
-import { noindexMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
+} from "#app/lib/offline-copies.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
+import { noindexMeta, siteOf, titleWithSite } from "#app/lib/seo.ts";
 import styles from "./offline.module.css";
 
 export const headers = pageHeaders;

@@ -1,13 +1,13 @@
 import { Fragment } from "react";
 import type { Route } from "./+types/privacy";
-import { pageHeaders } from "../../lib/cache-headers.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { pageMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { pageHeaders } from "#app/lib/cache-headers.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { pageMeta, siteOf, titleWithSite } from "#app/lib/seo.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import styles from "./privacy.module.css";
-import { ConsentForm } from "../../components/layout/consent-form.tsx";
-import { useConsent } from "../../lib/consent-client.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { ConsentForm } from "#app/components/layout/consent-form.tsx";
+import { useConsent } from "#app/lib/consent-client.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 export const headers = pageHeaders;
 

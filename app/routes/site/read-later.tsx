@@ -1,11 +1,11 @@
 import type { Route } from "./+types/read-later";
-import { formatDateTime } from "../../i18n/format.ts";
-import { t } from "../../i18n/pt-BR.ts";
-import { pageHeaders } from "../../lib/cache-headers.ts";
-import { useReadLater } from "../../lib/read-later.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { noindexMeta, siteOf, titleWithSite } from "../../lib/seo.ts";
-import { useRootData } from "../../lib/site-context.ts";
+import { formatDateTime } from "#app/i18n/format.ts";
+import { t } from "#app/i18n/pt-BR.ts";
+import { pageHeaders } from "#app/lib/cache-headers.ts";
+import { useReadLater } from "#app/lib/read-later.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { noindexMeta, siteOf, titleWithSite } from "#app/lib/seo.ts";
+import { useRootData } from "#app/lib/site-context.ts";
 import styles from "./offline.module.css";
 
 export const headers = pageHeaders;

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/manifest";
-import { servicesOf } from "../../.server/context.server.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
-import { ONE_HOUR_CACHE } from "../../lib/cache-headers.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
+import { ONE_HOUR_CACHE } from "#app/lib/cache-headers.ts";
 
 /** GET /manifest.webmanifest: lets phones add the site to the home screen, with its name, colours and icons. */
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/rss";
-import { servicesOf } from "../../.server/context.server.ts";
-import { respondWith } from "../../.server/syndication/respond.server.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { respondWith } from "#app/.server/syndication/respond.server.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /**
  * GET /rss.xml (the latest 50 news), /rss/destaques.xml (the latest 50 highlights), /categoria/{slug}/rss.xml and

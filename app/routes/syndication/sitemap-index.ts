@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sitemap-index";
-import { servicesOf } from "../../.server/context.server.ts";
-import { respondWith } from "../../.server/syndication/respond.server.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { respondWith } from "#app/.server/syndication/respond.server.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /** GET /sitemap.xml: the sitemap index (pages, Google News, the article parts). */
 export function loader({ request, context }: Route.LoaderArgs) {

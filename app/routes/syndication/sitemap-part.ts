@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sitemap-part";
-import { servicesOf } from "../../.server/context.server.ts";
-import { respondWith } from "../../.server/syndication/respond.server.ts";
-import { routeFacts } from "../../lib/route-facts.ts";
+import { servicesOf } from "#app/.server/context.server.ts";
+import { respondWith } from "#app/.server/syndication/respond.server.ts";
+import { routeFacts } from "#app/lib/route-facts.ts";
 
 /** GET /sitemaps/pages.xml, /sitemaps/news.xml (Google News, last 48 h) and /sitemaps/articles-N.xml. */
 export function loader({ request, params, context }: Route.LoaderArgs) {

@@ -3,11 +3,11 @@
  * page or straight over HTTP, and the session cookie's name.
  */
 import { type BrowserContext, expect, type Page } from "@playwright/test";
-import { t as messages } from "../../../app/i18n/newsroom.ts";
-import { createAdmin, type TestAccount } from "../../factories/auth.ts";
+import { t as messages } from "#app/i18n/newsroom.ts";
+import { createAdmin, type TestAccount } from "#tests/factories/auth.ts";
 import { openPage } from "./pages.ts";
-import type { RunningSite } from "../../factories/site.ts";
-import { withSiteServices } from "../../factories/site-data.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
+import { withSiteServices } from "#tests/factories/site-data.ts";
 
 /** The session cookie's name (Better Auth, cookie prefix "eef"; "__Secure-" in front behind HTTPS). */
 export const SESSION_COOKIE = "eef.session_token";

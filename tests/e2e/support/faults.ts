@@ -8,8 +8,8 @@ import http from "node:http";
 import path from "node:path";
 import sharp from "sharp";
 import { expect } from "@playwright/test";
-import { siteQuery } from "../../factories/site-database.ts";
-import type { RunningSite } from "../../factories/site.ts";
+import { siteQuery } from "#tests/factories/site-database.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const SESSION_COOKIE_NAME = "eef.session_token";

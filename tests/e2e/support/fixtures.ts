@@ -21,17 +21,17 @@
  * site-database.ts (SQLite or PostgreSQL), varnish.ts (a Varnish in front).
  */
 import { test as base } from "@playwright/test";
-import { type RunningSite, type SiteOptions, startSite } from "../../factories/site.ts";
+import { type RunningSite, type SiteOptions, startSite } from "#tests/factories/site.ts";
 import { type StandardSite, startStandardSite } from "./standard-site.ts";
 
 export { expect } from "@playwright/test";
-export { t } from "../../../app/i18n/newsroom.ts";
+export { t } from "#app/i18n/newsroom.ts";
 export * from "./admin-session.ts";
 export * from "./media-files.ts";
 export * from "./news-api.ts";
 export * from "./pages.ts";
-export * from "../../factories/site-data.ts";
-export { siteQuery, TEST_DATABASE } from "../../factories/site-database.ts";
+export * from "#tests/factories/site-data.ts";
+export { siteQuery, TEST_DATABASE } from "#tests/factories/site-database.ts";
 export * from "./standard-site.ts";
 
 // -------------------------------------------------------------------------------------- fixtures

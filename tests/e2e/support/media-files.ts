@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { ffmpegPath } from "../../../app/.server/media/ffmpeg.server.ts";
+import { ffmpegPath } from "#app/.server/media/ffmpeg.server.ts";
 
 /**
  * A JPEG of random noise at quality 95. Noise does not compress, so the file is about one byte per pixel

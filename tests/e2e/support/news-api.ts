@@ -2,7 +2,7 @@
  * The JSON API as a signed-in admin uses it: the headers a write needs, creating a news item, checking a status.
  */
 import { type APIResponse, type BrowserContext, expect } from "@playwright/test";
-import type { RunningSite } from "../../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 /** Headers for a write to the JSON API: the Origin the CSRF guard asks for when a session cookie is sent. */
 export function apiHeaders(site: RunningSite): Record<string, string> {

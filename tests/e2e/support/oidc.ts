@@ -10,7 +10,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 // @ts-expect-error oidc-provider ships no type declarations (and no @types package is installed); see OidcProviderClass.
 import ProviderModule from "oidc-provider";
-import { freePort } from "../../factories/site.ts";
+import { freePort } from "#tests/factories/site.ts";
 
 /** The little of oidc-provider's API this file uses. */
 interface OidcProviderClass {

@@ -4,7 +4,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, type Response } from "@playwright/test";
-import type { RunningSite } from "../../factories/site.ts";
+import type { RunningSite } from "#tests/factories/site.ts";
 
 /** Waits until React has hydrated the page (the root sets `data-hydrated` on <html>). */
 export async function waitForHydration(page: Page): Promise<void> {

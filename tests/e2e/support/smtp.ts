@@ -5,7 +5,7 @@
  */
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { freePort } from "../../factories/site.ts";
+import { freePort } from "#tests/factories/site.ts";
 
 export interface ReceivedMail {
   /** Envelope recipients (RCPT TO), lower-cased. */

@@ -2,8 +2,8 @@
  * The standard site: one known data set (STANDARD items, LIST_ITEMS and three sponsors) that the read-only tests of
  * a worker share (the `standardSite` fixture).
  */
-import { createNews, createSponsor, type NewsInput } from "../../factories/news.ts";
-import { type RunningSite, startSite } from "../../factories/site.ts";
+import { createNews, createSponsor, type NewsInput } from "#tests/factories/news.ts";
+import { type RunningSite, startSite } from "#tests/factories/site.ts";
 
 const day = (n: number, hour = 12) => new Date(Date.UTC(2026, 0, 1 + n, hour)).toISOString();
 

@@ -1,5 +1,5 @@
-import type { GoogleDriveConfig } from "../../config/env.server.ts";
-import type { Logger } from "../../logger.server.ts";
+import type { GoogleDriveConfig } from "#app/.server/config/env.server.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import type { DriveConnection } from "./connection.server.ts";
 import { DriveNotConnectedError, driveApiError, isRetryable } from "./errors.server.ts";
 

@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
-import type { GoogleDriveConfig } from "../../config/env.server.ts";
+import type { GoogleDriveConfig } from "#app/.server/config/env.server.ts";
 import {
   deleteSetting as deleteStoredSetting,
   readSetting as readStoredSetting,
   writeSetting as writeStoredSetting,
-} from "../../db/app-settings.queries.server.ts";
-import type { Database } from "../../db/schema.ts";
-import type { Logger } from "../../logger.server.ts";
+} from "#app/.server/db/app-settings.queries.server.ts";
+import type { Database } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
 import { decryptSecret, encryptSecret } from "./crypto.server.ts";
 import { DriveAuthError, DriveNotConnectedError, oauthError } from "./errors.server.ts";
 import { createDriveOAuthState, type StateContext, verifyDriveOAuthState } from "./oauth-state.server.ts";

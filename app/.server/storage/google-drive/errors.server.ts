@@ -1,5 +1,5 @@
-import { t } from "../../../i18n/newsroom.ts";
-import { AppError } from "../../errors.ts";
+import { t } from "#app/i18n/newsroom.ts";
+import { AppError } from "#app/.server/errors.ts";
 
 /**
  * Errors of the Google Drive store, and the parsing of Google's two error formats:

@@ -1,10 +1,17 @@
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { Kysely } from "kysely";
-import type { GoogleDriveConfig } from "../../config/env.server.ts";
-import type { Database, DriveFilesTable } from "../../db/schema.ts";
-import type { Logger } from "../../logger.server.ts";
-import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "../media-store.ts";
+import type { GoogleDriveConfig } from "#app/.server/config/env.server.ts";
+import type { Database, DriveFilesTable } from "#app/.server/db/schema.ts";
+import type { Logger } from "#app/.server/logger.server.ts";
+import {
+  assertValidKey,
+  type ByteRange,
+  isValidKey,
+  type MediaStore,
+  type StoredEntry,
+  type StoredObject,
+} from "#app/.server/storage/media-store.ts";
 import { createDriveClient } from "./client.server.ts";
 import type { DriveConnection } from "./connection.server.ts";
 import { type DriveFileMetadata, uploadFile } from "./upload.server.ts";
