@@ -23,7 +23,7 @@ import pg from "pg";
 import { createServices, migrateAll } from "#app/.server/app.server.ts";
 import { parseConfig } from "#app/.server/config/env.server.ts";
 import { createLogger } from "#app/.server/logger.server.ts";
-import { READ_BEACON_HEADER } from "#app/.server/news/read-limiter.server.ts";
+import { READ_BEACON_HEADER } from "#app/.server/news/reads/read-limiter.server.ts";
 import { seedBulkNews } from "#app/.server/seed/bulk-news.server.ts";
 import { createAdmin } from "#tests/factories/auth.ts";
 import { buildIfNeeded } from "./build.ts";

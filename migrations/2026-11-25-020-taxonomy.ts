@@ -63,7 +63,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("taxonomy_terms").execute();
 }
 
-/** A copy of termSlug (app/.server/news/taxonomy.server.ts) as it was when this migration was written: a migration must not change when the app's code does. */
+/** A copy of termSlug (app/.server/news/taxonomy/taxonomy.server.ts) as it was when this migration was written: a migration must not change when the app's code does. */
 function termSlug(text: string): string {
   const slug = text
     .normalize("NFKD")

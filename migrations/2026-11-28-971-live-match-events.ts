@@ -10,7 +10,7 @@ import type { Kysely } from "kysely";
  * - `added_time`: the added time after that minute ("45+2" is minute 45, added 2), 1–30, only with a minute;
  * - `event_type`: what happened, one of 'goal', 'yellow_card', 'red_card', 'substitution', 'kickoff', 'half_time',
  *   'full_time'.
- * The application checks the values (app/.server/news/live-input.server.ts); the columns carry no CHECK, so a new kind
+ * The application checks the values (app/.server/news/live/live-input.server.ts); the columns carry no CHECK, so a new kind
  * of event needs no table rebuild on SQLite. The summary of key events reads at most a few dozen rows of one story
  * through the (news_id, created_at, id) index and orders them in the application: no index of their own.
  */

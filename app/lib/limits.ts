@@ -121,7 +121,7 @@ export const CONSENT_MAX_AGE_SECONDS = 180 * 24 * 3600;
  */
 export const RELATED_SEARCH_WINDOW = 1000;
 /**
- * Live coverage (app/.server/news/live-coverage.server.ts): a scoreboard's team names and period text (characters),
+ * Live coverage (app/.server/news/live/live-coverage.server.ts): a scoreboard's team names and period text (characters),
  * the highest score; an update's plain text (characters) and its JSON (characters), the image or embed blocks it may
  * carry; updates per page (the article and GET /api/news/:id/updates), pinned updates shown, key events in the
  * "Lances importantes" summary, and updates in the JSON-LD; an update's match minute (0 to `minuteMax`, extra time

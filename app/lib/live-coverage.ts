@@ -4,7 +4,7 @@ import type { RichDoc } from "./rich-text.ts";
 
 /**
  * A story's live coverage as the browser sees it (issue 20): its state, the scoreboard and the updates. The server
- * builds these (app/.server/news/live-coverage.server.ts); the article page and GET /api/news/:id/updates send them.
+ * builds these (app/.server/news/live/live-coverage.server.ts); the article page and GET /api/news/:id/updates send them.
  */
 export type CoverageState = "live" | "ended";
 

@@ -1,4 +1,4 @@
-/** Must match READ_BEACON_HEADER on the server (app/.server/news/read-limiter.server.ts). */
+/** Must match READ_BEACON_HEADER on the server (app/.server/news/reads/read-limiter.server.ts). */
 const BEACON_HEADER = "X-Read-Beacon";
 
 /**

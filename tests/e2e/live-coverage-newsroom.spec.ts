@@ -9,7 +9,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import type { AppServices } from "#app/.server/app.server.ts";
-import { insertLiveUpdate } from "#app/.server/news/live-updates.queries.server.ts";
+import { insertLiveUpdate } from "#app/.server/news/live/live-updates.queries.server.ts";
 import { plainTextToDoc } from "#app/lib/rich-text-plain.ts";
 import { createMember, type TestAccount } from "#tests/factories/auth.ts";
 import { createNews } from "#tests/factories/news.ts";

@@ -6,7 +6,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { hourOf } from "#app/.server/news/reads.service.server.ts";
+import { hourOf } from "#app/.server/news/reads/reads.service.server.ts";
 import type { AppServices } from "#app/.server/app.server.ts";
 import { createNews } from "#tests/factories/news.ts";
 import { expect, openPage, siteQuery, signInAsAdmin, t, test } from "./support/fixtures.ts";

@@ -5,7 +5,7 @@
  * tokenizer on SQLite): this spec runs on both (playwright.config.ts).
  */
 import type { Page } from "@playwright/test";
-import { hourOf } from "#app/.server/news/reads.service.server.ts";
+import { hourOf } from "#app/.server/news/reads/reads.service.server.ts";
 import { createNews } from "#tests/factories/news.ts";
 import { type RunningSite, startSite } from "#tests/factories/site.ts";
 import { expect, openPage, t, test } from "./support/fixtures.ts";

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import type { AppServices } from "#app/.server/app.server.ts";
 import { insertNews } from "#app/.server/news/news.queries.server.ts";
 import { newsContentColumns, publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
-import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import type { Actor } from "#app/.server/auth/permissions.server.ts";
 import { testsActor } from "./actors.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SiteEvent } from "#app/.server/events/event-bus.ts";
-import { frontPageChoices, pickForFrontPage, releaseFrontPage } from "#app/.server/news/front-page.server.ts";
+import { frontPageChoices, pickForFrontPage, releaseFrontPage } from "#app/.server/news/desk/front-page.server.ts";
 import { findFrontPage } from "#app/.server/news/news.service.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { createNews } from "#tests/factories/news.ts";

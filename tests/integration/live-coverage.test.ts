@@ -30,7 +30,7 @@ import * as one from "#app/routes/api/news-live-update.ts";
 import * as list from "#app/routes/api/news-live-updates.ts";
 import * as liveForm from "#app/routes/api/news-live-form.ts";
 import { createSyndication } from "#app/.server/syndication/syndication.server.ts";
-import { startNewsScheduler } from "#app/.server/news/news-scheduler.server.ts";
+import { startNewsScheduler } from "#app/.server/news/publishing/news-scheduler.server.ts";
 import { memberSessionCookie } from "#tests/factories/route-context.ts";
 import { createNews } from "#tests/factories/news.ts";
 import { migrations } from "#migrations/index.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toApiError } from "#app/.server/http/api.server.ts";
-import { NewsConflictError, NewsMergeConflictError } from "#app/.server/news/news-save.server.ts";
+import { NewsConflictError, NewsMergeConflictError } from "#app/.server/news/editor/news-save.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import type { MergeConflict } from "#app/lib/news-merge.ts";
 import { newsInputSchema } from "#app/lib/news-schema.ts";

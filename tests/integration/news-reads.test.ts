@@ -1,8 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { servicesContext } from "#app/.server/context.server.ts";
-import { createReadLimiter, isBotAgent, READ_LIMITS } from "#app/.server/news/read-limiter.server.ts";
-import { createReadCounter, hourOf, type ReadCounter } from "#app/.server/news/reads.service.server.ts";
+import { createReadLimiter, isBotAgent, READ_LIMITS } from "#app/.server/news/reads/read-limiter.server.ts";
+import { createReadCounter, hourOf, type ReadCounter } from "#app/.server/news/reads/reads.service.server.ts";
 import { clientIpContext } from "#app/lib/request-context.ts";
 import { action as readsAction } from "#app/routes/api/reads.ts";
 import { createNews, eraseNews } from "#tests/factories/news.ts";

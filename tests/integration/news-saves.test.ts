@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { NotFoundError } from "#app/.server/errors.ts";
 import { toApiError } from "#app/.server/http/api.server.ts";
 import type { UploadedFile } from "#app/.server/media/upload.server.ts";
-import { createNewsEditor } from "#app/.server/news/news-editor.service.server.ts";
+import { createNewsEditor } from "#app/.server/news/editor/news-editor.service.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { newsPatchSchema } from "#app/lib/news-schema.ts";
 import { createNews, makeTestImage } from "#tests/factories/news.ts";

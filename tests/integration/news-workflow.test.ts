@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listNewsVersions } from "#app/.server/news/news-revisions.server.ts";
+import { listNewsVersions } from "#app/.server/news/editor/news-revisions.server.ts";
 import { newsFormSchema, newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
 import { createAdmin } from "#tests/factories/auth.ts";
 import { type TestServices, useTestServices } from "#tests/factories/use-services.ts";

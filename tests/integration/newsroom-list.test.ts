@@ -2,7 +2,7 @@ import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { AppServices } from "#app/.server/app.server.ts";
 import { servicesContext } from "#app/.server/context.server.ts";
-import { listNewsVersions } from "#app/.server/news/news-revisions.server.ts";
+import { listNewsVersions } from "#app/.server/news/editor/news-revisions.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { NEWSROOM_BULK_MAX, NEWSROOM_PAGE_SIZE, TRASH_DAYS } from "#app/lib/limits.ts";
 import { DEFAULT_NEWSROOM_QUERY, type NewsroomQuery, parseNewsroomQuery } from "#app/lib/newsroom-query.ts";

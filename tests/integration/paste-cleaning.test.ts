@@ -7,7 +7,7 @@
  * the route modules' own actions and loaders.
  */
 import { describe, expect, it } from "vitest";
-import { pendingReturn } from "#app/.server/news/news-review.server.ts";
+import { pendingReturn } from "#app/.server/news/publishing/news-review.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { newsInputSchema } from "#app/lib/news-schema.ts";
 import type { Role } from "#app/lib/roles.ts";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SiteEventDetail } from "#app/.server/events/event-bus.ts";
-import { startNewsScheduler } from "#app/.server/news/news-scheduler.server.ts";
+import { startNewsScheduler } from "#app/.server/news/publishing/news-scheduler.server.ts";
 import { storyPaths } from "#app/.server/news/story-paths.server.ts";
 import { newsInputSchema } from "#app/lib/news-schema.ts";
 import { useTestServices } from "#tests/factories/use-services.ts";

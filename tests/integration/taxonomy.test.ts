@@ -6,7 +6,7 @@ import { parseSitemap } from "sitemap";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "#app/.server/db/database.server.ts";
 import { migrateToLatest } from "#app/.server/db/migrate.server.ts";
-import { termSlug } from "#app/.server/news/taxonomy.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import { createSyndication } from "#app/.server/syndication/syndication.server.ts";
 import { newsInputSchema, newsPatchSchema } from "#app/lib/news-schema.ts";
 import { migrations } from "#migrations/index.ts";

@@ -11,7 +11,7 @@ import {
   setStoryTeams,
   storyTeams,
   tagMatchTeams,
-} from "#app/.server/news/teams.server.ts";
+} from "#app/.server/news/taxonomy/teams.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { TEAMS_PER_STORY } from "#app/lib/teams.ts";
 import { createNews } from "#tests/factories/news.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "#app/.server/errors.ts";
-import { liveFormNotice, parseLiveForm } from "#app/.server/news/live-form.server.ts";
+import { liveFormNotice, parseLiveForm } from "#app/.server/news/live/live-form.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { LIVE_LIMITS } from "#app/lib/limits.ts";
 

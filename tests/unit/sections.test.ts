@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { arrangeSections } from "#app/.server/news/sections.server.ts";
+import { arrangeSections } from "#app/.server/news/taxonomy/sections.server.ts";
 
 const BY_VOLUME = [
   { slug: "futebol", name: "Futebol", count: 9 },

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/.server/db/schema.ts";
 import { JOINED_MEDIA_COLUMNS } from "#app/.server/news/news.queries.server.ts";
-import { termSlug } from "#app/.server/news/taxonomy.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -15,7 +15,7 @@ import { toMediaView } from "#app/.server/media/media-view.server.ts";
 import type { UploadedFile } from "#app/.server/media/upload.server.ts";
 import type { MediaStore } from "#app/.server/storage/media-store.ts";
 import { requireStoreFor, storedOrRefused } from "#app/.server/storage/store-unavailable.server.ts";
-import { termSlug } from "#app/.server/news/taxonomy.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import {
   aliasesOfMember,
   authorUserIdOfSlug,

@@ -10,7 +10,7 @@ import { type RequestContext, routeTableContext, servicesOf } from "#app/.server
 import type { Database, NewsRow, StoredNewsStatus } from "#app/.server/db/schema.ts";
 import { AppError } from "#app/.server/errors.ts";
 import { apiError, toApiError } from "#app/.server/http/api.server.ts";
-import { termSlug } from "#app/.server/news/taxonomy.server.ts";
+import { termSlug } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import type { AuthService, Viewer } from "./auth.service.server.ts";
 
 /**

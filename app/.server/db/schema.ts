@@ -224,7 +224,7 @@ export interface NewsTable {
   review_requested_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** The team member the author is (migration 2026-11-28-101), or null: a free-text author. */
   author_user_id: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Live coverage (migration 2026-11-28-301; app/.server/news/live-coverage.server.ts): null, 'live' or 'ended'. */
+  /** Live coverage (migration 2026-11-28-301; app/.server/news/live/live-coverage.server.ts): null, 'live' or 'ended'. */
   live_coverage: ColumnType<"live" | "ended" | null, "live" | "ended" | null | undefined, "live" | "ended" | null>;
   live_started_at: ColumnType<string | null, string | null | undefined, string | null>;
   live_ended_at: ColumnType<string | null, string | null | undefined, string | null>;

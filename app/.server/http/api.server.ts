@@ -16,7 +16,7 @@ import { t } from "#app/i18n/newsroom.ts";
 import { type FieldErrors, fieldErrorsOf } from "#app/lib/zod.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
 import type { NewsConflictCurrent } from "#app/lib/news-view.ts";
-import { NewsConflictError, NewsMergeConflictError } from "#app/.server/news/news-save.server.ts";
+import { NewsConflictError, NewsMergeConflictError } from "#app/.server/news/editor/news-save.server.ts";
 import type { MergeConflict } from "#app/lib/news-merge.ts";
 import { NO_STORE } from "#app/lib/cache-headers.ts";
 

@@ -9,7 +9,7 @@ import { type Member, requireRole, memberActor } from "#app/.server/auth/permiss
 import { type RequestContext, servicesOf } from "#app/.server/context.server.ts";
 import { AppError, diskFullOr, FieldsError, publicErrorMessage, requestIdFrom, retryAfterHeaders } from "#app/.server/errors.ts";
 import { findMemberRights } from "#app/.server/admins/team.queries.server.ts";
-import { NewsConflictError } from "#app/.server/news/news-save.server.ts";
+import { NewsConflictError } from "#app/.server/news/editor/news-save.server.ts";
 import { storeLabelOf, storeStatusOf } from "#app/.server/storage/store-status.server.ts";
 import { readNewsSubmission, withUploadSlot } from "./submissions.server.ts";
 

@@ -7,9 +7,9 @@ import { IMPORT_DOCUMENT_ID_MAX_LENGTH } from "#app/lib/limits.ts";
 import { type NewsInput, newsInputSchema } from "#app/lib/news-schema.ts";
 import type { AppServices } from "#app/.server/app.server.ts";
 import type { Database } from "#app/.server/db/schema.ts";
-import { newsColumns } from "#app/.server/news/news-save.server.ts";
+import { newsColumns } from "#app/.server/news/editor/news-save.server.ts";
 import { publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
-import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import { parseTimestamp, printable, readFirestoreExport } from "./firestore-export.server.ts";
 import {
   externalOrigins,

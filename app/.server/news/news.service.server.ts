@@ -19,14 +19,21 @@ import {
   type MatchFilter,
   type NewsWithMediaRow,
 } from "./news.queries.server.ts";
-import { findTeam, listTeamsInUse, storyTeams, type TeamInUse } from "./teams.server.ts";
+import { findTeam, listTeamsInUse, storyTeams, type TeamInUse } from "./taxonomy/teams.server.ts";
 import type { Team } from "#app/lib/teams.ts";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
 import { toMatchOfTheDay, toNewsArticle, toNewsSummary } from "./news-rows.server.ts";
-import { type ArrangedSection, arrangeSections } from "./sections.server.ts";
-import { findSectionSettings } from "./section-settings.queries.server.ts";
+import { type ArrangedSection, arrangeSections } from "./taxonomy/sections.server.ts";
+import { findSectionSettings } from "./taxonomy/section-settings.queries.server.ts";
 import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
-import { findTermName, listCategoryNames, listLiveSectionSlugs, listSectionsByVolume, type SectionRow, type TermKind } from "./taxonomy.server.ts";
+import {
+  findTermName,
+  listCategoryNames,
+  listLiveSectionSlugs,
+  listSectionsByVolume,
+  type SectionRow,
+  type TermKind,
+} from "./taxonomy/taxonomy.server.ts";
 
 /** How many news the home shows in each block. */
 export const HOME_RECENT_COUNT = 3;

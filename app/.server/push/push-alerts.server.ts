@@ -6,7 +6,7 @@ import { t as reader } from "#app/i18n/pt-BR.ts";
 import { storedScoreboard } from "#app/lib/live-coverage.ts";
 import { PUSH_LIMITS, PUSH_TOPICS, type PushPayload, type PushTopic, isPushTopic } from "#app/lib/push-topics.ts";
 import { articlePath } from "#app/lib/slug.ts";
-import { storyTeams } from "#app/.server/news/teams.server.ts";
+import { storyTeams } from "#app/.server/news/taxonomy/teams.server.ts";
 import { readSetting, writeSettingOnce } from "#app/.server/db/app-settings.queries.server.ts";
 import type { Database } from "#app/.server/db/schema.ts";
 import { AppError, NotFoundError } from "#app/.server/errors.ts";

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 
 /**
  * The SQL of full-text search that the readers' search (search.service.server.ts) and the newsroom's list
- * (news/newsroom-list.server.ts) share: how each engine is asked for the reader's words, and how matches are weighed.
+ * (news/desk/newsroom-list.server.ts) share: how each engine is asked for the reader's words, and how matches are weighed.
  * The indexes themselves: migrations/2026-11-24-001-news-search.ts.
  */
 

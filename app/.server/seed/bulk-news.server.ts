@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import { publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
 import { loadSharp } from "#app/.server/media/sharp.server.ts";
 import type { AppServices } from "#app/.server/app.server.ts";

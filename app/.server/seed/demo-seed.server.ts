@@ -7,7 +7,7 @@ import type { AppServices } from "#app/.server/app.server.ts";
 import { readSetting, writeSettingOnce } from "#app/.server/db/app-settings.queries.server.ts";
 import type { EncodeOptions } from "#app/.server/media/image-variants.server.ts";
 import { insertNews } from "#app/.server/news/news.queries.server.ts";
-import { canonicalNewsTerms } from "#app/.server/news/taxonomy.server.ts";
+import { canonicalNewsTerms } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 import { newsContentColumns, publishedNewsRow } from "#app/.server/news/news-rows.server.ts";
 import { DEMO_MEDIA, DEMO_NEWS, DEMO_SPONSOR_COUNT, DEMO_TEAMS } from "./demo-content.ts";
 import { teamNameKey } from "#app/lib/teams.ts";

@@ -1,6 +1,6 @@
 import type { RefObject } from "react";
 import { Link } from "react-router";
-import type { NewsroomRow } from "#app/.server/news/newsroom-list.server.ts";
+import type { NewsroomRow } from "#app/.server/news/desk/newsroom-list.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import type { NewsroomSort } from "#app/lib/newsroom-query.ts";
 import { articlePath } from "#app/lib/slug.ts";

@@ -5,7 +5,7 @@ import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { requireRole } from "#app/.server/auth/permissions.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "#app/.server/errors.ts";
-import { frontPageChoices, isFrontPagePosition, pickForFrontPage, releaseFrontPage } from "#app/.server/news/front-page.server.ts";
+import { frontPageChoices, isFrontPagePosition, pickForFrontPage, releaseFrontPage } from "#app/.server/news/desk/front-page.server.ts";
 import { Banner } from "#app/components/admin/banner.tsx";
 import panel from "#app/components/admin/panel.module.css";
 import buttons from "#app/components/ui/button.module.css";

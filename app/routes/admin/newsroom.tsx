@@ -4,8 +4,8 @@ import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { requireRole, memberActor } from "#app/.server/auth/permissions.server.ts";
 import { AppError, publicErrorMessage, requestIdFrom } from "#app/.server/errors.ts";
-import { readsLastWeekOf } from "#app/.server/news/most-read.server.ts";
-import type { NewsroomRow } from "#app/.server/news/newsroom-list.server.ts";
+import { readsLastWeekOf } from "#app/.server/news/reads/most-read.server.ts";
+import type { NewsroomRow } from "#app/.server/news/desk/newsroom-list.server.ts";
 import {
   type BulkAction,
   isBulkAction,

@@ -5,7 +5,7 @@ import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
 import { requireRole, memberActor } from "#app/.server/auth/permissions.server.ts";
-import { addTeam, listTeams, removeTeam, renameTeam } from "#app/.server/news/teams.server.ts";
+import { addTeam, listTeams, removeTeam, renameTeam } from "#app/.server/news/taxonomy/teams.server.ts";
 import { Banner } from "#app/components/admin/banner.tsx";
 import panel from "#app/components/admin/panel.module.css";
 import buttons from "#app/components/ui/button.module.css";

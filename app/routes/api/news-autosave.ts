@@ -3,7 +3,7 @@ import { servicesOf } from "#app/.server/context.server.ts";
 import { requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
 import { apiError, parseFields, toApiError } from "#app/.server/http/api.server.ts";
 import { jsonFields, readJsonObject } from "#app/.server/http/submissions.server.ts";
-import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "#app/.server/news/news-autosave.server.ts";
+import { deleteNewsAutosave, findNewsAutosave, saveNewsAutosave } from "#app/.server/news/editor/news-autosave.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { NEWS_AUTOSAVE_MAX_BYTES } from "#app/lib/limits.ts";
 import { newsAutosaveSchema } from "#app/lib/news-schema.ts";

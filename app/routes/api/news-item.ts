@@ -2,7 +2,7 @@ import type { Route } from "./+types/news-item";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { isNewsroomViewer, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
 import { apiError, parseFields, toApiError } from "#app/.server/http/api.server.ts";
-import { isLivePatch, parseLivePatch } from "#app/.server/news/live-input.server.ts";
+import { isLivePatch, parseLivePatch } from "#app/.server/news/live/live-input.server.ts";
 import { jsonFields, readJsonObject, readNewsSubmission, withUploadCleanup, withUploadSlot } from "#app/.server/http/submissions.server.ts";
 import { t } from "#app/i18n/pt-BR.ts";
 import { NEWS_SUBMISSION_MAX_BYTES } from "#app/lib/limits.ts";

@@ -4,7 +4,7 @@ import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
 import { memberActor, postOnlyLoader, requireMayAlert, requireRoleApi } from "#app/.server/auth/permissions.server.ts";
 import { apiError, toApiError } from "#app/.server/http/api.server.ts";
-import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "#app/.server/news/live-form.server.ts";
+import { LIVE_FORM_ANCHOR, LIVE_FORM_PARAM, parseLiveForm } from "#app/.server/news/live/live-form.server.ts";
 import { sendUpdateAlert } from "#app/.server/push/push-alerts.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { routeFacts } from "#app/lib/route-facts.ts";

@@ -3,7 +3,7 @@ import { servicesOf } from "#app/.server/context.server.ts";
 import { isNewsroomViewer, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
 import { apiError, toApiError } from "#app/.server/http/api.server.ts";
 import { readJsonObject } from "#app/.server/http/submissions.server.ts";
-import { parseUpdatePatch } from "#app/.server/news/live-input.server.ts";
+import { parseUpdatePatch } from "#app/.server/news/live/live-input.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { LIVE_PUBLIC_CACHE, NO_STORE, PRIVATE_NO_STORE } from "#app/lib/cache-headers.ts";
 import { routeFacts } from "#app/lib/route-facts.ts";

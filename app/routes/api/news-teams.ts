@@ -5,7 +5,7 @@ import { AppError } from "#app/.server/errors.ts";
 import { requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
 import { apiError, toApiError } from "#app/.server/http/api.server.ts";
 import { readJsonObject } from "#app/.server/http/submissions.server.ts";
-import { setStoryTeams, storyToTag, storyTeams } from "#app/.server/news/teams.server.ts";
+import { setStoryTeams, storyToTag, storyTeams } from "#app/.server/news/taxonomy/teams.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { NO_STORE } from "#app/lib/cache-headers.ts";
 import { routeFacts } from "#app/lib/route-facts.ts";

@@ -2,7 +2,7 @@ import type { Route } from "./+types/news";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { newsroomAccess, requireRoleApi, memberActor } from "#app/.server/auth/permissions.server.ts";
 import { apiError, parseFields, toApiError } from "#app/.server/http/api.server.ts";
-import { readsLastWeekOf } from "#app/.server/news/most-read.server.ts";
+import { readsLastWeekOf } from "#app/.server/news/reads/most-read.server.ts";
 import { readNewsSubmission, withUploadCleanup, withUploadSlot } from "#app/.server/http/submissions.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { newsInputSchema } from "#app/lib/news-schema.ts";

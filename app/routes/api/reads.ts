@@ -3,7 +3,7 @@ import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
 import { apiError } from "#app/.server/http/api.server.ts";
 import { readJsonBody } from "#app/.server/http/read-body.server.ts";
-import { isBotAgent, READ_BEACON_HEADER } from "#app/.server/news/read-limiter.server.ts";
+import { isBotAgent, READ_BEACON_HEADER } from "#app/.server/news/reads/read-limiter.server.ts";
 import { t } from "#app/i18n/pt-BR.ts";
 import { FORM_BODY_MAX_BYTES } from "#app/lib/limits.ts";
 import { clientIpContext } from "#app/lib/request-context.ts";

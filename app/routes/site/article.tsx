@@ -5,7 +5,7 @@ import type { Route } from "./+types/article";
 import { NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError, requestIdFrom } from "#app/.server/errors.ts";
-import { loadMostRead } from "#app/.server/news/most-read.server.ts";
+import { loadMostRead } from "#app/.server/news/reads/most-read.server.ts";
 import { loadBodyMedia } from "#app/.server/media/body-media.server.ts";
 import { MostRead } from "#app/components/news/most-read.tsx";
 import { isNewsroomViewer } from "#app/.server/auth/permissions.server.ts";
@@ -28,7 +28,7 @@ import { absoluteUrl, liveBlogJsonLd, newsArticleJsonLd, pageMeta, previewImage,
 import { LIVE_CURSOR_PARAM, LiveCoverage } from "#app/components/news/live-coverage.tsx";
 import { LiveBadge } from "#app/components/news/live-badge.tsx";
 import { PUSH_TOPICS } from "#app/lib/push-topics.ts";
-import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "#app/.server/news/live-form.server.ts";
+import { LIVE_FORM_PARAM, liveFormNotice, liveFormTexts } from "#app/.server/news/live/live-form.server.ts";
 import { useRootData } from "#app/lib/site-context.ts";
 import { sendReadBeacon } from "#app/lib/read-beacon.ts";
 import { articlePath, termPath } from "#app/lib/slug.ts";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/home";
 import { PRIVATE_NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { requestIdFrom } from "#app/.server/errors.ts";
-import { loadMostRead } from "#app/.server/news/most-read.server.ts";
+import { loadMostRead } from "#app/.server/news/reads/most-read.server.ts";
 import { MatchStrip } from "#app/components/news/match-strip.tsx";
 import { MostRead } from "#app/components/news/most-read.tsx";
 import { NewsCard, PlaceholderCard } from "#app/components/news/news-card.tsx";

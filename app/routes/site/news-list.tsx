@@ -5,7 +5,7 @@ import type { Route } from "./+types/news-list";
 import { pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { listPageFailure } from "#app/.server/news/list-cursor.ts";
-import { readsLastWeekOf } from "#app/.server/news/most-read.server.ts";
+import { readsLastWeekOf } from "#app/.server/news/reads/most-read.server.ts";
 import { newsroomAccess } from "#app/.server/auth/permissions.server.ts";
 import { ListFailure, PagedGrid } from "#app/components/news/paged-grid.tsx";
 import { Spinner } from "#app/components/ui/spinner.tsx";

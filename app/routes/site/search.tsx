@@ -7,7 +7,7 @@ import { NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
 import { parseSearchPage, type SearchHit } from "#app/.server/search/search.service.server.ts";
-import { loadMostRead } from "#app/.server/news/most-read.server.ts";
+import { loadMostRead } from "#app/.server/news/reads/most-read.server.ts";
 import { MostRead, type MostReadLink } from "#app/components/news/most-read.tsx";
 import { NewsCard } from "#app/components/news/news-card.tsx";
 import { Spinner } from "#app/components/ui/spinner.tsx";

@@ -1,7 +1,7 @@
 import type { Updateable } from "kysely";
 import type { MergeChoice, MergeConflictField, MergeField, MergeValue } from "#app/lib/news-merge.ts";
 import type { NewsTable } from "#app/.server/db/schema.ts";
-import { type NewsContentColumns, newsContentOf } from "./news-rows.server.ts";
+import { type NewsContentColumns, newsContentOf } from "#app/.server/news/news-rows.server.ts";
 
 /** A version's content and media, as the merge compares them. */
 export interface MergeSide {

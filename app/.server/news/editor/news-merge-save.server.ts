@@ -6,9 +6,9 @@ import { conflictOrNotFound, type NewsEditorContext, saveChanges } from "./news-
 import { type MergeSide, type MineMedia, mergedColumns, planMerge } from "./news-merge.server.ts";
 import type { Actor } from "#app/.server/auth/permissions.server.ts";
 import { findRevisionAtVersion } from "./news-revisions.server.ts";
-import { toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
+import { toNewsConflictCurrent, viewStatusOf } from "#app/.server/news/news-rows.server.ts";
 import { mediaTextOf, NewsMergeConflictError, newsColumns, type SavedNews } from "./news-save.server.ts";
-import { findNewsRow, saverName } from "./news.queries.server.ts";
+import { findNewsRow, saverName } from "#app/.server/news/news.queries.server.ts";
 
 /**
  * "Salvar mesmo assim": a three-way merge against the story as saved now (app/lib/news-merge.ts, planned in

@@ -7,14 +7,14 @@ import { AppError, NotFoundError, wrapFailure } from "#app/.server/errors.ts";
 import type { EventBus } from "#app/.server/events/event-bus.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
 import { type Actor, actorIdOf, requireMayActInBulk } from "#app/.server/auth/permissions.server.ts";
-import { republished } from "./news-publication.server.ts";
-import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "./news-review.server.ts";
-import { revisionOf } from "./news-revisions.server.ts";
-import { inReview } from "./news-rows.server.ts";
-import { updateNewsAtVersion } from "./news.queries.server.ts";
+import { republished } from "#app/.server/news/publishing/news-publication.server.ts";
+import { deleteReviewEventsOf, insertReviewEvent, type ReviewNotifier } from "#app/.server/news/publishing/news-review.server.ts";
+import { revisionOf } from "#app/.server/news/editor/news-revisions.server.ts";
+import { inReview } from "#app/.server/news/news-rows.server.ts";
+import { updateNewsAtVersion } from "#app/.server/news/news.queries.server.ts";
 import { moveToTrash, restoreFromTrash } from "./news-trash.server.ts";
-import { audienceOf, storyPaths } from "./story-paths.server.ts";
-import { teamPathsOf } from "./teams.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
+import { teamPathsOf } from "#app/.server/news/taxonomy/teams.server.ts";
 
 /** What a bulk action did: how many stories changed, and how many were already as asked (left alone). */
 export interface BulkResult {

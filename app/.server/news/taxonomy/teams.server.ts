@@ -7,7 +7,7 @@ import { AppError, NotFoundError } from "#app/.server/errors.ts";
 import type { EventBus } from "#app/.server/events/event-bus.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
 import { type Actor, actorIdOf, requireReporterMayChange } from "#app/.server/auth/permissions.server.ts";
-import { audienceOf, storyPaths } from "./story-paths.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
 
 /**
  * The clubs the desk keeps (/times, migration 2026-11-29-301) and the clubs each story is tagged with. A club's page

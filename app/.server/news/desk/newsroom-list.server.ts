@@ -7,9 +7,9 @@ import type { Database } from "#app/.server/db/schema.ts";
 import { AppError, wrapFailure } from "#app/.server/errors.ts";
 import { foldWord, queryTerms, wordsOf } from "#app/.server/search/portuguese.ts";
 import { fts5Match, pgWordsQuery } from "#app/.server/search/search-sql.server.ts";
-import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
-import { viewStatusOf } from "./news-rows.server.ts";
-import { hasViewStatus } from "./news.queries.server.ts";
+import { decodeListCursor, encodeListCursor } from "#app/.server/news/list-cursor.ts";
+import { viewStatusOf } from "#app/.server/news/news-rows.server.ts";
+import { hasViewStatus } from "#app/.server/news/news.queries.server.ts";
 import { NEWSROOM_STATUS_FILTERS, type NewsroomQuery } from "#app/lib/newsroom-query.ts";
 
 /** One row of the newsroom list. */

@@ -5,7 +5,7 @@ import type { Database } from "#app/.server/db/schema.ts";
 import { AppError, NotFoundError } from "#app/.server/errors.ts";
 import type { EventBus } from "#app/.server/events/event-bus.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
-import { HOME_RECENT_COUNT } from "./news.service.server.ts";
+import { HOME_RECENT_COUNT } from "#app/.server/news/news.service.server.ts";
 
 /**
  * The top of the home as editors arrange it (/capa, migration 2026-11-29-001): a story placed at a position (1: the

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/.server/db/schema.ts";
 import type { EventBus } from "#app/.server/events/event-bus.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
-import { storyPaths } from "./story-paths.server.ts";
+import { storyPaths } from "#app/.server/news/story-paths.server.ts";
 
 export interface NewsSchedulerDeps {
   db: Kysely<Database>;

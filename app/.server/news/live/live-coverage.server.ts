@@ -20,7 +20,7 @@ import type { RateLimiter } from "#app/.server/auth/rate-limiter.server.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
 import { checkBodyMedia, loadBodyMedia } from "#app/.server/media/body-media.server.ts";
 import type { MediaStore } from "#app/.server/storage/media-store.ts";
-import { decodeListCursor, encodeListCursor } from "./list-cursor.ts";
+import { decodeListCursor, encodeListCursor } from "#app/.server/news/list-cursor.ts";
 import type { LivePatch, LiveUpdateInput } from "./live-input.server.ts";
 import {
   type CoverageRow,
@@ -38,8 +38,8 @@ import {
   updateLiveUpdate,
 } from "./live-updates.queries.server.ts";
 import { type Actor, actorIdOf, requireMayCover } from "#app/.server/auth/permissions.server.ts";
-import { audienceOf, storyPaths } from "./story-paths.server.ts";
-import { tagMatchTeams, teamPathsOf } from "./teams.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
+import { tagMatchTeams, teamPathsOf } from "#app/.server/news/taxonomy/teams.server.ts";
 
 /**
  * Live coverage of a story (issue 20): its state ("AO VIVO", ended, off), the scoreboard, and the updates posted

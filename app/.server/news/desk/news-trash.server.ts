@@ -1,8 +1,8 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { NEWSROOM_BULK_MAX, TRASH_DAYS } from "#app/lib/limits.ts";
 import type { Database, NewsTable } from "#app/.server/db/schema.ts";
-import { revisionOf } from "./news-revisions.server.ts";
-import { updateNewsAtVersion } from "./news.queries.server.ts";
+import { revisionOf } from "#app/.server/news/editor/news-revisions.server.ts";
+import { updateNewsAtVersion } from "#app/.server/news/news.queries.server.ts";
 
 /**
  * The newsroom's Lixeira (migration 2026-11-28-981). Deleting a story moves it here instead of erasing it: it becomes

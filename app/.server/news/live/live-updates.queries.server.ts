@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Updateable } from "kysely";
 import type { Database, NewsLiveUpdatesTable, NewsTable } from "#app/.server/db/schema.ts";
-import type { ListCursor } from "./news.queries.server.ts";
+import type { ListCursor } from "#app/.server/news/news.queries.server.ts";
 
 /** A live story's row as the coverage needs it: who may change it, whether readers see it, where it is shown. */
 export function findCoverageRow(db: Kysely<Database>, newsId: string) {

@@ -6,19 +6,19 @@ import type { NewsTable } from "#app/.server/db/schema.ts";
 import { AppError, NotFoundError, wrapFailure } from "#app/.server/errors.ts";
 import { mediaExists } from "#app/.server/media/media.queries.server.ts";
 import type { UploadedFile } from "#app/.server/media/upload.server.ts";
-import { type BulkResult, runBulkAction } from "./news-bulk.server.ts";
+import { type BulkResult, runBulkAction } from "#app/.server/news/desk/news-bulk.server.ts";
 import { bodyMediaChecked, type NewsEditorContext, type NewsEditorDeps, removeMediaQuietly, saveChanges } from "./news-change.server.ts";
 import { createNews } from "./news-create.server.ts";
 import { mergeSave } from "./news-merge-save.server.ts";
 import { type Actor, actorIdOf, requireMayRestore, requireReporterMayChange, systemActor } from "#app/.server/auth/permissions.server.ts";
-import { returnToReporter } from "./news-return.server.ts";
+import { returnToReporter } from "#app/.server/news/publishing/news-return.server.ts";
 import { findRevision } from "./news-revisions.server.ts";
-import { bodyColumns } from "./news-rows.server.ts";
+import { bodyColumns } from "#app/.server/news/news-rows.server.ts";
 import { bodyOfInput, mediaTextOf, newsColumns, type SavedNews } from "./news-save.server.ts";
-import { findNewsRow, setNewsHighlight } from "./news.queries.server.ts";
-import { expiredTrash, moveToTrash } from "./news-trash.server.ts";
-import { audienceOf, storyPaths } from "./story-paths.server.ts";
-import { teamPathsOf } from "./teams.server.ts";
+import { findNewsRow, setNewsHighlight } from "#app/.server/news/news.queries.server.ts";
+import { expiredTrash, moveToTrash } from "#app/.server/news/desk/news-trash.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
+import { teamPathsOf } from "#app/.server/news/taxonomy/teams.server.ts";
 
 export type { BulkResult, NewsEditorDeps };
 

@@ -8,13 +8,13 @@ import type { UploadedFile } from "#app/.server/media/upload.server.ts";
 import { withAuthorLink } from "./author-link.server.ts";
 import { type NewsEditorContext, removeMediaQuietly, requireStoreForFile, storeNewFile } from "./news-change.server.ts";
 import { type Actor, actorIdOf, type ReporterRights, reporterRights, requireReporterMayPublish } from "#app/.server/auth/permissions.server.ts";
-import { type Publication, publicationAfter } from "./news-publication.server.ts";
-import { insertReviewEvent } from "./news-review.server.ts";
-import { viewStatusOf } from "./news-rows.server.ts";
+import { type Publication, publicationAfter } from "#app/.server/news/publishing/news-publication.server.ts";
+import { insertReviewEvent } from "#app/.server/news/publishing/news-review.server.ts";
+import { viewStatusOf } from "#app/.server/news/news-rows.server.ts";
 import { mediaTextOf, newsColumns, requireImageDescription, reviewStepOf, type SavedNews } from "./news-save.server.ts";
-import { insertNews } from "./news.queries.server.ts";
-import { audienceOf, storyPaths } from "./story-paths.server.ts";
-import { canonicalNewsTerms, termSlug } from "./taxonomy.server.ts";
+import { insertNews } from "#app/.server/news/news.queries.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
+import { canonicalNewsTerms, termSlug } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 
 /**
  * A new item: published now unless `status` says draft or scheduled (with `publishAt`). Its media file is stored

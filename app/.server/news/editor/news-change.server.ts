@@ -22,15 +22,15 @@ import {
   requireReporterMayChange,
   requireReporterMayPublish,
 } from "#app/.server/auth/permissions.server.ts";
-import { type Publication, type PublishingInput, publicationAfter } from "./news-publication.server.ts";
-import { insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "./news-review.server.ts";
+import { type Publication, type PublishingInput, publicationAfter } from "#app/.server/news/publishing/news-publication.server.ts";
+import { insertReviewEvent, type ReviewEventKind, type ReviewNotifier } from "#app/.server/news/publishing/news-review.server.ts";
 import { insertRevision, revisionOf } from "./news-revisions.server.ts";
-import { inReview, toNewsConflictCurrent, viewStatusOf } from "./news-rows.server.ts";
+import { inReview, toNewsConflictCurrent, viewStatusOf } from "#app/.server/news/news-rows.server.ts";
 import { type MediaText, NewsConflictError, requireImageDescription, reviewStepOf, type SavedNews } from "./news-save.server.ts";
-import { findNewsRow, updateNewsAtVersion } from "./news.queries.server.ts";
-import { audienceOf, storyPaths } from "./story-paths.server.ts";
-import { teamPathsOf } from "./teams.server.ts";
-import { canonicalTerm } from "./taxonomy.server.ts";
+import { findNewsRow, updateNewsAtVersion } from "#app/.server/news/news.queries.server.ts";
+import { audienceOf, storyPaths } from "#app/.server/news/story-paths.server.ts";
+import { teamPathsOf } from "#app/.server/news/taxonomy/teams.server.ts";
+import { canonicalTerm } from "#app/.server/news/taxonomy/taxonomy.server.ts";
 
 /*
  * The save every change of an existing story goes through (news-editor.service.server.ts: the form, PATCH, a

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { NewsContent, NewsStatus } from "#app/lib/news-view.ts";
 import type { Database, NewsRevisionsTable, NewsTable } from "#app/.server/db/schema.ts";
-import { newsContentOf, viewStatusOf } from "./news-rows.server.ts";
+import { newsContentOf, viewStatusOf } from "#app/.server/news/news-rows.server.ts";
 
 /** One version of a news item as the history shows and compares it. */
 export interface NewsVersionView extends NewsContent {

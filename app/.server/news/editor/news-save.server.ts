@@ -8,8 +8,8 @@ import type { StoredNewsStatus } from "#app/.server/db/schema.ts";
 import { AppError, FieldsError } from "#app/.server/errors.ts";
 import type { MediaTextColumns } from "#app/.server/media/media.queries.server.ts";
 import type { UploadedFile } from "#app/.server/media/upload.server.ts";
-import { inReview, type NewsContentColumns, newsContentColumns } from "./news-rows.server.ts";
-import type { ReviewEventKind } from "./news-review.server.ts";
+import { inReview, type NewsContentColumns, newsContentColumns } from "#app/.server/news/news-rows.server.ts";
+import type { ReviewEventKind } from "#app/.server/news/publishing/news-review.server.ts";
 
 /*
  * What a save of the news editor (news-editor.service.server.ts) reads from checked input and answers: the columns

@@ -2,9 +2,9 @@ import { t } from "#app/i18n/newsroom.ts";
 import { cleanText, findUnsaveableCharacter } from "#app/lib/clean-text.ts";
 import { REVIEW_NOTE_MAX } from "#app/lib/limits.ts";
 import { FieldsError } from "#app/.server/errors.ts";
-import { type NewsEditorContext, saveChanges } from "./news-change.server.ts";
+import { type NewsEditorContext, saveChanges } from "#app/.server/news/editor/news-change.server.ts";
 import { type Actor, requireMayReturn } from "#app/.server/auth/permissions.server.ts";
-import type { SavedNews } from "./news-save.server.ts";
+import type { SavedNews } from "#app/.server/news/editor/news-save.server.ts";
 
 /**
  * "Devolver ao repórter": a story in review goes back to a draft (no longer in review), as a new version, with the
