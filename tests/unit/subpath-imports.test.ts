@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 /**
  * An import that leaves its folder names its target from the top, through package.json's `imports` (`#app/…`,
  * `#server/…`, `#tests/…`): never `../`. One within its folder (or below it) stays relative (`./…`), `./+types/…`
- * included. Decision record 001, amendment of 2026-11-30.
+ * included. Decision record 001, amendment of 2026-11-29.
  */
 const ROOT = join(import.meta.dirname, "..", "..");
 const FOLDERS = ["app", "server", "tests", "scripts", "bench", "migrations"];
