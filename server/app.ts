@@ -25,7 +25,7 @@ import {
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { requestIdOf } from "./request-id.ts";
 import { bodyTimeouts, createSlowBodyWatch } from "./slow-body.ts";
-import { createRouteTable, type RouteTable, routesOfServerBuild } from "./route-table.ts";
+import { createRouteTable, type RouteTable, routeTreeOfServerBuild } from "./route-table.ts";
 import { resolveAuthSecret } from "#app/.server/auth/secret.server.ts";
 import { createLoadShedder, type LoadShedder } from "./load-shedding.ts";
 import { createSessionCookieCheck } from "#app/.server/auth/session-cookie-signature.server.ts";
@@ -144,7 +144,7 @@ export async function createApp(options: BootOptions & { clientDir?: string } = 
   const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
   const build = await loadBuild();
   // What each route declares (its module's `handle`): which take uploads here, which are cached pages below.
-  const routes = createRouteTable(routesOfServerBuild(build.routes));
+  const routes = createRouteTable(routeTreeOfServerBuild(build.routes));
   app.use(bodyLimit(routes.takesUploads));
   // What a CDN in front may purge each answer by (only public answers are stored there).
   app.use((req, res, next) => {

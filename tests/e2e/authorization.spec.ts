@@ -14,6 +14,7 @@ import path from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import routes from "#app/routes.ts";
 import { hasRole, type Role } from "#app/lib/roles.ts";
+import { describeRoutes, routeTreeOfConfig } from "#server/route-table.ts";
 import { createAdmin, createMember, type TestAccount } from "#tests/factories/auth.ts";
 import { createNews, createSponsor, makeTestImage } from "#tests/factories/news.ts";
 import { expect, runSql, SESSION_COOKIE, siteQuery, t, test as base, perWorker } from "./support/fixtures.ts";
@@ -21,35 +22,22 @@ import { freePort, type RunningSite, startSite } from "#tests/factories/site.ts"
 
 // ------------------------------------------------------------------------------------------ the route table
 
-interface RouteEntry {
-  id?: string;
-  path?: string;
-  index?: boolean;
-  file: string;
-  children?: RouteEntry[];
-}
-
 interface FlatRoute {
   /** Full pattern without the leading slash ("" is the home page). */
   pattern: string;
   /** React Router's route id (the file without extension, unless set). */
   id: string;
   file: string;
-  /** Ids of the layouts around it, outermost first. */
+  /** Ids of the layouts around it inside the root, outermost first. */
   layouts: string[];
 }
 
-const routeId = (entry: RouteEntry) => entry.id ?? entry.file.replace(/\.[^.]+$/, "");
-
-function flatten(entries: RouteEntry[], parentPath = "", layouts: string[] = []): FlatRoute[] {
-  return entries.flatMap((entry) => {
-    const pattern = [parentPath, entry.path ?? ""].filter(Boolean).join("/");
-    const own = entry.path !== undefined || entry.index ? [{ pattern, id: routeId(entry), file: entry.file, layouts }] : [];
-    return [...own, ...flatten(entry.children ?? [], pattern, [...layouts, routeId(entry)])];
-  });
-}
-
-const ALL_ROUTES = flatten(routes as RouteEntry[]);
+const ALL_ROUTES: FlatRoute[] = describeRoutes(routeTreeOfConfig(routes)).map(({ id, parents, path, route }) => ({
+  pattern: path,
+  id,
+  file: route.file,
+  layouts: parents.slice(1),
+}));
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];

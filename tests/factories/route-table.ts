@@ -1,26 +1,27 @@
-import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routeConfig from "#app/routes.ts";
-import { createRouteTable, type RouteDescription } from "#server/route-table.ts";
+import { createRouteTable, describeRoutes, type RouteDescription, type RouteNode, routeTreeOfConfig } from "#server/route-table.ts";
 
-/** Every route of app/routes.ts with its module's `handle`, as the server reads them from the build (same ids and paths). */
-export async function siteRouteDescriptions(): Promise<RouteDescription[]> {
-  const descriptions: RouteDescription[] = [];
-  async function walk(entries: RouteConfigEntry[], parents: string[], prefix: string) {
-    for (const entry of entries) {
-      const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, "");
-      const path = [prefix, entry.path ?? ""].filter(Boolean).join("/");
-      if (entry.path !== undefined || entry.index) {
-        const module = (await import(/* @vite-ignore */ `#app/${entry.file}`)) as { handle?: unknown };
-        descriptions.push({ id, parents: ["root", ...parents], path, handle: module.handle });
-      }
-      if (entry.children) await walk(entry.children, [...parents, id], path);
-    }
-  }
-  await walk(await routeConfig, [], "");
-  return descriptions;
+type SiteRoute = RouteNode<{ file: string; handle?: unknown }>;
+
+/** app/routes.ts as the build's tree (same ids and paths), with the `handle` of each module that answers URLs. */
+export async function siteRouteTree(): Promise<SiteRoute[]> {
+  const withHandles = (tree: RouteNode<{ file: string }>[]): Promise<SiteRoute[]> =>
+    Promise.all(
+      tree.map(async (route) => {
+        if (route.children?.length) return { ...route, children: await withHandles(route.children) };
+        const module = (await import(/* @vite-ignore */ `#app/${route.file}`)) as { handle?: unknown };
+        return { ...route, handle: module.handle };
+      }),
+    );
+  return withHandles(routeTreeOfConfig(await routeConfig));
+}
+
+/** Every route of app/routes.ts with its module's `handle`, as the server reads them from the build. */
+export async function siteRouteDescriptions(): Promise<RouteDescription<{ file: string; handle?: unknown }>[]> {
+  return describeRoutes(await siteRouteTree());
 }
 
 /** The site's route table, built from app/routes.ts and the route modules (no build needed). */
 export async function siteRouteTable() {
-  return createRouteTable(await siteRouteDescriptions());
+  return createRouteTable(await siteRouteTree());
 }

@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { createRouteTable, factsOf } from "#server/route-table.ts";
+import { createRouteTable, factsOf, type RouteNode } from "#server/route-table.ts";
 import { siteRouteDescriptions, siteRouteTable } from "#tests/factories/route-table.ts";
 
 describe("route facts (each route module's handle)", () => {
   it("every route of app/routes.ts says whether it is a cached page and whether it takes uploads", async () => {
     const descriptions = await siteRouteDescriptions();
     expect(descriptions.length).toBeGreaterThan(30);
-    for (const route of descriptions) expect(() => factsOf(route.id, route.handle), route.id).not.toThrow();
+    for (const route of descriptions) expect(() => factsOf(route.id, route.route.handle), route.id).not.toThrow();
   });
 
   it("a route that declares neither stops the table (and so the server's start)", () => {
-    expect(() => createRouteTable([{ id: "routes/site/nova", parents: ["root"], path: "nova", handle: undefined }])).toThrow(/routes\/site\/nova/);
-    expect(() => createRouteTable([{ id: "x", parents: [], path: "x", handle: { routeFacts: { cache: "yes" } } }])).toThrow(/routeFacts/);
+    const root = (route: RouteNode<{ handle?: unknown }>) => [{ id: "root", path: "", children: [route] }];
+    expect(() => createRouteTable(root({ id: "routes/site/nova", path: "nova", handle: undefined }))).toThrow(/routes\/site\/nova/);
+    expect(() => createRouteTable(root({ id: "x", path: "x", handle: { routeFacts: { cache: "yes" } } }))).toThrow(/routeFacts/);
   });
 
   it("the public pages and files are cached; the newsroom's forms and the API's saves take uploads", async () => {
