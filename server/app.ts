@@ -257,6 +257,7 @@ function createAppPageCache(
 export function withLiveUpdatesPaths(paths: readonly string[]): string[] {
   const extra = paths.flatMap((path) => {
     const story = /^\/article\/([^/]+)$/.exec(path);
+    // The id as the story's path spells it (escapes and all): href() would escape its escapes again.
     return story ? [`/api/news/${story[1]}/updates`] : [];
   });
   return extra.length ? [...paths, ...extra] : [...paths];

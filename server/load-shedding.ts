@@ -13,6 +13,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { href } from "react-router";
 import { t } from "#app/i18n/pt-BR.ts";
 import { NO_STORE } from "#app/lib/cache-headers.ts";
 
@@ -33,7 +34,7 @@ export interface LoadShedderOptions {
 }
 
 /** Paths never refused: the health check (a balancer must not take a busy instance for a dead one) and the event stream. */
-const EXEMPT = new Set(["/healthz", "/events"]);
+const EXEMPT = new Set([href("/healthz"), "/events"]);
 /**
  * Files served as they are (hashed assets, stored media): cheap, never counted nor refused. By prefix only: a page
  * address ending in ".png" is still a page (its 404 is rendered), so it waits its turn like any other.
@@ -147,6 +148,7 @@ export function createLoadShedder(options: LoadShedderOptions) {
 export type LoadShedder = ReturnType<typeof createLoadShedder>;
 
 function refuse(req: IncomingMessage, res: ServerResponse, path: string, retryAfter: string) {
+  // The API routes' prefix (app/routes.ts: api/…) answers JSON.
   const api = path.startsWith("/api/") || (req.headers.accept ?? "").includes("application/json");
   const body = api
     ? JSON.stringify({ error: { code: "overloaded", message: t.errors.overloadedText } })

@@ -88,7 +88,7 @@ export function createAnswers(options: Pick<PageCacheOptions, "headers" | "reque
      * 503, Retry-After and `no-store`, a plain pt-BR page (JSON for `/api/`), so a cache in front keeps nothing.
      */
     sendUnavailable(req: IncomingMessage, res: ServerResponse) {
-      const api = (req.url ?? "").startsWith("/api/");
+      const api = (req.url ?? "").startsWith("/api/"); // the API routes' prefix (app/routes.ts: api/…)
       const body = api
         ? JSON.stringify({ error: { code: "database_unavailable", message: t.errors.databaseUnavailable } })
         : `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.errors.genericTitle}</title></head><body><main><h1>${t.errors.genericTitle}</h1><p>${t.errors.genericText}</p></main></body></html>`;

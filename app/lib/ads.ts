@@ -1,3 +1,5 @@
+import { href } from "react-router";
+
 /**
  * The advertising partner (Google AdSense) and the reader's consent to it (LGPD). Nothing of the partner loads before
  * the reader accepts: the pages (shared by every reader through the page cache) carry only placeholders, the units
@@ -61,6 +63,6 @@ export function consentOf(cookieHeader: string | null | undefined): ConsentChoic
 }
 
 /** Where the privacy page's preferences are (the banner's "Preferências" and the footer's link). */
-export const CONSENT_PREFERENCES_PATH = "/userLicence#preferencias";
+export const CONSENT_PREFERENCES_PATH = `${href("/userLicence")}#preferencias`;
 /** Where the choice is sent (a form: works without JavaScript, and the answer is a new page with the new policy). */
-export const CONSENT_ACTION_PATH = "/consentimento";
+export const CONSENT_ACTION_PATH = href("/consentimento");

@@ -1,3 +1,5 @@
+import { href } from "react-router";
+
 /**
  * Where a save lands the editor: the story's edit page, with what happened in `salva` (its status after a new
  * story's first save, or "despublicada") and the saved version in `v` (so each landing draws a new form).
@@ -6,7 +8,7 @@ export function editPageAfterSave(id: string, outcome: string, version: number |
   const query = new URLSearchParams({ salva: outcome });
   if (version) query.set("v", String(version));
   if (media) query.set("midia", media);
-  return `/edit-news/${encodeURIComponent(id)}?${query}`;
+  return `${href("/edit-news/:id", { id })}?${query}`;
 }
 
 /** What happened to a new story's media (`midia`): what the success message says. */

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { MAX_QUERY_LENGTH } from "./search.ts";
 import type { NewsStatus } from "./news-view.ts";
 
@@ -7,7 +8,7 @@ import type { NewsStatus } from "./news-view.ts";
  */
 
 /** The newsroom list's address. */
-export const NEWSROOM_PATH = "/redacao";
+export const NEWSROOM_PATH = href("/redacao");
 
 /** The status filter's values (`?situacao=`), as the public list's newsroom filter spells them. */
 export const NEWSROOM_STATUS_FILTERS = {

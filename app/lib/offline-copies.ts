@@ -2,6 +2,7 @@
  * What the readers' service worker (app/service-worker/service-worker.ts) keeps on the phone, named once for the
  * worker, the "Sem conexão" page that lists it and the API that tells the worker what was taken down.
  */
+import type { RoutePath } from "./route-paths.ts";
 import { sharedCacheMayStore } from "./cache-headers.ts";
 
 /** Where the worker is served (the root: it controls every page of the site). */
@@ -25,20 +26,22 @@ export const OFFLINE_LIMITS = {
 } as const;
 
 /** The list of stories to read later (app/routes/site/read-later.tsx), precached with the shell like OFFLINE_PAGE. */
-export const READ_LATER_PAGE = "/ler-depois";
+export const READ_LATER_PAGE = "/ler-depois" satisfies RoutePath;
 
 /** What a page tells the worker when a story is marked or unmarked "Ler depois": `{ type, path }`. */
 export const KEEP_FOR_LATER_MESSAGE = "eef:keep-for-later";
 export const DROP_FROM_LATER_MESSAGE = "eef:drop-from-later";
 
 /** The page a navigation without network and without a saved copy goes to. */
-export const OFFLINE_PAGE = "/sem-conexao";
+export const OFFLINE_PAGE = "/sem-conexao" satisfies RoutePath;
 /** Its parameter: the address the reader wanted. */
 export const OFFLINE_FROM_PARAM = "de";
 
 /** The message a page sends the worker to check its saved articles now (see `checkSoon` in the worker). */
 export const CHECK_SAVED_MESSAGE = "eef:check-saved-articles";
 
+/** What the worker asks which of its saved articles changed or were taken down (`?ids=`). */
+export const NEWS_VERSIONS_PATH = "/api/news-versions" satisfies RoutePath;
 /** The most ids /api/news-versions answers for at once (the worker keeps fewer articles than that). */
 export const NEWS_VERSIONS_MAX_IDS = 50;
 

@@ -5,6 +5,7 @@
  * browser's subscription. Needs the readers' service worker (it shows the notifications): registered here if the page
  * has not done it yet.
  */
+import { href } from "react-router";
 import { SERVICE_WORKER_PATH } from "./offline-copies.ts";
 import type { PushTopic } from "./push-topics.ts";
 
@@ -45,7 +46,7 @@ export async function changeAlerts(topics: readonly PushTopic[]): Promise<Alerts
     const current = await registration.pushManager.getSubscription();
     if (topics.length === 0) {
       if (current) {
-        await fetch("/api/push/subscriptions", { method: "DELETE", ...json({ endpoint: current.endpoint }) });
+        await fetch(href("/api/push/subscriptions"), { method: "DELETE", ...json({ endpoint: current.endpoint }) });
         await current.unsubscribe();
       }
       return "ok";
@@ -54,12 +55,12 @@ export async function changeAlerts(topics: readonly PushTopic[]): Promise<Alerts
     if (permission !== "granted") return "denied";
     let subscription = current;
     if (!subscription) {
-      const answer = await fetch("/api/push");
+      const answer = await fetch(href("/api/push"));
       if (!answer.ok) return "failed";
       const { publicKey } = (await answer.json()) as { publicKey: string };
       subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
     }
-    const saved = await fetch("/api/push/subscriptions", { method: "POST", ...json({ subscription: subscription.toJSON(), topics }) });
+    const saved = await fetch(href("/api/push/subscriptions"), { method: "POST", ...json({ subscription: subscription.toJSON(), topics }) });
     return saved.ok ? "ok" : "failed";
   } catch {
     return "failed";

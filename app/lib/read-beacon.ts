@@ -1,3 +1,5 @@
+import { href } from "react-router";
+
 /** Must match READ_BEACON_HEADER on the server (app/.server/news/reads/read-limiter.server.ts). */
 const BEACON_HEADER = "X-Read-Beacon";
 
@@ -9,7 +11,7 @@ const BEACON_HEADER = "X-Read-Beacon";
  */
 export function sendReadBeacon(newsId: string): void {
   try {
-    void fetch("/api/reads", {
+    void fetch(href("/api/reads"), {
       method: "POST",
       keepalive: true,
       credentials: "omit",

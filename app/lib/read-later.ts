@@ -27,6 +27,7 @@ function isItem(value: unknown): value is ReadLaterItem {
     typeof item.title === "string" &&
     typeof item.savedAt === "number" &&
     typeof item.path === "string" &&
+    // The prefix of the article route (/article/:id/:slug?).
     item.path.startsWith("/article/")
   );
 }

@@ -1,3 +1,5 @@
+import type { RoutePath } from "./route-paths.ts";
+
 /**
  * The newsroom's roles, lowest first. Each includes what the ones before it may do:
  *
@@ -71,7 +73,8 @@ export function mayAlert(role: Role | null | undefined): boolean {
 
 /**
  * The newsroom menu's pages (the admin drawer) and the lowest role that sees each: the role each page's route asks
- * for in its facts (`handle.role`, app/lib/route-facts.ts; tests/unit/menu-roles.test.ts holds them equal).
+ * for in its facts (`handle.role`, app/lib/route-facts.ts; tests/unit/menu-roles.test.ts holds them equal). Each a
+ * path of app/routes.ts (`RoutePath`: the drawer's links are these keys).
  */
 export const MENU_ROLES = {
   "/add-news": "reporter",
@@ -84,7 +87,7 @@ export const MENU_ROLES = {
   "/perfil": "reporter",
   "/secoes": "admin",
   "/admin/security": "reporter",
-} as const satisfies Record<string, Role>;
+} as const satisfies Partial<Record<RoutePath, Role>>;
 
 /** A page of the newsroom menu. */
 export type MenuPath = keyof typeof MENU_ROLES;

@@ -1,3 +1,5 @@
+import { href } from "react-router";
+
 /**
  * The one check for every redirect that takes a value from the request (`redirectTo` of the sign-in page, `returnTo`
  * of the Drive connection, the path Google sends back to): a same-site relative path, or `fallback`.
@@ -7,7 +9,7 @@
  * resolved (`/.//evil`, `/..//evil`, `/%2e%2e//evil`) or once decoded (`/%2F%2Fevil`). The check runs on the path
  * as the browser will resolve it, after normalising, and the result is checked once more the same way.
  */
-export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/news-list"): string {
+export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = href("/news-list")): string {
   if (typeof value !== "string") return fallback;
   const candidate = value.trim();
   if (!isSameSitePath(candidate)) return fallback;
@@ -21,11 +23,13 @@ export function safeRedirectPath(value: FormDataEntryValue | string | null | und
   }
   if (!isSameSitePath(normalised) || !isSameSitePath(decodedPath(normalised))) return fallback;
   // Routes match case-insensitively: /ADMIN/LOGIN is the login page too (going back to it would loop).
-  if (normalised.toLowerCase().startsWith("/admin/login")) return fallback;
+  if (normalised.toLowerCase().startsWith(LOGIN_PATH)) return fallback;
   return normalised;
 }
 
 const SITE = "http://site.invalid";
+/** The sign-in page's path in lower case, for the case-insensitive comparison above. */
+const LOGIN_PATH = href("/admin/login").toLowerCase();
 
 /** A path that starts with one slash, never `//` or `/\`, with no backslash or control character anywhere. */
 function isSameSitePath(path: string): boolean {

@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from "react-router";
+import { href, type MetaDescriptor } from "react-router";
 import { LIVE_LIMITS } from "./limits.ts";
 import { type LiveCoverageInfo, type LiveUpdateView, liveUpdateAnchor, summaryOf } from "./live-coverage.ts";
 import type { MediaView } from "./media-view.ts";
@@ -219,7 +219,7 @@ export function homeJsonLd(site: Site) {
       inLanguage: "pt-BR",
       potentialAction: {
         "@type": "SearchAction",
-        target: { "@type": "EntryPoint", urlTemplate: `${absoluteUrl(site, "/busca")}?q={search_term_string}` },
+        target: { "@type": "EntryPoint", urlTemplate: `${absoluteUrl(site, href("/busca"))}?q={search_term_string}` },
         "query-input": "required name=search_term_string",
       },
     },

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { boundedMemo } from "./bounded-memo.ts";
 
 /** Accents folded ("Seleção" → "selecao"), lower case, every run of other characters one hyphen, none at the ends. */
@@ -25,21 +26,29 @@ export function slugify(text: string, max = 80): string {
 /** slugify(title), remembered: every card of every page asks for its story's slug (1.2 % of an uncached home's CPU). */
 const titleSlug = boundedMemo((title) => slugify(title));
 
+/** A story's path without its slug, remembered likewise: href() costs some ten times the template it replaced. */
+const storyBase = boundedMemo((id) => href("/article/:id/:slug?", { id }));
+
 /** The path of an article: `/article/{id}/{slug}` (just `/article/{id}` when the title has nothing to slug). */
 export function articlePath(article: { id: string; title: string }): string {
   const slug = titleSlug(article.title);
-  const id = encodeURIComponent(article.id);
-  return slug ? `/article/${id}/${slug}` : `/article/${id}`;
+  // The route's optional last segment; a slug (letters, digits, hyphens) has nothing to escape.
+  return slug ? `${storyBase(article.id)}/${slug}` : storyBase(article.id);
 }
 
-/** The page listing a category's or an author's news: `/categoria/{slug}` or `/autor/{slug}`. */
+/** termPath's answer for "<kind>:<slug>", remembered like a story's path (a card has its category's, the menu its sections'). */
+const termPaths = boundedMemo((key) => {
+  const slug = key.slice(key.indexOf(":") + 1);
+  if (key.startsWith("category:")) return href("/categoria/:slug", { slug });
+  return key.startsWith("author:") ? href("/autor/:slug", { slug }) : href("/time/:slug", { slug });
+});
+
+/** The page listing a category's, an author's or a club's news: `/categoria/{slug}`, `/autor/{slug}`, `/time/{slug}`. */
 export function termPath(kind: "category" | "author" | "team", slug: string): string {
-  return `${TERM_PREFIX[kind]}/${encodeURIComponent(slug)}`;
+  return termPaths(`${kind}:${slug}`);
 }
-
-const TERM_PREFIX = { category: "/categoria", author: "/autor", team: "/time" } as const;
 
 /** The RSS feed of a category's or a club's stories (/categoria/{slug}/rss.xml, /time/{slug}/rss.xml). */
 export function termFeedPath(kind: "category" | "team", slug: string): string {
-  return `${termPath(kind, slug)}/rss.xml`;
+  return kind === "category" ? href("/categoria/:slug/rss.xml", { slug }) : href("/time/:slug/rss.xml", { slug });
 }

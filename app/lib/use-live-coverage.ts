@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LIVE_LIMITS } from "./limits.ts";
 import { byNewest, isKeyEvent, keyEventOf, type LiveChangeEvent, type LiveUpdatesPage, type LiveUpdateView, withKeyEvent } from "./live-coverage.ts";
@@ -97,7 +98,7 @@ export function useLiveCoverage(
   const refresh = useCallback(
     async (again = true): Promise<void> => {
       try {
-        const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/updates`, { headers: { Accept: "application/json" } });
+        const response = await fetch(href("/api/news/:id/updates", { id: newsId }), { headers: { Accept: "application/json" } });
         if (!response.ok) return;
         const fresh = (await response.json()) as LiveUpdatesPage;
         // A copy older than what the events already brought (a cache that had not heard of the change yet) would take
@@ -142,7 +143,7 @@ export function useLiveCoverage(
   const refreshOne = useCallback(
     async (updateId: string) => {
       try {
-        const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/updates/${encodeURIComponent(updateId)}`);
+        const response = await fetch(href("/api/news/:id/updates/:updateId", { id: newsId, updateId }));
         if (!response.ok) return;
         const { update, media } = (await response.json()) as { update: LiveUpdateView; media: LiveUpdatesPage["media"] };
         setPage((current) => ({

@@ -18,6 +18,7 @@ export const RELOAD_AFTER_MS = 150;
  * without paths (a section renamed, the front page) concerns all.
  */
 export function concernsPage(data: string, pathname: string): boolean {
+  // The prefix of the article route (/article/:id/:slug?).
   if (!pathname.startsWith("/article/")) return true;
   let paths: unknown;
   let liveStory: unknown;

@@ -32,6 +32,7 @@ import {
   isDataPath,
   KEEP_FOR_LATER_MESSAGE,
   NEWS_VERSIONS_MAX_IDS,
+  NEWS_VERSIONS_PATH,
   OFFLINE_CACHES,
   OFFLINE_LIMITS,
   OFFLINE_PAGE,
@@ -137,7 +138,7 @@ registerRoute(
   networkFirst(OFFLINE_CACHES.pages, expiration(OFFLINE_LIMITS.pages)),
 );
 
-/** The images readers saw (media URLs name their content: what is stored never goes stale). */
+/** The images readers saw (the `media/*` route's; media URLs name their content: what is stored never goes stale). */
 registerRoute(
   ({ url, request }) => request.destination === "image" && url.origin === self.location.origin && url.pathname.startsWith("/media/"),
   new CacheFirst({
@@ -181,7 +182,7 @@ async function checkSavedArticles(): Promise<void> {
   }
   const ids = [...saved.keys()].slice(0, NEWS_VERSIONS_MAX_IDS);
   if (ids.length === 0) return;
-  const answer = await fetch(`/api/news-versions?ids=${ids.map(encodeURIComponent).join(",")}`, { cache: "no-store" });
+  const answer = await fetch(`${NEWS_VERSIONS_PATH}?ids=${ids.map(encodeURIComponent).join(",")}`, { cache: "no-store" });
   if (!answer.ok) return;
   lastCheck = Date.now();
   const { versions } = (await answer.json()) as { versions: Record<string, string | null> };

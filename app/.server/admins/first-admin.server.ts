@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { terminal } from "#app/i18n/pt-BR.ts";
 import type { AppServices } from "#app/.server/app.server.ts";
 import { createVerifiedAccount, unknowablePassword } from "#app/.server/auth/accounts.server.ts";
@@ -11,7 +12,7 @@ export const DEMO_ADMIN_EMAIL = "admin@esporteemfoco.local";
  */
 export async function announceFirstAdmin(services: Pick<AppServices, "admins" | "betterAuth" | "config">): Promise<void> {
   if ((await services.admins.list()).length > 0) return;
-  const url = `${services.config.site.url}/admin/login`;
+  const url = `${services.config.site.url}${href("/admin/login")}`;
   if (services.config.demoAdmin) {
     const existing = await services.admins.findUser(DEMO_ADMIN_EMAIL);
     if (existing) return;

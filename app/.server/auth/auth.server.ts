@@ -1,17 +1,20 @@
 import { randomBytes } from "node:crypto";
+import { href } from "react-router";
 import { type Kysely, sql } from "kysely";
 import type { AppConfig } from "#app/.server/config/env.server.ts";
 import type { Database } from "#app/.server/db/schema.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
 import type { Mailer } from "#app/.server/mail/mailer.server.ts";
+import type { RoutePath } from "#app/lib/route-paths.ts";
 
-export const AUTH_BASE_PATH = "/api/auth";
+/** Where Better Auth's own HTTP handler answers: the `api/auth/*` route, without its splat. */
+export const AUTH_BASE_PATH = ("/api/auth/*" satisfies RoutePath).slice(0, -"/*".length);
 /** Paths of Better Auth's own HTTP handler that the browser may reach (everything else goes through our forms). */
-export const PUBLIC_AUTH_PATHS = [`${AUTH_BASE_PATH}/callback/google`];
+export const PUBLIC_AUTH_PATHS = [href("/api/auth/*", { "*": "callback/google" })];
 
 /** Where the links of our e-mails lead (our own pages, which call Better Auth on the server). */
-export const VERIFY_EMAIL_PATH = "/admin/verify-email";
-export const RESET_PASSWORD_PATH = "/admin/reset-password";
+export const VERIFY_EMAIL_PATH = href("/admin/verify-email");
+export const RESET_PASSWORD_PATH = href("/admin/reset-password");
 
 /**
  * The token of an invitation's link (the team page's, app/.server/admins/team.server.ts) starts with this. It is a

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
@@ -70,7 +71,7 @@ export function buildBetterAuth({ config, db, dialect, secret, mailer, log }: Au
         send(
           user.email,
           t.auth.mail.existingSubject(config.site.name),
-          t.auth.mail.existingText(config.site.name, `${config.site.url}/admin/login?view=forgot`),
+          t.auth.mail.existingText(config.site.name, `${config.site.url}${href("/admin/login")}?view=forgot`),
           "existing account notice",
         );
       },

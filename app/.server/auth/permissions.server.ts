@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import { NO_STORE } from "#app/lib/cache-headers.ts";
 import type { BulkAction } from "#app/lib/newsroom-query.ts";
@@ -56,7 +56,7 @@ export async function requireRole(
   }
   const url = new URL(request.url);
   const origin = url.pathname + url.search;
-  throw redirect(`/admin/login?redirectTo=${encodeURIComponent(origin)}`, { headers: { "Cache-Control": NO_STORE } });
+  throw redirect(`${href("/admin/login")}?redirectTo=${encodeURIComponent(origin)}`, { headers: { "Cache-Control": NO_STORE } });
 }
 
 /** The signed-in admin of this request (`requireRole(…, "admin")`): sponsors and settings. */
@@ -113,7 +113,7 @@ export function roleOfRequest(request: Request, context: RequestContext): Role {
 }
 
 /** The page where a member turns two-factor sign-in on or off. */
-export const SECURITY_PATH = "/admin/security";
+export const SECURITY_PATH = href("/admin/security");
 
 /** What a page shows differently to the newsroom, from one lookup of the request's viewer. */
 export interface NewsroomAccess {

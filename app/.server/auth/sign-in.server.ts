@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import { hasSessionCookie } from "#app/lib/session-cookie.ts";
 import { isAPIError } from "./api-error.server.ts";
@@ -115,8 +116,8 @@ export function createSignInFlow(deps: AuthServiceDeps) {
         const started = await (await auth.get()).api.signInSocial({
           body: {
             provider: "google",
-            callbackURL: `/admin/login?oauth=google&redirectTo=${encodeURIComponent(input.redirectTo)}`,
-            errorCallbackURL: "/admin/login?oauth=error",
+            callbackURL: `${href("/admin/login")}?oauth=google&redirectTo=${encodeURIComponent(input.redirectTo)}`,
+            errorCallbackURL: `${href("/admin/login")}?oauth=error`,
           },
           headers: input.headers,
           returnHeaders: true,

@@ -1,10 +1,19 @@
+import { href } from "react-router";
 import type { CdnConfig } from "#app/.server/config/env.server.ts";
 import type { SiteEvent, SiteEventDetail } from "#app/.server/events/event-bus.ts";
 import type { Logger } from "#app/.server/logger.server.ts";
 import { purgeKeysOf, SITE_KEY } from "./surrogate-keys.ts";
 
 /** Pages a CDN that purges only by URL (Cloudflare below Enterprise) is told to drop on any story change: the lists. */
-const LIST_PATHS = ["/", "/_.data", "/news-list", "/news-list.data", "/rss.xml", "/rss/destaques.xml", "/sitemap.xml"];
+const LIST_PATHS = [
+  "/",
+  "/_.data",
+  href("/news-list"),
+  `${href("/news-list")}.data`,
+  href("/rss.xml"),
+  href("/rss/destaques.xml"),
+  href("/sitemap.xml"),
+];
 /** Cloudflare takes at most 30 URLs per purge call. */
 const CLOUDFLARE_BATCH = 30;
 /** Events that arrive together (a bulk publish) go out as one purge, this long after the first. */

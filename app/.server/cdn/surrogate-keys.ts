@@ -15,6 +15,7 @@ export function surrogateKeys(pathname: string): string {
   const page = pagePathOf(pathname);
   const article = /^\/article\/([^/]+)/.exec(page);
   if (!article) return `${SITE_KEY} ${LIST_KEY} ${page}`;
+  // The id as the request spelled it (percent-escapes and all): href() would escape its escapes again.
   const bare = `/article/${article[1]}`;
   return page === bare ? `${SITE_KEY} ${ARTICLE_KEY} ${bare}` : `${SITE_KEY} ${ARTICLE_KEY} ${bare} ${page}`;
 }

@@ -7,6 +7,7 @@ import { envSchema } from "./env-schema.server.ts";
 import type { PasswordPolicy } from "#app/lib/password-policy.ts";
 import type { PublicSiteConfig } from "#app/lib/site-context.ts";
 import { t, terminal } from "#app/i18n/pt-BR.ts";
+import type { RoutePath } from "#app/lib/route-paths.ts";
 
 /** The part of the configuration the browser may see: defined beside the root loader's data (app/lib). */
 export type { PublicSiteConfig };
@@ -337,7 +338,7 @@ function mediaStoreConfig(env: z.infer<typeof envSchema>, dataDir: string, siteU
           revokeUrl: env.GOOGLE_DRIVE_REVOKE_URL,
           apiUrl: env.GOOGLE_DRIVE_API_URL.replace(/\/+$/, ""),
           uploadUrl: env.GOOGLE_DRIVE_UPLOAD_URL.replace(/\/+$/, ""),
-          redirectUri: `${siteUrl}/admin/drive/callback`,
+          redirectUri: `${siteUrl}${"/admin/drive/callback" satisfies RoutePath}`,
         },
       };
     }

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "#app/lib/news-landing.ts";
 import { newsFormSchema } from "#app/lib/news-schema.ts";
@@ -121,7 +121,7 @@ export async function handleNewsFormAction(request: Request, context: RequestCon
     }
     // An unpublish, and a new story's first save, land on its edit page (which says what happened, with links).
     if (editing && parsed.data.unpublish) throw redirect(editPageAfterSave(result.id, UNPUBLISHED_OUTCOME, result.version));
-    if (editing) throw redirect(`/article/${result.id}`);
+    if (editing) throw redirect(href("/article/:id/:slug?", { id: result.id }));
     throw redirect(editPageAfterSave(result.id, result.status, result.version, result.media));
   }
 }

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { articlePath, termPath } from "#app/lib/slug.ts";
 
 /** What a version of a story says about where it is shown; only the id is required (a deleted story's). */
@@ -18,7 +19,7 @@ export function storyPaths(...versions: Array<StoryAddress | null | undefined>):
   const paths = new Set<string>();
   for (const version of versions) {
     if (!version) continue;
-    paths.add(`/article/${encodeURIComponent(version.id)}`);
+    paths.add(href("/article/:id/:slug?", { id: version.id }));
     if (version.title) paths.add(articlePath({ id: version.id, title: version.title }));
     if (version.category_slug) paths.add(termPath("category", version.category_slug));
     if (version.author_slug) paths.add(termPath("author", version.author_slug));

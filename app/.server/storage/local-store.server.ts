@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import express from "express";
 import { contentTypeOfKey } from "#app/.server/media/media-types.ts";
 import { assertValidKey, type ByteRange, isValidKey, type MediaStore, type StoredEntry, type StoredObject } from "./media-store.ts";
+import type { RoutePath } from "#app/lib/route-paths.ts";
 
 /** The folder, under the store's root, where objects are written before being renamed into place. */
 export const LOCAL_TEMP_DIR = ".tmp";
@@ -17,7 +18,8 @@ export const LOCAL_TEMP_DIR = ".tmp";
  */
 export function createLocalStore(options: { root: string; publicPath?: string }): MediaStore {
   const root = path.resolve(options.root);
-  const publicPath = (options.publicPath ?? "/media").replace(/\/+$/, "");
+  // By default the `media/*` route's path, without its splat.
+  const publicPath = (options.publicPath ?? ("/media/*" satisfies RoutePath).slice(0, -"/*".length)).replace(/\/+$/, "");
 
   function resolveKey(key: string): string {
     assertValidKey(key);

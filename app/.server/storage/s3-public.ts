@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { S3Config } from "#app/.server/config/env.server.ts";
 import { assertValidKey, type StoreOrigins } from "./media-store.ts";
 
@@ -10,7 +11,7 @@ export function s3PublicUrl(config: Pick<S3Config, "publicUrl" | "prefix">): (ke
   const publicBase = config.publicUrl?.replace(/\/+$/, "") ?? null;
   return (key) => {
     assertValidKey(key);
-    return publicBase ? `${publicBase}/${config.prefix}${key}` : `/media/${key}`;
+    return publicBase ? `${publicBase}/${config.prefix}${key}` : href("/media/*", { "*": key });
   };
 }
 

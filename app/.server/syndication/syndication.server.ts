@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { memoUntilChanged } from "#app/.server/events/memo.server.ts";
 import { Readable } from "node:stream";
 import { createElement } from "react";
@@ -39,7 +40,7 @@ export const NEWS_SITEMAP_HOURS = 48;
 const NEWS_SITEMAP_MAX = 1_000;
 
 /** Public pages that are not articles, as listed in the pages sitemap. */
-const STATIC_PAGES = ["/", "/news-list", "/news-list?tab=1", "/userLicence"];
+const STATIC_PAGES = ["/", href("/news-list"), `${href("/news-list")}?tab=1`, href("/userLicence")];
 
 export interface SyndicationDeps {
   db: Kysely<Database>;
@@ -128,8 +129,8 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
     });
   }
   const feeds = {
-    latest: memoUntilChanged(() => renderRss({}, "/rss.xml", site.name, "/")),
-    highlights: memoUntilChanged(() => renderRss({ highlightedOnly: true }, "/rss/destaques.xml", t.feeds.highlightsTitle(site.name), "/")),
+    latest: memoUntilChanged(() => renderRss({}, href("/rss.xml"), site.name, "/")),
+    highlights: memoUntilChanged(() => renderRss({ highlightedOnly: true }, href("/rss/destaques.xml"), t.feeds.highlightsTitle(site.name), "/")),
   };
 
   return {
@@ -162,8 +163,8 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
     /** The sitemap index: the pages, the Google News sitemap and one part per 10 000 articles. */
     async sitemapIndex(): Promise<Readable> {
       const parts = Math.max(1, Math.ceil((await countNews(db)) / partSize));
-      const urls = [absolute("/sitemaps/pages.xml"), absolute("/sitemaps/news.xml")];
-      for (let part = 1; part <= parts; part++) urls.push(absolute(`/sitemaps/articles-${part}.xml`));
+      const urls = [absolute(href("/sitemaps/:file", { file: "pages.xml" })), absolute(href("/sitemaps/:file", { file: "news.xml" }))];
+      for (let part = 1; part <= parts; part++) urls.push(absolute(href("/sitemaps/:file", { file: `articles-${part}.xml` })));
       const { SitemapIndexStream } = await import("sitemap");
       const index = new SitemapIndexStream();
       return Readable.from(urls.map((url) => ({ url }))).pipe(index);
@@ -229,7 +230,7 @@ export function createSyndication({ db, store, site, now = () => new Date(), par
         "Disallow: /api/",
         "Disallow: /events",
         "",
-        `Sitemap: ${absolute("/sitemap.xml")}`,
+        `Sitemap: ${absolute(href("/sitemap.xml"))}`,
         "",
       ].join("\n");
     },

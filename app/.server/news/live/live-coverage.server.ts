@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { href } from "react-router";
 import type { Kysely } from "kysely";
 import { t } from "#app/i18n/newsroom.ts";
 import type { AnnouncedMatch, KeyEventView, LiveCoverageInfo, LiveUpdateView, LiveUpdatesPage } from "#app/lib/live-coverage.ts";
@@ -52,7 +53,7 @@ import { tagMatchTeams, teamPathsOf } from "#app/.server/news/taxonomy/teams.ser
  */
 
 /** Feeds and sitemaps whose dates follow a live story's updates. */
-const LIVE_FEED_PATHS = ["/rss.xml", "/rss/destaques.xml", "/sitemap.xml", "/sitemaps/news.xml"];
+const LIVE_FEED_PATHS = [href("/rss.xml"), href("/rss/destaques.xml"), href("/sitemap.xml"), href("/sitemaps/:file", { file: "news.xml" })];
 
 export interface LiveCoverageDeps {
   db: Kysely<Database>;
@@ -82,9 +83,9 @@ export function createLiveCoverage(deps: LiveCoverageDeps) {
    * the story among all articles is left to the page cache's expiry (which part it is would cost a query per update).
    */
   const livePaths = (row: Pick<CoverageRow, "id" | "title">) => [
-    `/article/${encodeURIComponent(row.id)}`,
+    href("/article/:id/:slug?", { id: row.id }),
     articlePath(row),
-    `/api/news/${encodeURIComponent(row.id)}/updates`,
+    href("/api/news/:id/updates", { id: row.id }),
     ...LIVE_FEED_PATHS,
   ];
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { href } from "react-router";
 import type { Kysely } from "kysely";
 import { formatDateTime } from "#app/i18n/format.ts";
 import { t } from "#app/i18n/newsroom.ts";
@@ -116,7 +117,7 @@ export function createReviewNotifier({
   site: { name: string; url: string };
   timeZone: string;
 }): ReviewNotifier {
-  const editLink = (id: string) => `${site.url}/edit-news/${encodeURIComponent(id)}`;
+  const editLink = (id: string) => `${site.url}${href("/edit-news/:id", { id })}`;
 
   async function person(userId: string | null): Promise<{ name: string; email: string } | null> {
     if (!userId) return null;
@@ -188,8 +189,8 @@ export function createReviewNotifier({
         }
         const reporter = (await person(actorId))?.name ?? t.review.someone;
         const { mail } = t.review;
-        const history = `${editLink(newsId)}/historico`;
-        const url = `${site.url}/article/${encodeURIComponent(newsId)}`;
+        const history = `${site.url}${href("/edit-news/:id/historico", { id: newsId })}`;
+        const url = `${site.url}${href("/article/:id/:slug?", { id: newsId })}`;
         const [subject, text] =
           kind === "corrected"
             ? [mail.correctedSubject(site.name, row.title), mail.correctedText(row.title, reporter, row.status === "published" ? url : null, history)]
@@ -230,7 +231,7 @@ export function createReviewNotifier({
             newsId,
           );
         } else {
-          const url = `${site.url}/article/${encodeURIComponent(newsId)}`;
+          const url = `${site.url}${href("/article/:id/:slug?", { id: newsId })}`;
           send(owner.email, mail.publishedSubject(site.name, row.title), mail.publishedText(row.title, editor, url), "review approved", newsId);
         }
       });

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/.server/db/schema.ts";
 import type { EventBus } from "#app/.server/events/event-bus.ts";
@@ -92,7 +93,7 @@ export function startNewsScheduler({ db, events, log, clock = () => new Date(), 
       // Their cards, the strips and their articles change ("AO VIVO"), and their updates' API starts answering.
       await events.publish(
         "newsUpdated",
-        ids.length <= 50 ? { paths: [...storyPaths(...ids.map((id) => ({ id }))), ...ids.map((id) => `/api/news/${id}/updates`)] } : {},
+        ids.length <= 50 ? { paths: [...storyPaths(...ids.map((id) => ({ id }))), ...ids.map((id) => href("/api/news/:id/updates", { id }))] } : {},
       );
     }
     return ids;

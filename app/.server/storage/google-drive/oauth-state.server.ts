@@ -7,7 +7,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
  * `state` it receives is the cookie's nonce and the cookie was made for this very session.
  */
 export const DRIVE_STATE_COOKIE = "eef.drive_oauth";
-/** The cookie travels only to these routes. */
+/** The cookie travels only to these routes (/admin/drive/connect, callback and disconnect: their common prefix). */
 const COOKIE_PATH = "/admin/drive";
 /** The admin has this long to finish Google's consent. */
 export const DRIVE_STATE_TTL_MS = 10 * 60_000;

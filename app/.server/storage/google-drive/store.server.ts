@@ -1,5 +1,6 @@
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { href } from "react-router";
 import type { Kysely } from "kysely";
 import type { GoogleDriveConfig } from "#app/.server/config/env.server.ts";
 import type { Database, DriveFilesTable } from "#app/.server/db/schema.ts";
@@ -165,7 +166,7 @@ export function createGoogleDriveStore(options: GoogleDriveStoreOptions): MediaS
 
     publicUrl(key) {
       assertValidKey(key);
-      return `/media/${key}`;
+      return href("/media/*", { "*": key });
     },
 
     async *list(prefix = ""): AsyncGenerator<StoredEntry> {
