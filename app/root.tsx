@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import {
   data,
+  href,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -45,10 +46,10 @@ export const links: LinksFunction = () => [
   { rel: "preload", href: inter400, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
-  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "manifest", href: href("/manifest.webmanifest") },
   // Feed autodiscovery: browsers and feed readers find the feeds from any page.
-  { rel: "alternate", type: "application/rss+xml", title: t.feeds.latestLink, href: "/rss.xml" },
-  { rel: "alternate", type: "application/rss+xml", title: t.feeds.highlightsLink, href: "/rss/destaques.xml" },
+  { rel: "alternate", type: "application/rss+xml", title: t.feeds.latestLink, href: href("/rss.xml") },
+  { rel: "alternate", type: "application/rss+xml", title: t.feeds.highlightsLink, href: href("/rss/destaques.xml") },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {

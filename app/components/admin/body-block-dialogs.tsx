@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
@@ -96,7 +97,7 @@ function UrlField({
 function uploadImage(file: File, onProgress: (percent: number | "processing") => void): Promise<{ id: string; src: string }> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open("POST", "/api/media");
+    request.open("POST", href("/api/media"));
     request.responseType = "json";
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
@@ -188,7 +189,11 @@ export function ImageDialog({
         <fieldset disabled={busy} className={styles.dialogFields}>
           <div className={styles.dialogField}>
             {current ? (
-              <img className={styles.dialogPreview} src={current.previewSrc ?? `/api/media?id=${encodeURIComponent(current.mediaId)}`} alt="" />
+              <img
+                className={styles.dialogPreview}
+                src={current.previewSrc ?? `${href("/api/media")}?id=${encodeURIComponent(current.mediaId)}`}
+                alt=""
+              />
             ) : null}
             <label htmlFor={`${id}-file`}>{current ? blocksText.imageReplace : blocksText.imageFile}</label>
             <input

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { Node } from "@tiptap/core";
 import { blocksText } from "#app/i18n/pt-BR-blocks.ts";
 import { t } from "#app/i18n/pt-BR.ts";
@@ -68,7 +69,7 @@ export const ImageBlock = Node.create({
         "data-testid": "editor-image",
       },
       // A block the editor opened with has no preview address: GET /api/media?id= redirects to its variant.
-      ["img", { src: attrs.previewSrc ?? `/api/media?id=${encodeURIComponent(attrs.mediaId)}`, alt: attrs.alt }],
+      ["img", { src: attrs.previewSrc ?? `${href("/api/media")}?id=${encodeURIComponent(attrs.mediaId)}`, alt: attrs.alt }],
       ["figcaption", {}, line || blocksText.imageBlock(attrs.alt)],
     ];
   },

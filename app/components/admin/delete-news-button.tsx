@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { type RefObject, useState } from "react";
 import { t } from "#app/i18n/newsroom.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
@@ -22,7 +23,7 @@ export function DeleteNewsDialog({ id, title, open, onOpenChange: setOpen, retur
     event.preventDefault();
     setBusy(true);
     try {
-      const response = await fetch(`/api/news/${encodeURIComponent(id)}`, { method: "DELETE" });
+      const response = await fetch(href("/api/news/:id", { id }), { method: "DELETE" });
       if (!response.ok) throw new Error(String(response.status));
       setOpen(false);
       onDeleted(id);

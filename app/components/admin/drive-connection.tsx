@@ -1,6 +1,6 @@
 import { CheckCircle2 } from "lucide-react";
 import { useId } from "react";
-import { useLocation } from "react-router";
+import { href, useLocation } from "react-router";
 import type { DriveStatusView } from "#app/.server/storage/google-drive/status.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import buttons from "#app/components/ui/button.module.css";
@@ -23,10 +23,10 @@ export function DriveForms() {
   const returnTo = location.pathname + location.search;
   return (
     <>
-      <form id={DRIVE_CONNECT_FORM} method="post" action="/admin/drive/connect" hidden>
+      <form id={DRIVE_CONNECT_FORM} method="post" action={href("/admin/drive/connect")} hidden>
         <input type="hidden" name="returnTo" value={returnTo} />
       </form>
-      <form id={DRIVE_DISCONNECT_FORM} method="post" action="/admin/drive/disconnect" hidden>
+      <form id={DRIVE_DISCONNECT_FORM} method="post" action={href("/admin/drive/disconnect")} hidden>
         <input type="hidden" name="returnTo" value={returnTo} />
       </form>
     </>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useEffect, useState } from "react";
 import { t } from "#app/i18n/newsroom.ts";
 import type { MediaView } from "#app/lib/media-view.ts";
@@ -27,7 +28,7 @@ export function MediaFocusEditor({ newsId, media, disabled }: { newsId: string; 
   async function save(focus: { x: number; y: number } | null) {
     setStatus({ kind: "saving" });
     try {
-      const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/media-focus`, {
+      const response = await fetch(href("/api/news/:id/media-focus", { id: newsId }), {
         method: "PUT",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ focusX: focus?.x ?? null, focusY: focus?.y ?? null }),

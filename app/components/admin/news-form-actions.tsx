@@ -1,5 +1,5 @@
 import type { RefObject } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { formatDateTime, formatTime } from "#app/i18n/format.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { Banner } from "./banner.tsx";
@@ -40,7 +40,7 @@ export function NewsFormActions({ editing, newsId, live, reporter, scheduled, bu
         </p>
       ) : null}
       <div className={styles.actions}>
-        <Link to={editing && newsId ? `/article/${newsId}` : "/news-list"} className={buttons.secondary}>
+        <Link to={editing && newsId ? href("/article/:id/:slug?", { id: newsId }) : href("/news-list")} className={buttons.secondary}>
           {t.newsForm.cancel}
         </Link>
         {correction ? (
@@ -96,7 +96,7 @@ export function NewsFormActions({ editing, newsId, live, reporter, scheduled, bu
           </button>
         ) : null}
       </div>
-      {live && confirmUnpublish ? (
+      {live && confirmUnpublish && newsId ? (
         // Without JavaScript: the question the dialog asks, with the button that confirms (it sends the form again).
         // After the actions, so Enter in a field still presses "Salvar alterações" (the first submit button).
         <div id="confirmar-despublicar" className={styles.confirm} role="alert" data-testid="unpublish-confirm">
@@ -106,7 +106,7 @@ export function NewsFormActions({ editing, newsId, live, reporter, scheduled, bu
             <button type="submit" name="unpublish" value="on" className={buttons.primary}>
               {t.newsForm.unpublishConfirm}
             </button>
-            <Link to={`/edit-news/${newsId}`} className={buttons.secondary}>
+            <Link to={href("/edit-news/:id", { id: newsId })} className={buttons.secondary}>
               {t.newsForm.unpublishCancel}
             </Link>
           </p>
@@ -138,8 +138,8 @@ export function NewsFormNotices({ landed, newsId, publication, history, timeZone
         // The message is the banner (it clears after 3 s); the links stay.
         <div className={styles.landed} data-testid="news-landed">
           <p className={styles.landedLinks}>
-            <Link to={`/article/${newsId}?previa=1`}>{t.newsForm.preview}</Link>
-            {landed.published ? <Link to={`/article/${newsId}`}>{t.newsForm.viewPublished}</Link> : null}
+            <Link to={`${href("/article/:id/:slug?", { id: newsId })}?previa=1`}>{t.newsForm.preview}</Link>
+            {landed.published ? <Link to={href("/article/:id/:slug?", { id: newsId })}>{t.newsForm.viewPublished}</Link> : null}
           </p>
         </div>
       ) : null}
@@ -149,7 +149,7 @@ export function NewsFormNotices({ landed, newsId, publication, history, timeZone
             t.newsForm.statusLabel[publication.status],
             publication.status === "scheduled" ? formatDateTime(publication.publishedAt, timeZone) : null,
           )}{" "}
-          {history ? <Link to={`/edit-news/${newsId}/historico`}>{t.revisions.link}</Link> : null}
+          {history && newsId ? <Link to={href("/edit-news/:id/historico", { id: newsId })}>{t.revisions.link}</Link> : null}
         </p>
       ) : null}
       {drive ? (

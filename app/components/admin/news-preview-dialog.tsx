@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
@@ -30,7 +31,7 @@ function imageIds(blocks: readonly RichBlock[], into: Set<string> = new Set()): 
 function bodyMedia(doc: RichDoc): Record<string, MediaView> {
   const media: Record<string, MediaView> = {};
   for (const id of imageIds(doc.content)) {
-    const src = `/api/media?id=${encodeURIComponent(id)}`;
+    const src = `${href("/api/media")}?id=${encodeURIComponent(id)}`;
     media[id] = { kind: "image", src, largeSrc: src, mimeType: "image/*", width: null, height: null, srcSet: null, webpSrcSet: null };
   }
   return media;

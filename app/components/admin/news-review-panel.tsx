@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useRef, useState } from "react";
 import { formatDateTime } from "#app/i18n/format.ts";
@@ -69,7 +70,7 @@ export function ReturnToReporter({ newsId, version, error }: { newsId: string; v
           {error}
         </p>
       ) : null}
-      <form ref={formRef} method="post" action={`/api/news/${encodeURIComponent(newsId)}/return`} onSubmit={onSubmit} onPaste={cleanPaste}>
+      <form ref={formRef} method="post" action={href("/api/news/:id/return", { id: newsId })} onSubmit={onSubmit} onPaste={cleanPaste}>
         <input ref={versionRef} type="hidden" name="version" value={version} />
         <label htmlFor="review-note">{t.review.noteLabel}</label>
         <textarea id="review-note" name="note" required maxLength={REVIEW_NOTE_MAX} rows={3} />

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import buttons from "#app/components/ui/button.module.css";
 import styles from "./newsroom-pending.module.css";
@@ -9,7 +9,7 @@ export function NewsroomPending({ title }: { title: string }) {
     <section className={`page-narrow ${styles.panel}`}>
       <h1 className="page-title">{title}</h1>
       <p>{t.admin.pendingText}</p>
-      <Link to="/news-list" className={buttons.secondary}>
+      <Link to={href("/news-list")} className={buttons.secondary}>
         {t.auth.goToNews}
       </Link>
     </section>

@@ -1,5 +1,5 @@
 import type { RefObject } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import type { NewsroomRow } from "#app/.server/news/desk/newsroom-list.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import type { NewsroomSort } from "#app/lib/newsroom-query.ts";
@@ -72,7 +72,7 @@ export function NewsroomTable({
               {row.deletedAt ? (
                 <span data-testid="newsroom-title">{row.title}</span>
               ) : (
-                <Link to={`/edit-news/${row.id}`} data-testid="newsroom-title">
+                <Link to={href("/edit-news/:id", { id: row.id })} data-testid="newsroom-title">
                   {row.title}
                 </Link>
               )}
@@ -109,7 +109,7 @@ export function NewsroomTable({
             <td className={styles.actions}>
               {row.deletedAt ? null : (
                 <>
-                  <Link to={`/edit-news/${encodeURIComponent(row.id)}`} aria-label={t.newsroom.editLabel(row.title)}>
+                  <Link to={href("/edit-news/:id", { id: row.id })} aria-label={t.newsroom.editLabel(row.title)}>
                     {t.newsroom.edit}
                   </Link>
                   <Link to={articlePath({ id: row.id, title: row.title })} aria-label={t.newsroom.viewLabel(row.title)}>

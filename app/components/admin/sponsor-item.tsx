@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import type { SponsorView } from "#app/lib/news-view.ts";
 import type { SponsorActionResult } from "#app/lib/sponsor-schema.ts";
@@ -83,7 +83,7 @@ export function SponsorItem({
           <input type="hidden" name="id" value={sponsor.id} />
           <input type="hidden" name="confirmed" value="yes" />
           <div className={styles.addActions}>
-            <a href="/SponsorManager" className={buttons.secondary}>
+            <a href={href("/SponsorManager")} className={buttons.secondary}>
               {t.sponsors.deleteCancel}
             </a>
             <button type="submit" className={buttons.primary}>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import { formatDateTime } from "#app/i18n/format.ts";
 import { ALERT_FORM_ANCHOR } from "#app/lib/push-topics.ts";
@@ -45,7 +46,7 @@ export function StoryAlertPanel({ newsId, published, followers, alerts, notice, 
       {notice ? <Banner kind={notice.kind} message={notice.message} /> : null}
       <p data-testid="story-alert-followers">{t.deskAlerts.followers(followers)}</p>
       {storySent ? null : published ? (
-        <form method="post" action={`/api/news/${encodeURIComponent(newsId)}/alert`}>
+        <form method="post" action={href("/api/news/:id/alert", { id: newsId })}>
           <label>
             <input type="checkbox" name="confirm" required /> {t.deskAlerts.confirm}
           </label>

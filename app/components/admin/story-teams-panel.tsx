@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import { TEAMS_FORM_ANCHOR, TEAMS_PER_STORY, type Team, teamNameKey } from "#app/lib/teams.ts";
 import buttons from "#app/components/ui/button.module.css";
@@ -45,7 +45,7 @@ export function StoryTeamsPanel({ newsId, teams, selected, notice, managesList }
     if (checked.size > TEAMS_PER_STORY) return setStatus({ kind: "error", message: t.teams.tooMany(TEAMS_PER_STORY) });
     setStatus({ kind: "saving" });
     try {
-      const response = await fetch(`/api/news/${encodeURIComponent(newsId)}/teams`, {
+      const response = await fetch(href("/api/news/:id/teams", { id: newsId }), {
         method: "PUT",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
         body: JSON.stringify({ teams: [...checked] }),
@@ -76,9 +76,9 @@ export function StoryTeamsPanel({ newsId, teams, selected, notice, managesList }
     <section id={TEAMS_FORM_ANCHOR} className={styles.panel} aria-labelledby={`${TEAMS_FORM_ANCHOR}-titulo`} data-testid="story-teams">
       <h2 id={`${TEAMS_FORM_ANCHOR}-titulo`}>{t.teams.panelTitle}</h2>
       {teams.length === 0 ? (
-        <p>{managesList ? <Link to="/times">{t.teams.panelEmptyEditor}</Link> : t.teams.panelEmpty}</p>
+        <p>{managesList ? <Link to={href("/times")}>{t.teams.panelEmptyEditor}</Link> : t.teams.panelEmpty}</p>
       ) : (
-        <form method="post" action={`/api/news/${encodeURIComponent(newsId)}/teams`} onSubmit={save}>
+        <form method="post" action={href("/api/news/:id/teams", { id: newsId })} onSubmit={save}>
           <p className={styles.hint}>{t.teams.panelHint(TEAMS_PER_STORY)}</p>
           {hydrated && teams.length > 8 ? (
             <input
@@ -110,7 +110,7 @@ export function StoryTeamsPanel({ newsId, teams, selected, notice, managesList }
             <button type="submit" className={buttons.secondary} disabled={status.kind === "saving"}>
               {t.teams.save}
             </button>
-            {managesList ? <Link to="/times">{t.teams.pageTitle}</Link> : null}
+            {managesList ? <Link to={href("/times")}>{t.teams.pageTitle}</Link> : null}
           </div>
           {message ? <Banner kind={message.kind} message={message.message} /> : null}
         </form>

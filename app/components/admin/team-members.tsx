@@ -1,6 +1,6 @@
 import { UserMinus } from "lucide-react";
 import { useRef, useState } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Form, href, Link, useSubmit } from "react-router";
 import type { TeamMember } from "#app/.server/admins/team.server.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { ROLES, type Role } from "#app/lib/roles.ts";
@@ -43,7 +43,7 @@ export function TeamMembers({ members, me, timeZone, busy }: { members: TeamMemb
                     <span className={styles.email}>
                       {member.email} {self ? tt.you : null}
                     </span>
-                    <Link to={`/perfil?membro=${encodeURIComponent(member.userId)}`} aria-label={t.profile.otherTitle(member.name)}>
+                    <Link to={`${href("/perfil")}?membro=${encodeURIComponent(member.userId)}`} aria-label={t.profile.otherTitle(member.name)}>
                       {t.profile.editFromTeam}
                     </Link>
                   </th>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useEffect, useState } from "react";
 import { formatTime } from "#app/i18n/format.ts";
 import { t } from "#app/i18n/newsroom.ts";
@@ -70,7 +71,7 @@ export function useAutosaveRecovery(options: Options) {
         },
         onDiscard() {
           setOffer(null);
-          if (newsId) void fetch(`/api/news/${encodeURIComponent(newsId)}/autosave`, { method: "DELETE" }).catch(() => undefined);
+          if (newsId) void fetch(href("/api/news/:id/autosave", { id: newsId }), { method: "DELETE" }).catch(() => undefined);
         },
       }
     : restored

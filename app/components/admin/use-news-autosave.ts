@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AUTOSAVE_DELAY_MS, type NewsAutosaveView } from "#app/lib/news-autosave.ts";
 
@@ -66,7 +67,7 @@ export function useNewsAutosave<Draft extends object = AutosaveDraft>({
     setStatus((previous) => ({ ...previous, state: "saving" }));
     const body = JSON.stringify(latest.current);
     try {
-      const response = await fetch(`/api/news/${encodeURIComponent(where.newsId)}/autosave`, {
+      const response = await fetch(href("/api/news/:id/autosave", { id: where.newsId }), {
         method: "PUT",
         headers: { "Content-Type": "application/json" },
         body,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { href, useNavigate } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import { editPageAfterSave, UNPUBLISHED_OUTCOME } from "#app/lib/news-landing.ts";
 import type { MergeChoice, MergeConflict, MergeField } from "#app/lib/news-merge.ts";
@@ -150,7 +150,7 @@ export function useNewsSave({ props, opened, fields, live }: Options) {
         }
         setBanner({ kind: "success", message: savedMessage(answer, timeZone, storeLabel) });
         const id = answer.id;
-        timers.current.push(setTimeout(() => navigate(`/article/${id}`), REDIRECT_AFTER_EDIT_MS));
+        timers.current.push(setTimeout(() => navigate(href("/article/:id/:slug?", { id })), REDIRECT_AFTER_EDIT_MS));
       },
       onConflict(current, merged) {
         // Someone else saved first: nothing is lost, the editor sees what changed (or, after "Salvar mesmo assim",

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useState } from "react";
 import { t } from "#app/i18n/newsroom.ts";
 import type { MergeConflict } from "#app/lib/news-merge.ts";
@@ -37,7 +38,8 @@ export function useNewsSubmit({ editing, newsId }: { editing: boolean; newsId: s
     setStatus("submitting");
     setProgress(withFile ? { percent: 0, stage: "upload" } : null);
     const request = new XMLHttpRequest();
-    request.open(editing ? "PUT" : "POST", editing ? `/api/news/${newsId}` : "/api/news");
+    // Editing is the edit page's mode: its story has an id.
+    request.open(editing ? "PUT" : "POST", editing ? href("/api/news/:id", { id: newsId! }) : href("/api/news"));
     request.responseType = "json";
     request.upload.onprogress = (progressEvent) => {
       if (withFile && progressEvent.lengthComputable) {

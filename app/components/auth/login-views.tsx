@@ -1,6 +1,6 @@
 import { CheckCircle2, LogIn } from "lucide-react";
 import { useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 import type { FieldErrors } from "#app/lib/auth-schemas.ts";
 import buttons from "#app/components/ui/button.module.css";
@@ -27,7 +27,7 @@ export function SignedIn() {
         <p className={styles.success} role="status">
           <CheckCircle2 aria-hidden="true" size={20} /> {t.auth.alreadyLoggedIn}
         </p>
-        <Link to="/news-list" className={buttons.primary}>
+        <Link to={href("/news-list")} className={buttons.primary}>
           {t.auth.goToNews}
         </Link>
       </section>

@@ -15,7 +15,7 @@ import {
   X,
 } from "lucide-react";
 import type { RefObject } from "react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { t } from "#app/i18n/pt-BR.ts";
 import { type MenuPath, seesMenuItem } from "#app/lib/roles.ts";
 import { useRootData } from "#app/lib/site-context.ts";
@@ -70,7 +70,7 @@ export function AdminDrawer({ open, onOpenChange, returnFocusTo }: AdminDrawerPr
                 </li>
               ))}
               <li>
-                <Form method="post" action="/admin/logout">
+                <Form method="post" action={href("/admin/logout")}>
                   <button type="submit" className={`${styles.item} ${styles.logout}`}>
                     <LogOut aria-hidden="true" size={22} />
                     {t.admin.logout}

@@ -1,4 +1,4 @@
-import { Link, useLocation } from "react-router";
+import { href, Link, useLocation } from "react-router";
 import { t } from "#app/i18n/pt-BR.ts";
 import { CONSENT_PREFERENCES_PATH } from "#app/lib/ads.ts";
 import { useConsent } from "#app/lib/consent-client.ts";
@@ -15,7 +15,7 @@ export function ConsentBanner() {
   const consent = useConsent();
   const { pathname } = useLocation();
   // The privacy page has the same choice in its text.
-  if (!site.ads || consent !== null || pathname === "/userLicence") return null;
+  if (!site.ads || consent !== null || pathname === href("/userLicence")) return null;
   return (
     <section className={styles.banner} aria-labelledby="consentimento-titulo" data-testid="consent-banner">
       <h2 id="consentimento-titulo" className={styles.title}>

@@ -1,4 +1,4 @@
-import { Link, useLocation } from "react-router";
+import { href, Link, useLocation } from "react-router";
 import { t } from "#app/i18n/pt-BR.ts";
 import { useRootData } from "#app/lib/site-context.ts";
 import { termPath } from "#app/lib/slug.ts";
@@ -42,7 +42,7 @@ function SectionRow({ sections, current }: { sections: ReturnType<typeof useRoot
   return (
     <ul className={styles.list}>
       <li>
-        <Link to="/news-list" className={styles.link} aria-current={current("/news-list")}>
+        <Link to={href("/news-list")} className={styles.link} aria-current={current(href("/news-list"))}>
           {t.layout.allSections}
         </Link>
       </li>

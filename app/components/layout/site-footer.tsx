@@ -1,6 +1,6 @@
 import { AlertButton } from "#app/components/news/alert-button.tsx";
 import { PUSH_TOPICS } from "#app/lib/push-topics.ts";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { READ_LATER_PAGE } from "#app/lib/offline-copies.ts";
 import { t } from "#app/i18n/pt-BR.ts";
 import { CONSENT_PREFERENCES_PATH } from "#app/lib/ads.ts";
@@ -94,7 +94,7 @@ export function SiteFooter() {
       <div className={styles.bottom}>
         <p>{t.footer.copyright(year, site.name)}</p>
         <Link to={READ_LATER_PAGE}>{t.readLater.pageTitle}</Link>
-        <Link to="/userLicence">{t.footer.privacy}</Link>
+        <Link to={href("/userLicence")}>{t.footer.privacy}</Link>
         {site.ads ? <Link to={CONSENT_PREFERENCES_PATH}>{t.consent.footerLink}</Link> : null}
       </div>
     </footer>

@@ -1,5 +1,5 @@
 import { ArrowLeft, Search } from "lucide-react";
-import { Form, Link, useLocation, useNavigate } from "react-router";
+import { Form, href, Link, useLocation, useNavigate } from "react-router";
 import { t } from "#app/i18n/pt-BR.ts";
 import { MAX_QUERY_LENGTH } from "#app/lib/search.ts";
 import { useRootData } from "#app/lib/site-context.ts";
@@ -52,7 +52,7 @@ export function SiteHeader({ children }: { children?: React.ReactNode }) {
           <span className={styles.name}>{site.name}</span>
         </Link>
         {/* A plain GET form: works without JavaScript; with it, a client-side navigation. A new page starts it empty. */}
-        <Form method="get" action="/busca" role="search" className={styles.search} key={location.key}>
+        <Form method="get" action={href("/busca")} role="search" className={styles.search} key={location.key}>
           <label htmlFor="busca-topo" className="visually-hidden">
             {t.search.fieldLabel}
           </label>

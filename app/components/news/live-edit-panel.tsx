@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { t } from "#app/i18n/newsroom.ts";
 import { LIVE_FORM_ANCHOR, type LiveCoverageInfo, type LiveFormNotice, type LiveFormTexts } from "#app/lib/live-coverage.ts";
@@ -79,7 +80,7 @@ export function LiveEditPanel({ newsId, coverage, announcement, articlePath, not
  * here with the outcome; the story then shows in "Jogos de hoje" and its coverage turns live by itself at the kickoff.
  */
 function AnnounceForm({ newsId, values }: { newsId: string; values: AnnouncementValues }) {
-  const action = `/api/news/${encodeURIComponent(newsId)}/live`;
+  const action = href("/api/news/:id/live", { id: newsId });
   const texts = t.liveNewsroom;
   return (
     <form method="post" action={action} className={styles.announce} data-testid="live-announce">

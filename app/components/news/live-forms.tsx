@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useId } from "react";
 import type { LiveCoverageInfo, LiveFormPage, LiveFormTexts } from "#app/lib/live-coverage.ts";
 import { LIVE_LIMITS } from "#app/lib/limits.ts";
@@ -25,7 +26,7 @@ interface LiveFormsProps {
  */
 export function LiveForms({ newsId, coverage, back, texts, id: anchor }: LiveFormsProps) {
   const id = useId();
-  const action = `/api/news/${encodeURIComponent(newsId)}/live`;
+  const action = href("/api/news/:id/live", { id: newsId });
   const scoreboard = coverage?.scoreboard;
   const backField = <input type="hidden" name="back" value={back} />;
   return (

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { t } from "#app/i18n/newsroom.ts";
 
 type Sent = { ok: true; json: unknown } | { ok: false; message: string; fields?: Record<string, string[]> };
@@ -22,4 +23,4 @@ export async function send(method: string, url: string, body?: unknown): Promise
   }
 }
 
-export const newsUrl = (newsId: string) => `/api/news/${encodeURIComponent(newsId)}`;
+export const newsUrl = (newsId: string) => href("/api/news/:id", { id: newsId });

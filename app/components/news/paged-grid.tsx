@@ -1,4 +1,4 @@
-import { Link, useLocation, useNavigationType } from "react-router";
+import { href, Link, useLocation, useNavigationType } from "react-router";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Banner } from "#app/components/admin/banner.tsx";
 import { DeleteNewsButton } from "#app/components/admin/lazy-delete-news-button.tsx";
@@ -105,7 +105,7 @@ export function PagedGrid({ first, reads = null, nextCursor, continued, pageHref
     params.set("cursor", next);
     params.set("limit", String(LIST_PAGE_SIZE));
     try {
-      const response = await fetch(`/api/news?${params}`, { headers: { Accept: "application/json" } });
+      const response = await fetch(`${href("/api/news")}?${params}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const page = (await response.json()) as { news: NewsSummary[]; nextCursor: string | null; reads?: Record<string, number> };
       if (page.reads) setMoreReads((current) => ({ ...current, ...page.reads }));

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/drive-callback";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { requireRole } from "#app/.server/auth/permissions.server.ts";
@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     request,
     state: url.searchParams.get("state"),
   });
-  const returnTo = safeRedirectPath(check.returnTo, "/SponsorManager");
+  const returnTo = safeRedirectPath(check.returnTo, href("/SponsorManager"));
   const headers = { "Set-Cookie": clearDriveOAuthStateCookie(config.site.url.startsWith("https:")), "Cache-Control": NO_STORE };
   const code = url.searchParams.get("code");
   const refused = url.searchParams.get("error");

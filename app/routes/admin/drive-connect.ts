@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/drive-connect";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { requireRole } from "#app/.server/auth/permissions.server.ts";
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { url, setCookie } = drive.beginConsent({
     userId: viewer.userId,
     request,
-    returnTo: safeRedirectPath(form.get("returnTo"), "/SponsorManager"),
+    returnTo: safeRedirectPath(form.get("returnTo"), href("/SponsorManager")),
     secure: config.site.url.startsWith("https:"),
   });
   return redirect(url, { headers: { "Set-Cookie": setCookie, "Cache-Control": NO_STORE } });
@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Connecting changes state: only by POST. A GET (a link, a reload) goes to the sponsor manager. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRole(request, context, handle);
-  return redirect("/SponsorManager", { headers: { "Cache-Control": NO_STORE } });
+  return redirect(href("/SponsorManager"), { headers: { "Cache-Control": NO_STORE } });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/drive-disconnect";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { requireRole } from "#app/.server/auth/permissions.server.ts";
@@ -15,12 +15,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   await drive.disconnect();
   log.info({ userId: viewer.userId }, "Google Drive disconnected by an admin");
-  return redirect(safeRedirectPath(form.get("returnTo"), "/SponsorManager"), { headers: { "Cache-Control": NO_STORE } });
+  return redirect(safeRedirectPath(form.get("returnTo"), href("/SponsorManager")), { headers: { "Cache-Control": NO_STORE } });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRole(request, context, handle);
-  return redirect("/SponsorManager", { headers: { "Cache-Control": NO_STORE } });
+  return redirect(href("/SponsorManager"), { headers: { "Cache-Control": NO_STORE } });
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */

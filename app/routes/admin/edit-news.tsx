@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Link, useNavigation, useRevalidator, useRouteError, useSearchParams } from "react-router";
+import { data, href, Link, useNavigation, useRevalidator, useRouteError, useSearchParams } from "react-router";
 import type { Route } from "./+types/edit-news";
 import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -189,7 +189,7 @@ export default function EditNews({ loaderData, actionData, params }: Route.Compo
   // The saved version the editor asked for: the new form is drawn once the page's data holds it (the reload asked for
   // may come back before a live reload already under way does, with the data that one started from).
   const [awaited, setAwaited] = useState<number | null>(null);
-  if (navigation.state === "loading" && navigation.location.pathname === `/edit-news/${params.id}`) {
+  if (navigation.state === "loading" && navigation.location.pathname === href("/edit-news/:id", { id: params.id })) {
     return <Spinner label={t.newsForm.editTitle} />;
   }
   const {

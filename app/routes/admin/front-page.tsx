@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/front-page";
 import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
 import { noindexMeta } from "#app/lib/seo.ts";
@@ -69,14 +69,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (form.get("intent") === "release") {
       await releaseFrontPage({ db: services.database.db, events: services.events, log: services.log }, position, viewer.userId);
-      throw redirect(`/capa?feito=liberada&posicao=${position}`, { headers: noStore });
+      throw redirect(`${href("/capa")}?feito=liberada&posicao=${position}`, { headers: noStore });
     }
     await pickForFrontPage(
       { db: services.database.db, events: services.events, log: services.log },
       { newsId: String(form.get("news") ?? ""), position, hold: String(form.get("hold") ?? "") },
       viewer.userId,
     );
-    throw redirect(`/capa?feito=fixada&posicao=${position}`, { headers: noStore });
+    throw redirect(`${href("/capa")}?feito=fixada&posicao=${position}`, { headers: noStore });
   } catch (error) {
     if (error instanceof Response) throw error;
     const status = error instanceof AppError ? error.status : 500;

@@ -1,4 +1,4 @@
-import { data, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, href, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { noindexMeta, siteOf, titleWithSite } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -83,8 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!result.ok && result.code === "two_factor") {
         // Password right, second factor on: the challenge cookie goes along, and the code is asked next.
         const next = new URLSearchParams({ view: "2fa" });
-        if (redirectTo !== "/news-list") next.set("redirectTo", redirectTo);
-        throw redirect(`/admin/login?${next}`, { headers: result.headers });
+        if (redirectTo !== href("/news-list")) next.set("redirectTo", redirectTo);
+        throw redirect(`${href("/admin/login")}?${next}`, { headers: result.headers });
       }
       if (!result.ok) return fail(intent, result, result.status);
       throw redirect(redirectTo, { headers: result.headers });
@@ -135,9 +135,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const linkTo = (next: LoginView) => {
     const params = new URLSearchParams();
     if (next !== "login") params.set("view", next);
-    if (redirectTo !== "/news-list") params.set("redirectTo", redirectTo);
+    if (redirectTo !== href("/news-list")) params.set("redirectTo", redirectTo);
     const query = params.toString();
-    return query ? `?${query}` : "/admin/login";
+    return query ? `?${query}` : href("/admin/login");
   };
   const form = { redirectTo, busy, errors, linkTo };
 

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
@@ -8,15 +8,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { auth, log } = servicesOf(context);
   try {
     const headers = await auth.signOut(request.headers);
-    return redirect("/admin/login", { headers });
+    return redirect(href("/admin/login"), { headers });
   } catch (error) {
     log.error({ err: error }, "sign-out failed");
-    return redirect("/admin/login?logout=failed");
+    return redirect(`${href("/admin/login")}?logout=failed`);
   }
 }
 
 export function loader() {
-  return redirect("/admin/login");
+  return redirect(href("/admin/login"));
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */

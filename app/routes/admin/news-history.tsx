@@ -1,6 +1,6 @@
 import { diffWordsWithSpace } from "diff";
 import { useRef, useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/news-history";
 import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -116,7 +116,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (form.get("confirmed") !== "1") {
       const current = await servicesOf(context).news.getNews(params.id, { includeUnpublished: true });
       if (current.status === "published") {
-        throw redirect(`/edit-news/${encodeURIComponent(params.id)}/historico?restaurar=${encodeURIComponent(revisionId)}`);
+        throw redirect(`${href("/edit-news/:id/historico", { id: params.id })}?restaurar=${encodeURIComponent(revisionId)}`);
       }
     }
     const result = await newsEditor.restoreRevision(
@@ -125,7 +125,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       memberActor(viewer),
       Number.isSafeInteger(version) && version > 0 ? version : undefined,
     );
-    throw redirect(`/edit-news/${encodeURIComponent(params.id)}/historico?restaurada=${result.version}`);
+    throw redirect(`${href("/edit-news/:id/historico", { id: params.id })}?restaurada=${result.version}`);
   } catch (error) {
     if (error instanceof Response) throw error;
     const status = error instanceof AppError ? error.status : 500;
@@ -263,7 +263,7 @@ export default function NewsHistory({ loaderData, actionData }: Route.ComponentP
       ) : null}
 
       <p>
-        <Link to={`/edit-news/${id}`} className={buttons.secondary}>
+        <Link to={href("/edit-news/:id", { id })} className={buttons.secondary}>
           {t.revisions.back}
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ fieldErrors: {} as FieldErrors, message }, { status: result.status });
   }
   // The token was spent by this reset: the sign-in page's "Senha criada" comes from the token's kind, known here.
-  throw redirect(invite ? "/admin/login?reset=ok&convite=1" : "/admin/login?reset=ok");
+  throw redirect(`${href("/admin/login")}?reset=ok${invite ? "&convite=1" : ""}`);
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -68,7 +68,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <button type="submit" className={buttons.primary} disabled={busy || !loaderData.token || loaderData.inviteInvalid}>
             {loaderData.invite ? t.auth.inviteSubmit : t.auth.resetSubmit}
           </button>
-          <Link to="/admin/login" className={styles.back}>
+          <Link to={href("/admin/login")} className={styles.back}>
             {t.auth.backToLogin}
           </Link>
         </Form>

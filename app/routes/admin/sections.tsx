@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sections";
 import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
 import { noindexMeta } from "#app/lib/seo.ts";
@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     settings.push({ slug: section.slug, position, hidden: form.get(`mostrar:${section.slug}`) === null });
   }
   await saveSectionArrangement(services, viewer.userId, settings);
-  throw redirect("/secoes?salvo=1", { headers: noStore });
+  throw redirect(`${href("/secoes")}?salvo=1`, { headers: noStore });
 }
 
 export const headers = privatePageHeaders;

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import type { Route } from "./+types/team";
 import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
 import { noindexMeta } from "#app/lib/seo.ts";
@@ -110,7 +110,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
             <button type="submit" className={`${buttons.primary} ${styles.dangerSolid}`}>
               {tt.revokeConfirm}
             </button>
-            <a href="/equipe" className={buttons.secondary}>
+            <a href={href("/equipe")} className={buttons.secondary}>
               {tt.cancel}
             </a>
           </Form>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/teams";
 import { NO_STORE, privatePageHeaders } from "#app/lib/cache-headers.ts";
 import { noindexMeta } from "#app/lib/seo.ts";
@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const slug = String(form.get("slug") ?? "");
   const noStore = { "Cache-Control": NO_STORE };
-  const done = (message: string) => redirect(`/times?${new URLSearchParams({ feito: message })}`, { headers: noStore });
+  const done = (message: string) => redirect(`${href("/times")}?${new URLSearchParams({ feito: message })}`, { headers: noStore });
   try {
     if (intent === "add") return done(tt.added((await addTeam(deps, form.get("name"), actor)).name));
     if (intent === "rename") return done(tt.renamed((await renameTeam(deps, slug, form.get("name"), actor)).name));
@@ -136,7 +136,7 @@ export default function Teams({ loaderData, actionData }: Route.ComponentProps) 
                           <button type="submit" className={`${buttons.primary} ${styles.dangerSolid}`} disabled={busy}>
                             {tt.remove}
                           </button>
-                          <Link to="/times">{tt.cancel}</Link>
+                          <Link to={href("/times")}>{tt.cancel}</Link>
                         </Form>
                       ) : (
                         <div className={styles.row}>

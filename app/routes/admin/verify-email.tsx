@@ -1,5 +1,5 @@
 import { CheckCircle2 } from "lucide-react";
-import { data, Link } from "react-router";
+import { data, href, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { noindexMeta } from "#app/lib/seo.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -48,7 +48,7 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
         ) : (
           <AuthMessage failure={{ message: loaderData.message ?? t.auth.verifyInvalid }} />
         )}
-        <Link to="/admin/login" className={buttons.primary}>
+        <Link to={href("/admin/login")} className={buttons.primary}>
           {t.auth.backToLogin}
         </Link>
       </section>

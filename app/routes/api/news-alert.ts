@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/news-alert";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
@@ -25,7 +25,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { pushAlerts, log } = servicesOf(context);
   const form = (request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded");
   const back = (outcome: string) =>
-    redirect(`/edit-news/${encodeURIComponent(params.id)}?${ALERT_FORM_PARAM}=${encodeURIComponent(outcome)}#${ALERT_FORM_ANCHOR}`, 303);
+    redirect(`${href("/edit-news/:id", { id: params.id })}?${ALERT_FORM_PARAM}=${encodeURIComponent(outcome)}#${ALERT_FORM_ANCHOR}`, 303);
   try {
     const viewer = await requireRoleApi(request, context, handle);
     const actor = memberActor(viewer);

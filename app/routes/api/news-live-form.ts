@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/news-live-form";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
@@ -29,7 +29,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { liveCoverage, pushAlerts, log, config } = servicesOf(context);
   // The page the form is on: the article, or (the default) the edit page. Nothing else: never an address sent.
-  let page = `/edit-news/${encodeURIComponent(params.id)}`;
+  let page = href("/edit-news/:id", { id: params.id });
   const back = (outcome: string) => redirect(`${page}?${LIVE_FORM_PARAM}=${encodeURIComponent(outcome)}#${LIVE_FORM_ANCHOR}`, 303);
   try {
     const viewer = await requireRoleApi(request, context, handle);
@@ -44,7 +44,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const form = await request.formData().catch(() => {
       throw new AppError("live_form_invalid", t.liveNewsroom.failed, 400);
     });
-    if (form.get("back") === "article") page = `/article/${encodeURIComponent(params.id)}`;
+    if (form.get("back") === "article") page = href("/article/:id/:slug?", { id: params.id });
     const asked = parseLiveForm(form, config.timeZone);
     if (asked.kind === "update") {
       // "Enviar como alerta": editors and admins only (a reporter's box is not shown, and is refused here).

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/news-return";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
@@ -28,7 +28,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { newsEditor, log } = servicesOf(context);
   const contentType = request.headers.get("Content-Type") ?? "";
   const fromPage = contentType.startsWith("application/x-www-form-urlencoded");
-  const page = `/edit-news/${encodeURIComponent(params.id)}`;
+  const page = href("/edit-news/:id", { id: params.id });
   try {
     const viewer = await requireRoleApi(request, context, handle);
     if (request.method !== "POST") return apiError(405, "method_not_allowed", t.api.methodNotAllowed("POST"));

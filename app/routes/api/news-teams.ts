@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/news-teams";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { AppError } from "#app/.server/errors.ts";
@@ -38,7 +38,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { database, events, log } = servicesOf(context);
   const deps = { db: database.db, events, log };
   const back = (outcome: string) =>
-    redirect(`/edit-news/${encodeURIComponent(params.id)}?${TEAMS_FORM_PARAM}=${encodeURIComponent(outcome)}#${TEAMS_FORM_ANCHOR}`, 303);
+    redirect(`${href("/edit-news/:id", { id: params.id })}?${TEAMS_FORM_PARAM}=${encodeURIComponent(outcome)}#${TEAMS_FORM_ANCHOR}`, 303);
   try {
     const viewer = await requireRoleApi(request, context, handle);
     // The story and the viewer's right to change it first (404, 403), before anything sent is read.

@@ -1,6 +1,6 @@
 import { ArrowLeft, Eye, Pencil } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Link, redirect, useRouteError } from "react-router";
+import { data, href, Link, redirect, useRouteError } from "react-router";
 import type { Route } from "./+types/article";
 import { NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -55,7 +55,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   // `/article/{id}` and `/article/{id}/{slug}` both answer; an old or mistyped slug moves to the current one.
   const canonicalPath = articlePath(article);
-  if (params.slug !== undefined && `/article/${encodeURIComponent(article.id)}/${params.slug}` !== canonicalPath) {
+  if (params.slug !== undefined && href("/article/:id/:slug?", { id: article.id, slug: params.slug }) !== canonicalPath) {
     throw redirect(canonicalPath, 301);
   }
   const preview = new URL(request.url).searchParams.get("previa") === "1";
@@ -169,7 +169,7 @@ export default function Article({ loaderData }: Route.ComponentProps) {
       {mayEdit ? (
         // At the top, where the newsroom lands after a save: not under a long story and its extras.
         <div className={styles.staffBar}>
-          <Link to={`/edit-news/${article.id}`} className={buttons.primary}>
+          <Link to={href("/edit-news/:id", { id: article.id })} className={buttons.primary}>
             <Pencil aria-hidden="true" size={18} />
             {t.article.edit}
           </Link>

@@ -1,7 +1,7 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/consent";
 import { servicesOf } from "#app/.server/context.server.ts";
-import { CONSENT_COOKIE, type ConsentChoice } from "#app/lib/ads.ts";
+import { CONSENT_COOKIE, CONSENT_PREFERENCES_PATH, type ConsentChoice } from "#app/lib/ads.ts";
 import { CONSENT_MAX_AGE_SECONDS } from "#app/lib/limits.ts";
 import { PRIVATE_ROUTE } from "#app/lib/route-facts.ts";
 import { safeRedirectPath } from "#app/lib/safe-redirect.ts";
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form || !choice) return new Response(t.consent.invalidChoice, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const secure = new URL(servicesOf(context).config.site.url).protocol === "https:" ? "; Secure" : "";
   // Back to a page of this site only (the one check every redirect from the request goes through).
-  return redirect(safeRedirectPath(form.get("voltar"), "/userLicence"), {
+  return redirect(safeRedirectPath(form.get("voltar"), href("/userLicence")), {
     status: 303,
     headers: {
       "Set-Cookie": `${CONSENT_COOKIE}=${choice}; Max-Age=${CONSENT_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure}`,
@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** A GET (a bookmarked or typed address) shows where the choice is made. */
 export function loader() {
-  return redirect("/userLicence#preferencias");
+  return redirect(CONSENT_PREFERENCES_PATH);
 }
 
 /** What the server knows of this route before rendering it (app/lib/route-facts.ts). */

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data, href, Link } from "react-router";
 import type { Route } from "./+types/home";
 import { PRIVATE_NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -82,7 +82,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
         <div className={styles.more}>
-          <Link to="/news-list" className={buttons.primary}>
+          <Link to={href("/news-list")} className={buttons.primary}>
             {t.home.viewAllNews}
           </Link>
         </div>
@@ -104,7 +104,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           })}
         </div>
         <div className={styles.more}>
-          <Link to="/news-list?tab=1" className={buttons.secondary}>
+          <Link to={`${href("/news-list")}?tab=1`} className={buttons.secondary}>
             {t.home.viewAllHighlights}
           </Link>
         </div>

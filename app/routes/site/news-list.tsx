@@ -1,6 +1,6 @@
 import { Newspaper } from "lucide-react";
 import { useRef } from "react";
-import { data, Link, useNavigation, useSearchParams } from "react-router";
+import { data, href, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/news-list";
 import { pageHeaders } from "#app/lib/cache-headers.ts";
 import { servicesOf } from "#app/.server/context.server.ts";
@@ -83,7 +83,7 @@ export function meta({ matches, loaderData, location }: Route.MetaArgs) {
   return pageMeta(site, {
     title: titleWithSite(t.newsList.title, site),
     description: highlights ? t.newsList.metaDescriptionHighlights(name) : t.newsList.metaDescription(name),
-    path: `/news-list${listHref(highlights, cursor) === "?" ? "" : listHref(highlights, cursor)}`,
+    path: `${href("/news-list")}${listHref(highlights, cursor) === "?" ? "" : listHref(highlights, cursor)}`,
     // The pages after the first are there to be followed (they reach every article), not to be listed themselves.
     extra: loaderData?.continued ? [{ name: "robots", content: "noindex, follow" }] : [],
   });
@@ -118,7 +118,7 @@ export default function NewsList({ loaderData }: Route.ComponentProps) {
   const tabRefs = useRef<Array<HTMLAnchorElement | null>>([]);
   const activeIndex = searchParams.get("tab") === "1" ? 1 : 0;
   const active = TABS[activeIndex]!;
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/news-list";
+  const loading = navigation.state === "loading" && navigation.location.pathname === href("/news-list");
 
   const statusFilter = loaderData.statusFilter;
   function select(index: number) {

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { Fragment } from "react";
 import type { Route } from "./+types/privacy";
 import { pageHeaders } from "#app/lib/cache-headers.ts";
@@ -14,7 +15,7 @@ export const headers = pageHeaders;
 export function meta({ matches }: Route.MetaArgs) {
   const site = siteOf(matches);
   const name = site?.name ?? "";
-  return pageMeta(site, { title: titleWithSite(t.privacy.title, site), description: t.privacy.metaDescription(name), path: "/userLicence" });
+  return pageMeta(site, { title: titleWithSite(t.privacy.title, site), description: t.privacy.metaDescription(name), path: href("/userLicence") });
 }
 
 export default function Privacy() {

@@ -1,6 +1,6 @@
 import { SearchX, Search as SearchIcon } from "lucide-react";
 import { Fragment, useEffect, useRef, useState } from "react";
-import { data, Form, Link, useFetcher } from "react-router";
+import { data, Form, href, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/search";
 import { siteOf, titleWithSite } from "#app/lib/seo.ts";
 import { NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
@@ -73,13 +73,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 function searchHref(query: string, page = 1): string {
   const params = new URLSearchParams({ q: query });
   if (page > 1) params.set("pagina", String(page));
-  return `/busca?${params}`;
+  return `${href("/busca")}?${params}`;
 }
 
 /** The search box of the page itself, with what was searched in it (a reader corrects the query there). */
 function SearchForm({ query }: { query: string }) {
   return (
-    <Form method="get" action="/busca" role="search" className={styles.form}>
+    <Form method="get" action={href("/busca")} role="search" className={styles.form}>
       <label htmlFor="busca-pagina" className="visually-hidden">
         {t.search.pageFieldLabel}
       </label>

@@ -1,5 +1,5 @@
 import { Newspaper } from "lucide-react";
-import { data, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, useRouteError } from "react-router";
+import { data, href, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, useRouteError } from "react-router";
 import type { Route } from "./+types/term-list";
 import { AlertButton } from "#app/components/news/alert-button.tsx";
 import { NO_STORE, pageHeaders } from "#app/lib/cache-headers.ts";
@@ -25,6 +25,7 @@ type PageKind = "category" | "author" | "team";
 
 /** /categoria/{slug}, /autor/{slug} and /time/{slug}: one category's, author's or club's news, paged like the list. */
 function kindOf(pathname: string): PageKind {
+  // The prefixes of the routes /autor/:slug and /time/:slug (app/routes.ts; the route module is the same for the three).
   return pathname.startsWith("/autor/") ? "author" : pathname.startsWith("/time/") ? "team" : "category";
 }
 
@@ -193,7 +194,7 @@ export default function TermList({ loaderData }: Route.ComponentProps) {
             <Newspaper aria-hidden="true" size={48} />
             <p className={grid.emptyTitle}>{texts.empty}</p>
             <p className={grid.emptyHint}>
-              <Link to="/news-list">{t.taxonomy.allNews}</Link>
+              <Link to={href("/news-list")}>{t.taxonomy.allNews}</Link>
             </p>
           </div>
         ) : (
@@ -223,7 +224,7 @@ export function ErrorBoundary() {
       title={missing ? TEXTS[kindOf(location.pathname)].missing : t.newsList.loadError}
       text={missing ? t.taxonomy.notFoundHint : undefined}
       actionLabel={t.taxonomy.allNews}
-      actionTo="/news-list"
+      actionTo={href("/news-list")}
     />
   );
 }

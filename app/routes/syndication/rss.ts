@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { Route } from "./+types/rss";
 import { servicesOf } from "#app/.server/context.server.ts";
 import { respondWith } from "#app/.server/syndication/respond.server.ts";
@@ -10,8 +11,9 @@ import { routeFacts } from "#app/lib/route-facts.ts";
 export function loader({ request, params, context }: Route.LoaderArgs) {
   const { pathname } = new URL(request.url);
   return respondWith(request, servicesOf(context), "application/rss+xml; charset=utf-8", (syndication) => {
+    // A club's feed by its route's prefix (/time/:slug/rss.xml), a category's otherwise.
     if (params.slug !== undefined) return syndication.termRss(pathname.startsWith("/time/") ? "team" : "category", params.slug);
-    return syndication.rss({ highlightedOnly: pathname === "/rss/destaques.xml" });
+    return syndication.rss({ highlightedOnly: pathname === href("/rss/destaques.xml") });
   });
 }
 
