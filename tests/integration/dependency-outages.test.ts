@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
-import { Writable } from "node:stream";
-import pino from "pino";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { AppServices } from "#app/.server/app.server.ts";
 import { servicesContext } from "#app/.server/context.server.ts";
-import type { Logger } from "#app/.server/logger.server.ts";
+import { recordingLogger } from "#tests/factories/recording-logger.ts";
 import { loader as mediaLoader } from "#app/routes/resources/media.ts";
 import { loader as readyzLoader } from "#app/routes/resources/readyz.ts";
 import { t } from "#app/i18n/pt-BR.ts";
@@ -23,17 +21,6 @@ import { startS3Server } from "#tests/storage/s3-server.ts";
 const open = useTestServices("eef-outages-");
 const REDIS_PORT = Number(new URL(process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379").port || 6379);
 
-/** A logger that keeps every line (warn and up, and info) for the test to read. */
-function recordingLogger(): { log: Logger; lines: Array<{ level: number; msg: string }> } {
-  const lines: Array<{ level: number; msg: string }> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
-      done();
-    },
-  });
-  return { log: pino({ level: "info" }, stream) as unknown as Logger, lines };
-}
 /** The event link's check: only PostgreSQL's bus has a link that can be cut (SQLite reads the shared file). */
 const eventsCheck = (services: AppServices) => (services.events.currentAsOf ? { events: "ok" } : {});
 const WARN = 40;

@@ -1,31 +1,17 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { promisify } from "node:util";
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { createMemoryEventBus, type SiteEvent } from "#app/.server/events/event-bus.ts";
 import { createPostgresEventBus, parsePayload } from "#app/.server/events/postgres-event-bus.server.ts";
 import type { createSqliteEventBus } from "#app/.server/events/sqlite-event-bus.server.ts";
-import type { Logger } from "#app/.server/logger.server.ts";
+import { recordingLogger } from "#tests/factories/recording-logger.ts";
 import { countRows, createTestServices, TEST_DATABASE } from "#tests/factories/services.ts";
 import { startTcpProxy } from "#tests/factories/tcp-proxy.ts";
 import { useTestServices } from "#tests/factories/use-services.ts";
 
 const open = useTestServices("eef-events-");
 const run = promisify(execFile);
-
-/** A logger that keeps every line (info and up) for the test to read. */
-function recordingLogger(): { log: Logger; lines: Array<{ level: number; msg: string }> } {
-  const lines: Array<{ level: number; msg: string }> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
-      done();
-    },
-  });
-  return { log: pino({ level: "info" }, stream) as unknown as Logger, lines };
-}
 
 /** `npm run seed:news` as its own process, on the test's database. */
 function seedNewsProcess(services: Awaited<ReturnType<typeof open>>, count: number) {

@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import net from "node:net";
-import { Writable } from "node:stream";
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { handleNewsFormAction } from "#app/.server/http/news-form-action.server.ts";
-import type { Logger } from "#app/.server/logger.server.ts";
+import { recordingLogger } from "#tests/factories/recording-logger.ts";
 import { t } from "#app/i18n/newsroom.ts";
 import { action as mediaAction } from "#app/routes/api/media.ts";
 import { action as newsItemAction } from "#app/routes/api/news-item.ts";
@@ -48,18 +46,6 @@ function multipart(cookie: string, method: string, path: string, fields: Record<
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: "image/jpeg" }), "foto.jpg");
   return new Request(`${SITE}${path}`, { method, headers: { Cookie: cookie }, body: form });
-}
-
-/** A logger that keeps every line for the test to read. */
-function recordingLogger(): { log: Logger; lines: Array<{ level: number; msg: string }> } {
-  const lines: Array<{ level: number; msg: string }> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
-      done();
-    },
-  });
-  return { log: pino({ level: "info" }, stream) as unknown as Logger, lines };
 }
 
 interface ErrorAnswer {
