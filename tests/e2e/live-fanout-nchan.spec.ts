@@ -76,8 +76,12 @@ test("nchan na frente: o leitor recebe a atualização pelo nchan sem recarregar
     await expect.poll(() => member.text()).toContain(": conectado");
 
     const page = await readers.newPage();
+    // nchan gives a stream the messages published after it subscribed: the desk posts once the page's own stream (opened
+    // by its script, after hydration) has been answered.
+    const pageStream = page.waitForResponse((response) => new URL(response.url()).pathname === "/events");
     await page.goto(`${front}/article/${live}`);
     await expect(page.getByTestId("score-home")).toHaveText("0");
+    expect((await pageStream).status()).toBe(200);
     const asked: string[] = [];
     page.on("request", (request) => asked.push(new URL(request.url()).pathname));
     await page.evaluate(() => ((window as unknown as { marked: boolean }).marked = true));
