@@ -1,22 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "@babel/parser";
 import { describe, expect, it } from "vitest";
+import { specifiersOf } from "#tests/factories/module-specifiers.ts";
 
 /**
  * app/lib is code for the browser and the server alike: it never imports from app/.server, nor a `.server` module,
  * not even a type (docs/architecture.md, "Where things live").
  */
 const LIB = join(import.meta.dirname, "..", "..", "app", "lib");
-
-function importsOf(source: string): string[] {
-  const ast = parse(source, { sourceType: "module", plugins: ["typescript", "jsx"] });
-  return ast.program.body.flatMap((node) =>
-    (node.type === "ImportDeclaration" || node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") && node.source
-      ? [node.source.value]
-      : [],
-  );
-}
 
 const serverOnly = (specifier: string) => /(^|\/)\.server(\/|$)|\.server(\.tsx?)?$/.test(specifier);
 
@@ -32,7 +23,7 @@ describe("app/lib", () => {
     const files = readdirSync(LIB).filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name));
     expect(files.length).toBeGreaterThan(10);
     const offenders = files.flatMap((name) =>
-      importsOf(readFileSync(join(LIB, name), "utf8"))
+      specifiersOf(readFileSync(join(LIB, name), "utf8"), name.endsWith(".tsx"))
         .filter(serverOnly)
         .map((specifier) => `${name}: ${specifier}`),
     );
