@@ -1,4 +1,5 @@
 import { matchRoutes, type RouteObject } from "react-router";
+import { boundedMemo } from "#app/lib/bounded-memo.ts";
 import { pageOfPath } from "#app/lib/data-path.ts";
 import type { RouteFacts } from "#app/lib/route-facts.ts";
 
@@ -168,27 +169,30 @@ export function createRouteTable(tree: RouteNode<{ handle?: unknown }>[]) {
       (segment, index) => LITERAL.test(segment) || PARAM.test(segment) || (segment === "*" && index === route.segments.length - 1),
     ),
   );
-  const shapes = plain ? new Map<string, RouteOfShape | null>() : null;
-  const memo = new Map<string, PathMatch | null>();
+  // A shape's key: its segments joined by "/" (a decoded segment's own slashes are %2F again, so none has one).
+  const routeOfShape = plain
+    ? boundedMemo(
+        (key) =>
+          viaMatchRoutes(
+            key
+              .split("/")
+              .map((text) => (text === ANY_SEGMENT ? "%00" : encodeURIComponent(text)))
+              .join("/"),
+          ),
+        2000,
+      )
+    : null;
 
   /** The route of `parts` (a path's non-empty segments) and which of its optional parameters are there, by React Router. */
   function routeOf(parts: string[]): RouteOfShape | null {
-    if (!shapes) return viaMatchRoutes(parts.join("/"));
+    if (!routeOfShape) return viaMatchRoutes(parts.join("/"));
     // What matchRoutes compares: each segment decoded (an encoded slash stays %2F), or all raw when one fails to decode.
     let texts = parts;
     try {
       texts = parts.map((part) => (part.includes("%") ? decodeURIComponent(part).replace(/\//g, "%2F") : part));
     } catch {}
     // Kept: a literal of a route in any case, and any text beyond ASCII (whose case folding is the regex's own).
-    const shape = texts.map((text) => (literals.has(text.toLowerCase()) || NOT_ASCII.test(text) ? text : ANY_SEGMENT));
-    const key = shape.join("/");
-    let found = shapes.get(key);
-    if (found === undefined) {
-      found = viaMatchRoutes(shape.map((text) => (text === ANY_SEGMENT ? "%00" : encodeURIComponent(text))).join("/"));
-      if (shapes.size >= 2000) shapes.clear();
-      shapes.set(key, found);
-    }
-    return found;
+    return routeOfShape(texts.map((text) => (literals.has(text.toLowerCase()) || NOT_ASCII.test(text) ? text : ANY_SEGMENT)).join("/"));
   }
 
   function viaMatchRoutes(path: string): RouteOfShape | null {
@@ -223,17 +227,8 @@ export function createRouteTable(tree: RouteNode<{ handle?: unknown }>[]) {
     return { route, canonicalPath: `/${canonical.join("/")}` };
   }
 
-  /** The route of a URL path (percent-encoded, without the query) and its canonical spelling, or null. */
-  function match(pathname: string): PathMatch | null {
-    let found = memo.get(pathname);
-    if (found === undefined) {
-      found = matchUncached(pathname);
-      // Made-up paths must not grow it without bound.
-      if (memo.size >= 2000) memo.clear();
-      memo.set(pathname, found);
-    }
-    return found;
-  }
+  /** The route of a URL path (percent-encoded, without the query) and its canonical spelling, or null (made-up paths do not grow it without bound). */
+  const match = boundedMemo(matchUncached, 2000);
 
   return {
     routes,
