@@ -36,16 +36,16 @@ export function articlePath(article: { id: string; title: string }): string {
   return slug ? `${storyBase(article.id)}/${slug}` : storyBase(article.id);
 }
 
-/** termPath's answer for "<kind>:<slug>", remembered like a story's path (a card has its category's, the menu its sections'). */
-const termPaths = boundedMemo((key) => {
-  const slug = key.slice(key.indexOf(":") + 1);
-  if (key.startsWith("category:")) return href("/categoria/:slug", { slug });
-  return key.startsWith("author:") ? href("/autor/:slug", { slug }) : href("/time/:slug", { slug });
-});
+/** termPath's answers by kind, remembered like a story's path (a card has its category's, the menu its sections'). */
+const termPaths = {
+  category: boundedMemo((slug) => href("/categoria/:slug", { slug })),
+  author: boundedMemo((slug) => href("/autor/:slug", { slug })),
+  team: boundedMemo((slug) => href("/time/:slug", { slug })),
+};
 
 /** The page listing a category's, an author's or a club's news: `/categoria/{slug}`, `/autor/{slug}`, `/time/{slug}`. */
 export function termPath(kind: "category" | "author" | "team", slug: string): string {
-  return termPaths(`${kind}:${slug}`);
+  return termPaths[kind](slug);
 }
 
 /** The RSS feed of a category's or a club's stories (/categoria/{slug}/rss.xml, /time/{slug}/rss.xml). */
