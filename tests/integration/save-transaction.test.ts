@@ -2,10 +2,9 @@
  * One transaction per save (issue 24, part 6): the media texts, the news row and its revision are written together,
  * checked against the version, with the event sent by the commit. Both databases.
  */
-import { Writable } from "node:stream";
 import { sql } from "kysely";
-import pino from "pino";
 import { describe, expect, it } from "vitest";
+import { recordingLogger } from "#tests/factories/recording-logger.ts";
 import { createMemoryEventBus, type EventBus, type SiteEvent } from "#app/.server/events/event-bus.ts";
 import { createPostgresEventBus } from "#app/.server/events/postgres-event-bus.server.ts";
 import { createNewsEditor } from "#app/.server/news/editor/news-editor.service.server.ts";
@@ -18,21 +17,6 @@ import { testsActor } from "#tests/factories/actors.ts";
 
 const open = useTestServices("eef-save-trx-");
 const patch = (fields: Record<string, unknown>) => newsPatchSchema.parse(fields);
-
-/** A logger whose lines the test reads. */
-function capturingLogger() {
-  const lines: Array<{ level: number; msg: string }> = [];
-  const log = pino(
-    { level: "info" },
-    new Writable({
-      write: (chunk, _encoding, done) => {
-        lines.push(JSON.parse(String(chunk)) as { level: number; msg: string });
-        done();
-      },
-    }),
-  );
-  return { log, lines };
-}
 
 /** The news editor of `services`, with another event bus or store when the test needs one. */
 function editorOf(services: TestServices, overrides: Partial<Parameters<typeof createNewsEditor>[0]> = {}) {
@@ -187,7 +171,7 @@ describe("one transaction per save", () => {
   it("a subscriber that throws is logged; the committed save still answers success and the others get the event", async () => {
     const services = await open();
     const id = await newsWithImage(services);
-    const { log, lines } = capturingLogger();
+    const { log, lines } = recordingLogger();
     const bus = createMemoryEventBus(log);
     const received: SiteEvent[] = [];
     bus.subscribe(() => {
@@ -229,7 +213,7 @@ describe.runIf(TEST_DATABASE === "postgres")("the notification goes with the com
   it("a notification PostgreSQL refuses is logged; the save commits, answers success and reaches this instance", async () => {
     const services = await open();
     const id = await newsWithImage(services);
-    const { log, lines } = capturingLogger();
+    const { log, lines } = recordingLogger();
     const url = services.config.database.kind === "postgres" ? services.config.database.url : "";
     // PostgreSQL refuses pg_notify on a channel name longer than 63 bytes: every notification of this bus fails.
     const bus: EventBus = createPostgresEventBus({ url, db: services.database.db, log, channel: "c".repeat(70) });
